@@ -1,0 +1,145 @@
+//! The whole check: text → shell words → SGLang invocations → front end → argparse →
+//! resolution rules → `check_server_args` → one report.
+
+use crate::argparse;
+use crate::diagnostic::{Diagnostic, Severity, Stage};
+use crate::frontend::{self, ConfigFiles};
+use crate::hardware::Hardware;
+use crate::invocation::{self, Entry};
+use crate::resolved::ResolvedConfig;
+use crate::rules::{self, Ctx, NotRun};
+use crate::schema;
+use crate::shell;
+use crate::span::Span;
+use serde::Serialize;
+
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    pub sglang_version: String,
+    pub hardware: Hardware,
+    /// `--config` YAML files by the path written in the command.
+    pub config_files: ConfigFiles,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            sglang_version: schema::DEFAULT_VERSION.to_string(),
+            hardware: Hardware::default_h100(),
+            config_files: ConfigFiles::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CommandReport {
+    pub entry: Entry,
+    /// The words after the launcher, exactly as the shell passes them.
+    pub argv: Vec<String>,
+    pub accepted: bool,
+    pub span: Span,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Checks SGLang would run that this build could not (model config, files, ...).
+    pub not_run: Vec<NotRun>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub sglang_version: String,
+    pub hardware: String,
+    pub accepted: bool,
+    pub commands: Vec<CommandReport>,
+    /// Findings about the text as a whole (nothing to check, shell trouble outside a command).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Check every SGLang launch command in `text`.
+pub fn check(text: &str, opts: &CheckOptions) -> Report {
+    let mut report = Report {
+        sglang_version: opts.sglang_version.clone(),
+        hardware: opts.hardware.summary(),
+        accepted: false,
+        commands: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let Some(schema) = schema::get(&opts.sglang_version) else {
+        report.diagnostics.push(Diagnostic::preflight(
+            "P0001",
+            Severity::Error,
+            Stage::Cli,
+            format!(
+                "SGLang version {} is not supported by this build (supported: {})",
+                opts.sglang_version,
+                schema::SUPPORTED_VERSIONS.join(", ")
+            ),
+            Span::empty_at(0),
+        ));
+        return report;
+    };
+
+    let parsed = shell::parse(text);
+    let located = invocation::locate(&parsed);
+    report.diagnostics.extend(parsed.diagnostics);
+    report.diagnostics.extend(located.diagnostics);
+
+    for inv in &located.invocations {
+        let mut diags: Vec<Diagnostic> = Vec::new();
+        let fe = frontend::run(inv, &opts.config_files);
+        let fe_failed = fe.diagnostics.iter().any(Diagnostic::is_sglang_error);
+        diags.extend(fe.diagnostics);
+
+        let parsed_args = argparse::parse_args(schema, &fe.argv);
+        let argparse_failed = parsed_args.diagnostics.iter().any(Diagnostic::is_sglang_error);
+        diags.extend(parsed_args.diagnostics);
+
+        let mut not_run = Vec::new();
+        // Resolution only runs on what argparse accepted; after a front-end or argparse error
+        // SGLang never gets there, but the values that did parse are still worth checking.
+        let _ = fe_failed || argparse_failed;
+        {
+            let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
+            let mut ctx = Ctx {
+                cfg: ResolvedConfig::new(schema, &parsed_args.namespace),
+                hw: &opts.hardware,
+                env: &inv.env,
+                text,
+                append_at,
+                fallback_span: inv.launcher,
+                model_config_known: false,
+                diagnostics: Vec::new(),
+                not_run: Vec::new(),
+            };
+            rules::pipeline::run_resolution_pipeline(&mut ctx);
+            rules::pipeline::check_server_args(&mut ctx);
+            diags.extend(ctx.diagnostics);
+            not_run = ctx.not_run;
+        }
+
+        let accepted = !diags.iter().any(Diagnostic::is_sglang_error);
+        report.commands.push(CommandReport {
+            entry: inv.entry,
+            argv: inv.args.iter().map(|w| w.text.clone()).collect(),
+            accepted,
+            span: inv.span,
+            diagnostics: diags,
+            not_run,
+        });
+    }
+
+    if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        report.diagnostics.push(
+            Diagnostic::preflight(
+                "P0002",
+                Severity::Info,
+                Stage::Shell,
+                "No SGLang launch command found (expected `python -m sglang.launch_server ...` or `sglang serve ...`).",
+                Span::empty_at(0),
+            )
+            .with_explanation("Paste the command you would run to start the server; everything else in the text is ignored."),
+        );
+    }
+    report.accepted = !report.commands.is_empty()
+        && report.commands.iter().all(|c| c.accepted)
+        && !report.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    report
+}

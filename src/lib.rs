@@ -1,0 +1,24 @@
+//! sglang-preflight: SGLang's launch-time errors, found before launch.
+//!
+//! The pure core (no wasm types): [`shell`] reads pasted text, [`invocation`] finds the SGLang
+//! launch, [`frontend`] and [`argparse`] replay SGLang's command-line handling over the
+//! [`schema`] generated from the real package, [`resolved`] and [`rules`] replay its
+//! resolution and validation, and [`check`] puts it together into a [`check::Report`].
+
+pub mod argparse;
+pub mod check;
+pub mod diagnostic;
+pub mod frontend;
+pub mod hardware;
+pub mod invocation;
+pub mod pyvalue;
+pub mod resolved;
+pub mod rules;
+pub mod schema;
+pub mod shell;
+pub mod span;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use check::{check, CheckOptions, Report};

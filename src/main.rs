@@ -1,0 +1,148 @@
+//! Native CLI on the same core. Contract (other tools depend on it):
+//! `sglang-preflight check [--sglang-version V] [--gpu PRESET] [--gpus N] [--config-file F]
+//! [--format text|json] [FILE|-]`; exit 0 accepted, 1 rejected, 2 usage error.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use sglang_preflight::diagnostic::Severity;
+use sglang_preflight::hardware::Hardware;
+use sglang_preflight::{check, CheckOptions};
+use std::io::Read;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "sglang-preflight", version, about = "Check SGLang launch commands before launch")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check the SGLang launch command(s) in FILE (or stdin).
+    Check {
+        #[arg(long, default_value = sglang_preflight::schema::DEFAULT_VERSION)]
+        sglang_version: String,
+        /// Hardware preset: h100 h200 b200 gb200 a100 l40s rtx5090 mi300x mi355x cpu
+        #[arg(long, default_value = "h100")]
+        gpu: String,
+        /// Number of GPUs (default: the preset's)
+        #[arg(long)]
+        gpus: Option<u32>,
+        /// YAML for the command's `--config` (default: read the path named in the command)
+        #[arg(long)]
+        config_file: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// File with the command text; `-` or absent for stdin
+        file: Option<String>,
+    },
+}
+
+fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
+    match file {
+        None | Some("-") => {
+            let mut buf = Vec::new();
+            std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("cannot read stdin: {e}"))?;
+            Ok(buf)
+        }
+        Some(path) => std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}")),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { sglang_version, gpu, gpus, config_file, format, file } => {
+            let Some(hardware) = Hardware::preset(&gpu, gpus) else {
+                eprintln!("sglang-preflight: unknown --gpu preset {gpu:?}");
+                return ExitCode::from(2);
+            };
+            if sglang_preflight::schema::get(&sglang_version).is_none() {
+                eprintln!(
+                    "sglang-preflight: SGLang {sglang_version} is not supported (supported: {})",
+                    sglang_preflight::schema::SUPPORTED_VERSIONS.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+            let bytes = match read_input(file.as_deref()) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("sglang-preflight: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let text = match String::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("sglang-preflight: input is not valid UTF-8 (first bad byte at offset {})", e.utf8_error().valid_up_to());
+                    return ExitCode::from(2);
+                }
+            };
+            let mut opts = CheckOptions { sglang_version, hardware, ..Default::default() };
+            if let Some(path) = config_file {
+                match std::fs::read_to_string(&path) {
+                    Ok(yaml) => {
+                        opts.config_files.insert(String::new(), yaml);
+                    }
+                    Err(e) => {
+                        eprintln!("sglang-preflight: cannot read {path}: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let report = check(&text, &opts);
+            match format {
+                Format::Json => match serde_json::to_string_pretty(&report) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("sglang-preflight: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                Format::Text => print_text(&text, &report),
+            }
+            if report.accepted {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn print_text(text: &str, report: &sglang_preflight::Report) {
+    let line_of = |at: usize| text.get(..at).map(|t| t.matches('\n').count() + 1).unwrap_or(1);
+    for d in &report.diagnostics {
+        println!("{}: {} [{}]", sev(d.severity), d.message, d.code);
+    }
+    for (i, c) in report.commands.iter().enumerate() {
+        println!("command {} (line {}): {}", i + 1, line_of(c.span.start), if c.accepted { "accepted" } else { "rejected" });
+        for d in &c.diagnostics {
+            let exc = d.exception.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
+            println!("  {} [{}] line {}: {}{}", sev(d.severity), d.code, line_of(d.span.start), exc, d.message);
+            for f in &d.fixes {
+                println!("    fix: {}", f.title);
+            }
+        }
+    }
+    println!(
+        "SGLang {} on {} would {} this.",
+        report.sglang_version,
+        report.hardware,
+        if report.accepted { "accept" } else { "reject" }
+    );
+}
+
+fn sev(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}

@@ -1,0 +1,82 @@
+//! A typed view of the configuration SGLang resolves: explicit values from the command,
+//! defaults from the schema, and values SGLang's hooks derive as resolution goes on.
+//! Rules read and write it in pipeline order, as SGLang's hooks read and write `ServerArgs`.
+
+use crate::argparse::{Namespace, Setting};
+use crate::pyvalue::PyValue;
+use crate::schema::Schema;
+use std::collections::HashMap;
+
+pub struct ResolvedConfig<'s> {
+    pub schema: &'s Schema,
+    pub explicit: &'s Namespace,
+    /// Values assigned during resolution (SGLang's hooks writing `server_args.x = ...`).
+    derived: HashMap<String, PyValue>,
+    /// Fields read that are neither in the schema nor derived: a rule reading a misspelt
+    /// field shows up here (checked in tests).
+    unknown_reads: std::cell::RefCell<Vec<String>>,
+}
+
+static NONE: PyValue = PyValue::None;
+
+impl<'s> ResolvedConfig<'s> {
+    pub fn new(schema: &'s Schema, explicit: &'s Namespace) -> Self {
+        ResolvedConfig { schema, explicit, derived: HashMap::new(), unknown_reads: Default::default() }
+    }
+
+    /// Current value of a `ServerArgs` field (`dest`), as SGLang would read it now.
+    pub fn get(&self, dest: &str) -> &PyValue {
+        if let Some(v) = self.derived.get(dest) {
+            return v;
+        }
+        if let Some(s) = self.explicit.explicit.get(dest) {
+            return &s.value;
+        }
+        match self.schema.default_of(dest) {
+            Some(v) => v,
+            None => {
+                self.unknown_reads.borrow_mut().push(dest.to_string());
+                &NONE
+            }
+        }
+    }
+
+    /// Assign a field, as a hook does.
+    pub fn set(&mut self, dest: &str, value: PyValue) {
+        self.derived.insert(dest.to_string(), value);
+    }
+
+    /// Whether the command (or its config file) set this field.
+    pub fn is_explicit(&self, dest: &str) -> bool {
+        self.explicit.explicit.contains_key(dest)
+    }
+
+    /// Where the command set this field, for spans and fixes.
+    pub fn setting(&self, dest: &str) -> Option<&Setting> {
+        self.explicit.explicit.get(dest)
+    }
+
+    pub fn truthy(&self, dest: &str) -> bool {
+        self.get(dest).truthy()
+    }
+    pub fn int(&self, dest: &str) -> Option<i64> {
+        self.get(dest).as_int()
+    }
+    pub fn float(&self, dest: &str) -> Option<f64> {
+        self.get(dest).as_float()
+    }
+    pub fn str(&self, dest: &str) -> Option<&str> {
+        self.get(dest).as_str()
+    }
+    pub fn is_none(&self, dest: &str) -> bool {
+        self.get(dest).is_none()
+    }
+    /// `x == "value"` for string fields.
+    pub fn is(&self, dest: &str, value: &str) -> bool {
+        self.str(dest) == Some(value)
+    }
+
+    pub fn unknown_reads(&self) -> Vec<String> {
+        self.unknown_reads.borrow().clone()
+    }
+}

@@ -1,0 +1,108 @@
+//! SGLang's flag schema, generated from the real package by `tools/dump_schema.py` and
+//! checked in under `data/sglang-<version>/schema.json` (Apache-2.0, from SGLang).
+
+use crate::pyvalue::PyValue;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The SGLang releases whose schema and rules this build carries. The first is the default.
+pub const SUPPORTED_VERSIONS: &[&str] = &["0.5.23"];
+pub const DEFAULT_VERSION: &str = "0.5.23";
+
+const SCHEMA_0_5_23: &str = include_str!("../data/sglang-0.5.23/schema.json");
+
+/// One argparse action, as `dump_schema.py` recorded it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Action {
+    pub option_strings: Vec<String>,
+    pub dest: String,
+    /// argparse class name: `_StoreAction`, `_StoreTrueAction`, `BooleanOptionalAction`, ...
+    pub action: String,
+    /// Type callable name: `int`, `float`, `str`, `json.loads`, `...human_readable_int`, ...
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub choices: Option<Vec<serde_json::Value>>,
+    /// `null`, an integer, or one of `"?"`, `"*"`, `"+"`.
+    pub nargs: Option<serde_json::Value>,
+    pub r#const: serde_json::Value,
+    /// `"==SUPPRESS=="` for suppressed defaults.
+    pub default: serde_json::Value,
+    pub help: Option<String>,
+    pub metavar: Option<serde_json::Value>,
+    pub required: bool,
+    pub group: Option<String>,
+    #[serde(default)]
+    pub deprecated: bool,
+    /// Extra attributes of custom actions (`new_flag`, `const_value`, ...).
+    #[serde(default)]
+    pub extra: Option<HashMap<String, serde_json::Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Schema {
+    pub sglang_version: String,
+    pub prog: String,
+    pub allow_abbrev: bool,
+    pub python: String,
+    pub actions: Vec<Action>,
+    /// option string -> index into `actions`
+    #[serde(skip)]
+    pub by_option: HashMap<String, usize>,
+    /// dest -> index of the first action with that dest
+    #[serde(skip)]
+    pub by_dest: HashMap<String, usize>,
+    /// dest -> default value as Python sees it (absent for suppressed defaults)
+    #[serde(skip)]
+    pub defaults: HashMap<String, PyValue>,
+}
+
+impl Schema {
+    fn parse(text: &str) -> Option<Schema> {
+        let mut schema: Schema = serde_json::from_str(text).ok()?;
+        for (i, a) in schema.actions.iter().enumerate() {
+            for o in &a.option_strings {
+                schema.by_option.entry(o.clone()).or_insert(i);
+            }
+            schema.by_dest.entry(a.dest.clone()).or_insert(i);
+            if a.default.as_str() != Some("==SUPPRESS==") {
+                schema.defaults.entry(a.dest.clone()).or_insert_with(|| PyValue::from_json(&a.default));
+            }
+        }
+        Some(schema)
+    }
+
+    pub fn action(&self, option: &str) -> Option<&Action> {
+        self.by_option.get(option).and_then(|&i| self.actions.get(i))
+    }
+
+    /// The default of a field, as argparse leaves it when the flag is absent.
+    pub fn default_of(&self, dest: &str) -> Option<&PyValue> {
+        self.defaults.get(dest)
+    }
+
+    pub fn action_for_dest(&self, dest: &str) -> Option<&Action> {
+        self.by_dest.get(dest).and_then(|&i| self.actions.get(i))
+    }
+}
+
+/// The schema of a supported SGLang version, parsed once.
+pub fn get(version: &str) -> Option<&'static Schema> {
+    static S_0_5_23: OnceLock<Option<Schema>> = OnceLock::new();
+    match version {
+        "0.5.23" => S_0_5_23.get_or_init(|| Schema::parse(SCHEMA_0_5_23)).as_ref(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn schema_0_5_23_has_every_option_string() {
+        let s = super::get("0.5.23");
+        assert!(s.is_some());
+        let s = s.into_iter().next();
+        let n: usize = s.map(|s| s.actions.iter().filter(|a| a.dest != "help").map(|a| a.option_strings.len()).sum()).unwrap_or(0);
+        assert_eq!(n, 559);
+    }
+}
