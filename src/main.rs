@@ -42,6 +42,11 @@ enum Command {
         /// File with the command text; `-` or absent for stdin
         file: Option<String>,
     },
+    /// Print, as JSON lines, each SGLang invocation found in FILE (or stdin): its entry point,
+    /// the argv the shell passes to it, and its environment. Used by the recorder.
+    Extract {
+        file: Option<String>,
+    },
 }
 
 fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
@@ -58,6 +63,25 @@ fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Extract { file } => {
+            let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("sglang-preflight: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let parsed = sglang_preflight::shell::parse(&text);
+            for inv in sglang_preflight::invocation::locate(&parsed).invocations {
+                let line = serde_json::json!({
+                    "entry": inv.entry,
+                    "argv": inv.args.iter().map(|w| w.text.as_str()).collect::<Vec<_>>(),
+                    "env": inv.env.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(),
+                });
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
         Command::Check { sglang_version, gpu, gpus, config_file, format, file } => {
             let Some(hardware) = Hardware::preset(&gpu, gpus) else {
                 eprintln!("sglang-preflight: unknown --gpu preset {gpu:?}");

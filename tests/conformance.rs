@@ -1,0 +1,123 @@
+//! Conformance against real SGLang: every fixture under `tests/fixtures/` holds the verdict the
+//! real `sglang` package gave for a command (recorded by `tools/recorder/record.py`). For each
+//! command we must accept what SGLang accepts, and for what it rejects, our first SGLang error
+//! must have SGLang's stage, exception type and exact message. Every SGLang warning we claim
+//! must be one SGLang printed.
+//!
+//! `CONFORMANCE_FILTER=substring` restricts the run to fixture files whose name contains it.
+
+use serde_json::Value;
+use sglang_preflight::diagnostic::{Origin, Severity};
+use sglang_preflight::hardware::Hardware;
+use sglang_preflight::{check, CheckOptions};
+use std::path::Path;
+
+fn strip_warning(w: &str) -> String {
+    let w = w.strip_prefix("WARNING: ").unwrap_or(w);
+    w.replace("\u{1b}[1;33m", "").replace("\u{1b}[0m", "")
+}
+
+fn options_for(fixture: &Value) -> CheckOptions {
+    let profile = fixture.get("profile").and_then(Value::as_str).unwrap_or("h100");
+    let mut opts = CheckOptions::default();
+    if let Some(hw) = Hardware::preset(profile, None) {
+        opts.hardware = hw;
+    }
+    if let Some(files) = fixture.get("files").and_then(Value::as_object) {
+        for (name, text) in files {
+            opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
+        }
+    }
+    opts
+}
+
+/// Returns a description of every way our report differs from SGLang's verdicts.
+fn compare(fixture: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let cmd = fixture.get("cmd").and_then(Value::as_str).unwrap_or_default();
+    let report = check(cmd, &options_for(fixture));
+    let expected = fixture.get("commands").and_then(Value::as_array).cloned().unwrap_or_default();
+    if expected.len() != report.commands.len() {
+        problems.push(format!("found {} SGLang commands, SGLang ran {}", report.commands.len(), expected.len()));
+        return problems;
+    }
+    for (i, (exp, ours)) in expected.iter().zip(&report.commands).enumerate() {
+        let argv: Vec<Value> = ours.argv.iter().map(|a| Value::String(a.clone())).collect();
+        if exp.get("argv").and_then(Value::as_array) != Some(&argv) {
+            problems.push(format!("command {i}: argv {:?} but recorded {}", ours.argv, exp["argv"]));
+        }
+        let verdict = exp.get("verdict").and_then(Value::as_str).unwrap_or("?");
+        let first_error = ours.diagnostics.iter().find(|d| d.is_sglang_error());
+        match verdict {
+            "ok" | "help" => {
+                if let Some(d) = first_error {
+                    problems.push(format!("command {i}: SGLang accepts, we say [{}] {:?}: {}", d.code, d.stage, d.message));
+                }
+            }
+            "error" => {
+                let stage = exp.get("stage").and_then(Value::as_str).unwrap_or("?");
+                let exc = exp.get("exc_type").and_then(Value::as_str).unwrap_or("?");
+                let msg = exp.get("message").and_then(Value::as_str).unwrap_or("?");
+                match first_error {
+                    None => problems.push(format!("command {i}: SGLang rejects at {stage} with {exc}: {msg}; we accept")),
+                    Some(d) => {
+                        let our_stage = serde_json::to_value(d.stage).ok();
+                        let our_stage = our_stage.as_ref().and_then(Value::as_str).unwrap_or("?");
+                        if d.message != msg || d.exception.as_deref() != Some(exc) || our_stage != stage {
+                            problems.push(format!(
+                                "command {i}: SGLang raises at {stage} {exc}: {msg}\n      we raise at {our_stage} {}: {}",
+                                d.exception.as_deref().unwrap_or("-"),
+                                d.message
+                            ));
+                        }
+                    }
+                }
+            }
+            other => problems.push(format!("command {i}: unexpected recorded verdict {other}")),
+        }
+        let recorded: Vec<String> = exp
+            .get("warnings")
+            .and_then(Value::as_array)
+            .map(|ws| ws.iter().filter_map(Value::as_str).map(strip_warning).collect())
+            .unwrap_or_default();
+        for d in &ours.diagnostics {
+            if d.origin == Origin::Sglang && d.severity == Severity::Warning && !recorded.iter().any(|w| w == &d.message) {
+                problems.push(format!("command {i}: we claim SGLang warns {:?}, it did not (it printed {recorded:?})", d.message));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn fixtures_match_real_sglang() {
+    let filter = std::env::var("CONFORMANCE_FILTER").unwrap_or_default();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.sort();
+    let (mut total, mut failed) = (0usize, Vec::new());
+    for path in paths {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if !name.ends_with(".jsonl") || !name.contains(&filter) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(fixture) = serde_json::from_str::<Value>(line) else {
+                failed.push(format!("{name}: unreadable line"));
+                continue;
+            };
+            total += 1;
+            let problems = compare(&fixture);
+            if !problems.is_empty() {
+                let id = fixture.get("id").and_then(Value::as_str).unwrap_or("?");
+                failed.push(format!("{name} {id}:\n    {}", problems.join("\n    ")));
+            }
+        }
+    }
+    eprintln!("conformance: {} of {total} fixtures match real SGLang", total - failed.len());
+    assert!(total > 0, "no fixtures found");
+    assert!(failed.is_empty(), "{} fixtures differ from real SGLang:\n{}", failed.len(), failed.join("\n"));
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Record real SGLang's verdicts for the project's test cases (conformance fixtures).
+
+    python3 tools/recorder/record.py tests/cases/*.jsonl          # (re)write tests/fixtures/*.jsonl
+    python3 tools/recorder/record.py --check --sample 60 tests/cases/*.jsonl   # re-record a sample, diff
+
+A case file has one JSON object a line:
+    {"id": "unique-id", "cmd": "<pasted shell text>", "profile": "h100",   # profile optional
+     "files": {"cfg.yaml": "<yaml text>"}}                               # files optional
+The command text is split into SGLang invocations by the project's own CLI
+(`sglang-preflight extract`, built from this checkout); each invocation's argv, entry point
+and environment go to the real `sglang` package through `sgl_oracle.py` (set up by
+`setup.sh`), and the verdict is written to tests/fixtures/<case file name>:
+    {"id", "cmd", "profile", "files", "sglang_version",
+     "commands": [{"entry", "argv", "env", "verdict", "stage", "exc_type", "message", "warnings"}]}
+Files named in `files` are written to a scratch folder, and their names in argv are given
+to SGLang as paths there (messages are mapped back), so fixtures hold the names as written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+VERSION = "0.5.23"  # the SGLang release this project's data is recorded against
+KEEP = ("verdict", "stage", "exc_type", "message", "warnings")
+
+
+def cli_binary() -> str:
+    subprocess.run(["cargo", "build", "--quiet", "--bin", "sglang-preflight"], cwd=ROOT, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    return os.path.join(target, "debug", "sglang-preflight")
+
+
+def extract(binary: str, cmd: str) -> list[dict]:
+    out = subprocess.run([binary, "extract", "-"], input=cmd, capture_output=True, text=True, check=True)
+    return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+
+
+def run_oracle(requests: list[dict], version: str, cwd: str) -> list[dict]:
+    env = dict(os.environ, SGL_ORACLE_CWD=cwd)
+    inp = "".join(json.dumps(r) + "\n" for r in requests)
+    out = subprocess.run([sys.executable, os.path.join(HERE, "sgl_oracle.py"), "--version", version],
+                         input=inp, capture_output=True, text=True, env=env, check=True)
+    by_id = {}
+    for line in out.stdout.splitlines():
+        if line.strip():
+            r = json.loads(line)
+            by_id[r["id"]] = r
+    return [by_id.get(r["id"], {"verdict": "missing"}) for r in requests]
+
+
+def record(cases: list[dict], version: str, binary: str) -> list[dict]:
+    scratch = tempfile.mkdtemp(prefix="sglp-rec-")
+    requests, where = [], []
+    for ci, case in enumerate(cases):
+        case_dir = os.path.join(scratch, str(ci))
+        os.makedirs(case_dir, exist_ok=True)
+        files = case.get("files") or {}
+        for name, text in files.items():
+            path = os.path.join(case_dir, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        invs = extract(binary, case["cmd"])
+        case["_invs"] = invs
+        for ii, inv in enumerate(invs):
+            argv = [os.path.join(case_dir, a) if a in files else a for a in inv["argv"]]
+            # A --config path that is not supplied must not exist: point it into the case folder.
+            argv = [os.path.join(case_dir, a) if (i > 0 and argv[i - 1] == "--config" and not os.path.isabs(a)) else a
+                    for i, a in enumerate(argv)]
+            req = {"id": f"{ci}/{ii}", "argv": argv, "entry": inv["entry"], "env": inv.get("env") or {}}
+            if case.get("profile"):
+                req["profile"] = case["profile"]
+            requests.append(req)
+            where.append((ci, ii, case_dir))
+    results = run_oracle(requests, version, scratch) if requests else []
+    out = []
+    for ci, case in enumerate(cases):
+        cmds = []
+        for ii, inv in enumerate(case.pop("_invs")):
+            k = where.index((ci, ii, os.path.join(scratch, str(ci))))
+            r = results[k]
+            rec = {"entry": inv["entry"], "argv": inv["argv"], "env": inv.get("env") or {}}
+            for key in KEEP:
+                v = r.get(key)
+                if isinstance(v, str):
+                    v = v.replace(os.path.join(scratch, str(ci)) + "/", "")
+                elif isinstance(v, list):
+                    v = [x.replace(os.path.join(scratch, str(ci)) + "/", "") if isinstance(x, str) else x for x in v]
+                rec[key] = v
+            cmds.append(rec)
+        fixture = {"id": case["id"], "cmd": case["cmd"]}
+        for key in ("profile", "files"):
+            if case.get(key):
+                fixture[key] = case[key]
+        fixture["sglang_version"] = version
+        fixture["commands"] = cmds
+        out.append(fixture)
+    return out
+
+
+def load(path: str) -> list[dict]:
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip() and not l.startswith("//")]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("cases", nargs="+", help="tests/cases/*.jsonl")
+    ap.add_argument("--version", default=VERSION)
+    ap.add_argument("--out-dir", default=os.path.join(ROOT, "tests", "fixtures"))
+    ap.add_argument("--check", action="store_true", help="re-record and compare with the committed fixtures")
+    ap.add_argument("--sample", type=int, default=0, help="with --check: only this many random cases")
+    ap.add_argument("--seed", type=int, default=None)
+    args = ap.parse_args()
+    binary = cli_binary()
+    failures = 0
+    total = 0
+    for path in args.cases:
+        cases = load(path)
+        ids = [c["id"] for c in cases]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
+            return 2
+        out_path = os.path.join(args.out_dir, os.path.basename(path))
+        if args.check:
+            committed = {f["id"]: f for f in load(out_path)} if os.path.exists(out_path) else {}
+            chosen = cases
+            if args.sample:
+                rng = random.Random(args.seed)
+                chosen = rng.sample(cases, min(len(cases), max(1, args.sample * len(cases) // 1000 or args.sample)))
+            fresh = record([dict(c) for c in chosen], args.version, binary)
+            for f in fresh:
+                total += 1
+                if committed.get(f["id"]) != f:
+                    failures += 1
+                    print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
+        else:
+            fresh = record(cases, args.version, binary)
+            os.makedirs(args.out_dir, exist_ok=True)
+            with open(out_path, "w") as f:
+                for fx in fresh:
+                    f.write(json.dumps(fx, ensure_ascii=False) + "\n")
+            verdicts = {}
+            for fx in fresh:
+                for c in fx["commands"]:
+                    verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+            print(f"{out_path}: {len(fresh)} cases, {verdicts}")
+            total += len(fresh)
+    if args.check:
+        print(f"recorder check: {total - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
