@@ -55,7 +55,12 @@ fn compare(fixture: &Value) -> Vec<String> {
                 }
             }
             "error" => {
-                let stage = exp.get("stage").and_then(Value::as_str).unwrap_or("?");
+                // The recorder's `prepare` stage (an exception out of a custom argparse action
+                // or ServerArgs construction) is part of argument parsing for our report.
+                let stage = match exp.get("stage").and_then(Value::as_str).unwrap_or("?") {
+                    "prepare" => "argparse",
+                    s => s,
+                };
                 let exc = exp.get("exc_type").and_then(Value::as_str).unwrap_or("?");
                 let msg = exp.get("message").and_then(Value::as_str).unwrap_or("?");
                 match first_error {
