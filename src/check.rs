@@ -92,7 +92,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         let argparse_failed = parsed_args.diagnostics.iter().any(Diagnostic::is_sglang_error);
         diags.extend(parsed_args.diagnostics);
 
-        let mut not_run = Vec::new();
+        let not_run;
         // Resolution only runs on what argparse accepted; after a front-end or argparse error
         // SGLang never gets there, but the values that did parse are still worth checking.
         let _ = fe_failed || argparse_failed;
