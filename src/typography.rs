@@ -1,0 +1,429 @@
+//! Typography pasted from documents, chat apps and Windows terminals: characters that look
+//! like shell syntax but are not, so a shell passes them on literally (or splits the command
+//! where the user did not mean to). One linear pass over the text, before the shell reader;
+//! every finding has stage `shell`, origin `preflight`, and a fix that puts the ASCII back.
+//!
+//! * `TXT001` (warning) — an en/em dash or other Unicode dash where a flag's `--` belongs
+//!   (`—tp-size 2`, `–tp-size`): SGLang sees a positional word, not an option. Fix: `--`.
+//! * `TXT002` (warning) — a Unicode hyphen inside a flag's name (`--tp‑size`). Fix: `-`.
+//! * `TXT003` (warning) — typographic quotes (`“auto”`, `‘auto’`): the shell does not treat
+//!   them as quotes, so they become part of the value. Fix: ASCII quotes.
+//! * `TXT004` (warning) — invisible zero-width characters (U+200B, U+FEFF, soft hyphen, ...),
+//!   which make a flag or value differ from what is displayed. Fix: delete them.
+//! * `TXT005` (warning) — a non-breaking or other Unicode space outside quotes: the shell does
+//!   not split words there, so two arguments become one. Fix: an ASCII space.
+//! * `TXT006` (error) — a backtick at the end of a line: PowerShell's line continuation. In
+//!   bash it opens a command substitution, the command ends early and the flags on the next
+//!   lines are lost. Fix: `\`.
+//! * `TXT007` (error) — a `^` at the end of a line: cmd.exe's line continuation. In bash the `^`
+//!   is a literal argument and the newline ends the command. Fix: `\`.
+//!
+//! Comments (`#` at the start of a word, outside quotes) are skipped.
+
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
+use crate::span::Span;
+
+/// Dashes that are not ASCII `-` but look like one.
+fn is_unicode_dash(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2010}' // hyphen
+            | '\u{2011}' // non-breaking hyphen
+            | '\u{2012}' // figure dash
+            | '\u{2013}' // en dash
+            | '\u{2014}' // em dash
+            | '\u{2015}' // horizontal bar
+            | '\u{2212}' // minus sign
+            | '\u{FE58}' // small em dash
+            | '\u{FE63}' // small hyphen-minus
+            | '\u{FF0D}' // fullwidth hyphen-minus
+    )
+}
+
+fn is_zero_width(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' | '\u{180E}')
+}
+
+fn is_unicode_space(c: char) -> bool {
+    matches!(c, '\u{00A0}' | '\u{1680}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
+}
+
+fn is_smart_double(c: char) -> bool {
+    matches!(c, '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{00AB}' | '\u{00BB}' | '\u{FF02}')
+}
+
+fn is_smart_single(c: char) -> bool {
+    matches!(c, '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{FF07}')
+}
+
+fn char_name(c: char) -> String {
+    let name = match c {
+        '\u{2010}' => "hyphen",
+        '\u{2011}' => "non-breaking hyphen",
+        '\u{2012}' => "figure dash",
+        '\u{2013}' => "en dash",
+        '\u{2014}' => "em dash",
+        '\u{2015}' => "horizontal bar",
+        '\u{2212}' => "minus sign",
+        '\u{FE58}' => "small em dash",
+        '\u{FE63}' => "small hyphen-minus",
+        '\u{FF0D}' => "fullwidth hyphen-minus",
+        '\u{200B}' => "zero-width space",
+        '\u{200C}' => "zero-width non-joiner",
+        '\u{200D}' => "zero-width joiner",
+        '\u{2060}' => "word joiner",
+        '\u{FEFF}' => "zero-width no-break space (BOM)",
+        '\u{00AD}' => "soft hyphen",
+        '\u{180E}' => "Mongolian vowel separator",
+        '\u{00A0}' => "no-break space",
+        '\u{202F}' => "narrow no-break space",
+        '\u{3000}' => "ideographic space",
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' => "typographic double quote",
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' => "typographic single quote",
+        '\u{00AB}' | '\u{00BB}' => "guillemet",
+        '\u{FF02}' | '\u{FF07}' => "fullwidth quote",
+        _ => "",
+    };
+    if name.is_empty() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("U+{:04X} {name}", c as u32)
+    }
+}
+
+fn fix(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
+    Fix { title: title.into(), applicability: Applicability::Safe, edits }
+}
+
+fn edit(start: usize, end: usize, replacement: &str) -> Edit {
+    Edit { start, end, replacement: replacement.to_string() }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    None,
+    Single,
+    Double,
+}
+
+/// All typographic findings in `text`, in text order.
+pub fn lint(text: &str) -> Vec<Diagnostic> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let end_of = |k: usize| chars.get(k).map(|&(o, _)| o).unwrap_or(text.len());
+    let mut out = Vec::new();
+    let mut quote = Quote::None;
+    // Start of the current word (char index), and whether it looks like a flag name still
+    // being read (begins with dashes, no `=` yet).
+    let mut in_word = false;
+    let mut in_flag_name = false;
+    let mut k = 0usize;
+    // Smart single quotes are only fixed when they pair up: a lone `’` becomes an unbalanced
+    // ASCII quote. Collected first, decided at the end.
+    let mut singles: Vec<(usize, char, Quote)> = Vec::new();
+    while let Some(&(at, c)) = chars.get(k) {
+        let prev = k.checked_sub(1).and_then(|p| chars.get(p)).map(|&(_, c)| c);
+        let next = chars.get(k + 1).map(|&(_, c)| c);
+        let word_start = !in_word;
+        match quote {
+            Quote::Single => {
+                if c == '\'' {
+                    quote = Quote::None;
+                }
+            }
+            Quote::Double => match c {
+                '"' => quote = Quote::None,
+                '\\' => k += 1,
+                _ => {}
+            },
+            Quote::None => match c {
+                '\'' => quote = Quote::Single,
+                '"' => quote = Quote::Double,
+                '\\' => {
+                    k += 1;
+                    in_word = true;
+                    k += 1;
+                    continue;
+                }
+                '#' if word_start => {
+                    // Comment to end of line.
+                    while let Some(&(_, c)) = chars.get(k) {
+                        if c == '\n' {
+                            break;
+                        }
+                        k += 1;
+                    }
+                    continue;
+                }
+                _ => {}
+            },
+        }
+
+        // Word boundaries (outside quotes only).
+        if quote == Quote::None && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '|' || c == '&') {
+            in_word = false;
+            in_flag_name = false;
+        } else if !is_unicode_space(c) || quote != Quote::None {
+            if !in_word {
+                in_word = true;
+                in_flag_name = c == '-' || is_unicode_dash(c);
+            }
+            if c == '=' {
+                in_flag_name = false;
+            }
+        }
+
+        let at_word_start = word_start || (matches!(prev, Some('"' | '\'')) && in_flag_name);
+        if (c == '-' || is_unicode_dash(c)) && at_word_start {
+            // A run of dashes at the start of a word, followed by a letter: a flag.
+            let mut j = k;
+            while chars.get(j).is_some_and(|&(_, d)| d == '-' || is_unicode_dash(d)) {
+                j += 1;
+            }
+            let run = chars.get(k..j).unwrap_or(&[]);
+            let after = chars.get(j).map(|&(_, c)| c);
+            if run.iter().any(|&(_, d)| is_unicode_dash(d)) && after.is_some_and(|a| a.is_ascii_alphabetic()) {
+                let start = at;
+                let end = end_of(j);
+                let written = text.get(start..end).unwrap_or("");
+                // A single letter name (`–h`) is a short option; anything longer is long.
+                let rest = chars.get(j..).unwrap_or(&[]);
+                let name_end = rest.iter().take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').count();
+                let dashes = if name_end == 1 { "-" } else { "--" };
+                let flag_text = text.get(start..end_of(j + name_end)).unwrap_or("");
+                let mut names: Vec<String> = run.iter().filter(|(_, d)| is_unicode_dash(*d)).map(|&(_, d)| char_name(d)).collect();
+                names.dedup();
+                out.push(
+                    Diagnostic::preflight(
+                        "TXT001",
+                        Severity::Warning,
+                        Stage::Shell,
+                        format!("`{flag_text}` starts with `{written}` ({}), not `{dashes}`: SGLang will not see an option", names.join(", ")),
+                        Span::new(start, end),
+                    )
+                    .with_explanation(
+                        "Word processors, chat apps and some documentation sites turn `--` into an en or em dash. \
+                         A shell passes the dash through as an ordinary character, so SGLang receives a word that \
+                         does not start with `--` and rejects it as an unrecognized argument.",
+                    )
+                    .with_fix(fix(format!("Replace `{written}` with `{dashes}`"), vec![edit(start, end, dashes)])),
+                );
+            }
+            k = j.max(k + 1);
+            continue;
+        } else if is_unicode_dash(c) {
+            // A Unicode hyphen inside the name of a flag (`--tp‑size`).
+            if in_flag_name && prev.is_some_and(|p| p.is_ascii_alphanumeric()) && next.is_some_and(|n| n.is_ascii_alphanumeric()) {
+                let end = end_of(k + 1);
+                out.push(
+                    Diagnostic::preflight(
+                        "TXT002",
+                        Severity::Warning,
+                        Stage::Shell,
+                        format!("`{c}` ({}) inside a flag name is not the ASCII hyphen `-`", char_name(c)),
+                        Span::new(at, end),
+                    )
+                    .with_explanation(
+                        "The flag looks right but one of its hyphens is a different character (often a \
+                         non-breaking hyphen added by a document editor), so SGLang does not recognize the option.",
+                    )
+                    .with_fix(fix("Replace it with `-`", vec![edit(at, end, "-")])),
+                );
+            }
+        } else if is_zero_width(c) {
+            let mut j = k;
+            while chars.get(j).is_some_and(|&(_, d)| is_zero_width(d)) {
+                j += 1;
+            }
+            let end = end_of(j);
+            let count = j - k;
+            let names: Vec<String> = {
+                let mut v: Vec<String> = chars.get(k..j).unwrap_or(&[]).iter().map(|&(_, d)| char_name(d)).collect();
+                v.dedup();
+                v
+            };
+            let (what, them) = if count == 1 { ("an invisible character", "it") } else { ("invisible characters", "them") };
+            out.push(
+                Diagnostic::preflight(
+                    "TXT004",
+                    Severity::Warning,
+                    Stage::Shell,
+                    format!("{what} ({}) in the command", names.join(", ")),
+                    Span::new(at, end),
+                )
+                .with_explanation(
+                    "Zero-width characters are invisible but part of the text: a flag or value containing one is not \
+                     the flag or value it looks like. They come from copying out of web pages, chat apps and PDFs.",
+                )
+                .with_fix(fix(format!("Delete {them}"), vec![edit(at, end, "")])),
+            );
+            k = j;
+            continue;
+        } else if is_unicode_space(c) && quote == Quote::None {
+            let end = end_of(k + 1);
+            out.push(
+                Diagnostic::preflight(
+                    "TXT005",
+                    Severity::Warning,
+                    Stage::Shell,
+                    format!("{} is not a space to the shell: the words on both sides stay one argument", char_name(c)),
+                    Span::new(at, end),
+                )
+                .with_explanation(
+                    "A shell splits words only at ASCII spaces, tabs and newlines. A no-break or other Unicode space \
+                     looks the same but joins a flag and its value (or two flags) into a single argument.",
+                )
+                .with_fix(fix("Replace it with an ASCII space", vec![edit(at, end, " ")])),
+            );
+            in_word = false;
+            in_flag_name = false;
+        } else if is_smart_double(c) {
+            let replacement = if quote == Quote::Double { "\\\"" } else { "\"" };
+            let end = end_of(k + 1);
+            out.push(smart_quote(c, at, end, replacement));
+        } else if is_smart_single(c) {
+            let apostrophe = prev.is_some_and(char::is_alphanumeric) && next.is_some_and(char::is_alphanumeric);
+            if !apostrophe && quote != Quote::Single {
+                singles.push((at, c, quote));
+            }
+        } else if (c == '`' || c == '^') && quote != Quote::Single && matches!(prev, Some(' ' | '\t')) {
+            // Line-end continuation of PowerShell (`) or cmd.exe (^)?
+            let mut j = k + 1;
+            while chars.get(j).is_some_and(|&(_, d)| d == ' ' || d == '\t' || d == '\r') {
+                j += 1;
+            }
+            let at_line_end = matches!(chars.get(j), Some(&(_, '\n')));
+            // Only when another line follows with more of the command.
+            let more = chars.get(j + 1..).unwrap_or(&[]).iter().any(|&(_, d)| !d.is_whitespace());
+            if at_line_end && more {
+                // Replace the marker and any trailing blanks (but keep a CR of CRLF).
+                let mut cut = k + 1;
+                while chars.get(cut).is_some_and(|&(_, d)| d == ' ' || d == '\t') {
+                    cut += 1;
+                }
+                let end = end_of(cut);
+                let (code, who, bash) = if c == '`' {
+                    (
+                        "TXT006",
+                        "PowerShell",
+                        "In bash a backtick starts a command substitution that runs to the next backtick; the command \
+                         ends at the following newline and the flags after it are not passed to SGLang.",
+                    )
+                } else {
+                    (
+                        "TXT007",
+                        "cmd.exe",
+                        "In bash `^` is an ordinary argument and the newline ends the command; the flags on the next \
+                         lines run as a separate command and are not passed to SGLang.",
+                    )
+                };
+                out.push(
+                    Diagnostic::preflight(
+                        code,
+                        Severity::Error,
+                        Stage::Shell,
+                        format!("`{c}` at the end of a line is {who}'s line continuation, not bash's (`\\`)"),
+                        Span::new(at, end_of(k + 1)),
+                    )
+                    .with_explanation(format!(
+                        "This command was written for Windows {who}, where `{c}` continues a command on the next line. {bash}"
+                    ))
+                    .with_fix(fix(format!("Replace `{c}` with `\\`"), vec![edit(at, end, "\\")])),
+                );
+                // Bash would open a substitution here; we deliberately do not track it.
+            }
+        }
+        k += 1;
+    }
+
+    // Pair the typographic single quotes: fixable only when their number is even.
+    let pairable = singles.iter().filter(|(_, _, q)| *q == Quote::None).count() % 2 == 0;
+    for (at, c, q) in singles {
+        let end = at + c.len_utf8();
+        let d = smart_quote(c, at, end, "'");
+        if q == Quote::None && !pairable {
+            out.push(Diagnostic { fixes: Vec::new(), ..d });
+        } else {
+            out.push(d);
+        }
+    }
+    out.sort_by_key(|d| (d.span.start, d.span.end));
+    out
+}
+
+fn smart_quote(c: char, at: usize, end: usize, replacement: &str) -> Diagnostic {
+    Diagnostic::preflight(
+        "TXT003",
+        Severity::Warning,
+        Stage::Shell,
+        format!("`{c}` ({}) is not a shell quote: it becomes part of the value", char_name(c)),
+        Span::new(at, end),
+    )
+    .with_explanation(
+        "Documents and chat apps replace straight quotes with curly ones. The shell only treats ASCII `'` and `\"` \
+         as quotes, so SGLang receives the curly quotes as characters of the argument.",
+    )
+    .with_fix(fix(format!("Replace it with `{replacement}`"), vec![edit(at, end, replacement)]))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::apply_edits;
+
+    fn codes(text: &str) -> Vec<String> {
+        lint(text).into_iter().map(|d| d.code).collect()
+    }
+
+    fn fixed(text: &str) -> String {
+        let edits: Vec<Edit> = lint(text).into_iter().flat_map(|d| d.fixes).flat_map(|f| f.edits).collect();
+        apply_edits(text, &edits).unwrap()
+    }
+
+    #[test]
+    fn dashes() {
+        let t = "python -m sglang.launch_server \u{2014}tp-size 2 \u{2013}dtype auto";
+        assert_eq!(codes(t), ["TXT001", "TXT001"]);
+        assert_eq!(fixed(t), "python -m sglang.launch_server --tp-size 2 --dtype auto");
+        assert_eq!(fixed("x \u{2013}h"), "x -h");
+        assert_eq!(fixed("x -\u{2013}tp 2"), "x --tp 2");
+        assert_eq!(fixed("x --tp\u{2011}size 2"), "x --tp-size 2");
+        // Dashes in values and prose are left alone.
+        assert!(codes("x --served-model-name a\u{2014}b --x '{\"a\": \"\u{2014}b\"}'").is_empty());
+        assert!(codes("x --foo=a\u{2011}b").is_empty());
+        assert!(codes("# use \u{2014}tp-size\nx").is_empty());
+        assert!(codes("x 1 \u{2014} 2").is_empty());
+    }
+
+    #[test]
+    fn quotes() {
+        let t = "x --dtype \u{201C}auto\u{201D} --y \u{2018}a b\u{2019}";
+        assert_eq!(codes(t), ["TXT003", "TXT003", "TXT003", "TXT003"]);
+        assert_eq!(fixed(t), "x --dtype \"auto\" --y 'a b'");
+        assert!(codes("x --name it\u{2019}s").is_empty());
+        // A lone curly single quote: reported, not fixed.
+        let d = lint("x --name \u{2019}a");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].fixes.is_empty());
+        assert_eq!(fixed("x \"a\u{201C}b\""), "x \"a\\\"b\"");
+    }
+
+    #[test]
+    fn invisible_and_spaces() {
+        assert_eq!(fixed("x --tp\u{200B}\u{200B}-size 2"), "x --tp-size 2");
+        assert_eq!(codes("x --tp\u{200B}-size 2"), ["TXT004"]);
+        assert_eq!(fixed("x --tp\u{00A0}2"), "x --tp 2");
+        assert!(codes("x 'a\u{00A0}b'").is_empty());
+    }
+
+    #[test]
+    fn windows_continuations() {
+        let t = "python -m sglang.launch_server `\r\n  --model-path m `  \n  --tp 2\n";
+        assert_eq!(codes(t), ["TXT006", "TXT006"]);
+        assert_eq!(fixed(t), "python -m sglang.launch_server \\\r\n  --model-path m \\\n  --tp 2\n");
+        assert_eq!(fixed("a ^\n --tp 2"), "a \\\n --tp 2");
+        assert!(codes("a `date`\nb").is_empty());
+        assert!(codes("a --x 2 `\n").is_empty());
+        assert!(codes("a --x=`\nfoo`").is_empty());
+    }
+}
