@@ -11,6 +11,7 @@ use crate::rules::{self, Ctx, NotRun};
 use crate::schema;
 use crate::shell;
 use crate::span::Span;
+use crate::typography;
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -79,6 +80,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
     let parsed = shell::parse(text);
     let located = invocation::locate(&parsed);
+    report.diagnostics.extend(typography::lint(text));
     report.diagnostics.extend(parsed.diagnostics);
     report.diagnostics.extend(located.diagnostics);
 
