@@ -44,6 +44,35 @@ def extract(binary: str, cmd: str) -> list[dict]:
     return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
 
 
+def fix_variants(binary: str, case: dict) -> list[dict]:
+    """For a `X-trigger` case: the commands obtained by applying each fix (with edits) of our
+    diagnostic X, as new cases `X-trigger~fixN`, so the fixture proves what real SGLang says
+    after the fix."""
+    code = case["id"][: -len("-trigger")]
+    args = [binary, "check", "--format", "json", "--gpu", case.get("profile") or "h100", "-"]
+    out = subprocess.run(args, input=case["cmd"], capture_output=True, text=True)
+    try:
+        report = json.loads(out.stdout)
+    except ValueError:
+        return []
+    diags = [d for c in report.get("commands", []) for d in c.get("diagnostics", []) if d.get("code") == code]
+    variants = []
+    for d in diags[:1]:
+        for n, fix in enumerate(d.get("fixes", [])):
+            if not fix.get("edits"):
+                continue
+            text = case["cmd"].encode()
+            for e in sorted(fix["edits"], key=lambda e: e["start"], reverse=True):
+                text = text[: e["start"]] + e["replacement"].encode() + text[e["end"]:]
+            v = {"id": f"{case['id']}~fix{n}", "cmd": text.decode(), "fix_of": case["id"],
+                 "fix_title": fix["title"], "fix_code": code}
+            for key in ("profile", "files"):
+                if case.get(key):
+                    v[key] = case[key]
+            variants.append(v)
+    return variants
+
+
 def run_oracle(requests: list[dict], version: str, cwd: str) -> list[dict]:
     env = dict(os.environ, SGL_ORACLE_CWD=cwd)
     inp = "".join(json.dumps(r) + "\n" for r in requests)
@@ -98,7 +127,7 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
                 rec[key] = v
             cmds.append(rec)
         fixture = {"id": case["id"], "cmd": case["cmd"]}
-        for key in ("profile", "files"):
+        for key in ("profile", "files", "fix_of", "fix_title", "fix_code"):
             if case.get(key):
                 fixture[key] = case[key]
         fixture["sglang_version"] = version
@@ -131,6 +160,9 @@ def main() -> int:
         if dup:
             print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
             return 2
+        for c in list(cases):
+            if c["id"].endswith("-trigger"):
+                cases.extend(fix_variants(binary, c))
         out_path = os.path.join(args.out_dir, os.path.basename(path))
         if args.check:
             committed = {f["id"]: f for f in load(out_path)} if os.path.exists(out_path) else {}
