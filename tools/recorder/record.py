@@ -147,12 +147,15 @@ def main() -> int:
     ap.add_argument("--version", default=VERSION)
     ap.add_argument("--out-dir", default=os.path.join(ROOT, "tests", "fixtures"))
     ap.add_argument("--check", action="store_true", help="re-record and compare with the committed fixtures")
-    ap.add_argument("--sample", type=int, default=0, help="with --check: only this many random cases")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="with --check: about this many random cases in all, spread over the files by size")
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
     binary = cli_binary()
     failures = 0
     total = 0
+    all_cases = sum(len(load(p)) for p in args.cases)
+    rng = random.Random(args.seed)
     for path in args.cases:
         cases = load(path)
         ids = [c["id"] for c in cases]
@@ -168,8 +171,8 @@ def main() -> int:
             committed = {f["id"]: f for f in load(out_path)} if os.path.exists(out_path) else {}
             chosen = cases
             if args.sample:
-                rng = random.Random(args.seed)
-                chosen = rng.sample(cases, min(len(cases), max(1, args.sample * len(cases) // 1000 or args.sample)))
+                share = -(-args.sample * len(cases) // max(1, all_cases))  # ceil
+                chosen = rng.sample(cases, min(len(cases), share))
             fresh = record([dict(c) for c in chosen], args.version, binary)
             for f in fresh:
                 total += 1
