@@ -8,6 +8,7 @@
 pub mod argparse;
 pub mod check;
 pub mod diagnostic;
+pub mod docs;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
