@@ -121,12 +121,14 @@ pub fn locate(parsed: &ShellParse) -> Located {
     // shell variables and which of them are exported, as the paste runs
     let mut vars: Vec<(String, String)> = Vec::new();
     let mut exported: Vec<(String, String)> = Vec::new();
+    // `export NAME` before NAME has a value: exported once it gets one
+    let mut export_names: Vec<String> = Vec::new();
     for cmd in &parsed.commands {
         let words = &cmd.words;
         let Some(first) = words.first() else {
             for a in &cmd.assignments {
                 set(&mut vars, &a.name, &a.value);
-                if exported.iter().any(|(n, _)| n == &a.name) {
+                if exported.iter().any(|(n, _)| n == &a.name) || export_names.contains(&a.name) {
                     set(&mut exported, &a.name, &a.value);
                 }
             }
@@ -148,8 +150,9 @@ pub fn locate(parsed: &ShellParse) -> Located {
                             set(&mut exported, k, v);
                         }
                     } else if any_x {
-                        if let Some((_, v)) = vars.iter().find(|(n, _)| n == t).cloned() {
-                            set(&mut exported, t, &v);
+                        match vars.iter().find(|(n, _)| n == t).cloned() {
+                            Some((_, v)) => set(&mut exported, t, &v),
+                            None => export_names.push(t.to_string()),
                         }
                     }
                 }
@@ -159,6 +162,7 @@ pub fn locate(parsed: &ShellParse) -> Located {
                 for w in words.iter().skip(1) {
                     vars.retain(|(n, _)| n != &w.text);
                     exported.retain(|(n, _)| n != &w.text);
+                    export_names.retain(|n| n != &w.text);
                 }
                 continue;
             }

@@ -18,7 +18,7 @@ use std::process::Command;
 /// Commands replaced by stubs found on PATH (so `exec`, `env`, `nohup`, `sudo` run them too).
 const STUBS: &[&str] = &[
     "python", "python3", "python3.10", "python3.11", "python3.12", "sglang", "docker", "podman", "uv", "nohup", "numactl",
-    "srun", "env", "sudo", "nice", "taskset", "stdbuf", "timeout", "tee", "echo", "cd", "pip",
+    "srun", "env", "sudo", "nice", "taskset", "stdbuf", "timeout", "tee", "echo", "cd", "pip", "conda",
 ];
 
 /// Interpreter paths used in the cases: defined as bash functions (bash allows `/` in names).
