@@ -84,11 +84,11 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
     for inv in &located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
-        let fe = frontend::run(inv, &opts.config_files);
+        let fe = frontend::run_with(Some(schema), inv, &opts.config_files);
         let fe_failed = fe.diagnostics.iter().any(Diagnostic::is_sglang_error);
         diags.extend(fe.diagnostics);
 
-        let parsed_args = argparse::parse_args(schema, &fe.argv);
+        let parsed_args = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);
         let argparse_failed = parsed_args.diagnostics.iter().any(Diagnostic::is_sglang_error);
         diags.extend(parsed_args.diagnostics);
 
