@@ -86,10 +86,10 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
     for inv in &located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
-        let fe = frontend::run(inv, &opts.config_files);
+        let fe = frontend::run_with(Some(schema), inv, &opts.config_files);
         diags.extend(fe.diagnostics);
 
-        let parsed_args = argparse::parse_args(schema, &fe.argv);
+        let parsed_args = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);
         diags.extend(parsed_args.diagnostics);
 
         // SGLang stops at its first error; we go on: after a front-end or argparse error the

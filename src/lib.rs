@@ -18,6 +18,7 @@ pub mod rules;
 pub mod schema;
 pub mod shell;
 pub mod span;
+pub mod suggest;
 pub mod typography;
 
 #[cfg(target_arch = "wasm32")]
