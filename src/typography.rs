@@ -17,6 +17,9 @@
 //!   lines are lost. Fix: `\`.
 //! * `TXT007` (error) — a `^` at the end of a line: cmd.exe's line continuation. In bash the `^`
 //!   is a literal argument and the newline ends the command. Fix: `\`.
+//! * `TXT008` (warning) — control characters (NUL, ESC colour codes copied from a terminal,
+//!   ...): a NUL cannot be part of an argument at all, the others are invisible. Fix: delete
+//!   them (a whole `ESC [ ... m` colour sequence at once).
 //!
 //! Comments (`#` at the start of a word, outside quotes) are skipped.
 
@@ -42,6 +45,10 @@ fn is_unicode_dash(c: char) -> bool {
 
 fn is_zero_width(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' | '\u{180E}')
+}
+
+fn is_control(c: char) -> bool {
+    (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || ('\u{7f}'..='\u{9f}').contains(&c)
 }
 
 fn is_unicode_space(c: char) -> bool {
@@ -229,6 +236,56 @@ pub fn lint(text: &str) -> Vec<Diagnostic> {
                     .with_fix(fix("Replace it with `-`", vec![edit(at, end, "-")])),
                 );
             }
+        } else if is_control(c) {
+            // A run of control characters, with ANSI CSI sequences (`ESC [ params final`) whole.
+            let mut j = k;
+            while let Some(&(_, d)) = chars.get(j) {
+                if d == '\u{1b}' && chars.get(j + 1).is_some_and(|&(_, b)| b == '[') {
+                    let mut e = j + 2;
+                    while chars.get(e).is_some_and(|&(_, p)| ('\u{30}'..='\u{3f}').contains(&p) || ('\u{20}'..='\u{2f}').contains(&p)) {
+                        e += 1;
+                    }
+                    if chars.get(e).is_some_and(|&(_, f)| ('\u{40}'..='\u{7e}').contains(&f)) {
+                        e += 1;
+                    }
+                    j = e;
+                } else if is_control(d) {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            let j = j.max(k + 1);
+            let end = end_of(j);
+            let mut names: Vec<String> = chars
+                .get(k..j)
+                .unwrap_or(&[])
+                .iter()
+                .filter(|(_, d)| is_control(*d))
+                .map(|&(_, d)| match d {
+                    '\0' => "NUL".to_string(),
+                    '\u{1b}' => "ESC".to_string(),
+                    d => format!("U+{:04X}", d as u32),
+                })
+                .collect();
+            names.dedup();
+            out.push(
+                Diagnostic::preflight(
+                    "TXT008",
+                    Severity::Warning,
+                    Stage::Shell,
+                    format!("control character{} ({}) in the text", if names.len() == 1 && j == k + 1 { "" } else { "s" }, names.join(", ")),
+                    Span::new(at, end),
+                )
+                .with_explanation(
+                    "Control characters do not belong in a command: a NUL byte cannot be passed in an argument at all \
+                     (bash drops it), and escape sequences such as terminal colour codes come from copying a terminal's \
+                     output. They are invisible here but change the words SGLang receives.",
+                )
+                .with_fix(fix("Delete them", vec![edit(at, end, "")])),
+            );
+            k = j;
+            continue;
         } else if is_zero_width(c) {
             let mut j = k;
             while chars.get(j).is_some_and(|&(_, d)| is_zero_width(d)) {
@@ -414,6 +471,14 @@ mod tests {
         assert_eq!(codes("x --tp\u{200B}-size 2"), ["TXT004"]);
         assert_eq!(fixed("x --tp\u{00A0}2"), "x --tp 2");
         assert!(codes("x 'a\u{00A0}b'").is_empty());
+    }
+
+    #[test]
+    fn controls() {
+        assert_eq!(fixed("x --tp 2\0 --y \u{1b}[1;33m3\u{1b}[0m\u{7}"), "x --tp 2 --y 3");
+        assert_eq!(codes("a\u{1b}[31mb"), ["TXT008"]);
+        assert_eq!(codes("a\0\0b\u{85}"), ["TXT008", "TXT008"]);
+        assert!(codes("a\tb\r\n").is_empty());
     }
 
     #[test]
