@@ -220,8 +220,8 @@ pub fn argparse_properties(text: &str, config: Option<&str>) -> Vec<String> {
                 env: Vec::new(),
                 span: Span::new(0, text.len()),
             };
-            let fe = frontend::run(&inv, &files);
-            let parsed = argparse::parse_args(schema, &fe.argv);
+            let fe = frontend::run_with(Some(schema), &inv, &files);
+            let parsed = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);
             (fe, parsed)
         };
         let (fe, parsed) = run();
