@@ -404,7 +404,80 @@ pub fn lint(text: &str) -> Vec<Diagnostic> {
         }
     }
     out.sort_by_key(|d| (d.span.start, d.span.end));
-    out
+    group(text, out)
+}
+
+fn is_opening_quote(c: char) -> bool {
+    matches!(c, '\u{201C}' | '\u{201E}' | '\u{2018}' | '\u{201A}' | '\u{00AB}')
+}
+
+/// One finding per thing to fix: a pair of typographic quotes, the invisible or control
+/// characters of one word, the Windows continuations of one command. Its fix repairs all of
+/// it at once (applying one fix must leave a command that works).
+fn group(text: &str, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let between = |a: &Diagnostic, b: &Diagnostic| text.get(a.span.end..b.span.start);
+    let mut out: Vec<(Diagnostic, usize)> = Vec::new();
+    for d in diags {
+        if let Some((cur, n)) = out.last_mut() {
+            let gap = between(cur, &d);
+            let same_word = gap.is_some_and(|g| !g.contains([' ', '\t', '\n', '\r']));
+            let merge = cur.code == d.code
+                && match d.code.as_str() {
+                    "TXT003" => {
+                        let opening = text.get(cur.span.start..).and_then(|t| t.chars().next()).is_some_and(is_opening_quote);
+                        let closing = text.get(d.span.start..).and_then(|t| t.chars().next()).is_some_and(|c| !is_opening_quote(c));
+                        same_word || (*n == 1 && opening && closing && gap.is_some_and(|g| !g.contains('\n')))
+                    }
+                    "TXT004" | "TXT008" => same_word,
+                    "TXT006" | "TXT007" => gap.is_some_and(|g| g.matches('\n').count() == 1),
+                    _ => false,
+                };
+            if merge {
+                *n += 1;
+                let both_fixable = !cur.fixes.is_empty() && !d.fixes.is_empty();
+                let edits: Vec<Edit> = d.fixes.into_iter().flat_map(|f| f.edits).collect();
+                if both_fixable {
+                    if let Some(f) = cur.fixes.first_mut() {
+                        f.edits.extend(edits);
+                    }
+                } else {
+                    cur.fixes.clear();
+                }
+                let n = *n;
+                match cur.code.as_str() {
+                    "TXT006" | "TXT007" => {
+                        // The span stays on the first marker; the fix covers every line.
+                        let c = if cur.code == "TXT006" { '`' } else { '^' };
+                        let who = if cur.code == "TXT006" { "PowerShell" } else { "cmd.exe" };
+                        cur.message = format!("`{c}` at the end of {n} lines is {who}'s line continuation, not bash's (`\\`)");
+                        if let Some(f) = cur.fixes.first_mut() {
+                            f.title = format!("Replace the {n} line-end `{c}` with `\\`");
+                        }
+                    }
+                    _ => {
+                        cur.span = cur.span.cover(d.span);
+                        let written = text.get(cur.span.start..cur.span.end).unwrap_or("");
+                        let shown: String = written.chars().take(60).collect();
+                        let ellipsis = if shown.len() < written.len() { "…" } else { "" };
+                        cur.message = match cur.code.as_str() {
+                            "TXT003" => format!("`{shown}{ellipsis}`: typographic quotes are not shell quotes; they become part of the value"),
+                            "TXT004" => format!("invisible characters inside `{shown}{ellipsis}`"),
+                            _ => "control characters inside one word".to_string(),
+                        };
+                        if let Some(f) = cur.fixes.first_mut() {
+                            f.title = match cur.code.as_str() {
+                                "TXT003" => "Use ASCII quotes".to_string(),
+                                _ => "Delete them".to_string(),
+                            };
+                        }
+                    }
+                }
+                continue;
+            }
+        }
+        out.push((d, 1));
+    }
+    out.into_iter().map(|(d, _)| d).collect()
 }
 
 fn smart_quote(c: char, at: usize, end: usize, replacement: &str) -> Diagnostic {
@@ -455,7 +528,9 @@ mod tests {
     #[test]
     fn quotes() {
         let t = "x --dtype \u{201C}auto\u{201D} --y \u{2018}a b\u{2019}";
-        assert_eq!(codes(t), ["TXT003", "TXT003", "TXT003", "TXT003"]);
+        assert_eq!(codes(t), ["TXT003", "TXT003"]);
+        assert_eq!(lint(t)[0].span, Span::new(10, 20));
+        assert_eq!(lint(t)[0].fixes[0].edits.len(), 2);
         assert_eq!(fixed(t), "x --dtype \"auto\" --y 'a b'");
         assert!(codes("x --name it\u{2019}s").is_empty());
         // A lone curly single quote: reported, not fixed.
@@ -477,14 +552,16 @@ mod tests {
     fn controls() {
         assert_eq!(fixed("x --tp 2\0 --y \u{1b}[1;33m3\u{1b}[0m\u{7}"), "x --tp 2 --y 3");
         assert_eq!(codes("a\u{1b}[31mb"), ["TXT008"]);
-        assert_eq!(codes("a\0\0b\u{85}"), ["TXT008", "TXT008"]);
+        assert_eq!(codes("a\0\0b\u{85}"), ["TXT008"]);
+        assert_eq!(codes("a\0 b\u{85}"), ["TXT008", "TXT008"]);
         assert!(codes("a\tb\r\n").is_empty());
     }
 
     #[test]
     fn windows_continuations() {
         let t = "python -m sglang.launch_server `\r\n  --model-path m `  \n  --tp 2\n";
-        assert_eq!(codes(t), ["TXT006", "TXT006"]);
+        assert_eq!(codes(t), ["TXT006"]);
+        assert!(lint(t)[0].message.contains("2 lines"));
         assert_eq!(fixed(t), "python -m sglang.launch_server \\\r\n  --model-path m \\\n  --tp 2\n");
         assert_eq!(fixed("a ^\n --tp 2"), "a \\\n --tp 2");
         assert!(codes("a `date`\nb").is_empty());
