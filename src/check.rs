@@ -126,15 +126,32 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
     // Text-level findings that lie inside a command belong to that command (they come first:
     // the shell acts before SGLang does).
+    // Linear in findings and commands (a paste can hold 100 000 of each).
     let text_level = std::mem::take(&mut report.diagnostics);
+    let contains = |c: &CommandReport, at: usize| c.span.start <= at && at < c.span.end.max(c.span.start + 1);
+    let sorted = report.commands.windows(2).all(|w| matches!(w, [a, b] if a.span.end.max(a.span.start + 1) <= b.span.start));
+    let mut moved: Vec<Vec<Diagnostic>> = vec![Vec::new(); report.commands.len()];
     for d in text_level {
-        match report.commands.iter_mut().find(|c| c.span.start <= d.span.start && d.span.start < c.span.end.max(c.span.start + 1)) {
-            Some(c) => {
-                let at = c.diagnostics.iter().take_while(|x| x.stage == Stage::Shell).count();
-                c.diagnostics.insert(at, d);
-            }
+        let at = d.span.start;
+        let home = if sorted {
+            let i = report.commands.partition_point(|c| c.span.start <= at);
+            i.checked_sub(1).filter(|&i| report.commands.get(i).is_some_and(|c| contains(c, at)))
+        } else {
+            report.commands.iter().position(|c| contains(c, at))
+        };
+        match home.and_then(|i| moved.get_mut(i)) {
+            Some(v) => v.push(d),
             None => report.diagnostics.push(d),
         }
+    }
+    for (c, extra) in report.commands.iter_mut().zip(moved) {
+        if extra.is_empty() {
+            continue;
+        }
+        let at = c.diagnostics.iter().take_while(|x| x.stage == Stage::Shell).count();
+        let rest = c.diagnostics.split_off(at);
+        c.diagnostics.extend(extra);
+        c.diagnostics.extend(rest);
     }
 
     if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
