@@ -1,0 +1,59 @@
+//! Criterion benchmarks of the whole check (`cargo bench --bench check`): every fixture
+//! command (tests/fixtures/*.jsonl `cmd`), a typical command, and 1 MB inputs.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use sglang_preflight::{check, CheckOptions};
+use std::path::Path;
+
+const TYPICAL: &str = "CUDA_VISIBLE_DEVICES=0,1,2,3 python -m sglang.launch_server \\\n  --model-path meta-llama/Llama-3.1-8B-Instruct \\\n  --tp-size 4 --mem-fraction-static 0.85 --context-length 32768 \\\n  --host 0.0.0.0 --port 30000 --enable-metrics --served-model-name llama\n";
+
+fn fixture_commands() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut paths: Vec<_> = std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
+    paths.sort();
+    paths
+        .iter()
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
+        .flat_map(|p| std::fs::read_to_string(p).unwrap_or_default().lines().map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
+        .filter_map(|v| v.get("cmd").and_then(|c| c.as_str()).map(str::to_string))
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let opts = CheckOptions::default();
+    // Warm the schema (parsed once per process).
+    black_box(check(TYPICAL, &opts));
+
+    c.bench_function("typical command", |b| b.iter(|| check(black_box(TYPICAL), &opts)));
+
+    let cmds = fixture_commands();
+    let mut g = c.benchmark_group("fixtures");
+    g.throughput(Throughput::Elements(cmds.len() as u64));
+    g.bench_function(format!("all {} fixture commands", cmds.len()), |b| {
+        b.iter(|| {
+            for cmd in &cmds {
+                black_box(check(black_box(cmd), &opts));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("1 MB");
+    g.sample_size(10);
+    let m = "meta-llama/Llama-3.1-8B-Instruct";
+    let big_value = format!("python -m sglang.launch_server --model-path {m} --served-model-name {}\n", "a".repeat(1 << 20));
+    let big_json = {
+        let obj: Vec<String> = (0..10_000).map(|i| format!("\"k{i}\": \"{}\"", "v".repeat(90))).collect();
+        format!("python -m sglang.launch_server --model-path {m} --json-model-override-args '{{{}}}'\n", obj.join(", "))
+    };
+    let many_lines = format!("python -m sglang.launch_server --model-path {m} {}--tp-size 2\n", "\\\n".repeat(1 << 19));
+    for (name, text) in [("one 1 MB value", &big_value), ("1 MB JSON value", &big_json), ("1 MB of continued lines", &many_lines)] {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(name, |b| b.iter(|| check(black_box(text), &opts)));
+    }
+    g.finish();
+}
+
+criterion_group!(check_benches, benches);
+criterion_main!(check_benches);

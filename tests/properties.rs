@@ -1,0 +1,196 @@
+//! Properties over every fixture command (tests/fixtures/*.jsonl) and the bad-input corpus
+//! (tests/cases/bad_input/): spans inside the input and on char boundaries, fixes that apply
+//! (`apply_edits` returns Some) and remove what they fix, the same report twice, and no
+//! super-linear growth for growing inputs. The checks themselves live in `fuzz/props.rs`,
+//! shared with the fuzz targets.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+#[path = "../fuzz/props.rs"]
+#[allow(dead_code)]
+mod props;
+
+use serde_json::Value;
+use sglang_preflight::{check, CheckOptions};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// (id, command, config files) of every fixture.
+fn fixtures() -> Vec<(String, String, Vec<(String, String)>)> {
+    let mut paths: Vec<_> = std::fs::read_dir(root().join("tests/fixtures")).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for p in paths.iter().filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl")) {
+        for line in std::fs::read_to_string(p).unwrap().lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+            let Some(cmd) = v.get("cmd").and_then(Value::as_str) else { continue };
+            let id = v.get("id").and_then(Value::as_str).unwrap_or("?").to_string();
+            let files = v
+                .get("files")
+                .and_then(Value::as_object)
+                .map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+                .unwrap_or_default();
+            out.push((id, cmd.to_string(), files));
+        }
+    }
+    out
+}
+
+fn corpus() -> Vec<(String, String, Option<String>)> {
+    let dir = root().join("tests/cases/bad_input");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("txt"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let yaml = std::fs::read_to_string(p.with_extension("yaml")).ok();
+            (name, text, yaml)
+        })
+        .collect()
+}
+
+#[test]
+fn fixture_commands_keep_the_properties() {
+    let mut problems = Vec::new();
+    let all = fixtures();
+    assert!(!all.is_empty());
+    for (id, cmd, files) in &all {
+        let mut opts = CheckOptions::default();
+        for (k, v) in files {
+            opts.config_files.insert(k.clone(), v.clone());
+        }
+        for p in props::check_properties(cmd, &opts, usize::MAX) {
+            problems.push(format!("{id}: {p}"));
+        }
+        for p in props::shell_properties(cmd) {
+            problems.push(format!("{id}: {p}"));
+        }
+    }
+    assert!(problems.is_empty(), "{} problems over {} fixtures:\n{}", problems.len(), all.len(), problems.join("\n"));
+}
+
+#[test]
+fn bad_input_corpus_keeps_the_properties() {
+    let mut problems = Vec::new();
+    for (name, text, yaml) in corpus() {
+        let opts = props::options(yaml.as_deref());
+        for p in props::check_properties(&text, &opts, 50) {
+            problems.push(format!("{name}: {p}"));
+        }
+        for p in props::shell_properties(&text) {
+            problems.push(format!("{name}: {p}"));
+        }
+        for p in props::argparse_properties(&text, yaml.as_deref()) {
+            problems.push(format!("{name}: {p}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Hand-written hostile snippets (the fuzz targets find more; these run on every `cargo test`).
+#[test]
+fn hostile_snippets_keep_the_properties() {
+    let m = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct";
+    let snippets = [
+        format!("{m} --tp-size \u{201c}2\u{201d} \u{2014}dp 2 --x\u{200b}y"),
+        format!("{m} `\r\n --tp 2 `\r\n --dp 2"),
+        format!("{m} --served-model-name 'é\u{301}' --tp=\u{ff12}"),
+        format!("{m} --json-model-override-args '{{\"a\": [1, {{\"b\": \"\u{1f600}\"}}]}}'"),
+        format!("{m} --tp\u{a0}2 --dp\u{2011}size 2 --\u{1b}[0mtp 2\0"),
+        format!("A=1 B=$A {m} --tp $((1+1)) $(echo --dp 2) \"${{X:-é}}\""),
+        format!("{m} --config cfg.yaml --config cfg.yaml"),
+        "sglang serve é --model-type \u{2014}".to_string(),
+        "sglang serve --model-path=\u{feff}x --tp=".to_string(),
+        "'\"\\`$(${{".to_string(),
+        "é".repeat(100),
+    ];
+    let mut problems = Vec::new();
+    for s in &snippets {
+        for yaml in [None, Some("tp_size: 2\nmodel_path: é\n"), Some("- 1"), Some("a: &a [é, *a]")] {
+            let opts = props::options(yaml);
+            problems.extend(props::check_properties(s, &opts, 50).into_iter().map(|p| format!("{s:?}: {p}")));
+            problems.extend(props::argparse_properties(s, yaml).into_iter().map(|p| format!("{s:?}: {p}")));
+        }
+        problems.extend(props::shell_properties(s).into_iter().map(|p| format!("{s:?}: {p}")));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn time(text: &str) -> Duration {
+    let opts = CheckOptions::default();
+    // Best of two, to damp noise from the shared machine.
+    (0..2)
+        .map(|_| {
+            let t = Instant::now();
+            let r = check(text, &opts);
+            std::hint::black_box(r);
+            t.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+/// 1 MB must not take much more than 10x 100 KB (we allow 30x: this is a guard against
+/// quadratic behaviour, not a benchmark).
+fn assert_linear(what: &str, make: impl Fn(usize) -> String) {
+    let small = make(100 << 10);
+    let big = make(1 << 20);
+    let _ = time(&small); // warm-up (schema)
+    let (ts, tb) = (time(&small), time(&big));
+    let ratio = tb.as_secs_f64() / ts.as_secs_f64().max(1e-4);
+    assert!(ratio < 30.0, "{what}: 100 KB took {ts:?}, 1 MB took {tb:?} (x{ratio:.1})");
+}
+
+const M: &str = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct";
+
+#[test]
+fn linear_in_one_long_value() {
+    assert_linear("one long value", |n| format!("{M} --served-model-name {}", "a".repeat(n)));
+}
+
+#[test]
+fn linear_in_continued_lines() {
+    assert_linear("continued lines", |n| format!("{M} {}--tp-size 2", "\\\n".repeat(n / 2)));
+}
+
+#[test]
+fn linear_in_json_size() {
+    assert_linear("JSON value", |n| {
+        let items: Vec<String> = (0..n / 16).map(|i| format!("\"k{i:07}\": 1")).collect();
+        format!("{M} --json-model-override-args '{{{}}}'", items.join(", "))
+    });
+}
+
+#[test]
+fn linear_in_typography() {
+    assert_linear("typography", |n| format!("{M}{}", " --served-model-name \u{201c}a\u{201d}".repeat(n / 29)));
+}
+
+#[test]
+fn linear_in_open_quote() {
+    assert_linear("unterminated quote", |n| format!("{M} --served-model-name '{}", "x y ".repeat(n / 4)));
+}
+
+#[test]
+fn linear_in_repeated_flags() {
+    assert_linear("repeated flags", |n| format!("{M}{}", " --tp-size 2".repeat(n / 12)));
+}
+
+#[test]
+#[ignore = "bug: suggest_flag runs Damerau-Levenshtein on the whole unknown word against every option; run with --ignored"]
+fn linear_in_unknown_flag_length() {
+    // 1 MB does not finish in minutes; even 10 KB takes seconds.
+    assert_linear("one long unknown flag", |n| format!("{M} --{}", "x".repeat(n)));
+}
+
+#[test]
+fn linear_in_commands() {
+    assert_linear("many commands", |n| format!("{M} --tp-size 2\n").repeat(n / 90));
+}
