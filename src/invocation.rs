@@ -11,6 +11,7 @@ use crate::diagnostic::Diagnostic;
 use crate::shell::{assignment_name_len, ShellParse, Word};
 use crate::span::Span;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -110,8 +111,11 @@ fn is_launch_module(m: &str) -> bool {
     m == "sglang.launch_server"
 }
 
+/// Set `k=v`; later entries win, so a long list just grows (keeps this linear).
 fn set(env: &mut Vec<(String, String)>, k: &str, v: &str) {
-    env.retain(|(n, _)| n != k);
+    if env.len() < 64 {
+        env.retain(|(n, _)| n != k);
+    }
     env.push((k.to_string(), v.to_string()));
 }
 
@@ -119,16 +123,16 @@ fn set(env: &mut Vec<(String, String)>, k: &str, v: &str) {
 pub fn locate(parsed: &ShellParse) -> Located {
     let mut out = Located::default();
     // shell variables and which of them are exported, as the paste runs
-    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut vars: HashMap<String, String> = HashMap::new();
     let mut exported: Vec<(String, String)> = Vec::new();
     // `export NAME` before NAME has a value: exported once it gets one
-    let mut export_names: Vec<String> = Vec::new();
+    let mut export_names: HashSet<String> = HashSet::new();
     for cmd in &parsed.commands {
         let words = &cmd.words;
         let Some(first) = words.first() else {
             for a in &cmd.assignments {
-                set(&mut vars, &a.name, &a.value);
-                if exported.iter().any(|(n, _)| n == &a.name) || export_names.contains(&a.name) {
+                vars.insert(a.name.clone(), a.value.clone());
+                if export_names.contains(&a.name) {
                     set(&mut exported, &a.name, &a.value);
                 }
             }
@@ -145,24 +149,26 @@ pub fn locate(parsed: &ShellParse) -> Located {
                     }
                     if let Some(nl) = assignment_name_len(t) {
                         let (k, v) = (t.get(..nl).unwrap_or(""), t.get(nl + 1..).unwrap_or(""));
-                        set(&mut vars, k, v);
+                        vars.insert(k.to_string(), v.to_string());
                         if any_x {
                             set(&mut exported, k, v);
+                            export_names.insert(k.to_string());
                         }
                     } else if any_x {
-                        match vars.iter().find(|(n, _)| n == t).cloned() {
-                            Some((_, v)) => set(&mut exported, t, &v),
-                            None => export_names.push(t.to_string()),
+                        if let Some(v) = vars.get(t) {
+                            set(&mut exported, t, v);
                         }
+                        export_names.insert(t.to_string());
                     }
                 }
                 continue;
             }
             "unset" => {
                 for w in words.iter().skip(1) {
-                    vars.retain(|(n, _)| n != &w.text);
-                    exported.retain(|(n, _)| n != &w.text);
-                    export_names.retain(|n| n != &w.text);
+                    vars.remove(&w.text);
+                    if export_names.remove(&w.text) {
+                        exported.retain(|(n, _)| n != &w.text);
+                    }
                 }
                 continue;
             }
@@ -238,7 +244,7 @@ pub fn locate(parsed: &ShellParse) -> Located {
                             Some(nl) => set(&mut env, s.get(..nl).unwrap_or(""), s.get(nl + 1..).unwrap_or("")),
                             None => {
                                 // `-e NAME` passes the host's value
-                                let host = exported.iter().find(|(n, _)| n == s).cloned();
+                                let host = exported.iter().rev().find(|(n, _)| n == s).cloned();
                                 if let Some((n, v)) = host {
                                     set(&mut env, &n, &v);
                                 }

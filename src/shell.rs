@@ -98,6 +98,9 @@ pub struct ShellParse {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// At most this many shell diagnostics are reported for one text.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
 /// Split `text` into simple commands and words.
 pub fn parse(text: &str) -> ShellParse {
     let mut p = Parser {
@@ -116,6 +119,14 @@ pub fn parse(text: &str) -> ShellParse {
     };
     p.run();
     p.out
+}
+
+/// Bytes that end a run of ordinary word characters.
+fn is_special(c: u8) -> bool {
+    matches!(
+        c,
+        b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>' | b'\\' | b'\'' | b'"' | b'$' | b'`' | b'='
+    )
 }
 
 fn is_name_start(c: u8) -> bool {
@@ -151,6 +162,8 @@ struct WordBuf {
     quoted: bool,
     /// An unquoted expansion in an assignment value is not split.
     no_split: bool,
+    /// An unquoted `=` was seen (only the first one can make an assignment).
+    seen_eq: bool,
 }
 
 impl WordBuf {
@@ -208,6 +221,11 @@ impl<'a> Parser<'a> {
     }
 
     fn diag(&mut self, code: &str, sev: Severity, msg: impl Into<String>, span: Span, expl: &str) -> &mut Vec<Fix> {
+        if self.out.diagnostics.len() >= MAX_DIAGNOSTICS {
+            // pathological input: stop reporting (keeps the work linear and the report readable)
+            self.spare_fixes.clear();
+            return &mut self.spare_fixes;
+        }
         let d = Diagnostic::preflight(code, sev, Stage::Shell, msg, span).with_explanation(expl);
         self.out.diagnostics.push(d);
         match self.out.diagnostics.last_mut() {
@@ -226,10 +244,13 @@ impl<'a> Parser<'a> {
     }
 
     fn push_src_range(&mut self, from: usize, to: usize) {
-        for k in from..to {
-            if let Some(c) = self.at(k) {
-                self.wb.push_src(c, k);
-            }
+        let Some(bytes) = self.b.get(from..to) else { return };
+        if self.wb.map.is_none() && from == self.wb.start + self.wb.text.len() {
+            self.wb.text.extend_from_slice(bytes);
+            return;
+        }
+        for (k, &c) in bytes.iter().enumerate() {
+            self.wb.push_src(c, from + k);
         }
     }
 
@@ -355,10 +376,19 @@ impl<'a> Parser<'a> {
                 _ => {
                     self.line_start = false;
                     self.wb.begin(i);
-                    if c == b'=' && !self.wb.no_split && self.assignment_context() {
-                        self.wb.no_split = true;
+                    if c == b'=' && !self.wb.seen_eq {
+                        self.wb.seen_eq = true;
+                        self.wb.no_split = self.assignment_context();
                     }
-                    let e = self.char_end(i);
+                    // a run of ordinary bytes at once (all special bytes are ASCII, so the run
+                    // ends on a character boundary)
+                    let mut e = i + 1;
+                    while let Some(x) = self.at(e) {
+                        if is_special(x) {
+                            break;
+                        }
+                        e += 1;
+                    }
                     self.push_src_range(i, e);
                     self.i = e;
                     self.wb.end = e;
@@ -505,6 +535,7 @@ impl<'a> Parser<'a> {
                         });
                         self.i = n;
                     }
+                    Some(_) if self.out.diagnostics.len() >= MAX_DIAGNOSTICS => self.escaped(i),
                     Some(e) => {
                         let next_line = self.next_line_preview(e);
                         let what = if comment { "a comment" } else { "trailing spaces" };
