@@ -116,6 +116,7 @@ pub fn parse(text: &str) -> ShellParse {
         redirect_pending: false,
         line_start: true,
         spare_fixes: Vec::new(),
+        no_brace: false,
     };
     p.run();
     p.out
@@ -164,6 +165,8 @@ struct WordBuf {
     no_split: bool,
     /// An unquoted `=` was seen (only the first one can make an assignment).
     seen_eq: bool,
+    /// An unquoted `{` was seen: brace expansion may apply.
+    brace: bool,
 }
 
 impl WordBuf {
@@ -213,6 +216,8 @@ struct Parser<'a> {
     redirect_pending: bool,
     line_start: bool,
     spare_fixes: Vec<Fix>,
+    /// Reading a brace alternative again: no further brace expansion.
+    no_brace: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -388,6 +393,9 @@ impl<'a> Parser<'a> {
                             break;
                         }
                         e += 1;
+                    }
+                    if !self.wb.brace && self.b.get(i..e).is_some_and(|r| r.contains(&b'{')) {
+                        self.wb.brace = true;
                     }
                     self.push_src_range(i, e);
                     self.i = e;
@@ -962,6 +970,15 @@ impl<'a> Parser<'a> {
             }
         };
         let span = Span::new(start, end);
+        if wb.brace && !self.redirect_pending && !self.no_brace {
+            if let Some(words) = self.brace_words(span) {
+                if self.cmd_start.is_none() {
+                    self.cmd_start = Some(start);
+                }
+                self.cmd.words.extend(words);
+                return;
+            }
+        }
         if self.cmd.words.is_empty() {
             let raw = self.src.get(start..end).unwrap_or("");
             if let Some(nl) = assignment_name_len(raw) {
@@ -972,6 +989,57 @@ impl<'a> Parser<'a> {
             }
         }
         self.cmd.words.push(Word { text, span, map: wb.map });
+    }
+
+    /// Bash brace expansion (`{a,b}`) of the word at `span`: the words it expands to, or None
+    /// when it does not apply. Each alternative is read again by the shell reader (quote
+    /// removal, variables) and its bytes are mapped back to the original text.
+    fn brace_words(&self, span: Span) -> Option<Vec<Word>> {
+        if span.len() > 4096 || self.cmd.words.is_empty() {
+            // long words: not worth the quadratic worst case; the first word: a command name
+            return None;
+        }
+        // work budget: linear in the word's length
+        let mut budget = 16 * span.len() + 64;
+        let alts = brace_expand(self.b, span.start, span.end, 0, &mut budget)?;
+        if alts.len() < 2 && alts.first().is_some_and(|a| a.len() == 1) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for segs in alts {
+            let mut text = String::new();
+            let mut offs: Vec<usize> = Vec::new();
+            for &(a, b) in &segs {
+                text.push_str(self.src.get(a..b)?);
+                offs.extend(a..b);
+            }
+            let mut sub = Parser {
+                src: &text,
+                b: text.as_bytes(),
+                i: 0,
+                vars: self.vars.clone(),
+                out: ShellParse::default(),
+                cmd: ShellCommand { words: vec![Word::verbatim("", Span::default())], ..Default::default() },
+                cmd_start: None,
+                cmd_end: 0,
+                wb: WordBuf::default(),
+                redirect_pending: false,
+                line_start: false,
+                spare_fixes: Vec::new(),
+                no_brace: true,
+            };
+            sub.run();
+            for c in sub.out.commands {
+                for w in c.words.into_iter().skip(1) {
+                    let map: Vec<usize> = match &w.map {
+                        None => (w.span.start..w.span.start + w.text.len()).map(|k| offs.get(k).copied().unwrap_or(span.start)).collect(),
+                        Some(m) => m.iter().map(|&k| offs.get(k).copied().unwrap_or(span.start)).collect(),
+                    };
+                    out.push(Word { text: w.text, span, map: Some(map) });
+                }
+            }
+        }
+        Some(out)
     }
 
     fn end_command(&mut self) {
@@ -1011,8 +1079,13 @@ impl<'a> Parser<'a> {
     /// SH004: unquoted JSON split by the shell.
     fn check_json(&mut self, cmd: &ShellCommand) {
         let mut k = 0;
+        let mut covered = 0usize;
         while let Some(w) = cmd.words.get(k) {
             k += 1;
+            if w.span.start < covered {
+                // another word of the same brace expansion
+                continue;
+            }
             let raw = self.src.get(w.span.start..w.span.end).unwrap_or("");
             let off = if raw.starts_with('{') {
                 0
@@ -1050,12 +1123,16 @@ impl<'a> Parser<'a> {
             if words > 1 {
                 mangled = true;
             }
-            if !mangled || !self.src.is_char_boundary(start) {
+            let orig = self.src.get(start..end).unwrap_or("");
+            if !mangled || depth > 0 || !orig.contains(':') {
                 continue;
             }
             k = j;
-            let orig = self.src.get(start..end).unwrap_or("");
-            let split: Vec<&str> = cmd.words.get(k.saturating_sub(words)..k).unwrap_or(&[]).iter().map(|w| w.text.as_str()).collect();
+            covered = end;
+            while cmd.words.get(k).is_some_and(|w| w.span.start < end) {
+                k += 1;
+            }
+            let split: Vec<&str> = cmd.words.iter().filter(|w| w.span.start < end && w.span.end > start).map(|w| w.text.as_str()).collect();
             self.diag(
                 "SH004",
                 Severity::Warning,
@@ -1071,6 +1148,126 @@ impl<'a> Parser<'a> {
             });
         }
     }
+}
+
+/// End of a quoted or `${...}`/`$(...)` region starting at `i` (which is a quote, `\\` or `$`),
+/// or `i + 1` for an ordinary byte. Used by brace expansion to skip what it must not touch.
+fn skip_quoted(b: &[u8], i: usize, end: usize) -> usize {
+    let find = |from: usize, c: u8| b.get(from..end).and_then(|r| r.iter().position(|&x| x == c)).map(|p| from + p + 1).unwrap_or(end);
+    match b.get(i) {
+        Some(b'\\') => (i + 2).min(end),
+        Some(b'\'') => find(i + 1, b'\''),
+        Some(b'"') => {
+            let mut j = i + 1;
+            while j < end {
+                match b.get(j) {
+                    Some(b'\\') => j += 2,
+                    Some(b'"') => return j + 1,
+                    _ => j += 1,
+                }
+            }
+            end
+        }
+        Some(b'$') if matches!(b.get(i + 1), Some(b'{')) => find(i + 2, b'}'),
+        Some(b'$') if matches!(b.get(i + 1), Some(b'\'')) => {
+            let mut j = i + 2;
+            while j < end {
+                match b.get(j) {
+                    Some(b'\\') => j += 2,
+                    Some(b'\'') => return j + 1,
+                    _ => j += 1,
+                }
+            }
+            end
+        }
+        _ => i + 1,
+    }
+}
+
+/// Bash brace expansion of the raw word `b[start..end]`: each alternative as a list of
+/// `(start, end)` source ranges. None when there is nothing to expand or too much.
+fn brace_expand(b: &[u8], start: usize, end: usize, depth: usize, budget: &mut usize) -> Option<Vec<Vec<(usize, usize)>>> {
+    const MAX_ALTS: usize = 256;
+    if depth > 8 {
+        return None;
+    }
+    // find the first `{` with a matching `}` and a top-level `,` between them
+    let mut i = start;
+    let mut found = None;
+    while i < end {
+        if b.get(i) == Some(&b'{') {
+            let mut d = 0usize;
+            let mut j = i;
+            let mut commas = Vec::new();
+            let mut close = None;
+            while j < end {
+                *budget = budget.checked_sub(1)?;
+                match b.get(j) {
+                    Some(b'{') => {
+                        d += 1;
+                        j += 1;
+                    }
+                    Some(b'}') => {
+                        d = d.saturating_sub(1);
+                        if d == 0 {
+                            close = Some(j);
+                            break;
+                        }
+                        j += 1;
+                    }
+                    Some(b',') if d == 1 => {
+                        commas.push(j);
+                        j += 1;
+                    }
+                    _ => j = skip_quoted(b, j, end),
+                }
+            }
+            if let Some(q) = close {
+                if !commas.is_empty() {
+                    found = Some((i, q, commas));
+                    break;
+                }
+            }
+            i += 1;
+        } else {
+            i = skip_quoted(b, i, end);
+        }
+    }
+    let (p, q, commas) = found?;
+    let mut bounds = vec![p + 1];
+    for c in &commas {
+        bounds.push(*c);
+        bounds.push(c + 1);
+    }
+    bounds.push(q);
+    let post = match brace_expand(b, q + 1, end, depth + 1, budget) {
+        Some(v) => v,
+        None => vec![vec![(q + 1, end)]],
+    };
+    let mut out: Vec<Vec<(usize, usize)>> = Vec::new();
+    for pair in bounds.chunks(2) {
+        let (a, z) = match pair {
+            [a, z] => (*a, *z),
+            _ => continue,
+        };
+        let inner = match brace_expand(b, a, z, depth + 1, budget) {
+            Some(v) => v,
+            None => vec![vec![(a, z)]],
+        };
+        for e in &inner {
+            for t in &post {
+                if out.len() >= MAX_ALTS {
+                    return None;
+                }
+                let mut segs = vec![(start, p)];
+                segs.extend(e.iter().copied());
+                segs.extend(t.iter().copied());
+                segs.retain(|(x, y)| x < y);
+                out.push(segs);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Quote removal for a `${VAR:-default}` default (simple cases: quotes only).

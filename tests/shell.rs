@@ -237,6 +237,27 @@ fn unquoted_json_sh004() {
 }
 
 #[test]
+fn brace_expansion_like_bash() {
+    let t = r#"python -m sglang.launch_server --j {"a":1,"b":2} x{a,"b c"}y {a}{b,c} {{a,b}} {'a,b',c} {a,b a{,}b {} {a,b}{c,d}"#;
+    assert_eq!(
+        args(t),
+        ["--j", "a:1", "b:2", "xay", "xb cy", "{a}b", "{a}c", "{a}", "{b}", "a,b", "c", "{a,b", "ab", "ab", "{}", "ac", "ad", "bc", "bd"]
+    );
+    let p = parse(t);
+    assert_eq!(codes(&p), ["SH004"]);
+    let inv = one(t);
+    // expanded words point into their alternative's bytes
+    let w = &inv.args[4];
+    assert_eq!(w.text, "xb cy");
+    let s = w.sub_span(1, 4);
+    assert_eq!(&t[s.start..s.end], "b c");
+    check_invariants(t);
+    // exponential blow-up is refused, not attempted
+    let many = format!("python -m sglang.launch_server {}", "{a,b}".repeat(40));
+    assert_eq!(one(&many).args.len(), 1);
+}
+
+#[test]
 fn placeholders_sh007_and_prompt_sh008() {
     let t = "$ python -m sglang.launch_server --model-path <your-model> --x=<v>";
     assert_eq!(args(t), ["--model-path", "<your-model>", "--x=<v>"]);
