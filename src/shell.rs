@@ -5,7 +5,15 @@
 //! `"..."`, `\x`, `$'...'`), line continuations (also `\` + CRLF), comments, command
 //! separators (`;`, `&`, `&&`, `||`, `|`, newlines, parentheses), redirections (removed from
 //! the words), and `$VAR` / `${VAR}` / `${VAR:-default}` expansion of variables defined
-//! earlier in the paste (`NAME=value` lines and `export NAME=value`).
+//! earlier in the paste (`NAME=value` lines and `export NAME=value`; unquoted values are split
+//! into words as bash does), and bash brace expansion (`{a,b}`, which is what happens to
+//! unquoted JSON with commas). Bash parity is tested in `tests/shell_vs_bash.rs`.
+//!
+//! Deliberate differences from bash: undefined variables, `$(...)` and `<placeholders>` are
+//! kept as literal text (with a warning) instead of expanding to nothing / redirecting; a `$ `
+//! prompt at the start of a line is dropped; a trailing `\` (plus blanks) at the very end of
+//! the text is dropped; CRLF is read as LF. Not handled: here-documents, `~` and glob
+//! expansion (kept literally), `{1..5}` sequences, `$((...))` arithmetic.
 //!
 //! Shell traps get diagnostics with stage `shell`, origin `preflight`:
 //!
