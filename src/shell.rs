@@ -366,6 +366,8 @@ impl<'a> Parser<'a> {
                             applicability: Applicability::Safe,
                             edits: vec![Edit { start: i, end: i + 2, replacement: String::new() }],
                         });
+                        // the prompt is part of the pasted command line
+                        self.cmd_start = Some(i);
                         self.i += 2;
                         continue;
                     }
@@ -509,7 +511,7 @@ impl<'a> Parser<'a> {
                     applicability: Applicability::Safe,
                     edits: vec![Edit { start: i, end: i + 1, replacement: String::new() }],
                 });
-                self.i = n;
+                self.extend_to_end(n);
             }
             Some(b'\n') => self.i = i + 2,
             Some(b'\r') if self.at(i + 2) == Some(b'\n') => self.i = i + 3,
@@ -549,7 +551,7 @@ impl<'a> Parser<'a> {
                             applicability: Applicability::Safe,
                             edits: vec![Edit { start: i, end: n, replacement: String::new() }],
                         });
-                        self.i = n;
+                        self.extend_to_end(n);
                     }
                     Some(_) if self.out.diagnostics.len() >= MAX_DIAGNOSTICS => self.escaped(i),
                     Some(e) => {
@@ -581,6 +583,14 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(_) => self.escaped(i),
+        }
+    }
+
+    /// A trailing `\` at the end of the text belongs to the command it would continue.
+    fn extend_to_end(&mut self, n: usize) {
+        self.i = n;
+        if self.cmd_start.is_some() || self.wb.started {
+            self.cmd_end = self.cmd_end.max(n);
         }
     }
 
