@@ -111,11 +111,16 @@ pub const MAX_DIAGNOSTICS: usize = 200;
 
 /// Split `text` into simple commands and words.
 pub fn parse(text: &str) -> ShellParse {
+    parse_with_vars(text, &[])
+}
+
+/// Like [`parse`], with shell variables already set (e.g. the environment of `bash -c TEXT`).
+pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
     let mut p = Parser {
         src: text,
         b: text.as_bytes(),
         i: 0,
-        vars: HashMap::new(),
+        vars: vars.iter().cloned().collect(),
         out: ShellParse::default(),
         cmd: ShellCommand::default(),
         cmd_start: None,

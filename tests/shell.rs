@@ -63,7 +63,25 @@ fn check_invariants(text: &str) {
             assert!(apply_edits(text, &f.edits).is_some(), "fix does not apply: {f:?}");
         }
     }
-    let _ = locate(&p);
+    let l = locate(&p);
+    for inv in &l.invocations {
+        for sp in std::iter::once(inv.span).chain(std::iter::once(inv.launcher)).chain(inv.args.iter().map(|w| w.span)) {
+            assert!(sp.start <= sp.end && sp.end <= text.len(), "{sp:?} in {text:?}");
+            assert!(text.is_char_boundary(sp.start) && text.is_char_boundary(sp.end));
+        }
+        for w in &inv.args {
+            if let Some(m) = &w.map {
+                assert_eq!(m.len(), w.text.len());
+                assert!(m.iter().all(|&o| o <= text.len()));
+            }
+            let sp = w.sub_span(0, w.text.len());
+            assert!(sp.end <= text.len());
+        }
+    }
+    for d in &l.diagnostics {
+        assert!(d.span.start <= d.span.end && d.span.end <= text.len());
+        assert!(text.is_char_boundary(d.span.start) && text.is_char_boundary(d.span.end));
+    }
 }
 
 #[test]
@@ -146,6 +164,31 @@ fn wrappers_and_env() {
     assert!(invs("echo python -m sglang.launch_server --tp 2").is_empty());
     assert!(invs("python -m sglang.bench_serving --tp 2").is_empty());
     assert!(invs("pip install sglang").is_empty());
+}
+
+#[test]
+fn shell_c_strings() {
+    let t = r#"docker run -e A=1 img bash -lc "export B=2; python -m sglang.launch_server --model-path \"a b\" --tp 2 --x $'q'""#;
+    let inv = one(t);
+    assert_eq!(texts(&inv.args), ["--model-path", "a b", "--tp", "2", "--x", "q"]);
+    let w = &inv.args[1];
+    let s = w.sub_span(0, 3);
+    assert_eq!(&t[s.start..s.end], "a b");
+    let tp = &inv.args[2];
+    assert_eq!(&t[tp.span.start..tp.span.end], "--tp");
+    assert!(tp.map.is_none());
+    assert_eq!(&t[inv.launcher.start..inv.launcher.end], "python -m sglang.launch_server");
+    let env: Vec<(&str, &str)> = inv.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(env, [("A", "1"), ("B", "2")]);
+    // the inner shell sees the environment: single-quoted `$M` expands there
+    assert_eq!(args("export M=x\nbash -c 'python -m sglang.launch_server --m $M'"), ["--m", "x"]);
+    // findings inside the string point into the original text
+    let t = "sh -c 'python -m sglang.launch_server --model-path <m>'";
+    let p = parse(t);
+    let l = locate(&p);
+    let d = l.diagnostics.iter().find(|d| d.code == "SH007").unwrap();
+    assert_eq!(&t[d.span.start..d.span.end], "<m>");
+    assert!(invs("bash run.sh --tp 2").is_empty());
 }
 
 #[test]
@@ -326,6 +369,8 @@ fn bad_input_never_panics() {
         }
         check_invariants(&s);
         check_invariants(&format!("python -m sglang.launch_server {s}"));
+        check_invariants(&format!("bash -c \"python -m sglang.launch_server {s}\""));
+        check_invariants(&format!("sh -c 'python -m sglang.launch_server {s}"));
     }
 }
 
