@@ -32,6 +32,8 @@
 //! * `SH007` (warning) — a `<placeholder>` (e.g. `--model-path <your-model>`): a shell reads
 //!   `<` and `>` as redirections; the placeholder text is kept as the word.
 //! * `SH008` (info) — a leading `$ ` prompt (as copied from docs) is ignored.
+//! * `SH009` (warning) — digits glued to a redirection right after an option (`--tp 2>log`):
+//!   the shell reads `2>` as a file-descriptor redirection and drops the value. Fix: add a space.
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
@@ -133,6 +135,29 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
     };
     p.run();
     p.out
+}
+
+/// Whether `opt` is an SGLang option that takes a value (per the default version's schema).
+fn option_takes_value(opt: &str) -> bool {
+    if !opt.starts_with("--") || opt.contains('=') {
+        return false;
+    }
+    let Some(schema) = crate::schema::get(crate::schema::DEFAULT_VERSION) else { return false };
+    let takes = |k: usize| schema.actions.get(k).is_some_and(|a| matches!(a.action.as_str(), "_StoreAction" | "LoRAPathAction"));
+    if let Some(&k) = schema.by_option.get(opt) {
+        return takes(k);
+    }
+    // an abbreviation (argparse allows unique prefixes)
+    let mut found = false;
+    for (o, &k) in &schema.by_option {
+        if o.starts_with(opt) {
+            if !takes(k) {
+                return false;
+            }
+            found = true;
+        }
+    }
+    found
 }
 
 /// Bytes that end a run of ordinary word characters.
@@ -480,6 +505,24 @@ impl<'a> Parser<'a> {
             self.wb = WordBuf::default();
             if self.cmd_start.is_none() {
                 self.cmd_start = Some(start);
+            }
+            // `--tp 2>log`: the value was meant for the option, the shell took it as a descriptor
+            let after_option = self.cmd.words.last().is_some_and(|w| option_takes_value(&w.text));
+            if after_option {
+                let fd = self.src.get(start..i).unwrap_or("").to_string();
+                self.diag(
+                    "SH009",
+                    Severity::Warning,
+                    format!("`{fd}{}` is a redirection: the shell does not pass `{fd}` as the option's value", c as char),
+                    Span::new(start, i + 1),
+                    "Digits written directly before `>` or `<` name a file descriptor (as in `2>&1`), so the shell \
+                     removes them from the arguments. Put a space before the redirection to pass the number.",
+                )
+                .push(Fix {
+                    title: "Put a space before the redirection".into(),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: i, end: i, replacement: " ".into() }],
+                });
             }
         } else {
             self.finish_word();

@@ -142,6 +142,16 @@ fn separators_and_redirections() {
     assert_eq!(v[0].env, vec![("CUDA_VISIBLE_DEVICES".to_string(), "0".to_string())]);
     assert_eq!(texts(&v[1].args), ["--tp", "2"]);
     assert_eq!(args("python -m sglang.launch_server --a &>x --b <in --c >>y 1>&2"), ["--a", "--b", "--c"]);
+    // digits glued to `>` after an option: the shell drops the value (SH009)
+    let t = "python -m sglang.launch_server --tp 2>log";
+    assert_eq!(args(t), ["--tp"]);
+    let p = parse(t);
+    assert_eq!(codes(&p), ["SH009"]);
+    let fixed = apply_edits(t, &p.diagnostics[0].fixes[0].edits).unwrap();
+    assert_eq!(args(&fixed), ["--tp", "2"]);
+    assert!(parse("python -m sglang.launch_server --tp 1 2>&1").diagnostics.is_empty());
+    // after a flag without a value, `2>&1` is just a redirection
+    assert!(parse("python -m sglang.launch_server --trust-remote-code 2>&1").diagnostics.is_empty());
     // digits not touching `>` are arguments
     assert_eq!(args("python -m sglang.launch_server --tp 2 >x"), ["--tp", "2"]);
 }
