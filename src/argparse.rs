@@ -21,6 +21,8 @@
 //! - `ARG009` deprecated flag (SGLang's own warning)
 //! - `ARG010` the same option given twice: the last one wins (preflight warning)
 //! - `ARG011` `-h/--help`: SGLang prints help and exits (info)
+//! - `ARG012` `--log-level` that is not a logging level (`AttributeError` from
+//!   `prepare_server_args`, right after parsing)
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::pyvalue::{str_repr, PyValue};
@@ -179,7 +181,15 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
                 extras.push(i);
                 i += 1;
             }
-            Class::Opt { action: None, .. } => {
+            Class::Opt { action: None, option, .. } => {
+                if option == "?" {
+                    // ambiguous (already reported): argparse stops there; skip its values
+                    i += 1;
+                    while let Some(Class::Arg) = classes.get(i) {
+                        i += 1;
+                    }
+                    continue;
+                }
                 extras.push(i);
                 i += 1;
             }
@@ -221,6 +231,27 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
     // 4. unrecognized arguments.
     if !extras.is_empty() {
         ctx.unrecognized(&extras, &classes);
+    }
+    // 5. prepare_server_args: logging.basicConfig(level=getattr(logging, log_level.upper()))
+    if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level") {
+        if let PyValue::Str(level) = &setting.value {
+            let up = level.to_uppercase();
+            if !matches!(up.as_str(), "CRITICAL" | "FATAL" | "ERROR" | "WARN" | "WARNING" | "INFO" | "DEBUG" | "NOTSET") {
+                let span = setting.value_span.unwrap_or(setting.flag_span);
+                let mut d = Diagnostic::sglang_error(
+                    "ARG012",
+                    Stage::Argparse,
+                    "AttributeError",
+                    format!("module 'logging' has no attribute '{up}'"),
+                    span,
+                )
+                .with_explanation("`--log-level` must name a Python logging level: debug, info, warning, error or critical.");
+                if let Some(best) = suggest::closest_choice(level, &["debug".into(), "info".into(), "warning".into(), "error".into(), "critical".into()]) {
+                    d.fixes.push(Fix { title: format!("Use {best}"), applicability: Applicability::Safe, edits: vec![Edit { start: span.start, end: span.end, replacement: best }] });
+                }
+                ctx.parsed.diagnostics.push(d);
+            }
+        }
     }
     ctx.parsed
 }
@@ -364,7 +395,8 @@ impl<'a> Ctx<'a> {
                 return start + 1;
             }
             let vals = vec![(value, value_span)];
-            self.take_action(ai, option, flag_span, vals, word.span, from_config);
+            let written = word.text.split('=').next().unwrap_or(&word.text).to_string();
+            self.take_action(ai, option, &written, flag_span, vals, word.span, from_config);
             return start + 1;
         }
         // Match following argument words.
@@ -413,7 +445,8 @@ impl<'a> Ctx<'a> {
             self.help(word.span);
             return start + 1;
         }
-        self.take_action(ai, option, flag_span, vals, whole, from_config);
+        let written = word.text.clone();
+        self.take_action(ai, option, &written, flag_span, vals, whole, from_config);
         start + 1 + take
     }
 
@@ -445,7 +478,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// `take_action`: `_get_values`, then the action's `__call__`.
-    fn take_action(&mut self, ai: usize, option: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool) {
+    #[allow(clippy::too_many_arguments)]
+    fn take_action(&mut self, ai: usize, option: &str, written: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool) {
         let schema = self.schema;
         let Some(action) = schema.actions.get(ai) else { return };
         let name = option_name(action);
@@ -567,7 +601,11 @@ impl<'a> Ctx<'a> {
             action.dest.clone(),
             Setting {
                 value: stored,
-                written_as: option.to_string(),
+                written_as: if from_config {
+                    written.trim_start_matches("--").to_string()
+                } else {
+                    written.to_string()
+                },
                 option: canonical,
                 flag_span,
                 value_span,
