@@ -232,6 +232,21 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
     if !extras.is_empty() {
         ctx.unrecognized(&extras, &classes);
     }
+    // Fixes must not edit the `--config FILE` words on behalf of a value inside the file.
+    let config_spans: Vec<Span> =
+        argv.iter().zip(from_config).filter(|(_, &c)| c).map(|(w, _)| w.span).collect();
+    if !config_spans.is_empty() {
+        for d in &mut ctx.parsed.diagnostics {
+            for f in &mut d.fixes {
+                let hits = f.edits.iter().any(|e| config_spans.iter().any(|s| e.start < s.end.max(s.start + 1) && s.start < e.end.max(e.start + 1)));
+                if hits {
+                    f.edits.clear();
+                    f.applicability = Applicability::Display;
+                    f.title = format!("In the config file: {}", f.title);
+                }
+            }
+        }
+    }
     // 5. prepare_server_args: logging.basicConfig(level=getattr(logging, log_level.upper()))
     if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level") {
         if let PyValue::Str(level) = &setting.value {
@@ -256,6 +271,9 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
     ctx.parsed
 }
 
+/// (action index, option string, explicit `=value` and its offset in the word)
+type OptionTuple<'s> = (usize, &'s str, Option<(String, usize)>);
+
 enum Parsed1<'s> {
     Arg,
     Opt(Option<usize>, &'s str, Option<(String, usize)>),
@@ -278,7 +296,7 @@ fn parse_optional<'s>(schema: &'s Schema, arg: &str) -> Parsed1<'s> {
         }
     }
     // _get_option_tuples
-    let mut tuples: Vec<(usize, &'s str, Option<(String, usize)>)> = Vec::new();
+    let mut tuples: Vec<OptionTuple<'s>> = Vec::new();
     if arg.starts_with("--") {
         if schema.allow_abbrev {
             let (prefix, explicit) = match arg.split_once('=') {

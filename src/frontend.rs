@@ -52,11 +52,9 @@ pub fn run(inv: &Invocation, config_files: &ConfigFiles) -> FrontEnd {
 pub fn run_with(schema: Option<&Schema>, inv: &Invocation, config_files: &ConfigFiles) -> FrontEnd {
     let mut fe = FrontEnd { argv: inv.args.clone(), ..FrontEnd::default() };
     let anchor = inv.launcher;
-    if inv.entry == Entry::Serve {
-        if !serve_front_end(&mut fe, anchor) {
-            fe.from_config = vec![false; fe.argv.len()];
-            return fe;
-        }
+    if inv.entry == Entry::Serve && !serve_front_end(&mut fe, anchor) {
+        fe.from_config = vec![false; fe.argv.len()];
+        return fe;
     }
     if fe.argv.iter().any(|w| w.text == "-h" || w.text == "--help") {
         help(&mut fe, anchor);

@@ -234,3 +234,21 @@ fn typical_command_is_fast() {
     // generous bound for unoptimised test builds on a shared machine
     assert!(per < 2000, "{per} µs per parse");
 }
+
+#[test]
+fn fixes_for_config_values_do_not_edit_the_command() {
+    let mut opts = CheckOptions::default();
+    opts.config_files.insert("c.yaml".into(), "max-model-len: 4096\nattention-backend: Triton\n".into());
+    let text = format!("python -m sglang.launch_server --model-path {M} --config c.yaml");
+    let r = check(&text, &opts);
+    let diags = &r.commands[0].diagnostics;
+    assert!(diags.iter().any(|d| d.is_sglang_error()));
+    for d in diags {
+        for f in &d.fixes {
+            assert!(f.edits.is_empty() || f.applicability != Applicability::Display, "{f:?}");
+            for e in &f.edits {
+                assert!(e.end <= text.find("--config").unwrap() || e.start >= text.len(), "{d:?}");
+            }
+        }
+    }
+}
