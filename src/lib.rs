@@ -8,9 +8,11 @@
 pub mod argparse;
 pub mod check;
 pub mod diagnostic;
+pub mod docs;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
+pub mod pyjson;
 pub mod pyvalue;
 pub mod resolved;
 pub mod rules;
