@@ -640,7 +640,7 @@ impl<'a> Ctx<'a> {
             let PyValue::Str(s) = item else { continue };
             let t = py_strip(&s);
             if t.starts_with('{') && t.ends_with('}') {
-                match pyjson::loads(t) {
+                match crate::pyjson::loads(t) {
                     Ok(obj) => {
                         let has = |k: &str| match &obj {
                             PyValue::Dict(d) => d.iter().any(|(kk, _)| kk == k),
@@ -660,7 +660,7 @@ impl<'a> Ctx<'a> {
                         out.push(obj);
                     }
                     Err(e) => {
-                        self.error("ARG006", "JSONDecodeError", e, span).explanation =
+                        self.error("ARG006", e.exception, e.message, span).explanation =
                             "A `--lora-paths` entry that starts with `{` and ends with `}` is read as JSON, and this one is not valid JSON.".into();
                         return None;
                     }
@@ -705,7 +705,7 @@ impl<'a> Ctx<'a> {
         let res: Result<PyValue, ConvErr> = match short {
             "int" => py_int(s).ok_or(ConvErr::Value),
             "float" => py_float(s).map(PyValue::Float).ok_or(ConvErr::Value),
-            "loads" => pyjson::loads(s).map_err(|_| ConvErr::Value),
+            "loads" => crate::pyjson::loads(s).map_err(|e| if e.exception == "JSONDecodeError" { ConvErr::Value } else { ConvErr::Raw(e.exception, e.message) }),
             "json_list_type" => serde_json::from_str::<serde_json::Value>(s)
                 .map(|v| PyValue::from_json(&v))
                 .map_err(|_| ConvErr::Type(format!("Invalid JSON list: {s}. Please provide a valid JSON list."))),
@@ -718,7 +718,7 @@ impl<'a> Ctx<'a> {
                     Ok(PyValue::Str(s.to_string()))
                 }
             }
-            "parse_cuda_graph_config_arg" => parse_cuda_graph_config(s).map_err(ConvErr::Type),
+            "parse_cuda_graph_config_arg" => parse_cuda_graph_config(s),
             _ => Ok(PyValue::Str(s.to_string())),
         };
         match res {
@@ -731,6 +731,10 @@ impl<'a> Ctx<'a> {
                     "float" => "This flag takes a number (Python `float()`).".into(),
                     _ => "This flag takes a JSON value; check quotes (the shell removes one level) and brackets.".into(),
                 };
+                None
+            }
+            Err(ConvErr::Raw(exc, m)) => {
+                self.error("ARG004", exc, m, span).explanation = "SGLang's converter for this flag failed with an unexpected error.".into();
                 None
             }
             Err(ConvErr::Type(m)) => {
@@ -798,8 +802,12 @@ impl<'a> Ctx<'a> {
 }
 
 enum ConvErr {
+    /// ValueError/TypeError: argparse's "invalid <type> value: 'x'"
     Value,
+    /// ArgumentTypeError: its own message
     Type(String),
+    /// Any other exception escapes argparse as is (e.g. RecursionError from json.loads)
+    Raw(&'static str, String),
 }
 
 fn json_plain(v: &serde_json::Value) -> String {
@@ -971,8 +979,18 @@ fn py_type_name(v: &PyValue) -> &'static str {
     }
 }
 
-fn parse_cuda_graph_config(raw: &str) -> Result<PyValue, String> {
-    let parsed = pyjson::loads(raw).map_err(|e| format!("--cuda-graph-config must be JSON: {e}"))?;
+fn parse_cuda_graph_config(raw: &str) -> Result<PyValue, ConvErr> {
+    let parsed = crate::pyjson::loads(raw).map_err(|e| {
+        if e.exception == "JSONDecodeError" {
+            ConvErr::Type(format!("--cuda-graph-config must be JSON: {}", e.message))
+        } else {
+            ConvErr::Raw(e.exception, e.message)
+        }
+    })?;
+    parse_cuda_graph_config_value(parsed).map_err(ConvErr::Type)
+}
+
+fn parse_cuda_graph_config_value(parsed: PyValue) -> Result<PyValue, String> {
     let PyValue::Dict(items) = parsed else {
         return Err(format!("--cuda-graph-config must be a JSON object, got {}", py_type_name(&parsed)));
     };
@@ -1007,213 +1025,5 @@ fn dict_set(d: &mut Vec<(String, PyValue)>, k: String, v: PyValue) {
         slot.1 = v;
     } else {
         d.push((k, v));
-    }
-}
-
-/// Python's `json.loads` (the C scanner of CPython 3.11), with its exact error messages.
-pub mod pyjson {
-    use crate::pyvalue::PyValue;
-
-    struct P<'a> {
-        s: &'a [char],
-    }
-
-    fn err_at(chars: &[char], msg: &str, pos: usize) -> String {
-        let before = chars.get(..pos).unwrap_or(chars);
-        let lineno = before.iter().filter(|&&c| c == '\n').count() + 1;
-        let colno = match before.iter().rposition(|&c| c == '\n') {
-            Some(nl) => pos - nl,
-            None => pos + 1,
-        };
-        format!("{msg}: line {lineno} column {colno} (char {pos})")
-    }
-
-    /// Parse `text` like `json.loads`; the error is `str(JSONDecodeError)`.
-    pub fn loads(text: &str) -> Result<PyValue, String> {
-        let chars: Vec<char> = text.chars().collect();
-        if chars.first() == Some(&'\u{feff}') {
-            return Err(err_at(&chars, "Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
-        }
-        let p = P { s: &chars };
-        let start = p.ws(0);
-        let (v, end) = p.value(start, 0).map_err(|(m, pos)| err_at(&chars, &m, pos))?;
-        let end = p.ws(end);
-        if end != chars.len() {
-            return Err(err_at(&chars, "Extra data", end));
-        }
-        Ok(v)
-    }
-
-    type R<T> = Result<T, (String, usize)>;
-
-    impl<'a> P<'a> {
-        fn at(&self, i: usize) -> Option<char> {
-            self.s.get(i).copied()
-        }
-        fn ws(&self, mut i: usize) -> usize {
-            while matches!(self.at(i), Some(' ' | '\t' | '\n' | '\r')) {
-                i += 1;
-            }
-            i
-        }
-        fn starts(&self, i: usize, lit: &str) -> bool {
-            lit.chars().enumerate().all(|(k, c)| self.at(i + k) == Some(c))
-        }
-        fn value(&self, i: usize, depth: usize) -> R<(PyValue, usize)> {
-            if depth > 900 {
-                return Err(("maximum recursion depth exceeded".into(), i));
-            }
-            match self.at(i) {
-                Some('"') => self.string(i + 1).map(|(s, e)| (PyValue::Str(s), e)),
-                Some('{') => self.object(i + 1, depth),
-                Some('[') => self.array(i + 1, depth),
-                Some('n') if self.starts(i, "null") => Ok((PyValue::None, i + 4)),
-                Some('t') if self.starts(i, "true") => Ok((PyValue::Bool(true), i + 4)),
-                Some('f') if self.starts(i, "false") => Ok((PyValue::Bool(false), i + 5)),
-                Some('N') if self.starts(i, "NaN") => Ok((PyValue::Float(f64::NAN), i + 3)),
-                Some('I') if self.starts(i, "Infinity") => Ok((PyValue::Float(f64::INFINITY), i + 8)),
-                Some('-') if self.starts(i, "-Infinity") => Ok((PyValue::Float(f64::NEG_INFINITY), i + 9)),
-                Some(c) if c == '-' || c.is_ascii_digit() => self.number(i),
-                _ => Err(("Expecting value".into(), i)),
-            }
-        }
-        fn number(&self, start: usize) -> R<(PyValue, usize)> {
-            let mut i = start;
-            if self.at(i) == Some('-') {
-                i += 1;
-            }
-            match self.at(i) {
-                Some('0') => i += 1,
-                Some(c) if c.is_ascii_digit() => {
-                    while self.at(i).is_some_and(|c| c.is_ascii_digit()) {
-                        i += 1;
-                    }
-                }
-                _ => return Err(("Expecting value".into(), start)),
-            }
-            let mut is_float = false;
-            if self.at(i) == Some('.') && self.at(i + 1).is_some_and(|c| c.is_ascii_digit()) {
-                is_float = true;
-                i += 1;
-                while self.at(i).is_some_and(|c| c.is_ascii_digit()) {
-                    i += 1;
-                }
-            }
-            if matches!(self.at(i), Some('e' | 'E')) {
-                let mut j = i + 1;
-                if matches!(self.at(j), Some('+' | '-')) {
-                    j += 1;
-                }
-                if self.at(j).is_some_and(|c| c.is_ascii_digit()) {
-                    while self.at(j).is_some_and(|c| c.is_ascii_digit()) {
-                        j += 1;
-                    }
-                    is_float = true;
-                    i = j;
-                }
-            }
-            let text: String = self.s.get(start..i).unwrap_or(&[]).iter().collect();
-            if is_float {
-                Ok((PyValue::Float(text.parse().unwrap_or(f64::NAN)), i))
-            } else {
-                Ok((text.parse::<i64>().map(PyValue::Int).unwrap_or(PyValue::BigInt(text)), i))
-            }
-        }
-        fn string(&self, start: usize) -> R<(String, usize)> {
-            let mut out = String::new();
-            let mut i = start;
-            loop {
-                let Some(c) = self.at(i) else {
-                    return Err(("Unterminated string starting at".into(), start - 1));
-                };
-                match c {
-                    '"' => return Ok((out, i + 1)),
-                    '\\' => {
-                        let Some(e) = self.at(i + 1) else {
-                            return Err(("Unterminated string starting at".into(), start - 1));
-                        };
-                        match e {
-                            '"' => out.push('"'),
-                            '\\' => out.push('\\'),
-                            '/' => out.push('/'),
-                            'b' => out.push('\u{8}'),
-                            'f' => out.push('\u{c}'),
-                            'n' => out.push('\n'),
-                            'r' => out.push('\r'),
-                            't' => out.push('\t'),
-                            'u' => {
-                                let hex: String = self.s.get(i + 2..i + 6).unwrap_or(&[]).iter().collect();
-                                let Some(mut cp) = (hex.len() == 4).then(|| u32::from_str_radix(&hex, 16).ok()).flatten() else {
-                                    return Err(("Invalid \\uXXXX escape".into(), i + 1));
-                                };
-                                i += 4;
-                                if (0xd800..0xdc00).contains(&cp) && self.at(i + 2) == Some('\\') && self.at(i + 3) == Some('u') {
-                                    let hex2: String = self.s.get(i + 4..i + 8).unwrap_or(&[]).iter().collect();
-                                    if let Some(lo) = (hex2.len() == 4).then(|| u32::from_str_radix(&hex2, 16).ok()).flatten() {
-                                        if (0xdc00..0xe000).contains(&lo) {
-                                            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                                            i += 6;
-                                        }
-                                    }
-                                }
-                                out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
-                            }
-                            _ => return Err(("Invalid \\escape".into(), i)),
-                        }
-                        i += 2;
-                    }
-                    c if (c as u32) < 0x20 => return Err(("Invalid control character at".into(), i)),
-                    c => {
-                        out.push(c);
-                        i += 1;
-                    }
-                }
-            }
-        }
-        fn object(&self, start: usize, depth: usize) -> R<(PyValue, usize)> {
-            let mut items: Vec<(String, PyValue)> = Vec::new();
-            let mut i = self.ws(start);
-            if self.at(i) == Some('}') {
-                return Ok((PyValue::Dict(items), i + 1));
-            }
-            loop {
-                if self.at(i) != Some('"') {
-                    return Err(("Expecting property name enclosed in double quotes".into(), i));
-                }
-                let (k, e) = self.string(i + 1)?;
-                i = self.ws(e);
-                if self.at(i) != Some(':') {
-                    return Err(("Expecting ':' delimiter".into(), i));
-                }
-                i = self.ws(i + 1);
-                let (v, e) = self.value(i, depth + 1)?;
-                super::dict_set(&mut items, k, v);
-                i = self.ws(e);
-                match self.at(i) {
-                    Some('}') => return Ok((PyValue::Dict(items), i + 1)),
-                    Some(',') => {
-                        i = self.ws(i + 1);
-                    }
-                    _ => return Err(("Expecting ',' delimiter".into(), i)),
-                }
-            }
-        }
-        fn array(&self, start: usize, depth: usize) -> R<(PyValue, usize)> {
-            let mut items = Vec::new();
-            let mut i = self.ws(start);
-            if self.at(i) == Some(']') {
-                return Ok((PyValue::List(items), i + 1));
-            }
-            loop {
-                let (v, e) = self.value(i, depth + 1)?;
-                items.push(v);
-                i = self.ws(e);
-                match self.at(i) {
-                    Some(']') => return Ok((PyValue::List(items), i + 1)),
-                    Some(',') => i = self.ws(i + 1),
-                    _ => return Err(("Expecting ',' delimiter".into(), i)),
-                }
-            }
-        }
     }
 }

@@ -1,7 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 //! Unit tests for the argparse replay, the front end and did-you-mean.
 
-use sglang_preflight::argparse::{parse_args, py_float, py_int, pyjson};
+use sglang_preflight::argparse::{parse_args, py_float, py_int};
+use sglang_preflight::pyjson;
 use sglang_preflight::diagnostic::{apply_edits, Applicability, Severity};
 use sglang_preflight::frontend::{self, yaml, ConfigFiles};
 use sglang_preflight::invocation::{Entry, Invocation};
@@ -162,7 +163,7 @@ fn python_json_errors() {
         ("  \n {\"a\":\n x}", "Expecting value: line 3 column 2 (char 11)"),
         ("01", "Extra data: line 1 column 2 (char 1)"),
     ] {
-        assert_eq!(pyjson::loads(s).unwrap_err(), e, "{s}");
+        assert_eq!(pyjson::loads(s).unwrap_err().message, e, "{s}");
     }
     assert_eq!(pyjson::loads("NaN").map(|v| v.repr()), Ok("nan".into()));
 }
