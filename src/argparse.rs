@@ -221,11 +221,8 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
             at,
         )
         .with_explanation("SGLang needs to know which model to serve: pass `--model-path <hub id or local folder>`.");
-        d.fixes.push(Fix {
-            title: "Add --model-path".into(),
-            applicability: Applicability::Display,
-            edits: vec![Edit { start: at.start, end: at.end, replacement: " --model-path <MODEL>".into() }],
-        });
+        // advice only: there is no value we could fill in
+        d.fixes.push(Fix { title: "Add `--model-path <MODEL>`".into(), applicability: Applicability::Display, edits: Vec::new() });
         ctx.parsed.diagnostics.push(d);
     }
     // 4. unrecognized arguments.
@@ -488,11 +485,8 @@ impl<'a> Ctx<'a> {
             "`{}` needs a value, but the next word is another flag or the end of the command. Words that start with `-` (other than negative numbers) are read as flags.",
             word.text
         );
-        d.fixes.push(Fix {
-            title: format!("Give `{}` a value", word.text),
-            applicability: Applicability::Display,
-            edits: vec![Edit { start: word.span.end, end: word.span.end, replacement: format!(" {metavar}") }],
-        });
+        // advice only: the value is the user's to choose
+        d.fixes.push(Fix { title: format!("Give `{}` a value: `{} {metavar}`", word.text, word.text), applicability: Applicability::Display, edits: Vec::new() });
     }
 
     /// `take_action`: `_get_values`, then the action's `__call__`.
@@ -769,6 +763,7 @@ impl<'a> Ctx<'a> {
                     notes.push(n.clone());
                 }
                 let edits = match &s.replacement {
+                    Some(_) if s.applicability == Applicability::Display => Vec::new(),
                     Some(r) => vec![Edit { start: fspan.start, end: fspan.end, replacement: r.clone() }],
                     None => {
                         // drop the flag (and the value words that follow it)

@@ -178,11 +178,7 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
             at,
         )
         .with_explanation("`sglang serve` looks for the model before parsing other flags: give it as the first word, or as `--model-path`/`--model` spelled out in full (abbreviations and `--config` files are not seen at this point).");
-        d.fixes.push(Fix {
-            title: "Add --model-path".into(),
-            applicability: Applicability::Display,
-            edits: vec![Edit { start: at.start, end: at.end, replacement: " --model-path <MODEL>".into() }],
-        });
+        d.fixes.push(Fix { title: "Add `--model-path <MODEL>` (or give the model as the first word)".into(), applicability: Applicability::Display, edits: Vec::new() });
         fe.diagnostics.push(d);
         return false;
     }
