@@ -104,14 +104,63 @@ enum Nargs {
     Exact(usize),
 }
 
-/// All option strings of the schema in argparse's registration order, with their action.
-/// Borrowed from the schema, so nothing is allocated per call.
-fn option_strings(schema: &Schema) -> impl Iterator<Item = (&str, usize)> {
-    schema
-        .actions
-        .iter()
-        .enumerate()
-        .flat_map(|(i, a)| a.option_strings.iter().map(move |o| (o.as_str(), i)))
+/// Lookup tables computed once per schema version: option strings sorted for prefix search
+/// (with their registration order, which argparse lists ambiguous matches in), and the
+/// required actions.
+struct Tables {
+    version: String,
+    /// (option string, registration position, action index), sorted by option string
+    sorted: Vec<(String, usize, usize)>,
+    required: Vec<usize>,
+}
+
+impl Tables {
+    fn build(schema: &Schema) -> Tables {
+        let mut sorted: Vec<(String, usize, usize)> = schema
+            .actions
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| a.option_strings.iter().map(move |o| (o.clone(), i)))
+            .enumerate()
+            .map(|(pos, (o, i))| (o, pos, i))
+            .collect();
+        sorted.sort();
+        let required = schema.actions.iter().enumerate().filter(|(_, a)| a.required).map(|(i, _)| i).collect();
+        Tables { version: schema.sglang_version.clone(), sorted, required }
+    }
+
+    /// Option strings starting with `prefix`, in registration order.
+    fn with_prefix<'t>(&'t self, prefix: &str) -> Vec<(&'t str, usize)> {
+        let start = self.sorted.partition_point(|(o, _, _)| o.as_str() < prefix);
+        let mut hits: Vec<(usize, &'t str, usize)> = self
+            .sorted
+            .iter()
+            .skip(start)
+            .take_while(|(o, _, _)| o.starts_with(prefix))
+            .map(|(o, pos, i)| (*pos, o.as_str(), *i))
+            .collect();
+        hits.sort_unstable();
+        hits.into_iter().map(|(_, o, i)| (o, i)).collect()
+    }
+}
+
+fn tables(schema: &Schema) -> std::borrow::Cow<'static, Tables> {
+    static DEFAULT: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+    let t = DEFAULT.get_or_init(|| match crate::schema::get(crate::schema::DEFAULT_VERSION) {
+        Some(s) => Tables::build(s),
+        None => Tables::build(schema),
+    });
+    if t.version == schema.sglang_version && t.sorted.len() == schema.by_option.len() {
+        std::borrow::Cow::Borrowed(t)
+    } else {
+        std::borrow::Cow::Owned(Tables::build(schema))
+    }
+}
+
+impl Clone for Tables {
+    fn clone(&self) -> Self {
+        Tables { version: self.version.clone(), sorted: self.sorted.clone(), required: self.required.clone() }
+    }
 }
 
 fn is_negative_number(s: &str) -> bool {
@@ -149,6 +198,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
         ctx.help(w.span);
         return ctx.parsed;
     }
+    let tabs = tables(schema);
     // 1. classify every word (`_parse_optional`); ambiguity is raised right here.
     let mut classes: Vec<Class> = Vec::with_capacity(argv.len());
     let mut after_dd = false;
@@ -162,7 +212,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
             classes.push(Class::DashDash);
             continue;
         }
-        match parse_optional(schema, &w.text) {
+        match parse_optional(schema, &tabs, &w.text) {
             Parsed1::Arg => classes.push(Class::Arg),
             Parsed1::Opt(action, option, explicit) => classes.push(Class::Opt { action, option: option.to_string(), explicit }),
             Parsed1::Ambiguous(cands) => {
@@ -204,12 +254,12 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
         }
     }
     // 3. required options.
-    let missing: Vec<String> = schema
-        .actions
+    let missing: Vec<String> = tabs
+        .required
         .iter()
-        .enumerate()
-        .filter(|(i, a)| a.required && !ctx.seen.contains(i))
-        .map(|(_, a)| option_name(a))
+        .filter(|i| !ctx.seen.contains(i))
+        .filter_map(|&i| schema.actions.get(i))
+        .map(option_name)
         .collect();
     if !missing.is_empty() {
         let at = argv.last().map(|w| Span::empty_at(w.span.end)).unwrap_or_default();
@@ -277,7 +327,7 @@ enum Parsed1<'s> {
     Ambiguous(Vec<&'s str>),
 }
 
-fn parse_optional<'s>(schema: &'s Schema, arg: &str) -> Parsed1<'s> {
+fn parse_optional<'s>(schema: &'s Schema, tabs: &Tables, arg: &str) -> Parsed1<'s> {
     if arg.is_empty() || !arg.starts_with('-') {
         return Parsed1::Arg;
     }
@@ -300,20 +350,23 @@ fn parse_optional<'s>(schema: &'s Schema, arg: &str) -> Parsed1<'s> {
                 Some((p, v)) => (p, Some((v.to_string(), p.len() + 1))),
                 None => (arg, None),
             };
-            for (o, i) in option_strings(schema) {
-                if o.starts_with(prefix) {
-                    tuples.push((i, o, explicit.clone()));
+            for (o, i) in tabs.with_prefix(prefix) {
+                if let Some((k, _)) = schema.by_option.get_key_value(o) {
+                    tuples.push((i, k.as_str(), explicit.clone()));
                 }
             }
         }
     } else {
         let short = arg.get(..2).unwrap_or(arg);
         let short_explicit = arg.get(2..).unwrap_or("");
-        for (o, i) in option_strings(schema) {
+        let mut hits = tabs.with_prefix(short);
+        hits.retain(|(o, _)| *o == short || o.starts_with(arg));
+        for (o, i) in hits {
+            let Some((k, _)) = schema.by_option.get_key_value(o) else { continue };
             if o == short {
-                tuples.push((i, o, Some((short_explicit.to_string(), 2))));
-            } else if o.starts_with(arg) {
-                tuples.push((i, o, None));
+                tuples.push((i, k.as_str(), Some((short_explicit.to_string(), 2))));
+            } else {
+                tuples.push((i, k.as_str(), None));
             }
         }
     }
