@@ -265,7 +265,14 @@ fn validate_linker_config(ctx: &mut Ctx, config: &PyValue) -> bool {
     const FLAG: &str = "--unified-cache-external-linker-config";
     let dests = ["unified_cache_external_linker_config", "unified_cache_external_linker_backend"];
     let fail = |ctx: &mut Ctx, msg: String| {
-        ctx.raise(&LINKER_CONFIG_INVALID, msg, &dests, vec![]);
+        let fixes = vec![ctx.fix_set(
+            "Use the mooncake linker backend",
+            "unified_cache_external_linker_backend",
+            "--unified-cache-external-linker-backend",
+            "mooncake",
+            Applicability::Unsafe,
+        )];
+        ctx.raise(&LINKER_CONFIG_INVALID, msg, &dests, fixes);
         false
     };
     let PyValue::Dict(items) = config else {

@@ -1392,11 +1392,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) {
                 return;
             }
         }
-        Some("DFLASH") => {
-            if !assert_spec_verify_backends(ctx, "DFLASH", SPEC_MHA_AUDITED) {
-                return;
-            }
-        }
+        Some("DFLASH") if !assert_spec_verify_backends(ctx, "DFLASH", SPEC_MHA_AUDITED) => return,
         _ => {}
     }
     if ctx.cfg.truthy("enable_two_batch_overlap") {
@@ -1443,7 +1439,6 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) {
                         fixes.push(ctx.fix_set("Use --attention-backend flashinfer", "attention_backend", "--attention-backend", "flashinfer", Applicability::Unsafe));
                     }
                     ctx.raise(&UM_DCP_BACKENDS, msg, &["attention_backend", "prefill_attention_backend", "decode_attention_backend", "dcp_size"], fixes);
-                    return;
                 }
             }
         }
@@ -1459,6 +1454,45 @@ mod tests {
     #[test]
     fn sorted_repr_matches_python() {
         assert_eq!(sorted_repr(&["triton", "fa3", "flashinfer", "triton"]), "['fa3', 'flashinfer', 'triton']");
+    }
+
+    fn apply(text: &str, fix: &crate::diagnostic::Fix) -> String {
+        let mut out = text.to_string();
+        let mut edits = fix.edits.clone();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.start));
+        for e in edits {
+            out.replace_range(e.start..e.end, &e.replacement);
+        }
+        out
+    }
+
+    /// The product's headline example: exact message, span on the backup flag, two fixes.
+    #[test]
+    fn headline_host_pool_with_dcp() {
+        let cmd = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool";
+        let report = crate::check(cmd, &crate::CheckOptions::default());
+        let diags: Vec<_> = report.commands.iter().flat_map(|c| c.diagnostics.iter()).filter(|d| d.is_sglang_error()).collect();
+        assert_eq!(diags.len(), 1);
+        let Some(d) = diags.first() else { return };
+        assert_eq!(d.code, "KV029");
+        assert_eq!(d.exception.as_deref(), Some("ValueError"));
+        assert_eq!(d.message, "--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1.");
+        assert_eq!(cmd.get(d.span.start..d.span.end), Some("--disaggregation-decode-retraction-backup host_pool"));
+        let titles: Vec<&str> = d.fixes.iter().map(|f| f.title.as_str()).collect();
+        assert_eq!(titles, ["Set --dcp-size 1 (keep the host-pool backup)", "Remove --disaggregation-decode-retraction-backup (keep DCP)"]);
+        assert!(d.fixes.iter().all(|f| f.applicability == Applicability::Unsafe));
+        let fixed: Vec<String> = d.fixes.iter().map(|f| apply(cmd, f)).collect();
+        assert_eq!(
+            fixed,
+            [
+                "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 1 --disaggregation-decode-retraction-backup host_pool",
+                "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2",
+            ]
+        );
+        for f in &fixed {
+            let r = crate::check(f, &crate::CheckOptions::default());
+            assert!(r.commands.iter().all(|c| c.diagnostics.iter().all(|d| d.code != "KV029")));
+        }
     }
 
     #[test]
