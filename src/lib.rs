@@ -8,6 +8,7 @@
 pub mod argparse;
 pub mod check;
 pub mod diagnostic;
+pub mod docs;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
@@ -17,6 +18,7 @@ pub mod rules;
 pub mod schema;
 pub mod shell;
 pub mod span;
+pub mod suggest;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

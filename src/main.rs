@@ -47,6 +47,11 @@ enum Command {
     Extract {
         file: Option<String>,
     },
+    /// Print (or with --write, write to docs/) the rule reference and compatibility matrix.
+    Reference {
+        #[arg(long)]
+        write: bool,
+    },
 }
 
 fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
@@ -63,6 +68,22 @@ fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Reference { write } => {
+            let rules = sglang_preflight::docs::rules_reference();
+            let matrix = sglang_preflight::docs::compatibility_matrix();
+            if write {
+                let ok = std::fs::create_dir_all("docs").is_ok()
+                    && std::fs::write("docs/rules.md", &rules).is_ok()
+                    && std::fs::write("docs/compatibility.md", &matrix).is_ok();
+                if !ok {
+                    eprintln!("sglang-preflight: cannot write docs/");
+                    return ExitCode::from(2);
+                }
+            } else {
+                println!("{rules}\n{matrix}");
+            }
+            ExitCode::SUCCESS
+        }
         Command::Extract { file } => {
             let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
                 Ok(t) => t,
