@@ -134,8 +134,8 @@ err_rule!(BUFFER_ONLY_NOT_ON_DECODE, "HIC010", "hicache-buffer-only-not-on-decod
     "--hicache-host-memory-mode buffer_only is not supported on decode instances: the decode-side prefetch and offload paths bypass the buffer-mode pipeline, fetching without its prefix context and never consuming its staged holds. Prefill instances share the standard scheduler path and are supported.",
     "A PD decode server's prefetch and offload paths do not go through the buffer_only staging pipeline. Use the default cache mode on decode servers.",
     &["--hicache-host-memory-mode", "--disaggregation-mode"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --enable-hierarchical-cache --hicache-host-memory-mode buffer_only --hicache-storage-backend file",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --enable-hierarchical-cache --hicache-storage-backend file");
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --hicache-host-memory-mode buffer_only --hicache-storage-backend file",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --hicache-storage-backend file");
 
 err_rule!(LAYOUT_VS_RECEIVE_THRESHOLD, "HIC011", "hicache-layout-vs-host-receive",
     "hicache_hook.handle_hicache#6", HH, "ValueError",
@@ -152,32 +152,32 @@ err_rule!(DCP_L3_BUFFER_ONLY, "HIC012", "hicache-dcp-rejects-buffer-only",
     "HiCache L3 with DCP does not support buffer_only host memory.",
     "With decode context parallelism, HiCache's storage tier needs a real host cache, not the buffer_only staging mode.",
     &["--hicache-host-memory-mode", "--dcp-size", "--hicache-storage-backend"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file --hicache-host-memory-mode buffer_only",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file");
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file --hicache-host-memory-mode buffer_only",
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file");
 
 err_rule!(DCP_SPEC, "HIC013", "hicache-dcp-spec-only-dspark",
     "hicache_hook.resolve_hicache_dcp_compatibility#2", DCP, "NotImplementedError",
     "HiCache with --dcp-size > 1 only supports DSPARK speculative decoding; other draft-model host pools have no DCP index translation.",
     "Only DSPARK's draft KV can live in a HiCache host pool sharded by decode context parallelism.",
     &["--enable-hierarchical-cache", "--dcp-size", "--speculative-algorithm"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-hierarchical-cache --speculative-algorithm EAGLE",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-hierarchical-cache");
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --speculative-algorithm EAGLE",
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache");
 
 err_rule!(DCP_LMCACHE, "HIC014", "hicache-dcp-rejects-lmcache",
     "hicache_hook.resolve_hicache_dcp_compatibility#3", DCP, "NotImplementedError",
     "--enable-lmcache with --dcp-size > 1 is not supported: LMCache has no DCP-aware index translation.",
     "LMCache cannot map KV indices sharded across decode-context-parallel ranks.",
     &["--enable-lmcache", "--dcp-size"],
-    "",
-    "");
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --enable-lmcache",
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache");
 
 err_rule!(DCP_HISPARSE, "HIC015", "hicache-dcp-rejects-hisparse",
     "hicache_hook.resolve_hicache_dcp_compatibility#4", DCP, "NotImplementedError",
     "--enable-hisparse with --dcp-size > 1 is not supported: the HiSparse host pool is constructed without DCP translation.",
     "HiSparse's host pool does not translate KV indices sharded by decode context parallelism.",
     &["--enable-hisparse", "--dcp-size"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-hierarchical-cache --enable-hisparse",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-hierarchical-cache");
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --enable-hisparse",
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache");
 
 warn_rule!(KERNEL_IO_TO_DIRECT, "HIC016", "hicache-page-first-direct-uses-direct-io", "resolve_layout_io_compatibility",
     "Kernel io backend does not support page first direct layout, switching to direct io backend",

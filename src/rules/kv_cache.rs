@@ -200,16 +200,16 @@ err_rule!(NVFP4_SPEC_PREFIX_WRITERS, "KV016", "native-nvfp4-rejects-dflash-dspar
     "SM100 native NVFP4 speculative decoding does not yet support {speculative_algorithm}; use EAGLE/NEXTN or NGRAM.",
     "DFLASH and DSPARK write a prefix of each draft block through a path that does not produce the NVFP4 scale layout trtllm_mha uses on SM100. Use EAGLE, NEXTN or NGRAM, or another KV dtype.",
     &["--kv-cache-dtype", "--speculative-algorithm"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm DFLASH",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4");
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct");
 
 err_rule!(NVFP4_SPEC_UNSUPPORTED, "KV017", "native-nvfp4-spec-algorithm-unsupported",
     "kv_cache_hook.handle_kv4_compatibility#4", KV4, "ValueError",
     "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got {speculative_algorithm}.",
     "On SM100 with the native NVFP4 KV cache only the EAGLE family and NGRAM have been validated for speculative decoding.",
     &["--kv-cache-dtype", "--speculative-algorithm"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4");
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct");
 
 err_rule!(NVFP4_NGRAM_BREADTH, "KV018", "native-nvfp4-ngram-needs-breadth-1",
     "kv_cache_hook.handle_kv4_compatibility#5", KV4, "ValueError",
@@ -579,8 +579,8 @@ err_rule!(UM_DCP_NO_PD, "KV062", "unified-memory-dcp-rejects-pd",
     "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support PD disaggregation: the transfer ships whole page envelopes, which under DCP hold only this rank's shard of each widened page. Rejected here rather than at the first KV transfer, where translate_kv_indices_for_transfer would abort a server that had already booted.",
     "Under DCP each rank's unified page envelope holds only a shard, so the PD transfer of whole envelopes would be wrong.",
     &["--enable-unified-memory", "--dcp-size", "--disaggregation-mode"],
-    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --disaggregation-mode decode",
-    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2");
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer --disaggregation-mode decode",
+    "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer");
 
 err_rule!(UM_DCP_BACKENDS, "KV063", "unified-memory-dcp-backends",
     "kv_cache_hook._validate_unified_memory_dcp#4", UM, "AssertionError",
@@ -783,17 +783,17 @@ pub fn validate_prefill_only_disable_kv_cache_args(ctx: &mut Ctx) {
         return;
     }
     if ctx.cfg.int("attn_cp_size").unwrap_or(1) > 1 {
-        let fixes = vec![ctx.fix_remove("Remove --attn-cp-size", "attn_cp_size", Applicability::Unsafe), drop_flag(ctx)];
+        let fixes = vec![ctx.fix_remove("Remove --attn-cp-size", "attn_cp_size", Applicability::Unsafe)];
         ctx.raise(&PREFILL_ONLY_NO_ATTN_CP, PREFILL_ONLY_NO_ATTN_CP.template.to_string(), &["attn_cp_size", "prefill_only_disable_kv_cache"], fixes);
         return;
     }
     if ctx.cfg.truthy("enable_prefill_cp") {
-        let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", "enable_prefill_cp", Applicability::Unsafe), drop_flag(ctx)];
+        let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", "enable_prefill_cp", Applicability::Unsafe)];
         ctx.raise(&PREFILL_ONLY_NO_PREFILL_CP, PREFILL_ONLY_NO_PREFILL_CP.template.to_string(), &["enable_prefill_cp", "prefill_only_disable_kv_cache"], fixes);
         return;
     }
     if ctx.cfg.truthy("enable_hisparse") {
-        let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", "enable_hisparse", Applicability::Unsafe), drop_flag(ctx)];
+        let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", "enable_hisparse", Applicability::Unsafe)];
         ctx.raise(&PREFILL_ONLY_NO_HISPARSE, PREFILL_ONLY_NO_HISPARSE.template.to_string(), &["enable_hisparse", "prefill_only_disable_kv_cache"], fixes);
     }
 }
@@ -894,10 +894,9 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) {
     let nvfp4 = kv == "nvfp4";
     let sm100 = is_sm100(ctx.hw);
     if nvfp4 && !(sm100 || is_sm120(ctx.hw)) {
-        let fixes = vec![
-            ctx.fix_set("Use --kv-cache-dtype fp4_mx_block16", "kv_cache_dtype", "--kv-cache-dtype", "fp4_mx_block16", Applicability::Unsafe),
-            ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", "kv_cache_dtype", "--kv-cache-dtype", "fp8_e4m3", Applicability::Unsafe),
-        ];
+        // (fp4_mx_block16, the message's suggestion, then needs an attention backend that
+        // depends on the model; FP8 is the fix that always works.)
+        let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", "kv_cache_dtype", "--kv-cache-dtype", "fp8_e4m3", Applicability::Unsafe)];
         ctx.raise(&NVFP4_NEEDS_BLACKWELL, NVFP4_NEEDS_BLACKWELL.template.to_string(), &["kv_cache_dtype"], fixes);
         return;
     }
@@ -926,13 +925,13 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) {
         if let Some(alg) = spec.as_deref() {
             if alg == "DFLASH" || alg == "DSPARK" {
                 let msg = format!("SM100 native NVFP4 speculative decoding does not yet support {alg}; use EAGLE/NEXTN or NGRAM.");
-                let fixes = vec![ctx.fix_set("Use --speculative-algorithm EAGLE", "speculative_algorithm", "--speculative-algorithm", "EAGLE", Applicability::Unsafe)];
+                let fixes = vec![ctx.fix_set(format!("Use --kv-cache-dtype fp8_e4m3 (keep {alg})"), "kv_cache_dtype", "--kv-cache-dtype", "fp8_e4m3", Applicability::Unsafe)];
                 ctx.raise(&NVFP4_SPEC_PREFIX_WRITERS, msg, &["speculative_algorithm", "kv_cache_dtype"], fixes);
                 return;
             }
             if !matches!(alg, "EAGLE" | "EAGLE3" | "NEXTN" | "NGRAM") {
                 let msg = format!("SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN, and breadth-1 NGRAM; got {alg}.");
-                let fixes = vec![ctx.fix_set("Use --speculative-algorithm EAGLE", "speculative_algorithm", "--speculative-algorithm", "EAGLE", Applicability::Unsafe)];
+                let fixes = vec![ctx.fix_set(format!("Use --kv-cache-dtype fp8_e4m3 (keep {alg})"), "kv_cache_dtype", "--kv-cache-dtype", "fp8_e4m3", Applicability::Unsafe)];
                 ctx.raise(&NVFP4_SPEC_UNSUPPORTED, msg, &["speculative_algorithm", "kv_cache_dtype"], fixes);
                 return;
             }
@@ -1332,7 +1331,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) {
             return;
         }
         if ctx.cfg.truthy("enable_hisparse") {
-            let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", "enable_hisparse", Applicability::Unsafe), drop_um(ctx)];
+            let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", "enable_hisparse", Applicability::Unsafe)];
             ctx.raise(&UM_PD_NO_HISPARSE, UM_PD_NO_HISPARSE.template.to_string(), &["enable_hisparse", "enable_unified_memory"], fixes);
             return;
         }
@@ -1396,7 +1395,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) {
         _ => {}
     }
     if ctx.cfg.truthy("enable_two_batch_overlap") {
-        let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", "enable_two_batch_overlap", Applicability::Unsafe), drop_um(ctx)];
+        let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", "enable_two_batch_overlap", Applicability::Unsafe)];
         ctx.raise(&UM_NO_TBO, UM_NO_TBO.template.to_string(), &["enable_two_batch_overlap", "enable_unified_memory"], fixes);
         return;
     }
