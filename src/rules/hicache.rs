@@ -72,12 +72,38 @@ err_rule!(LINKER_CONFIG_NOT_OBJECT, "HIC002", "linker-config-not-json-object",
     "--model-path meta-llama/Llama-3.1-8B-Instruct");
 
 err_rule!(LINKER_CONFIG_INVALID, "HIC003", "dynamic-linker-config-invalid",
-    "mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict#1", HH, "ValueError",
+    "mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict#1", FROM_DICT, "ValueError",
     "{flag} must be a JSON object.",
-    "The dynamic external linker is loaded from --unified-cache-external-linker-config, which must be a JSON object with non-empty 'linker' and 'linker_module_path' strings and an optional 'linker_extra_config' object.",
+    "The dynamic external linker is loaded from --unified-cache-external-linker-config, so with --unified-cache-external-linker-backend dynamic that option must be given, as a JSON object with 'linker' and 'linker_module_path'.",
     &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
     "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --unified-cache-external-linker-backend dynamic",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker");
+
+const FROM_DICT: &str = "UnifiedCacheLinkerConfig.from_dict";
+
+err_rule!(LINKER_CONFIG_UNKNOWN_FIELDS, "HIC020", "dynamic-linker-config-unknown-fields",
+    "mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict#2", FROM_DICT, "ValueError",
+    "{flag}: unknown fields: {sorted(unknown)}",
+    "The dynamic linker configuration accepts only 'linker', 'linker_module_path' and 'linker_extra_config'; put other settings inside 'linker_extra_config'.",
+    &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"zeta\": 1}'",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\"}'");
+
+err_rule!(LINKER_CONFIG_EMPTY_NAME, "HIC021", "dynamic-linker-config-needs-names",
+    "mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict#3", FROM_DICT, "ValueError",
+    "{flag}: {name} must be a non-empty string.",
+    "The dynamic linker is imported from 'linker_module_path' and looked up by 'linker'; both must be given as non-blank strings.",
+    &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\"}'",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\"}'");
+
+err_rule!(LINKER_CONFIG_EXTRA_NOT_OBJECT, "HIC022", "dynamic-linker-extra-config-not-object",
+    "mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict#4", FROM_DICT, "ValueError",
+    "{flag}: linker_extra_config must be a JSON object.",
+    "'linker_extra_config' is handed to the dynamic linker as keyword settings, so it must be a JSON object.",
+    &["--unified-cache-external-linker-config"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"linker_extra_config\": [1]}'",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"linker_extra_config\": {}}'");
 
 err_rule!(MLA_DEDUP_NEEDS_MOONCAKE, "HIC004", "linker-mla-dedup-needs-mooncake-linker",
     "hicache_hook.handle_hicache#2", HH, "ValueError",
@@ -116,7 +142,7 @@ const VM: &str = "validate_hicache_host_memory_mode";
 err_rule!(HOST_POOL_UNSIZED, "HIC008", "hicache-host-pool-unsized",
     "hicache_hook.validate_hicache_host_memory_mode#2", VM, "ValueError",
     "--hicache-host-memory-mode {cfg.hicache_host_memory_mode} requires a host pool size: pass --hicache-size or --hicache-ratio.",
-    "The HiCache host pool needs a size, from --hicache-size or --hicache-ratio (SGLang normally fills in a default ratio).",
+    "The HiCache host pool needs a size, from --hicache-size or --hicache-ratio. SGLang fills in a default ratio earlier in resolution, so from the command line this guard does not fire.",
     &["--hicache-host-memory-mode", "--hicache-size", "--hicache-ratio"],
     "",
     "");
@@ -212,6 +238,9 @@ pub static RULES: &[&Rule] = &[
     &HOST_FRACTION_RANGE,
     &LINKER_CONFIG_NOT_OBJECT,
     &LINKER_CONFIG_INVALID,
+    &LINKER_CONFIG_UNKNOWN_FIELDS,
+    &LINKER_CONFIG_EMPTY_NAME,
+    &LINKER_CONFIG_EXTRA_NOT_OBJECT,
     &MLA_DEDUP_NEEDS_MOONCAKE,
     &LINKER_NEEDS_RADIX,
     &LINKER_VS_HICACHE,
@@ -264,7 +293,7 @@ pub fn handle_hicache_ratio_default(ctx: &mut Ctx) {
 fn validate_linker_config(ctx: &mut Ctx, config: &PyValue) -> bool {
     const FLAG: &str = "--unified-cache-external-linker-config";
     let dests = ["unified_cache_external_linker_config", "unified_cache_external_linker_backend"];
-    let fail = |ctx: &mut Ctx, msg: String| {
+    let fail = |ctx: &mut Ctx, rule: &'static Rule, msg: String| {
         let fixes = vec![ctx.fix_set(
             "Use the mooncake linker backend",
             "unified_cache_external_linker_backend",
@@ -272,11 +301,11 @@ fn validate_linker_config(ctx: &mut Ctx, config: &PyValue) -> bool {
             "mooncake",
             Applicability::Unsafe,
         )];
-        ctx.raise(&LINKER_CONFIG_INVALID, msg, &dests, fixes);
+        ctx.raise(rule, msg, &dests, fixes);
         false
     };
     let PyValue::Dict(items) = config else {
-        return fail(ctx, format!("{FLAG} must be a JSON object."));
+        return fail(ctx, &LINKER_CONFIG_INVALID, format!("{FLAG} must be a JSON object."));
     };
     let mut unknown: Vec<&str> = items
         .iter()
@@ -287,18 +316,18 @@ fn validate_linker_config(ctx: &mut Ctx, config: &PyValue) -> bool {
         unknown.sort_unstable();
         unknown.dedup();
         let list: Vec<String> = unknown.iter().map(|k| str_repr(k)).collect();
-        return fail(ctx, format!("{FLAG}: unknown fields: [{}]", list.join(", ")));
+        return fail(ctx, &LINKER_CONFIG_UNKNOWN_FIELDS, format!("{FLAG}: unknown fields: [{}]", list.join(", ")));
     }
     let get = |k: &str| items.iter().rev().find(|(kk, _)| kk == k).map(|(_, v)| v);
     for name in ["linker", "linker_module_path"] {
         let ok = matches!(get(name), Some(PyValue::Str(s)) if !s.trim().is_empty());
         if !ok {
-            return fail(ctx, format!("{FLAG}: {name} must be a non-empty string."));
+            return fail(ctx, &LINKER_CONFIG_EMPTY_NAME, format!("{FLAG}: {name} must be a non-empty string."));
         }
     }
     if let Some(extra) = get("linker_extra_config") {
         if !matches!(extra, PyValue::Dict(_)) {
-            return fail(ctx, format!("{FLAG}: linker_extra_config must be a JSON object."));
+            return fail(ctx, &LINKER_CONFIG_EXTRA_NOT_OBJECT, format!("{FLAG}: linker_extra_config must be a JSON object."));
         }
     }
     true

@@ -513,9 +513,9 @@ err_rule!(UM_PD_MOONCAKE_SPEC, "KV052", "unified-memory-pd-mooncake-rejects-spec
 err_rule!(UM_PD_LAZY_COMPACTION, "KV053", "unified-memory-pd-needs-lazy-compaction",
     "kv_cache_hook.handle_unified_memory_pool#4", UM, "AssertionError",
     "--enable-unified-memory with PD disaggregation requires lazy compaction; unset SGLANG_DISABLE_LAZY_COMPACTION.",
-    "PD transfers from the unified pool rely on lazy compaction, which SGLANG_DISABLE_LAZY_COMPACTION turns off.",
+    "PD transfers from the unified pool rely on lazy compaction, which the environment variable SGLANG_DISABLE_LAZY_COMPACTION=1 turns off. Unset it for PD disaggregation with --enable-unified-memory.",
     &["--enable-unified-memory", "--disaggregation-mode"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill (with SGLANG_DISABLE_LAZY_COMPACTION=1)",
+    "",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill");
 
 err_rule!(UM_PD_NO_HISPARSE, "KV054", "unified-memory-pd-rejects-hisparse",
