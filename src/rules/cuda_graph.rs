@@ -88,8 +88,8 @@ pub static CG101: Rule = Rule {
     explanation: "The default breakable prefill CUDA graph cannot be captured with this feature, so SGLang turns the \
 prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill explicitly skips this automatic choice.",
     flags: &["--dcp-size", "--enable-two-batch-overlap", "--moe-a2a-backend", "--cuda-graph-backend-prefill"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-two-batch-overlap",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-two-batch-overlap --cuda-graph-backend-prefill disabled",
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap --cuda-graph-backend-prefill disabled",
 };
 
 pub static CG102: Rule = Rule {
@@ -126,7 +126,7 @@ pub static CG103: Rule = Rule {
     explanation: "With prefill context parallelism SGLang only captures a breakable prefill graph for the supported \
 strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly.",
     flags: &["--enable-prefill-cp", "--cp-strategy", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp",
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha",
 };
 

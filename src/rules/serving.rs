@@ -130,10 +130,10 @@ fn remove_if_set(ctx: &Ctx, title: &str, dest: &str, app: Applicability) -> Opti
 pub fn handle_return_hidden_states_mode(ctx: &mut Ctx) {
     let mode = ctx.cfg.get("return_hidden_states_mode").clone();
     match mode.as_str() {
-        None if mode.is_none() => {
-            if ctx.cfg.truthy("enable_return_hidden_states") || ctx.cfg.truthy("enable_return_aux_hidden_states") {
-                ctx.cfg.set("return_hidden_states_mode", PyValue::Str("full".into()));
-            }
+        None if mode.is_none()
+            && (ctx.cfg.truthy("enable_return_hidden_states") || ctx.cfg.truthy("enable_return_aux_hidden_states")) =>
+        {
+            ctx.cfg.set("return_hidden_states_mode", PyValue::Str("full".into()));
         }
         Some("last" | "full") => ctx.cfg.set("enable_return_hidden_states", PyValue::Bool(true)),
         _ => {}
@@ -1258,8 +1258,11 @@ pub fn handle_other_validations(ctx: &mut Ctx) {
         } else if ctx.cfg.truthy("enable_hierarchical_cache") {
             let storage_none = ctx.cfg.is_none("hicache_storage_backend");
             let policy = ctx.cfg.str("hicache_write_policy").unwrap_or_default().to_string();
-            let ok = (storage_none && (policy == "write_back" || policy == "write_through"))
-                || (!storage_none && ctx.cfg.is("hicache_host_memory_mode", "buffer_only") && policy == "write_through");
+            let ok = if storage_none {
+                policy == "write_back" || policy == "write_through"
+            } else {
+                ctx.cfg.is("hicache_host_memory_mode", "buffer_only") && policy == "write_through"
+            };
             if !ok {
                 let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", "optimistic_prefill_attempts", Applicability::Safe)
                     .into_iter()
