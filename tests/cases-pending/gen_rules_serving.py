@@ -27,7 +27,7 @@ c("SRV010-not-string", wm('{"key_b": 5}')); c("SRV010-too-long", wm('{"key": "0x
 c("SRV011-trigger", wm('{"context_window": 0}')); c("SRV011-near", wm('{"context_window": 64}'))
 c("SRV011-bool", wm('{"context_window": true}'))
 c("SRV012-trigger", wm('{"mixing_probability": "0.5"}')); c("SRV012-near", wm('{"mixing_probability": 0.5, "max_probability": 1}'))
-c("SRV013-trigger", wm('{"enforce_all": 1}')); c("SRV013-near", wm('{"enforce_all": true, "default_enabled": false}'))
+c("SRV013-trigger", wm('{"enforce_all": 1}')); c("SRV013-near", wm('{"key": "1f", "enforce_all": true, "default_enabled": false}'))
 c("SRV014-trigger", "--mm-preprocess-cache-size-mb -1"); c("SRV014-near", "--mm-preprocess-cache-size-mb 0")
 c("SRV015-trigger", "--mm-process-config [1]"); c("SRV015-near", "--mm-process-config {}")
 c("SRV015-int", "--mm-process-config 5")
