@@ -40,6 +40,6 @@ for d in cases:
         head, _, js = d["cmd"].partition("--cuda-graph-config ")
         js_word, _, rest = js.partition(" ")
         d = dict(d, cmd=head + "--cuda-graph-config " + q(js_word) + (" " + rest if rest else ""))
-        if which == "pending": print(json.dumps(d))
+        if which != "pending": print(json.dumps(d))
     elif which != "pending":
         print(json.dumps(d))
