@@ -30,7 +30,6 @@ use crate::schema::{Action, Schema};
 use crate::shell::Word;
 use crate::span::Span;
 use crate::suggest;
-use std::collections::HashMap;
 
 /// A value the command sets explicitly, and where.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +52,8 @@ pub struct Setting {
 /// Explicitly set values, by argparse `dest`. Defaults stay in the schema.
 #[derive(Debug, Clone, Default)]
 pub struct Namespace {
-    pub explicit: HashMap<String, Setting>,
+    /// (Fx-hashed: rules look fields up by name hundreds of times per command.)
+    pub explicit: rustc_hash::FxHashMap<String, Setting>,
 }
 
 #[derive(Debug, Clone, Default)]
