@@ -262,11 +262,6 @@ rule!(KV_CANARY_SWEEP, "VAL065", "kv-canary-sweep-needs-canary",
     "--kv-canary-sweep-interval requires --kv-canary in {{log, raise}}",
     "A periodic KV-canary sweep checks canaries that only exist when --kv-canary is log or raise.",
     ["--kv-canary-sweep-interval", "--kv-canary"], "--kv-canary-sweep-interval 10", "--kv-canary-sweep-interval 10 --kv-canary log");
-rule!(WATERMARK_CONFIG_NEEDS_ENABLE, "VAL066", "watermark-config-needs-enable",
-    "validation_hook.check_watermark_server_args#1", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--watermark-config requires --enable-watermark",
-    "A watermark configuration file is only read when watermarking is switched on.",
-    ["--watermark-config", "--enable-watermark"], "--watermark-config wm.json", "--watermark-config wm.json --enable-watermark");
 rule!(WATERMARK_DEVICE, "VAL067", "watermark-needs-cuda",
     "validation_hook.check_watermark_server_args#2", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
     "--enable-watermark requires --device cuda, got {cfg.device!r}",
@@ -294,16 +289,6 @@ rule!(WATERMARK_PD, "VAL071", "watermark-not-with-pd-disaggregation",
     "Watermark state is not carried between prefill and decode servers.",
     ["--enable-watermark", "--disaggregation-mode"],
     "--enable-watermark --disaggregation-mode prefill", "--disaggregation-mode prefill");
-rule!(WATERMARK_SPEC_ALGO, "VAL072", "watermark-speculative-algorithm",
-    "validation_hook.check_watermark_server_args#13", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark supports speculative algorithms NGRAM, EAGLE, and EAGLE3, got {cfg.speculative_algorithm!r}",
-    "Only NGRAM, EAGLE and EAGLE3 speculative decoding apply the watermark during verification.",
-    ["--enable-watermark", "--speculative-algorithm"], "", "");
-rule!(WATERMARK_PP_SPEC, "VAL073", "watermark-pp-speculative",
-    "validation_hook.check_watermark_server_args#14", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark is not supported with pipeline-parallel speculative decoding",
-    "Watermarking is not implemented for speculative decoding under pipeline parallelism.",
-    ["--enable-watermark", "--pp-size", "--speculative-algorithm"], "", "");
 rule!(WATERMARK_REJECTION_SAMPLING, "VAL074", "watermark-not-with-rejection-sampling",
     "validation_hook.check_watermark_server_args#15", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
     "--enable-watermark is incompatible with --speculative-use-rejection-sampling",
@@ -375,7 +360,7 @@ fn run(ctx: &mut Ctx) -> Step {
         let per = (tp * pp + nnodes - 1) / nnodes.max(1);
         if pp == 1 && nnodes > 0 {
             fixes.push(ctx.fix_set(
-                format!("Use --tp-size {} ({} GPUs per node)", per * nnodes, per),
+                format!("Use --tp-size {} ({} per node)", per * nnodes, per),
                 "tp_size",
                 "--tp-size",
                 &(per * nnodes).to_string(),
@@ -513,7 +498,7 @@ fn run(ctx: &mut Ctx) -> Step {
         ("mm_io_worker_num", "--mm-io-worker-num", 0, &MM_IO_WORKER_NUM),
     ] {
         if ctx.cfg.int(dest).is_some_and(|v| v < min) {
-            let fix = ctx.fix_set(format!("Use {}", min.max(1)), dest, flag, &min.max(1).to_string(), Applicability::Safe);
+            let fix = ctx.fix_set(format!("Use {min}"), dest, flag, &min.to_string(), Applicability::Safe);
             let fix2 = ctx.fix_remove("Drop the flag (use the default)", dest, Applicability::Safe);
             return fail(ctx, rule, rule.template.into(), &[dest], vec![fix, fix2]);
         }
@@ -644,7 +629,8 @@ fn run(ctx: &mut Ctx) -> Step {
 
     let grpc = ctx.cfg.get("grpc_port").clone();
     let port = ctx.cfg.get("port").clone();
-    if !(ctx.cfg.truthy("smg_grpc_mode") || ctx.cfg.truthy("grpc_mode")) && !grpc.is_none() && grpc == port {
+    let grpc_mode = ctx.cfg.truthy("smg_grpc_mode") || ctx.cfg.truthy("grpc_mode");
+    if !grpc_mode && !grpc.is_none() && grpc == port {
         let next = port.as_int().map(|p| (p + 1).to_string()).unwrap_or_else(|| "30001".into());
         let fix = ctx.fix_set(format!("Serve gRPC on {next}"), "grpc_port", "--grpc-port", &next, Applicability::Unsafe);
         return fail(
@@ -787,8 +773,10 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
     }
     if c % p != 0 && (!may_move || c % 64 != 0) {
         let mut fixes = vec![];
-        let rounded = (c / p.max(1)).max(1) * p;
-        if ctx.cfg.is_explicit("chunked_prefill_size") && !attn_dp_enabled(ctx) && rounded % 64 == 0 {
+        // A multiple of the page size, and of 128 when a backend may still move the page size.
+        let unit = if may_move { lcm(p, 128) } else { p };
+        let rounded = (c / unit).max(1) * unit;
+        if ctx.cfg.is_explicit("chunked_prefill_size") && !attn_dp_enabled(ctx) {
             fixes.push(ctx.fix_set(
                 format!("Round the chunk size to {rounded}"),
                 "chunked_prefill_size",
@@ -813,6 +801,14 @@ fn shell_quote(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
+}
+
+fn lcm(a: i64, b: i64) -> i64 {
+    let (mut x, mut y) = (a.abs(), b.abs());
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    if x == 0 { 0 } else { a.abs() / x * b.abs() }
 }
 
 /// Whether an attention backend that rewrites page_size may be in use (see check_chunked_prefill).
@@ -946,11 +942,10 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, dest: &str) -> Step {
 /// --watermark-config file (serving_hook.handle_watermark_config); without a file they keep
 /// their defaults, which pass.
 fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
-    const FILE_SITES: &str = "validation_hook.check_watermark_server_args#1";
     let enabled = ctx.cfg.truthy("enable_watermark");
     if !ctx.cfg.is_none("watermark_config") {
         // The file is read (and may raise) in handle_watermark_config before this.
-        ctx.skip(FILE_SITES, NotRunReason::Files);
+        ctx.skip("validation_hook.check_watermark_server_args#1", NotRunReason::Files);
         return Ok(());
     }
     if !enabled {
