@@ -125,6 +125,7 @@ pub static RULES: &[&Rule] = &[
     &check::PP_MAX_MICRO_BATCH_SIZE,
     &check::CUDA_GRAPH_PADDING_TORCH_COMPILE,
     &check::PP_MIN_FREE_SLOTS_DELAY,
+    &check::PP_SPEC_EAGLE_ONLY,
     &check::MULTI_NODE_DP,
     &check::BASE_GPU_ID_NEGATIVE,
     &check::GPU_ID_STEP,

@@ -39,6 +39,11 @@ rule!(PP_MIN_FREE_SLOTS_DELAY, "VAL023", "pp-min-free-slots-delay",
     "--min-free-slots-delay is not supported with pipeline parallelism: allocatable slots per microbatch are bounded by pp-max-micro-batch-size, so the threshold may never be reached",
     "With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever.",
     ["--min-free-slots-delay", "--pp-size"], "--pp-size 2 --min-free-slots-delay 5", "--pp-size 2");
+rule!(PP_SPEC_EAGLE_ONLY, "VAL098", "pp-speculative-eagle-only",
+    "validation_hook.check_pipeline_parallel_compat#4", "sglang/srt/arg_groups/validation_hook.py", "check_pipeline_parallel_compat", "AssertionError", Check,
+    "Pipeline parallelism currently only supports EAGLE (non-multi-layer) speculative decoding",
+    "With --pp-size > 1 the only speculative decoding SGLang supports is single-layer EAGLE (and DSPARK on prefill nodes); NGRAM and the others are refused.",
+    ["--pp-size", "--speculative-algorithm"], "--pp-size 2 --speculative-algorithm NGRAM", "--speculative-algorithm NGRAM");
 rule!(MULTI_NODE_DP, "VAL024", "multi-node-dp-replicas",
     "validation_hook.check_server_args#4", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
     "multi-node data-parallel replicas are not supported; use attention DP (--attn-dp-size) across nodes",
@@ -318,6 +323,24 @@ pub fn device(ctx: &Ctx) -> String {
     }
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Spec {
+    None,
+    /// NGRAM (any case): the speculative hook keeps it, upper-cased, and needs no draft model.
+    Ngram,
+    /// Anything else: renamed/validated by the speculative hook, which is not modelled.
+    Other,
+}
+
+/// The speculative algorithm as far as these checks can know it.
+pub fn spec_kind(ctx: &Ctx) -> Spec {
+    match ctx.cfg.str("speculative_algorithm") {
+        None => Spec::None,
+        Some(s) if s.eq_ignore_ascii_case("NGRAM") => Spec::Ngram,
+        Some(_) => Spec::Other,
+    }
+}
+
 /// `runtime_context.attn_dp_enabled_of`.
 pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
     ctx.cfg.int("attn_dp_size").unwrap_or(1) > 1 || ctx.cfg.is("ep_join_mode", "scale")
@@ -453,7 +476,9 @@ fn run(ctx: &mut Ctx) -> Step {
 
     lora::check_lora_server_args(ctx)?;
 
-    if ctx.cfg.str("speculative_algorithm").is_some() && ctx.cfg.truthy("enable_mixed_chunk") {
+    // NGRAM: the speculative hook turns mixed chunk off ("The mixed chunked prefill are disabled
+    // because of using ngram speculative decoding."), so the assert cannot fire.
+    if spec_kind(ctx) == Spec::Other && ctx.cfg.truthy("enable_mixed_chunk") {
         // The speculative hook (not modelled) may turn mixed chunk off first (NGRAM does), and
         // `SpeculativeAlgorithm.supports_mixed_chunk()` is per worker.
         ctx.skip("validation_hook.check_server_args#9", NotRunReason::NotImplemented);
@@ -666,10 +691,21 @@ fn run(ctx: &mut Ctx) -> Step {
 fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
     // disable_overlap_schedule: overrides._pipeline_parallel_overlap_disable sets it whenever
     // pp_size > 1, so the first assert cannot fire.
-    if ctx.cfg.str("speculative_algorithm").is_some() {
-        // The speculative hook (not modelled) rewrites the algorithm (NEXTN -> EAGLE, ...) and
-        // needs the draft model's config.
-        ctx.skip("validation_hook.check_pipeline_parallel_compat#4", NotRunReason::ModelConfig);
+    match spec_kind(ctx) {
+        Spec::None => {}
+        Spec::Ngram => {
+            // NGRAM is neither DSPARK nor EAGLE: the EAGLE-only assert fires.
+            let fixes = vec![
+                ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", "speculative_algorithm", Applicability::Unsafe),
+                ctx.fix_set("Use --pp-size 1 (keep NGRAM speculation)", "pp_size", "--pp-size", "1", Applicability::Unsafe),
+            ];
+            return fail(ctx, &PP_SPEC_EAGLE_ONLY, PP_SPEC_EAGLE_ONLY.template.into(), &["speculative_algorithm", "pp_size"], fixes);
+        }
+        Spec::Other => {
+            // The speculative hook (not modelled) rewrites the algorithm (NEXTN -> EAGLE, ...) and
+            // needs the draft model's config.
+            ctx.skip("validation_hook.check_pipeline_parallel_compat#4", NotRunReason::ModelConfig);
+        }
     }
     if !ctx.cfg.is_none("min_free_slots_delay") {
         let fix = ctx.fix_remove("Drop --min-free-slots-delay", "min_free_slots_delay", Applicability::Unsafe);
@@ -979,8 +1015,9 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
         let fix = ctx.fix_remove("Drop --enable-watermark", "enable_watermark", Applicability::Unsafe);
         return fail(ctx, &WATERMARK_PD, WATERMARK_PD.template.into(), &["disaggregation_mode", "enable_watermark"], vec![fix]);
     }
-    if ctx.cfg.str("speculative_algorithm").is_some() {
-        // The speculative hook (not modelled) rewrites the algorithm name first.
+    // NGRAM passes both speculative checks (a pipeline-parallel NGRAM run already failed in
+    // check_pipeline_parallel_compat); other algorithms are renamed by the speculative hook first.
+    if spec_kind(ctx) == Spec::Other {
         ctx.skip("validation_hook.check_watermark_server_args#13", NotRunReason::NotImplemented);
         return Ok(());
     }

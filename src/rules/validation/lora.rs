@@ -284,10 +284,8 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
 
         // check_lora_speculative_compatibility: the speculative hook (not modelled) renames the
         // algorithm (NEXTN -> EAGLE, Gemma4 assistant -> FROZEN_KV_MTP) before this runs.
-        if let Some(spec) = ctx.cfg.str("speculative_algorithm") {
-            if spec != "NGRAM" {
-                ctx.skip("lora_hook.check_lora_speculative_compatibility#1", NotRunReason::ModelConfig);
-            }
+        if super::check::spec_kind(ctx) == super::check::Spec::Other {
+            ctx.skip("lora_hook.check_lora_speculative_compatibility#1", NotRunReason::ModelConfig);
         }
 
         // lora_paths become LoRARef records (same count); None becomes [].
