@@ -176,6 +176,7 @@ pub static RULES: &[&Rule] = &[
     &check::WATERMARK_REJECTION_SAMPLING,
     &check::WATERMARK_RUST_SERVER,
     &check::LOAD_PUBLISH_NEEDS_KV_EVENTS,
+    &check::LOAD_PUBLISH_INACTIVE_PUBLISHER,
     &lora::MAX_LORAS_PER_BATCH,
     &lora::W_ENABLE_LORA_SET,
     &lora::W_ENABLE_LORA_FALSE,

@@ -311,6 +311,14 @@ rule!(LOAD_PUBLISH_NEEDS_KV_EVENTS, "VAL076", "load-publish-endpoint-needs-kv-ev
     "Load publishing is advertised through the KV-events publisher, so --kv-events-config with an active publisher is required.",
     ["--load-publish-endpoint", "--kv-events-config"], "--load-publish-endpoint auto", "--load-publish-endpoint off");
 
+rule!(LOAD_PUBLISH_INACTIVE_PUBLISHER, "VAL077", "load-publish-endpoint-needs-active-publisher",
+    "validation_hook.check_load_publish_args#3", "sglang/srt/arg_groups/validation_hook.py", "check_load_publish_args", "ValueError", Check,
+    "--load-publish-endpoint needs an active --kv-events-config publisher; got publisher='null' or an empty endpoint.",
+    "Load publishing rides on the KV-events publisher, so --kv-events-config must name a real publisher (e.g. zmq, the default is null) with an endpoint.",
+    ["--load-publish-endpoint", "--kv-events-config"],
+    "--load-publish-endpoint auto --kv-events-config {}",
+    "--load-publish-endpoint off --kv-events-config {}");
+
 /// The device SGLang runs on: `--device`, else `get_device()` (serving_hook's
 /// `handle_missing_default_values`): "cpu" on a CPU-only box, "cuda" on CUDA and ROCm.
 pub fn device(ctx: &Ctx) -> String {
@@ -1041,8 +1049,30 @@ fn check_load_publish_args(ctx: &mut Ctx) -> Step {
         let fix = ctx.fix_remove("Drop --load-publish-endpoint", "load_publish_endpoint", Applicability::Unsafe);
         return fail(ctx, &LOAD_PUBLISH_NEEDS_KV_EVENTS, LOAD_PUBLISH_NEEDS_KV_EVENTS.template.into(), &["load_publish_endpoint"], vec![fix]);
     }
-    // KVEventsConfig.from_cli and resolve_load_pub_range: not modelled.
-    ctx.skip("validation_hook.check_load_publish_args#2", NotRunReason::NotImplemented);
+    // KVEventsConfig.from_cli (pydantic model_validate_json): decided only for a JSON object whose
+    // keys and value types surely validate; its error texts are pydantic's, not reproduced.
+    let text = ctx.cfg.str("kv_events_config").unwrap_or("").to_string();
+    let parsed: Option<serde_json::Map<String, serde_json::Value>> = serde_json::from_str(&text).ok();
+    let simple = parsed.filter(|o| {
+        o.iter().all(|(k, v)| match k.as_str() {
+            "publisher" | "endpoint" | "topic" => v.is_string(),
+            "replay_endpoint" => v.is_string() || v.is_null(),
+            "bind" => v.is_boolean() || v.is_null(),
+            _ => false,
+        })
+    });
+    let Some(obj) = simple else {
+        ctx.skip("validation_hook.check_load_publish_args#2", NotRunReason::NotImplemented);
+        return Ok(());
+    };
+    let publisher = obj.get("publisher").and_then(serde_json::Value::as_str).unwrap_or("null");
+    let endpoint = obj.get("endpoint").and_then(serde_json::Value::as_str).unwrap_or("tcp://*:5557");
+    if publisher == "null" || endpoint.is_empty() {
+        let fix = ctx.fix_remove("Drop --load-publish-endpoint", "load_publish_endpoint", Applicability::Unsafe);
+        return fail(ctx, &LOAD_PUBLISH_INACTIVE_PUBLISHER, LOAD_PUBLISH_INACTIVE_PUBLISHER.template.into(), &["kv_events_config", "load_publish_endpoint"], vec![fix]);
+    }
+    // resolve_load_pub_range (ports, overlap with the KV range): not modelled.
+    ctx.skip("validation_hook.check_load_publish_args#4", NotRunReason::NotImplemented);
     Ok(())
 }
 
