@@ -179,7 +179,6 @@ pub static RULES: &[&Rule] = &[
     &check::LOAD_PUBLISH_INACTIVE_PUBLISHER,
     &lora::MAX_LORAS_PER_BATCH,
     &lora::W_ENABLE_LORA_SET,
-    &lora::W_ENABLE_LORA_FALSE,
     &lora::V2_LORA_MODES,
     &lora::OVERLAP_LOADING_LIMIT,
     &lora::TARGET_MODULES_ALL,
@@ -248,7 +247,18 @@ pub fn handle_aux_hidden_state_capture(ctx: &mut Ctx) {
     if !ctx.cfg.truthy("enable_return_aux_hidden_states") {
         if !ctx.cfg.is_none("return_aux_hidden_state_layer_ids") {
             let fixes = vec![
-                ctx.fix_add_flag("Enable aux hidden-state capture", "--enable-return-aux-hidden-states", Applicability::Unsafe),
+                {
+                    // Capture also needs a method to name the layout (checked next).
+                    let spec = ctx.cfg.str("speculative_algorithm").map(str::to_uppercase);
+                    let mut fix = ctx.fix_add_flag("Enable aux hidden-state capture", "--enable-return-aux-hidden-states", Applicability::Unsafe);
+                    if !matches!(spec.as_deref(), Some("EAGLE3" | "DFLASH" | "DSPARK")) && !ctx.cfg.is_explicit("speculative_algorithm") {
+                        fix.title = "Enable aux hidden-state capture with the EAGLE3 layout".into();
+                        for e in &mut fix.edits {
+                            e.replacement.push_str(" --speculative-algorithm EAGLE3");
+                        }
+                    }
+                    fix
+                },
                 ctx.fix_remove("Drop --return-aux-hidden-state-layer-ids", "return_aux_hidden_state_layer_ids", Applicability::Unsafe),
             ];
             ctx.raise(&AUX_LAYER_IDS_WITHOUT_ENABLE, AUX_LAYER_IDS_WITHOUT_ENABLE.template.into(), &["return_aux_hidden_state_layer_ids"], fixes);

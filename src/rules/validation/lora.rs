@@ -52,11 +52,6 @@ warning_rule!(W_ENABLE_LORA_SET, "VAL081", "enable-lora-implied-by-lora-paths",
     "--enable-lora is set to True because --lora-paths is provided.",
     "Giving --lora-paths switches LoRA on; add --enable-lora to say so explicitly.",
     ["--lora-paths", "--enable-lora"], "--lora-paths a=/adapters/a", "--lora-paths a=/adapters/a --enable-lora");
-warning_rule!(W_ENABLE_LORA_FALSE, "VAL082", "lora-paths-ignored",
-    "sglang/srt/arg_groups/lora_hook.py", "check_lora_server_args", Check,
-    "--enable-lora is set to False, any provided lora_paths will be ignored.",
-    "LoRA was explicitly disabled (in a config file), so the adapters listed in lora-paths are not loaded.",
-    ["--lora-paths", "--enable-lora"], "", "");
 rule!(V2_LORA_MODES, "VAL083", "lora-triton-v2-unsupported-mode",
     "lora_hook._check_v2_lora_modes#1", "sglang/srt/arg_groups/lora_hook.py", "_check_v2_lora_modes", "ValueError", Check,
     "{option} does not yet support {mode}",
@@ -251,9 +246,9 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
                 let fix = ctx.fix_add_flag("Add --enable-lora explicitly", "--enable-lora", Applicability::Safe);
                 ctx.warn(&W_ENABLE_LORA_SET, W_ENABLE_LORA_SET.template.into(), &["lora_paths"], vec![fix]);
             }
-            PyValue::Bool(false) => {
-                ctx.warn(&W_ENABLE_LORA_FALSE, W_ENABLE_LORA_FALSE.template.into(), &["enable_lora", "lora_paths"], vec![]);
-            }
+            // enable_lora is False: "--enable-lora is set to False, any provided lora_paths will be
+            // ignored." Unreachable from a command: the flag is store_true (default None) and a
+            // `enable-lora: false` in a --config file is dropped (measured).
             _ => {}
         }
     }
