@@ -239,18 +239,13 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
         return fail(ctx, &MAX_LORAS_PER_BATCH, MAX_LORAS_PER_BATCH.template.into(), &["max_loras_per_batch"], vec![fix]);
     }
 
-    if ctx.cfg.truthy("lora_paths") {
-        match ctx.cfg.get("enable_lora") {
-            PyValue::None => {
-                ctx.cfg.set("enable_lora", PyValue::Bool(true));
-                let fix = ctx.fix_add_flag("Add --enable-lora explicitly", "--enable-lora", Applicability::Safe);
-                ctx.warn(&W_ENABLE_LORA_SET, W_ENABLE_LORA_SET.template.into(), &["lora_paths"], vec![fix]);
-            }
-            // enable_lora is False: "--enable-lora is set to False, any provided lora_paths will be
-            // ignored." Unreachable from a command: the flag is store_true (default None) and a
-            // `enable-lora: false` in a --config file is dropped (measured).
-            _ => {}
-        }
+    // enable_lora False would log "--enable-lora is set to False, any provided lora_paths will be
+    // ignored.": unreachable from a command (store_true, default None; a `enable-lora: false` in
+    // a --config file is dropped, measured).
+    if ctx.cfg.truthy("lora_paths") && ctx.cfg.is_none("enable_lora") {
+        ctx.cfg.set("enable_lora", PyValue::Bool(true));
+        let fix = ctx.fix_add_flag("Add --enable-lora explicitly", "--enable-lora", Applicability::Safe);
+        ctx.warn(&W_ENABLE_LORA_SET, W_ENABLE_LORA_SET.template.into(), &["lora_paths"], vec![fix]);
     }
 
     if ctx.cfg.truthy("enable_lora") {
