@@ -9,7 +9,7 @@
 
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix, Severity, Stage};
-use crate::pyvalue::PyValue;
+use crate::pyvalue::{str_repr, PyValue};
 
 const FILE: &str = "sglang/srt/arg_groups/parallel_hook.py";
 const OVERRIDES: &str = "sglang/srt/arg_groups/overrides.py";
@@ -387,6 +387,63 @@ elastic!(EEP_DCP, "PAR074", "elastic-scale-dcp-divides-attn-tp", "parallel_hook.
     "Decode context parallelism runs inside the attention TP group, which stays fixed while EP scales.",
     ["--dcp-size"], "", "");
 
+elastic!(EEP_DECODE_GRAPH, "PAR075", "elastic-scale-decode-graph-full-or-disabled", "parallel_hook.handle_elastic_ep#28", "AssertionError",
+    "Elastic EP runtime scale-up supports decode CUDA graph backend 'full' or 'disabled' (got {decode_backend!r}).",
+    "Decode CUDA graphs are recaptured after a scale-up; only full graphs (or none) support that.",
+    ["--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_PREFILL_GRAPH, "PAR076", "elastic-scale-prefill-graph-disabled", "parallel_hook.handle_elastic_ep#29", "AssertionError",
+    "Elastic EP runtime scale-up requires prefill CUDA graph to be disabled.",
+    "Prefill CUDA graphs are not recaptured after a scale-up, so they must be off (--cuda-graph-backend-prefill disabled).",
+    ["--cuda-graph-backend-prefill"], "", "");
+elastic!(EEP_GRAPH_CUDA, "PAR077", "elastic-graph-recapture-needs-cuda", "parallel_hook.handle_elastic_ep#30", "AssertionError",
+    "Elastic EP CUDA graph recapture requires CUDA (got device={cfg.device!r}).",
+    "With the full decode CUDA graph, scale-up recaptures graphs, which needs a CUDA device.",
+    ["--device", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_GRAPH_SPEC, "PAR078", "elastic-graph-recapture-excludes-speculative", "parallel_hook.handle_elastic_ep#31", "AssertionError",
+    "Elastic EP CUDA graph recapture does not support speculative decoding.",
+    "Decode graph recapture after a scale-up is not implemented for speculative decoding; disable the decode CUDA graph or speculation.",
+    ["--speculative-algorithm", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_GRAPH_EMBEDDING, "PAR079", "elastic-graph-recapture-excludes-embedding", "parallel_hook.handle_elastic_ep#32", "AssertionError",
+    "Elastic EP CUDA graph recapture does not support embedding models.",
+    "Decode graph recapture after a scale-up is not implemented for embedding models.",
+    ["--is-embedding", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_GRAPH_DLLM, "PAR080", "elastic-graph-recapture-excludes-dllm", "parallel_hook.handle_elastic_ep#33", "AssertionError",
+    "Elastic EP CUDA graph recapture does not support diffusion models.",
+    "Decode graph recapture after a scale-up is not implemented for diffusion language models.",
+    ["--dllm-algorithm", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_GRAPH_ENCODER, "PAR081", "elastic-graph-recapture-excludes-encoder-only", "parallel_hook.handle_elastic_ep#34", "AssertionError",
+    "Elastic EP CUDA graph recapture does not support encoder-only models.",
+    "Decode graph recapture after a scale-up is not implemented for encoder-only servers.",
+    ["--encoder-only", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_GRAPH_HOOKS, "PAR082", "elastic-graph-recapture-excludes-forward-hooks", "parallel_hook.handle_elastic_ep#35", "AssertionError",
+    "Elastic EP CUDA graph recapture does not support forward hooks.",
+    "Decode graph recapture after a scale-up is not implemented with forward hooks installed.",
+    ["--forward-hooks", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_GRAPH_PDMUX, "PAR083", "elastic-graph-recapture-excludes-pdmux", "parallel_hook.handle_elastic_ep#36", "AssertionError",
+    "Elastic EP CUDA graph recapture does not support PDMux.",
+    "Decode graph recapture after a scale-up is not implemented with PD multiplexing.",
+    ["--enable-pdmux", "--cuda-graph-backend-decode"], "", "");
+elastic!(EEP_ATTN_DP, "PAR084", "elastic-scale-needs-attn-dp", "parallel_hook.handle_elastic_ep#37", "AssertionError",
+    "Elastic EP scale-up requires attention DP (--attn-dp-size); without it the TP group is not equivalent to WORLD and the post-scale collective path is invalid.",
+    "Runtime scale-up adds attention-DP groups; without attention DP the collectives after a scale-up would be wrong.",
+    ["--attn-dp-size"], "", "");
+elastic!(EEP_DP_LM_HEAD, "PAR085", "elastic-scale-needs-dp-lm-head", "parallel_hook.handle_elastic_ep#38", "AssertionError",
+    "Elastic EP scale-up requires --enable-dp-lm-head so output projection does not depend on the joining group's TP size.",
+    "With a DP LM head each attention-DP group computes its own logits, so joiners of a different TP size still fit.",
+    ["--enable-dp-lm-head"], "", "");
+elastic!(EEP_ATTN_CP, "PAR086", "elastic-scale-excludes-attn-cp", "parallel_hook.handle_elastic_ep#39", "AssertionError",
+    "Elastic EP scale-up requires --attn-cp-size 1 (got attn_cp_size={resolved.attn_cp_size}).",
+    "Runtime scale-up is not implemented with attention context parallelism.",
+    ["--attn-cp-size"], "", "");
+elastic!(EEP_EP_EQ_TP, "PAR087", "elastic-scale-ep-equals-tp", "parallel_hook.handle_elastic_ep#41", "AssertionError",
+    "Elastic EP scale-up requires ep_size == tp_size (got ep_size={resolved.ep_size}, tp_size={cfg.tp_size}); physical EP membership must coincide with the launch-time TP span.",
+    "Every launch-time rank must be an expert-parallel rank; all-to-all MoE backends set --ep-size to --tp-size by themselves.",
+    ["--ep-size", "--tp-size"], "", "");
+elastic!(EEP_NIXL, "PAR088", "elastic-scale-needs-nixl-a2a", "parallel_hook.handle_elastic_ep#42", "AssertionError",
+    "Elastic EP scale-up requires --moe-a2a-backend nixl (got moe_a2a_backend={resolved.moe_a2a_backend}).",
+    "Only the NIXL MoE all-to-all backend supports ranks joining at run time.",
+    ["--moe-a2a-backend"], "", "");
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
     &DCP_SIZE_POSITIVE,
@@ -451,7 +508,30 @@ pub static RULES: &[&Rule] = &[
     &EEP_ROUND_ROBIN,
     &EEP_MOONCAKE,
     &EEP_DCP,
+    &EEP_DECODE_GRAPH,
+    &EEP_PREFILL_GRAPH,
+    &EEP_GRAPH_CUDA,
+    &EEP_GRAPH_SPEC,
+    &EEP_GRAPH_EMBEDDING,
+    &EEP_GRAPH_DLLM,
+    &EEP_GRAPH_ENCODER,
+    &EEP_GRAPH_HOOKS,
+    &EEP_GRAPH_PDMUX,
+    &EEP_ATTN_DP,
+    &EEP_DP_LM_HEAD,
+    &EEP_ATTN_CP,
+    &EEP_EP_EQ_TP,
+    &EEP_NIXL,
 ];
+
+/// SGLang stops at its first exception, so a warning it would log later is never printed:
+/// report a warning only while no SGLang error has been raised for this command.
+pub(crate) fn warn(ctx: &mut Ctx, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<Fix>) {
+    if ctx.diagnostics.iter().any(crate::diagnostic::Diagnostic::is_sglang_error) {
+        return;
+    }
+    ctx.warn(rule, message, dests, fixes);
+}
 
 // ---- small readers with Python semantics ----------------------------------------------------
 
@@ -478,10 +558,7 @@ pub fn num_dp_ranks(ctx: &Ctx) -> i64 {
 /// SGLang's `EnvBool` (`envs.X.get()`): true/1/yes/y and false/0/no/n, case-insensitive.
 /// Other text makes SGLang raise on read; we treat it as unset.
 pub fn env_bool(ctx: &Ctx, name: &str) -> bool {
-    match ctx.env(name).map(str::to_ascii_lowercase).as_deref() {
-        Some("true" | "1" | "yes" | "y") => true,
-        _ => false,
-    }
+    matches!(ctx.env(name).map(str::to_ascii_lowercase).as_deref(), Some("true" | "1" | "yes" | "y"))
 }
 
 /// Python `a % b` for ints (sign of the divisor); None for b == 0 (ZeroDivisionError).
@@ -664,15 +741,16 @@ pub fn handle_dwdp(ctx: &mut Ctx) {
     for (rule, failed, dest) in checks {
         if failed {
             let flag = ctx.cfg.setting(dest).map(|s| s.written_as.clone()).unwrap_or_else(|| format!("--{}", dest.replace('_', "-")));
-            let fixes = vec![
-                ctx.fix_remove(format!("Drop {flag}"), dest, Applicability::Unsafe),
-                ctx.fix_remove("Drop --dwdp-size", "dwdp_size", Applicability::Unsafe),
-            ];
+            let mut fixes = vec![ctx.fix_remove(format!("Drop {flag}"), dest, Applicability::Unsafe)];
+            if dest != "enable_two_batch_overlap" {
+                // Without DWDP, two-batch overlap needs attention DP or an a2a backend.
+                fixes.push(ctx.fix_remove("Drop --dwdp-size", "dwdp_size", Applicability::Unsafe));
+            }
             return ctx.raise(rule, rule.template.to_string(), &[dest, "dwdp_size"], fixes);
         }
     }
     if mode == "null" {
-        ctx.warn(&DWDP_NULL_MODE_WARNING, DWDP_NULL_MODE_WARNING.template.to_string(), &["dwdp_size"], vec![]);
+        warn(ctx, &DWDP_NULL_MODE_WARNING, DWDP_NULL_MODE_WARNING.template.to_string(), &["dwdp_size"], vec![]);
     }
     ctx.cfg.set("attn_dp_size", PyValue::Int(dwdp));
     ctx.cfg.set("dp_size", PyValue::Int(1));
@@ -741,7 +819,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
 
     let tp = int(ctx, "tp_size", 1);
     if ctx.cfg.truthy("mm_enable_dp_encoder") && tp == 1 {
-        ctx.warn(&MM_DP_ENCODER_TP1_WARNING, MM_DP_ENCODER_TP1_WARNING.template.to_string(), &["mm_enable_dp_encoder"], vec![]);
+        warn(ctx, &MM_DP_ENCODER_TP1_WARNING, MM_DP_ENCODER_TP1_WARNING.template.to_string(), &["mm_enable_dp_encoder"], vec![]);
     }
 
     if attn_dp_enabled(ctx) {
@@ -758,7 +836,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
         if let Some(original) = chunked_prefill_size_now(ctx) {
             if let Some(adjusted) = py_floordiv(original, attn_dp) {
                 ctx.cfg.set("chunked_prefill_size", PyValue::Int(adjusted));
-                ctx.warn(
+                warn(ctx, 
                     &DP_CHUNKED_PREFILL_WARNING,
                     format!("DP attention is enabled. chunked prefill size is adjusted from {original} to {adjusted}."),
                     &["attn_dp_size", "dp_size"],
@@ -821,7 +899,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
     if let Some(v) = ctx.env("NCCL_GRAPH_REGISTER").map(str::to_string) {
         let widest = tp.max(int(ctx, "ep_size", 1)).max(int(ctx, "dp_size", 1));
         if v != "0" && widest > 1 && !ctx.cfg.truthy("disable_cuda_graph") {
-            ctx.warn(
+            warn(ctx, 
                 &NCCL_GRAPH_REGISTER_WARNING,
                 format!(
                     "NCCL_GRAPH_REGISTER={v} was set explicitly; graph replay of captured cross-rank collectives can hang with registered buffers."
@@ -978,7 +1056,7 @@ pub fn handle_eplb_and_dispatch(ctx: &mut Ctx) {
     let eplb = ctx.cfg.truthy("enable_eplb");
     if eplb && ctx.cfg.is_none("expert_distribution_recorder_mode") {
         ctx.cfg.set("expert_distribution_recorder_mode", PyValue::Str("stat".into()));
-        ctx.warn(&EPLB_RECORDER_WARNING, EPLB_RECORDER_WARNING.template.to_string(), &["enable_eplb"], vec![]);
+        warn(ctx, &EPLB_RECORDER_WARNING, EPLB_RECORDER_WARNING.template.to_string(), &["enable_eplb"], vec![]);
     }
     let needs_rank_invariant = moe_a2a_backend_after_a2a_hook(ctx) == "none";
     if (eplb || !ctx.cfg.is("init_expert_location", "trivial")) && ctx.cfg.is_none("ep_dispatch_algorithm") {
@@ -1083,13 +1161,11 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) {
             }
         }
     }
-    if offset != 0 {
-        if join_mode.as_deref() != Some("scale") {
-            let fixes = vec![ctx.fix_remove("Drop --elastic-ep-join-rank-offset", "ep_join_rank_offset", Applicability::Safe)];
-            return ctx.raise(&EEP_OFFSET_ONLY_SCALE, EEP_OFFSET_ONLY_SCALE.template.to_string(), &["ep_join_rank_offset"], fixes);
-        }
-        // parallel_hook.handle_elastic_ep#7 (offset >= 0) is unreachable: a negative offset
-        // fails #5 or #6 first.
+    // parallel_hook.handle_elastic_ep#7 (offset >= 0) is unreachable: a negative offset fails
+    // #5 or #6 first.
+    if offset != 0 && join_mode.as_deref() != Some("scale") {
+        let fixes = vec![ctx.fix_remove("Drop --elastic-ep-join-rank-offset", "ep_join_rank_offset", Applicability::Safe)];
+        return ctx.raise(&EEP_OFFSET_ONLY_SCALE, EEP_OFFSET_ONLY_SCALE.template.to_string(), &["ep_join_rank_offset"], fixes);
     }
     let max_ep = ctx.cfg.int("max_ep_size");
     if let Some(max_ep) = max_ep {
@@ -1207,7 +1283,116 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) {
         );
         return ctx.raise(&EEP_DCP, msg, &["dcp_size"], vec![]);
     }
-    // #28 onwards read the resolved cuda_graph_config (decode/prefill backends), which this
-    // build does not resolve yet, then the attention-DP / EP / a2a requirements.
-    ctx.skip("parallel_hook.handle_elastic_ep#28", NotRunReason::NotImplemented);
+    // #28/#29 read the resolved cuda_graph_config. This build only knows the phases the command
+    // sets itself; the default prefill backend depends on the model (multimodal, hybrid and
+    // DeepSeek-V4 models turn it off), so a default prefill phase stops the check here.
+    if !ctx.cfg.is_none("cuda_graph_config") {
+        ctx.skip("parallel_hook.handle_elastic_ep#28", NotRunReason::NotImplemented);
+        return;
+    }
+    let all_off = ctx.cfg.truthy("disable_cuda_graph");
+    let decode = if all_off || ctx.cfg.truthy("disable_decode_cuda_graph") {
+        "disabled".to_string()
+    } else {
+        ctx.cfg.str("cuda_graph_backend_decode").unwrap_or("full").to_string()
+    };
+    if decode != "full" && decode != "disabled" {
+        let fixes = vec![ctx.fix_set(
+            "Use the full decode CUDA graph",
+            "cuda_graph_backend_decode",
+            "--cuda-graph-backend-decode",
+            "full",
+            Applicability::Unsafe,
+        )];
+        let msg = format!("Elastic EP runtime scale-up supports decode CUDA graph backend 'full' or 'disabled' (got '{decode}').");
+        return ctx.raise(&EEP_DECODE_GRAPH, msg, &["cuda_graph_backend_decode"], fixes);
+    }
+    let prefill_off = all_off || ctx.cfg.truthy("disable_prefill_cuda_graph") || ctx.cfg.is("cuda_graph_backend_prefill", "disabled");
+    if !prefill_off {
+        if ctx.cfg.is_none("cuda_graph_backend_prefill") {
+            ctx.skip("parallel_hook.handle_elastic_ep#29", NotRunReason::ModelConfig);
+            return;
+        }
+        let fixes = vec![ctx.fix_set(
+            "Disable the prefill CUDA graph",
+            "cuda_graph_backend_prefill",
+            "--cuda-graph-backend-prefill",
+            "disabled",
+            Applicability::Safe,
+        )];
+        return ctx.raise(&EEP_PREFILL_GRAPH, EEP_PREFILL_GRAPH.template.to_string(), &["cuda_graph_backend_prefill"], fixes);
+    }
+    if decode == "full" {
+        // platform_hook.handle_platform_defaults (not modelled) fills `device` from torch: CUDA and
+        // ROCm builds are both "cuda".
+        let device = match ctx.cfg.str("device") {
+            Some(d) => Some(d.to_string()),
+            None if ctx.hw.is_cuda() || ctx.hw.is_hip() => Some("cuda".to_string()),
+            None => None,
+        };
+        match device {
+            Some(d) if d != "cuda" => {
+                let msg = format!("Elastic EP CUDA graph recapture requires CUDA (got device={}).", str_repr(&d));
+                return ctx.raise(&EEP_GRAPH_CUDA, msg, &["device"], vec![]);
+            }
+            None => {
+                ctx.skip("parallel_hook.handle_elastic_ep#30", NotRunReason::NotImplemented);
+                return;
+            }
+            _ => {}
+        }
+        let checks: [(&'static Rule, bool, &str); 6] = [
+            (&EEP_GRAPH_SPEC, !ctx.cfg.is_none("speculative_algorithm"), "speculative_algorithm"),
+            (&EEP_GRAPH_EMBEDDING, ctx.cfg.truthy("is_embedding"), "is_embedding"),
+            (&EEP_GRAPH_DLLM, !ctx.cfg.is_none("dllm_algorithm"), "dllm_algorithm"),
+            (&EEP_GRAPH_ENCODER, ctx.cfg.truthy("encoder_only"), "encoder_only"),
+            (&EEP_GRAPH_HOOKS, ctx.cfg.truthy("forward_hooks"), "forward_hooks"),
+            (&EEP_GRAPH_PDMUX, ctx.cfg.truthy("enable_pdmux"), "enable_pdmux"),
+        ];
+        for (rule, failed, dest) in checks {
+            if failed {
+                let fixes = vec![ctx.fix_set(
+                    "Disable the decode CUDA graph",
+                    "cuda_graph_backend_decode",
+                    "--cuda-graph-backend-decode",
+                    "disabled",
+                    Applicability::Unsafe,
+                )];
+                return ctx.raise(rule, rule.template.to_string(), &[dest], fixes);
+            }
+        }
+    }
+    if !attn_dp_enabled(ctx) {
+        let fixes = vec![ctx.fix_set(
+            format!("Use pure attention DP (--attn-dp-size {tp})"),
+            "attn_dp_size",
+            "--attn-dp-size",
+            &tp.to_string(),
+            Applicability::Unsafe,
+        )];
+        return ctx.raise(&EEP_ATTN_DP, EEP_ATTN_DP.template.to_string(), &["attn_dp_size"], fixes);
+    }
+    if !ctx.cfg.truthy("enable_dp_lm_head") {
+        let fixes = vec![ctx.fix_add_flag("Add --enable-dp-lm-head", "--enable-dp-lm-head", Applicability::Safe)];
+        return ctx.raise(&EEP_DP_LM_HEAD, EEP_DP_LM_HEAD.template.to_string(), &["enable_dp_lm_head"], fixes);
+    }
+    if attn_cp != 1 {
+        let msg = format!("Elastic EP scale-up requires --attn-cp-size 1 (got attn_cp_size={attn_cp}).");
+        return ctx.raise(&EEP_ATTN_CP, msg, &["attn_cp_size"], vec![]);
+    }
+    // #40 (moe_dp_size == 1) is unreachable: moe_dp_size > 1 needs attn_cp_size == moe_dp_size.
+    let ep = ep_size_after_a2a_hook(ctx);
+    if ep != tp {
+        let fixes = vec![ctx.fix_set(format!("Use --ep-size {tp}"), "ep_size", "--ep-size", &tp.to_string(), Applicability::Unsafe)];
+        let msg = format!(
+            "Elastic EP scale-up requires ep_size == tp_size (got ep_size={ep}, tp_size={tp}); physical EP membership must coincide with the launch-time TP span."
+        );
+        return ctx.raise(&EEP_EP_EQ_TP, msg, &["ep_size", "tp_size"], fixes);
+    }
+    let a2a = moe_a2a_backend_after_a2a_hook(ctx);
+    if a2a != "nixl" {
+        let fixes = vec![ctx.fix_set("Use the nixl MoE all-to-all backend", "moe_a2a_backend", "--moe-a2a-backend", "nixl", Applicability::Unsafe)];
+        let msg = format!("Elastic EP scale-up requires --moe-a2a-backend nixl (got moe_a2a_backend={a2a}).");
+        ctx.raise(&EEP_NIXL, msg, &["moe_a2a_backend"], fixes);
+    }
 }

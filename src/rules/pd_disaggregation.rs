@@ -243,7 +243,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
 
     let dcp = int(ctx, "dcp_size", 1);
     if mode == "prefill" && dcp > 1 {
-        ctx.warn(&DCP_PREFILL_WARNING, DCP_PREFILL_WARNING.template.to_string(), &["dcp_size"], vec![]);
+        super::parallel::warn(ctx, &DCP_PREFILL_WARNING, DCP_PREFILL_WARNING.template.to_string(), &["dcp_size"], vec![]);
     }
 
     let threshold = ctx.cfg.float("disaggregation_decode_host_receive_threshold").unwrap_or(1.0);
@@ -296,11 +296,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
     if mode == "decode" {
         if ctx.cfg.truthy("disaggregation_decode_enable_radix_cache") {
             if ctx.cfg.truthy("enable_hisparse") {
-                let fixes = vec![ctx.fix_remove(
-                    "Drop --disaggregation-decode-enable-radix-cache",
-                    "disaggregation_decode_enable_radix_cache",
-                    Applicability::Unsafe,
-                )];
+                let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", "enable_hisparse", Applicability::Unsafe)];
                 return ctx.raise(&DECODE_RADIX_HISPARSE, DECODE_RADIX_HISPARSE.template.to_string(), &["disaggregation_decode_enable_radix_cache", "enable_hisparse"], fixes);
             }
             if backend(ctx) == "fake" {
@@ -317,13 +313,13 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
                 );
             }
             if attn_dp_enabled(ctx) {
-                ctx.warn(&DECODE_RADIX_DP_WARNING, DECODE_RADIX_DP_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
+                super::parallel::warn(ctx, &DECODE_RADIX_DP_WARNING, DECODE_RADIX_DP_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
             }
             ctx.cfg.set("disable_radix_cache", PyValue::Bool(false));
-            ctx.warn(&DECODE_RADIX_ENABLED_WARNING, DECODE_RADIX_ENABLED_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
+            super::parallel::warn(ctx, &DECODE_RADIX_ENABLED_WARNING, DECODE_RADIX_ENABLED_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
         } else {
             ctx.cfg.set("disable_radix_cache", PyValue::Bool(true));
-            ctx.warn(&DECODE_RADIX_DISABLED_WARNING, DECODE_RADIX_DISABLED_WARNING.template.to_string(), &["disaggregation_mode"], vec![]);
+            super::parallel::warn(ctx, &DECODE_RADIX_DISABLED_WARNING, DECODE_RADIX_DISABLED_WARNING.template.to_string(), &["disaggregation_mode"], vec![]);
         }
         if ctx.cfg.is_none("disaggregation_decode_extra_slots") {
             let mut extra = 0;
@@ -518,7 +514,7 @@ fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx) -> bool {
 /// JSON mappings and `.json` files are skipped).
 pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'static str) -> Option<PyValue> {
     let Some(raw) = device else {
-        ctx.warn(&IB_AUTO_WARNING, IB_AUTO_WARNING.template.to_string(), &[dest], vec![]);
+        super::parallel::warn(ctx, &IB_AUTO_WARNING, IB_AUTO_WARNING.template.to_string(), &[dest], vec![]);
         return Some(PyValue::None);
     };
     let normalized = raw.trim();
@@ -555,7 +551,7 @@ pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'s
         }
     }
     if unique.len() != devices.len() {
-        ctx.warn(
+        super::parallel::warn(ctx, 
             &IB_DUPLICATE_WARNING,
             format!("Duplicate IB devices specified for {context}: {normalized}. Deduplicating to: {}", unique.join(",")),
             &[dest],
@@ -600,10 +596,9 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) {
             ("mm_enable_dp_encoder", "--mm-enable-dp-encoder"),
         ] {
             if ctx.cfg.truthy(dest) {
-                let fixes = vec![
-                    ctx.fix_remove(format!("Drop {name}"), dest, Applicability::Unsafe),
-                    ctx.fix_remove("Drop --language-model-only", "language_model_only", Applicability::Unsafe),
-                ];
+                // Dropping --language-model-only instead is also a choice, but whether the
+                // model then suits the remaining encoder flags depends on its architecture.
+                let fixes = vec![ctx.fix_remove(format!("Drop {name}"), dest, Applicability::Unsafe)];
                 let msg = format!("--language-model-only cannot be combined with {name}");
                 return ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, msg, &[dest, "language_model_only"], fixes);
             }
