@@ -915,13 +915,21 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
 fn divisor_fixes(ctx: &Ctx, tp: i64, attn_dp: i64) -> Vec<Fix> {
     let mut fixes = Vec::new();
     if tp > 0 {
-        if let Some(d) = (1..=attn_dp.min(tp)).rev().find(|d| tp % d == 0) {
-            let dest = if ctx.cfg.is_explicit("attn_dp_size") { "attn_dp_size" } else { "dp_size" };
-            let flag = if dest == "attn_dp_size" { "--attn-dp-size" } else { "--dp-size" };
-            fixes.push(ctx.fix_set(format!("Use {flag} {d}, a divisor of --tp-size {tp}"), dest, flag, &d.to_string(), Applicability::Unsafe));
+        let dest = if ctx.cfg.is_explicit("attn_dp_size") { "attn_dp_size" } else { "dp_size" };
+        let flag = if dest == "attn_dp_size" { "--attn-dp-size" } else { "--dp-size" };
+        // The nearest divisors of tp_size below and above the requested width.
+        let below = (1..=attn_dp.min(tp)).rev().find(|d| tp % d == 0);
+        let above = (attn_dp..=tp).find(|d| tp % d == 0);
+        for d in [below, above].into_iter().flatten() {
+            if fixes.len() < 2 && d != attn_dp {
+                fixes.push(ctx.fix_set(format!("Use {flag} {d}, a divisor of --tp-size {tp}"), dest, flag, &d.to_string(), Applicability::Unsafe));
+            }
         }
+        // A larger TP group that attn_dp divides, if the machine has the GPUs for it.
         let up = ((tp / attn_dp.max(1)) + 1) * attn_dp;
-        fixes.push(ctx.fix_set(format!("Use --tp-size {up}, a multiple of {attn_dp}"), "tp_size", "--tp-size", &up.to_string(), Applicability::Unsafe));
+        if up <= i64::from(ctx.hw.gpu_count) * int(ctx, "nnodes", 1) {
+            fixes.push(ctx.fix_set(format!("Use --tp-size {up}, a multiple of {attn_dp}"), "tp_size", "--tp-size", &up.to_string(), Applicability::Unsafe));
+        }
     }
     fixes
 }
