@@ -1330,24 +1330,29 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) {
         )];
         return ctx.raise(&EEP_PREFILL_GRAPH, EEP_PREFILL_GRAPH.template.to_string(), &["cuda_graph_backend_prefill"], fixes);
     }
-    if decode == "full" {
-        // platform_hook.handle_platform_defaults (not modelled) fills `device` from torch: CUDA and
-        // ROCm builds are both "cuda".
-        let device = match ctx.cfg.str("device") {
-            Some(d) => Some(d.to_string()),
-            None if ctx.hw.is_cuda() || ctx.hw.is_hip() => Some("cuda".to_string()),
-            None => None,
-        };
-        match device {
-            Some(d) if d != "cuda" => {
-                let msg = format!("Elastic EP CUDA graph recapture requires CUDA (got device={}).", str_repr(&d));
-                return ctx.raise(&EEP_GRAPH_CUDA, msg, &["device"], vec![]);
-            }
-            None => {
-                ctx.skip("parallel_hook.handle_elastic_ep#30", NotRunReason::NotImplemented);
-                return;
-            }
-            _ => {}
+    // platform_hook.handle_platform_defaults (not modelled) fills `device` from torch: CUDA and
+    // ROCm builds are both "cuda". The XPU/NPU/HPU/MPS platform hooks rework the CUDA-graph
+    // phases for their devices, so for those the decode backend here is not known.
+    let device = match ctx.cfg.str("device") {
+        Some(d) => Some(d.to_string()),
+        None if ctx.hw.is_cuda() || ctx.hw.is_hip() => Some("cuda".to_string()),
+        None => None,
+    };
+    let known_device = matches!(device.as_deref(), Some("cuda") | Some("cpu"));
+    if decode == "full" && !known_device {
+        ctx.skip("parallel_hook.handle_elastic_ep#30", NotRunReason::NotImplemented);
+    }
+    if decode == "full" && known_device {
+        if let Some(d) = device.as_deref().filter(|d| *d != "cuda") {
+            let fixes = vec![ctx.fix_set(
+                "Disable the decode CUDA graph",
+                "cuda_graph_backend_decode",
+                "--cuda-graph-backend-decode",
+                "disabled",
+                Applicability::Unsafe,
+            )];
+            let msg = format!("Elastic EP CUDA graph recapture requires CUDA (got device={}).", str_repr(d));
+            return ctx.raise(&EEP_GRAPH_CUDA, msg, &["device"], fixes);
         }
         let checks: [(&'static Rule, bool, &str); 6] = [
             (&EEP_GRAPH_SPEC, !ctx.cfg.is_none("speculative_algorithm"), "speculative_algorithm"),
