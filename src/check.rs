@@ -106,6 +106,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 append_at,
                 fallback_span: inv.launcher,
                 model_config_known: false,
+                earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 diagnostics: Vec::new(),
                 not_run: Vec::new(),
             };

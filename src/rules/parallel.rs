@@ -1291,18 +1291,15 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) {
         );
         return ctx.raise(&EEP_DCP, msg, &["dcp_size"], vec![]);
     }
-    // #28/#29 read the resolved cuda_graph_config. This build only knows the phases the command
-    // sets itself; the default prefill backend depends on the model (multimodal, hybrid and
-    // DeepSeek-V4 models turn it off), so a default prefill phase stops the check here.
-    if !ctx.cfg.is_none("cuda_graph_config") {
-        ctx.skip("parallel_hook.handle_elastic_ep#28", NotRunReason::NotImplemented);
-        return;
-    }
+    // #28/#29 read the resolved cuda_graph_config (the cuda_graph family resolves it in
+    // handle_cuda_graph_config, before this hook). The default prefill backend depends on the
+    // model (multimodal, hybrid and DeepSeek-V4 models turn it off), so a prefill phase the
+    // command does not set stops the check below.
     let all_off = ctx.cfg.truthy("disable_cuda_graph");
-    let decode = if all_off || ctx.cfg.truthy("disable_decode_cuda_graph") {
-        "disabled".to_string()
-    } else {
-        ctx.cfg.str("cuda_graph_backend_decode").unwrap_or("full").to_string()
+    let decode = match super::cuda_graph::phase_backend(ctx, "decode") {
+        Some(b) => b,
+        None if all_off || ctx.cfg.truthy("disable_decode_cuda_graph") => "disabled".to_string(),
+        None => ctx.cfg.str("cuda_graph_backend_decode").unwrap_or("full").to_string(),
     };
     if decode != "full" && decode != "disabled" {
         let fixes = vec![ctx.fix_set(
@@ -1315,7 +1312,10 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) {
         let msg = format!("Elastic EP runtime scale-up supports decode CUDA graph backend 'full' or 'disabled' (got '{decode}').");
         return ctx.raise(&EEP_DECODE_GRAPH, msg, &["cuda_graph_backend_decode"], fixes);
     }
-    let prefill_off = all_off || ctx.cfg.truthy("disable_prefill_cuda_graph") || ctx.cfg.is("cuda_graph_backend_prefill", "disabled");
+    let prefill_off = all_off
+        || ctx.cfg.truthy("disable_prefill_cuda_graph")
+        || ctx.cfg.is("cuda_graph_backend_prefill", "disabled")
+        || super::cuda_graph::phase_backend(ctx, "prefill").as_deref() == Some("disabled");
     if !prefill_off {
         if ctx.cfg.is_none("cuda_graph_backend_prefill") {
             ctx.skip("parallel_hook.handle_elastic_ep#29", NotRunReason::ModelConfig);
