@@ -37,6 +37,7 @@ let builder = null;
 
 // Debug and measurement hooks (used by the browser tests and the budget benchmark).
 const debug = {
+  firstRenderMs: null,
   hangNextCheck() {
     client.hangNext = true;
   },
@@ -161,7 +162,7 @@ function show(report, text) {
   renderHighlights(backdrop, text, report);
   syncScroll();
   verdict.textContent = verdictText(report);
-  verdict.className = `verdict ${report.accepted ? 'accepted' : 'rejected'}`;
+  verdict.className = `verdict ${report.commands.length === 0 ? 'none' : report.accepted ? 'accepted' : 'rejected'}`;
   const items = allDiagnostics(report);
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else cards.replaceChildren(...items.map(({ d }) => diagCard(d, { text, onApply: applyFix, onLocate: locate })));
@@ -170,6 +171,7 @@ function show(report, text) {
     const c = report.commands && report.commands[0];
     builder.syncFromArgv(c ? c.argv : []);
   }
+  if (renders === 0) debug.firstRenderMs = performance.now();
   renders++;
   document.body.dataset.renders = String(renders);
 }
