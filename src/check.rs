@@ -84,19 +84,15 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
     for inv in &located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
-        let fe = frontend::run(inv, &opts.config_files);
-        let fe_failed = fe.diagnostics.iter().any(Diagnostic::is_sglang_error);
+        let fe = frontend::run_with(Some(schema), inv, &opts.config_files);
         diags.extend(fe.diagnostics);
 
-        let parsed_args = argparse::parse_args(schema, &fe.argv);
-        let argparse_failed = parsed_args.diagnostics.iter().any(Diagnostic::is_sglang_error);
+        let parsed_args = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);
         diags.extend(parsed_args.diagnostics);
 
-        let mut not_run = Vec::new();
-        // Resolution only runs on what argparse accepted; after a front-end or argparse error
-        // SGLang never gets there, but the values that did parse are still worth checking.
-        let _ = fe_failed || argparse_failed;
-        {
+        // SGLang stops at its first error; we go on: after a front-end or argparse error the
+        // values that did parse are still worth resolving and checking.
+        let not_run = {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
             let mut ctx = Ctx {
                 cfg: ResolvedConfig::new(schema, &parsed_args.namespace),
@@ -112,8 +108,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             rules::pipeline::check_server_args(&mut ctx);
             diags.extend(ctx.diagnostics);
-            not_run = ctx.not_run;
-        }
+            ctx.not_run
+        };
 
         let accepted = !diags.iter().any(Diagnostic::is_sglang_error);
         report.commands.push(CommandReport {
@@ -124,6 +120,19 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             diagnostics: diags,
             not_run,
         });
+    }
+
+    // Text-level findings that lie inside a command belong to that command (they come first:
+    // the shell acts before SGLang does).
+    let text_level = std::mem::take(&mut report.diagnostics);
+    for d in text_level {
+        match report.commands.iter_mut().find(|c| c.span.start <= d.span.start && d.span.start < c.span.end.max(c.span.start + 1)) {
+            Some(c) => {
+                let at = c.diagnostics.iter().take_while(|x| x.stage == Stage::Shell).count();
+                c.diagnostics.insert(at, d);
+            }
+            None => report.diagnostics.push(d),
+        }
     }
 
     if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
@@ -138,8 +147,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             .with_explanation("Paste the command you would run to start the server; everything else in the text is ignored."),
         );
     }
-    report.accepted = !report.commands.is_empty()
-        && report.commands.iter().all(|c| c.accepted)
-        && !report.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    // "Accepted" is SGLang's verdict: every command found would start. Shell-level findings
+    // (a broken continuation, say) are reported as errors but SGLang judges what it receives.
+    report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
     report
 }

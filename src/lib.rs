@@ -8,15 +8,18 @@
 pub mod argparse;
 pub mod check;
 pub mod diagnostic;
+pub mod docs;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
+pub mod pyjson;
 pub mod pyvalue;
 pub mod resolved;
 pub mod rules;
 pub mod schema;
 pub mod shell;
 pub mod span;
+pub mod suggest;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -47,6 +47,11 @@ enum Command {
     Extract {
         file: Option<String>,
     },
+    /// Print (or with --write, write to docs/) the rule reference and compatibility matrix.
+    Reference {
+        #[arg(long)]
+        write: bool,
+    },
 }
 
 fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
@@ -63,6 +68,22 @@ fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Reference { write } => {
+            let rules = sglang_preflight::docs::rules_reference();
+            let matrix = sglang_preflight::docs::compatibility_matrix();
+            if write {
+                let ok = std::fs::create_dir_all("docs").is_ok()
+                    && std::fs::write("docs/rules.md", &rules).is_ok()
+                    && std::fs::write("docs/compatibility.md", &matrix).is_ok();
+                if !ok {
+                    eprintln!("sglang-preflight: cannot write docs/");
+                    return ExitCode::from(2);
+                }
+            } else {
+                println!("{rules}\n{matrix}");
+            }
+            ExitCode::SUCCESS
+        }
         Command::Extract { file } => {
             let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
                 Ok(t) => t,
@@ -109,15 +130,22 @@ fn main() -> ExitCode {
                 }
             };
             let mut opts = CheckOptions { sglang_version, hardware, ..Default::default() };
-            if let Some(path) = config_file {
-                match std::fs::read_to_string(&path) {
-                    Ok(yaml) => {
-                        opts.config_files.insert(String::new(), yaml);
-                    }
-                    Err(e) => {
-                        eprintln!("sglang-preflight: cannot read {path}: {e}");
-                        return ExitCode::from(2);
-                    }
+            // `--config FILE` in the command: the YAML from --config-file, else from that path.
+            let given = match config_file.as_deref().map(std::fs::read_to_string) {
+                None => None,
+                Some(Ok(yaml)) => Some(yaml),
+                Some(Err(e)) => {
+                    eprintln!("sglang-preflight: cannot read {}: {e}", config_file.as_deref().unwrap_or_default());
+                    return ExitCode::from(2);
+                }
+            };
+            for path in config_paths(&text) {
+                let yaml = match &given {
+                    Some(y) => Some(y.clone()),
+                    None => std::fs::read_to_string(&path).ok(),
+                };
+                if let Some(yaml) = yaml {
+                    opts.config_files.insert(path, yaml);
                 }
             }
             let report = check(&text, &opts);
@@ -169,4 +197,21 @@ fn sev(s: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "info",
     }
+}
+
+/// The paths written after `--config` in each SGLang invocation of the text.
+fn config_paths(text: &str) -> Vec<String> {
+    let parsed = sglang_preflight::shell::parse(text);
+    let mut out = Vec::new();
+    for inv in sglang_preflight::invocation::locate(&parsed).invocations {
+        let mut words = inv.args.iter();
+        while let Some(w) = words.next() {
+            if w.text == "--config" {
+                if let Some(p) = words.next() {
+                    out.push(p.text.clone());
+                }
+            }
+        }
+    }
+    out
 }

@@ -1,10 +1,33 @@
-//! Reading pasted shell text the way a POSIX shell would split it into commands and words,
-//! keeping byte spans back into the original text.
+//! Reading pasted shell text the way a POSIX shell (bash) would split it into commands and
+//! words, keeping byte spans back into the original text.
 //!
-//! OWNER: shell helper. Interface is fixed; the implementation below is a placeholder.
+//! One forward pass over the bytes, linear in the input, never panicking: quoting (`'...'`,
+//! `"..."`, `\x`, `$'...'`), line continuations (also `\` + CRLF), comments, command
+//! separators (`;`, `&`, `&&`, `||`, `|`, newlines, parentheses), redirections (removed from
+//! the words), and `$VAR` / `${VAR}` / `${VAR:-default}` expansion of variables defined
+//! earlier in the paste (`NAME=value` lines and `export NAME=value`).
+//!
+//! Shell traps get diagnostics with stage `shell`, origin `preflight`:
+//!
+//! * `SH001` (error) — a `\` followed by spaces or a comment before the end of the line: the
+//!   line continuation is broken, the command ends on this line and the following lines run as
+//!   separate commands that SGLang never sees. Fix: delete what follows the backslash.
+//! * `SH002` (warning) — the text ends with a `\` (nothing to continue); it is ignored.
+//! * `SH003` (error) — an unterminated quote (`'`, `"`, `$'`, `` ` ``, `$(`, `${`): the rest of
+//!   the text is read as part of one word, as a best effort.
+//! * `SH004` (warning) — unquoted JSON (`{"a": 1}`) that the shell splits into several words
+//!   and strips of its double quotes. Fix: single-quote the JSON text.
+//! * `SH005` (warning) — a `$VAR` / `${VAR}` not defined earlier in the paste: not expanded
+//!   here; the literal text is kept as the word.
+//! * `SH006` (warning) — a command substitution (`$(...)`, `` `...` ``) or arithmetic
+//!   expansion is not run here; the literal text is kept.
+//! * `SH007` (warning) — a `<placeholder>` (e.g. `--model-path <your-model>`): a shell reads
+//!   `<` and `>` as redirections; the placeholder text is kept as the word.
+//! * `SH008` (info) — a leading `$ ` prompt (as copied from docs) is ignored.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
+use std::collections::HashMap;
 
 /// One shell word after quote removal, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +64,11 @@ impl Word {
                     return self.span;
                 }
                 let s = map.get(start).copied().unwrap_or(self.span.end);
-                let e = if end == 0 { s } else { map.get(end - 1).map(|&m| m + 1).unwrap_or(self.span.end) };
+                let e = if end == 0 || end <= start {
+                    s
+                } else {
+                    map.get(end - 1).map(|&m| m + 1).unwrap_or(self.span.end)
+                };
                 Span::new(s.min(e), e.max(s))
             }
         }
@@ -73,15 +100,977 @@ pub struct ShellParse {
 
 /// Split `text` into simple commands and words.
 pub fn parse(text: &str) -> ShellParse {
-    // Placeholder: whitespace split on one line. Replaced by the real reader.
-    let mut cmd = ShellCommand::default();
-    let mut i = 0;
-    for w in text.split_ascii_whitespace() {
-        let start = text.get(i..).and_then(|t| t.find(w)).map(|p| p + i).unwrap_or(i);
-        let span = Span::new(start, start + w.len());
-        i = span.end;
-        cmd.words.push(Word::verbatim(w, span));
+    let mut p = Parser {
+        src: text,
+        b: text.as_bytes(),
+        i: 0,
+        vars: HashMap::new(),
+        out: ShellParse::default(),
+        cmd: ShellCommand::default(),
+        cmd_start: None,
+        cmd_end: 0,
+        wb: WordBuf::default(),
+        redirect_pending: false,
+        line_start: true,
+        spare_fixes: Vec::new(),
+    };
+    p.run();
+    p.out
+}
+
+fn is_name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+fn is_name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Whether `s` starts with `NAME=`; returns the name's length.
+pub fn assignment_name_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b.first().copied().is_some_and(is_name_start) {
+        return None;
     }
-    cmd.span = Span::new(0, text.len());
-    ShellParse { commands: vec![cmd], diagnostics: Vec::new() }
+    let n = b.iter().take_while(|&&c| is_name_char(c)).count();
+    (b.get(n) == Some(&b'=')).then_some(n)
+}
+
+/// Quote `s` for a POSIX shell with single quotes.
+pub fn single_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[derive(Default)]
+struct WordBuf {
+    started: bool,
+    start: usize,
+    end: usize,
+    text: Vec<u8>,
+    map: Option<Vec<usize>>,
+    /// Had quotes (so an empty text is still a word).
+    quoted: bool,
+    /// An unquoted expansion in an assignment value is not split.
+    no_split: bool,
+}
+
+impl WordBuf {
+    fn begin(&mut self, at: usize) {
+        if !self.started {
+            self.started = true;
+            self.start = at;
+            self.end = at;
+        }
+    }
+    fn materialize(&mut self) {
+        if self.map.is_none() {
+            let s = self.start;
+            self.map = Some((s..s + self.text.len()).collect());
+        }
+    }
+    /// Push a byte taken from the source at `pos`.
+    fn push_src(&mut self, c: u8, pos: usize) {
+        if self.map.is_none() && pos != self.start + self.text.len() {
+            self.materialize();
+        }
+        self.text.push(c);
+        if let Some(m) = &mut self.map {
+            m.push(pos);
+        }
+    }
+    /// Push bytes produced by an expansion or escape, all attributed to `pos`.
+    fn push_synth(&mut self, s: &[u8], pos: usize) {
+        self.materialize();
+        self.text.extend_from_slice(s);
+        if let Some(m) = &mut self.map {
+            m.extend(std::iter::repeat(pos).take(s.len()));
+        }
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    i: usize,
+    vars: HashMap<String, String>,
+    out: ShellParse,
+    cmd: ShellCommand,
+    cmd_start: Option<usize>,
+    cmd_end: usize,
+    wb: WordBuf,
+    redirect_pending: bool,
+    line_start: bool,
+    spare_fixes: Vec<Fix>,
+}
+
+impl<'a> Parser<'a> {
+    fn at(&self, i: usize) -> Option<u8> {
+        self.b.get(i).copied()
+    }
+
+    fn diag(&mut self, code: &str, sev: Severity, msg: impl Into<String>, span: Span, expl: &str) -> &mut Vec<Fix> {
+        let d = Diagnostic::preflight(code, sev, Stage::Shell, msg, span).with_explanation(expl);
+        self.out.diagnostics.push(d);
+        match self.out.diagnostics.last_mut() {
+            Some(d) => &mut d.fixes,
+            None => &mut self.spare_fixes,
+        }
+    }
+
+    /// End of the UTF-8 character starting at `i`.
+    fn char_end(&self, i: usize) -> usize {
+        let mut j = i + 1;
+        while j < self.b.len() && !self.src.is_char_boundary(j) {
+            j += 1;
+        }
+        j.min(self.b.len())
+    }
+
+    fn push_src_range(&mut self, from: usize, to: usize) {
+        for k in from..to {
+            if let Some(c) = self.at(k) {
+                self.wb.push_src(c, k);
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        let n = self.b.len();
+        while self.i < n {
+            let i = self.i;
+            let c = self.b.get(i).copied().unwrap_or(b' ');
+            match c {
+                b' ' | b'\t' => {
+                    self.finish_word();
+                    self.i += 1;
+                }
+                b'\r' if self.at(i + 1) == Some(b'\n') => {
+                    self.i += 1;
+                }
+                b'\r' => {
+                    self.finish_word();
+                    self.i += 1;
+                }
+                b'\n' => {
+                    self.end_command();
+                    self.i += 1;
+                    self.line_start = true;
+                }
+                b'#' if !self.wb.started => {
+                    while self.i < n && self.at(self.i) != Some(b'\n') {
+                        self.i += 1;
+                    }
+                }
+                b'&' if self.at(i + 1) == Some(b'>') => {
+                    self.finish_word();
+                    self.i += 2;
+                    if self.at(self.i) == Some(b'>') {
+                        self.i += 1;
+                    }
+                    self.redirect_pending = true;
+                    self.touch(i);
+                }
+                b';' | b'&' | b'|' | b'(' | b')' => {
+                    self.end_command();
+                    self.i += 1;
+                    if matches!((c, self.at(self.i)), (b'&', Some(b'&')) | (b'|', Some(b'|')) | (b'|', Some(b'&')) | (b';', Some(b';'))) {
+                        self.i += 1;
+                    }
+                }
+                b'<' if self.placeholder_end(i).is_some() => {
+                    let end = self.placeholder_end(i).unwrap_or(i + 1);
+                    self.line_start = false;
+                    self.wb.begin(i);
+                    self.push_src_range(i, end);
+                    let ph = self.src.get(i..end).unwrap_or("").to_string();
+                    self.diag(
+                        "SH007",
+                        Severity::Warning,
+                        format!("`{ph}` looks like a placeholder; a shell would read `<` and `>` as redirections"),
+                        Span::new(i, end),
+                        "Documentation often writes values to fill in as <placeholders>. Pasted into a shell, `<` reads \
+                         a file and `>` writes one, so the command would fail or lose arguments. Replace the placeholder \
+                         with the real value; it is checked here as the literal text.",
+                    );
+                    self.i = end;
+                }
+                b'<' | b'>' => self.redirection(i, c),
+                b'\\' => self.backslash(i),
+                b'\'' => {
+                    self.line_start = false;
+                    self.wb.begin(i);
+                    self.wb.quoted = true;
+                    match self.b.get(i + 1..).and_then(|r| r.iter().position(|&x| x == b'\'')) {
+                        Some(p) => {
+                            self.push_src_range(i + 1, i + 1 + p);
+                            self.i = i + 2 + p;
+                        }
+                        None => {
+                            self.unterminated(i, "'");
+                            self.push_src_range(i + 1, n);
+                            self.i = n;
+                        }
+                    }
+                    self.wb.end = self.i;
+                }
+                b'"' => {
+                    self.line_start = false;
+                    self.wb.begin(i);
+                    self.double_quoted(i);
+                }
+                b'$' => {
+                    if self.line_start && !self.wb.started && self.cmd_start.is_none() && matches!(self.at(i + 1), Some(b' ' | b'\t')) {
+                        self.diag(
+                            "SH008",
+                            Severity::Info,
+                            "ignored a leading `$ ` prompt",
+                            Span::new(i, i + 1),
+                            "Documentation shows commands after a `$ ` prompt; the prompt is not part of the command \
+                             (pasted into bash, `$` would be run as a command and fail).",
+                        )
+                        .push(Fix {
+                            title: "Remove the prompt".into(),
+                            applicability: Applicability::Safe,
+                            edits: vec![Edit { start: i, end: i + 2, replacement: String::new() }],
+                        });
+                        self.i += 2;
+                        continue;
+                    }
+                    self.line_start = false;
+                    self.wb.begin(i);
+                    if self.at(i + 1) == Some(b'\'') {
+                        self.ansi_c(i);
+                    } else if self.at(i + 1) == Some(b'"') {
+                        self.double_quoted(i + 1);
+                    } else {
+                        self.dollar(i, false);
+                    }
+                    self.wb.end = self.i;
+                }
+                b'`' => {
+                    self.line_start = false;
+                    self.wb.begin(i);
+                    self.backtick(i);
+                    self.wb.end = self.i;
+                }
+                _ => {
+                    self.line_start = false;
+                    self.wb.begin(i);
+                    if c == b'=' && !self.wb.no_split && self.assignment_context() {
+                        self.wb.no_split = true;
+                    }
+                    let e = self.char_end(i);
+                    self.push_src_range(i, e);
+                    self.i = e;
+                    self.wb.end = e;
+                }
+            }
+        }
+        self.end_command();
+    }
+
+    /// The word so far is `NAME` and we are at its `=`, in a place where the shell treats it
+    /// as an assignment (start of a command, or an argument of `export`/`declare`/...).
+    fn assignment_context(&self) -> bool {
+        let t = &self.wb.text;
+        let name_ok = t.first().copied().is_some_and(is_name_start) && t.iter().all(|&c| is_name_char(c)) && self.wb.map.is_none();
+        name_ok
+            && match self.cmd.words.first() {
+                None => true,
+                Some(w) => matches!(w.text.as_str(), "export" | "declare" | "local" | "readonly" | "typeset"),
+            }
+    }
+
+    fn touch(&mut self, at: usize) {
+        self.line_start = false;
+        if self.cmd_start.is_none() {
+            self.cmd_start = Some(at);
+        }
+        self.cmd_end = self.cmd_end.max(self.i.min(self.b.len()));
+    }
+
+    fn unterminated(&mut self, at: usize, what: &str) {
+        let end = self.char_end(at);
+        self.diag(
+            "SH003",
+            Severity::Error,
+            format!("unterminated quote: `{what}` is never closed"),
+            Span::new(at, end),
+            "A shell would keep reading (waiting for more input) until the quote is closed, so everything after it \
+             becomes part of one argument. It is checked here as one word up to the end of the text.",
+        );
+    }
+
+    /// `<name>` placeholder starting at `i` (unquoted `<`): returns the end after `>`.
+    fn placeholder_end(&self, i: usize) -> Option<usize> {
+        let first = self.at(i + 1)?;
+        if !(first.is_ascii_alphanumeric() || first == b'_') {
+            return None;
+        }
+        let mut j = i + 1;
+        while let Some(c) = self.at(j) {
+            match c {
+                b'>' => return (j > i + 1).then_some(j + 1),
+                b' ' | b'\t' | b'\n' | b'\r' | b'<' | b';' | b'&' | b'|' | b'(' | b')' | b'\'' | b'"' | b'`' | b'$' => return None,
+                _ => j += 1,
+            }
+            if j - i > 200 {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn redirection(&mut self, i: usize, c: u8) {
+        // `2>`: a word of digits right before is the file descriptor, not an argument.
+        if self.wb.started && !self.wb.quoted && self.wb.map.is_none() && !self.wb.text.is_empty() && self.wb.text.iter().all(u8::is_ascii_digit) && self.wb.end == i {
+            let start = self.wb.start;
+            self.wb = WordBuf::default();
+            if self.cmd_start.is_none() {
+                self.cmd_start = Some(start);
+            }
+        } else {
+            self.finish_word();
+        }
+        self.i = i + 1;
+        match (c, self.at(self.i)) {
+            (b'>', Some(b'>' | b'|' | b'&')) | (b'<', Some(b'&' | b'>')) => self.i += 1,
+            (b'<', Some(b'<')) => {
+                self.i += 1;
+                if matches!(self.at(self.i), Some(b'<' | b'-')) {
+                    self.i += 1;
+                }
+            }
+            _ => {}
+        }
+        self.redirect_pending = true;
+        self.touch(i);
+    }
+
+    fn backslash(&mut self, i: usize) {
+        let n = self.b.len();
+        match self.at(i + 1) {
+            None => {
+                self.diag(
+                    "SH002",
+                    Severity::Warning,
+                    "the text ends with a line-continuation `\\`",
+                    Span::new(i, i + 1),
+                    "A trailing backslash continues the command on the next line, but nothing follows; the command \
+                     is checked as if it ended here. Make sure nothing was left out of the paste.",
+                )
+                .push(Fix {
+                    title: "Remove the trailing backslash".into(),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: i, end: i + 1, replacement: String::new() }],
+                });
+                self.i = n;
+            }
+            Some(b'\n') => self.i = i + 2,
+            Some(b'\r') if self.at(i + 2) == Some(b'\n') => self.i = i + 3,
+            Some(b' ' | b'\t') => {
+                // Spaces after the backslash: is the rest of the line empty or a comment?
+                let mut j = i + 1;
+                while matches!(self.at(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                let (line_end, comment) = match self.at(j) {
+                    None => (None, false),
+                    Some(b'\n') => (Some(j), false),
+                    Some(b'\r') if matches!(self.at(j + 1), Some(b'\n') | None) => (Some(j), false),
+                    Some(b'#') => {
+                        let e = self.b.get(j..).and_then(|r| r.iter().position(|&x| x == b'\n')).map(|p| j + p).unwrap_or(n);
+                        let e = if e > j && self.at(e - 1) == Some(b'\r') { e - 1 } else { e };
+                        (Some(e), true)
+                    }
+                    Some(_) => {
+                        self.escaped(i);
+                        return;
+                    }
+                };
+                match line_end {
+                    None => {
+                        // `\` + trailing spaces at the very end of the paste.
+                        self.diag(
+                            "SH002",
+                            Severity::Warning,
+                            "the text ends with a line-continuation `\\` (followed by spaces)",
+                            Span::new(i, i + 1),
+                            "A trailing backslash continues the command on the next line, but nothing follows; the \
+                             command is checked as if it ended here. Make sure nothing was left out of the paste.",
+                        )
+                        .push(Fix {
+                            title: "Remove the trailing backslash".into(),
+                            applicability: Applicability::Safe,
+                            edits: vec![Edit { start: i, end: n, replacement: String::new() }],
+                        });
+                        self.i = n;
+                    }
+                    Some(e) => {
+                        let next_line = self.next_line_preview(e);
+                        let what = if comment { "a comment" } else { "trailing spaces" };
+                        let msg = match &next_line {
+                            Some(l) => format!(
+                                "broken line continuation: `\\` is followed by {what}, so the command ends here and the next line (`{l}`) runs as a separate command; SGLang never sees it"
+                            ),
+                            None => format!("broken line continuation: `\\` is followed by {what}, so the command ends here"),
+                        };
+                        self.diag(
+                            "SH001",
+                            Severity::Error,
+                            msg,
+                            Span::new(i, e),
+                            "A backslash continues a command only when it is the very last character of the line. \
+                             Followed by a space it escapes that space instead (passing a stray \" \" argument), and the \
+                             newline then ends the command: every flag on the following lines is lost. Comments \
+                             cannot be placed inside a continued command.",
+                        )
+                        .push(Fix {
+                            title: format!("Remove the {what} after the backslash"),
+                            applicability: Applicability::Safe,
+                            edits: vec![Edit { start: i + 1, end: e, replacement: String::new() }],
+                        });
+                        self.escaped(i);
+                    }
+                }
+            }
+            Some(_) => self.escaped(i),
+        }
+    }
+
+    fn next_line_preview(&self, line_end: usize) -> Option<String> {
+        let mut s = line_end;
+        while let Some(c) = self.at(s) {
+            if c == b'\n' || c == b'\r' {
+                s += 1;
+            } else {
+                break;
+            }
+        }
+        let rest = self.src.get(s..)?;
+        let line = rest.lines().next()?.trim();
+        if line.is_empty() {
+            return None;
+        }
+        let mut l: String = line.chars().take(60).collect();
+        if l.len() < line.len() {
+            l.push('…');
+        }
+        Some(l)
+    }
+
+    /// `\x` outside quotes: the next character, literally.
+    fn escaped(&mut self, i: usize) {
+        self.line_start = false;
+        self.wb.begin(i);
+        self.wb.quoted = true;
+        let e = self.char_end(i + 1);
+        self.push_src_range(i + 1, e);
+        self.i = e;
+        self.wb.end = e;
+    }
+
+    /// `"..."` starting at the quote at `q`.
+    fn double_quoted(&mut self, q: usize) {
+        self.wb.quoted = true;
+        let n = self.b.len();
+        let mut j = q + 1;
+        loop {
+            let Some(c) = self.at(j) else {
+                self.unterminated(q, "\"");
+                self.i = n;
+                break;
+            };
+            match c {
+                b'"' => {
+                    self.i = j + 1;
+                    break;
+                }
+                b'\\' => match self.at(j + 1) {
+                    Some(b'$' | b'`' | b'"' | b'\\') => {
+                        self.wb.push_src(self.b.get(j + 1).copied().unwrap_or(b'\\'), j + 1);
+                        j += 2;
+                    }
+                    Some(b'\n') => j += 2,
+                    Some(b'\r') if self.at(j + 2) == Some(b'\n') => j += 3,
+                    _ => {
+                        self.wb.push_src(b'\\', j);
+                        j += 1;
+                    }
+                },
+                b'$' => {
+                    self.i = j;
+                    self.dollar(j, true);
+                    j = self.i;
+                }
+                b'`' => {
+                    self.i = j;
+                    self.backtick(j);
+                    j = self.i;
+                }
+                b'\r' if self.at(j + 1) == Some(b'\n') => j += 1,
+                _ => {
+                    self.wb.push_src(c, j);
+                    j += 1;
+                }
+            }
+        }
+        self.wb.end = self.i;
+    }
+
+    /// `$'...'` ANSI-C quoting at `d` (the `$`).
+    fn ansi_c(&mut self, d: usize) {
+        self.wb.quoted = true;
+        let n = self.b.len();
+        let mut j = d + 2;
+        loop {
+            let Some(c) = self.at(j) else {
+                self.unterminated(d, "$'");
+                self.i = n;
+                return;
+            };
+            match c {
+                b'\'' => {
+                    self.i = j + 1;
+                    return;
+                }
+                b'\\' => {
+                    let Some(e) = self.at(j + 1) else {
+                        self.wb.push_src(b'\\', j);
+                        j += 1;
+                        continue;
+                    };
+                    let simple = match e {
+                        b'n' => Some(b'\n'),
+                        b't' => Some(b'\t'),
+                        b'r' => Some(b'\r'),
+                        b'a' => Some(7),
+                        b'b' => Some(8),
+                        b'e' | b'E' => Some(27),
+                        b'f' => Some(12),
+                        b'v' => Some(11),
+                        b'\\' => Some(b'\\'),
+                        b'\'' => Some(b'\''),
+                        b'"' => Some(b'"'),
+                        b'?' => Some(b'?'),
+                        _ => None,
+                    };
+                    if let Some(v) = simple {
+                        self.wb.push_synth(&[v], j);
+                        j += 2;
+                        continue;
+                    }
+                    let (radix, maxd, start) = match e {
+                        b'x' => (16, 2, j + 2),
+                        b'u' => (16, 4, j + 2),
+                        b'U' => (16, 8, j + 2),
+                        b'0'..=b'7' => (8, 3, j + 1),
+                        _ => (0, 0, j + 1),
+                    };
+                    if radix == 0 {
+                        // unknown escape: kept as is
+                        self.wb.push_src(b'\\', j);
+                        j += 1;
+                        continue;
+                    }
+                    let mut k = start;
+                    let mut val: u32 = 0;
+                    while k < start + maxd {
+                        match self.at(k).and_then(|x| (x as char).to_digit(radix)) {
+                            Some(dg) => {
+                                val = val.saturating_mul(radix).saturating_add(dg);
+                                k += 1;
+                            }
+                            None => break,
+                        }
+                    }
+                    if k == start {
+                        self.wb.push_src(b'\\', j);
+                        j += 1;
+                        continue;
+                    }
+                    let ch = if matches!(e, b'u' | b'U') || val < 0x80 { char::from_u32(val).unwrap_or('\u{FFFD}') } else { '\u{FFFD}' };
+                    let mut buf = [0u8; 4];
+                    let s = ch.encode_utf8(&mut buf);
+                    self.wb.push_synth(s.as_bytes(), j);
+                    j = k;
+                }
+                _ => {
+                    self.wb.push_src(c, j);
+                    j += 1;
+                }
+            }
+        }
+    }
+
+    /// Matching close for `$(` / `${` / backquote starting scan at `from`; linear.
+    fn find_close(&self, from: usize, open: u8, close: u8) -> Option<usize> {
+        let mut depth = 1usize;
+        let mut j = from;
+        let mut in_sq = false;
+        let mut in_dq = false;
+        while let Some(c) = self.at(j) {
+            if in_sq {
+                if c == b'\'' {
+                    in_sq = false;
+                }
+            } else if c == b'\\' {
+                j += 1;
+            } else if in_dq {
+                if c == b'"' {
+                    in_dq = false;
+                }
+            } else if c == b'\'' && open != b'{' {
+                in_sq = true;
+            } else if c == b'"' {
+                in_dq = true;
+            } else if c == close {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            } else if c == open {
+                depth += 1;
+            }
+            j += 1;
+        }
+        None
+    }
+
+    /// `$...` expansion at `d` (not `$'`); sets `self.i` after it.
+    fn dollar(&mut self, d: usize, quoted: bool) {
+        let n = self.b.len();
+        match self.at(d + 1) {
+            Some(b'(') => {
+                let arith = self.at(d + 2) == Some(b'(');
+                let end = match self.find_close(d + 2, b'(', b')') {
+                    Some(e) => e + 1,
+                    None => {
+                        self.unterminated(d, "$(");
+                        n
+                    }
+                };
+                self.push_src_range(d, end);
+                self.i = end;
+                let what = if arith { "arithmetic expansion" } else { "command substitution" };
+                self.diag(
+                    "SH006",
+                    Severity::Warning,
+                    format!("{what} `{}` is not run here", preview(self.src.get(d..end).unwrap_or(""))),
+                    Span::new(d, end),
+                    "A shell would run this and put its output in the command; preflight does not run anything, so \
+                     the literal text is checked instead. Write the value itself to check it.",
+                );
+            }
+            Some(b'{') => {
+                let close = self.find_close(d + 2, b'{', b'}');
+                let Some(close) = close else {
+                    self.unterminated(d, "${");
+                    self.push_src_range(d, n);
+                    self.i = n;
+                    return;
+                };
+                let inner = self.src.get(d + 2..close).unwrap_or("");
+                let end = close + 1;
+                self.i = end;
+                let ib = inner.as_bytes();
+                let nl = if ib.first().copied().is_some_and(is_name_start) { ib.iter().take_while(|&&c| is_name_char(c)).count() } else { 0 };
+                let name = inner.get(..nl).unwrap_or("");
+                let rest = inner.get(nl..).unwrap_or("");
+                if nl > 0 && rest.is_empty() {
+                    self.expand_var(name, d, end, quoted);
+                } else if nl > 0 && (rest.starts_with(":-") || rest.starts_with('-')) {
+                    let colon = rest.starts_with(':');
+                    let default = rest.get(if colon { 2 } else { 1 }..).unwrap_or("");
+                    let value = self.vars.get(name).cloned();
+                    let use_default = match &value {
+                        None => true,
+                        Some(v) => colon && v.is_empty(),
+                    };
+                    if use_default {
+                        // the default is written in place: keep its source offsets
+                        let dstart = close - default.len();
+                        let val = unquote_simple(default);
+                        if val == default {
+                            self.push_src_range(dstart, close);
+                        } else {
+                            self.push_value(&val, d, quoted);
+                        }
+                    } else {
+                        self.push_value(&value.unwrap_or_default(), d, quoted);
+                    }
+                } else {
+                    self.push_src_range(d, end);
+                    self.diag(
+                        "SH005",
+                        Severity::Warning,
+                        format!("`{}` is not expanded here", preview(self.src.get(d..end).unwrap_or(""))),
+                        Span::new(d, end),
+                        "This parameter expansion is not evaluated by preflight; the literal text is checked instead.",
+                    );
+                }
+            }
+            Some(c) if is_name_start(c) => {
+                let mut j = d + 1;
+                while self.at(j).is_some_and(is_name_char) {
+                    j += 1;
+                }
+                let name = self.src.get(d + 1..j).unwrap_or("").to_string();
+                self.i = j;
+                self.expand_var(&name, d, j, quoted);
+            }
+            Some(c) if c.is_ascii_digit() || matches!(c, b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') => {
+                self.push_src_range(d, d + 2);
+                self.i = d + 2;
+                self.diag(
+                    "SH005",
+                    Severity::Warning,
+                    format!("`${}` is not expanded here", c as char),
+                    Span::new(d, d + 2),
+                    "Special shell parameters have no value in a pasted command; the literal text is checked instead.",
+                );
+            }
+            _ => {
+                self.wb.push_src(b'$', d);
+                self.i = d + 1;
+            }
+        }
+    }
+
+    fn expand_var(&mut self, name: &str, d: usize, end: usize, quoted: bool) {
+        match self.vars.get(name).cloned() {
+            Some(v) => self.push_value(&v, d, quoted),
+            None => {
+                self.push_src_range(d, end);
+                self.diag(
+                    "SH005",
+                    Severity::Warning,
+                    format!("`{}` is not expanded here: `{name}` is not set earlier in the pasted text", self.src.get(d..end).unwrap_or("")),
+                    Span::new(d, end),
+                    "The variable's value comes from the environment the command runs in, which preflight cannot see; \
+                     the literal text is checked instead. Define it in the paste (`export NAME=value`) or write the value.",
+                );
+            }
+        }
+    }
+
+    /// The value of an expansion; unquoted expansions are split into fields on blanks.
+    fn push_value(&mut self, v: &str, d: usize, quoted: bool) {
+        if quoted || self.wb.no_split {
+            self.wb.push_synth(v.as_bytes(), d);
+            return;
+        }
+        for (k, field) in v.split([' ', '\t', '\n']).enumerate() {
+            if k > 0 {
+                // a blank in the value ends the word
+                self.wb.end = self.i;
+                self.finish_word();
+            }
+            if !field.is_empty() {
+                self.wb.begin(d);
+                self.wb.push_synth(field.as_bytes(), d);
+            }
+        }
+        self.wb.end = self.i;
+    }
+
+    fn backtick(&mut self, q: usize) {
+        let n = self.b.len();
+        let mut j = q + 1;
+        let end = loop {
+            match self.at(j) {
+                None => {
+                    self.unterminated(q, "`");
+                    break n;
+                }
+                Some(b'\\') => j += 2,
+                Some(b'`') => break j + 1,
+                Some(_) => j += 1,
+            }
+        };
+        let end = end.min(n);
+        self.push_src_range(q, end);
+        self.i = end;
+        self.diag(
+            "SH006",
+            Severity::Warning,
+            format!("command substitution `{}` is not run here", preview(self.src.get(q..end).unwrap_or(""))),
+            Span::new(q, end),
+            "A shell would run this and put its output in the command; preflight does not run anything, so the \
+             literal text is checked instead. Write the value itself to check it.",
+        );
+    }
+
+    fn finish_word(&mut self) {
+        if !self.wb.started {
+            return;
+        }
+        let mut wb = std::mem::take(&mut self.wb);
+        let start = wb.start;
+        let end = wb.end.max(start);
+        if self.cmd_start.is_none() {
+            self.cmd_start = Some(start);
+        }
+        self.cmd_end = self.cmd_end.max(end);
+        if wb.text.is_empty() && !wb.quoted {
+            return;
+        }
+        if self.redirect_pending {
+            self.redirect_pending = false;
+            return;
+        }
+        if wb.map.is_none() && wb.text.len() != end - start {
+            wb.materialize();
+        }
+        let text = match String::from_utf8(wb.text) {
+            Ok(t) => t,
+            Err(e) => {
+                // cannot happen (we only copy whole characters), but never panic
+                let t = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                wb.map = Some(vec![start; t.len()]);
+                t
+            }
+        };
+        let span = Span::new(start, end);
+        if self.cmd.words.is_empty() {
+            let raw = self.src.get(start..end).unwrap_or("");
+            if let Some(nl) = assignment_name_len(raw) {
+                let name = raw.get(..nl).unwrap_or("").to_string();
+                let value = text.get(nl + 1..).unwrap_or("").to_string();
+                self.cmd.assignments.push(Assignment { name, value, span });
+                return;
+            }
+        }
+        self.cmd.words.push(Word { text, span, map: wb.map });
+    }
+
+    fn end_command(&mut self) {
+        self.finish_word();
+        self.redirect_pending = false;
+        let Some(start) = self.cmd_start.take() else {
+            self.cmd = ShellCommand::default();
+            return;
+        };
+        let mut cmd = std::mem::take(&mut self.cmd);
+        cmd.span = Span::new(start, self.cmd_end.max(start));
+        self.cmd_end = 0;
+        if cmd.words.is_empty() && cmd.assignments.is_empty() {
+            return;
+        }
+        if cmd.words.is_empty() {
+            for a in &cmd.assignments {
+                self.vars.insert(a.name.clone(), a.value.clone());
+            }
+        } else if cmd.words.first().is_some_and(|w| matches!(w.text.as_str(), "export" | "declare" | "readonly" | "typeset" | "local")) {
+            for w in cmd.words.iter().skip(1) {
+                if let Some(nl) = assignment_name_len(&w.text) {
+                    if let (Some(k), Some(v)) = (w.text.get(..nl), w.text.get(nl + 1..)) {
+                        self.vars.insert(k.to_string(), v.to_string());
+                    }
+                }
+            }
+        } else if cmd.words.first().is_some_and(|w| w.text == "unset") {
+            for w in cmd.words.iter().skip(1) {
+                self.vars.remove(&w.text);
+            }
+        }
+        self.check_json(&cmd);
+        self.out.commands.push(cmd);
+    }
+
+    /// SH004: unquoted JSON split by the shell.
+    fn check_json(&mut self, cmd: &ShellCommand) {
+        let mut k = 0;
+        while let Some(w) = cmd.words.get(k) {
+            k += 1;
+            let raw = self.src.get(w.span.start..w.span.end).unwrap_or("");
+            let off = if raw.starts_with('{') {
+                0
+            } else if raw.starts_with('-') {
+                match raw.find("={") {
+                    Some(p) if !raw.get(..p).unwrap_or("").contains(['\'', '"', '\\']) => p + 1,
+                    _ => continue,
+                }
+            } else {
+                continue;
+            };
+            let start = w.span.start + off;
+            let mut depth: i64 = 0;
+            let mut end = w.span.end;
+            let mut mangled = false;
+            let mut words = 0;
+            let mut j = k - 1;
+            while let Some(x) = cmd.words.get(j) {
+                let r = self.src.get(x.span.start.max(start)..x.span.end).unwrap_or("");
+                for c in r.bytes() {
+                    match c {
+                        b'{' => depth += 1,
+                        b'}' => depth -= 1,
+                        b'"' | b'\'' | b'\\' => mangled = true,
+                        _ => {}
+                    }
+                }
+                end = x.span.end;
+                words += 1;
+                j += 1;
+                if depth <= 0 {
+                    break;
+                }
+            }
+            if words > 1 {
+                mangled = true;
+            }
+            if !mangled || !self.src.is_char_boundary(start) {
+                continue;
+            }
+            k = j;
+            let orig = self.src.get(start..end).unwrap_or("");
+            let split: Vec<&str> = cmd.words.get(k.saturating_sub(words)..k).unwrap_or(&[]).iter().map(|w| w.text.as_str()).collect();
+            self.diag(
+                "SH004",
+                Severity::Warning,
+                format!("unquoted JSON is changed by the shell: SGLang would receive {split:?}"),
+                Span::new(start, end),
+                "Without quotes the shell removes the double quotes inside the JSON and splits it at every space, \
+                 so SGLang gets broken, separate arguments. Put the JSON in single quotes.",
+            )
+            .push(Fix {
+                title: "Single-quote the JSON".into(),
+                applicability: Applicability::Safe,
+                edits: vec![Edit { start, end, replacement: single_quote(orig) }],
+            });
+        }
+    }
+}
+
+/// Quote removal for a `${VAR:-default}` default (simple cases: quotes only).
+fn unquote_simple(s: &str) -> String {
+    if !s.contains(['\'', '"', '\\']) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut sq = false;
+    let mut dq = false;
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        match c {
+            '\'' if !dq => sq = !sq,
+            '"' if !sq => dq = !dq,
+            '\\' if !sq => {
+                if let Some(n) = it.next() {
+                    out.push(n);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn preview(s: &str) -> String {
+    if s.chars().count() <= 60 {
+        return s.to_string();
+    }
+    let mut p: String = s.chars().take(59).collect();
+    p.push('…');
+    p
 }

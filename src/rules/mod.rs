@@ -11,12 +11,16 @@
 //! | `serving_hook.py` | `serving.rs` |
 //! | `validation_hook.py` (`check_server_args` and validators) | `validation.rs` |
 //! | `cuda_graph_hook.py`, `model_executor/cuda_graph_config.py` | `cuda_graph.rs` |
+//! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
+//! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //!
 //! `pipeline.rs` mirrors `pipeline.py::run_resolution_pipeline`: the order of the hooks.
 
 pub mod cuda_graph;
 pub mod hicache;
 pub mod kv_cache;
+pub mod model_config;
+pub mod model_path;
 pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
@@ -206,6 +210,8 @@ impl<'a> Ctx<'a> {
 pub fn all_rules() -> Vec<&'static Rule> {
     let mut v: Vec<&'static Rule> = Vec::new();
     v.extend_from_slice(parallel::RULES);
+    v.extend_from_slice(model_path::RULES);
+    v.extend_from_slice(model_config::RULES);
     v.extend_from_slice(serving::RULES);
     v.extend_from_slice(hicache::RULES);
     v.extend_from_slice(validation::RULES);

@@ -3,7 +3,7 @@
 //! `check_server_args`. Hooks from modules this build does not model yet are listed as
 //! comments in their place, so the order stays reviewable against SGLang's file.
 
-use super::{cuda_graph, hicache, kv_cache, parallel, pd_disaggregation, serving, validation, Ctx};
+use super::{cuda_graph, hicache, kv_cache, model_config, model_path, parallel, pd_disaggregation, serving, validation, Ctx};
 
 /// Run resolution (`ServerArgs.resolve_once`), stage `resolve`.
 pub fn run_resolution_pipeline(ctx: &mut Ctx) {
@@ -21,12 +21,12 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     parallel::validate_prefill_cp_platform(ctx);
     // platform_hook.handle_hardware_runtime_validation: not modelled yet
     if matches!(ctx.cfg.str("model_path").map(str::to_ascii_lowercase).as_deref(), Some("none") | Some("dummy")) {
-        // resolve_boundary_reduction (boundary_reduction.py): not modelled
+        // boundary_reduction.resolve_boundary_reduction: not modelled yet
         return;
     }
-    // boundary_reduction.resolve_boundary_reduction: not modelled yet
-    // model_path_hook.handle_model_source_paths: not modelled yet
-    // muse_spark_hook.apply_muse_spark_env_defaults: not modelled yet
+    // model_path_hook.handle_model_source_paths, then apply_muse_spark_env_defaults, which
+    // loads the model source first (repo id validation)
+    model_path::handle_model_source_paths(ctx);
     serving::handle_multimodal(ctx);
     serving::handle_ssl_validation(ctx);
     serving::handle_asr_validation(ctx);
@@ -37,6 +37,8 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     pd_disaggregation::handle_pd_disaggregation(ctx);
     kv_cache::validate_prefill_only_disable_kv_cache_args(ctx);
     parallel::handle_decode_context_parallelism(ctx);
+    // The first hook that builds ModelConfig (parses --json-model-override-args).
+    model_config::model_config_init(ctx);
     cuda_graph::apply_inkling_prefill_cuda_graph_default(ctx);
     cuda_graph::apply_muse_glimmer_prefill_cuda_graph_max_bs_default(ctx);
     parallel::handle_dwdp(ctx);

@@ -44,6 +44,35 @@ def extract(binary: str, cmd: str) -> list[dict]:
     return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
 
 
+def fix_variants(binary: str, case: dict) -> list[dict]:
+    """For a `X-trigger` case: the commands obtained by applying each fix (with edits) of our
+    diagnostic X, as new cases `X-trigger~fixN`, so the fixture proves what real SGLang says
+    after the fix."""
+    code = case["id"][: -len("-trigger")]
+    args = [binary, "check", "--format", "json", "--gpu", case.get("profile") or "h100", "-"]
+    out = subprocess.run(args, input=case["cmd"], capture_output=True, text=True)
+    try:
+        report = json.loads(out.stdout)
+    except ValueError:
+        return []
+    diags = [d for c in report.get("commands", []) for d in c.get("diagnostics", []) if d.get("code") == code]
+    variants = []
+    for d in diags[:1]:
+        for n, fix in enumerate(d.get("fixes", [])):
+            if not fix.get("edits"):
+                continue
+            text = case["cmd"].encode()
+            for e in sorted(fix["edits"], key=lambda e: e["start"], reverse=True):
+                text = text[: e["start"]] + e["replacement"].encode() + text[e["end"]:]
+            v = {"id": f"{case['id']}~fix{n}", "cmd": text.decode(), "fix_of": case["id"],
+                 "fix_title": fix["title"], "fix_code": code}
+            for key in ("profile", "files"):
+                if case.get(key):
+                    v[key] = case[key]
+            variants.append(v)
+    return variants
+
+
 def run_oracle(requests: list[dict], version: str, cwd: str) -> list[dict]:
     env = dict(os.environ, SGL_ORACLE_CWD=cwd)
     inp = "".join(json.dumps(r) + "\n" for r in requests)
@@ -98,7 +127,7 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
                 rec[key] = v
             cmds.append(rec)
         fixture = {"id": case["id"], "cmd": case["cmd"]}
-        for key in ("profile", "files"):
+        for key in ("profile", "files", "fix_of", "fix_title", "fix_code"):
             if case.get(key):
                 fixture[key] = case[key]
         fixture["sglang_version"] = version
@@ -118,12 +147,15 @@ def main() -> int:
     ap.add_argument("--version", default=VERSION)
     ap.add_argument("--out-dir", default=os.path.join(ROOT, "tests", "fixtures"))
     ap.add_argument("--check", action="store_true", help="re-record and compare with the committed fixtures")
-    ap.add_argument("--sample", type=int, default=0, help="with --check: only this many random cases")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="with --check: about this many random cases in all, spread over the files by size")
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
     binary = cli_binary()
     failures = 0
     total = 0
+    all_cases = sum(len(load(p)) for p in args.cases)
+    rng = random.Random(args.seed)
     for path in args.cases:
         cases = load(path)
         ids = [c["id"] for c in cases]
@@ -131,13 +163,16 @@ def main() -> int:
         if dup:
             print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
             return 2
+        for c in list(cases):
+            if c["id"].endswith("-trigger"):
+                cases.extend(fix_variants(binary, c))
         out_path = os.path.join(args.out_dir, os.path.basename(path))
         if args.check:
             committed = {f["id"]: f for f in load(out_path)} if os.path.exists(out_path) else {}
             chosen = cases
             if args.sample:
-                rng = random.Random(args.seed)
-                chosen = rng.sample(cases, min(len(cases), max(1, args.sample * len(cases) // 1000 or args.sample)))
+                share = -(-args.sample * len(cases) // max(1, all_cases))  # ceil
+                chosen = rng.sample(cases, min(len(cases), share))
             fresh = record([dict(c) for c in chosen], args.version, binary)
             for f in fresh:
                 total += 1

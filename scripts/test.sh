@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run every test of the project: lints, Rust unit/integration/conformance tests, a live
+# re-recording sample against the real sglang package, a short fuzz run, and the browser tests.
+# Installs what it needs (idempotent; cached on a machine that ran it before).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+step() { printf '\n==> %s\n' "$*"; }
+
+step "setup (toolchains, npm packages, Chromium, SGLang recorder venv)"
+bash scripts/setup.sh
+bash tools/recorder/setup.sh >/dev/null
+
+step "lints (clippy, panics denied in the core)"
+bash scripts/lint.sh
+
+step "Rust tests (unit, conformance against recorded SGLang verdicts, fixes, docs, bad input)"
+cargo test --locked --all-targets 2>&1 | tee /tmp/sglang-preflight-cargo-test.log | grep -E '^(test result|running|conformance|fix re-check|---- |thread)|FAILED|panicked' || true
+test "${PIPESTATUS[0]}" -eq 0
+
+step "live re-record sample: committed fixtures vs the real sglang package"
+python3 tools/recorder/record.py --check --sample "${RECORD_SAMPLE:-40}" tests/cases/*.jsonl
+
+step "short fuzz run"
+bash scripts/fuzz-ci.sh
+
+step "browser tests (Debian Chromium via playwright-core)"
+npm run --silent build
+npm test

@@ -1,0 +1,88 @@
+//! The rule reference and the compatibility matrix, generated from the rules' metadata
+//! (`docs/rules.md`, `docs/compatibility.md`; kept current by `tests/docs.rs`).
+
+use crate::check::{check, CheckOptions};
+use crate::rules::{all_rules, Rule};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+const LAUNCH: &str = "python -m sglang.launch_server ";
+
+fn fixes_offered(rule: &Rule) -> Vec<String> {
+    if rule.example_bad.is_empty() {
+        return Vec::new();
+    }
+    let report = check(&format!("{LAUNCH}{}", rule.example_bad), &CheckOptions::default());
+    report
+        .commands
+        .iter()
+        .flat_map(|c| &c.diagnostics)
+        .find(|d| d.code == rule.code)
+        .map(|d| d.fixes.iter().map(|f| format!("{} ({:?})", f.title, f.applicability)).collect())
+        .unwrap_or_default()
+}
+
+/// Markdown reference: one entry per rule.
+pub fn rules_reference() -> String {
+    let mut out = String::new();
+    let rules = all_rules();
+    let _ = writeln!(out, "# Rule reference\n");
+    let _ = writeln!(
+        out,
+        "Generated from the rules' metadata by `cargo run -- reference` (checked by `tests/docs.rs`). \
+         {} rules. Messages are SGLang's own (Apache-2.0, SGLang project); explanations are ours.\n",
+        rules.len()
+    );
+    for r in &rules {
+        let _ = writeln!(out, "## {} `{}`\n", r.code, r.name);
+        let kind = if r.exception.is_empty() { "warning".to_string() } else { format!("`{}`", r.exception) };
+        let until = r.until.map(|u| format!(" to {u}")).unwrap_or_else(|| " on".to_string());
+        let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.site, r.since);
+        let _ = writeln!(out, "- Message: `{}`", r.template.replace('`', "'"));
+        if !r.flags.is_empty() {
+            let _ = writeln!(out, "- Flags: {}", r.flags.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "));
+        }
+        let _ = writeln!(out, "\n{}\n", r.explanation);
+        let fixes = fixes_offered(r);
+        if !fixes.is_empty() {
+            let _ = writeln!(out, "Fixes offered:");
+            for f in fixes {
+                let _ = writeln!(out, "- {f}");
+            }
+            let _ = writeln!(out);
+        }
+        if !r.example_bad.is_empty() {
+            let _ = writeln!(out, "Before:\n\n```sh\n{LAUNCH}{}\n```\n", r.example_bad);
+        }
+        if !r.example_good.is_empty() {
+            let _ = writeln!(out, "After:\n\n```sh\n{LAUNCH}{}\n```\n", r.example_good);
+        }
+    }
+    out
+}
+
+/// Markdown matrix: which flags exclude each other, and by which rule.
+pub fn compatibility_matrix() -> String {
+    let mut pairs: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for r in all_rules() {
+        for (i, a) in r.flags.iter().enumerate() {
+            for b in r.flags.iter().skip(i + 1) {
+                let key = if a <= b { (*a, *b) } else { (*b, *a) };
+                pairs.entry(key).or_default().push(r.code);
+            }
+        }
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "# Compatibility matrix\n");
+    let _ = writeln!(
+        out,
+        "Pairs of flags that constrain each other in SGLang's checks, with the rules that relate them \
+         (see `rules.md`). Generated from the rules' metadata; {} pairs.\n",
+        pairs.len()
+    );
+    let _ = writeln!(out, "| flag | flag | rules |\n| --- | --- | --- |");
+    for ((a, b), codes) in &pairs {
+        let _ = writeln!(out, "| `{a}` | `{b}` | {} |", codes.join(", "));
+    }
+    out
+}

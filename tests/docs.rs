@@ -1,0 +1,20 @@
+//! The generated reference and compatibility matrix must be current.
+//! Regenerate with `cargo run -- reference --write`.
+
+use std::path::Path;
+
+fn assert_current(path: &str, generated: String) {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let committed = std::fs::read_to_string(&full).unwrap_or_default();
+    assert!(committed == generated, "{path} is out of date: run `cargo run -- reference --write`");
+}
+
+#[test]
+fn rule_reference_is_current() {
+    assert_current("docs/rules.md", sglang_preflight::docs::rules_reference());
+}
+
+#[test]
+fn compatibility_matrix_is_current() {
+    assert_current("docs/compatibility.md", sglang_preflight::docs::compatibility_matrix());
+}

@@ -1,0 +1,103 @@
+//! Fixes are re-checked against real SGLang. For every `X-trigger` fixture the recorder also
+//! recorded the command obtained by applying each of our fixes for rule X (`X-trigger~fixN`).
+//! Here we require that
+//! 1. real SGLang (recorded) no longer raises the trigger's error on each fixed command, and
+//! 2. the fixes our code produces today are exactly the ones that were recorded (otherwise the
+//!    fixture is stale: re-record with `python3 tools/recorder/record.py tests/cases/*.jsonl`).
+
+use serde_json::Value;
+use sglang_preflight::diagnostic::apply_edits;
+use sglang_preflight::hardware::Hardware;
+use sglang_preflight::{check, CheckOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn fixtures() -> Vec<Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut paths: Vec<_> = std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
+    paths.sort();
+    paths
+        .iter()
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
+        .flat_map(|p| std::fs::read_to_string(p).unwrap_or_default().lines().map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|l| serde_json::from_str(&l).ok())
+        .collect()
+}
+
+fn first_error_message(f: &Value) -> Option<String> {
+    f.get("commands")?
+        .as_array()?
+        .iter()
+        .find(|c| c.get("verdict").and_then(Value::as_str) == Some("error"))
+        .and_then(|c| c.get("message").and_then(Value::as_str))
+        .map(str::to_string)
+}
+
+fn options(f: &Value) -> CheckOptions {
+    let mut opts = CheckOptions::default();
+    if let Some(hw) = f.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
+        opts.hardware = hw;
+    }
+    opts
+}
+
+#[test]
+fn every_fix_makes_real_sglang_drop_the_error() {
+    let all = fixtures();
+    let by_id: BTreeMap<&str, &Value> = all.iter().filter_map(|f| Some((f.get("id")?.as_str()?, f))).collect();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for f in &all {
+        let id = f.get("id").and_then(Value::as_str).unwrap_or_default();
+        let Some(trigger_id) = f.get("fix_of").and_then(Value::as_str) else { continue };
+        let Some(trigger) = by_id.get(trigger_id) else {
+            problems.push(format!("{id}: its trigger {trigger_id} is missing"));
+            continue;
+        };
+        checked += 1;
+        let before = first_error_message(trigger);
+        let after = first_error_message(f);
+        if before.is_some() && before == after {
+            problems.push(format!("{id} ({}): SGLang still raises {:?}", f["fix_title"], before));
+        }
+    }
+    eprintln!("fix re-check: {checked} fixed commands recorded, {} problems", problems.len());
+    assert!(checked > 0, "no fixed commands recorded: the recorder records `X-trigger~fixN` for every trigger with fixes");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn recorded_fixes_are_the_ones_we_offer_today() {
+    let all = fixtures();
+    let recorded: BTreeMap<&str, &Value> = all
+        .iter()
+        .filter(|f| f.get("fix_of").is_some())
+        .filter_map(|f| Some((f.get("id")?.as_str()?, f)))
+        .collect();
+    let mut problems = Vec::new();
+    for f in &all {
+        let id = f.get("id").and_then(Value::as_str).unwrap_or_default();
+        let Some(code) = id.strip_suffix("-trigger") else { continue };
+        let cmd = f.get("cmd").and_then(Value::as_str).unwrap_or_default();
+        let report = check(cmd, &options(f));
+        let Some(diag) = report.commands.iter().flat_map(|c| &c.diagnostics).find(|d| d.code == code) else {
+            problems.push(format!("{id}: we do not report {code} on its trigger"));
+            continue;
+        };
+        for (n, fix) in diag.fixes.iter().enumerate() {
+            if fix.edits.is_empty() {
+                continue;
+            }
+            let key = format!("{id}~fix{n}");
+            let ours = apply_edits(cmd, &fix.edits);
+            match recorded.get(key.as_str()) {
+                None => problems.push(format!("{key} ({}) was never recorded: re-record", fix.title)),
+                Some(r) if r.get("cmd").and_then(Value::as_str) != ours.as_deref() => {
+                    problems.push(format!("{key}: our fix now gives {ours:?}, recorded {}: re-record", r["cmd"]))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
