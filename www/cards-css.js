@@ -22,11 +22,12 @@ mark.hl { color: transparent; border-radius: 2px; }
 mark.hl.error { background: var(--err-hl); box-shadow: 0 2px 0 var(--err); }
 mark.hl.warning { background: var(--warn-hl); box-shadow: 0 2px 0 var(--warn); }
 mark.hl.info { background: var(--info-hl); box-shadow: 0 2px 0 var(--info); }
-mark.hl.point { display: inline-block; width: 0; border-left: 2px solid var(--err); margin-right: -2px; background: none; box-shadow: none; }
+mark.hl.point { border-left: 2px solid var(--err); margin: 0 -1px; background: none; box-shadow: none; }
 mark.hl.point.warning { border-left-color: var(--warn); }
 mark.hl.point.info { border-left-color: var(--info); }
 .verdict { padding: 0.6em 0.9em; border-radius: 6px; font-weight: 600; border: 1px solid var(--line); background: var(--panel); color: var(--fg); }
 .verdict.accepted { background: var(--ok-bg); color: var(--ok); border-color: var(--ok); }
+.verdict.none { color: var(--muted); }
 .verdict.rejected { background: var(--err-bg); color: var(--err); border-color: var(--err); }
 .card { border: 1px solid var(--line); border-left: 4px solid var(--muted); border-radius: 6px; padding: 0.6em 0.8em; margin: 0 0 0.8em; background: var(--bg); color: var(--fg); }
 .card.error { border-left-color: var(--err); }

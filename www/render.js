@@ -85,9 +85,8 @@ export function renderHighlights(container, text, report, { trailingNewline = tr
     // Empty spans (a missing value, an insertion point) get a caret-like marker.
     for (const r of ranges) {
       if (r.start === a && r.end === a) {
-        const m = el('mark', `hl point ${r.sev}`);
-        m.textContent = '\u200b';
-        frag.append(m);
+        // Empty and inline: no width and no line-break opportunity, so wrapping is unchanged.
+        frag.append(el('mark', `hl point ${r.sev}`));
       }
     }
     if (b === undefined || b === a) continue;

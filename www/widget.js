@@ -113,7 +113,7 @@ class SglangPreflightElement extends HTMLElement {
       this.report = report;
       renderHighlights(this.pre, text, report, { trailingNewline: false });
       this.verdict.textContent = verdictText(report);
-      this.verdict.className = `verdict ${report.accepted ? 'accepted' : 'rejected'}`;
+      this.verdict.className = `verdict ${report.commands.length === 0 ? 'none' : report.accepted ? 'accepted' : 'rejected'}`;
       const items = allDiagnostics(report);
       this.cards.replaceChildren(...items.map(({ d }) => diagCard(d, { text, compact: true })));
       this.dispatchEvent(new CustomEvent('preflight-checked', { detail: { accepted: report.accepted } }));
