@@ -22,7 +22,7 @@ export interface CheckOptions {
   gpu?: string;
   /** GPU count (default: the preset's). */
   gpus?: number;
-  /** YAML text for the command's `--config` file. */
+  /** YAML text for the `--config` file(s) the command names. */
   configYaml?: string;
   /** `--config` files by the path written in the command. */
   configFiles?: Record<string, string>;
@@ -104,7 +104,24 @@ fn err(msg: impl std::fmt::Display) -> JsError {
     JsError::new(&msg.to_string())
 }
 
-fn options(options: JsValue) -> Result<crate::CheckOptions, JsError> {
+/// The `--config` paths named in the commands of `text` (as the CLI finds them).
+fn config_paths(text: &str) -> Vec<String> {
+    let parsed = crate::shell::parse(text);
+    let mut out = Vec::new();
+    for inv in crate::invocation::locate(&parsed).invocations {
+        let mut words = inv.args.iter();
+        while let Some(w) = words.next() {
+            if w.text == "--config" {
+                if let Some(p) = words.next() {
+                    out.push(p.text.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
     let o: JsOptions = if options.is_undefined() || options.is_null() {
         JsOptions::default()
     } else {
@@ -122,7 +139,9 @@ fn options(options: JsValue) -> Result<crate::CheckOptions, JsError> {
     }
     if let Some(yaml) = o.config_yaml.filter(|y| !y.trim().is_empty()) {
         // Like the CLI's `--config-file`: the YAML for whatever `--config` path the command names.
-        files.insert(String::new(), yaml);
+        for path in config_paths(text) {
+            files.entry(path).or_insert_with(|| yaml.clone());
+        }
     }
     opts.config_files = files;
     Ok(opts)
@@ -209,7 +228,7 @@ fn enrich(v: &mut Value, o: &Offsets) {
 }
 
 fn report_value(text: &str, opts: JsValue) -> Result<Value, JsError> {
-    let opts = options(opts)?;
+    let opts = options(text, opts)?;
     let report = crate::check(text, &opts);
     let mut value = serde_json::to_value(&report).map_err(err)?;
     enrich(&mut value, &Offsets::new(text));

@@ -167,6 +167,8 @@ function show(report, text) {
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else cards.replaceChildren(...items.map(({ d }) => diagCard(d, { text, onApply: applyFix, onLocate: locate })));
   $('notrun').textContent = notRunText(report);
+  const usesConfig = (report.commands || []).some((c) => c.argv.includes('--config'));
+  $('yaml-hint').hidden = !yaml.value.trim() || usesConfig;
   if (builder && $('builder').open) {
     const c = report.commands && report.commands[0];
     builder.syncFromArgv(c ? c.argv : []);

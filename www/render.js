@@ -192,7 +192,7 @@ export function diagCard(d, opts = {}) {
       top.append(el('span', 'fix-title', f.title));
       top.append(el('span', `applic ${f.applicability}`, f.applicability === 'safe' ? 'safe fix' : f.applicability === 'unsafe' ? 'changes behaviour' : 'advice'));
       const preview = opts.text !== undefined && f.edits.length ? fixPreview(opts.text, f.edits) : null;
-      if (opts.onApply && preview) {
+      if (opts.onApply && preview && f.applicability !== 'display') {
         const b = el('button', 'apply', 'Apply');
         b.type = 'button';
         b.setAttribute('aria-label', `Apply: ${f.title}`);
