@@ -77,13 +77,14 @@ test('builder round trip: fields → command → permalink → fields; command e
     await page.locator('#flag-search').fill('');
     // The model path from the command is already in its field.
     assert.equal(await page.locator('[data-flag="--model-path"]').inputValue(), 'Qwen/Qwen3-8B');
+    const n = await page.evaluate(() => Number(document.body.dataset.renders));
     await page.locator('[data-flag="--tp-size"]').fill('2');
     await page.locator('[data-flag="--kv-cache-dtype"]').selectOption('fp8_e4m3');
     await page.locator('[data-flag="--trust-remote-code"]').check();
     await page.locator('[data-flag="--enable-tf32-matmul"]').selectOption('off');
     await page.locator('[data-flag="--cuda-graph-bs-decode"]').fill('1 2 4 8');
-    const n = await page.evaluate(() => Number(document.body.dataset.renders));
     await renders(page, n + 1);
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--cuda-graph-bs-decode 1 2 4 8'));
     const cmd = await page.locator('#command').inputValue();
     for (const part of ['--model-path Qwen/Qwen3-8B', '--tp-size 2', '--kv-cache-dtype fp8_e4m3', '--trust-remote-code', '--no-enable-tf32-matmul', '--cuda-graph-bs-decode 1 2 4 8']) {
       assert.ok(cmd.includes(part), `command has ${part}: ${cmd}`);

@@ -115,6 +115,7 @@ test('HTML, script and javascript: payloads in command, YAML, builder and hash s
     await page.locator('#builder > summary').click();
     await page.locator('[data-flag="--served-model-name"]').waitFor();
     for (const p of PAYLOADS) {
+      await page.locator('#flag-search').fill('');
       await page.locator('[data-flag="--served-model-name"]').fill(p);
       await page.locator('#flag-search').fill(p);
       await page.waitForTimeout(50);
