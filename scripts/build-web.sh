@@ -23,9 +23,15 @@ rm -rf dist
 mkdir -p dist/pkg
 cp www/*.html www/*.js www/*.css dist/
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
-# Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled).
-wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  --strip-debug --strip-producers "$PKG/sglang_preflight_bg.wasm" -o dist/pkg/sglang_preflight_bg.wasm
+# Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
+# re-run only when wasm-bindgen's output changed.
+OPT="$PKG/sglang_preflight_opt.wasm"
+if [ ! -f "$OPT" ] || [ "$PKG/sglang_preflight_bg.wasm" -nt "$OPT" ]; then
+  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-reference-types --enable-multivalue --strip-debug --strip-producers "$PKG/sglang_preflight_bg.wasm" -o "$OPT.tmp"
+  mv "$OPT.tmp" "$OPT"
+fi
+cp "$OPT" dist/pkg/sglang_preflight_bg.wasm
 for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js; do
   printf '%8d bytes  %8d gzipped  %s\n' "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)" "$f" >&2
 done

@@ -16,6 +16,7 @@ const DEFAULT_COMMAND = `python -m sglang.launch_server \\
   --dcp-size 2 \\
   --disaggregation-decode-retraction-backup host_pool`;
 
+const CARD_LIMIT = 40;
 const cmd = $('command');
 const backdrop = $('backdrop');
 const yaml = $('yaml');
@@ -165,7 +166,18 @@ function show(report, text) {
   verdict.className = `verdict ${report.commands.length === 0 ? 'none' : report.accepted ? 'accepted' : 'rejected'}`;
   const items = allDiagnostics(report);
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
-  else cards.replaceChildren(...items.map(({ d }) => diagCard(d, { text, onApply: applyFix, onLocate: locate })));
+  else {
+    // Many findings (e.g. a flag repeated hundreds of times): render the first ones at once and
+    // the rest on request, so a keystroke never waits for hundreds of cards.
+    const card = ({ d }) => diagCard(d, { text, onApply: applyFix, onLocate: locate });
+    cards.replaceChildren(...items.slice(0, CARD_LIMIT).map(card));
+    if (items.length > CARD_LIMIT) {
+      const more = el('button', 'more', `Show ${items.length - CARD_LIMIT} more findings`);
+      more.type = 'button';
+      more.addEventListener('click', () => more.replaceWith(...items.slice(CARD_LIMIT).map(card)));
+      cards.append(more);
+    }
+  }
   $('notrun').textContent = notRunText(report);
   const usesConfig = (report.commands || []).some((c) => c.argv.includes('--config'));
   $('yaml-hint').hidden = !yaml.value.trim() || usesConfig;
