@@ -121,7 +121,10 @@ function updateGpusPlaceholder() {
 }
 
 // ---- checking ----
+let editSeq = 0;
+let abandonedSeq = -1;
 function schedule() {
+  editSeq++;
   dirty = true;
   if (!inflight) runCheck();
 }
@@ -132,10 +135,12 @@ async function runCheck() {
   const text = cmd.value;
   const opts = options();
   const key = JSON.stringify(opts);
+  const seq = editSeq;
   try {
     const report = await client.check(text, opts);
     if (text === cmd.value && key === JSON.stringify(options())) show(report, text);
-    if (notice.dataset.kind === 'checker') {
+    // The "abandoned"/"crashed" notice stays until a later edit has been checked.
+    if (notice.dataset.kind === 'checker' && seq > abandonedSeq) {
       notice.dataset.kind = '';
       showNotice('');
     }
@@ -144,6 +149,7 @@ async function runCheck() {
       const msg = e instanceof CheckAbandoned ? e.message : `The checker crashed on this input (a bug in sglang-preflight) and was restarted: ${e.message}`;
       showNotice(msg);
       notice.dataset.kind = 'checker';
+      abandonedSeq = editSeq;
       verdict.textContent = 'No verdict: the check did not finish.';
       verdict.className = 'verdict pending';
       lastReport = null;
