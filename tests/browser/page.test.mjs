@@ -16,8 +16,7 @@ const DCP_CMD =
   'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool';
 const DCP_MSG = '--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1.';
 
-// TODO(lead): drop `todo` once the pd_disaggregation rule for this message has landed on main.
-test('paste → SGLang exact message → Apply "Set --dcp-size 1" → accepted', { todo: 'needs the host_pool/dcp rule from the rules helper' }, async () => {
+test('paste → SGLang exact message → Apply "Set --dcp-size 1" → accepted', async () => {
   const { page, context, rec } = await newPage(env);
   try {
     await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B' }));

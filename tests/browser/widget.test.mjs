@@ -46,8 +46,7 @@ test('two widgets on the example docs page check their commands in shadow DOM', 
   }
 });
 
-// TODO(lead): drop `todo` once the host_pool/dcp rule has landed on main.
-test('the rejecting widget shows SGLang\'s exact message', { todo: 'needs the host_pool/dcp rule from the rules helper' }, async () => {
+test('the rejecting widget shows SGLang\'s exact message', async () => {
   const { page, context } = await newPage(env);
   try {
     await page.goto(env.server.url + 'docs-example.html');
