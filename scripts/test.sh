@@ -26,4 +26,4 @@ bash scripts/fuzz-ci.sh
 
 step "browser tests (Debian Chromium via playwright-core)"
 npm run --silent build
-npm test
+npm run --silent test:browser

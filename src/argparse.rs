@@ -21,6 +21,8 @@
 //! - `ARG009` deprecated flag (SGLang's own warning)
 //! - `ARG010` the same option given twice: the last one wins (preflight warning)
 //! - `ARG011` `-h/--help`: SGLang prints help and exits (info)
+//! - `ARG012` `--log-level` that is not a logging level (`AttributeError` from
+//!   `prepare_server_args`, right after parsing)
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::pyvalue::{str_repr, PyValue};
@@ -28,7 +30,6 @@ use crate::schema::{Action, Schema};
 use crate::shell::Word;
 use crate::span::Span;
 use crate::suggest;
-use std::collections::HashMap;
 
 /// A value the command sets explicitly, and where.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +52,8 @@ pub struct Setting {
 /// Explicitly set values, by argparse `dest`. Defaults stay in the schema.
 #[derive(Debug, Clone, Default)]
 pub struct Namespace {
-    pub explicit: HashMap<String, Setting>,
+    /// (Fx-hashed: rules look fields up by name hundreds of times per command.)
+    pub explicit: rustc_hash::FxHashMap<String, Setting>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -102,14 +104,63 @@ enum Nargs {
     Exact(usize),
 }
 
-/// All option strings of the schema in argparse's registration order, with their action.
-/// Borrowed from the schema, so nothing is allocated per call.
-fn option_strings(schema: &Schema) -> impl Iterator<Item = (&str, usize)> {
-    schema
-        .actions
-        .iter()
-        .enumerate()
-        .flat_map(|(i, a)| a.option_strings.iter().map(move |o| (o.as_str(), i)))
+/// Lookup tables computed once per schema version: option strings sorted for prefix search
+/// (with their registration order, which argparse lists ambiguous matches in), and the
+/// required actions.
+struct Tables {
+    version: String,
+    /// (option string, registration position, action index), sorted by option string
+    sorted: Vec<(String, usize, usize)>,
+    required: Vec<usize>,
+}
+
+impl Tables {
+    fn build(schema: &Schema) -> Tables {
+        let mut sorted: Vec<(String, usize, usize)> = schema
+            .actions
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| a.option_strings.iter().map(move |o| (o.clone(), i)))
+            .enumerate()
+            .map(|(pos, (o, i))| (o, pos, i))
+            .collect();
+        sorted.sort();
+        let required = schema.actions.iter().enumerate().filter(|(_, a)| a.required).map(|(i, _)| i).collect();
+        Tables { version: schema.sglang_version.clone(), sorted, required }
+    }
+
+    /// Option strings starting with `prefix`, in registration order.
+    fn with_prefix<'t>(&'t self, prefix: &str) -> Vec<(&'t str, usize)> {
+        let start = self.sorted.partition_point(|(o, _, _)| o.as_str() < prefix);
+        let mut hits: Vec<(usize, &'t str, usize)> = self
+            .sorted
+            .iter()
+            .skip(start)
+            .take_while(|(o, _, _)| o.starts_with(prefix))
+            .map(|(o, pos, i)| (*pos, o.as_str(), *i))
+            .collect();
+        hits.sort_unstable();
+        hits.into_iter().map(|(_, o, i)| (o, i)).collect()
+    }
+}
+
+fn tables(schema: &Schema) -> std::borrow::Cow<'static, Tables> {
+    static DEFAULT: std::sync::OnceLock<Tables> = std::sync::OnceLock::new();
+    let t = DEFAULT.get_or_init(|| match crate::schema::get(crate::schema::DEFAULT_VERSION) {
+        Some(s) => Tables::build(s),
+        None => Tables::build(schema),
+    });
+    if t.version == schema.sglang_version && t.sorted.len() == schema.by_option.len() {
+        std::borrow::Cow::Borrowed(t)
+    } else {
+        std::borrow::Cow::Owned(Tables::build(schema))
+    }
+}
+
+impl Clone for Tables {
+    fn clone(&self) -> Self {
+        Tables { version: self.version.clone(), sorted: self.sorted.clone(), required: self.required.clone() }
+    }
 }
 
 fn is_negative_number(s: &str) -> bool {
@@ -147,6 +198,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
         ctx.help(w.span);
         return ctx.parsed;
     }
+    let tabs = tables(schema);
     // 1. classify every word (`_parse_optional`); ambiguity is raised right here.
     let mut classes: Vec<Class> = Vec::with_capacity(argv.len());
     let mut after_dd = false;
@@ -160,7 +212,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
             classes.push(Class::DashDash);
             continue;
         }
-        match parse_optional(schema, &w.text) {
+        match parse_optional(schema, &tabs, &w.text) {
             Parsed1::Arg => classes.push(Class::Arg),
             Parsed1::Opt(action, option, explicit) => classes.push(Class::Opt { action, option: option.to_string(), explicit }),
             Parsed1::Ambiguous(cands) => {
@@ -179,7 +231,15 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
                 extras.push(i);
                 i += 1;
             }
-            Class::Opt { action: None, .. } => {
+            Class::Opt { action: None, option, .. } => {
+                if option == "?" {
+                    // ambiguous (already reported): argparse stops there; skip its values
+                    i += 1;
+                    while let Some(Class::Arg) = classes.get(i) {
+                        i += 1;
+                    }
+                    continue;
+                }
                 extras.push(i);
                 i += 1;
             }
@@ -194,12 +254,12 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
         }
     }
     // 3. required options.
-    let missing: Vec<String> = schema
-        .actions
+    let missing: Vec<String> = tabs
+        .required
         .iter()
-        .enumerate()
-        .filter(|(i, a)| a.required && !ctx.seen.contains(i))
-        .map(|(_, a)| option_name(a))
+        .filter(|i| !ctx.seen.contains(i))
+        .filter_map(|&i| schema.actions.get(i))
+        .map(option_name)
         .collect();
     if !missing.is_empty() {
         let at = argv.last().map(|w| Span::empty_at(w.span.end)).unwrap_or_default();
@@ -211,19 +271,55 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
             at,
         )
         .with_explanation("SGLang needs to know which model to serve: pass `--model-path <hub id or local folder>`.");
-        d.fixes.push(Fix {
-            title: "Add --model-path".into(),
-            applicability: Applicability::Display,
-            edits: vec![Edit { start: at.start, end: at.end, replacement: " --model-path <MODEL>".into() }],
-        });
+        // advice only: there is no value we could fill in
+        d.fixes.push(Fix { title: "Add `--model-path <MODEL>`".into(), applicability: Applicability::Display, edits: Vec::new() });
         ctx.parsed.diagnostics.push(d);
     }
     // 4. unrecognized arguments.
     if !extras.is_empty() {
         ctx.unrecognized(&extras, &classes);
     }
+    // Fixes must not edit the `--config FILE` words on behalf of a value inside the file.
+    let config_spans: Vec<Span> =
+        argv.iter().zip(from_config).filter(|(_, &c)| c).map(|(w, _)| w.span).collect();
+    if !config_spans.is_empty() {
+        for d in &mut ctx.parsed.diagnostics {
+            for f in &mut d.fixes {
+                let hits = f.edits.iter().any(|e| config_spans.iter().any(|s| e.start < s.end.max(s.start + 1) && s.start < e.end.max(e.start + 1)));
+                if hits {
+                    f.edits.clear();
+                    f.applicability = Applicability::Display;
+                    f.title = format!("In the config file: {}", f.title);
+                }
+            }
+        }
+    }
+    // 5. prepare_server_args: logging.basicConfig(level=getattr(logging, log_level.upper()))
+    if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level") {
+        if let PyValue::Str(level) = &setting.value {
+            let up = level.to_uppercase();
+            if !matches!(up.as_str(), "CRITICAL" | "FATAL" | "ERROR" | "WARN" | "WARNING" | "INFO" | "DEBUG" | "NOTSET") {
+                let span = setting.value_span.unwrap_or(setting.flag_span);
+                let mut d = Diagnostic::sglang_error(
+                    "ARG012",
+                    Stage::Argparse,
+                    "AttributeError",
+                    format!("module 'logging' has no attribute '{up}'"),
+                    span,
+                )
+                .with_explanation("`--log-level` must name a Python logging level: debug, info, warning, error or critical.");
+                if let Some(best) = suggest::closest_choice(level, &["debug".into(), "info".into(), "warning".into(), "error".into(), "critical".into()]) {
+                    d.fixes.push(Fix { title: format!("Use {best}"), applicability: Applicability::Safe, edits: vec![Edit { start: span.start, end: span.end, replacement: best }] });
+                }
+                ctx.parsed.diagnostics.push(d);
+            }
+        }
+    }
     ctx.parsed
 }
+
+/// (action index, option string, explicit `=value` and its offset in the word)
+type OptionTuple<'s> = (usize, &'s str, Option<(String, usize)>);
 
 enum Parsed1<'s> {
     Arg,
@@ -231,7 +327,7 @@ enum Parsed1<'s> {
     Ambiguous(Vec<&'s str>),
 }
 
-fn parse_optional<'s>(schema: &'s Schema, arg: &str) -> Parsed1<'s> {
+fn parse_optional<'s>(schema: &'s Schema, tabs: &Tables, arg: &str) -> Parsed1<'s> {
     if arg.is_empty() || !arg.starts_with('-') {
         return Parsed1::Arg;
     }
@@ -247,27 +343,30 @@ fn parse_optional<'s>(schema: &'s Schema, arg: &str) -> Parsed1<'s> {
         }
     }
     // _get_option_tuples
-    let mut tuples: Vec<(usize, &'s str, Option<(String, usize)>)> = Vec::new();
+    let mut tuples: Vec<OptionTuple<'s>> = Vec::new();
     if arg.starts_with("--") {
         if schema.allow_abbrev {
             let (prefix, explicit) = match arg.split_once('=') {
                 Some((p, v)) => (p, Some((v.to_string(), p.len() + 1))),
                 None => (arg, None),
             };
-            for (o, i) in option_strings(schema) {
-                if o.starts_with(prefix) {
-                    tuples.push((i, o, explicit.clone()));
+            for (o, i) in tabs.with_prefix(prefix) {
+                if let Some((k, _)) = schema.by_option.get_key_value(o) {
+                    tuples.push((i, k.as_str(), explicit.clone()));
                 }
             }
         }
     } else {
         let short = arg.get(..2).unwrap_or(arg);
         let short_explicit = arg.get(2..).unwrap_or("");
-        for (o, i) in option_strings(schema) {
+        let mut hits = tabs.with_prefix(short);
+        hits.retain(|(o, _)| *o == short || o.starts_with(arg));
+        for (o, i) in hits {
+            let Some((k, _)) = schema.by_option.get_key_value(o) else { continue };
             if o == short {
-                tuples.push((i, o, Some((short_explicit.to_string(), 2))));
-            } else if o.starts_with(arg) {
-                tuples.push((i, o, None));
+                tuples.push((i, k.as_str(), Some((short_explicit.to_string(), 2))));
+            } else {
+                tuples.push((i, k.as_str(), None));
             }
         }
     }
@@ -364,7 +463,8 @@ impl<'a> Ctx<'a> {
                 return start + 1;
             }
             let vals = vec![(value, value_span)];
-            self.take_action(ai, option, flag_span, vals, word.span, from_config);
+            let written = word.text.split('=').next().unwrap_or(&word.text).to_string();
+            self.take_action(ai, option, &written, flag_span, vals, word.span, from_config);
             return start + 1;
         }
         // Match following argument words.
@@ -413,7 +513,8 @@ impl<'a> Ctx<'a> {
             self.help(word.span);
             return start + 1;
         }
-        self.take_action(ai, option, flag_span, vals, whole, from_config);
+        let written = word.text.clone();
+        self.take_action(ai, option, &written, flag_span, vals, whole, from_config);
         start + 1 + take
     }
 
@@ -437,15 +538,13 @@ impl<'a> Ctx<'a> {
             "`{}` needs a value, but the next word is another flag or the end of the command. Words that start with `-` (other than negative numbers) are read as flags.",
             word.text
         );
-        d.fixes.push(Fix {
-            title: format!("Give `{}` a value", word.text),
-            applicability: Applicability::Display,
-            edits: vec![Edit { start: word.span.end, end: word.span.end, replacement: format!(" {metavar}") }],
-        });
+        // advice only: the value is the user's to choose
+        d.fixes.push(Fix { title: format!("Give `{}` a value: `{} {metavar}`", word.text, word.text), applicability: Applicability::Display, edits: Vec::new() });
     }
 
     /// `take_action`: `_get_values`, then the action's `__call__`.
-    fn take_action(&mut self, ai: usize, option: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool) {
+    #[allow(clippy::too_many_arguments)]
+    fn take_action(&mut self, ai: usize, option: &str, written: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool) {
         let schema = self.schema;
         let Some(action) = schema.actions.get(ai) else { return };
         let name = option_name(action);
@@ -567,7 +666,11 @@ impl<'a> Ctx<'a> {
             action.dest.clone(),
             Setting {
                 value: stored,
-                written_as: option.to_string(),
+                written_as: if from_config {
+                    written.trim_start_matches("--").to_string()
+                } else {
+                    written.to_string()
+                },
                 option: canonical,
                 flag_span,
                 value_span,
@@ -584,7 +687,7 @@ impl<'a> Ctx<'a> {
             let PyValue::Str(s) = item else { continue };
             let t = py_strip(&s);
             if t.starts_with('{') && t.ends_with('}') {
-                match pyjson::loads(t) {
+                match crate::pyjson::loads(t) {
                     Ok(obj) => {
                         let has = |k: &str| match &obj {
                             PyValue::Dict(d) => d.iter().any(|(kk, _)| kk == k),
@@ -604,7 +707,7 @@ impl<'a> Ctx<'a> {
                         out.push(obj);
                     }
                     Err(e) => {
-                        self.error("ARG006", "JSONDecodeError", e, span).explanation =
+                        self.error("ARG006", e.exception, e.message, span).explanation =
                             "A `--lora-paths` entry that starts with `{` and ends with `}` is read as JSON, and this one is not valid JSON.".into();
                         return None;
                     }
@@ -649,7 +752,7 @@ impl<'a> Ctx<'a> {
         let res: Result<PyValue, ConvErr> = match short {
             "int" => py_int(s).ok_or(ConvErr::Value),
             "float" => py_float(s).map(PyValue::Float).ok_or(ConvErr::Value),
-            "loads" => pyjson::loads(s).map_err(|_| ConvErr::Value),
+            "loads" => crate::pyjson::loads(s).map_err(|e| if e.exception == "JSONDecodeError" { ConvErr::Value } else { ConvErr::Raw(e.exception, e.message) }),
             "json_list_type" => serde_json::from_str::<serde_json::Value>(s)
                 .map(|v| PyValue::from_json(&v))
                 .map_err(|_| ConvErr::Type(format!("Invalid JSON list: {s}. Please provide a valid JSON list."))),
@@ -662,7 +765,7 @@ impl<'a> Ctx<'a> {
                     Ok(PyValue::Str(s.to_string()))
                 }
             }
-            "parse_cuda_graph_config_arg" => parse_cuda_graph_config(s).map_err(ConvErr::Type),
+            "parse_cuda_graph_config_arg" => parse_cuda_graph_config(s),
             _ => Ok(PyValue::Str(s.to_string())),
         };
         match res {
@@ -675,6 +778,10 @@ impl<'a> Ctx<'a> {
                     "float" => "This flag takes a number (Python `float()`).".into(),
                     _ => "This flag takes a JSON value; check quotes (the shell removes one level) and brackets.".into(),
                 };
+                None
+            }
+            Err(ConvErr::Raw(exc, m)) => {
+                self.error("ARG004", exc, m, span).explanation = "SGLang's converter for this flag failed with an unexpected error.".into();
                 None
             }
             Err(ConvErr::Type(m)) => {
@@ -709,6 +816,7 @@ impl<'a> Ctx<'a> {
                     notes.push(n.clone());
                 }
                 let edits = match &s.replacement {
+                    Some(_) if s.applicability == Applicability::Display => Vec::new(),
                     Some(r) => vec![Edit { start: fspan.start, end: fspan.end, replacement: r.clone() }],
                     None => {
                         // drop the flag (and the value words that follow it)
@@ -742,8 +850,12 @@ impl<'a> Ctx<'a> {
 }
 
 enum ConvErr {
+    /// ValueError/TypeError: argparse's "invalid <type> value: 'x'"
     Value,
+    /// ArgumentTypeError: its own message
     Type(String),
+    /// Any other exception escapes argparse as is (e.g. RecursionError from json.loads)
+    Raw(&'static str, String),
 }
 
 fn json_plain(v: &serde_json::Value) -> String {
@@ -915,8 +1027,18 @@ fn py_type_name(v: &PyValue) -> &'static str {
     }
 }
 
-fn parse_cuda_graph_config(raw: &str) -> Result<PyValue, String> {
-    let parsed = pyjson::loads(raw).map_err(|e| format!("--cuda-graph-config must be JSON: {e}"))?;
+fn parse_cuda_graph_config(raw: &str) -> Result<PyValue, ConvErr> {
+    let parsed = crate::pyjson::loads(raw).map_err(|e| {
+        if e.exception == "JSONDecodeError" {
+            ConvErr::Type(format!("--cuda-graph-config must be JSON: {}", e.message))
+        } else {
+            ConvErr::Raw(e.exception, e.message)
+        }
+    })?;
+    parse_cuda_graph_config_value(parsed).map_err(ConvErr::Type)
+}
+
+fn parse_cuda_graph_config_value(parsed: PyValue) -> Result<PyValue, String> {
     let PyValue::Dict(items) = parsed else {
         return Err(format!("--cuda-graph-config must be a JSON object, got {}", py_type_name(&parsed)));
     };
@@ -951,213 +1073,5 @@ fn dict_set(d: &mut Vec<(String, PyValue)>, k: String, v: PyValue) {
         slot.1 = v;
     } else {
         d.push((k, v));
-    }
-}
-
-/// Python's `json.loads` (the C scanner of CPython 3.11), with its exact error messages.
-pub mod pyjson {
-    use crate::pyvalue::PyValue;
-
-    struct P<'a> {
-        s: &'a [char],
-    }
-
-    fn err_at(chars: &[char], msg: &str, pos: usize) -> String {
-        let before = chars.get(..pos).unwrap_or(chars);
-        let lineno = before.iter().filter(|&&c| c == '\n').count() + 1;
-        let colno = match before.iter().rposition(|&c| c == '\n') {
-            Some(nl) => pos - nl,
-            None => pos + 1,
-        };
-        format!("{msg}: line {lineno} column {colno} (char {pos})")
-    }
-
-    /// Parse `text` like `json.loads`; the error is `str(JSONDecodeError)`.
-    pub fn loads(text: &str) -> Result<PyValue, String> {
-        let chars: Vec<char> = text.chars().collect();
-        if chars.first() == Some(&'\u{feff}') {
-            return Err(err_at(&chars, "Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
-        }
-        let p = P { s: &chars };
-        let start = p.ws(0);
-        let (v, end) = p.value(start, 0).map_err(|(m, pos)| err_at(&chars, &m, pos))?;
-        let end = p.ws(end);
-        if end != chars.len() {
-            return Err(err_at(&chars, "Extra data", end));
-        }
-        Ok(v)
-    }
-
-    type R<T> = Result<T, (String, usize)>;
-
-    impl<'a> P<'a> {
-        fn at(&self, i: usize) -> Option<char> {
-            self.s.get(i).copied()
-        }
-        fn ws(&self, mut i: usize) -> usize {
-            while matches!(self.at(i), Some(' ' | '\t' | '\n' | '\r')) {
-                i += 1;
-            }
-            i
-        }
-        fn starts(&self, i: usize, lit: &str) -> bool {
-            lit.chars().enumerate().all(|(k, c)| self.at(i + k) == Some(c))
-        }
-        fn value(&self, i: usize, depth: usize) -> R<(PyValue, usize)> {
-            if depth > 900 {
-                return Err(("maximum recursion depth exceeded".into(), i));
-            }
-            match self.at(i) {
-                Some('"') => self.string(i + 1).map(|(s, e)| (PyValue::Str(s), e)),
-                Some('{') => self.object(i + 1, depth),
-                Some('[') => self.array(i + 1, depth),
-                Some('n') if self.starts(i, "null") => Ok((PyValue::None, i + 4)),
-                Some('t') if self.starts(i, "true") => Ok((PyValue::Bool(true), i + 4)),
-                Some('f') if self.starts(i, "false") => Ok((PyValue::Bool(false), i + 5)),
-                Some('N') if self.starts(i, "NaN") => Ok((PyValue::Float(f64::NAN), i + 3)),
-                Some('I') if self.starts(i, "Infinity") => Ok((PyValue::Float(f64::INFINITY), i + 8)),
-                Some('-') if self.starts(i, "-Infinity") => Ok((PyValue::Float(f64::NEG_INFINITY), i + 9)),
-                Some(c) if c == '-' || c.is_ascii_digit() => self.number(i),
-                _ => Err(("Expecting value".into(), i)),
-            }
-        }
-        fn number(&self, start: usize) -> R<(PyValue, usize)> {
-            let mut i = start;
-            if self.at(i) == Some('-') {
-                i += 1;
-            }
-            match self.at(i) {
-                Some('0') => i += 1,
-                Some(c) if c.is_ascii_digit() => {
-                    while self.at(i).is_some_and(|c| c.is_ascii_digit()) {
-                        i += 1;
-                    }
-                }
-                _ => return Err(("Expecting value".into(), start)),
-            }
-            let mut is_float = false;
-            if self.at(i) == Some('.') && self.at(i + 1).is_some_and(|c| c.is_ascii_digit()) {
-                is_float = true;
-                i += 1;
-                while self.at(i).is_some_and(|c| c.is_ascii_digit()) {
-                    i += 1;
-                }
-            }
-            if matches!(self.at(i), Some('e' | 'E')) {
-                let mut j = i + 1;
-                if matches!(self.at(j), Some('+' | '-')) {
-                    j += 1;
-                }
-                if self.at(j).is_some_and(|c| c.is_ascii_digit()) {
-                    while self.at(j).is_some_and(|c| c.is_ascii_digit()) {
-                        j += 1;
-                    }
-                    is_float = true;
-                    i = j;
-                }
-            }
-            let text: String = self.s.get(start..i).unwrap_or(&[]).iter().collect();
-            if is_float {
-                Ok((PyValue::Float(text.parse().unwrap_or(f64::NAN)), i))
-            } else {
-                Ok((text.parse::<i64>().map(PyValue::Int).unwrap_or(PyValue::BigInt(text)), i))
-            }
-        }
-        fn string(&self, start: usize) -> R<(String, usize)> {
-            let mut out = String::new();
-            let mut i = start;
-            loop {
-                let Some(c) = self.at(i) else {
-                    return Err(("Unterminated string starting at".into(), start - 1));
-                };
-                match c {
-                    '"' => return Ok((out, i + 1)),
-                    '\\' => {
-                        let Some(e) = self.at(i + 1) else {
-                            return Err(("Unterminated string starting at".into(), start - 1));
-                        };
-                        match e {
-                            '"' => out.push('"'),
-                            '\\' => out.push('\\'),
-                            '/' => out.push('/'),
-                            'b' => out.push('\u{8}'),
-                            'f' => out.push('\u{c}'),
-                            'n' => out.push('\n'),
-                            'r' => out.push('\r'),
-                            't' => out.push('\t'),
-                            'u' => {
-                                let hex: String = self.s.get(i + 2..i + 6).unwrap_or(&[]).iter().collect();
-                                let Some(mut cp) = (hex.len() == 4).then(|| u32::from_str_radix(&hex, 16).ok()).flatten() else {
-                                    return Err(("Invalid \\uXXXX escape".into(), i + 1));
-                                };
-                                i += 4;
-                                if (0xd800..0xdc00).contains(&cp) && self.at(i + 2) == Some('\\') && self.at(i + 3) == Some('u') {
-                                    let hex2: String = self.s.get(i + 4..i + 8).unwrap_or(&[]).iter().collect();
-                                    if let Some(lo) = (hex2.len() == 4).then(|| u32::from_str_radix(&hex2, 16).ok()).flatten() {
-                                        if (0xdc00..0xe000).contains(&lo) {
-                                            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                                            i += 6;
-                                        }
-                                    }
-                                }
-                                out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
-                            }
-                            _ => return Err(("Invalid \\escape".into(), i)),
-                        }
-                        i += 2;
-                    }
-                    c if (c as u32) < 0x20 => return Err(("Invalid control character at".into(), i)),
-                    c => {
-                        out.push(c);
-                        i += 1;
-                    }
-                }
-            }
-        }
-        fn object(&self, start: usize, depth: usize) -> R<(PyValue, usize)> {
-            let mut items: Vec<(String, PyValue)> = Vec::new();
-            let mut i = self.ws(start);
-            if self.at(i) == Some('}') {
-                return Ok((PyValue::Dict(items), i + 1));
-            }
-            loop {
-                if self.at(i) != Some('"') {
-                    return Err(("Expecting property name enclosed in double quotes".into(), i));
-                }
-                let (k, e) = self.string(i + 1)?;
-                i = self.ws(e);
-                if self.at(i) != Some(':') {
-                    return Err(("Expecting ':' delimiter".into(), i));
-                }
-                i = self.ws(i + 1);
-                let (v, e) = self.value(i, depth + 1)?;
-                super::dict_set(&mut items, k, v);
-                i = self.ws(e);
-                match self.at(i) {
-                    Some('}') => return Ok((PyValue::Dict(items), i + 1)),
-                    Some(',') => {
-                        i = self.ws(i + 1);
-                    }
-                    _ => return Err(("Expecting ',' delimiter".into(), i)),
-                }
-            }
-        }
-        fn array(&self, start: usize, depth: usize) -> R<(PyValue, usize)> {
-            let mut items = Vec::new();
-            let mut i = self.ws(start);
-            if self.at(i) == Some(']') {
-                return Ok((PyValue::List(items), i + 1));
-            }
-            loop {
-                let (v, e) = self.value(i, depth + 1)?;
-                items.push(v);
-                i = self.ws(e);
-                match self.at(i) {
-                    Some(']') => return Ok((PyValue::List(items), i + 1)),
-                    Some(',') => i = self.ws(i + 1),
-                    _ => return Err(("Expecting ',' delimiter".into(), i)),
-                }
-            }
-        }
     }
 }

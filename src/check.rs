@@ -94,7 +94,11 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
         // SGLang stops at its first error; we go on: after a front-end or argparse error the
         // values that did parse are still worth resolving and checking.
-        let not_run = {
+        // With -h/--help SGLang prints help and exits: nothing is resolved or checked.
+        let help = fe.help || parsed_args.help;
+        let not_run = if help {
+            Vec::new()
+        } else {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
             let mut ctx = Ctx {
                 cfg: ResolvedConfig::new(schema, &parsed_args.namespace),
@@ -104,6 +108,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 append_at,
                 fallback_span: inv.launcher,
                 model_config_known: false,
+                earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 diagnostics: Vec::new(),
                 not_run: Vec::new(),
             };

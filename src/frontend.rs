@@ -16,7 +16,8 @@
 //! - `CFG005` YAML syntax error (preflight's wording; PyYAML's differs)
 //! - `CFG006` YAML root is not a mapping
 //! - `CFG007` config key for an action the merger does not support
-//! - `CFG008` `--config=FILE`: accepted by argparse but never loaded (preflight warning)
+//! - `CFG008` `--config=FILE` or an abbreviation (`--conf FILE`): accepted by argparse but
+//!   never loaded (preflight warning)
 //! - `CFG009` YAML alias expansion too large (preflight error; refuses YAML bombs)
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
@@ -52,11 +53,9 @@ pub fn run(inv: &Invocation, config_files: &ConfigFiles) -> FrontEnd {
 pub fn run_with(schema: Option<&Schema>, inv: &Invocation, config_files: &ConfigFiles) -> FrontEnd {
     let mut fe = FrontEnd { argv: inv.args.clone(), ..FrontEnd::default() };
     let anchor = inv.launcher;
-    if inv.entry == Entry::Serve {
-        if !serve_front_end(&mut fe, anchor) {
-            fe.from_config = vec![false; fe.argv.len()];
-            return fe;
-        }
+    if inv.entry == Entry::Serve && !serve_front_end(&mut fe, anchor) {
+        fe.from_config = vec![false; fe.argv.len()];
+        return fe;
     }
     if fe.argv.iter().any(|w| w.text == "-h" || w.text == "--help") {
         help(&mut fe, anchor);
@@ -180,11 +179,7 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
             at,
         )
         .with_explanation("`sglang serve` looks for the model before parsing other flags: give it as the first word, or as `--model-path`/`--model` spelled out in full (abbreviations and `--config` files are not seen at this point).");
-        d.fixes.push(Fix {
-            title: "Add --model-path".into(),
-            applicability: Applicability::Display,
-            edits: vec![Edit { start: at.start, end: at.end, replacement: " --model-path <MODEL>".into() }],
-        });
+        d.fixes.push(Fix { title: "Add `--model-path <MODEL>` (or give the model as the first word)".into(), applicability: Applicability::Display, edits: Vec::new() });
         fe.diagnostics.push(d);
         return false;
     }
@@ -207,6 +202,35 @@ fn cfg_error(fe: &mut FrontEnd, code: &str, exc: &str, msg: String, span: Span, 
 fn merge_config(fe: &mut FrontEnd, schema: &Schema, files: &ConfigFiles) {
     let idx: Vec<usize> = fe.argv.iter().enumerate().filter(|(_, w)| w.text == "--config").map(|(i, _)| i).collect();
     if idx.is_empty() {
+        // an abbreviation of --config (argparse accepts it as the option, SGLang never loads it)
+        let abbrev = fe.argv.iter().find(|w| {
+            let flag = w.text.split('=').next().unwrap_or("");
+            flag.len() >= 4
+                && flag != "--config"
+                && "--config".starts_with(flag)
+                && schema.actions.iter().flat_map(|a| &a.option_strings).filter(|o| o.starts_with(flag)).count() == 1
+        });
+        if let Some(w) = abbrev {
+            let flag_len = w.text.find('=').unwrap_or(w.text.len());
+            let fspan = w.sub_span(0, flag_len);
+            let (replacement, end) = if flag_len < w.text.len() { ("--config ".to_string(), w.sub_span(0, flag_len + 1).end) } else { ("--config".to_string(), fspan.end) };
+            fe.diagnostics.push(
+                Diagnostic::preflight(
+                    "CFG008",
+                    Severity::Warning,
+                    Stage::Config,
+                    format!("`{}` is not loaded: SGLang only reads a config file given as `--config FILE` (the exact word); argparse accepts this abbreviation and ignores the file.", w.text),
+                    w.span,
+                )
+                .with_explanation("SGLang looks for the exact word `--config` before parsing; any other spelling is parsed as an ordinary (unused) option, so none of the file's settings apply.")
+                .with_fix(Fix {
+                    title: "Write `--config FILE`".into(),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: fspan.start, end, replacement }],
+                }),
+            );
+            return;
+        }
         if let Some(w) = fe.argv.iter().find(|w| w.text.starts_with("--config=")) {
             let eq = w.sub_span(8, 9);
             fe.diagnostics.push(

@@ -11,6 +11,7 @@ use crate::diagnostic::Diagnostic;
 use crate::shell::{assignment_name_len, ShellParse, Word};
 use crate::span::Span;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -110,25 +111,115 @@ fn is_launch_module(m: &str) -> bool {
     m == "sglang.launch_server"
 }
 
+/// Set `k=v`; later entries win, so a long list just grows (keeps this linear).
 fn set(env: &mut Vec<(String, String)>, k: &str, v: &str) {
-    env.retain(|(n, _)| n != k);
+    if env.len() < 64 {
+        env.retain(|(n, _)| n != k);
+    }
     env.push((k.to_string(), v.to_string()));
 }
 
 /// Find every SGLang invocation in the parsed text.
 pub fn locate(parsed: &ShellParse) -> Located {
+    locate_at(parsed, 0)
+}
+
+fn is_shell(w: &str) -> bool {
+    matches!(basename(w), "bash" | "sh" | "zsh" | "dash" | "ksh")
+}
+
+/// `bash [options] -c STRING` at `words[j]`: the index of STRING.
+fn shell_c_at(words: &[Word], j: usize) -> Option<usize> {
+    if !is_shell(&words.get(j)?.text) {
+        return None;
+    }
+    let mut k = j + 1;
+    let mut c = false;
+    while let Some(w) = words.get(k) {
+        let t = w.text.as_str();
+        if !t.starts_with('-') || t == "-" || t == "--" {
+            break;
+        }
+        if t == "-o" || t == "+o" || t == "-O" || t == "+O" || t == "--rcfile" || t == "--init-file" {
+            k += 2;
+            continue;
+        }
+        if !t.starts_with("--") && t.contains('c') {
+            c = true;
+        }
+        k += 1;
+    }
+    if words.get(k).is_some_and(|w| w.text == "--") {
+        k += 1;
+    }
+    (c && k < words.len()).then_some(k)
+}
+
+/// Maps offsets of `w.text` to offsets in the original text.
+fn outer_offset(w: &Word, o: usize) -> usize {
+    match &w.map {
+        None => w.span.start + o.min(w.text.len()),
+        Some(m) => m.get(o).copied().unwrap_or(w.span.end),
+    }
+}
+
+fn outer_span(w: &Word, s: Span) -> Span {
+    let a = outer_offset(w, s.start);
+    let b = if s.end > s.start { outer_offset(w, s.end - 1) + 1 } else { a };
+    Span::new(a.min(b), b.max(a))
+}
+
+/// The SGLang launches inside a `bash -c` string word `w`, with spans in the original text.
+fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut Located) {
+    let inner = crate::shell::parse_with_vars(&w.text, env);
+    let found = locate_at(&inner, depth + 1);
+    for mut d in inner.diagnostics.into_iter().chain(found.diagnostics) {
+        d.span = outer_span(w, d.span);
+        // edits inside a quoted string would need re-quoting: offered only on the outer text
+        d.fixes.clear();
+        out.diagnostics.push(d);
+    }
+    for inv in found.invocations {
+        let args = inv
+            .args
+            .into_iter()
+            .map(|a| {
+                let map: Vec<usize> = match &a.map {
+                    None => (0..a.text.len()).map(|k| outer_offset(w, a.span.start + k)).collect(),
+                    Some(m) => m.iter().map(|&o| outer_offset(w, o)).collect(),
+                };
+                let span = outer_span(w, a.span);
+                let verbatim = map.len() == span.len() && map.iter().enumerate().all(|(k, &o)| o == span.start + k);
+                Word { text: a.text, span, map: if verbatim { None } else { Some(map) } }
+            })
+            .collect();
+        let mut e = env.to_vec();
+        for (k, v) in inv.env {
+            set(&mut e, &k, &v);
+        }
+        out.invocations.push(Invocation {
+            entry: inv.entry,
+            launcher: outer_span(w, inv.launcher),
+            args,
+            env: e,
+            span: outer_span(w, inv.span),
+        });
+    }
+}
+
+fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
     let mut out = Located::default();
     // shell variables and which of them are exported, as the paste runs
-    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut vars: HashMap<String, String> = HashMap::new();
     let mut exported: Vec<(String, String)> = Vec::new();
     // `export NAME` before NAME has a value: exported once it gets one
-    let mut export_names: Vec<String> = Vec::new();
+    let mut export_names: HashSet<String> = HashSet::new();
     for cmd in &parsed.commands {
         let words = &cmd.words;
         let Some(first) = words.first() else {
             for a in &cmd.assignments {
-                set(&mut vars, &a.name, &a.value);
-                if exported.iter().any(|(n, _)| n == &a.name) || export_names.contains(&a.name) {
+                vars.insert(a.name.clone(), a.value.clone());
+                if export_names.contains(&a.name) {
                     set(&mut exported, &a.name, &a.value);
                 }
             }
@@ -145,24 +236,26 @@ pub fn locate(parsed: &ShellParse) -> Located {
                     }
                     if let Some(nl) = assignment_name_len(t) {
                         let (k, v) = (t.get(..nl).unwrap_or(""), t.get(nl + 1..).unwrap_or(""));
-                        set(&mut vars, k, v);
+                        vars.insert(k.to_string(), v.to_string());
                         if any_x {
                             set(&mut exported, k, v);
+                            export_names.insert(k.to_string());
                         }
                     } else if any_x {
-                        match vars.iter().find(|(n, _)| n == t).cloned() {
-                            Some((_, v)) => set(&mut exported, t, &v),
-                            None => export_names.push(t.to_string()),
+                        if let Some(v) = vars.get(t) {
+                            set(&mut exported, t, v);
                         }
+                        export_names.insert(t.to_string());
                     }
                 }
                 continue;
             }
             "unset" => {
                 for w in words.iter().skip(1) {
-                    vars.retain(|(n, _)| n != &w.text);
-                    exported.retain(|(n, _)| n != &w.text);
-                    export_names.retain(|n| n != &w.text);
+                    vars.remove(&w.text);
+                    if export_names.remove(&w.text) {
+                        exported.retain(|(n, _)| n != &w.text);
+                    }
                 }
                 continue;
             }
@@ -175,7 +268,18 @@ pub fn locate(parsed: &ShellParse) -> Located {
             None if WRAPPERS.contains(&basename(&first.text)) => (1..words.len()).find_map(|j| launcher_at(words, j).map(|f| (j, f))),
             None => None,
         };
-        let Some((j, (entry, argstart))) = found else { continue };
+        // ... or a shell running a command string: `bash -c "python -m sglang.launch_server ..."`
+        let shell_c = match found {
+            Some(_) => None,
+            None if WRAPPERS.contains(&basename(&first.text)) || is_shell(&first.text) => {
+                (0..words.len()).find_map(|j| shell_c_at(words, j).map(|s| (j, s)))
+            }
+            None => None,
+        };
+        let j = match (found, shell_c) {
+            (Some((j, _)), _) | (None, Some((j, _))) => j,
+            (None, None) => continue,
+        };
 
         // Environment: exported vars, prefix assignments, then what the wrappers add.
         let mut env = exported.clone();
@@ -238,7 +342,7 @@ pub fn locate(parsed: &ShellParse) -> Located {
                             Some(nl) => set(&mut env, s.get(..nl).unwrap_or(""), s.get(nl + 1..).unwrap_or("")),
                             None => {
                                 // `-e NAME` passes the host's value
-                                let host = exported.iter().find(|(n, _)| n == s).cloned();
+                                let host = exported.iter().rev().find(|(n, _)| n == s).cloned();
                                 if let Some((n, v)) = host {
                                     set(&mut env, &n, &v);
                                 }
@@ -251,6 +355,16 @@ pub fn locate(parsed: &ShellParse) -> Located {
             k += 1;
         }
 
+        let Some((_, (entry, argstart))) = found else {
+            if let Some((_, si)) = shell_c {
+                if let Some(w) = words.get(si) {
+                    if depth < 4 {
+                        inner_invocations(w, &env, depth, &mut out);
+                    }
+                }
+            }
+            continue;
+        };
         let launcher = match (words.get(j), words.get(argstart.saturating_sub(1))) {
             (Some(a), Some(b)) => a.span.cover(b.span),
             _ => cmd.span,

@@ -46,6 +46,9 @@ fn decode_error(s: &[char], msg: &str, pos: usize) -> JsonError {
     JsonError { exception: "JSONDecodeError", message: format!("{msg}: line {lineno} column {colno} (char {pos})") }
 }
 
+/// A value and the index just past it, or why there is none.
+type Scanned = Result<(PyValue, usize), Fail>;
+
 enum Fail {
     /// `StopIteration(idx)`: no value starts here ("Expecting value").
     Stop(usize),
@@ -93,12 +96,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn nested(
-        &mut self,
-        i: usize,
-        what: &str,
-        f: fn(&mut Self, usize) -> Result<(PyValue, usize), Fail>,
-    ) -> Result<(PyValue, usize), Fail> {
+    fn nested(&mut self, i: usize, what: &str, f: fn(&mut Self, usize) -> Scanned) -> Scanned {
         if self.depth >= MAX_DEPTH {
             return Err(Fail::Error(JsonError {
                 exception: "RecursionError",

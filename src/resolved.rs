@@ -5,13 +5,13 @@
 use crate::argparse::{Namespace, Setting};
 use crate::pyvalue::PyValue;
 use crate::schema::Schema;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub struct ResolvedConfig<'s> {
     pub schema: &'s Schema,
     pub explicit: &'s Namespace,
     /// Values assigned during resolution (SGLang's hooks writing `server_args.x = ...`).
-    derived: HashMap<String, PyValue>,
+    derived: FxHashMap<String, PyValue>,
     /// Fields read that are neither in the schema nor derived: a rule reading a misspelt
     /// field shows up here (checked in tests).
     unknown_reads: std::cell::RefCell<Vec<String>>,
@@ -21,7 +21,7 @@ static NONE: PyValue = PyValue::None;
 
 impl<'s> ResolvedConfig<'s> {
     pub fn new(schema: &'s Schema, explicit: &'s Namespace) -> Self {
-        ResolvedConfig { schema, explicit, derived: HashMap::new(), unknown_reads: Default::default() }
+        ResolvedConfig { schema, explicit, derived: FxHashMap::default(), unknown_reads: Default::default() }
     }
 
     /// Current value of a `ServerArgs` field (`dest`), as SGLang would read it now.

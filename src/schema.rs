@@ -3,6 +3,7 @@
 
 use crate::pyvalue::PyValue;
 use serde::Deserialize;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -48,13 +49,13 @@ pub struct Schema {
     pub actions: Vec<Action>,
     /// option string -> index into `actions`
     #[serde(skip)]
-    pub by_option: HashMap<String, usize>,
+    pub by_option: FxHashMap<String, usize>,
     /// dest -> index of the first action with that dest
     #[serde(skip)]
-    pub by_dest: HashMap<String, usize>,
+    pub by_dest: FxHashMap<String, usize>,
     /// dest -> default value as Python sees it (absent for suppressed defaults)
     #[serde(skip)]
-    pub defaults: HashMap<String, PyValue>,
+    pub defaults: FxHashMap<String, PyValue>,
 }
 
 impl Schema {

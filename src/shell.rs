@@ -5,7 +5,15 @@
 //! `"..."`, `\x`, `$'...'`), line continuations (also `\` + CRLF), comments, command
 //! separators (`;`, `&`, `&&`, `||`, `|`, newlines, parentheses), redirections (removed from
 //! the words), and `$VAR` / `${VAR}` / `${VAR:-default}` expansion of variables defined
-//! earlier in the paste (`NAME=value` lines and `export NAME=value`).
+//! earlier in the paste (`NAME=value` lines and `export NAME=value`; unquoted values are split
+//! into words as bash does), and bash brace expansion (`{a,b}`, which is what happens to
+//! unquoted JSON with commas). Bash parity is tested in `tests/shell_vs_bash.rs`.
+//!
+//! Deliberate differences from bash: undefined variables, `$(...)` and `<placeholders>` are
+//! kept as literal text (with a warning) instead of expanding to nothing / redirecting; a `$ `
+//! prompt at the start of a line is dropped; a trailing `\` (plus blanks) at the very end of
+//! the text is dropped; CRLF is read as LF. Not handled: here-documents, `~` and glob
+//! expansion (kept literally), `{1..5}` sequences, `$((...))` arithmetic.
 //!
 //! Shell traps get diagnostics with stage `shell`, origin `preflight`:
 //!
@@ -24,6 +32,8 @@
 //! * `SH007` (warning) — a `<placeholder>` (e.g. `--model-path <your-model>`): a shell reads
 //!   `<` and `>` as redirections; the placeholder text is kept as the word.
 //! * `SH008` (info) — a leading `$ ` prompt (as copied from docs) is ignored.
+//! * `SH009` (warning) — digits glued to a redirection right after an option (`--tp 2>log`):
+//!   the shell reads `2>` as a file-descriptor redirection and drops the value. Fix: add a space.
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
@@ -98,13 +108,21 @@ pub struct ShellParse {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// At most this many shell diagnostics are reported for one text.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
 /// Split `text` into simple commands and words.
 pub fn parse(text: &str) -> ShellParse {
+    parse_with_vars(text, &[])
+}
+
+/// Like [`parse`], with shell variables already set (e.g. the environment of `bash -c TEXT`).
+pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
     let mut p = Parser {
         src: text,
         b: text.as_bytes(),
         i: 0,
-        vars: HashMap::new(),
+        vars: vars.iter().cloned().collect(),
         out: ShellParse::default(),
         cmd: ShellCommand::default(),
         cmd_start: None,
@@ -113,9 +131,41 @@ pub fn parse(text: &str) -> ShellParse {
         redirect_pending: false,
         line_start: true,
         spare_fixes: Vec::new(),
+        no_brace: false,
     };
     p.run();
     p.out
+}
+
+/// Whether `opt` is an SGLang option that takes a value (per the default version's schema).
+fn option_takes_value(opt: &str) -> bool {
+    if !opt.starts_with("--") || opt.contains('=') {
+        return false;
+    }
+    let Some(schema) = crate::schema::get(crate::schema::DEFAULT_VERSION) else { return false };
+    let takes = |k: usize| schema.actions.get(k).is_some_and(|a| matches!(a.action.as_str(), "_StoreAction" | "LoRAPathAction"));
+    if let Some(&k) = schema.by_option.get(opt) {
+        return takes(k);
+    }
+    // an abbreviation (argparse allows unique prefixes)
+    let mut found = false;
+    for (o, &k) in &schema.by_option {
+        if o.starts_with(opt) {
+            if !takes(k) {
+                return false;
+            }
+            found = true;
+        }
+    }
+    found
+}
+
+/// Bytes that end a run of ordinary word characters.
+fn is_special(c: u8) -> bool {
+    matches!(
+        c,
+        b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>' | b'\\' | b'\'' | b'"' | b'$' | b'`' | b'='
+    )
 }
 
 fn is_name_start(c: u8) -> bool {
@@ -151,6 +201,10 @@ struct WordBuf {
     quoted: bool,
     /// An unquoted expansion in an assignment value is not split.
     no_split: bool,
+    /// An unquoted `=` was seen (only the first one can make an assignment).
+    seen_eq: bool,
+    /// An unquoted `{` was seen: brace expansion may apply.
+    brace: bool,
 }
 
 impl WordBuf {
@@ -200,6 +254,8 @@ struct Parser<'a> {
     redirect_pending: bool,
     line_start: bool,
     spare_fixes: Vec<Fix>,
+    /// Reading a brace alternative again: no further brace expansion.
+    no_brace: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -208,6 +264,11 @@ impl<'a> Parser<'a> {
     }
 
     fn diag(&mut self, code: &str, sev: Severity, msg: impl Into<String>, span: Span, expl: &str) -> &mut Vec<Fix> {
+        if self.out.diagnostics.len() >= MAX_DIAGNOSTICS {
+            // pathological input: stop reporting (keeps the work linear and the report readable)
+            self.spare_fixes.clear();
+            return &mut self.spare_fixes;
+        }
         let d = Diagnostic::preflight(code, sev, Stage::Shell, msg, span).with_explanation(expl);
         self.out.diagnostics.push(d);
         match self.out.diagnostics.last_mut() {
@@ -226,10 +287,13 @@ impl<'a> Parser<'a> {
     }
 
     fn push_src_range(&mut self, from: usize, to: usize) {
-        for k in from..to {
-            if let Some(c) = self.at(k) {
-                self.wb.push_src(c, k);
-            }
+        let Some(bytes) = self.b.get(from..to) else { return };
+        if self.wb.map.is_none() && from == self.wb.start + self.wb.text.len() {
+            self.wb.text.extend_from_slice(bytes);
+            return;
+        }
+        for (k, &c) in bytes.iter().enumerate() {
+            self.wb.push_src(c, from + k);
         }
     }
 
@@ -332,6 +396,8 @@ impl<'a> Parser<'a> {
                             applicability: Applicability::Safe,
                             edits: vec![Edit { start: i, end: i + 2, replacement: String::new() }],
                         });
+                        // the prompt is part of the pasted command line
+                        self.cmd_start = Some(i);
                         self.i += 2;
                         continue;
                     }
@@ -355,10 +421,22 @@ impl<'a> Parser<'a> {
                 _ => {
                     self.line_start = false;
                     self.wb.begin(i);
-                    if c == b'=' && !self.wb.no_split && self.assignment_context() {
-                        self.wb.no_split = true;
+                    if c == b'=' && !self.wb.seen_eq {
+                        self.wb.seen_eq = true;
+                        self.wb.no_split = self.assignment_context();
                     }
-                    let e = self.char_end(i);
+                    // a run of ordinary bytes at once (all special bytes are ASCII, so the run
+                    // ends on a character boundary)
+                    let mut e = i + 1;
+                    while let Some(x) = self.at(e) {
+                        if is_special(x) {
+                            break;
+                        }
+                        e += 1;
+                    }
+                    if !self.wb.brace && self.b.get(i..e).is_some_and(|r| r.contains(&b'{')) {
+                        self.wb.brace = true;
+                    }
                     self.push_src_range(i, e);
                     self.i = e;
                     self.wb.end = e;
@@ -428,6 +506,24 @@ impl<'a> Parser<'a> {
             if self.cmd_start.is_none() {
                 self.cmd_start = Some(start);
             }
+            // `--tp 2>log`: the value was meant for the option, the shell took it as a descriptor
+            let after_option = self.cmd.words.last().is_some_and(|w| option_takes_value(&w.text));
+            if after_option {
+                let fd = self.src.get(start..i).unwrap_or("").to_string();
+                self.diag(
+                    "SH009",
+                    Severity::Warning,
+                    format!("`{fd}{}` is a redirection: the shell does not pass `{fd}` as the option's value", c as char),
+                    Span::new(start, i + 1),
+                    "Digits written directly before `>` or `<` name a file descriptor (as in `2>&1`), so the shell \
+                     removes them from the arguments. Put a space before the redirection to pass the number.",
+                )
+                .push(Fix {
+                    title: "Put a space before the redirection".into(),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: i, end: i, replacement: " ".into() }],
+                });
+            }
         } else {
             self.finish_word();
         }
@@ -463,7 +559,7 @@ impl<'a> Parser<'a> {
                     applicability: Applicability::Safe,
                     edits: vec![Edit { start: i, end: i + 1, replacement: String::new() }],
                 });
-                self.i = n;
+                self.extend_to_end(n);
             }
             Some(b'\n') => self.i = i + 2,
             Some(b'\r') if self.at(i + 2) == Some(b'\n') => self.i = i + 3,
@@ -503,8 +599,9 @@ impl<'a> Parser<'a> {
                             applicability: Applicability::Safe,
                             edits: vec![Edit { start: i, end: n, replacement: String::new() }],
                         });
-                        self.i = n;
+                        self.extend_to_end(n);
                     }
+                    Some(_) if self.out.diagnostics.len() >= MAX_DIAGNOSTICS => self.escaped(i),
                     Some(e) => {
                         let next_line = self.next_line_preview(e);
                         let what = if comment { "a comment" } else { "trailing spaces" };
@@ -534,6 +631,14 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(_) => self.escaped(i),
+        }
+    }
+
+    /// A trailing `\` at the end of the text belongs to the command it would continue.
+    fn extend_to_end(&mut self, n: usize) {
+        self.i = n;
+        if self.cmd_start.is_some() || self.wb.started {
+            self.cmd_end = self.cmd_end.max(n);
         }
     }
 
@@ -931,6 +1036,15 @@ impl<'a> Parser<'a> {
             }
         };
         let span = Span::new(start, end);
+        if wb.brace && !self.redirect_pending && !self.no_brace {
+            if let Some(words) = self.brace_words(span) {
+                if self.cmd_start.is_none() {
+                    self.cmd_start = Some(start);
+                }
+                self.cmd.words.extend(words);
+                return;
+            }
+        }
         if self.cmd.words.is_empty() {
             let raw = self.src.get(start..end).unwrap_or("");
             if let Some(nl) = assignment_name_len(raw) {
@@ -941,6 +1055,57 @@ impl<'a> Parser<'a> {
             }
         }
         self.cmd.words.push(Word { text, span, map: wb.map });
+    }
+
+    /// Bash brace expansion (`{a,b}`) of the word at `span`: the words it expands to, or None
+    /// when it does not apply. Each alternative is read again by the shell reader (quote
+    /// removal, variables) and its bytes are mapped back to the original text.
+    fn brace_words(&self, span: Span) -> Option<Vec<Word>> {
+        if span.len() > 4096 || self.cmd.words.is_empty() {
+            // long words: not worth the quadratic worst case; the first word: a command name
+            return None;
+        }
+        // work budget: linear in the word's length
+        let mut budget = 16 * span.len() + 64;
+        let alts = brace_expand(self.b, span.start, span.end, 0, &mut budget)?;
+        if alts.len() < 2 && alts.first().is_some_and(|a| a.len() == 1) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for segs in alts {
+            let mut text = String::new();
+            let mut offs: Vec<usize> = Vec::new();
+            for &(a, b) in &segs {
+                text.push_str(self.src.get(a..b)?);
+                offs.extend(a..b);
+            }
+            let mut sub = Parser {
+                src: &text,
+                b: text.as_bytes(),
+                i: 0,
+                vars: self.vars.clone(),
+                out: ShellParse::default(),
+                cmd: ShellCommand { words: vec![Word::verbatim("", Span::default())], ..Default::default() },
+                cmd_start: None,
+                cmd_end: 0,
+                wb: WordBuf::default(),
+                redirect_pending: false,
+                line_start: false,
+                spare_fixes: Vec::new(),
+                no_brace: true,
+            };
+            sub.run();
+            for c in sub.out.commands {
+                for w in c.words.into_iter().skip(1) {
+                    let map: Vec<usize> = match &w.map {
+                        None => (w.span.start..w.span.start + w.text.len()).map(|k| offs.get(k).copied().unwrap_or(span.start)).collect(),
+                        Some(m) => m.iter().map(|&k| offs.get(k).copied().unwrap_or(span.start)).collect(),
+                    };
+                    out.push(Word { text: w.text, span, map: Some(map) });
+                }
+            }
+        }
+        Some(out)
     }
 
     fn end_command(&mut self) {
@@ -980,8 +1145,13 @@ impl<'a> Parser<'a> {
     /// SH004: unquoted JSON split by the shell.
     fn check_json(&mut self, cmd: &ShellCommand) {
         let mut k = 0;
+        let mut covered = 0usize;
         while let Some(w) = cmd.words.get(k) {
             k += 1;
+            if w.span.start < covered {
+                // another word of the same brace expansion
+                continue;
+            }
             let raw = self.src.get(w.span.start..w.span.end).unwrap_or("");
             let off = if raw.starts_with('{') {
                 0
@@ -1019,12 +1189,16 @@ impl<'a> Parser<'a> {
             if words > 1 {
                 mangled = true;
             }
-            if !mangled || !self.src.is_char_boundary(start) {
+            let orig = self.src.get(start..end).unwrap_or("");
+            if !mangled || depth > 0 || !orig.contains(':') {
                 continue;
             }
             k = j;
-            let orig = self.src.get(start..end).unwrap_or("");
-            let split: Vec<&str> = cmd.words.get(k.saturating_sub(words)..k).unwrap_or(&[]).iter().map(|w| w.text.as_str()).collect();
+            covered = end;
+            while cmd.words.get(k).is_some_and(|w| w.span.start < end) {
+                k += 1;
+            }
+            let split: Vec<&str> = cmd.words.iter().filter(|w| w.span.start < end && w.span.end > start).map(|w| w.text.as_str()).collect();
             self.diag(
                 "SH004",
                 Severity::Warning,
@@ -1040,6 +1214,126 @@ impl<'a> Parser<'a> {
             });
         }
     }
+}
+
+/// End of a quoted or `${...}`/`$(...)` region starting at `i` (which is a quote, `\\` or `$`),
+/// or `i + 1` for an ordinary byte. Used by brace expansion to skip what it must not touch.
+fn skip_quoted(b: &[u8], i: usize, end: usize) -> usize {
+    let find = |from: usize, c: u8| b.get(from..end).and_then(|r| r.iter().position(|&x| x == c)).map(|p| from + p + 1).unwrap_or(end);
+    match b.get(i) {
+        Some(b'\\') => (i + 2).min(end),
+        Some(b'\'') => find(i + 1, b'\''),
+        Some(b'"') => {
+            let mut j = i + 1;
+            while j < end {
+                match b.get(j) {
+                    Some(b'\\') => j += 2,
+                    Some(b'"') => return j + 1,
+                    _ => j += 1,
+                }
+            }
+            end
+        }
+        Some(b'$') if matches!(b.get(i + 1), Some(b'{')) => find(i + 2, b'}'),
+        Some(b'$') if matches!(b.get(i + 1), Some(b'\'')) => {
+            let mut j = i + 2;
+            while j < end {
+                match b.get(j) {
+                    Some(b'\\') => j += 2,
+                    Some(b'\'') => return j + 1,
+                    _ => j += 1,
+                }
+            }
+            end
+        }
+        _ => i + 1,
+    }
+}
+
+/// Bash brace expansion of the raw word `b[start..end]`: each alternative as a list of
+/// `(start, end)` source ranges. None when there is nothing to expand or too much.
+fn brace_expand(b: &[u8], start: usize, end: usize, depth: usize, budget: &mut usize) -> Option<Vec<Vec<(usize, usize)>>> {
+    const MAX_ALTS: usize = 256;
+    if depth > 8 {
+        return None;
+    }
+    // find the first `{` with a matching `}` and a top-level `,` between them
+    let mut i = start;
+    let mut found = None;
+    while i < end {
+        if b.get(i) == Some(&b'{') {
+            let mut d = 0usize;
+            let mut j = i;
+            let mut commas = Vec::new();
+            let mut close = None;
+            while j < end {
+                *budget = budget.checked_sub(1)?;
+                match b.get(j) {
+                    Some(b'{') => {
+                        d += 1;
+                        j += 1;
+                    }
+                    Some(b'}') => {
+                        d = d.saturating_sub(1);
+                        if d == 0 {
+                            close = Some(j);
+                            break;
+                        }
+                        j += 1;
+                    }
+                    Some(b',') if d == 1 => {
+                        commas.push(j);
+                        j += 1;
+                    }
+                    _ => j = skip_quoted(b, j, end),
+                }
+            }
+            if let Some(q) = close {
+                if !commas.is_empty() {
+                    found = Some((i, q, commas));
+                    break;
+                }
+            }
+            i += 1;
+        } else {
+            i = skip_quoted(b, i, end);
+        }
+    }
+    let (p, q, commas) = found?;
+    let mut bounds = vec![p + 1];
+    for c in &commas {
+        bounds.push(*c);
+        bounds.push(c + 1);
+    }
+    bounds.push(q);
+    let post = match brace_expand(b, q + 1, end, depth + 1, budget) {
+        Some(v) => v,
+        None => vec![vec![(q + 1, end)]],
+    };
+    let mut out: Vec<Vec<(usize, usize)>> = Vec::new();
+    for pair in bounds.chunks(2) {
+        let (a, z) = match pair {
+            [a, z] => (*a, *z),
+            _ => continue,
+        };
+        let inner = match brace_expand(b, a, z, depth + 1, budget) {
+            Some(v) => v,
+            None => vec![vec![(a, z)]],
+        };
+        for e in &inner {
+            for t in &post {
+                if out.len() >= MAX_ALTS {
+                    return None;
+                }
+                let mut segs = vec![(start, p)];
+                segs.extend(e.iter().copied());
+                segs.extend(t.iter().copied());
+                segs.retain(|(x, y)| x < y);
+                out.push(segs);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Quote removal for a `${VAR:-default}` default (simple cases: quotes only).

@@ -151,6 +151,19 @@ pub fn suggest_flag(schema: &Schema, flag: &str) -> Vec<Suggestion> {
 pub fn closest_choice(value: &str, choices: &[String]) -> Option<String> {
     let norm = |s: &str| s.to_ascii_lowercase().replace('_', "-");
     let v = norm(value);
+    // common short spellings of dtypes
+    let alias = match v.as_str() {
+        "bf16" => Some("bfloat16"),
+        "fp16" | "half" => Some("float16"),
+        "fp32" => Some("float32"),
+        "fp8" => Some("fp8_e4m3"),
+        _ => None,
+    };
+    if let Some(a) = alias {
+        if let Some(c) = choices.iter().find(|c| c.as_str() == a) {
+            return Some(c.clone());
+        }
+    }
     if let Some(c) = choices.iter().find(|c| norm(c) == v) {
         return Some(c.clone());
     }

@@ -38,6 +38,11 @@ fn options(f: &Value) -> CheckOptions {
     if let Some(hw) = f.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
         opts.hardware = hw;
     }
+    if let Some(files) = f.get("files").and_then(Value::as_object) {
+        for (name, text) in files {
+            opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
+        }
+    }
     opts
 }
 

@@ -1,5 +1,6 @@
 //! Differential test: our `json.loads` against CPython's, on a deterministic corpus of valid,
 //! broken and mutated JSON texts (runs `python3`, which the recorder needs anyway).
+#![allow(clippy::indexing_slicing)]
 
 use sglang_preflight::pyjson;
 use std::io::Write;
@@ -109,7 +110,7 @@ json.dump(out, sys.stdout)
         if kind == "ok" && has_lone_surrogate_escape(text) {
             continue;
         }
-        if &ours != &(kind.clone(), text.clone()) {
+        if ours != (kind.clone(), text.clone()) {
             failures.push(format!("{input:?}\n   python: {kind} {text}\n   ours:   {} {}", ours.0, ours.1));
         }
     }

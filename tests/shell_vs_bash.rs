@@ -49,6 +49,11 @@ fn setup(dir: &Path) -> PathBuf {
             std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
     }
+    // real shells for `bash -c` / `sh -c` cases (their commands then run the stubs too)
+    #[cfg(unix)]
+    for (name, real) in [("bash", "/bin/bash"), ("sh", "/bin/sh")] {
+        let _ = std::os::unix::fs::symlink(real, bin.join(name));
+    }
     bin
 }
 

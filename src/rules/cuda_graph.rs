@@ -1,25 +1,664 @@
-//! Rules from SGLang's `sglang/srt/arg_groups/cuda_graph_hook.py`.
+//! Rules from SGLang's `sglang/srt/arg_groups/cuda_graph_hook.py` and the resolution-time parts
+//! of `sglang/srt/model_executor/cuda_graph_config.py`.
+//!
+//! SGLang resolves `cuda_graph_config` into a `CudaGraphConfig` dataclass (one `PhaseConfig` per
+//! phase). Here it is kept in the resolved configuration as a `PyValue::Dict`
+//! `{"decode": {...}, "prefill": {...}}` whose phase dicts hold every `PhaseConfig` field, and the
+//! set `server_args._cuda_graph_config_locked` as a list of `"phase.key"` strings under
+//! [`LOCKED_FIELD`]. Other families read and change it through [`phase_value`],
+//! [`phase_backend`], [`with_phase`] and [`is_locked`] (SGLang's `with_phase`).
+//!
+//! The raise sites in `parse_cuda_graph_config_arg` / `parse_cuda_graph_backend_arg` are raised
+//! by argparse type callables and belong to the argparse replay, not to this module.
 
-#[allow(unused_imports)]
-use super::{Ctx, Rule};
+use super::{Ctx, NotRunReason, Rule};
+use crate::diagnostic::{Applicability, Severity, Stage};
+use crate::pyvalue::PyValue;
+
+/// `Phase` in `cuda_graph_config.py`.
+pub const DECODE: &str = "decode";
+pub const PREFILL: &str = "prefill";
+pub const PHASES: [&str; 2] = [DECODE, PREFILL];
+
+/// `Backend` in `cuda_graph_config.py`.
+pub const FULL: &str = "full";
+pub const BREAKABLE: &str = "breakable";
+pub const DISABLED: &str = "disabled";
+/// `ALLOWED_BACKENDS_PER_PHASE` (the same tuple for both phases in 0.5.23).
+pub const ALLOWED_BACKENDS: [&str; 3] = [FULL, BREAKABLE, DISABLED];
+
+/// Where `server_args._cuda_graph_config_locked` is kept: a list of `"phase.key"` strings.
+pub const LOCKED_FIELD: &str = "_cuda_graph_config_locked";
+
+const FILE: &str = "sglang/srt/arg_groups/cuda_graph_hook.py";
+
+pub static CG001: Rule = Rule {
+    code: "CG001",
+    name: "cuda-graph-backend-not-allowed",
+    site: "cuda_graph_hook.validate_cuda_graph_config#1",
+    file: FILE,
+    function: "validate_cuda_graph_config",
+    since: "0.5.23",
+    until: None,
+    exception: "ValueError",
+    severity: Severity::Error,
+    stage: Stage::Resolve,
+    template: "--cuda-graph-config[{phase}].backend={backend!r} not allowed; allowed: {ALLOWED_BACKENDS_PER_PHASE[phase]}",
+    explanation: "The JSON given to --cuda-graph-config names a capture backend SGLang does not have for that phase. \
+Only 'full', 'breakable' and 'disabled' exist; the JSON parser only rejects the retired 'tc_piecewise', so any other \
+name gets this far and is rejected once the configuration is resolved.",
+    flags: &["--cuda-graph-config"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"piecewise\"}}'",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"breakable\"}}'",
+};
+
+pub static CG002: Rule = Rule {
+    code: "CG002",
+    name: "cuda-graph-prefill-max-context-not-positive",
+    site: "cuda_graph_hook._resolve_max_context_size#1",
+    file: FILE,
+    function: "_resolve_max_context_size",
+    since: "0.5.23",
+    until: None,
+    exception: "ValueError",
+    severity: Severity::Error,
+    stage: Stage::Resolve,
+    template: "--cuda-graph-prefill-max-context must be a positive integer",
+    explanation: "The fixed context size captured by prefill CUDA graphs (--cuda-graph-prefill-max-context, alias \
+--context-bucket, or the prefill 'max_context_size' key of --cuda-graph-config) must be at least 1. SGLang checks it \
+at the very end of resolution, when it page-aligns the value.",
+    flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 0",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 8192",
+};
+
+/// Warnings SGLang logs while resolving the CUDA graph configuration (no raise site).
+pub static CG101: Rule = Rule {
+    code: "CG101",
+    name: "breakable-prefill-graph-incompatible",
+    site: "",
+    file: FILE,
+    function: "disable_breakable_cudagraph_if_incompatible",
+    since: "0.5.23",
+    until: None,
+    exception: "",
+    severity: Severity::Warning,
+    stage: Stage::Resolve,
+    template: "Breakable CUDA graph is incompatible with {name}; disabling prefill CUDA graph.",
+    explanation: "The default breakable prefill CUDA graph cannot be captured with this feature, so SGLang turns the \
+prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill explicitly skips this automatic choice.",
+    flags: &["--dcp-size", "--enable-two-batch-overlap", "--moe-a2a-backend", "--cuda-graph-backend-prefill"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap --cuda-graph-backend-prefill disabled",
+};
+
+pub static CG102: Rule = Rule {
+    code: "CG102",
+    name: "full-prefill-graph-experimental",
+    site: "",
+    file: FILE,
+    function: "handle_cuda_graph_config",
+    since: "0.5.23",
+    until: None,
+    exception: "",
+    severity: Severity::Warning,
+    stage: Stage::Resolve,
+    template: "cuda_graph_config[prefill].backend='full' is experimental. Use breakable for production workloads.",
+    explanation: "A whole-forward CUDA graph for prefill pads every batch up to a captured token bucket and is still \
+experimental; the breakable backend is the production default on CUDA.",
+    flags: &["--cuda-graph-backend-prefill", "--cuda-graph-config"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill full",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill breakable",
+};
+
+pub static CG103: Rule = Rule {
+    code: "CG103",
+    name: "prefill-cp-without-breakable-graph",
+    site: "",
+    file: FILE,
+    function: "apply_prefill_cp_cuda_graph_default",
+    since: "0.5.23",
+    until: None,
+    exception: "",
+    severity: Severity::Warning,
+    stage: Stage::Resolve,
+    template: "Breakable prefill CUDA graph is not enabled for this prefill CP configuration.",
+    explanation: "With prefill context parallelism SGLang only captures a breakable prefill graph for the supported \
+strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly.",
+    flags: &["--enable-prefill-cp", "--cp-strategy", "--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha",
+};
 
 /// Every rule in this family.
-pub static RULES: &[&Rule] = &[];
+pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103];
 
-/// `apply_inkling_prefill_cuda_graph_default`: not modelled yet.
-pub fn apply_inkling_prefill_cuda_graph_default(_ctx: &mut Ctx) {}
+/// `ctx.warn`, unless SGLang has already raised: it stops at its first error, so it never logs
+/// the warnings of later hooks.
+fn warn(ctx: &mut Ctx, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<crate::diagnostic::Fix>) {
+    if ctx.diagnostics.iter().any(crate::diagnostic::Diagnostic::is_sglang_error) {
+        return;
+    }
+    ctx.warn(rule, message, dests, fixes);
+}
 
-/// `apply_muse_glimmer_prefill_cuda_graph_max_bs_default`: not modelled yet.
+// ---------------------------------------------------------------------------------------------
+// The CudaGraphConfig value and SGLang's helpers over it.
+
+/// `PhaseConfig` fields in declaration order, with their defaults (backend aside).
+const PHASE_FIELDS: [&str; 8] = [
+    "backend",
+    "max_bs",
+    "bs",
+    "tc_compiler",
+    "max_context_size",
+    "full_prefill_max_req",
+    "full_prefill_prefix_chunk_tokens",
+    "max_seq_len",
+];
+
+fn default_phase(backend: &str) -> PyValue {
+    PyValue::Dict(
+        PHASE_FIELDS
+            .iter()
+            .map(|f| {
+                let v = match *f {
+                    "backend" => PyValue::Str(backend.to_string()),
+                    "tc_compiler" => PyValue::Str("eager".to_string()),
+                    _ => PyValue::None,
+                };
+                (f.to_string(), v)
+            })
+            .collect(),
+    )
+}
+
+/// `default_cuda_graph_config()`: decode `full`; prefill `breakable` on CUDA
+/// (`default_prefill_backend`: `is_cuda()`), else `disabled`.
+pub fn default_cuda_graph_config(ctx: &Ctx) -> PyValue {
+    let prefill = if ctx.hw.is_cuda() { BREAKABLE } else { DISABLED };
+    PyValue::Dict(vec![(DECODE.to_string(), default_phase(FULL)), (PREFILL.to_string(), default_phase(prefill))])
+}
+
+/// Whether `cuda_graph_config` has been resolved into a config (by `handle_cuda_graph_config`).
+fn is_resolved(v: &PyValue) -> bool {
+    match v {
+        PyValue::Dict(items) => {
+            items.len() == 2
+                && PHASES.iter().all(|p| {
+                    items.iter().any(|(k, v)| {
+                        k == p && matches!(v, PyValue::Dict(f) if f.iter().any(|(n, _)| n == "tc_compiler"))
+                    })
+                })
+        }
+        _ => false,
+    }
+}
+
+/// `cfg.cuda_graph_config.<phase>.<key>` on the resolved config (None before it is resolved).
+pub fn phase_value(ctx: &Ctx, phase: &str, key: &str) -> PyValue {
+    let cfg = ctx.cfg.get("cuda_graph_config");
+    if !is_resolved(cfg) {
+        return PyValue::None;
+    }
+    dict_get(cfg, phase).map(|p| dict_get(p, key).cloned().unwrap_or(PyValue::None)).unwrap_or(PyValue::None)
+}
+
+/// `cfg.cuda_graph_config.<phase>.backend` as a string (None before resolution, or when the JSON
+/// gave a non-string backend).
+pub fn phase_backend(ctx: &Ctx, phase: &str) -> Option<String> {
+    phase_value(ctx, phase, "backend").as_str().map(str::to_string)
+}
+
+/// `declare_resolution(cuda_graph_config=with_phase(cfg.cuda_graph_config, phase, key=value))`.
+/// Does nothing before `handle_cuda_graph_config` has resolved the config.
+pub fn with_phase(ctx: &mut Ctx, phase: &str, key: &str, value: PyValue) {
+    let mut cfg = ctx.cfg.get("cuda_graph_config").clone();
+    if !is_resolved(&cfg) {
+        return;
+    }
+    if let PyValue::Dict(phases) = &mut cfg {
+        for (name, fields) in phases.iter_mut() {
+            if name == phase {
+                dict_set(fields, key, value.clone());
+            }
+        }
+    }
+    ctx.cfg.set("cuda_graph_config", cfg);
+}
+
+/// `(phase, key) in server_args._cuda_graph_config_locked`.
+pub fn is_locked(ctx: &Ctx, phase: &str, key: &str) -> bool {
+    let want = format!("{phase}.{key}");
+    ctx.cfg
+        .get(LOCKED_FIELD)
+        .as_list()
+        .map(|l| l.iter().any(|v| v.as_str() == Some(want.as_str())))
+        .unwrap_or(false)
+}
+
+fn dict_get<'v>(v: &'v PyValue, key: &str) -> Option<&'v PyValue> {
+    match v {
+        PyValue::Dict(items) => items.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn dict_set(d: &mut PyValue, key: &str, value: PyValue) {
+    if let PyValue::Dict(items) = d {
+        if let Some(slot) = items.iter_mut().find(|(k, _)| k == key) {
+            slot.1 = value;
+        } else {
+            items.push((key.to_string(), value));
+        }
+    }
+}
+
+/// The raw `--cuda-graph-config` value as `parse_cuda_graph_config_arg` returns it (a dict),
+/// also when the argparse replay left the JSON text unparsed.
+fn explicit_cuda_graph_input(ctx: &Ctx) -> PyValue {
+    match ctx.cfg.get("cuda_graph_config") {
+        PyValue::Str(s) => serde_json::from_str::<serde_json::Value>(s)
+            .map(|v| PyValue::from_json(&v))
+            .unwrap_or(PyValue::None),
+        v if is_resolved(v) => PyValue::None,
+        v => v.clone(),
+    }
+}
+
+/// `human_readable_int` for values the argparse replay left as text.
+fn human_readable_int(v: &PyValue) -> PyValue {
+    let PyValue::Str(s) = v else { return v.clone() };
+    let t = s.trim();
+    let suffixes: [(&str, f64, bool); 8] = [
+        ("Ki", 1024.0, true),
+        ("Mi", 1048576.0, true),
+        ("Gi", 1073741824.0, true),
+        ("Ti", 1099511627776.0, true),
+        ("k", 1e3, false),
+        ("M", 1e6, false),
+        ("G", 1e9, false),
+        ("T", 1e12, false),
+    ];
+    for (suf, mult, iec) in suffixes {
+        if let Some(num) = t.strip_suffix(suf) {
+            let ok = !num.is_empty()
+                && num.chars().all(|c| c.is_ascii_digit() || c == '.')
+                && num.matches('.').count() <= 1
+                && !num.starts_with('.')
+                && !num.ends_with('.');
+            if ok {
+                if iec && num.contains('.') {
+                    return v.clone();
+                }
+                if let Ok(n) = num.parse::<f64>() {
+                    return PyValue::Int((n * mult) as i64);
+                }
+            }
+        }
+    }
+    match t.replace('_', "").parse::<i64>() {
+        Ok(i) => PyValue::Int(i),
+        Err(_) => v.clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hooks, in pipeline order.
+
+/// `apply_inkling_prefill_cuda_graph_default`: picks the `full` prefill backend for the Inkling
+/// architectures. Needs the model's architecture; no raise site, so nothing to report.
+pub fn apply_inkling_prefill_cuda_graph_default(_ctx: &mut Ctx) {
+    // arch = model_config_of(server_args).hf_config.architectures[0]: the model's config is not
+    // known here, so the Inkling default (cuda_graph_backend_prefill="full") is not applied.
+}
+
+/// `apply_muse_glimmer_prefill_cuda_graph_max_bs_default`: `cuda_graph_max_bs_prefill=512` for
+/// the MuseGlimmer architectures. Needs the model's architecture; not applied.
 pub fn apply_muse_glimmer_prefill_cuda_graph_max_bs_default(_ctx: &mut Ctx) {}
 
-/// `handle_cuda_graph_config`: not modelled yet.
-pub fn handle_cuda_graph_config(_ctx: &mut Ctx) {}
+/// `handle_cuda_graph_config`.
+pub fn handle_cuda_graph_config(ctx: &mut Ctx) {
+    parse_cuda_graph_config(ctx);
+    apply_cuda_graph_compatibility(ctx);
+    apply_deepep_adjustments(ctx);
+    apply_cuda_graph_disaggregation_roles(ctx);
+    if !validate_cuda_graph_config(ctx) {
+        return;
+    }
+    if phase_backend(ctx, PREFILL).as_deref() == Some(FULL) {
+        let fixes = vec![ctx.fix_set(
+            "Use the breakable prefill CUDA graph",
+            "cuda_graph_backend_prefill",
+            "--cuda-graph-backend-prefill",
+            BREAKABLE,
+            Applicability::Unsafe,
+        )];
+        warn(ctx, 
+            &CG102,
+            CG102.template.to_string(),
+            &["cuda_graph_backend_prefill", "cuda_graph_config"],
+            fixes,
+        );
+    }
+}
 
-/// `disable_prefill_cuda_graph_for_deepseek_trtllm_mla`: not modelled yet.
+/// `parse_cuda_graph_config`: explicit JSON > per-phase flags > legacy flags > defaults.
+fn parse_cuda_graph_config(ctx: &mut Ctx) {
+    let explicit = explicit_cuda_graph_input(ctx);
+    let mut config = default_cuda_graph_config(ctx);
+    let mut locked: Vec<String> = Vec::new();
+    let mut set = |config: &mut PyValue, phase: &str, key: &str, value: PyValue| {
+        if let PyValue::Dict(phases) = config {
+            if let Some((_, fields)) = phases.iter_mut().find(|(n, _)| n == phase) {
+                dict_set(fields, key, value);
+            }
+        }
+        let k = format!("{phase}.{key}");
+        if !locked.contains(&k) {
+            locked.push(k);
+        }
+    };
+    let s = |v: &str| PyValue::Str(v.to_string());
+
+    if ctx.cfg.truthy("disable_cuda_graph") {
+        set(&mut config, DECODE, "backend", s(DISABLED));
+        set(&mut config, PREFILL, "backend", s(DISABLED));
+    }
+    if ctx.cfg.truthy("disable_prefill_cuda_graph") {
+        set(&mut config, PREFILL, "backend", s(DISABLED));
+    }
+    if ctx.cfg.truthy("disable_decode_cuda_graph") {
+        set(&mut config, DECODE, "backend", s(DISABLED));
+    }
+    let flags: [(&str, &str, &str); 8] = [
+        ("cuda_graph_backend_decode", DECODE, "backend"),
+        ("cuda_graph_backend_prefill", PREFILL, "backend"),
+        ("cuda_graph_max_bs_decode", DECODE, "max_bs"),
+        ("cuda_graph_max_bs_prefill", PREFILL, "max_bs"),
+        ("cuda_graph_max_seq_len_prefill", PREFILL, "max_seq_len"),
+        ("cuda_graph_bs_decode", DECODE, "bs"),
+        ("cuda_graph_bs_prefill", PREFILL, "bs"),
+        ("cuda_graph_prefill_max_context", PREFILL, "max_context_size"),
+    ];
+    for (dest, phase, key) in flags {
+        let v = ctx.cfg.get(dest).clone();
+        if !v.is_none() {
+            let v = if dest == "cuda_graph_prefill_max_context" { human_readable_int(&v) } else { v };
+            set(&mut config, phase, key, v);
+        }
+    }
+    if let PyValue::Dict(phases) = &explicit {
+        for (phase, settings) in phases {
+            let PyValue::Dict(items) = settings else { continue };
+            for (key, value) in items {
+                set(&mut config, phase, key, value.clone());
+            }
+        }
+    }
+    ctx.cfg.set("cuda_graph_config", config);
+    ctx.cfg.set(LOCKED_FIELD, PyValue::List(locked.into_iter().map(PyValue::Str).collect()));
+}
+
+/// `supports_prefill_cp_bcg` (layers/cp/bcg): Some(answer), or None when it needs the model.
+fn supports_prefill_cp_bcg(ctx: &Ctx) -> Option<bool> {
+    if !(ctx.cfg.truthy("enable_prefill_cp")
+        && ctx.cfg.int("pp_size") == Some(1)
+        && ctx.cfg.get("attn_cp_size") == ctx.cfg.get("tp_size"))
+    {
+        return Some(false);
+    }
+    let prefill = match ctx.cfg.str("prefill_attention_backend") {
+        Some(b) if !b.is_empty() => Some(b),
+        _ => ctx.cfg.str("attention_backend"),
+    };
+    let strategy = ctx.cfg.str("cp_strategy");
+    let kind = match prefill {
+        Some("fa3") | Some("fa4") | Some("flashinfer") => "fa",
+        Some("dsa") => "dsa",
+        Some("trtllm_mha") => "trtllm_mha",
+        Some("dsv4") => "dsv4",
+        _ => return Some(false),
+    };
+    match (strategy, kind) {
+        // ZigzagCPBCGInput.supports is the base class's: always true.
+        (Some("zigzag"), "trtllm_mha") => Some(true),
+        // InterleaveCPBCGInput.supports needs the model's architecture (GLM-5 Next).
+        (Some("interleave"), "dsa") => None,
+        _ => Some(false),
+    }
+}
+
+/// `apply_cuda_graph_compatibility`.
+fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
+    if is_locked(ctx, PREFILL, "backend") {
+        return;
+    }
+    let prefill = phase_backend(ctx, PREFILL);
+    if ctx.cfg.int("pp_size").unwrap_or(1) > 1 && prefill.as_deref() == Some(BREAKABLE) {
+        // logger.info only.
+        with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+        return;
+    }
+    if prefill.as_deref() == Some(BREAKABLE) {
+        disable_breakable_cudagraph_if_incompatible(ctx);
+    }
+    // Full: disable_full_prefill_cudagraph_if_incompatible has no rules in 0.5.23.
+}
+
+/// `disable_breakable_cudagraph_if_incompatible`: the first matching rule disables the prefill
+/// graph. The rules on the model's config (KDA linear attention, DeepSeek-V4, multimodal) are not
+/// evaluated: the model's config is not known, and for the models this build knows they are false.
+fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
+    let supports = supports_prefill_cp_bcg(ctx);
+    let cp_rule = ctx.cfg.int("attn_cp_size").unwrap_or(1) > 1 && supports == Some(false);
+    if ctx.cfg.int("attn_cp_size").unwrap_or(1) > 1 && supports.is_none() {
+        // Whether this prefill-CP setup supports BCG needs the model's architecture.
+        return;
+    }
+    let a2a = ctx.cfg.str("moe_a2a_backend").unwrap_or("none").to_string();
+    let rules: [(Option<&str>, bool, &str); 4] = [
+        (None, cp_rule, "attn_cp_size"),
+        (Some("decode context parallel (dcp_size > 1)"), ctx.cfg.int("dcp_size").unwrap_or(1) > 1, "dcp_size"),
+        (Some("two-batch overlap"), ctx.cfg.truthy("enable_two_batch_overlap"), "enable_two_batch_overlap"),
+        (
+            Some("unvalidated a2a backend"),
+            !matches!(a2a.as_str(), "none" | "deepep" | "megamoe" | "flashinfer"),
+            "moe_a2a_backend",
+        ),
+    ];
+    for (name, hit, dest) in rules {
+        if !hit {
+            continue;
+        }
+        if let Some(name) = name {
+            let fixes = vec![ctx.fix_set(
+                "Choose the prefill graph backend yourself (disabled keeps today's behaviour without the warning)",
+                "cuda_graph_backend_prefill",
+                "--cuda-graph-backend-prefill",
+                DISABLED,
+                Applicability::Safe,
+            )];
+            warn(ctx, 
+                &CG101,
+                format!("Breakable CUDA graph is incompatible with {name}; disabling prefill CUDA graph."),
+                &[dest],
+                fixes,
+            );
+        }
+        with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+        return;
+    }
+}
+
+/// `generate_prefill_cuda_graph_batch_sizes`.
+fn prefill_batch_sizes(max_bs: i64) -> Vec<i64> {
+    let mut v: Vec<i64> = Vec::new();
+    v.extend((4..33).step_by(4));
+    v.extend((48..257).step_by(16));
+    v.extend((288..513).step_by(32));
+    v.extend((576..1025).step_by(64));
+    v.extend((1280..4097).step_by(256));
+    if max_bs >= 4608 {
+        v.extend((4608..=max_bs).step_by(512));
+    }
+    v.retain(|s| *s <= max_bs);
+    v
+}
+
+/// `apply_deepep_adjustments`: DeepEP needs prefill buckets divisible by 8 under BCG.
+fn apply_deepep_adjustments(ctx: &mut Ctx) {
+    if ctx.cfg.str("moe_a2a_backend") != Some("deepep") {
+        return;
+    }
+    if phase_backend(ctx, PREFILL).as_deref() != Some(BREAKABLE) {
+        return;
+    }
+    let bs: Vec<i64> = match phase_value(ctx, PREFILL, "bs") {
+        PyValue::List(items) => {
+            let ints: Vec<i64> = items.iter().filter_map(PyValue::as_int).collect();
+            if ints.len() != items.len() {
+                return;
+            }
+            ints
+        }
+        PyValue::None => {
+            let max_bs = match phase_value(ctx, PREFILL, "max_bs") {
+                v if v.truthy() => v.as_int().unwrap_or(2048),
+                _ => 2048,
+            };
+            prefill_batch_sizes(max_bs)
+        }
+        _ => return,
+    };
+    let mut sorted = bs.clone();
+    sorted.sort_unstable();
+    let mut aligned: Vec<i64> = bs.iter().map(|b| (b + 7).div_euclid(8) * 8).collect();
+    aligned.sort_unstable();
+    aligned.dedup();
+    if aligned != sorted {
+        if let Some(last) = aligned.last().copied() {
+            with_phase(ctx, PREFILL, "bs", PyValue::List(aligned.iter().map(|b| PyValue::Int(*b)).collect()));
+            with_phase(ctx, PREFILL, "max_bs", PyValue::Int(last));
+        }
+    }
+}
+
+/// `apply_cuda_graph_disaggregation_roles`: a prefill server needs no decode graph, a decode
+/// server no prefill graph (unless set explicitly).
+fn apply_cuda_graph_disaggregation_roles(ctx: &mut Ctx) {
+    match ctx.cfg.str("disaggregation_mode") {
+        Some("prefill") if !is_locked(ctx, DECODE, "backend") => {
+            with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
+        }
+        Some("decode") if !is_locked(ctx, PREFILL, "backend") => {
+            with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+        }
+        _ => {}
+    }
+}
+
+/// `validate_cuda_graph_config`. Returns false when it raised.
+fn validate_cuda_graph_config(ctx: &mut Ctx) -> bool {
+    for phase in PHASES {
+        let backend = phase_value(ctx, phase, "backend");
+        if backend.as_str().is_some_and(|b| ALLOWED_BACKENDS.contains(&b)) {
+            continue;
+        }
+        let allowed = format!("({})", ALLOWED_BACKENDS.map(|b| format!("'{b}'")).join(", "));
+        let msg = format!("--cuda-graph-config[{phase}].backend={} not allowed; allowed: {allowed}", backend.repr());
+        let mut fixes = Vec::new();
+        if let Some(s) = ctx.cfg.setting("cuda_graph_config") {
+            if !s.from_config {
+                let whole = s.whole_span;
+                for b in ALLOWED_BACKENDS {
+                    fixes.push(crate::diagnostic::Fix {
+                        title: format!("Drop --cuda-graph-config and pick the {phase} backend '{b}' with --cuda-graph-backend-{phase}"),
+                        applicability: Applicability::Unsafe,
+                        edits: vec![crate::diagnostic::Edit {
+                            start: whole.start,
+                            end: whole.end,
+                            replacement: format!("--cuda-graph-backend-{phase} {b}"),
+                        }],
+                    });
+                }
+            }
+        }
+        ctx.raise(&CG001, msg, &["cuda_graph_config"], fixes);
+        return false;
+    }
+    true
+}
+
+/// `disable_prefill_cuda_graph_for_deepseek_trtllm_mla`: only for the DeepSeek-V3 architecture on
+/// the trtllm_mla prefill backend, both of which need the model's config (the attention backend
+/// default is model-dependent too). No raise site; not applied.
 pub fn disable_prefill_cuda_graph_for_deepseek_trtllm_mla(_ctx: &mut Ctx) {}
 
-/// `apply_prefill_cp_cuda_graph_default`: not modelled yet.
-pub fn apply_prefill_cp_cuda_graph_default(_ctx: &mut Ctx) {}
+/// `apply_prefill_cp_cuda_graph_default` (pipeline runs it only with --enable-prefill-cp).
+pub fn apply_prefill_cp_cuda_graph_default(ctx: &mut Ctx) {
+    if !is_resolved(ctx.cfg.get("cuda_graph_config")) {
+        return;
+    }
+    if !is_locked(ctx, PREFILL, "backend") {
+        match supports_prefill_cp_bcg(ctx) {
+            None => return,
+            Some(true) => {
+                with_phase(ctx, PREFILL, "backend", PyValue::Str(BREAKABLE.into()));
+                apply_cuda_graph_compatibility(ctx);
+                apply_cuda_graph_disaggregation_roles(ctx);
+                apply_deepep_adjustments(ctx);
+            }
+            Some(false) => {}
+        }
+    }
+    if phase_backend(ctx, PREFILL).as_deref() != Some(BREAKABLE) {
+        warn(ctx, &CG103, CG103.template.to_string(), &["enable_prefill_cp"], Vec::new());
+    }
+}
 
-/// `finalize_cuda_graph_prefill_max_context`: not modelled yet.
-pub fn finalize_cuda_graph_prefill_max_context(_ctx: &mut Ctx) {}
+/// `finalize_cuda_graph_prefill_max_context` and `_resolve_max_context_size`.
+pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) {
+    let requested = phase_value(ctx, PREFILL, "max_context_size");
+    if requested.is_none() {
+        return;
+    }
+    let Some(req) = requested.as_float() else {
+        // A non-numeric JSON value: Python's comparison raises TypeError; not modelled.
+        ctx.skip("cuda_graph_hook._resolve_max_context_size#1", NotRunReason::NotImplemented);
+        return;
+    };
+    if req <= 0.0 {
+        let mut fixes = Vec::new();
+        if ctx.cfg.is_explicit("cuda_graph_prefill_max_context") {
+            fixes.push(ctx.fix_remove(
+                "Drop --cuda-graph-prefill-max-context (no fixed prefill context size)",
+                "cuda_graph_prefill_max_context",
+                Applicability::Unsafe,
+            ));
+            fixes.push(ctx.fix_set(
+                "Use a positive context size",
+                "cuda_graph_prefill_max_context",
+                "--cuda-graph-prefill-max-context",
+                "8192",
+                Applicability::Unsafe,
+            ));
+        }
+        ctx.raise(
+            &CG002,
+            CG002.template.to_string(),
+            &["cuda_graph_prefill_max_context", "cuda_graph_config"],
+            fixes,
+        );
+        return;
+    }
+    // page_size is resolved by overrides._page_size_default (not modelled here), and the
+    // aligned size is compared with the model's context length.
+    ctx.skip("cuda_graph_hook._resolve_max_context_size#2", NotRunReason::ModelConfig);
+    if let (Some(page), Some(r)) = (ctx.cfg.int("page_size"), requested.as_int()) {
+        if page > 0 {
+            let aligned = (r + page - 1).div_euclid(page) * page;
+            with_phase(ctx, PREFILL, "max_context_size", PyValue::Int(aligned));
+        }
+    }
+}

@@ -79,6 +79,8 @@ pub struct Ctx<'a> {
     pub fallback_span: Span,
     /// Whether the model's config is known (it never is yet: model-dependent checks skip).
     pub model_config_known: bool,
+    /// SGLang already stopped before resolution (front end, config or argparse error).
+    pub earlier_error: bool,
     pub diagnostics: Vec<Diagnostic>,
     /// Checks that were not run, with why (shown as "N checks need the model's config").
     pub not_run: Vec<NotRun>,
@@ -140,8 +142,12 @@ impl<'a> Ctx<'a> {
         });
     }
 
-    /// Report a warning SGLang logs (it changes a value and goes on).
+    /// Report a warning SGLang logs (it changes a value and goes on). SGLang stops at its first
+    /// exception, so a warning it would log after one is never printed: none is reported then.
     pub fn warn(&mut self, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<Fix>) {
+        if self.earlier_error || self.diagnostics.iter().any(Diagnostic::is_sglang_error) {
+            return;
+        }
         let span = self.span_of(dests);
         self.diagnostics.push(Diagnostic {
             code: rule.code.to_string(),

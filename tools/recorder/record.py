@@ -36,7 +36,7 @@ KEEP = ("verdict", "stage", "exc_type", "message", "warnings")
 def cli_binary() -> str:
     subprocess.run(["cargo", "build", "--quiet", "--bin", "sglang-preflight"], cwd=ROOT, check=True)
     target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    return os.path.join(target, "debug", "sglang-preflight")
+    return os.path.abspath(os.path.join(target, "debug", "sglang-preflight"))
 
 
 def extract(binary: str, cmd: str) -> list[dict]:
@@ -50,7 +50,14 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
     after the fix."""
     code = case["id"][: -len("-trigger")]
     args = [binary, "check", "--format", "json", "--gpu", case.get("profile") or "h100", "-"]
-    out = subprocess.run(args, input=case["cmd"], capture_output=True, text=True)
+    # The CLI reads a `--config FILE` named in the command from its working folder.
+    work = tempfile.mkdtemp(prefix="sglp-fix-")
+    for name, text in (case.get("files") or {}).items():
+        path = os.path.join(work, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    out = subprocess.run(args, input=case["cmd"], capture_output=True, text=True, cwd=work)
     try:
         report = json.loads(out.stdout)
     except ValueError:

@@ -1,0 +1,118 @@
+// Budget benchmark for the web build (prints figures; not a pass/fail test):
+//   1. whole page transfer, gzipped (target <= 250 KB)
+//   2. cold load to first diagnostics in headless Chromium (target <= 300 ms)
+//   3. check latency per command inside the worker, many checks (target <= 50 µs)
+//   4. keystroke to updated diagnostics on a 10 KB command (target: one frame, 16.7 ms)
+// Run: npm run build && node bench/web/budgets.mjs
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { startServer } from '../../tests/browser/static-server.mjs';
+import { ARGS, CHROMIUM, DIST } from '../../tests/browser/harness.mjs';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x, d = 1) => x.toFixed(d);
+
+const server = await startServer(DIST, { prefix: '/bench/' });
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+const results = {};
+try {
+  // 1 + 2: cold loads, each in a fresh context (empty cache).
+  const loads = [];
+  let files = null;
+  for (let i = 0; i < 7; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const seen = new Set();
+    page.on('request', (r) => seen.add(new URL(r.url()).pathname));
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.__preflight && window.__preflight.firstRenderMs !== null, null, { timeout: 30000 });
+    loads.push(await page.evaluate(() => window.__preflight.firstRenderMs));
+    files ??= [...seen];
+    await context.close();
+  }
+  let raw = 0;
+  let gz = 0;
+  let br = 0;
+  const rows = [];
+  for (const p of files) {
+    const f = path.join(DIST, p.replace(/^\/bench\//, '') || 'index.html');
+    if (!fs.existsSync(f) || fs.statSync(f).isDirectory()) continue;
+    const data = fs.readFileSync(f);
+    const z = zlib.gzipSync(data, { level: 9 }).length;
+    raw += data.length;
+    gz += z;
+    br += zlib.brotliCompressSync(data).length;
+    rows.push([path.relative(DIST, f), data.length, z]);
+  }
+  rows.sort((a, b) => b[2] - a[2]);
+  console.log('files loaded by the page (raw / gzip -9):');
+  for (const [f, r, z] of rows) console.log(`  ${String(r).padStart(9)} ${String(z).padStart(8)}  ${f}`);
+  results.transferKB = gz / 1024;
+  console.log(`1. page transfer: ${fmt(raw / 1024)} KB raw, ${fmt(gz / 1024)} KB gzipped, ${fmt(br / 1024)} KB brotli (budget 250 KB gzipped)`);
+  results.coldLoadMs = median(loads);
+  console.log(`2. cold load to first diagnostics: median ${fmt(median(loads))} ms over ${loads.length} loads (min ${fmt(Math.min(...loads))}, max ${fmt(Math.max(...loads))}) (budget 300 ms)`);
+
+  // 3: many checks inside the worker.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.__preflight && window.__preflight.firstRenderMs !== null);
+  const texts = [
+    'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --port 30000',
+    'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool',
+    'sglang serve Qwen/Qwen3-30B-A3B --tp 4 --ep 4 --enable-dp-attention --dp 2 --mem-fraction-static 0.85',
+    'CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server \\\n  --model deepseek-ai/DeepSeek-V3 --tp 8 --speculative-algorithm EAGLE --speculative-num-steps 3 --kv-cache-dtype fp8_e4m3',
+  ];
+  await page.evaluate((t) => window.__preflight.bench(t, 200), texts); // warm-up
+  const b = await page.evaluate((t) => window.__preflight.bench(t, 4000), texts);
+  results.checkUs = b.jsonUsPerCheck;
+  console.log(`3. check latency in the worker: ${fmt(b.jsonUsPerCheck)} µs/command (checkJson), ${fmt(b.objectUsPerCheck)} µs/command (check → object), ${b.n} checks each (budget 50 µs)`);
+
+  // 4: keystroke → updated diagnostics on 10 KB commands: a realistic one (distinct flags and a
+  // long JSON value) and a pathological one (a flag list repeated: hundreds of warnings).
+  const realistic = (() => {
+    let c = 'python -m sglang.launch_server \\\n  --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --port 30000 --log-level info \\\n  --mem-fraction-static 0.8 --chunked-prefill-size 8192 --max-running-requests 256 --served-model-name my-model';
+    const o = {};
+    for (let i = 0; JSON.stringify(o).length < 10 * 1024 - c.length - 40; i++) o[`override_key_${i}`] = { rope_scaling: { factor: i, type: 'linear' } };
+    return c + ` \\\n  --json-model-override-args '${JSON.stringify(o)}'`;
+  })();
+  let repeated = 'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct';
+  const flags = ['--tp-size 2', '--port 30000', '--log-level info', '--mem-fraction-static 0.8', '--chunked-prefill-size 8192', '--max-running-requests 256', '--served-model-name my-model', '--kv-cache-dtype auto'];
+  for (let i = 0; repeated.length < 10 * 1024; i++) repeated += ' \\\n  ' + flags[i % flags.length];
+  for (const [name, big] of [['realistic', realistic], ['repeated flags', repeated]]) {
+    await page.locator('#command').fill(big);
+    await page.waitForFunction((n) => document.querySelector('#command').value.length === n, big.length);
+    await page.waitForTimeout(300);
+    const perKey = await page.evaluate(async () => {
+      const ta = document.querySelector('#command');
+      const times = [];
+      for (let i = 0; i < 30; i++) {
+        const before = Number(document.body.dataset.renders);
+        const t0 = performance.now();
+        ta.setRangeText(i % 2 ? ' ' : 'x', 40, 40, 'end');
+        ta.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: 'x' }));
+        await new Promise((resolve) => {
+          const poll = () => (Number(document.body.dataset.renders) > before ? resolve() : setTimeout(poll, 0));
+          poll();
+        });
+        const t1 = performance.now();
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        times.push({ dom: t1 - t0, frame: performance.now() - t0 });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { times, findings: document.querySelectorAll('#cards .card').length };
+    });
+    const dom = perKey.times.map((t) => t.dom);
+    const frame = perKey.times.map((t) => t.frame);
+    const b2 = await page.evaluate((t) => window.__preflight.bench([t], 20), big);
+    results[`keystrokeMs ${name}`] = median(dom);
+    console.log(`4. keystroke → updated diagnostics, ${fmt(big.length / 1024)} KB command (${name}, ${perKey.findings} cards shown): median ${fmt(median(dom), 2)} ms to new DOM (max ${fmt(Math.max(...dom), 2)}), ${fmt(median(frame), 2)} ms to the next frame; the check alone ${fmt(b2.jsonUsPerCheck / 1000, 2)} ms (budget one frame, 16.7 ms)`);
+  }
+  await context.close();
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(JSON.stringify(results));

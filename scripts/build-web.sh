@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Build the static site into dist/: the Rust core compiled to WebAssembly (wasm-pack, then
+# binaryen's wasm-opt from npm), the page, the worker, the widget and the example docs page.
+# Everything in dist/ uses relative URLs, so it can be served from any static host and path.
+# Needs the tools scripts/setup.sh installs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PKG=target/wasm-pkg
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+
+if command -v wasm-pack >/dev/null 2>&1; then
+  # --no-pack: no package.json in the output; --no-opt is implied by the Cargo.toml metadata.
+  wasm-pack build --target web --release --out-dir "$PKG" --out-name sglang_preflight --no-pack . >&2
+else
+  # Same output without wasm-pack: cargo + wasm-bindgen (the version pinned in Cargo.lock).
+  cargo build --lib --release --target wasm32-unknown-unknown
+  wasm-bindgen --target web --out-dir "$PKG" --out-name sglang_preflight \
+    target/wasm32-unknown-unknown/release/sglang_preflight.wasm
+fi
+
+rm -rf dist
+mkdir -p dist/pkg
+cp www/*.html www/*.js www/*.css dist/
+cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
+# Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
+# re-run only when wasm-bindgen's output changed.
+OPT="$PKG/sglang_preflight_opt.wasm"
+if [ ! -f "$OPT" ] || [ "$PKG/sglang_preflight_bg.wasm" -nt "$OPT" ]; then
+  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-reference-types --enable-multivalue --strip-debug --strip-producers "$PKG/sglang_preflight_bg.wasm" -o "$OPT.tmp"
+  mv "$OPT.tmp" "$OPT"
+fi
+cp "$OPT" dist/pkg/sglang_preflight_bg.wasm
+for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js; do
+  printf '%8d bytes  %8d gzipped  %s\n' "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)" "$f" >&2
+done
+echo "dist/ is ready: serve it with scripts/serve.sh (or any static file server)." >&2

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Install what the web build and the browser tests need; skips whatever is already installed at
+# the right version, so it is cheap to run every time. Reaches only crates.io, npm and Debian apt.
+#   - rustup target wasm32-unknown-unknown
+#   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock   (cargo install --locked)
+#   - wasm-pack                                                          (cargo install; skip with SETUP_NO_WASM_PACK=1,
+#                                                                         the build then runs cargo + wasm-bindgen itself)
+#   - chromium (Debian package) for the browser tests                    (skip with SETUP_NO_BROWSER=1)
+#   - npm devDependencies from package-lock.json: binaryen (wasm-opt), playwright-core
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+say() { echo "setup: $*" >&2; }
+
+# 1. Rust target
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "wasm32-unknown-unknown target: present"
+else
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. wasm-bindgen-cli, same version as the wasm-bindgen crate in Cargo.lock
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WB_VERSION" ]; then
+  say "wasm-bindgen-cli $WB_VERSION: present"
+else
+  say "installing wasm-bindgen-cli $WB_VERSION"
+  cargo install --locked wasm-bindgen-cli --version "$WB_VERSION" \
+    || cargo install --force wasm-bindgen-cli --version "$WB_VERSION"
+fi
+
+# 3. wasm-pack (the build falls back to cargo + wasm-bindgen without it)
+WASM_PACK_VERSION=0.15.1
+if [ "${SETUP_NO_WASM_PACK:-}" = 1 ]; then
+  say "wasm-pack: skipped (SETUP_NO_WASM_PACK=1)"
+elif command -v wasm-pack >/dev/null 2>&1; then
+  say "wasm-pack: present ($(wasm-pack --version))"
+else
+  say "installing wasm-pack $WASM_PACK_VERSION (takes a few minutes)"
+  cargo install --locked wasm-pack --version "$WASM_PACK_VERSION" || cargo install wasm-pack --version "$WASM_PACK_VERSION"
+fi
+
+# 4. Chromium for the browser tests and the benchmark
+if [ "${SETUP_NO_BROWSER:-}" = 1 ]; then
+  say "chromium: skipped (SETUP_NO_BROWSER=1)"
+elif [ -x /usr/bin/chromium ]; then
+  say "chromium: present"
+else
+  say "installing chromium (apt)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
+fi
+
+# 5. npm devDependencies (binaryen's wasm-opt, playwright-core), exactly as locked
+want() { node -p "require('./package-lock.json').packages['node_modules/$1'].version"; }
+have() { node -p "try { require('./node_modules/$1/package.json').version } catch { '' }"; }
+if [ "$(have binaryen)" = "$(want binaryen)" ] && [ "$(have playwright-core)" = "$(want playwright-core)" ]; then
+  say "npm devDependencies: present"
+else
+  say "installing npm devDependencies"
+  npm ci --no-audit --no-fund
+fi
+say "done"

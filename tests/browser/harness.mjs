@@ -1,0 +1,98 @@
+// Shared set-up for the browser tests: serve dist/ on 127.0.0.1 under a sub-path (so relative
+// URLs are proven) and drive the Debian chromium with playwright-core.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startServer } from './static-server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST = path.resolve(here, '../../dist');
+export const PREFIX = '/some/docs/sub-path/preflight/';
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export async function launch() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const server = await startServer(DIST, { prefix: PREFIX });
+  // playwright gives every launch a fresh temporary --user-data-dir.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * A fresh context and page that records: every request (page and workers), page errors,
+ * CSP violations, dialogs. Requests to anything but the local server are blocked.
+ */
+export async function newPage(env) {
+  const context = await env.browser.newContext({ serviceWorkers: 'block' });
+  const rec = { requests: [], external: [], errors: [], dialogs: [], consoleErrors: [] };
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    rec.requests.push({ url, at: Date.now() });
+    if (!url.startsWith(env.server.origin + '/')) {
+      rec.external.push(url);
+      return route.abort();
+    }
+    return route.continue();
+  });
+  context.on('request', (r) => {
+    // Requests the router does not see (e.g. from workers in some versions) are recorded too.
+    if (!rec.requests.some((x) => x.url === r.url())) rec.requests.push({ url: r.url(), at: Date.now() });
+    if (!r.url().startsWith(env.server.origin + '/') && !r.url().startsWith('data:') && !rec.external.includes(r.url())) rec.external.push(r.url());
+  });
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => rec.errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') rec.consoleErrors.push(m.text());
+  });
+  page.on('dialog', (d) => {
+    rec.dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  return { context, page, rec };
+}
+
+/** Wait until the page has rendered at least `n` reports. */
+export async function renders(page, n = 1) {
+  await page.waitForFunction((k) => Number(document.body.dataset.renders || 0) >= k, n, { timeout: 20000 });
+  return page.evaluate(() => Number(document.body.dataset.renders || 0));
+}
+
+/** Replace the command text (as a paste would) and wait for the report of exactly that text. */
+export async function pasteCommand(page, text) {
+  const before = await page.evaluate(() => Number(document.body.dataset.renders || 0));
+  await page.locator('#command').fill(text);
+  await renders(page, before + 1);
+  await page.waitForFunction(() => !document.querySelector('#verdict').classList.contains('pending'));
+}
+
+export function hashUrl(env, params, file = '') {
+  return `${env.server.url}${file}#${new URLSearchParams(params)}`;
+}
+
+export async function cleanState(page, rec) {
+  const csp = await page.evaluate(() => window.__cspViolations);
+  return { csp, errors: rec.errors, external: rec.external, dialogs: rec.dialogs };
+}

@@ -1,0 +1,175 @@
+// The page in a real browser: paste → card → Apply → accepted; builder and permalink round
+// trips; the time budget. Run: npm run build && node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, renders, pasteCommand, hashUrl, cleanState } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
+
+const DCP_CMD =
+  'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool';
+const DCP_MSG = '--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1.';
+
+test('paste → SGLang exact message → Apply "Set --dcp-size 1" → accepted', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B' }));
+    await renders(page, 1);
+    await pasteCommand(page, DCP_CMD);
+    const card = page.locator('#cards article.card', { hasText: DCP_MSG });
+    await card.first().waitFor({ timeout: 5000 });
+    // The message is shown verbatim, in its own element.
+    const messages = await page.locator('#cards .message').allTextContents();
+    assert.ok(messages.includes(DCP_MSG), `cards show: ${JSON.stringify(messages)}`);
+    assert.match(await page.locator('#verdict').textContent(), /would reject this: \d+ errors?/);
+    const n = await page.evaluate(() => Number(document.body.dataset.renders));
+    await card.first().getByRole('button', { name: /Apply: Set --dcp-size 1/ }).click();
+    await renders(page, n + 1);
+    assert.match(await page.locator('#command').inputValue(), /--dcp-size 1\b/);
+    await page.waitForFunction(() => /would accept this/.test(document.querySelector('#verdict').textContent));
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('live check: verdict banner, cards and highlights follow the text', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    assert.match(await page.locator('#verdict').textContent(), /^SGLang 0\.5\.23 on \S+/);
+    // Nothing to check → a note, not a crash.
+    await pasteCommand(page, 'echo hello');
+    assert.match(await page.locator('#verdict').textContent(), /no launch command/);
+    assert.equal(await page.locator('#cards .card.info').count(), 1);
+    // A non-ASCII prefix: spans arrive in UTF-16 and the highlight sits over the right text.
+    await pasteCommand(page, '# ünïcödé 🚀 comment\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 2');
+    const text = await page.locator('#command').inputValue();
+    const spans = await page.evaluate(() => [...document.querySelectorAll('#backdrop mark.hl')].map((m) => m.textContent));
+    const backdrop = await page.locator('#backdrop').textContent();
+    assert.equal(backdrop, text + '\n', 'backdrop mirrors the textarea exactly');
+    for (const s of spans) assert.ok(s === '\u200b' || text.includes(s));
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('builder round trip: fields → command → permalink → fields; command edits → fields', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B' }));
+    await renders(page, 1);
+    await page.locator('#builder > summary').click();
+    await page.locator('[data-flag="--tp-size"]').waitFor();
+    // Searching hides unrelated flags.
+    await page.locator('#flag-search').fill('tp-size');
+    assert.equal(await page.locator('[data-flag="--port"]').isVisible(), false);
+    assert.equal(await page.locator('[data-flag="--tp-size"]').isVisible(), true);
+    await page.locator('#flag-search').fill('');
+    // The model path from the command is already in its field.
+    assert.equal(await page.locator('[data-flag="--model-path"]').inputValue(), 'Qwen/Qwen3-8B');
+    const n = await page.evaluate(() => Number(document.body.dataset.renders));
+    await page.locator('[data-flag="--tp-size"]').fill('2');
+    await page.locator('[data-flag="--kv-cache-dtype"]').selectOption('fp8_e4m3');
+    await page.locator('[data-flag="--trust-remote-code"]').check();
+    await page.locator('[data-flag="--enable-tf32-matmul"]').selectOption('off');
+    await page.locator('[data-flag="--cuda-graph-bs-decode"]').fill('1 2 4 8');
+    await renders(page, n + 1);
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--cuda-graph-bs-decode 1 2 4 8'));
+    const cmd = await page.locator('#command').inputValue();
+    for (const part of ['--model-path Qwen/Qwen3-8B', '--tp-size 2', '--kv-cache-dtype fp8_e4m3', '--trust-remote-code', '--no-enable-tf32-matmul', '--cuda-graph-bs-decode 1 2 4 8']) {
+      assert.ok(cmd.includes(part), `command has ${part}: ${cmd}`);
+    }
+    assert.ok(cmd.startsWith('python -m sglang.launch_server \\\n  --model-path'));
+    // The permalink reproduces the builder state.
+    await page.waitForFunction((c) => new URLSearchParams(location.hash.slice(1)).get('cmd') === c, cmd);
+    const url = page.url();
+    const p2 = await context.newPage();
+    await p2.goto(url);
+    await renders(p2, 1);
+    await p2.locator('#builder > summary').click();
+    await p2.locator('[data-flag="--tp-size"]').waitFor();
+    assert.equal(await p2.locator('[data-flag="--tp-size"]').inputValue(), '2');
+    assert.equal(await p2.locator('[data-flag="--kv-cache-dtype"]').inputValue(), 'fp8_e4m3');
+    assert.equal(await p2.locator('[data-flag="--trust-remote-code"]').isChecked(), true);
+    assert.equal(await p2.locator('[data-flag="--enable-tf32-matmul"]').inputValue(), 'off');
+    assert.equal(await p2.locator('[data-flag="--cuda-graph-bs-decode"]').inputValue(), '1 2 4 8');
+    // Editing the command updates the fields.
+    const m = await p2.evaluate(() => Number(document.body.dataset.renders));
+    await p2.locator('#command').press('End');
+    await p2.locator('#command').pressSequentially(' --port 31000');
+    await p2.waitForFunction(() => document.querySelector('[data-flag="--port"]').value === '31000');
+    assert.ok((await renders(p2, m + 1)) > m);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('permalink round trip: command, YAML, GPU preset and count, version', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    const text = "# note: ünïcode & 'quotes' #frag?x=1\nSGLANG_X=1 python -m sglang.launch_server \\\n  --model-path Qwen/Qwen3-8B --config cfg.yaml --tp 4";
+    await pasteCommand(page, text);
+    await page.locator('#yaml-box > summary').click();
+    await page.locator('#yaml').fill('tp-size: 4\nmem-fraction-static: 0.8 # a=b&c');
+    await page.locator('#gpu').selectOption('b200');
+    await page.locator('#gpus').fill('4');
+    await page.waitForFunction(() => /B200/.test(document.querySelector('#verdict').textContent) && /4×/.test(document.querySelector('#verdict').textContent));
+    await page.locator('#share').click();
+    const url = page.url();
+    const verdict = await page.locator('#verdict').textContent();
+    const p2 = await context.newPage();
+    await p2.goto(url);
+    await renders(p2, 1);
+    assert.equal(await p2.locator('#command').inputValue(), text);
+    assert.equal(await p2.locator('#yaml').inputValue(), 'tp-size: 4\nmem-fraction-static: 0.8 # a=b&c');
+    assert.equal(await p2.locator('#gpu').inputValue(), 'b200');
+    assert.equal(await p2.locator('#gpus').inputValue(), '4');
+    assert.equal(await p2.locator('#version').inputValue(), '0.5.23');
+    await p2.waitForFunction((v) => document.querySelector('#verdict').textContent === v, verdict);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a check over the time budget is abandoned, the worker replaced, the page responsive', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    await page.evaluate(() => window.__preflight.hangNextCheck());
+    const text = await page.locator('#command').inputValue();
+    const t0 = Date.now();
+    await page.locator('#command').fill(text + ' --tp 2');
+    // While the worker spins, the page still answers at once and typing still works.
+    const rtt = await page.evaluate(() => new Promise((r) => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); }));
+    assert.ok(rtt < 200, `a frame took ${rtt} ms while the worker hung`);
+    await page.locator('#notice').filter({ hasText: /abandoned/ }).waitFor({ timeout: 10000 });
+    const waited = Date.now() - t0;
+    assert.ok(waited >= 1500 && waited < 9000, `abandoned after ${waited} ms`);
+    assert.equal(await page.evaluate(() => window.__preflight.restarts), 1);
+    // (Edits typed during the hang are checked by the new worker at once; the notice stays.)
+    assert.match(await page.locator('#verdict').textContent(), /did not finish|^SGLang 0\.5\.23 on/);
+    // The next edit is checked by the new worker.
+    const n = await page.evaluate(() => Number(document.body.dataset.renders));
+    await page.locator('#command').pressSequentially(' ');
+    await renders(page, n + 1);
+    assert.match(await page.locator('#verdict').textContent(), /^SGLang 0\.5\.23 on/);
+    assert.equal(await page.locator('#notice').isHidden(), true);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,322 @@
+// The page: paste area with highlights, live re-check in a worker, verdict, cards with fixes,
+// YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
+import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
+import cardsCss from './cards-css.js';
+import { el, renderHighlights, diagCard, verdictText, allDiagnostics, notRunText } from './render.js';
+import { Builder, formatCommand } from './builder.js';
+
+const $ = (id) => document.getElementById(id);
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(cardsCss);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
+const DEFAULT_COMMAND = `python -m sglang.launch_server \\
+  --model-path meta-llama/Llama-3.1-8B-Instruct \\
+  --disaggregation-mode decode \\
+  --dcp-size 2 \\
+  --disaggregation-decode-retraction-backup host_pool`;
+
+const CARD_LIMIT = 40;
+const cmd = $('command');
+const backdrop = $('backdrop');
+const yaml = $('yaml');
+const verdict = $('verdict');
+const notice = $('notice');
+const cards = $('cards');
+const gpuSel = $('gpu');
+const gpusIn = $('gpus');
+const versionSel = $('version');
+
+const client = new PreflightClient({ budgetMs: 2000 });
+let meta = null;
+let presets = [];
+let lastReport = null;
+let inflight = false;
+let dirty = false;
+let renders = 0;
+let builder = null;
+
+// Debug and measurement hooks (used by the browser tests and the budget benchmark).
+const debug = {
+  firstRenderMs: null,
+  hangNextCheck() {
+    client.hangNext = true;
+  },
+  get renders() {
+    return renders;
+  },
+  get restarts() {
+    return client.restarts;
+  },
+  bench(texts, n) {
+    return client.request('bench', { texts, n, options: options() }, 120000);
+  },
+};
+Object.defineProperty(window, '__preflight', { value: debug });
+
+function showNotice(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
+function options() {
+  const o = { sglangVersion: versionSel.value || undefined, gpu: gpuSel.value || 'h100' };
+  const n = gpusIn.value.trim();
+  if (/^\d{1,4}$/.test(n)) o.gpus = Number(n);
+  if (yaml.value.trim()) o.configYaml = yaml.value;
+  return o;
+}
+
+// ---- the URL hash holds the whole state: cmd, yaml, gpu, gpus, v ----
+function readHash() {
+  const p = new URLSearchParams(location.hash.replace(/^#/, ''));
+  return { cmd: p.get('cmd'), yaml: p.get('yaml'), gpu: p.get('gpu'), gpus: p.get('gpus'), v: p.get('v') };
+}
+
+let hashTimer = 0;
+function writeHashSoon() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(writeHash, 250);
+}
+function writeHash() {
+  clearTimeout(hashTimer);
+  const p = new URLSearchParams();
+  p.set('cmd', cmd.value);
+  if (yaml.value) p.set('yaml', yaml.value);
+  p.set('gpu', gpuSel.value);
+  if (gpusIn.value.trim()) p.set('gpus', gpusIn.value.trim());
+  p.set('v', versionSel.value);
+  const h = '#' + p.toString();
+  if (location.hash !== h) history.replaceState(null, '', h);
+}
+
+function applyHash() {
+  const h = readHash();
+  const problems = [];
+  cmd.value = h.cmd !== null ? h.cmd : cmd.value || DEFAULT_COMMAND;
+  if (h.yaml !== null) {
+    yaml.value = h.yaml;
+    if (h.yaml) $('yaml-box').open = true;
+  }
+  if (h.gpu !== null) {
+    if (presets.some((p) => p.preset === h.gpu)) gpuSel.value = h.gpu;
+    else problems.push('GPU preset');
+  }
+  if (h.gpus !== null) {
+    if (/^\d{1,4}$/.test(h.gpus)) gpusIn.value = h.gpus;
+    else problems.push('GPU count');
+  }
+  if (h.v !== null) {
+    if (meta.version.sglang.includes(h.v)) versionSel.value = h.v;
+    else problems.push('SGLang version');
+  }
+  updateGpusPlaceholder();
+  // Shown as text; the rejected values themselves are not echoed.
+  showNotice(problems.length ? `The link's ${problems.join(', ')} is not one this page knows; using the default.` : '');
+}
+
+function updateGpusPlaceholder() {
+  const p = presets.find((x) => x.preset === gpuSel.value);
+  gpusIn.placeholder = p ? String(p.gpu_count) : '';
+}
+
+// ---- checking ----
+let editSeq = 0;
+let abandonedSeq = -1;
+function schedule() {
+  editSeq++;
+  dirty = true;
+  if (!inflight) runCheck();
+}
+
+async function runCheck() {
+  dirty = false;
+  inflight = true;
+  const text = cmd.value;
+  const opts = options();
+  const key = JSON.stringify(opts);
+  const seq = editSeq;
+  try {
+    const report = await client.check(text, opts);
+    if (text === cmd.value && key === JSON.stringify(options())) show(report, text);
+    // The "abandoned"/"crashed" notice stays until a later edit has been checked.
+    if (notice.dataset.kind === 'checker' && seq > abandonedSeq) {
+      notice.dataset.kind = '';
+      showNotice('');
+    }
+  } catch (e) {
+    if (e instanceof CheckAbandoned || e instanceof CheckerCrashed) {
+      const msg = e instanceof CheckAbandoned ? e.message : `The checker crashed on this input (a bug in sglang-preflight) and was restarted: ${e.message}`;
+      showNotice(msg);
+      notice.dataset.kind = 'checker';
+      abandonedSeq = editSeq;
+      verdict.textContent = 'No verdict: the check did not finish.';
+      verdict.className = 'verdict pending';
+      lastReport = null;
+      renderHighlights(backdrop, text, null);
+      cards.replaceChildren();
+    } else {
+      showNotice(`Could not check: ${e.message}`);
+    }
+  } finally {
+    inflight = false;
+  }
+  if (dirty) runCheck();
+}
+
+function show(report, text) {
+  lastReport = report;
+  renderHighlights(backdrop, text, report);
+  syncScroll();
+  verdict.textContent = verdictText(report);
+  verdict.className = `verdict ${report.commands.length === 0 ? 'none' : report.accepted ? 'accepted' : 'rejected'}`;
+  const items = allDiagnostics(report);
+  if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
+  else {
+    // Many findings (e.g. a flag repeated hundreds of times): render the first ones at once and
+    // the rest on request, so a keystroke never waits for hundreds of cards.
+    const card = ({ d }) => diagCard(d, { text, onApply: applyFix, onLocate: locate });
+    cards.replaceChildren(...items.slice(0, CARD_LIMIT).map(card));
+    if (items.length > CARD_LIMIT) {
+      const more = el('button', 'more', `Show ${items.length - CARD_LIMIT} more findings`);
+      more.type = 'button';
+      more.addEventListener('click', () => more.replaceWith(...items.slice(CARD_LIMIT).map(card)));
+      cards.append(more);
+    }
+  }
+  $('notrun').textContent = notRunText(report);
+  const usesConfig = (report.commands || []).some((c) => c.argv.includes('--config'));
+  $('yaml-hint').hidden = !yaml.value.trim() || usesConfig;
+  if (builder && $('builder').open) {
+    const c = report.commands && report.commands[0];
+    builder.syncFromArgv(c ? c.argv : []);
+  }
+  if (renders === 0) debug.firstRenderMs = performance.now();
+  renders++;
+  document.body.dataset.renders = String(renders);
+}
+
+function applyFix(newText, fix) {
+  const at = Math.min(...fix.edits.map((e) => e.start16));
+  cmd.value = newText;
+  cmd.focus();
+  const end = at + (fix.edits.find((e) => e.start16 === at) || { replacement: '' }).replacement.length;
+  cmd.setSelectionRange(at, end);
+  schedule();
+  writeHashSoon();
+}
+
+function locate(d) {
+  cmd.focus();
+  cmd.setSelectionRange(d.span16.start, d.span16.end);
+}
+
+function syncScroll() {
+  backdrop.scrollTop = cmd.scrollTop;
+  backdrop.scrollLeft = cmd.scrollLeft;
+}
+
+// ---- copy ----
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    showNotice(`${what} copied.`);
+  } catch {
+    const t = el('textarea');
+    t.value = text;
+    document.body.append(t);
+    t.select();
+    const ok = document.execCommand('copy');
+    t.remove();
+    showNotice(ok ? `${what} copied.` : `Could not copy the ${what.toLowerCase()}; select it and copy by hand.`);
+  }
+  notice.dataset.kind = 'copy';
+  setTimeout(() => {
+    if (notice.dataset.kind === 'copy') showNotice('');
+  }, 2500);
+}
+
+// ---- builder ----
+async function openBuilder() {
+  if (builder) {
+    const c = lastReport && lastReport.commands && lastReport.commands[0];
+    builder.syncFromArgv(c ? c.argv : []);
+    return;
+  }
+  try {
+    const schema = await client.schema(versionSel.value);
+    builder = new Builder({
+      body: $('builder-body'),
+      search: $('flag-search'),
+      onlySet: $('only-set'),
+      reset: $('builder-reset'),
+      schema,
+      onChange(words) {
+        const entry = lastReport && lastReport.commands && lastReport.commands[0] ? lastReport.commands[0].entry : 'launch_server';
+        cmd.value = formatCommand(entry, words);
+        schedule();
+        writeHashSoon();
+      },
+    });
+    const c = lastReport && lastReport.commands && lastReport.commands[0];
+    builder.syncFromArgv(c ? c.argv : []);
+  } catch (e) {
+    $('builder-body').replaceChildren(el('p', 'notice', `Could not load the flag schema: ${e.message}`));
+  }
+}
+
+// ---- start ----
+async function main() {
+  cmd.addEventListener('input', () => {
+    schedule();
+    writeHashSoon();
+  });
+  cmd.addEventListener('scroll', syncScroll);
+  new ResizeObserver(syncScroll).observe(cmd);
+  yaml.addEventListener('input', () => {
+    schedule();
+    writeHashSoon();
+  });
+  for (const c of [gpuSel, gpusIn, versionSel]) {
+    c.addEventListener(c === gpusIn ? 'input' : 'change', () => {
+      updateGpusPlaceholder();
+      schedule();
+      writeHash();
+    });
+  }
+  $('copy').addEventListener('click', () => copyText(cmd.value, 'Command'));
+  $('share').addEventListener('click', () => {
+    writeHash();
+    copyText(location.href, 'Link');
+  });
+  $('builder').addEventListener('toggle', () => {
+    if ($('builder').open) openBuilder();
+  });
+  window.addEventListener('hashchange', () => {
+    applyHash();
+    schedule();
+  });
+  client.onrestart = () => {};
+
+  // Show the command at once (before the checker has loaded).
+  const h = readHash();
+  cmd.value = h.cmd !== null ? h.cmd : DEFAULT_COMMAND;
+  renderHighlights(backdrop, cmd.value, null);
+
+  try {
+    meta = await client.meta();
+  } catch (e) {
+    verdict.textContent = `The checker could not load: ${e.message}`;
+    return;
+  }
+  presets = meta.presets;
+  for (const v of meta.version.sglang) versionSel.append(new Option(v, v));
+  versionSel.value = meta.version.defaultSglang;
+  for (const p of presets) gpuSel.append(new Option(`${p.summary} (${p.preset})`, p.preset));
+  gpuSel.value = 'h100';
+  $('preflight-version').textContent = `sglang-preflight ${meta.version.preflight} · ${meta.rules.length} rules`;
+  applyHash();
+  schedule();
+}
+
+main();

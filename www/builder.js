@@ -1,0 +1,227 @@
+// The command builder: every flag of the schema, grouped by topic (SGLang has one argparse
+// group, so topics come from the flags' names), searchable, writing the command as you go.
+import { el, shellQuote } from './render.js';
+
+// Topic of a flag from the first word of its name (after enable-/disable-/no-).
+const TOPICS = [
+  ['Model and loading', 'model tokenizer revision trust load context dtype quantization quantize served hf skip weight weights modelopt remote download checkpoint config json is language fp8 fp4 bf16 int8 w4a4 quant decrypted modelexpress kt custom'],
+  ['Server and API', 'host port api admin ssl http http2 grpc fastapi uvicorn chat completion tool reasoning file allowed response smg sidecar strip strict preferred allow extra warmups startup engine stream streaming session incremental'],
+  ['Parallelism', 'tp dp pp ep dcp cp nnodes node attn moe expert experts eplb deepep dist nccl dwdp dense fuseep megamoe elastic tbo two single waterfill numa'],
+  ['Memory and caching', 'mem max kv page radix hicache hisparse swa mamba chunked cpu offload cache hierarchical lmcache flexkv memory hybrid shared prefix c128 mooncake'],
+  ['Scheduling', 'schedule scheduler priority prefill decode batch sleep abort retraction overlap mixed pdmux sampling constrained grammar outlines soft watchdog num random'],
+  ['Speculative decoding', 'speculative spec draft'],
+  ['PD disaggregation', 'disaggregation pd'],
+  ['LoRA', 'lora'],
+  ['Multimodal', 'mm multimodal image media limit encoder asr'],
+  ['Kernels and backends', 'cuda cudagraph torch triton flashinfer aiter attention fused linear dsa dsv4 deepseek mscclpp symm amd nvidia fp32 tf32 gated layernorm p2p monokernel unified device forward deterministic enforce sm lean uno precise scattered pre boundary multi init broadcast fast optimistic adaptive paged dllm ple decoupled qsa linker decoder mis'],
+  ['Logging, metrics and debugging', 'log metrics trace otlp export debug show mfu profile msprobe crash collect watermark gc bucket prompt generation request tokenizer-metrics'],
+];
+const TOPIC_OF = new Map();
+for (const [topic, words] of TOPICS) for (const w of words.split(' ')) TOPIC_OF.set(w, topic);
+const OTHER = 'Other';
+
+function topicOf(action) {
+  let name = (action.option_strings.find((o) => o.startsWith('--')) || action.option_strings[0] || '').replace(/^-+/, '');
+  name = name.replace(/^(enable|disable|no)-/, '');
+  return TOPIC_OF.get(name.split('-')[0]) || OTHER;
+}
+
+function pyRepr(v) {
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'string') return v === '' ? "''" : v;
+  return JSON.stringify(v);
+}
+
+function kind(a) {
+  if (a.action === '_HelpAction') return null;
+  if (a.action === 'BooleanOptionalAction') return 'tristate';
+  if (a.nargs === 0 || a.action === 'DeprecatedStoreConstAction') return 'flag';
+  if (Array.isArray(a.choices) && a.choices.length && a.nargs !== '+' && a.nargs !== '*') return 'choice';
+  if (a.nargs === '+' || a.nargs === '*' || typeof a.nargs === 'number') return 'list';
+  return 'value';
+}
+
+export class Builder {
+  constructor({ body, search, onlySet, reset, schema, onChange }) {
+    this.body = body;
+    this.search = search;
+    this.onlySet = onlySet;
+    this.onChange = onChange;
+    this.fields = [];
+    this.byOption = new Map();
+    for (const a of schema.actions) {
+      const k = kind(a);
+      if (!k) continue;
+      const f = { action: a, kind: k, topic: topicOf(a), main: a.option_strings.find((o) => o.startsWith('--')) || a.option_strings[0] };
+      this.fields.push(f);
+      for (const o of a.option_strings) this.byOption.set(o, f);
+    }
+    this.#render();
+    search.addEventListener('input', () => this.filter());
+    onlySet.addEventListener('change', () => this.filter());
+    reset.addEventListener('click', () => {
+      for (const f of this.fields) this.#setControl(f, null);
+      this.#changed();
+    });
+  }
+
+  #render() {
+    const groups = new Map();
+    for (const f of this.fields) {
+      if (!groups.has(f.topic)) groups.set(f.topic, []);
+      groups.get(f.topic).push(f);
+    }
+    const order = [...TOPICS.map((t) => t[0]), OTHER].filter((t) => groups.has(t));
+    const frag = document.createDocumentFragment();
+    let n = 0;
+    for (const topic of order) {
+      const fs = el('fieldset', 'topic');
+      fs.append(el('legend', null, `${topic} (${groups.get(topic).length})`));
+      for (const f of groups.get(topic)) fs.append(this.#row(f, n++));
+      fs.dataset.topic = topic;
+      frag.append(fs);
+    }
+    this.body.replaceChildren(frag);
+  }
+
+  #row(f, n) {
+    const a = f.action;
+    const row = el('div', 'flag');
+    const id = `flag-${n}`;
+    const label = el('label', null, f.main);
+    label.htmlFor = id;
+    const aliases = a.option_strings.filter((o) => o !== f.main);
+    if (aliases.length) label.append(el('span', 'alias', aliases.join(' ')));
+    let control;
+    if (f.kind === 'flag') {
+      control = el('input');
+      control.type = 'checkbox';
+    } else if (f.kind === 'tristate' || f.kind === 'choice') {
+      control = el('select');
+      control.append(new Option('(not set)', ''));
+      if (f.kind === 'tristate') {
+        const neg = a.option_strings.find((o) => o.startsWith('--no-')) || `--no-${f.main.slice(2)}`;
+        control.append(new Option(f.main, 'on'), new Option(neg, 'off'));
+      } else for (const c of a.choices) control.append(new Option(String(c), String(c)));
+    } else {
+      control = el('input');
+      control.type = 'text';
+      control.spellcheck = false;
+      control.autocomplete = 'off';
+      if (a.default !== '==SUPPRESS==' && a.default !== null && a.default !== undefined) control.placeholder = pyRepr(a.default);
+      if (f.kind === 'list') control.title = 'Several values: separate them with spaces';
+    }
+    control.id = id;
+    control.dataset.flag = f.main;
+    control.addEventListener(control.type === 'text' ? 'input' : 'change', () => {
+      row.classList.toggle('set', this.#value(f) !== null);
+      this.#changed();
+    });
+    f.control = control;
+    f.row = row;
+    const info = el('div', 'info');
+    const def = a.default === '==SUPPRESS==' ? '' : `default: ${pyRepr(a.default)}`;
+    const meta = [def, a.type ? `type: ${a.type.split('.').pop()}` : '', a.nargs === '+' || a.nargs === '*' ? 'several values' : '', a.required ? 'required' : '', a.deprecated || a.action.startsWith('Deprecated') ? 'deprecated' : ''].filter(Boolean).join(' · ');
+    if (meta) info.append(el('span', 'default', meta));
+    if (a.help) info.append(el('span', 'help', a.help));
+    row.append(label, control, info);
+    f.haystack = `${a.option_strings.join(' ')} ${a.dest} ${a.help || ''}`.toLowerCase();
+    return row;
+  }
+
+  #value(f) {
+    const c = f.control;
+    if (f.kind === 'flag') return c.checked ? true : null;
+    if (c.value === '') return null;
+    return c.value;
+  }
+
+  #setControl(f, v) {
+    const c = f.control;
+    if (f.kind === 'flag') c.checked = v === true;
+    else if (f.kind === 'choice' && v !== null && ![...c.options].some((o) => o.value === v)) {
+      // A value outside the choices (SGLang will reject it): show it so nothing is lost.
+      c.append(new Option(v, v));
+      c.value = v;
+    } else c.value = v === null ? '' : v;
+    f.row.classList.toggle('set', v !== null && v !== '');
+  }
+
+  #changed() {
+    this.filter();
+    this.onChange(this.words());
+  }
+
+  /** The argv the builder describes. */
+  words() {
+    const out = [];
+    const fields = [...this.fields].sort((x, y) => (y.action.dest === 'model_path') - (x.action.dest === 'model_path'));
+    for (const f of fields) {
+      const v = this.#value(f);
+      if (v === null) continue;
+      if (f.kind === 'flag') out.push(f.main);
+      else if (f.kind === 'tristate') out.push(v === 'on' ? f.main : f.action.option_strings.find((o) => o.startsWith('--no-')) || `--no-${f.main.slice(2)}`);
+      else if (f.kind === 'list') out.push(f.main, ...v.trim().split(/\s+/).filter(Boolean));
+      else out.push(f.main, v);
+    }
+    return out;
+  }
+
+  /** Show the flags of `argv` (a command's words after the launcher) in the controls. */
+  syncFromArgv(argv) {
+    const values = new Map();
+    for (let i = 0; i < argv.length; i++) {
+      const w = argv[i];
+      if (!w.startsWith('-')) continue;
+      const eq = w.indexOf('=');
+      const opt = eq > 0 ? w.slice(0, eq) : w;
+      const f = this.byOption.get(opt);
+      if (!f) continue;
+      if (f.kind === 'flag') values.set(f, true);
+      else if (f.kind === 'tristate') values.set(f, opt.startsWith('--no-') ? 'off' : 'on');
+      else if (eq > 0) values.set(f, w.slice(eq + 1));
+      else if (f.kind === 'list') {
+        const vals = [];
+        while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) vals.push(argv[++i]);
+        values.set(f, vals.join(' '));
+      } else if (i + 1 < argv.length) values.set(f, argv[++i]);
+    }
+    const active = document.activeElement;
+    for (const f of this.fields) {
+      if (f.control === active) continue;
+      const v = values.has(f) ? values.get(f) : null;
+      this.#setControl(f, v);
+    }
+    this.filter();
+  }
+
+  filter() {
+    const q = this.search.value.trim().toLowerCase().replace(/^-+/, '');
+    const terms = q.split(/\s+/).filter(Boolean);
+    const onlySet = this.onlySet.checked;
+    for (const f of this.fields) {
+      const show = terms.every((t) => f.haystack.includes(t)) && (!onlySet || this.#value(f) !== null);
+      f.row.hidden = !show;
+    }
+    for (const fs of this.body.querySelectorAll('fieldset')) {
+      fs.hidden = ![...fs.querySelectorAll('.flag')].some((r) => !r.hidden);
+    }
+  }
+}
+
+/** The command text for a launcher and argv, one flag per line. */
+export function formatCommand(entry, words) {
+  const launcher = entry === 'serve' ? 'sglang serve' : 'python -m sglang.launch_server';
+  const lines = [launcher];
+  let cur = null;
+  for (const w of words) {
+    if (w.startsWith('--') || cur === null) {
+      if (cur !== null) lines.push(cur);
+      cur = shellQuote(w);
+    } else cur += ' ' + shellQuote(w);
+  }
+  if (cur !== null) lines.push(cur);
+  return lines.join(' \\\n  ');
+}

@@ -1,0 +1,62 @@
+// Styles shared by the page (document.adoptedStyleSheets) and the widget (its shadow root):
+// colours for light and dark, highlights, verdict, diagnostic cards, fixes.
+export default `
+:root, :host {
+  --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --panel: #f6f8fa;
+  --err: #b3261e; --err-bg: #ffebe9; --err-hl: rgba(255, 80, 60, 0.28);
+  --warn: #8a5a00; --warn-bg: #fff8c5; --warn-hl: rgba(230, 170, 0, 0.32);
+  --info: #0b5cad; --info-bg: #ddf4ff; --info-hl: rgba(40, 130, 230, 0.22);
+  --ok: #1a7f37; --ok-bg: #dafbe1; --accent: #0969da;
+  --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
+}
+@media (prefers-color-scheme: dark) {
+  :root, :host {
+    --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --panel: #161b22;
+    --err: #ff8f86; --err-bg: #3c1618; --err-hl: rgba(248, 81, 73, 0.40);
+    --warn: #e3b341; --warn-bg: #3a2d0b; --warn-hl: rgba(210, 153, 34, 0.40);
+    --info: #79c0ff; --info-bg: #0c2d4b; --info-hl: rgba(56, 139, 253, 0.35);
+    --ok: #56d364; --ok-bg: #0f2e18; --accent: #4493f8;
+  }
+}
+mark.hl { color: transparent; border-radius: 2px; }
+mark.hl.error { background: var(--err-hl); box-shadow: 0 2px 0 var(--err); }
+mark.hl.warning { background: var(--warn-hl); box-shadow: 0 2px 0 var(--warn); }
+mark.hl.info { background: var(--info-hl); box-shadow: 0 2px 0 var(--info); }
+mark.hl.point { border-left: 2px solid var(--err); margin: 0 -1px; background: none; box-shadow: none; }
+mark.hl.point.warning { border-left-color: var(--warn); }
+mark.hl.point.info { border-left-color: var(--info); }
+.verdict { padding: 0.6em 0.9em; border-radius: 6px; font-weight: 600; border: 1px solid var(--line); background: var(--panel); color: var(--fg); }
+.verdict.accepted { background: var(--ok-bg); color: var(--ok); border-color: var(--ok); }
+.verdict.none { color: var(--muted); }
+.verdict.rejected { background: var(--err-bg); color: var(--err); border-color: var(--err); }
+.card { border: 1px solid var(--line); border-left: 4px solid var(--muted); border-radius: 6px; padding: 0.6em 0.8em; margin: 0 0 0.8em; background: var(--bg); color: var(--fg); }
+.card.error { border-left-color: var(--err); }
+.card.warning { border-left-color: var(--warn); }
+.card.info { border-left-color: var(--info); }
+.card-head { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; font-size: 0.85em; color: var(--muted); }
+.badge { font-weight: 700; text-transform: uppercase; font-size: 0.8em; padding: 0.1em 0.45em; border-radius: 4px; }
+.badge.error { background: var(--err-bg); color: var(--err); }
+.badge.warning { background: var(--warn-bg); color: var(--warn); }
+.badge.info { background: var(--info-bg); color: var(--info); }
+.card-head .code { margin-left: auto; }
+.card-head code, .card code { font-family: var(--mono); }
+.card .where { font: inherit; color: var(--accent); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+.card .message { margin: 0.5em 0; padding: 0.5em 0.6em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-word; font-size: 0.92em; }
+.card .explanation { margin: 0.4em 0; line-height: 1.45; }
+.fix { border-top: 1px dashed var(--line); padding-top: 0.5em; margin-top: 0.5em; }
+.fix-head { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: center; }
+.fix-title { font-weight: 600; }
+.applic { font-size: 0.8em; color: var(--muted); }
+.applic.unsafe { color: var(--warn); }
+button { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--line); border-radius: 5px; padding: 0.25em 0.7em; cursor: pointer; }
+button:hover { border-color: var(--accent); }
+button:focus-visible, a:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+button.apply { border-color: var(--accent); color: var(--accent); font-weight: 600; }
+.before-after { display: grid; grid-template-columns: 1fr; gap: 0.3em; margin-top: 0.4em; }
+.ba { display: flex; gap: 0.5em; align-items: baseline; min-width: 0; }
+.ba-label { font-size: 0.75em; color: var(--muted); width: 3.5em; flex: none; }
+.ba pre { margin: 0; padding: 0.3em 0.5em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-all; font-family: var(--mono); font-size: 0.85em; flex: 1; min-width: 0; }
+.ba del { background: var(--err-hl); text-decoration: line-through; color: inherit; }
+.ba ins { background: rgba(46, 160, 67, 0.30); text-decoration: none; color: inherit; }
+.muted { color: var(--muted); }
+`;
