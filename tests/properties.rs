@@ -19,8 +19,11 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// (id, command, config files) of every fixture.
-fn fixtures() -> Vec<(String, String, Vec<(String, String)>)> {
+/// (id, command, config files) of a fixture.
+type Fixture = (String, String, Vec<(String, String)>);
+
+/// Every fixture.
+fn fixtures() -> Vec<Fixture> {
     let mut paths: Vec<_> = std::fs::read_dir(root().join("tests/fixtures")).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
     paths.sort();
     let mut out = Vec::new();
