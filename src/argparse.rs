@@ -191,6 +191,9 @@ pub fn parse_args(schema: &Schema, argv: &[Word]) -> Parsed {
 
 /// Like [`parse_args`], with `from_config[i]` telling whether word `i` came from the
 /// `--config` file (its settings get `from_config: true`).
+/// How many unknown flags get did-you-mean fixes in one command.
+const MAX_SUGGESTED_FLAGS: usize = 64;
+
 pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> Parsed {
     let mut ctx = Ctx { schema, words: argv, parsed: Parsed::default(), seen: Vec::new() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
@@ -801,6 +804,9 @@ impl<'a> Ctx<'a> {
         };
         let mut d = Diagnostic::sglang_error("ARG008", Stage::Argparse, "SystemExit", msg, span);
         let mut notes: Vec<String> = Vec::new();
+        // Suggestions for the first unknown flags only: a paste with thousands of them needs the
+        // one error, not thousands of did-you-means (and the search is per flag).
+        let mut suggested = 0usize;
         for &i in extras {
             let (Some(w), Some(Class::Opt { action: None, option, .. })) = (self.words.get(i), classes.get(i)) else {
                 continue;
@@ -811,6 +817,10 @@ impl<'a> Ctx<'a> {
             let flag_len = w.text.find('=').unwrap_or(w.text.len());
             let flag = w.text.get(..flag_len).unwrap_or(&w.text);
             let fspan = w.sub_span(0, flag_len);
+            suggested += 1;
+            if suggested > MAX_SUGGESTED_FLAGS {
+                continue;
+            }
             for s in suggest::suggest_flag(self.schema, flag) {
                 if let Some(n) = &s.note {
                     notes.push(n.clone());

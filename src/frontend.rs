@@ -322,17 +322,25 @@ fn merge_config(fe: &mut FrontEnd, schema: &Schema, files: &ConfigFiles) {
     let supported = |a: &crate::schema::Action| {
         is_store_true(a) || a.action == "_StoreAction" || matches!(a.nargs, None | Some(serde_json::Value::Null))
     };
+    // config key -> the actions it names, in schema order (built once, not per key)
+    let mut by_key: rustc_hash::FxHashMap<String, Vec<&crate::schema::Action>> = Default::default();
+    for a in &schema.actions {
+        let mut ks = keys_of(a);
+        ks.dedup();
+        for k in ks {
+            let list = by_key.entry(k).or_default();
+            if !list.iter().any(|x| std::ptr::eq(*x, a)) {
+                list.push(a);
+            }
+        }
+    }
     let mut args: Vec<String> = Vec::new();
     for (key, value) in items {
         let key_norm = key.replace('-', "_");
         let mut st = false;
         let mut unsupported: Option<&str> = None;
         let mut supported_key = false;
-        for a in &schema.actions {
-            let ks = keys_of(a);
-            if !ks.contains(&key_norm) {
-                continue;
-            }
+        for a in by_key.get(&key_norm).map(Vec::as_slice).unwrap_or_default() {
             if is_store_true(a) {
                 st = true;
             }

@@ -169,7 +169,9 @@ fn main() -> ExitCode {
 }
 
 fn print_text(text: &str, report: &sglang_preflight::Report) {
-    let line_of = |at: usize| text.get(..at).map(|t| t.matches('\n').count() + 1).unwrap_or(1);
+    // Line starts, once: each lookup is a binary search (a paste can carry 10^5 findings).
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_of = |at: usize| starts.partition_point(|&s| s <= at).max(1);
     for d in &report.diagnostics {
         println!("{}: {} [{}]", sev(d.severity), d.message, d.code);
     }

@@ -122,7 +122,11 @@ pub fn suggest_flag(schema: &Schema, flag: &str) -> Vec<Suggestion> {
     // edit distance over normalized forms
     let target = candidates.last().cloned().unwrap_or_else(|| flag.to_string());
     let limit = if target.len() <= 10 { 1 } else if target.len() <= 20 { 2 } else { 3 };
+    // The distance is at least the length difference: only options of a near length are
+    // compared, and a word far longer than any option is compared with none.
+    let target_chars = target.chars().count(); // options are ASCII: their len() is their char count
     let mut scored: Vec<(usize, &str)> = long_options(schema)
+        .filter(|o| o.len().abs_diff(target_chars) <= limit)
         .map(|o| (strsim::damerau_levenshtein(&target, o), o))
         .filter(|(d, _)| *d <= limit)
         .collect();
@@ -168,8 +172,12 @@ pub fn closest_choice(value: &str, choices: &[String]) -> Option<String> {
         return Some(c.clone());
     }
     let limit = if value.len() <= 4 { 1 } else { 2 };
-    let mut scored: Vec<(usize, &String)> =
-        choices.iter().map(|c| (strsim::damerau_levenshtein(&v, &norm(c)), c)).filter(|(d, _)| *d <= limit).collect();
+    let mut scored: Vec<(usize, &String)> = choices
+        .iter()
+        .filter(|c| c.chars().count().abs_diff(v.chars().count()) <= limit)
+        .map(|c| (strsim::damerau_levenshtein(&v, &norm(c)), c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
     scored.sort_by_key(|(d, _)| *d);
     match scored.as_slice() {
         [(d, c), rest @ ..] if rest.first().map(|(d2, _)| d2 > d).unwrap_or(true) => Some((*c).clone()),

@@ -182,15 +182,12 @@ fn linear_in_open_quote() {
 }
 
 #[test]
-#[ignore = "bug: 100 KB of `--tp-size 2` repeats takes 83 ms, 1 MB 3.9 s (x47, debug); argparse consume_optional/take_action dominate; run with --ignored"]
 fn linear_in_repeated_flags() {
     assert_linear("repeated flags", |n| format!("{M}{}", " --tp-size 2".repeat(n / 12)));
 }
 
 #[test]
-#[ignore = "bug: suggest_flag runs Damerau-Levenshtein on the whole unknown word against every option; run with --ignored"]
 fn linear_in_unknown_flag_length() {
-    // 1 MB does not finish in minutes; even 10 KB takes seconds.
     assert_linear("one long unknown flag", |n| format!("{M} --{}", "x".repeat(n)));
 }
 
@@ -202,7 +199,6 @@ fn linear_in_commands() {
 /// Found by the `check` fuzz target: the MP001 fix "Unquote the value so the shell splits it
 /// into separate arguments" leaves the same MP001 (same code, start and message).
 #[test]
-#[ignore = "bug: MP001 unquote fix does not remove MP001 on an unterminated quoted model path with NULs; run with --ignored"]
 fn fuzz_found_mp001_fix_keeps_the_diagnostic() {
     let text = format!(
         "python3 -m sglang.launch_server --model-path=\"meta-llama/Lla{}ma-3.1 --served-model-name='x y'",

@@ -124,7 +124,9 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) {
     };
     let mut fixes: Vec<Fix> = Vec::new();
     // Several arguments quoted into one word: split them back into words.
-    if path.contains(' ') && rule.code == "MP001" {
+    // Only when the first word would then be a valid repo id (else the fix would not help).
+    let first_word_ok = path.split_whitespace().next().is_some_and(|w| repo_id_regex_matches(w) && !w.contains("--") && !w.contains(".."));
+    if path.contains(' ') && rule.code == "MP001" && first_word_ok && !path.contains(['"', '\'', '\\', '$', '`']) {
         if let Some(s) = ctx.cfg.setting("model_path").filter(|s| !s.from_config) {
             if let Some(vs) = s.value_span {
                 fixes.push(Fix {

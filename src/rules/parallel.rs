@@ -1026,7 +1026,7 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) {
 /// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`instance://...`).
 fn is_instance_connector(path: &str) -> bool {
     // re.match(r"(.+)://(.*)"): greedy, so the scheme is everything before the last "://".
-    path.rfind("://").map(|i| &path[..i] == "instance").unwrap_or(false)
+    path.rfind("://").map(|i| path.get(..i) == Some("instance")).unwrap_or(false)
 }
 
 /// `handle_shared_experts_tp`.
