@@ -26,9 +26,16 @@ cargo fuzz build --sanitizer none -O
 for t in "${TARGETS[@]}"; do
     mkdir -p "fuzz/corpus/$t"
     echo "fuzz: $t for ${PER}s"
+    log="fuzz/artifacts/$t.log"
+    mkdir -p fuzz/artifacts
+    rc=0
     cargo fuzz run --sanitizer none -O "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
-        -max_total_time="$PER" -max_len=4096 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
-        | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY|thread|Error|error)' || true
-    test "${PIPESTATUS[0]}" -eq 0
+        -max_total_time="$PER" -max_len=4096 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || rc=$?
+    grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY)|panicked|Test unit written' "$log" || true
+    if [ "$rc" -ne 0 ]; then
+        grep -A30 -E 'panicked' "$log" | head -40 || true
+        echo "fuzz: $t FAILED (exit $rc); input in fuzz/artifacts/$t/, log in $log"
+        exit 1
+    fi
 done
 echo "fuzz: ok"

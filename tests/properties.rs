@@ -207,3 +207,12 @@ fn fuzz_found_mp001_fix_keeps_the_diagnostic() {
     let problems = props::check_properties(&text, &CheckOptions::default(), usize::MAX);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Found by the `check` fuzz target (a seed from the fixtures): see the report.
+#[test]
+#[ignore = "bug found by fuzzing (a recorded fixture command); run with --ignored"]
+fn fuzz_found_eplb_fixture() {
+    let text = "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-eplb";
+    let problems = props::check_properties(text, &props::options(None), 4);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
