@@ -49,7 +49,10 @@ fn span_problem(text: &str, what: &str, s: Span) -> Option<String> {
 
 fn diag_problems(text: &str, where_: &str, d: &Diagnostic, out: &mut Vec<String>) {
     let what = format!("{where_} [{}] {:?}", d.code, d.message);
-    if d.code.is_empty() || d.message.is_empty() {
+    // SGLang's bare `assert cond` raises AssertionError with an empty message, and we report
+    // SGLang's message exactly: that is the one diagnostic allowed to have none.
+    let bare_assert = d.message.is_empty() && d.exception.as_deref() == Some("AssertionError");
+    if d.code.is_empty() || (d.message.is_empty() && !bare_assert) {
         out.push(format!("{what}: empty code or message"));
     }
     out.extend(span_problem(text, &what, d.span));
