@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(clippy::string_slice, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 //! Unit tests for the argparse replay, the front end and did-you-mean.
 
 use sglang_preflight::argparse::{parse_args, py_float, py_int};

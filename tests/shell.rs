@@ -1,6 +1,6 @@
 //! Unit tests of the shell reader and the launcher locator: spans and maps, traps, bad input.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(clippy::string_slice, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use sglang_preflight::diagnostic::{apply_edits, Origin, Severity, Stage};
 use sglang_preflight::invocation::{locate, Entry, Invocation};
