@@ -490,7 +490,7 @@ pub mod yaml {
     use yaml_rust2::scanner::TScalarStyle;
 
     /// Most values a config file may expand to (aliases included).
-    pub const MAX_NODES: usize = 100_000;
+    pub const MAX_NODES: usize = 1_000_000;
 
     #[derive(Debug)]
     pub enum LoadError {
@@ -500,7 +500,8 @@ pub mod yaml {
 
     enum Frame {
         Seq(usize, Vec<PyValue>),
-        Map(usize, Vec<(String, PyValue)>, Option<String>),
+        /// anchor, items, pending key, key -> index in items (a repeated key replaces in place)
+        Map(usize, Vec<(String, PyValue)>, Option<String>, rustc_hash::FxHashMap<String, usize>),
     }
 
     pub fn load(text: &str) -> Result<PyValue, LoadError> {
@@ -544,12 +545,12 @@ pub mod yaml {
                     None
                 }
                 Event::MappingStart(aid, _) => {
-                    stack.push(Frame::Map(aid, Vec::new(), None));
+                    stack.push(Frame::Map(aid, Vec::new(), None, Default::default()));
                     None
                 }
                 Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
                     Some(Frame::Seq(aid, v)) => Some((PyValue::List(v), aid)),
-                    Some(Frame::Map(aid, v, _)) => Some((PyValue::Dict(v), aid)),
+                    Some(Frame::Map(aid, v, _, _)) => Some((PyValue::Dict(v), aid)),
                     None => None,
                 },
             };
@@ -563,9 +564,15 @@ pub mod yaml {
             match stack.last_mut() {
                 None => root = Some(v),
                 Some(Frame::Seq(_, items)) => items.push(v),
-                Some(Frame::Map(_, items, pending)) => match pending.take() {
+                Some(Frame::Map(_, items, pending, index)) => match pending.take() {
                     None => *pending = Some(v.py_str()),
-                    Some(k) => super::argparse_dict_set(items, k, v),
+                    Some(k) => match index.get(&k).and_then(|&i| items.get_mut(i)) {
+                        Some(slot) => slot.1 = v,
+                        None => {
+                            index.insert(k.clone(), items.len());
+                            items.push((k, v));
+                        }
+                    },
                 },
             }
         }
@@ -656,10 +663,3 @@ pub mod yaml {
     }
 }
 
-fn argparse_dict_set(d: &mut Vec<(String, PyValue)>, k: String, v: PyValue) {
-    if let Some(slot) = d.iter_mut().find(|(kk, _)| *kk == k) {
-        slot.1 = v;
-    } else {
-        d.push((k, v));
-    }
-}

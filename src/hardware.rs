@@ -169,11 +169,10 @@ impl Hardware {
     }
     /// Human summary for banners: "8×H100".
     pub fn summary(&self) -> String {
-        let short = self.gpu_name.trim_start_matches("NVIDIA ").trim_start_matches("AMD Instinct ");
         if self.platform == Platform::Cpu {
             "CPU".to_string()
         } else {
-            format!("{}×{}", self.gpu_count, short)
+            format!("{}×{}", self.gpu_count, self.preset.to_ascii_uppercase())
         }
     }
 }

@@ -223,6 +223,11 @@ impl WordBuf {
     }
     /// Push a byte taken from the source at `pos`.
     fn push_src(&mut self, c: u8, pos: usize) {
+        if c == 0 {
+            // bash drops NUL bytes from its input: the word no longer equals its source slice
+            self.materialize();
+            return;
+        }
         if self.map.is_none() && pos != self.start + self.text.len() {
             self.materialize();
         }
@@ -288,7 +293,7 @@ impl<'a> Parser<'a> {
 
     fn push_src_range(&mut self, from: usize, to: usize) {
         let Some(bytes) = self.b.get(from..to) else { return };
-        if self.wb.map.is_none() && from == self.wb.start + self.wb.text.len() {
+        if self.wb.map.is_none() && from == self.wb.start + self.wb.text.len() && !bytes.contains(&0) {
             self.wb.text.extend_from_slice(bytes);
             return;
         }
