@@ -15,8 +15,15 @@ step "lints (clippy, panics denied in the core)"
 bash scripts/lint.sh
 
 step "Rust tests (unit, conformance against recorded SGLang verdicts, fixes, docs, bad input)"
-cargo test --locked --all-targets 2>&1 | tee /tmp/sglang-preflight-cargo-test.log | grep -E '^(test result|running|conformance|fix re-check|---- |thread)|FAILED|panicked' || true
-test "${PIPESTATUS[0]}" -eq 0
+LOG=$(mktemp)
+status=0
+cargo test --locked --all-targets >"$LOG" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+  cat "$LOG"
+  echo "cargo test failed (exit $status)" >&2
+  exit "$status"
+fi
+grep -E '^(test result|running|conformance|fix re-check|pyjson)' "$LOG" || true
 
 step "live re-record sample: committed fixtures vs the real sglang package"
 python3 tools/recorder/record.py --check --sample "${RECORD_SAMPLE:-40}" tests/cases/*.jsonl
