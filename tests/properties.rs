@@ -216,3 +216,12 @@ fn fuzz_found_eplb_fixture() {
     let problems = props::check_properties(text, &props::options(None), 4);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Found by the `check` fuzz target in CI: a command ending inside an unterminated quote
+/// swallows flags that fixes append, so such fixes must be advice only.
+#[test]
+fn fuzz_found_append_fix_inside_unterminated_quote() {
+    let text = "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-runner-backend lora_triton --lora-paths a=/x\"--lora-backend triton_v2 --init-expert-location foo";
+    let problems = props::check_properties(text, &props::options(None), usize::MAX);
+    assert!(problems.is_empty(), "{problems:#?}");
+}

@@ -75,6 +75,9 @@ pub struct Ctx<'a> {
     pub text: &'a str,
     /// Where new flags are appended by fixes: end of the last argument of the invocation.
     pub append_at: usize,
+    /// False when text appended there would not become new arguments (the command ends inside
+    /// an unterminated quote): fixes that add flags are then advice only.
+    pub can_append: bool,
     /// Span used when a diagnostic has no better place (the launcher).
     pub fallback_span: Span,
     /// Whether the model's config is known (it never is yet: model-dependent checks skip).
@@ -177,6 +180,7 @@ impl<'a> Ctx<'a> {
                 applicability,
                 edits: vec![Edit { start: s.whole_span.start, end: s.whole_span.end, replacement: format!("{flag} {value}") }],
             },
+            None if !self.can_append => Fix { title, applicability: Applicability::Display, edits: vec![] },
             None => Fix {
                 title,
                 applicability,
@@ -187,6 +191,9 @@ impl<'a> Ctx<'a> {
 
     /// Fix: add a store_true flag (or remove nothing if already there).
     pub fn fix_add_flag(&self, title: impl Into<String>, flag: &str, applicability: Applicability) -> Fix {
+        if !self.can_append {
+            return Fix { title: title.into(), applicability: Applicability::Display, edits: vec![] };
+        }
         Fix {
             title: title.into(),
             applicability,

@@ -312,7 +312,7 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
                 if !ctx.cfg.truthy("lora_target_modules") && !ctx.cfg.is_explicit("lora_target_modules") {
                     edit_text.push_str(" --lora-target-modules all");
                 }
-                if !edit_text.is_empty() {
+                if !edit_text.is_empty() && ctx.can_append {
                     fixes.push(Fix {
                         title: "Size LoRA buffers explicitly (rank 64, all modules)".into(),
                         applicability: Applicability::Unsafe,
