@@ -225,3 +225,12 @@ fn fuzz_found_append_fix_inside_unterminated_quote() {
     let problems = props::check_properties(text, &props::options(None), usize::MAX);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Found by the `check` fuzz target: with `--model-path="a b"` the quotes are inside the flag
+/// word, so the MP001 unquote fix must rewrite flag and value together.
+#[test]
+fn fuzz_found_mp001_fix_on_equals_form() {
+    let text = "python3 -m sglang.launch_server --model-path=\"meta-llama/Llama-3.1-8B-Ins 0.5truct\" --tp=2";
+    let problems = props::check_properties(text, &props::options(None), usize::MAX);
+    assert!(problems.is_empty(), "{problems:#?}");
+}

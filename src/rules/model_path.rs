@@ -128,13 +128,17 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) {
     let first_word_ok = path.split_whitespace().next().is_some_and(|w| repo_id_regex_matches(w) && !w.contains("--") && !w.contains(".."));
     if path.contains(' ') && rule.code == "MP001" && first_word_ok && !path.contains(['"', '\'', '\\', '$', '`']) {
         if let Some(s) = ctx.cfg.setting("model_path").filter(|s| !s.from_config) {
-            if let Some(vs) = s.value_span {
-                fixes.push(Fix {
-                    title: "Unquote the value so the shell splits it into separate arguments".into(),
-                    applicability: Applicability::Unsafe,
-                    edits: vec![crate::diagnostic::Edit { start: vs.start, end: vs.end, replacement: path.clone() }],
-                });
-            }
+            // Rewrite the flag and its value together: with `--model-path="..."` the quotes are
+            // inside the flag word, so replacing the value alone would keep them.
+            fixes.push(Fix {
+                title: "Unquote the value so the shell splits it into separate arguments".into(),
+                applicability: Applicability::Unsafe,
+                edits: vec![crate::diagnostic::Edit {
+                    start: s.whole_span.start,
+                    end: s.whole_span.end,
+                    replacement: format!("{} {path}", s.written_as),
+                }],
+            });
         }
     }
     if rule.code == "MP003" {
