@@ -100,9 +100,10 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             Vec::new()
         } else {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
-            // An unterminated quote (SH003) inside this command swallows anything appended.
-            let can_append =
-                !report.diagnostics.iter().any(|d| d.code == "SH003" && inv.span.start <= d.span.start && d.span.start <= inv.span.end.max(append_at));
+            // An unterminated quote (SH003) inside this command swallows anything appended, and
+            // after a `--` argparse reads every word as positional.
+            let can_append = !fe.argv.iter().any(|w| w.text == "--")
+                && !report.diagnostics.iter().any(|d| d.code == "SH003" && inv.span.start <= d.span.start && d.span.start <= inv.span.end.max(append_at));
             let mut ctx = Ctx {
                 cfg: ResolvedConfig::new(schema, &parsed_args.namespace),
                 hw: &opts.hardware,

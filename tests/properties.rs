@@ -234,3 +234,12 @@ fn fuzz_found_mp001_fix_on_equals_form() {
     let problems = props::check_properties(text, &props::options(None), usize::MAX);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Found by the `check` fuzz target: after `--` every word is positional, so a fix cannot add
+/// flags by appending them.
+#[test]
+fn fuzz_found_append_after_double_dash() {
+    let text = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --enable-return-aux-hidden-states --";
+    let problems = props::check_properties(text, &props::options(None), usize::MAX);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
