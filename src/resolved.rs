@@ -10,8 +10,12 @@ use rustc_hash::FxHashMap;
 pub struct ResolvedConfig<'s> {
     pub schema: &'s Schema,
     pub explicit: &'s Namespace,
-    /// Values assigned during resolution (SGLang's hooks writing `server_args.x = ...`).
-    derived: FxHashMap<String, PyValue>,
+    /// Values assigned during resolution (SGLang's hooks writing `server_args.x = ...`), by the
+    /// schema's dest index; fields that are not flags go to `derived_extra`.
+    derived: Vec<Option<PyValue>>,
+    derived_extra: FxHashMap<String, PyValue>,
+    /// The command's settings by dest index (one hash lookup per read instead of three).
+    explicit_by_index: Vec<Option<&'s Setting>>,
     /// Fields read that are neither in the schema nor derived: a rule reading a misspelt
     /// field shows up here (checked in tests).
     unknown_reads: std::cell::RefCell<Vec<String>>,
@@ -21,29 +25,59 @@ static NONE: PyValue = PyValue::None;
 
 impl<'s> ResolvedConfig<'s> {
     pub fn new(schema: &'s Schema, explicit: &'s Namespace) -> Self {
-        ResolvedConfig { schema, explicit, derived: FxHashMap::default(), unknown_reads: Default::default() }
+        let n = schema.defaults_by_index.len();
+        let mut explicit_by_index: Vec<Option<&'s Setting>> = vec![None; n];
+        for (dest, setting) in &explicit.explicit {
+            if let Some(slot) = schema.dest_index.get(dest).and_then(|&i| explicit_by_index.get_mut(i)) {
+                *slot = Some(setting);
+            }
+        }
+        ResolvedConfig {
+            schema,
+            explicit,
+            derived: vec![None; n],
+            derived_extra: FxHashMap::default(),
+            explicit_by_index,
+            unknown_reads: Default::default(),
+        }
     }
 
     /// Current value of a `ServerArgs` field (`dest`), as SGLang would read it now.
     pub fn get(&self, dest: &str) -> &PyValue {
-        if let Some(v) = self.derived.get(dest) {
+        if let Some(&i) = self.schema.dest_index.get(dest) {
+            if let Some(Some(v)) = self.derived.get(i) {
+                return v;
+            }
+            if let Some(Some(s)) = self.explicit_by_index.get(i) {
+                return &s.value;
+            }
+            if let Some(Some(v)) = self.schema.defaults_by_index.get(i) {
+                return v;
+            }
+            return &NONE;
+        }
+        if let Some(v) = self.derived_extra.get(dest) {
             return v;
         }
         if let Some(s) = self.explicit.explicit.get(dest) {
             return &s.value;
         }
-        match self.schema.default_of(dest) {
-            Some(v) => v,
-            None => {
-                self.unknown_reads.borrow_mut().push(dest.to_string());
-                &NONE
-            }
-        }
+        self.unknown_reads.borrow_mut().push(dest.to_string());
+        &NONE
     }
 
     /// Assign a field, as a hook does.
     pub fn set(&mut self, dest: &str, value: PyValue) {
-        self.derived.insert(dest.to_string(), value);
+        match self.schema.dest_index.get(dest).and_then(|&i| self.derived.get_mut(i)) {
+            Some(slot) => *slot = Some(value),
+            None => {
+                if let Some(v) = self.derived_extra.get_mut(dest) {
+                    *v = value;
+                } else {
+                    self.derived_extra.insert(dest.to_string(), value);
+                }
+            }
+        }
     }
 
     /// Whether the command (or its config file) set this field.

@@ -56,6 +56,12 @@ pub struct Schema {
     /// dest -> default value as Python sees it (absent for suppressed defaults)
     #[serde(skip)]
     pub defaults: FxHashMap<String, PyValue>,
+    /// dest -> a dense index (0..dest_count), so per-command state can live in vectors
+    #[serde(skip)]
+    pub dest_index: FxHashMap<String, usize>,
+    /// default by dest index
+    #[serde(skip)]
+    pub defaults_by_index: Vec<Option<PyValue>>,
 }
 
 impl Schema {
@@ -69,7 +75,16 @@ impl Schema {
             if a.default.as_str() != Some("==SUPPRESS==") {
                 schema.defaults.entry(a.dest.clone()).or_insert_with(|| PyValue::from_json(&a.default));
             }
+            let next = schema.dest_index.len();
+            schema.dest_index.entry(a.dest.clone()).or_insert(next);
         }
+        let mut by_index = vec![None; schema.dest_index.len()];
+        for (dest, &i) in &schema.dest_index {
+            if let Some(slot) = by_index.get_mut(i) {
+                *slot = schema.defaults.get(dest).cloned();
+            }
+        }
+        schema.defaults_by_index = by_index;
         Some(schema)
     }
 

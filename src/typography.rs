@@ -115,6 +115,12 @@ enum Quote {
 
 /// All typographic findings in `text`, in text order.
 pub fn lint(text: &str) -> Vec<Diagnostic> {
+    // Every finding needs a non-ASCII character, a control byte, or a PowerShell/cmd
+    // continuation character: plain ASCII text without those has none (the common case).
+    let plain = text.bytes().all(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7e) && b != b'`' && b != b'^');
+    if plain {
+        return Vec::new();
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let end_of = |k: usize| chars.get(k).map(|&(o, _)| o).unwrap_or(text.len());
     let mut out = Vec::new();
