@@ -133,14 +133,6 @@ strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GL
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103];
 
-/// `ctx.warn`, unless SGLang has already raised: it stops at its first error, so it never logs
-/// the warnings of later hooks.
-fn warn(ctx: &mut Ctx, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<crate::diagnostic::Fix>) {
-    if ctx.diagnostics.iter().any(crate::diagnostic::Diagnostic::is_sglang_error) {
-        return;
-    }
-    ctx.warn(rule, message, dests, fixes);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The CudaGraphConfig value and SGLang's helpers over it.
@@ -334,8 +326,7 @@ pub fn handle_cuda_graph_config(ctx: &mut Ctx) {
             BREAKABLE,
             Applicability::Unsafe,
         )];
-        warn(ctx, 
-            &CG102,
+        ctx.warn(&CG102,
             CG102.template.to_string(),
             &["cuda_graph_backend_prefill", "cuda_graph_config"],
             fixes,
@@ -479,8 +470,7 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
                 DISABLED,
                 Applicability::Safe,
             )];
-            warn(ctx, 
-                &CG101,
+            ctx.warn(&CG101,
                 format!("Breakable CUDA graph is incompatible with {name}; disabling prefill CUDA graph."),
                 &[dest],
                 fixes,
@@ -613,7 +603,7 @@ pub fn apply_prefill_cp_cuda_graph_default(ctx: &mut Ctx) {
         }
     }
     if phase_backend(ctx, PREFILL).as_deref() != Some(BREAKABLE) {
-        warn(ctx, &CG103, CG103.template.to_string(), &["enable_prefill_cp"], Vec::new());
+        ctx.warn(&CG103, CG103.template.to_string(), &["enable_prefill_cp"], Vec::new());
     }
 }
 

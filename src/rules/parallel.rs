@@ -524,14 +524,6 @@ pub static RULES: &[&Rule] = &[
     &EEP_NIXL,
 ];
 
-/// SGLang stops at its first exception, so a warning it would log later is never printed:
-/// report a warning only while no SGLang error has been raised for this command.
-pub(crate) fn warn(ctx: &mut Ctx, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<Fix>) {
-    if ctx.diagnostics.iter().any(crate::diagnostic::Diagnostic::is_sglang_error) {
-        return;
-    }
-    ctx.warn(rule, message, dests, fixes);
-}
 
 // ---- small readers with Python semantics ----------------------------------------------------
 
@@ -750,7 +742,7 @@ pub fn handle_dwdp(ctx: &mut Ctx) {
         }
     }
     if mode == "null" {
-        warn(ctx, &DWDP_NULL_MODE_WARNING, DWDP_NULL_MODE_WARNING.template.to_string(), &["dwdp_size"], vec![]);
+        ctx.warn(&DWDP_NULL_MODE_WARNING, DWDP_NULL_MODE_WARNING.template.to_string(), &["dwdp_size"], vec![]);
     }
     ctx.cfg.set("attn_dp_size", PyValue::Int(dwdp));
     ctx.cfg.set("dp_size", PyValue::Int(1));
@@ -819,7 +811,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
 
     let tp = int(ctx, "tp_size", 1);
     if ctx.cfg.truthy("mm_enable_dp_encoder") && tp == 1 {
-        warn(ctx, &MM_DP_ENCODER_TP1_WARNING, MM_DP_ENCODER_TP1_WARNING.template.to_string(), &["mm_enable_dp_encoder"], vec![]);
+        ctx.warn(&MM_DP_ENCODER_TP1_WARNING, MM_DP_ENCODER_TP1_WARNING.template.to_string(), &["mm_enable_dp_encoder"], vec![]);
     }
 
     if attn_dp_enabled(ctx) {
@@ -836,8 +828,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
         if let Some(original) = chunked_prefill_size_now(ctx) {
             if let Some(adjusted) = py_floordiv(original, attn_dp) {
                 ctx.cfg.set("chunked_prefill_size", PyValue::Int(adjusted));
-                warn(ctx, 
-                    &DP_CHUNKED_PREFILL_WARNING,
+                ctx.warn(&DP_CHUNKED_PREFILL_WARNING,
                     format!("DP attention is enabled. chunked prefill size is adjusted from {original} to {adjusted}."),
                     &["attn_dp_size", "dp_size"],
                     vec![],
@@ -899,8 +890,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
     if let Some(v) = ctx.env("NCCL_GRAPH_REGISTER").map(str::to_string) {
         let widest = tp.max(int(ctx, "ep_size", 1)).max(int(ctx, "dp_size", 1));
         if v != "0" && widest > 1 && !ctx.cfg.truthy("disable_cuda_graph") {
-            warn(ctx, 
-                &NCCL_GRAPH_REGISTER_WARNING,
+            ctx.warn(&NCCL_GRAPH_REGISTER_WARNING,
                 format!(
                     "NCCL_GRAPH_REGISTER={v} was set explicitly; graph replay of captured cross-rank collectives can hang with registered buffers."
                 ),
@@ -1064,7 +1054,7 @@ pub fn handle_eplb_and_dispatch(ctx: &mut Ctx) {
     let eplb = ctx.cfg.truthy("enable_eplb");
     if eplb && ctx.cfg.is_none("expert_distribution_recorder_mode") {
         ctx.cfg.set("expert_distribution_recorder_mode", PyValue::Str("stat".into()));
-        warn(ctx, &EPLB_RECORDER_WARNING, EPLB_RECORDER_WARNING.template.to_string(), &["enable_eplb"], vec![]);
+        ctx.warn(&EPLB_RECORDER_WARNING, EPLB_RECORDER_WARNING.template.to_string(), &["enable_eplb"], vec![]);
     }
     let needs_rank_invariant = moe_a2a_backend_after_a2a_hook(ctx) == "none";
     if (eplb || !ctx.cfg.is("init_expert_location", "trivial")) && ctx.cfg.is_none("ep_dispatch_algorithm") {

@@ -243,7 +243,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
 
     let dcp = int(ctx, "dcp_size", 1);
     if mode == "prefill" && dcp > 1 {
-        super::parallel::warn(ctx, &DCP_PREFILL_WARNING, DCP_PREFILL_WARNING.template.to_string(), &["dcp_size"], vec![]);
+        ctx.warn(&DCP_PREFILL_WARNING, DCP_PREFILL_WARNING.template.to_string(), &["dcp_size"], vec![]);
     }
 
     let threshold = ctx.cfg.float("disaggregation_decode_host_receive_threshold").unwrap_or(1.0);
@@ -313,13 +313,13 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
                 );
             }
             if attn_dp_enabled(ctx) {
-                super::parallel::warn(ctx, &DECODE_RADIX_DP_WARNING, DECODE_RADIX_DP_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
+                ctx.warn(&DECODE_RADIX_DP_WARNING, DECODE_RADIX_DP_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
             }
             ctx.cfg.set("disable_radix_cache", PyValue::Bool(false));
-            super::parallel::warn(ctx, &DECODE_RADIX_ENABLED_WARNING, DECODE_RADIX_ENABLED_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
+            ctx.warn(&DECODE_RADIX_ENABLED_WARNING, DECODE_RADIX_ENABLED_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
         } else {
             ctx.cfg.set("disable_radix_cache", PyValue::Bool(true));
-            super::parallel::warn(ctx, &DECODE_RADIX_DISABLED_WARNING, DECODE_RADIX_DISABLED_WARNING.template.to_string(), &["disaggregation_mode"], vec![]);
+            ctx.warn(&DECODE_RADIX_DISABLED_WARNING, DECODE_RADIX_DISABLED_WARNING.template.to_string(), &["disaggregation_mode"], vec![]);
         }
         if ctx.cfg.is_none("disaggregation_decode_extra_slots") {
             let mut extra = 0;
@@ -514,7 +514,7 @@ fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx) -> bool {
 /// JSON mappings and `.json` files are skipped).
 pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'static str) -> Option<PyValue> {
     let Some(raw) = device else {
-        super::parallel::warn(ctx, &IB_AUTO_WARNING, IB_AUTO_WARNING.template.to_string(), &[dest], vec![]);
+        ctx.warn(&IB_AUTO_WARNING, IB_AUTO_WARNING.template.to_string(), &[dest], vec![]);
         return Some(PyValue::None);
     };
     let normalized = raw.trim();
@@ -551,7 +551,7 @@ pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'s
         }
     }
     if unique.len() != devices.len() {
-        super::parallel::warn(ctx, 
+        ctx.warn(
             &IB_DUPLICATE_WARNING,
             format!("Duplicate IB devices specified for {context}: {normalized}. Deduplicating to: {}", unique.join(",")),
             &[dest],

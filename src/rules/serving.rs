@@ -12,14 +12,6 @@ use crate::pyvalue::{str_repr, PyValue};
 mod rules;
 pub use rules::*;
 
-/// `ctx.warn`, unless SGLang has already raised: it stops at its first error, so it never logs
-/// the warnings of later hooks.
-fn warn(ctx: &mut Ctx, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<crate::diagnostic::Fix>) {
-    if ctx.diagnostics.iter().any(crate::diagnostic::Diagnostic::is_sglang_error) {
-        return;
-    }
-    ctx.warn(rule, message, dests, fixes);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
@@ -684,7 +676,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
                 });
             }
         }
-        warn(ctx, &SRV101, SRV101.template.to_string(), &["disable_fast_image_processor"], fixes);
+        ctx.warn(&SRV101, SRV101.template.to_string(), &["disable_fast_image_processor"], fixes);
         ctx.cfg.set("image_processor_backend", PyValue::Str("pil".into()));
     }
 
@@ -702,8 +694,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
             new,
             Applicability::Safe,
         )];
-        warn(ctx, 
-            &SRV102,
+        ctx.warn(&SRV102,
             format!("The tool_call_parser '{old}' is deprecated. Please use '{new}' instead."),
             &["tool_call_parser"],
             fixes,
@@ -724,7 +715,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
                 }],
             });
         }
-        warn(ctx, &SRV103, SRV103.template.to_string(), &["enable_flashinfer_allreduce_fusion"], fixes);
+        ctx.warn(&SRV103, SRV103.template.to_string(), &["enable_flashinfer_allreduce_fusion"], fixes);
         ctx.cfg.set("flashinfer_allreduce_fusion_backend", PyValue::Str("auto".into()));
     }
     ctx.cfg.set("enable_flashinfer_allreduce_fusion", PyValue::Bool(false));
@@ -741,7 +732,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
         let old = old.unwrap_or_default();
         let flag = format!("--{}", attr.replace('_', "-"));
         let fixes = vec![ctx.fix_set(format!("Use {flag} {new}"), attr, &flag, new, Applicability::Safe)];
-        warn(ctx, &SRV104, format!("{flag}={old} is deprecated; use '{new}' instead."), &[attr], fixes);
+        ctx.warn(&SRV104, format!("{flag}={old} is deprecated; use '{new}' instead."), &[attr], fixes);
         renamed.push((attr, PyValue::Str(new.into())));
     }
     for r in renamed.iter_mut() {
@@ -759,7 +750,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
                 "fp8_e4m3",
                 Applicability::Safe,
             )];
-            warn(ctx, &SRV105, SRV105.template.to_string(), &["kv_cache_dtype", "attention_backend"], fixes);
+            ctx.warn(&SRV105, SRV105.template.to_string(), &["kv_cache_dtype", "attention_backend"], fixes);
             renamed.push(("kv_cache_dtype", PyValue::Str("fp8_e4m3".into())));
         }
         if !ctx.cfg.is_none("speculative_algorithm") && ctx.cfg.is("speculative_attention_mode", "prefill") {
@@ -779,7 +770,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
                 edits: vec![Edit { start: s.whole_span.start, end: s.whole_span.end, replacement: "--smg-grpc-mode".into() }],
             });
         }
-        warn(ctx, &SRV106, SRV106.template.to_string(), &["grpc_mode"], fixes);
+        ctx.warn(&SRV106, SRV106.template.to_string(), &["grpc_mode"], fixes);
         ctx.cfg.set("smg_grpc_mode", PyValue::Bool(true));
     }
 
@@ -1039,8 +1030,7 @@ pub fn handle_tokenizer_batching(ctx: &mut Ctx) {
             let fixes = remove_if_set(ctx, "Drop --detokenizer-worker-num", "detokenizer_worker_num", Applicability::Safe)
                 .into_iter()
                 .collect();
-            warn(ctx, 
-                &SRV107,
+            ctx.warn(&SRV107,
                 format!(
                     "skip_tokenizer_init=True leaves no decode work for detokenizer workers; forcing detokenizer_worker_num=1 (requested {}).",
                     n.py_str()
@@ -1054,14 +1044,14 @@ pub fn handle_tokenizer_batching(ctx: &mut Ctx) {
             let fixes = remove_if_set(ctx, "Drop --enable-tokenizer-batch-encode", "enable_tokenizer_batch_encode", Applicability::Safe)
                 .into_iter()
                 .collect();
-            warn(ctx, &SRV108, SRV108.template.to_string(), &["enable_tokenizer_batch_encode"], fixes);
+            ctx.warn(&SRV108, SRV108.template.to_string(), &["enable_tokenizer_batch_encode"], fixes);
             ctx.cfg.set("enable_tokenizer_batch_encode", PyValue::Bool(false));
         }
         if ctx.cfg.truthy("enable_dynamic_batch_tokenizer") {
             let fixes = remove_if_set(ctx, "Drop --enable-dynamic-batch-tokenizer", "enable_dynamic_batch_tokenizer", Applicability::Safe)
                 .into_iter()
                 .collect();
-            warn(ctx, &SRV109, SRV109.template.to_string(), &["enable_dynamic_batch_tokenizer"], fixes);
+            ctx.warn(&SRV109, SRV109.template.to_string(), &["enable_dynamic_batch_tokenizer"], fixes);
             ctx.cfg.set("enable_dynamic_batch_tokenizer", PyValue::Bool(false));
         }
     }
@@ -1087,8 +1077,7 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
                     t,
                     Applicability::Safe,
                 )];
-                warn(ctx, 
-                    &SRV110,
+                ctx.warn(&SRV110,
                     format!("SGLANG_USE_CUDA_IPC_TRANSPORT is deprecated; use --mm-feature-transport={t} instead."),
                     &[],
                     fixes,
@@ -1108,8 +1097,7 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
         Some(t) => {
             if legacy_set && legacy_on != (t == "cuda_ipc") {
                 let fixes = vec![display("Unset SGLANG_USE_CUDA_IPC_TRANSPORT (--mm-feature-transport replaces it)")];
-                warn(ctx, 
-                    &SRV111,
+                ctx.warn(&SRV111,
                     format!(
                         "--mm-feature-transport={t} overrides the conflicting legacy SGLANG_USE_CUDA_IPC_TRANSPORT={} setting.",
                         i32::from(legacy_on)
@@ -1125,8 +1113,7 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
         let fixes = remove_if_set(ctx, "Drop --mm-feature-transport (it does not apply to encoder-only serving)", "mm_feature_transport", Applicability::Safe)
             .into_iter()
             .collect();
-        warn(ctx, 
-            &SRV112,
+        ctx.warn(&SRV112,
             format!(
                 "--mm-feature-transport={transport} does not control encoder-only output transfer; using cpu for this inactive transport. Select --encoder-transfer-backend for encoder outputs."
             ),
@@ -1183,10 +1170,10 @@ pub fn handle_environment_variables(ctx: &mut Ctx) {
     if ctx.cfg.truthy("debug_cuda_graph") {
         if !(ctx.hw.is_cuda() || ctx.hw.is_hip()) {
             let fixes = remove_if_set(ctx, "Drop --debug-cuda-graph", "debug_cuda_graph", Applicability::Safe).into_iter().collect();
-            warn(ctx, &SRV113, SRV113.template.to_string(), &["debug_cuda_graph"], fixes);
+            ctx.warn(&SRV113, SRV113.template.to_string(), &["debug_cuda_graph"], fixes);
             ctx.cfg.set("debug_cuda_graph", PyValue::Bool(false));
         } else {
-            warn(ctx, &SRV114, SRV114.template.to_string(), &["debug_cuda_graph"], Vec::new());
+            ctx.warn(&SRV114, SRV114.template.to_string(), &["debug_cuda_graph"], Vec::new());
         }
     }
     if ctx.cfg.truthy("enable_deepseek_v4_fp4_indexer") {
@@ -1226,8 +1213,7 @@ pub fn handle_crash_dump_env(ctx: &mut Ctx) {
         return;
     }
     if dir.contains('%') {
-        warn(ctx, 
-            &SRV115,
+        ctx.warn(&SRV115,
             format!(
                 "Cannot pre-create CUDA coredump directory {dir}: only %h is supported in the directory part of CUDA_COREDUMP_FILE; coredumps may fail to write."
             ),
@@ -1262,7 +1248,7 @@ pub fn handle_other_validations(ctx: &mut Ctx) {
             let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", "optimistic_prefill_attempts", Applicability::Safe)
                 .into_iter()
                 .collect();
-            warn(ctx, &SRV116, SRV116.template.to_string(), &["optimistic_prefill_attempts", "pp_size"], fixes);
+            ctx.warn(&SRV116, SRV116.template.to_string(), &["optimistic_prefill_attempts", "pp_size"], fixes);
             ctx.cfg.set("optimistic_prefill_attempts", PyValue::Int(0));
         } else if ctx.cfg.truthy("enable_hierarchical_cache") {
             let storage_none = ctx.cfg.is_none("hicache_storage_backend");
@@ -1276,7 +1262,7 @@ pub fn handle_other_validations(ctx: &mut Ctx) {
                 let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", "optimistic_prefill_attempts", Applicability::Safe)
                     .into_iter()
                     .collect();
-                warn(ctx, &SRV117, SRV117.template.to_string(), &["optimistic_prefill_attempts", "enable_hierarchical_cache"], fixes);
+                ctx.warn(&SRV117, SRV117.template.to_string(), &["optimistic_prefill_attempts", "enable_hierarchical_cache"], fixes);
                 ctx.cfg.set("optimistic_prefill_attempts", PyValue::Int(0));
             }
         }
@@ -1317,11 +1303,11 @@ pub fn handle_other_validations(ctx: &mut Ctx) {
         ctx.cfg.set("skip_server_warmup", PyValue::Bool(true));
     };
     if !ctx.cfg.is_none("debug_tensor_dump_output_folder") {
-        warn(ctx, &SRV118, SRV118.template.to_string(), &["debug_tensor_dump_output_folder"], Vec::new());
+        ctx.warn(&SRV118, SRV118.template.to_string(), &["debug_tensor_dump_output_folder"], Vec::new());
         disable_graphs(ctx);
     }
     if !ctx.cfg.is_none("msprobe_dump_config") {
-        warn(ctx, &SRV119, SRV119.template.to_string(), &["msprobe_dump_config"], Vec::new());
+        ctx.warn(&SRV119, SRV119.template.to_string(), &["msprobe_dump_config"], Vec::new());
         disable_graphs(ctx);
     }
 

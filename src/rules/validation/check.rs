@@ -367,18 +367,8 @@ fn fail(ctx: &mut Ctx, rule: &'static crate::rules::Rule, message: String, dests
 /// `check_server_args`.
 pub fn check_server_args(ctx: &mut Ctx) {
     // SGLang only gets here when resolution raised nothing; if it did, the checks still run
-    // (their errors are worth showing) but no warning of ours can have been printed.
-    let prior_error = ctx.diagnostics.iter().any(crate::diagnostic::Diagnostic::is_sglang_error);
-    let start = ctx.diagnostics.len();
+    // (their errors are worth showing), and `Ctx::warn` drops the warnings SGLang never prints.
     let _ = run(ctx);
-    if prior_error {
-        let mut i = 0usize;
-        ctx.diagnostics.retain(|d| {
-            let keep = i < start || d.severity != crate::diagnostic::Severity::Warning;
-            i += 1;
-            keep
-        });
-    }
 }
 
 fn run(ctx: &mut Ctx) -> Step {
