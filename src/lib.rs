@@ -12,6 +12,7 @@ pub mod docs;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
+pub mod located;
 pub mod pyjson;
 pub mod pyvalue;
 pub mod resolved;

@@ -8,7 +8,7 @@
 use crate::frontend::ConfigFiles;
 use crate::hardware::Hardware;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
@@ -82,7 +82,11 @@ export interface RuleInfo {
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
   explanation: string; flags: string[]; example_bad: string; example_good: string;
 }
-export interface VersionInfo { preflight: string; sglang: string[]; defaultSglang: string; }
+export interface VersionInfo {
+  preflight: string; sglang: string[]; defaultSglang: string;
+  /** How many rules this build checks (their metadata: `rules()`). */
+  rules: number;
+}
 "#;
 
 #[wasm_bindgen(start)]
@@ -147,92 +151,8 @@ fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError>
     Ok(opts)
 }
 
-/// Byte offset → UTF-16 offset and line/column, for one text.
-struct Offsets {
-    /// UTF-16 offset of each byte offset 0..=len (bytes inside a character map to its start).
-    utf16: Vec<u32>,
-    /// Byte offset of the start of each line.
-    line_starts: Vec<usize>,
-}
-
-impl Offsets {
-    fn new(text: &str) -> Self {
-        let mut utf16 = Vec::with_capacity(text.len() + 1);
-        let mut line_starts = vec![0usize];
-        let mut n: u32 = 0;
-        for (i, c) in text.char_indices() {
-            for _ in 0..c.len_utf8() {
-                utf16.push(n);
-            }
-            n += c.len_utf16() as u32;
-            if c == '\n' {
-                line_starts.push(i + 1);
-            }
-        }
-        utf16.push(n);
-        Offsets { utf16, line_starts }
-    }
-
-    fn u16(&self, byte: usize) -> u32 {
-        let last = self.utf16.last().copied().unwrap_or(0);
-        self.utf16.get(byte).copied().unwrap_or(last)
-    }
-
-    /// 1-based line and 1-based UTF-16 column.
-    fn line_col(&self, byte: usize) -> (usize, u32) {
-        let idx = match self.line_starts.binary_search(&byte) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
-        let start = self.line_starts.get(idx).copied().unwrap_or(0);
-        (idx + 1, self.u16(byte).saturating_sub(self.u16(start)) + 1)
-    }
-}
-
-fn num(map: &Map<String, Value>, key: &str) -> Option<usize> {
-    map.get(key).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok())
-}
-
-fn put_location(map: &mut Map<String, Value>, o: &Offsets, start: usize, end: usize) {
-    let (line, column) = o.line_col(start);
-    let (end_line, end_column) = o.line_col(end);
-    map.insert("line".into(), json!(line));
-    map.insert("column".into(), json!(column));
-    map.insert("endLine".into(), json!(end_line));
-    map.insert("endColumn".into(), json!(end_column));
-}
-
-/// Add UTF-16 offsets and line/column next to every byte span in the report.
-fn enrich(v: &mut Value, o: &Offsets) {
-    match v {
-        Value::Array(items) => items.iter_mut().for_each(|c| enrich(c, o)),
-        Value::Object(map) => {
-            for (_, c) in map.iter_mut() {
-                enrich(c, o);
-            }
-            let span = map.get("span").and_then(Value::as_object).and_then(|s| Some((num(s, "start")?, num(s, "end")?)));
-            if let Some((start, end)) = span {
-                map.insert("span16".into(), json!({ "start": o.u16(start), "end": o.u16(end) }));
-                put_location(map, o, start, end);
-            }
-            if map.contains_key("replacement") {
-                if let (Some(start), Some(end)) = (num(map, "start"), num(map, "end")) {
-                    map.insert("start16".into(), json!(o.u16(start)));
-                    map.insert("end16".into(), json!(o.u16(end)));
-                    put_location(map, o, start, end);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn report_value(text: &str, opts: JsValue) -> Result<Value, JsError> {
-    let opts = options(text, opts)?;
-    let report = crate::check(text, &opts);
-    let mut value = serde_json::to_value(&report).map_err(err)?;
-    enrich(&mut value, &Offsets::new(text));
-    Ok(value)
+fn checked(text: &str, opts: JsValue) -> Result<crate::check::Report, JsError> {
+    Ok(crate::check(text, &options(text, opts)?))
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
@@ -243,13 +163,15 @@ fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
 /// like the CLI's JSON, with UTF-16 offsets and line/column added to every span and edit.
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn check(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<JsValue, JsError> {
-    to_js(&report_value(text, options)?)
+    let report = checked(text, options)?;
+    let offsets = crate::located::Offsets::new(text);
+    to_js(&crate::located::LocatedReport { report: &report, offsets: &offsets })
 }
 
 /// Same as `check`, as a JSON string (cheaper to move across threads and the wasm boundary).
 #[wasm_bindgen(js_name = checkJson)]
 pub fn check_json(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<String, JsError> {
-    serde_json::to_string(&report_value(text, options)?).map_err(err)
+    Ok(crate::located::to_json(text, &checked(text, options)?))
 }
 
 fn schema_value(version: &str) -> Result<Value, JsError> {
@@ -312,5 +234,6 @@ pub fn version() -> Result<JsValue, JsError> {
         "preflight": env!("CARGO_PKG_VERSION"),
         "sglang": crate::schema::SUPPORTED_VERSIONS,
         "defaultSglang": crate::schema::DEFAULT_VERSION,
+        "rules": crate::rules::all_rules().len(),
     }))
 }

@@ -314,7 +314,7 @@ async function main() {
   versionSel.value = meta.version.defaultSglang;
   for (const p of presets) gpuSel.append(new Option(`${p.summary} (${p.preset})`, p.preset));
   gpuSel.value = 'h100';
-  $('preflight-version').textContent = `sglang-preflight ${meta.version.preflight} · ${meta.rules.length} rules`;
+  $('preflight-version').textContent = `sglang-preflight ${meta.version.preflight} · ${meta.version.rules} rules`;
   applyHash();
   schedule();
 }

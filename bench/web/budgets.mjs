@@ -21,7 +21,7 @@ try {
   // 1 + 2: cold loads, each in a fresh context (empty cache).
   const loads = [];
   let files = null;
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < 15; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
     const seen = new Set();
