@@ -10,9 +10,12 @@ use rustc_hash::FxHashMap;
 pub struct ResolvedConfig<'s> {
     pub schema: &'s Schema,
     pub explicit: &'s Namespace,
-    /// Values assigned during resolution (SGLang's hooks writing `server_args.x = ...`), by the
-    /// schema's dest index; fields that are not flags go to `derived_extra`.
-    derived: Vec<Option<PyValue>>,
+    /// Values assigned during resolution (SGLang's hooks writing `server_args.x = ...`):
+    /// `derived_at[dest index]` is 1 + the value's place in `derived`, or 0 when unset. A check
+    /// assigns a few dozen of the ~530 fields, so the dense part is a small index, not values.
+    derived_at: Vec<u16>,
+    derived: Vec<PyValue>,
+    /// Assigned fields that are not flags.
     derived_extra: FxHashMap<String, PyValue>,
     /// The command's settings by dest index (one hash lookup per read instead of three).
     explicit_by_index: Vec<Option<&'s Setting>>,
@@ -35,7 +38,8 @@ impl<'s> ResolvedConfig<'s> {
         ResolvedConfig {
             schema,
             explicit,
-            derived: vec![None; n],
+            derived_at: vec![0; n],
+            derived: Vec::new(),
             derived_extra: FxHashMap::default(),
             explicit_by_index,
             unknown_reads: Default::default(),
@@ -45,7 +49,7 @@ impl<'s> ResolvedConfig<'s> {
     /// Current value of a `ServerArgs` field (`dest`), as SGLang would read it now.
     pub fn get(&self, dest: &str) -> &PyValue {
         if let Some(&i) = self.schema.dest_index.get(dest) {
-            if let Some(Some(v)) = self.derived.get(i) {
+            if let Some(v) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
                 return v;
             }
             if let Some(Some(s)) = self.explicit_by_index.get(i) {
@@ -68,8 +72,15 @@ impl<'s> ResolvedConfig<'s> {
 
     /// Assign a field, as a hook does.
     pub fn set(&mut self, dest: &str, value: PyValue) {
-        match self.schema.dest_index.get(dest).and_then(|&i| self.derived.get_mut(i)) {
-            Some(slot) => *slot = Some(value),
+        match self.schema.dest_index.get(dest).and_then(|&i| self.derived_at.get_mut(i)) {
+            Some(at) => match usize::from(*at).checked_sub(1).and_then(|j| self.derived.get_mut(j)) {
+                Some(slot) => *slot = value,
+                None => {
+                    self.derived.push(value);
+                    // More assignments than u16 can count cannot happen (one per field at most).
+                    *at = u16::try_from(self.derived.len()).unwrap_or(u16::MAX);
+                }
+            },
             None => {
                 if let Some(v) = self.derived_extra.get_mut(dest) {
                     *v = value;
