@@ -65,10 +65,16 @@ try {
     'sglang serve Qwen/Qwen3-30B-A3B --tp 4 --ep 4 --enable-dp-attention --dp 2 --mem-fraction-static 0.85',
     'CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server \\\n  --model deepseek-ai/DeepSeek-V3 --tp 8 --speculative-algorithm EAGLE --speculative-num-steps 3 --kv-cache-dtype fp8_e4m3',
   ];
-  await page.evaluate((t) => window.__preflight.bench(t, 200), texts); // warm-up
-  const b = await page.evaluate((t) => window.__preflight.bench(t, 4000), texts);
-  results.checkUs = b.jsonUsPerCheck;
-  console.log(`3. check latency in the worker: ${fmt(b.jsonUsPerCheck)} µs/command (checkJson), ${fmt(b.objectUsPerCheck)} µs/command (check → object), ${b.n} checks each (budget 50 µs)`);
+  // Steady state: warm up, give the engine's background tier-up compiles time to land, then
+  // take the median of five rounds (single rounds on a 2-core VM vary by ±30%).
+  await page.evaluate((t) => window.__preflight.bench(t, 2000), texts);
+  await page.waitForTimeout(500);
+  const rounds = [];
+  for (let i = 0; i < 5; i++) rounds.push(await page.evaluate((t) => window.__preflight.bench(t, 2000), texts));
+  const jsonUs = median(rounds.map((r) => r.jsonUsPerCheck));
+  const objectUs = median(rounds.map((r) => r.objectUsPerCheck));
+  results.checkUs = jsonUs;
+  console.log(`3. check latency in the worker: ${fmt(jsonUs)} µs/command (checkJson; rounds ${rounds.map((r) => fmt(r.jsonUsPerCheck)).join(', ')}), ${fmt(objectUs)} µs/command (check → object), median of ${rounds.length} rounds of ${rounds[0].n} checks (budget 50 µs)`);
 
   // 4: keystroke → updated diagnostics on 10 KB commands: a realistic one (distinct flags and a
   // long JSON value) and a pathological one (a flag list repeated: hundreds of warnings).
