@@ -84,9 +84,23 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
     report.diagnostics.extend(parsed.diagnostics);
     report.diagnostics.extend(located.diagnostics);
 
+    // A file the paste writes with a here-document is what SGLang reads once the commands run,
+    // whatever the file holds now.
+    let with_written;
+    let config_files = if parsed.written_files.is_empty() {
+        &opts.config_files
+    } else {
+        let mut files = opts.config_files.clone();
+        for f in &parsed.written_files {
+            files.insert(f.path.clone(), f.content.clone());
+        }
+        with_written = files;
+        &with_written
+    };
+
     for inv in &located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
-        let fe = frontend::run_with(Some(schema), inv, &opts.config_files);
+        let fe = frontend::run_with(Some(schema), inv, config_files);
         diags.extend(fe.diagnostics);
 
         let parsed_args = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);

@@ -43,7 +43,8 @@ enum Command {
         file: Option<String>,
     },
     /// Print, as JSON lines, each SGLang invocation found in FILE (or stdin): its entry point,
-    /// the argv the shell passes to it, and its environment. Used by the recorder.
+    /// the argv the shell passes to it, and its environment; before them, each file the text
+    /// writes with a here-document (`{"written_file", "content"}`). Used by the recorder.
     Extract {
         file: Option<String>,
     },
@@ -93,6 +94,10 @@ fn main() -> ExitCode {
                 }
             };
             let parsed = sglang_preflight::shell::parse(&text);
+            // Files the text writes with here-documents, for the recorder to create first.
+            for f in &parsed.written_files {
+                println!("{}", serde_json::json!({ "written_file": f.path, "content": f.content }));
+            }
             for inv in sglang_preflight::invocation::locate(&parsed).invocations {
                 let line = serde_json::json!({
                     "entry": inv.entry,

@@ -34,6 +34,10 @@
 //! * `SH008` (info) — a leading `$ ` prompt (as copied from docs) is ignored.
 //! * `SH009` (warning) — digits glued to a redirection right after an option (`--tp 2>log`):
 //!   the shell reads `2>` as a file-descriptor redirection and drops the value. Fix: add a space.
+//! * `SH010` (warning) — a here-document with no closing delimiter line: bash reads to the end.
+//!
+//! Here-documents that write a file (`cat > cfg.yaml <<'EOF'`) are read, not parsed as commands:
+//! their text is in `written_files`, so a later `--config cfg.yaml` is checked with it.
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
@@ -101,9 +105,48 @@ pub struct ShellCommand {
     pub span: Span,
 }
 
+/// A file the pasted text writes with a here-document (`cat > cfg.yaml <<'EOF' ... EOF`), so a
+/// later `--config cfg.yaml` reads this text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenFile {
+    /// The path as written after `>` (or after `tee`).
+    pub path: String,
+    /// The here-document's lines (not expanded: a quoted delimiter is the usual way to write
+    /// config files, and expanding `$VARS` here would guess at values we do not know).
+    pub content: String,
+    /// The body in the original text.
+    pub span: Span,
+}
+
+/// What the word after a redirection operator is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Redir {
+    /// Standard output goes to this file (`>`, `>>`, `>|`, `&>`, `1>`).
+    #[default]
+    Stdout,
+    /// A here-document's delimiter (`<<`, or `<<-` which strips leading tabs).
+    HereDoc { strip_tabs: bool },
+    /// Anything else (input files, other descriptors, `2>&1`, here-strings).
+    Other,
+}
+
+/// Here-documents: delimiters seen on the current line, whose bodies start on the next one.
+#[derive(Debug, Default)]
+struct HereDocs {
+    kind: Redir,
+    /// The current command's standard-output file.
+    cmd_stdout: Option<String>,
+    /// Here-documents of the current command: (delimiter, strip tabs).
+    cmd_docs: Vec<(String, bool)>,
+    /// Bodies to read at the next newline: (delimiter, strip tabs, file the command writes).
+    due: Vec<(String, bool, Option<String>)>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct ShellParse {
     pub commands: Vec<ShellCommand>,
+    /// Files written by here-documents, in order.
+    pub written_files: Vec<WrittenFile>,
     /// Shell-level findings (stage `shell`, origin `preflight`).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -129,6 +172,7 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
         cmd_end: 0,
         wb: WordBuf::default(),
         redirect_pending: false,
+        here: HereDocs::default(),
         line_start: true,
         spare_fixes: Vec::new(),
         no_brace: false,
@@ -257,6 +301,7 @@ struct Parser<'a> {
     cmd_end: usize,
     wb: WordBuf,
     redirect_pending: bool,
+    here: HereDocs,
     line_start: bool,
     spare_fixes: Vec<Fix>,
     /// Reading a brace alternative again: no further brace expansion.
@@ -323,6 +368,9 @@ impl<'a> Parser<'a> {
                     self.end_command();
                     self.i += 1;
                     self.line_start = true;
+                    if !self.here.due.is_empty() {
+                        self.read_here_doc_bodies();
+                    }
                 }
                 b'#' if !self.wb.started => {
                     while self.i < n && self.at(self.i) != Some(b'\n') {
@@ -336,6 +384,7 @@ impl<'a> Parser<'a> {
                         self.i += 1;
                     }
                     self.redirect_pending = true;
+                    self.here.kind = Redir::Stdout;
                     self.touch(i);
                 }
                 b';' | b'&' | b'|' | b'(' | b')' => {
@@ -463,6 +512,64 @@ impl<'a> Parser<'a> {
             }
     }
 
+    /// Read the bodies of the here-documents started on the line that just ended: each runs
+    /// to a line that is exactly its delimiter (after leading tabs for `<<-`), or to the end of
+    /// the text as bash does (with a warning). Body lines are not commands.
+    fn read_here_doc_bodies(&mut self) {
+        let n = self.b.len();
+        for (delimiter, strip_tabs, file) in std::mem::take(&mut self.here.due) {
+            let body_start = self.i;
+            let mut content = String::new();
+            let mut body_end = n;
+            let mut closed = false;
+            // Where the delimiter was probably meant to go: before the first launch command.
+            let mut launch_line: Option<usize> = None;
+            while self.i < n {
+                let line_end = self.b.get(self.i..).and_then(|rest| rest.iter().position(|&c| c == b'\n')).map_or(n, |k| self.i + k);
+                let mut line = self.src.get(self.i..line_end).unwrap_or("");
+                if launch_line.is_none() && (line.contains("sglang.launch_server") || line.trim_start().starts_with("sglang serve")) {
+                    launch_line = Some(self.i);
+                }
+                if strip_tabs {
+                    line = line.trim_start_matches('\t');
+                }
+                let next = (line_end + 1).min(n);
+                if line.strip_suffix('\r').unwrap_or(line) == delimiter {
+                    body_end = self.i;
+                    self.i = next;
+                    closed = true;
+                    break;
+                }
+                content.push_str(line);
+                content.push('\n');
+                self.i = next;
+                if line_end >= n {
+                    break;
+                }
+            }
+            if !closed {
+                let fixes = self.diag(
+                    "SH010",
+                    Severity::Warning,
+                    format!("here-document delimited by end of text (wanted `{delimiter}`)"),
+                    Span::new(body_start, n),
+                    "A here-document (`<<WORD`) runs until a line that is exactly WORD. None was found, so the shell \
+                     takes everything to the end of the text as its body, including any commands after it.",
+                );
+                if let Some(at) = launch_line {
+                    fixes.push(Fix {
+                        title: format!("End the here-document before the launch command (add a `{delimiter}` line)"),
+                        applicability: Applicability::Unsafe,
+                        edits: vec![Edit { start: at, end: at, replacement: format!("{delimiter}\n") }],
+                    });
+                }
+            }
+            if let Some(path) = file {
+                self.out.written_files.push(WrittenFile { path, content, span: Span::new(body_start, body_end) });
+            }
+        }
+    }
+
     fn touch(&mut self, at: usize) {
         self.line_start = false;
         if self.cmd_start.is_none() {
@@ -504,9 +611,11 @@ impl<'a> Parser<'a> {
     }
 
     fn redirection(&mut self, i: usize, c: u8) {
+        let mut fd_is_stdout = true;
         // `2>`: a word of digits right before is the file descriptor, not an argument.
         if self.wb.started && !self.wb.quoted && self.wb.map.is_none() && !self.wb.text.is_empty() && self.wb.text.iter().all(u8::is_ascii_digit) && self.wb.end == i {
             let start = self.wb.start;
+            fd_is_stdout = self.wb.text == b"1";
             self.wb = WordBuf::default();
             if self.cmd_start.is_none() {
                 self.cmd_start = Some(start);
@@ -533,14 +642,27 @@ impl<'a> Parser<'a> {
             self.finish_word();
         }
         self.i = i + 1;
+        self.here.kind = Redir::Other;
         match (c, self.at(self.i)) {
-            (b'>', Some(b'>' | b'|' | b'&')) | (b'<', Some(b'&' | b'>')) => self.i += 1,
-            (b'<', Some(b'<')) => {
+            (b'>', Some(b'>' | b'|')) => {
                 self.i += 1;
-                if matches!(self.at(self.i), Some(b'<' | b'-')) {
-                    self.i += 1;
+                if fd_is_stdout {
+                    self.here.kind = Redir::Stdout;
                 }
             }
+            (b'>', Some(b'&')) | (b'<', Some(b'&' | b'>')) => self.i += 1,
+            (b'<', Some(b'<')) => {
+                self.i += 1;
+                match self.at(self.i) {
+                    Some(b'<') => self.i += 1, // here-string
+                    Some(b'-') => {
+                        self.i += 1;
+                        self.here.kind = Redir::HereDoc { strip_tabs: true };
+                    }
+                    _ => self.here.kind = Redir::HereDoc { strip_tabs: false },
+                }
+            }
+            (b'>', _) if fd_is_stdout => self.here.kind = Redir::Stdout,
             _ => {}
         }
         self.redirect_pending = true;
@@ -1026,6 +1148,12 @@ impl<'a> Parser<'a> {
         }
         if self.redirect_pending {
             self.redirect_pending = false;
+            let target = String::from_utf8_lossy(&wb.text).into_owned();
+            match self.here.kind {
+                Redir::Stdout => self.here.cmd_stdout = Some(target),
+                Redir::HereDoc { strip_tabs } => self.here.cmd_docs.push((target, strip_tabs)),
+                Redir::Other => {}
+            }
             return;
         }
         if wb.map.is_none() && wb.text.len() != end - start {
@@ -1095,6 +1223,7 @@ impl<'a> Parser<'a> {
                 cmd_end: 0,
                 wb: WordBuf::default(),
                 redirect_pending: false,
+                here: HereDocs::default(),
                 line_start: false,
                 spare_fixes: Vec::new(),
                 no_brace: true,
@@ -1116,6 +1245,18 @@ impl<'a> Parser<'a> {
     fn end_command(&mut self) {
         self.finish_word();
         self.redirect_pending = false;
+        if !self.here.cmd_docs.is_empty() {
+            // `cat > F <<EOF` (or `cat <<EOF > F`) and `tee F <<EOF` write the body to F.
+            let tee_file = match self.cmd.words.first() {
+                Some(w) if w.text == "tee" => self.cmd.words.iter().skip(1).find(|w| !w.text.starts_with('-')).map(|w| w.text.clone()),
+                _ => None,
+            };
+            let file = self.here.cmd_stdout.take().or(tee_file);
+            for (delimiter, strip_tabs) in std::mem::take(&mut self.here.cmd_docs) {
+                self.here.due.push((delimiter, strip_tabs, file.clone()));
+            }
+        }
+        self.here.cmd_stdout = None;
         let Some(start) = self.cmd_start.take() else {
             self.cmd = ShellCommand::default();
             return;

@@ -39,9 +39,12 @@ def cli_binary() -> str:
     return os.path.abspath(os.path.join(target, "debug", "sglang-preflight"))
 
 
-def extract(binary: str, cmd: str) -> list[dict]:
+def extract(binary: str, cmd: str) -> tuple[list[dict], dict]:
+    """The SGLang invocations in `cmd`, and the files it writes with here-documents."""
     out = subprocess.run([binary, "extract", "-"], input=cmd, capture_output=True, text=True, check=True)
-    return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+    lines = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+    written = {l["written_file"]: l["content"] for l in lines if "written_file" in l}
+    return [l for l in lines if "written_file" not in l], written
 
 
 def fix_variants(binary: str, case: dict) -> list[dict]:
@@ -62,7 +65,9 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
         report = json.loads(out.stdout)
     except ValueError:
         return []
-    diags = [d for c in report.get("commands", []) for d in c.get("diagnostics", []) if d.get("code") == code]
+    # In a command, or at the top for findings outside any command.
+    found = [d for c in report.get("commands", []) for d in c.get("diagnostics", [])] + report.get("diagnostics", [])
+    diags = [d for d in found if d.get("code") == code]
     variants = []
     for d in diags[:1]:
         for n, fix in enumerate(d.get("fixes", [])):
@@ -99,16 +104,22 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
     for ci, case in enumerate(cases):
         case_dir = os.path.join(scratch, str(ci))
         os.makedirs(case_dir, exist_ok=True)
-        files = case.get("files") or {}
+        invs, written = extract(binary, case["cmd"])
+        # The case's files are what is on disk; here-documents in the text overwrite them when it runs.
+        files = {**(case.get("files") or {}), **written}
+
+        def local(name: str) -> str:
+            # Everything stays inside the case folder (an absolute or `..` path is re-rooted there).
+            return os.path.join(case_dir, name.lstrip("/").replace("..", "__"))
+
         for name, text in files.items():
-            path = os.path.join(case_dir, name)
+            path = local(name)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
                 f.write(text)
-        invs = extract(binary, case["cmd"])
         case["_invs"] = invs
         for ii, inv in enumerate(invs):
-            argv = [os.path.join(case_dir, a) if a in files else a for a in inv["argv"]]
+            argv = [local(a) if a in files else a for a in inv["argv"]]
             # A --config path that is not supplied must not exist: point it into the case folder.
             argv = [os.path.join(case_dir, a) if (i > 0 and argv[i - 1] == "--config" and not os.path.isabs(a)) else a
                     for i, a in enumerate(argv)]
