@@ -27,7 +27,10 @@ const gpuSel = $('gpu');
 const gpusIn = $('gpus');
 const versionSel = $('version');
 
-const client = new PreflightClient({ budgetMs: 2000 });
+// boot.js started the worker before this module graph had loaded; take it over (once).
+const early = globalThis.__preflightEarlyWorker || null;
+delete globalThis.__preflightEarlyWorker;
+const client = new PreflightClient({ budgetMs: 2000, adopt: early });
 let meta = null;
 let presets = [];
 let lastReport = null;

@@ -11,7 +11,11 @@ export class PreflightClient {
    *   budgetMs: time budget of one request once the checker is loaded;
    *   loadBudgetMs: budget for loading the checker (wasm) in a new worker.
    */
-  constructor({ budgetMs = 2000, loadBudgetMs = 20000, base = import.meta.url } = {}) {
+  /**
+   * @param {{worker: Worker, early: Event[]} | null} [opts.adopt] a worker already started for this
+   *   page (boot.js) and the events it sent before this client existed.
+   */
+  constructor({ budgetMs = 2000, loadBudgetMs = 20000, base = import.meta.url, adopt = null } = {}) {
     this.budgetMs = budgetMs;
     this.loadBudgetMs = loadBudgetMs;
     this.workerUrl = new URL('./worker.js', base);
@@ -20,11 +24,11 @@ export class PreflightClient {
     this.restarts = 0;
     this.onrestart = null;
     this.hangNext = false;
-    this.#spawn();
+    this.#spawn(adopt);
   }
 
-  #spawn() {
-    const w = new Worker(this.workerUrl, { type: 'module', name: 'sglang-preflight-checker' });
+  #spawn(adopt = null) {
+    const w = adopt ? adopt.worker : new Worker(this.workerUrl, { type: 'module', name: 'sglang-preflight-checker' });
     this.worker = w;
     this.ready = false;
     w.onmessage = (e) => {
@@ -53,6 +57,9 @@ export class PreflightClient {
       e.preventDefault();
       this.#replace(new CheckerCrashed(e.message || 'the checker crashed'));
     };
+    if (adopt) {
+      for (const e of adopt.early.splice(0)) (e instanceof ErrorEvent || e.type === 'error' ? w.onerror : w.onmessage)(e);
+    }
   }
 
   #arm(p, ms) {
