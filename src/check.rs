@@ -2,7 +2,7 @@
 //! resolution rules → `check_server_args` → one report.
 
 use crate::argparse;
-use crate::diagnostic::{Diagnostic, Severity, Stage};
+use crate::diagnostic::{Diagnostic, Origin, Severity, Stage};
 use crate::frontend::{self, ConfigFiles};
 use crate::hardware::Hardware;
 use crate::invocation::{self, Entry};
@@ -105,6 +105,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 
         let parsed_args = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);
         diags.extend(parsed_args.diagnostics);
+        stopped_before_warning(&mut diags);
 
         // SGLang stops at its first error; we go on: after a front-end or argparse error the
         // values that did parse are still worth resolving and checking.
@@ -194,4 +195,19 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
     // (a broken continuation, say) are reported as errors but SGLang judges what it receives.
     report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
     report
+}
+
+/// SGLang's front end and parser stop at the first error, so a warning they would print later
+/// (a deprecated flag further along, say) is never printed. It is still true of the command, so
+/// it stays, as our finding rather than SGLang's. `diags` is in the order SGLang meets them.
+fn stopped_before_warning(diags: &mut [Diagnostic]) {
+    let mut stopped = false;
+    for d in diags.iter_mut() {
+        if d.is_sglang_error() {
+            stopped = true;
+        } else if stopped && d.origin == Origin::Sglang && d.severity == Severity::Warning {
+            d.origin = Origin::Preflight;
+            d.explanation = format!("SGLang stops at an earlier error before it would print this. {}", d.explanation);
+        }
+    }
 }

@@ -98,6 +98,70 @@ def run_oracle(requests: list[dict], version: str, cwd: str) -> list[dict]:
     return [by_id.get(r["id"], {"verdict": "missing"}) for r in requests]
 
 
+HUB_IDS = os.path.join(HERE, "models", "hub_ids.json")
+PLACEHOLDER = set("${}<>[]` \t\n")
+
+
+def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple[list[str], dict, dict]:
+    """Real commands name models this machine does not have (`/data/DeepSeek-R1`, `org/some-model`);
+    offline, SGLang would stop at loading their config, which says nothing about the command. For a
+    case marked `"stand_in": true`, each model path (the model's, the draft model's) is served by
+    the most similar local model config (models/hub_ids.json), placed where the path points.
+    Placeholders (`$MODEL`, `<path>`) are left alone. Returns the argv, {path: hub id} for the
+    fixture, and {local path: path as written} for mapping messages back."""
+    import difflib
+
+    with open(HUB_IDS) as f:
+        hub = json.load(f)
+    def is_model_flag(word: str) -> bool:
+        # --model-path or an abbreviation of it (--model); the draft model's path likewise
+        return ((len(word) >= len("--model") and "--model-path".startswith(word))
+                or (len(word) >= len("--speculative-draft-model") and "--speculative-draft-model-path".startswith(word)))
+
+    quantized_by_flag = any(a == "--quantization" or a.startswith("--quantization=") for a in argv)
+    argv, used, unmap = list(argv), {}, {}
+    for i, a in enumerate(list(argv)):
+        if is_model_flag(a) and i + 1 < len(argv):
+            at, path = i + 1, argv[i + 1]
+        elif "=" in a and is_model_flag(a.split("=", 1)[0]):
+            at, path = i, a.split("=", 1)[1]
+        else:
+            continue
+        if (path in hub or path in files or not path or PLACEHOLDER & set(path) or ".." in path
+                or path.startswith("~")):
+            continue
+        # A quantized stand-in only for a quantized model (its config's quantization would clash).
+        quant = ("fp8", "fp4", "awq", "gptq", "int4", "int8", "w8a8", "w4a8")
+        wanted = [q for q in quant if q in path.lower()]
+        names = {h.split("/")[-1].lower(): h for h in hub
+                 if wanted or not any(q in h.lower() for q in quant)}
+        best = difflib.get_close_matches(path.rstrip("/").split("/")[-1].lower(), list(names), n=1, cutoff=0.0)
+        hub_id = names[best[0]] if best else "meta-llama/Llama-3.1-8B-Instruct"
+        local = os.path.join(case_dir, path.lstrip("/")) if path.startswith("/") else os.path.join(scratch, path)
+        os.makedirs(os.path.dirname(local.rstrip("/")), exist_ok=True)
+        if not os.path.lexists(local.rstrip("/")):
+            src = os.path.join(HERE, "models", hub[hub_id])
+            with open(os.path.join(src, "config.json")) as f:
+                config = json.load(f)
+            if quantized_by_flag and "quantization_config" in config:
+                # The command picks the quantization; the real model's config agrees with it (or
+                # has none), so the stand-in's own method must not clash with it.
+                del config["quantization_config"]
+                os.makedirs(local.rstrip("/"))
+                for name in os.listdir(src):
+                    if name != "config.json":
+                        os.symlink(os.path.join(src, name), os.path.join(local.rstrip("/"), name))
+                with open(os.path.join(local.rstrip("/"), "config.json"), "w") as f:
+                    json.dump(config, f)
+            else:
+                os.symlink(src, local.rstrip("/"))
+        if path.startswith("/"):
+            argv[at] = local if at == i + 1 else f"{a.split('=', 1)[0]}={local}"
+            unmap[local] = path
+        used[path] = hub_id
+    return argv, used, unmap
+
+
 def record(cases: list[dict], version: str, binary: str) -> list[dict]:
     scratch = tempfile.mkdtemp(prefix="sglp-rec-")
     requests, where = [], []
@@ -118,8 +182,13 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
             with open(path, "w") as f:
                 f.write(text)
         case["_invs"] = invs
+        case["_stand_in"], case["_unmap"] = {}, {}
         for ii, inv in enumerate(invs):
             argv = [local(a) if a in files else a for a in inv["argv"]]
+            if case.get("stand_in"):
+                argv, used, unmap = stand_in(argv, case_dir, scratch, files)
+                case["_stand_in"].update(used)
+                case["_unmap"].update(unmap)
             # A --config path that is not supplied must not exist: point it into the case folder.
             argv = [os.path.join(case_dir, a) if (i > 0 and argv[i - 1] == "--config" and not os.path.isabs(a)) else a
                     for i, a in enumerate(argv)]
@@ -138,6 +207,11 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
             rec = {"entry": inv["entry"], "argv": inv["argv"], "env": inv.get("env") or {}}
             for key in KEEP:
                 v = r.get(key)
+                for local_path, written in case["_unmap"].items():
+                    if isinstance(v, str):
+                        v = v.replace(local_path, written)
+                    elif isinstance(v, list):
+                        v = [x.replace(local_path, written) if isinstance(x, str) else x for x in v]
                 if isinstance(v, str):
                     v = v.replace(os.path.join(scratch, str(ci)) + "/", "")
                 elif isinstance(v, list):
@@ -148,6 +222,10 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
         for key in ("profile", "files", "fix_of", "fix_title", "fix_code"):
             if case.get(key):
                 fixture[key] = case[key]
+        stood_in = case.pop("_stand_in", {})
+        case.pop("_unmap", None)
+        if stood_in:
+            fixture["stand_in"] = stood_in
         fixture["sglang_version"] = version
         fixture["commands"] = cmds
         out.append(fixture)
