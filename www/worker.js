@@ -2,7 +2,12 @@
 // exceeds its time budget by terminating this worker and starting a new one.
 import init, * as core from './pkg/sglang_preflight.js';
 
-const ready = init({ module_or_path: new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url) });
+const ready = init({ module_or_path: new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url) }).then(() => {
+  // Warm up while the page is still loading its own modules: the first check parses the flag
+  // schema and compiles most of the core (~40 ms in a cold engine), so the page's first real
+  // check does not pay for it.
+  core.checkJson('python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2', undefined);
+});
 let broken = false;
 
 ready.then(
