@@ -42,6 +42,9 @@ pub struct CommandReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Checks SGLang would run that this build could not (model config, files, ...).
     pub not_run: Vec<NotRun>,
+    /// How many of SGLang's resolution hooks on this command's path this build does not model
+    /// yet (their checks are not run; they are named in `src/rules/pipeline.rs`).
+    pub not_modelled_hooks: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -111,8 +114,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         // values that did parse are still worth resolving and checking.
         // With -h/--help SGLang prints help and exits: nothing is resolved or checked.
         let help = fe.help || parsed_args.help;
-        let not_run = if help {
-            Vec::new()
+        let (not_run, not_modelled_hooks) = if help {
+            (Vec::new(), 0)
         } else {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
             // An unterminated quote (SH003) inside this command swallows anything appended, and
@@ -131,11 +134,12 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 diagnostics: Vec::new(),
                 not_run: Vec::new(),
+                not_modelled: Vec::new(),
             };
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             rules::pipeline::check_server_args(&mut ctx);
             diags.extend(ctx.diagnostics);
-            ctx.not_run
+            (ctx.not_run, ctx.not_modelled.len())
         };
 
         let accepted = !diags.iter().any(Diagnostic::is_sglang_error);
@@ -146,6 +150,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             span: inv.span,
             diagnostics: diags,
             not_run,
+            not_modelled_hooks,
         });
     }
 

@@ -125,6 +125,7 @@ impl Serialize for With<'_, CommandReport> {
         span_located(&mut map, o, c.span)?;
         map.serialize_entry("diagnostics", &Each(&c.diagnostics, o))?;
         map.serialize_entry("not_run", &c.not_run)?;
+        map.serialize_entry("not_modelled_hooks", &c.not_modelled_hooks)?;
         map.end()
     }
 }

@@ -189,6 +189,9 @@ fn print_text(text: &str, report: &sglang_preflight::Report) {
                 println!("    fix: {}", f.title);
             }
         }
+        if let Some(note) = not_run_note(&c.not_run, c.not_modelled_hooks) {
+            println!("  not run here: {note}");
+        }
     }
     println!(
         "SGLang {} on {} would {} this.",
@@ -196,6 +199,25 @@ fn print_text(text: &str, report: &sglang_preflight::Report) {
         report.hardware,
         if report.accepted { "accept" } else { "reject" }
     );
+}
+
+/// "3 checks need the model's config; 38 of SGLang's hooks are not modelled yet" — so an
+/// "accepted" never hides what was not checked.
+fn not_run_note(not_run: &[sglang_preflight::rules::NotRun], hooks: usize) -> Option<String> {
+    use sglang_preflight::rules::NotRunReason as R;
+    let count = |r: R| not_run.iter().filter(|n| n.reason == r).count();
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let parts: Vec<String> = [
+        (R::ModelConfig, "check needs the model's config", "checks need the model's config"),
+        (R::Files, "check needs files", "checks need files"),
+        (R::Network, "check needs the network", "checks need the network"),
+        (R::NotImplemented, "check is not modelled yet", "checks are not modelled yet"),
+    ]
+    .into_iter()
+    .filter_map(|(r, one, many)| Some(count(r)).filter(|&n| n > 0).map(|n| plural(n, one, many)))
+    .chain((hooks > 0).then(|| plural(hooks, "of SGLang's start-up hooks is not modelled yet", "of SGLang's start-up hooks are not modelled yet")))
+    .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 fn sev(s: Severity) -> &'static str {

@@ -62,6 +62,8 @@ export interface NotRun { site: string; reason: "model_config" | "files" | "netw
 export interface CommandReport extends Located {
   entry: string; argv: string[]; accepted: boolean; span: Span;
   diagnostics: Diagnostic[]; not_run: NotRun[];
+  /** How many of SGLang's resolution hooks on this command's path are not modelled yet. */
+  not_modelled_hooks: number;
 }
 export interface Report {
   sglang_version: string; hardware: string; accepted: boolean;

@@ -220,8 +220,10 @@ export function diagCard(d, opts = {}) {
 export function notRunText(report) {
   const n = {};
   for (const c of report.commands || []) for (const r of c.not_run || []) n[r.reason] = (n[r.reason] || 0) + 1;
-  const label = { model_config: "need the model's config", files: 'need files', network: 'need the network', not_implemented: 'are not implemented yet' };
+  const label = { model_config: "need the model's config", files: 'need files', network: 'need the network', not_implemented: 'are not modelled yet' };
   const parts = Object.entries(n).map(([k, v]) => `${plural(v, 'check')} ${label[k] || k}`);
+  const hooks = Math.max(0, ...(report.commands || []).map((c) => c.not_modelled_hooks || 0));
+  if (hooks) parts.push(`${hooks} of SGLang's start-up hooks are not modelled yet`);
   return parts.length ? `Not run here: ${parts.join('; ')}.` : '';
 }
 

@@ -87,6 +87,8 @@ pub struct Ctx<'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// Checks that were not run, with why (shown as "N checks need the model's config").
     pub not_run: Vec<NotRun>,
+    /// SGLang hooks on this command's path that this build does not model yet.
+    pub not_modelled: Vec<&'static str>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -163,6 +165,15 @@ impl<'a> Ctx<'a> {
             explanation: rule.explanation.to_string(),
             fixes,
         });
+    }
+
+    /// A hook of SGLang's pipeline this build does not model yet: whatever it checks is not run.
+    /// Counted, not listed, in each report (the list is the same for every command: it is
+    /// `pipeline.rs`); a hook SGLang calls twice counts once.
+    pub fn not_modelled(&mut self, hook: &'static str) {
+        if !self.not_modelled.iter().any(|h| std::ptr::eq(*h, hook) || *h == hook) {
+            self.not_modelled.push(hook);
+        }
     }
 
     pub fn skip(&mut self, site: &'static str, reason: NotRunReason) {

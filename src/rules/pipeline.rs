@@ -1,27 +1,28 @@
 //! The order of SGLang's resolution: a line-for-line mirror of
 //! `sglang/srt/arg_groups/pipeline.py::run_resolution_pipeline` (0.5.23), then
-//! `check_server_args`. Hooks from modules this build does not model yet are listed as
-//! comments in their place, so the order stays reviewable against SGLang's file.
+//! `check_server_args`. Hooks from modules this build does not model yet are named in their
+//! place (`not_modelled`): the order stays reviewable against SGLang's file, and each report
+//! says which of SGLang's checks it did not run.
 
 use super::{cuda_graph, hicache, kv_cache, model_config, model_path, parallel, pd_disaggregation, serving, validation, Ctx};
 
 /// Run resolution (`ServerArgs.resolve_once`), stage `resolve`.
 pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     parallel::handle_deprecated_dp_attention(ctx);
-    // mega_moe_hook.handle_mega_moe: not modelled yet
+    ctx.not_modelled("mega_moe_hook.handle_mega_moe");
     serving::handle_return_hidden_states_mode(ctx);
     serving::handle_media_url_security(ctx);
     serving::handle_watermark_config(ctx);
     hicache::handle_hicache_ratio_default(ctx);
-    // memory_hook.handle_offload_compatibility: not modelled yet
+    ctx.not_modelled("memory_hook.handle_offload_compatibility");
     validation::validate_prefill_decode_interval(ctx);
     validation::validate_response_store(ctx);
     validation::validate_sampling_mask_max_tokens(ctx);
     validation::handle_aux_hidden_state_capture(ctx);
     parallel::validate_prefill_cp_platform(ctx);
-    // platform_hook.handle_hardware_runtime_validation: not modelled yet
+    ctx.not_modelled("platform_hook.handle_hardware_runtime_validation");
     if matches!(ctx.cfg.str("model_path").map(str::to_ascii_lowercase).as_deref(), Some("none") | Some("dummy")) {
-        // boundary_reduction.resolve_boundary_reduction: not modelled yet
+        ctx.not_modelled("boundary_reduction.resolve_boundary_reduction");
         return;
     }
     // model_path_hook.handle_model_source_paths, then apply_muse_spark_env_defaults, which
@@ -33,7 +34,7 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     serving::handle_deprecated_args(ctx);
     serving::handle_prefill_delayer_env_compat(ctx);
     serving::handle_missing_default_values(ctx);
-    // expert_pack_hook.handle_expert_pack: not modelled yet
+    ctx.not_modelled("expert_pack_hook.handle_expert_pack");
     pd_disaggregation::handle_pd_disaggregation(ctx);
     kv_cache::validate_prefill_only_disable_kv_cache_args(ctx);
     parallel::handle_decode_context_parallelism(ctx);
@@ -43,32 +44,32 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     cuda_graph::apply_muse_glimmer_prefill_cuda_graph_max_bs_default(ctx);
     parallel::handle_dwdp(ctx);
     cuda_graph::handle_cuda_graph_config(ctx);
-    // platform_hook.handle_hpu_backends: not modelled yet
-    // platform_hook.handle_cpu_backends: not modelled yet
-    // platform_hook.handle_npu_backends: not modelled yet
-    // platform_hook.handle_mps_backends: not modelled yet
-    // platform_hook.handle_xpu_backends: not modelled yet
-    // platform_hook.handle_symm_mem_device_support: not modelled yet
-    // platform_hook.handle_platform_defaults: not modelled yet
-    // memory_hook.handle_gpu_memory_settings: not modelled yet
-    // model_hook.handle_model_specific_adjustments: not modelled yet
+    ctx.not_modelled("platform_hook.handle_hpu_backends");
+    ctx.not_modelled("platform_hook.handle_cpu_backends");
+    ctx.not_modelled("platform_hook.handle_npu_backends");
+    ctx.not_modelled("platform_hook.handle_mps_backends");
+    ctx.not_modelled("platform_hook.handle_xpu_backends");
+    ctx.not_modelled("platform_hook.handle_symm_mem_device_support");
+    ctx.not_modelled("platform_hook.handle_platform_defaults");
+    ctx.not_modelled("memory_hook.handle_gpu_memory_settings");
+    ctx.not_modelled("model_hook.handle_model_specific_adjustments");
     validation::default_unset_prefill_decode_interval(ctx);
-    // memory_hook.handle_offload_compatibility: not modelled yet
-    // overrides._sampling_backend_default: not modelled yet
-    // attention_hook.handle_deterministic_inference: not modelled yet
+    ctx.not_modelled("memory_hook.handle_offload_compatibility");
+    ctx.not_modelled("overrides._sampling_backend_default");
+    ctx.not_modelled("attention_hook.handle_deterministic_inference");
     kv_cache::handle_nvfp4_prefill_kv_dequant_dtype(ctx);
-    // attention_hook.handle_attention_backend_compatibility: not modelled yet
+    ctx.not_modelled("attention_hook.handle_attention_backend_compatibility");
     cuda_graph::disable_prefill_cuda_graph_for_deepseek_trtllm_mla(ctx);
-    // mamba_hook.handle_mamba_backend: not modelled yet
-    // mamba_hook.handle_int8_mamba_checkpoint: not modelled yet
-    // attention_hook.handle_linear_attn_backend: not modelled yet
+    ctx.not_modelled("mamba_hook.handle_mamba_backend");
+    ctx.not_modelled("mamba_hook.handle_int8_mamba_checkpoint");
+    ctx.not_modelled("attention_hook.handle_linear_attn_backend");
     kv_cache::handle_kv4_compatibility(ctx);
     kv_cache::handle_mxfp8_kv_cache_compatibility(ctx);
-    // overrides._page_size_default: not modelled yet
-    // platform_hook.handle_amd_specifics: not modelled yet
-    // platform_hook.handle_nccl_pre_warm: not modelled yet
+    ctx.not_modelled("overrides._page_size_default");
+    ctx.not_modelled("platform_hook.handle_amd_specifics");
+    ctx.not_modelled("platform_hook.handle_nccl_pre_warm");
     serving::handle_grammar_backend(ctx);
-    // attention_hook.handle_multi_item_scoring: not modelled yet
+    ctx.not_modelled("attention_hook.handle_multi_item_scoring");
     kv_cache::handle_prefill_only_disable_kv_cache(ctx);
     hicache::handle_hicache(ctx);
     parallel::handle_data_parallelism(ctx);
@@ -78,38 +79,38 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     if ctx.cfg.truthy("enable_prefill_cp") {
         cuda_graph::apply_prefill_cp_cuda_graph_default(ctx);
     }
-    // kv_shard_hook.handle_kv_cache_sharding: not modelled yet
-    // moe_hook.handle_moe_kernel_config: not modelled yet
-    // moe_hook.handle_a2a_moe: not modelled yet
+    ctx.not_modelled("kv_shard_hook.handle_kv_cache_sharding");
+    ctx.not_modelled("moe_hook.handle_moe_kernel_config");
+    ctx.not_modelled("moe_hook.handle_a2a_moe");
     parallel::handle_shared_experts_tp(ctx);
     parallel::handle_eplb_and_dispatch(ctx);
     parallel::handle_expert_distribution_metrics(ctx);
     parallel::handle_elastic_ep(ctx);
     validation::validate_experimental_sgl_marlin(ctx);
-    // overrides._pipeline_parallel_overlap_disable: not modelled yet
-    // speculative_hook.handle_speculative_decoding: not modelled yet
-    // boundary_reduction.resolve_boundary_reduction: not modelled yet
-    // layernorm_sp_hook.handle_layernorm_sp: not modelled yet
-    // moe_hook.validate_flashinfer_a2a_token_budget: not modelled yet
-    // mega_moe_hook.validate_mega_moe_token_budget_for_model: not modelled yet
-    // model_path_hook.handle_load_format: not modelled yet
+    ctx.not_modelled("overrides._pipeline_parallel_overlap_disable");
+    ctx.not_modelled("speculative_hook.handle_speculative_decoding");
+    ctx.not_modelled("boundary_reduction.resolve_boundary_reduction");
+    ctx.not_modelled("layernorm_sp_hook.handle_layernorm_sp");
+    ctx.not_modelled("moe_hook.validate_flashinfer_a2a_token_budget");
+    ctx.not_modelled("mega_moe_hook.validate_mega_moe_token_budget_for_model");
+    ctx.not_modelled("model_path_hook.handle_load_format");
     pd_disaggregation::handle_encoder_disaggregation(ctx);
     serving::handle_tokenizer_batching(ctx);
     serving::handle_environment_variables(ctx);
     kv_cache::handle_cache_compatibility(ctx);
     kv_cache::handle_page_major_kv_layout(ctx);
     kv_cache::handle_unified_memory_pool(ctx);
-    // dllm_hook.handle_dllm_inference: not modelled yet
+    ctx.not_modelled("dllm_hook.handle_dllm_inference");
     serving::handle_crash_dump_env(ctx);
     serving::handle_debug_utils(ctx);
     serving::handle_other_validations(ctx);
-    // model_hook.handle_model_capability_adjustments: not modelled yet
-    // binding.handle_nvidia_megakernel: not modelled yet
-    // binding.handle_amd_monokernel: not modelled yet
+    ctx.not_modelled("model_hook.handle_model_capability_adjustments");
+    ctx.not_modelled("binding.handle_nvidia_megakernel");
+    ctx.not_modelled("binding.handle_amd_monokernel");
     cuda_graph::finalize_cuda_graph_prefill_max_context(ctx);
-    // kv_shard_hook.handle_kv_cache_sharding: not modelled yet
-    // moe_hook.validate_deepep_v2_speculative_draft: not modelled yet
-    // moe_hook.validate_deepep_v2_dispatch_token_budget: not modelled yet
+    ctx.not_modelled("kv_shard_hook.handle_kv_cache_sharding");
+    ctx.not_modelled("moe_hook.validate_deepep_v2_speculative_draft");
+    ctx.not_modelled("moe_hook.validate_deepep_v2_dispatch_token_budget");
 }
 
 /// `ServerArgs.check_server_args()`, stage `check` (run by the engine right after resolution).
