@@ -25,6 +25,9 @@ if [ "$status" -ne 0 ]; then
 fi
 grep -E '^(test result|running|conformance|fix re-check|pyjson)' "$LOG" || true
 
+step "raise-site coverage (docs/coverage.md current, every in-scope site accounted for)"
+COVERAGE_NO_BUILD=1 python3 tools/coverage.py --check
+
 step "live re-record sample: committed fixtures vs the real sglang package"
 python3 tools/recorder/record.py --check --sample "${RECORD_SAMPLE:-40}" tests/cases/*.jsonl
 

@@ -52,6 +52,9 @@ enum Command {
     Reference {
         #[arg(long)]
         write: bool,
+        /// Print every rule's metadata as JSON instead (used by tools/coverage.py).
+        #[arg(long, conflicts_with = "write")]
+        json: bool,
     },
 }
 
@@ -69,7 +72,18 @@ fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Reference { write } => {
+        Command::Reference { json: true, .. } => {
+            let rules = sglang_preflight::rules::all_rules();
+            match serde_json::to_string_pretty(&rules) {
+                Ok(s) => println!("{s}"),
+                Err(e) => {
+                    eprintln!("sglang-preflight: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Reference { write, .. } => {
             let rules = sglang_preflight::docs::rules_reference();
             let matrix = sglang_preflight::docs::compatibility_matrix();
             if write {

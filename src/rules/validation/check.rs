@@ -305,6 +305,44 @@ rule!(WATERMARK_RUST_SERVER, "VAL075", "watermark-not-with-rust-server",
     "--enable-watermark is not supported with SGLANG_RUST_SERVER",
     "The Rust HTTP server does not implement watermarking.",
     ["--enable-watermark"], "", "");
+rule!(WATERMARK_CONFIG_NEEDS_ENABLE, "VAL099", "watermark-config-needs-enable-watermark",
+    "validation_hook.check_watermark_server_args#1", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
+    "--watermark-config requires --enable-watermark",
+    "--watermark-config only sets up the watermark; it is switched on by --enable-watermark, so a config without it is taken as a mistake.",
+    ["--watermark-config", "--enable-watermark"],
+    "--watermark-config '{\"key\": \"ab12\"}'", "--watermark-config '{\"key\": \"ab12\"}' --enable-watermark");
+rule!(WATERMARK_KEY_B_NEEDS_KEY, "VAL100", "watermark-key-b-needs-key",
+    "validation_hook.check_watermark_server_args#4", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
+    "watermark key_b requires a server key",
+    "key_b is the second key of a two-key watermark mix; it only makes sense next to the primary \"key\" in --watermark-config.",
+    ["--watermark-config", "--enable-watermark"],
+    "--enable-watermark --watermark-config '{\"key_b\": \"cd34\"}'", "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\"}'");
+rule!(WATERMARK_MIXING_RANGE, "VAL101", "watermark-mixing-probability-range",
+    "validation_hook.check_watermark_server_args#5", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
+    "watermark mixing_probability must be strictly between 0 and 1",
+    "mixing_probability is how often the second key (key_b) is used instead of the first; 0 or 1 would mean only one key, which is a one-key watermark.",
+    ["--watermark-config", "--enable-watermark"],
+    "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 1}'",
+    "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 0.3}'");
+rule!(WATERMARK_MIXING_NEEDS_KEY_B, "VAL102", "watermark-mixing-probability-needs-key-b",
+    "validation_hook.check_watermark_server_args#6", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
+    "watermark mixing_probability requires key_b",
+    "A mixing_probability other than the default 0.5 chooses between two keys, so it needs key_b as well as key.",
+    ["--watermark-config", "--enable-watermark"],
+    "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"mixing_probability\": 0.3}'",
+    "--enable-watermark --watermark-config '{\"key\": \"ab12\"}'");
+rule!(WATERMARK_MAX_PROBABILITY_RANGE, "VAL103", "watermark-max-probability-range",
+    "validation_hook.check_watermark_server_args#7", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
+    "watermark max_probability must be greater than 0 and at most 1",
+    "max_probability caps the probability of a watermarked token; it is a probability, so it must lie in (0, 1].",
+    ["--watermark-config", "--enable-watermark"],
+    "--enable-watermark --watermark-config '{\"max_probability\": 0}'", "--enable-watermark --watermark-config '{\"max_probability\": 0.9}'");
+rule!(WATERMARK_DEFAULTS_NEED_KEY, "VAL104", "watermark-default-enabled-needs-key",
+    "validation_hook.check_watermark_server_args#8", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
+    "watermark default_enabled and enforce_all require a server key",
+    "default_enabled and enforce_all watermark requests that did not bring their own key, so the server needs its own \"key\" in --watermark-config.",
+    ["--watermark-config", "--enable-watermark"],
+    "--enable-watermark --watermark-config '{\"enforce_all\": true}'", "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"enforce_all\": true}'");
 rule!(LOAD_PUBLISH_NEEDS_KV_EVENTS, "VAL076", "load-publish-endpoint-needs-kv-events",
     "validation_hook.check_load_publish_args#1", "sglang/srt/arg_groups/validation_hook.py", "check_load_publish_args", "ValueError", Check,
     "--load-publish-endpoint requires --kv-events-config: routers discover the load range through /server_info's kv_events block, absent without a publisher.",
@@ -977,18 +1015,55 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, dest: &str) -> Step {
 /// their defaults, which pass.
 fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
     let enabled = ctx.cfg.truthy("enable_watermark");
-    if !ctx.cfg.is_none("watermark_config") {
-        // The file is read (and may raise) in handle_watermark_config before this.
-        ctx.skip("validation_hook.check_watermark_server_args#1", NotRunReason::Files);
-        return Ok(());
+    if let Some(source) = ctx.cfg.str("watermark_config") {
+        if !source.trim_start().starts_with('{') {
+            // A file path: handle_watermark_config reads it (and may raise) before this.
+            ctx.skip("validation_hook.check_watermark_server_args#1", NotRunReason::Files);
+            return Ok(());
+        }
+        if !enabled {
+            let fixes = vec![
+                ctx.fix_add_flag("Add --enable-watermark", "--enable-watermark", Applicability::Unsafe),
+                ctx.fix_remove("Drop --watermark-config", "watermark_config", Applicability::Unsafe),
+            ];
+            return fail(ctx, &WATERMARK_CONFIG_NEEDS_ENABLE, WATERMARK_CONFIG_NEEDS_ENABLE.template.into(), &["watermark_config"], fixes);
+        }
     }
     if !enabled {
         return Ok(());
     }
-    let w = ["enable_watermark"];
     if dev != "cuda" {
         let fix = ctx.fix_remove("Drop --enable-watermark", "enable_watermark", Applicability::Unsafe);
         return fail(ctx, &WATERMARK_DEVICE, format!("--enable-watermark requires --device cuda, got {}", PyValue::Str(dev.into()).repr()), &["device", "enable_watermark"], vec![fix]);
+    }
+    // The fields handle_watermark_config resolved from an inline --watermark-config (it already
+    // rejected malformed keys and context windows), else the dataclass defaults.
+    let has = |ctx: &Ctx, field: &str| !ctx.cfg.get(field).is_none();
+    let number = |ctx: &Ctx, field: &str, default: f64| match ctx.cfg.get(field) {
+        PyValue::Int(i) => *i as f64,
+        PyValue::Float(f) => *f,
+        PyValue::Bool(b) => f64::from(u8::from(*b)),
+        _ => default,
+    };
+    let config_fix = |title: &str| crate::diagnostic::Fix { title: title.into(), applicability: Applicability::Display, edits: vec![] };
+    let key = has(ctx, "watermark_key");
+    let key_b = has(ctx, "watermark_key_b");
+    if key_b && !key {
+        return fail(ctx, &WATERMARK_KEY_B_NEEDS_KEY, WATERMARK_KEY_B_NEEDS_KEY.template.into(), &["watermark_config"], vec![config_fix("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
+    }
+    let mixing = number(ctx, "watermark_mixing_probability", 0.5);
+    if !(0.0 < mixing && mixing < 1.0) {
+        return fail(ctx, &WATERMARK_MIXING_RANGE, WATERMARK_MIXING_RANGE.template.into(), &["watermark_config"], vec![config_fix("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
+    }
+    if !key_b && mixing != 0.5 {
+        return fail(ctx, &WATERMARK_MIXING_NEEDS_KEY_B, WATERMARK_MIXING_NEEDS_KEY_B.template.into(), &["watermark_config"], vec![config_fix("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
+    }
+    let max_probability = number(ctx, "watermark_max_probability", 1.0);
+    if !(0.0 < max_probability && max_probability <= 1.0) {
+        return fail(ctx, &WATERMARK_MAX_PROBABILITY_RANGE, WATERMARK_MAX_PROBABILITY_RANGE.template.into(), &["watermark_config"], vec![config_fix("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
+    }
+    if (ctx.cfg.truthy("watermark_default_enabled") || ctx.cfg.truthy("watermark_enforce_all")) && !key {
+        return fail(ctx, &WATERMARK_DEFAULTS_NEED_KEY, WATERMARK_DEFAULTS_NEED_KEY.template.into(), &["watermark_config"], vec![config_fix("Add a server \"key\" to --watermark-config")]);
     }
     if ctx.cfg.truthy("enable_custom_logit_processor") {
         let fix = ctx.fix_remove("Drop --enable-custom-logit-processor", "enable_custom_logit_processor", Applicability::Unsafe);
@@ -1024,7 +1099,7 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
         return fail(ctx, &WATERMARK_REJECTION_SAMPLING, WATERMARK_REJECTION_SAMPLING.template.into(), &["speculative_use_rejection_sampling"], vec![fix]);
     }
     if ctx.env_bool("SGLANG_RUST_SERVER", false) {
-        return fail(ctx, &WATERMARK_RUST_SERVER, WATERMARK_RUST_SERVER.template.into(), &w, vec![]);
+        return fail(ctx, &WATERMARK_RUST_SERVER, WATERMARK_RUST_SERVER.template.into(), &["enable_watermark"], vec![]);
     }
     Ok(())
 }

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""How many of SGLang's raise sites this build checks, by class: writes docs/coverage.md.
+
+    python3 tools/coverage.py            # (re)write docs/coverage.md
+    python3 tools/coverage.py --check    # fail if docs/coverage.md is stale or a site is unaccounted
+
+Inputs, all in this repository:
+- data/sglang-<version>/raise-sites.jsonl: every raise/assert reachable from `sglang serve`
+  argument handling in that SGLang release, with its class (needs the model's config, the
+  hardware, env vars, files; unreachable from any command). Generated from the SGLang package;
+  see data/NOTICE.
+- the rules' metadata (`sglang-preflight reference --json`): a rule names the site it reproduces.
+- src/: sites checked outside the rule tables (the `sglang serve` front end, `--config` merging,
+  argparse type converters) are found by their message text; sites a check declines to run
+  (`ctx.skip(site, NotRunReason::...)`) by their id.
+- NOT_CHECKED below: why each remaining in-scope site is not checked. --check fails when an
+  in-scope site is neither checked nor named there, so a new gap cannot go unnoticed.
+
+"In scope" is the modules of the rules issue: validation, parallel, KV-cache, HiCache, PD
+disaggregation and serving hooks, and the launch front end. Other modules (speculative decoding,
+MoE, attention, LoRA, ...) are counted, not listed.
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VERSION = "0.5.23"
+
+IN_SCOPE_FILES = (
+    "sglang/srt/arg_groups/validation_hook.py",
+    "sglang/srt/arg_groups/parallel_hook.py",
+    "sglang/srt/arg_groups/kv_cache_hook.py",
+    "sglang/srt/arg_groups/hicache_hook.py",
+    "sglang/srt/arg_groups/pd_disaggregation_hook.py",
+    "sglang/srt/arg_groups/serving_hook.py",
+    "sglang/cli/serve.py",
+    "sglang/cli/serve_backends.py",
+    "sglang/srt/arg_groups/argparse_actions.py",
+    "sglang/srt/utils/server_args_config_parser.py",
+    "sglang/srt/model_executor/cuda_graph_config.py",
+)
+
+# In-scope sites that are reachable, do not need the model's config, and are not checked: why.
+NOT_CHECKED = {
+    "validation_hook.validate_standard_mps_server_args#1": "Apple MPS platform only; no hardware profile models a Mac (the oracle's profiles are CUDA, ROCm and CPU)",
+    "validation_hook.validate_standard_mps_server_args#2": "Apple MPS platform only; no hardware profile models a Mac",
+    "validation_hook.validate_standard_mps_server_args#3": "Apple MPS platform only; no hardware profile models a Mac",
+    "validation_hook.check_watermark_server_args#14": "needs pipeline parallelism with EAGLE speculation under SGLANG_ENABLE_PP_SPEC; EAGLE is resolved by the speculative hook (draft model's config), a later issue's module",
+    "validation_hook.check_pipeline_parallel_compat#3": "DSPARK speculation: resolved by the speculative hook (draft model's config), a later issue's module",
+    "validation_hook.check_pipeline_parallel_compat#5": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
+    "validation_hook.check_pipeline_parallel_compat#6": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
+    "validation_hook.check_pipeline_parallel_compat#7": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
+    "validation_hook.check_pipeline_parallel_compat#8": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
+    "serving_hook.handle_ssl_validation#13": "reached only when the certificate and key files exist (SGLang checks the file system first) and the optional granian package is installed",
+    "validation_hook.validate_ib_devices#3": "reads /sys/class/infiniband on the serving machine",
+    "parallel_hook.validate_prefill_cp_platform#1": "MUSA (Moore Threads) platform only; no hardware profile models one",
+    "model_executor.cuda_graph_config.with_phase#1": "an internal invariant: every caller passes one of the fixed phase names, whatever the command says",
+}
+
+# In-scope sites checked outside the rule tables whose message cannot be found by its text.
+CHECKED_ELSEWHERE = {
+    "utils.server_args_config_parser.ConfigArgumentMerger._parse_yaml_config#1": "src/frontend.rs (yaml.safe_load's error, re-raised: CFG005)",
+}
+
+REASON_TEXT = {
+    "ModelConfig": "needs the model's config",
+    "Files": "reads files on the serving machine",
+    "Network": "needs the network",
+    "NotImplemented": "not implemented yet",
+}
+
+
+def load_sites(version):
+    with open(os.path.join(ROOT, "data", f"sglang-{version}", "raise-sites.jsonl")) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def load_rules():
+    exe = os.path.join(ROOT, "target", "debug", "sglang-preflight")
+    cmd = [exe] if os.path.exists(exe) and os.environ.get("COVERAGE_NO_BUILD") else ["cargo", "run", "-q", "--"]
+    out = subprocess.run(cmd + ["reference", "--json"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def source_files():
+    texts = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "src", "**", "*.rs"), recursive=True)):
+        with open(path) as f:
+            texts[os.path.relpath(path, ROOT)] = f.read()
+    return texts
+
+
+def literal_chunks(template):
+    """The literal parts of an f-string template, longest first (placeholders removed)."""
+    parts = [p.strip() for p in re.split(r"\{[^{}]*\}", template or "")]
+    return sorted((p for p in parts if len(p) >= 12), key=len, reverse=True)
+
+
+def classify(site, rule_sites, sources):
+    """(status, detail) for one site."""
+    sid = site["id"]
+    if sid in rule_sites:
+        return "rule", ", ".join(rule_sites[sid])
+    if sid in CHECKED_ELSEWHERE:
+        return "checked", CHECKED_ELSEWHERE[sid]
+    for path, text in sources.items():
+        for m in re.finditer(re.escape(f'"{sid}"'), text):
+            near = text[m.start(): m.start() + 200]
+            reason = re.search(r"NotRunReason::(\w+)", near)
+            if reason:
+                return "not_run", reason.group(1)
+        # a SITE constant used in a skip
+        m = re.search(r'const SITE: &str = "' + re.escape(sid) + '"', text)
+        if m:
+            reason = re.search(r"NotRunReason::(\w+)", text[m.end():])
+            if reason:
+                return "not_run", reason.group(1)
+    for chunk in literal_chunks(site.get("message_template")):
+        for path, text in sources.items():
+            if path.startswith("src/rules/"):
+                continue
+            if chunk in text:
+                return "checked", path
+    if sid in NOT_CHECKED:
+        return "named", NOT_CHECKED[sid]
+    return "unaccounted", ""
+
+
+def site_class(site):
+    if site["unreachable_from_cli"]:
+        return "unreachable"
+    if site["needs_model_config"]:
+        return "model"
+    return "reachable"
+
+
+def render(version, sites, rules, sources):
+    rule_sites = collections.defaultdict(list)
+    for r in rules:
+        if r["site"]:
+            rule_sites[r["site"]].append(r["code"])
+    rows = []
+    for s in sites:
+        status, detail = classify(s, rule_sites, sources)
+        rows.append((s, site_class(s), s["file"] in IN_SCOPE_FILES, status, detail))
+
+    out = []
+    w = out.append
+    w("# Raise-site coverage")
+    w("")
+    w(f"Generated by `python3 tools/coverage.py` from `data/sglang-{version}/raise-sites.jsonl` (SGLang {version}'s")
+    w("raise and assert sites reachable from launch-argument handling; Apache-2.0, SGLang project) and the")
+    w("rules' metadata. Checked to be current by `python3 tools/coverage.py --check` in the test command.")
+    w("")
+    w("A site is **checked** when a rule reproduces it (`rule`) or the front end / argparse layer raises its")
+    w("message (`front end`); **not run** when the check is reached but needs what a pasted command does not")
+    w("give (the model's config, files), which the report says per command; **named** when it is not checked,")
+    w("with the reason below.")
+    w("")
+    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving hooks and the launch front end")
+    w("")
+    w("| Class | Sites | Rule | Front end | Not run | Named below | Unaccounted |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
+    for cls, label in (("reachable", "Reachable, no model config"), ("model", "Needs the model's config"), ("unreachable", "Unreachable from any command")):
+        sel = [r for r in rows if r[2] and r[1] == cls]
+        c = collections.Counter(r[3] for r in sel)
+        w(f"| {label} | {len(sel)} | {c['rule']} | {c['checked']} | {c['not_run']} | {c['named']} | {c['unaccounted']} |")
+    w("")
+    reachable = [r for r in rows if r[2] and r[1] == "reachable"]
+    done = sum(1 for r in reachable if r[3] in ("rule", "checked"))
+    w(f"Reachable sites not needing the model's config: **{done} of {len(reachable)} checked**; the rest are")
+    w("listed here with the reason.")
+    w("")
+    w("| Site | SGLang message | Why not checked |")
+    w("|---|---|---|")
+    for s, cls, ins, status, detail in reachable:
+        if status in ("rule", "checked"):
+            continue
+        why = REASON_TEXT.get(detail, detail) if status == "not_run" else (detail or "UNACCOUNTED")
+        if status == "not_run":
+            why = f"not run: {why}"
+        msg = (s.get("message_template") or "").replace("|", "\\|").replace("\n", " ")
+        if len(msg) > 90:
+            msg = msg[:87] + "..."
+        w(f"| `{s['id']}` | {msg} | {why} |")
+    w("")
+    w("Sites needing the model's config are reported per command as not run when the command reaches them.")
+    w("")
+    w("## Other modules (a later issue)")
+    w("")
+    w("| Module | Sites | Reachable without model config | Checked |")
+    w("|---|---:|---:|---:|")
+    by_file = collections.defaultdict(list)
+    for r in rows:
+        if not r[2]:
+            by_file[r[0]["file"]].append(r)
+    for f in sorted(by_file, key=lambda f: (-len(by_file[f]), f)):
+        sel = by_file[f]
+        reach = sum(1 for r in sel if r[1] == "reachable")
+        checked = sum(1 for r in sel if r[3] in ("rule", "checked"))
+        w(f"| `{f}` | {len(sel)} | {reach} | {checked} |")
+    w("")
+    total_checked = sum(1 for r in rows if r[3] in ("rule", "checked"))
+    w(f"All modules: {len(rows)} sites, {total_checked} checked.")
+    unaccounted = [r[0]["id"] for r in reachable if r[3] == "unaccounted"]
+    return "\n".join(out) + "\n", unaccounted
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", default=VERSION)
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    text, unaccounted = render(args.version, load_sites(args.version), load_rules(), source_files())
+    path = os.path.join(ROOT, "docs", "coverage.md")
+    if unaccounted:
+        print("coverage: in-scope sites neither checked nor named in tools/coverage.py NOT_CHECKED:", file=sys.stderr)
+        for sid in unaccounted:
+            print(f"  {sid}", file=sys.stderr)
+    if args.check:
+        with open(path) as f:
+            current = f.read()
+        if current != text:
+            print("coverage: docs/coverage.md is stale: run python3 tools/coverage.py", file=sys.stderr)
+            return 1
+        if unaccounted:
+            return 1
+        print("coverage: docs/coverage.md is current")
+        return 0
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"coverage: wrote {os.path.relpath(path, ROOT)}")
+    return 1 if unaccounted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
