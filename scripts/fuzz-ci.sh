@@ -2,7 +2,8 @@
 # A short, deterministic fuzz run of every cargo-fuzz target (fuzz/fuzz_targets/: shell,
 # argparse, check): a fixed number of executions from a fixed seed over the seed corpus that
 # fuzz/seed.py derives from the fixtures, so CI re-runs exactly what passed here (a regression
-# check). Long exploratory runs are local: FUZZ_SECONDS=600 switches to a timed, random run. Each target checks properties, not only
+# check). Long exploratory runs are local: FUZZ_SECONDS=600 switches to a timed, random run
+# (FUZZ_MAX_LEN=1024 trades the longest inputs for more executions). Each target checks properties, not only
 # "no crash": spans inside the input and on char boundaries, fixes that apply and remove what
 # they fix, determinism (see fuzz/props.rs). A crash, a property violation or a slow input
 # (-timeout) fails the run; the input is left in fuzz/artifacts/<target>/.
@@ -42,7 +43,7 @@ for t in "${TARGETS[@]}"; do
         corpus=("fuzz/corpus/$t.ci" "fuzz/seeds/$t")
     fi
     cargo fuzz run --sanitizer none -O "$t" "${corpus[@]}" -- \
-        "${budget[@]}" -max_len=4096 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || rc=$?
+        "${budget[@]}" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || rc=$?
     grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY)|panicked|Test unit written' "$log" || true
     if [ "$rc" -ne 0 ]; then
         grep -A30 -E 'panicked' "$log" | head -40 || true

@@ -4,7 +4,9 @@
 //! must have SGLang's stage, exception type and exact message. Every SGLang warning we claim
 //! must be one SGLang printed.
 //!
-//! `CONFORMANCE_FILTER=substring` restricts the run to fixture files whose name contains it.
+//! `CONFORMANCE_FILTER=substring` restricts the run to fixture files whose name contains it;
+//! `CONFORMANCE_DIR=path` reads fixtures from another folder (a differential sweep, say:
+//! tools/gen_random_cases.py).
 
 use serde_json::Value;
 use sglang_preflight::diagnostic::{Origin, Severity};
@@ -97,7 +99,10 @@ fn compare(fixture: &Value) -> Vec<String> {
 #[test]
 fn fixtures_match_real_sglang() {
     let filter = std::env::var("CONFORMANCE_FILTER").unwrap_or_default();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = match std::env::var("CONFORMANCE_DIR") {
+        Ok(d) => Path::new(&d).to_path_buf(),
+        Err(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
+    };
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();

@@ -175,6 +175,8 @@ pub static RULES: &[&Rule] = &[
     &check::WATERMARK_PD,
     &check::WATERMARK_REJECTION_SAMPLING,
     &check::WATERMARK_RUST_SERVER,
+    &check::NNODES_ZERO,
+    &check::PAGE_SIZE_ZERO,
     &check::WATERMARK_CONFIG_NEEDS_ENABLE,
     &check::WATERMARK_KEY_B_NEEDS_KEY,
     &check::WATERMARK_MIXING_RANGE,

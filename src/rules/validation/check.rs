@@ -23,6 +23,16 @@ rule!(TP_NOT_DIVISIBLE_BY_NNODES, "VAL020", "tp-times-pp-not-divisible-by-nnodes
     "tp_size must be divisible by number of nodes",
     "Every node runs the same number of GPU workers, so tp_size × pp_size must split evenly over --nnodes (the message only names tp_size, but pp_size counts too).",
     ["--tp-size", "--pp-size", "--nnodes"], "--tp-size 1 --nnodes 2", "--tp-size 2 --nnodes 2");
+rule!(NNODES_ZERO, "VAL105", "nnodes-zero",
+    "", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ZeroDivisionError", Check,
+    "integer modulo by zero",
+    "--nnodes 0 is accepted by the parser, but check_server_args divides tp_size × pp_size by the node count, so Python fails with a bare ZeroDivisionError. A server runs on at least one node.",
+    ["--nnodes"], "--nnodes 0", "--nnodes 1");
+rule!(PAGE_SIZE_ZERO, "VAL106", "page-size-zero",
+    "", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ZeroDivisionError", Check,
+    "integer modulo by zero",
+    "--page-size 0 passes the parser, but check_server_args checks that the chunked-prefill size is a multiple of the page size, and Python cannot take a remainder by zero. A KV-cache page holds at least one token.",
+    ["--page-size"], "--page-size 0", "--page-size 1");
 rule!(PP_MAX_MICRO_BATCH_SIZE, "VAL021", "pp-max-micro-batch-size-not-positive",
     "validation_hook.check_server_args#2", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
     "pp_max_micro_batch_size must be a positive integer or None (for auto-compute). Got: {cfg.pp_max_micro_batch_size}",
@@ -414,6 +424,11 @@ fn run(ctx: &mut Ctx) -> Step {
     let pp = int(ctx, "pp_size");
     let nnodes = int(ctx, "nnodes");
 
+    if !ctx.cfg.is("ep_join_mode", "scale") && nnodes == 0 {
+        // `(tp_size * pp_size) % nnodes` in the assert itself.
+        let fix = ctx.fix_set("Run on one node (--nnodes 1)", "nnodes", "--nnodes", "1", Applicability::Safe);
+        return fail(ctx, &NNODES_ZERO, NNODES_ZERO.template.into(), &["nnodes"], vec![fix]);
+    }
     if !ctx.cfg.is("ep_join_mode", "scale") && nnodes != 0 && (tp * pp).rem_euclid(nnodes) != 0 {
         let mut fixes = vec![];
         let per = (tp * pp + nnodes - 1) / nnodes.max(1);
@@ -831,7 +846,14 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
         }
     };
     if p == 0 {
-        return Ok(());
+        // `chunked_prefill_size % page_size` with a zero page size, unless an attention backend
+        // constraint may still move it (then decided by the backend, not modelled).
+        if may_constrain_page_size(ctx) {
+            ctx.skip(SITE, NotRunReason::NotImplemented);
+            return Ok(());
+        }
+        let fix = ctx.fix_set("Use the default page size (--page-size 1)", "page_size", "--page-size", "1", Applicability::Safe);
+        return fail(ctx, &PAGE_SIZE_ZERO, PAGE_SIZE_ZERO.template.into(), &["page_size"], vec![fix]);
     }
     // Attention-backend constraints (overrides._mla_backend_page_constraints, _fa4_page_constraint,
     // _intel_xpu_page_constraint) can still move page_size to 64 or 128. The generic default
