@@ -41,6 +41,8 @@
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
+use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::HashMap;
 
 /// One shell word after quote removal, with where it came from.
@@ -165,7 +167,7 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
         src: text,
         b: text.as_bytes(),
         i: 0,
-        vars: vars.iter().cloned().collect(),
+        vars: Cow::Owned(vars.iter().cloned().collect()),
         out: ShellParse::default(),
         cmd: ShellCommand::default(),
         cmd_start: None,
@@ -176,6 +178,7 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
         line_start: true,
         spare_fixes: Vec::new(),
         no_brace: false,
+        brace_budget: Cell::new(BRACE_SLACK.saturating_add(BRACE_FACTOR.saturating_mul(text.len()))),
     };
     p.run();
     p.out
@@ -294,7 +297,9 @@ struct Parser<'a> {
     src: &'a str,
     b: &'a [u8],
     i: usize,
-    vars: HashMap<String, String>,
+    /// Shell variables; a brace alternative's reader borrows its parent's (cloning them per
+    /// alternative would cost variables × alternatives).
+    vars: Cow<'a, HashMap<String, String>>,
     out: ShellParse,
     cmd: ShellCommand,
     cmd_start: Option<usize>,
@@ -306,7 +311,16 @@ struct Parser<'a> {
     spare_fixes: Vec<Fix>,
     /// Reading a brace alternative again: no further brace expansion.
     no_brace: bool,
+    /// Bytes of words brace expansion may still produce in this text. `{a,b}{c,d}...` grows
+    /// the word count geometrically; bash would expand it all, we stop expanding (the word
+    /// stays literal) once the words made exceed a multiple of the input's length, so any text
+    /// is read in linear time and memory.
+    brace_budget: Cell<usize>,
 }
+
+/// Brace expansion may produce `BRACE_SLACK + BRACE_FACTOR × text length` bytes of words.
+const BRACE_SLACK: usize = 64 * 1024;
+const BRACE_FACTOR: usize = 2;
 
 impl<'a> Parser<'a> {
     fn at(&self, i: usize) -> Option<u8> {
@@ -1199,11 +1213,14 @@ impl<'a> Parser<'a> {
             return None;
         }
         // work budget: linear in the word's length
-        let mut budget = 16 * span.len() + 64;
+        let mut budget = 4 * span.len() + 64;
         let alts = brace_expand(self.b, span.start, span.end, 0, &mut budget)?;
         if alts.len() < 2 && alts.first().is_some_and(|a| a.len() == 1) {
             return None;
         }
+        let made = alts.len().saturating_mul(span.len());
+        let left = self.brace_budget.get().checked_sub(made)?;
+        self.brace_budget.set(left);
         let mut out = Vec::new();
         for segs in alts {
             let mut text = String::new();
@@ -1216,7 +1233,7 @@ impl<'a> Parser<'a> {
                 src: &text,
                 b: text.as_bytes(),
                 i: 0,
-                vars: self.vars.clone(),
+                vars: Cow::Borrowed(&*self.vars),
                 out: ShellParse::default(),
                 cmd: ShellCommand { words: vec![Word::verbatim("", Span::default())], ..Default::default() },
                 cmd_start: None,
@@ -1227,6 +1244,7 @@ impl<'a> Parser<'a> {
                 line_start: false,
                 spare_fixes: Vec::new(),
                 no_brace: true,
+                brace_budget: Cell::new(0),
             };
             sub.run();
             for c in sub.out.commands {
@@ -1269,19 +1287,19 @@ impl<'a> Parser<'a> {
         }
         if cmd.words.is_empty() {
             for a in &cmd.assignments {
-                self.vars.insert(a.name.clone(), a.value.clone());
+                self.vars.to_mut().insert(a.name.clone(), a.value.clone());
             }
         } else if cmd.words.first().is_some_and(|w| matches!(w.text.as_str(), "export" | "declare" | "readonly" | "typeset" | "local")) {
             for w in cmd.words.iter().skip(1) {
                 if let Some(nl) = assignment_name_len(&w.text) {
                     if let (Some(k), Some(v)) = (w.text.get(..nl), w.text.get(nl + 1..)) {
-                        self.vars.insert(k.to_string(), v.to_string());
+                        self.vars.to_mut().insert(k.to_string(), v.to_string());
                     }
                 }
             }
         } else if cmd.words.first().is_some_and(|w| w.text == "unset") {
             for w in cmd.words.iter().skip(1) {
-                self.vars.remove(&w.text);
+                self.vars.to_mut().remove(&w.text);
             }
         }
         self.check_json(&cmd);
@@ -1289,62 +1307,74 @@ impl<'a> Parser<'a> {
     }
 
     /// SH004: unquoted JSON split by the shell.
+    ///
+    /// A JSON value starts at a word beginning with `{` (or at `={` in `--flag={...`) and runs
+    /// over the following words until its braces balance at a word's end. Linear in the
+    /// command's length: words a brace expansion made from one source word are taken once,
+    /// and the end of each candidate is found through prefix sums of the words' brace balance
+    /// (see `first_balanced_end`), not by rescanning the words after it.
     fn check_json(&mut self, cmd: &ShellCommand) {
-        let mut k = 0;
-        let mut covered = 0usize;
-        while let Some(w) = cmd.words.get(k) {
-            k += 1;
-            if w.span.start < covered {
-                // another word of the same brace expansion
-                continue;
+        // Distinct source words: (span, index of its first and last word in cmd.words).
+        let mut distinct: Vec<(Span, usize, usize)> = Vec::new();
+        for (n, w) in cmd.words.iter().enumerate() {
+            match distinct.last_mut() {
+                Some((span, _, last)) if *span == w.span => *last = n,
+                _ => distinct.push((w.span, n, n)),
             }
-            let raw = self.src.get(w.span.start..w.span.end).unwrap_or("");
+        }
+        let raw_of = |span: Span| self.src.get(span.start..span.end).unwrap_or("");
+        let balance = |r: &str| r.bytes().fold(0i64, |d, c| d + i64::from(c == b'{') - i64::from(c == b'}'));
+        let quoted = |r: &str| r.contains(['"', '\'', '\\']);
+        // prefix[i] = brace balance of distinct words 0..i; mangled_before[i] likewise for quotes.
+        let mut prefix = vec![0i64];
+        let mut mangled_before = vec![0usize];
+        for &(span, _, _) in &distinct {
+            let r = raw_of(span);
+            prefix.push(prefix.last().copied().unwrap_or(0) + balance(r));
+            mangled_before.push(mangled_before.last().copied().unwrap_or(0) + usize::from(quoted(r)));
+        }
+        let next_lower = next_lower_index(&prefix);
+        let mut k = 0;
+        let mut found: Vec<(usize, usize, usize, usize)> = Vec::new(); // (start, end, first word, last word)
+        while let Some(&(span, first_word, _)) = distinct.get(k) {
+            let raw = raw_of(span);
             let off = if raw.starts_with('{') {
                 0
             } else if raw.starts_with('-') {
                 match raw.find("={") {
                     Some(p) if !raw.get(..p).unwrap_or("").contains(['\'', '"', '\\']) => p + 1,
-                    _ => continue,
-                }
-            } else {
-                continue;
-            };
-            let start = w.span.start + off;
-            let mut depth: i64 = 0;
-            let mut end = w.span.end;
-            let mut mangled = false;
-            let mut words = 0;
-            let mut j = k - 1;
-            while let Some(x) = cmd.words.get(j) {
-                let r = self.src.get(x.span.start.max(start)..x.span.end).unwrap_or("");
-                for c in r.bytes() {
-                    match c {
-                        b'{' => depth += 1,
-                        b'}' => depth -= 1,
-                        b'"' | b'\'' | b'\\' => mangled = true,
-                        _ => {}
+                    _ => {
+                        k += 1;
+                        continue;
                     }
                 }
-                end = x.span.end;
-                words += 1;
-                j += 1;
-                if depth <= 0 {
-                    break;
-                }
-            }
-            if words > 1 {
-                mangled = true;
-            }
+            } else {
+                k += 1;
+                continue;
+            };
+            let start = span.start + off;
+            let head = raw.get(off..).unwrap_or("");
+            // the value ends after distinct word j: the first j >= k where the braces balance
+            let Some(j) = first_balanced_end(&prefix, &next_lower, k, balance(head)) else {
+                k += 1;
+                continue; // never closes: not JSON we can judge
+            };
+            let words = j - k + 1;
+            let mangled = words > 1
+                || quoted(head)
+                || mangled_before.get(j + 1).copied().unwrap_or(0) > mangled_before.get(k + 1).copied().unwrap_or(0);
+            let (end, last_word) = distinct.get(j).map(|&(sp, _, last)| (sp.end, last)).unwrap_or((span.end, first_word));
             let orig = self.src.get(start..end).unwrap_or("");
-            if !mangled || depth > 0 || !orig.contains(':') {
+            if !mangled || !orig.contains(':') {
+                k += 1;
                 continue;
             }
-            k = j;
-            covered = end;
-            while cmd.words.get(k).is_some_and(|w| w.span.start < end) {
-                k += 1;
-            }
-            let split: Vec<&str> = cmd.words.iter().filter(|w| w.span.start < end && w.span.end > start).map(|w| w.text.as_str()).collect();
+            found.push((start, end, first_word, last_word));
+            k = j + 1;
+        }
+        for (start, end, first_word, last_word) in found {
+            let orig = self.src.get(start..end).unwrap_or("").to_string();
+            let split: Vec<&str> = cmd.words.get(first_word..=last_word).unwrap_or(&[]).iter().map(|w| w.text.as_str()).collect();
             self.diag(
                 "SH004",
                 Severity::Warning,
@@ -1356,9 +1386,49 @@ impl<'a> Parser<'a> {
             .push(Fix {
                 title: "Single-quote the JSON".into(),
                 applicability: Applicability::Safe,
-                edits: vec![Edit { start, end, replacement: single_quote(orig) }],
+                edits: vec![Edit { start, end, replacement: single_quote(&orig) }],
             });
         }
+    }
+}
+
+/// For each index i of `prefix`, the first index after it whose value is lower, if any
+/// (a monotonic stack, linear).
+fn next_lower_index(prefix: &[i64]) -> Vec<Option<usize>> {
+    let mut out = vec![None; prefix.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, &v) in prefix.iter().enumerate() {
+        while let Some(&top) = stack.last() {
+            if prefix.get(top).is_some_and(|&t| t > v) {
+                if let Some(slot) = out.get_mut(top) {
+                    *slot = Some(i);
+                }
+                stack.pop();
+            } else {
+                break;
+            }
+        }
+        stack.push(i);
+    }
+    out
+}
+
+/// The first distinct word j >= k after which a value starting in word k, whose own part has
+/// brace balance `head`, has balanced braces: `head + prefix[j+1] - prefix[k+1] <= 0`.
+/// Following "next lower" links from k+1 visits only new minima, each lower by at least one,
+/// so it takes at most `head` steps: linear over all words.
+fn first_balanced_end(prefix: &[i64], next_lower: &[Option<usize>], k: usize, head: i64) -> Option<usize> {
+    if head <= 0 {
+        return Some(k);
+    }
+    let base = *prefix.get(k + 1)?;
+    let target = base - head;
+    let mut i = k + 1;
+    loop {
+        if *prefix.get(i)? <= target {
+            return i.checked_sub(1);
+        }
+        i = (*next_lower.get(i)?)?;
     }
 }
 
@@ -1471,6 +1541,8 @@ fn brace_expand(b: &[u8], start: usize, end: usize, depth: usize, budget: &mut u
                 if out.len() >= MAX_ALTS {
                     return None;
                 }
+                // building costs the segments copied: charged to the (linear) budget too
+                *budget = budget.checked_sub(1 + e.len() + t.len())?;
                 let mut segs = vec![(start, p)];
                 segs.extend(e.iter().copied());
                 segs.extend(t.iter().copied());

@@ -83,6 +83,21 @@ fn generated(name: &str) -> Option<(String, Option<String>)> {
         "gen-1mb-controls" => Some((format!("{L} --model-path {M} {}\n", "\u{0}\u{1b}[0m\u{7}".repeat(1 << 17)), None)),
         // 20 000 commands.
         "gen-20k-commands" => Some((format!("{L} --model-path {M} --tp-size 2\n").repeat(20_000), None)),
+        // 1 MB of `{` words that never close: each could start unquoted JSON (SH004).
+        "gen-1mb-open-braces" => Some((format!("{L} --model-path {M} --served-model-name {}\n", "{ ".repeat(1 << 19)), None)),
+        // 1 MB of words that brace-expand 256-fold each (bash would make 256 MB of words).
+        "gen-1mb-brace-expansions" => {
+            Some((format!("{L} --model-path {M} --served-model-name {}\n", "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} ".repeat(1 << 15)), None))
+        }
+        // 50 000 shell variables, then 2 000 brace words read with them.
+        "gen-50k-vars-then-braces" => Some((
+            format!(
+                "{}{L} --model-path {M} --served-model-name {}\n",
+                (0..50_000).map(|i| format!("export V{i}=x\n")).collect::<String>(),
+                "{a,b}$V1 ".repeat(2_000)
+            ),
+            None,
+        )),
         // A YAML config with 100 000 keys (1 MB).
         "gen-yaml-100k-keys" => cfg((0..100_000).map(|i| format!("k{i}: 1\n")).collect()),
         // YAML nested 10 000 levels deep.

@@ -243,3 +243,14 @@ fn fuzz_found_append_after_double_dash() {
     let problems = props::check_properties(text, &props::options(None), usize::MAX);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Found by the `shell` fuzz target: one word brace-expanded into hundreds, each starting an
+/// unclosed `{`, made the unquoted-JSON check rescan the rest of the command per word
+/// (1.4 s for this 1 KB input). The 1 MB versions are in tests/cases/bad_input (gen-1mb-*).
+#[test]
+fn fuzz_found_brace_words_with_open_json() {
+    let data = std::fs::read(root().join("tests/cases/bad_input/fuzz-found/shell-brace-json-timeout.bin")).unwrap();
+    let text = String::from_utf8_lossy(&data);
+    let problems = props::shell_properties(&text);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
