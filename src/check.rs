@@ -134,12 +134,16 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 diagnostics: Vec::new(),
                 not_run: Vec::new(),
-                not_modelled: Vec::new(),
+                not_modelled: Vec::with_capacity(64),
             };
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             rules::pipeline::check_server_args(&mut ctx);
             diags.extend(ctx.diagnostics);
-            (ctx.not_run, ctx.not_modelled.len())
+            // a hook can be named on more than one path through the pipeline: count each once
+            let mut hooks = ctx.not_modelled;
+            hooks.sort_unstable();
+            hooks.dedup();
+            (ctx.not_run, hooks.len())
         };
 
         let accepted = !diags.iter().any(Diagnostic::is_sglang_error);

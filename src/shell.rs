@@ -1314,8 +1314,12 @@ impl<'a> Parser<'a> {
     /// and the end of each candidate is found through prefix sums of the words' brace balance
     /// (see `first_balanced_end`), not by rescanning the words after it.
     fn check_json(&mut self, cmd: &ShellCommand) {
+        // Most commands have no brace at all.
+        if !cmd.words.iter().any(|w| self.src.get(w.span.start..w.span.end).is_some_and(|r| r.contains('{'))) {
+            return;
+        }
         // Distinct source words: (span, index of its first and last word in cmd.words).
-        let mut distinct: Vec<(Span, usize, usize)> = Vec::new();
+        let mut distinct: Vec<(Span, usize, usize)> = Vec::with_capacity(cmd.words.len());
         for (n, w) in cmd.words.iter().enumerate() {
             match distinct.last_mut() {
                 Some((span, _, last)) if *span == w.span => *last = n,
@@ -1326,8 +1330,10 @@ impl<'a> Parser<'a> {
         let balance = |r: &str| r.bytes().fold(0i64, |d, c| d + i64::from(c == b'{') - i64::from(c == b'}'));
         let quoted = |r: &str| r.contains(['"', '\'', '\\']);
         // prefix[i] = brace balance of distinct words 0..i; mangled_before[i] likewise for quotes.
-        let mut prefix = vec![0i64];
-        let mut mangled_before = vec![0usize];
+        let mut prefix = Vec::with_capacity(distinct.len() + 1);
+        prefix.push(0i64);
+        let mut mangled_before = Vec::with_capacity(distinct.len() + 1);
+        mangled_before.push(0usize);
         for &(span, _, _) in &distinct {
             let r = raw_of(span);
             prefix.push(prefix.last().copied().unwrap_or(0) + balance(r));
@@ -1396,7 +1402,7 @@ impl<'a> Parser<'a> {
 /// (a monotonic stack, linear).
 fn next_lower_index(prefix: &[i64]) -> Vec<Option<usize>> {
     let mut out = vec![None; prefix.len()];
-    let mut stack: Vec<usize> = Vec::new();
+    let mut stack: Vec<usize> = Vec::with_capacity(prefix.len());
     for (i, &v) in prefix.iter().enumerate() {
         while let Some(&top) = stack.last() {
             if prefix.get(top).is_some_and(|&t| t > v) {
