@@ -43,7 +43,7 @@ for t in "${TARGETS[@]}"; do
         corpus=("fuzz/corpus/$t.ci" "fuzz/seeds/$t")
     fi
     cargo fuzz run --sanitizer none -O "$t" "${corpus[@]}" -- \
-        "${budget[@]}" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || rc=$?
+        "${budget[@]}" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || rc=$?
     grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY)|panicked|Test unit written' "$log" || true
     if [ "$rc" -ne 0 ]; then
         grep -A30 -E 'panicked' "$log" | head -40 || true

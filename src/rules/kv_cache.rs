@@ -914,6 +914,8 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) {
         // The split-backend warning and the backend asserts depend on the model's defaults.
         // (Only fp4_mx_block16 gets here, and the SM100 NVFP4 checks do not apply to it.)
         ctx.skip("kv_cache_hook.handle_kv4_compatibility#9", NotRunReason::ModelConfig);
+        ctx.skip("kv_cache_hook.handle_kv4_compatibility#10", NotRunReason::ModelConfig);
+        ctx.skip("kv_cache_hook.handle_kv4_compatibility#11", NotRunReason::ModelConfig);
         ctx.skip("kv_cache_hook.handle_kv4_compatibility#12", NotRunReason::ModelConfig);
         return;
     };
@@ -1006,9 +1008,15 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) {
             ctx.warn(&KV4_SPLIT_BACKENDS, msg, &["prefill_attention_backend", "decode_attention_backend"], vec![]);
         }
     } else {
-        // The backend asserts (#9-#12) branch on use_mla_backend (the model's attention arch).
-        ctx.skip("kv_cache_hook.handle_kv4_compatibility#9", NotRunReason::ModelConfig);
-        ctx.skip("kv_cache_hook.handle_kv4_compatibility#12", NotRunReason::ModelConfig);
+        // The backend asserts branch on use_mla_backend (the model's attention arch): with an
+        // FA4 prefill, #9 (MLA) or #10 (MHA) on the decode backend; else #11 or #12.
+        if prefill == "fa4" {
+            ctx.skip("kv_cache_hook.handle_kv4_compatibility#9", NotRunReason::ModelConfig);
+            ctx.skip("kv_cache_hook.handle_kv4_compatibility#10", NotRunReason::ModelConfig);
+        } else {
+            ctx.skip("kv_cache_hook.handle_kv4_compatibility#11", NotRunReason::ModelConfig);
+            ctx.skip("kv_cache_hook.handle_kv4_compatibility#12", NotRunReason::ModelConfig);
+        }
     }
 }
 
@@ -1382,6 +1390,10 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) {
             ctx.skip("kv_cache_hook.handle_unified_memory_pool#13", NotRunReason::ModelConfig);
             ctx.skip("kv_cache_hook.handle_unified_memory_pool#14", NotRunReason::ModelConfig);
             ctx.skip("kv_cache_hook.handle_unified_memory_pool#15", NotRunReason::ModelConfig);
+            if ctx.cfg.truthy("enable_hierarchical_cache") {
+                // EAGLE + HiCache (#20) is asserted after them
+                ctx.skip("kv_cache_hook.handle_unified_memory_pool#20", NotRunReason::ModelConfig);
+            }
             return;
         }
         Some("DSPARK") => {

@@ -949,6 +949,10 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) {
                 ctx.skip("parallel_hook.handle_context_parallelism#2", NotRunReason::ModelConfig);
             }
             ctx.skip("parallel_hook.handle_context_parallelism#3", NotRunReason::ModelConfig);
+            // MiMo V2 (multimodal) with zigzag CP must serve text only
+            if ctx.cfg.is("cp_strategy", "zigzag") && !ctx.cfg.truthy("language_only") && !ctx.cfg.truthy("language_model_only") {
+                ctx.skip("parallel_hook.handle_context_parallelism#4", NotRunReason::ModelConfig);
+            }
         }
     }
 
