@@ -1,6 +1,6 @@
 //! A report never implies that SGLang accepts what was not checked: the hooks of SGLang's
 //! pipeline this build does not model are counted on every command, and the CLI says so.
-#![allow(clippy::indexing_slicing)]
+#![allow(clippy::indexing_slicing, clippy::unwrap_used)]
 
 use sglang_preflight::{check, CheckOptions};
 
