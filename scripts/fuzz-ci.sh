@@ -3,7 +3,8 @@
 # argparse, check): a fixed number of executions from a fixed seed over the seed corpus that
 # fuzz/seed.py derives from the fixtures, so CI re-runs exactly what passed here (a regression
 # check). Long exploratory runs are local: FUZZ_SECONDS=600 switches to a timed, random run
-# (FUZZ_MAX_LEN=1024 trades the longest inputs for more executions). Each target checks properties, not only
+# (FUZZ_MAX_LEN=1024 trades the longest inputs for more executions; FUZZ_TIMEOUT=60 gives a slow
+# input more time on a machine busy with other work). Each target checks properties, not only
 # "no crash": spans inside the input and on char boundaries, fixes that apply and remove what
 # they fix, determinism (see fuzz/props.rs). A crash, a property violation or a slow input
 # (-timeout) fails the run; the input is left in fuzz/artifacts/<target>/.
