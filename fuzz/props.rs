@@ -222,6 +222,7 @@ pub fn argparse_properties(text: &str, config: Option<&str>) -> Vec<String> {
                 args: args.clone(),
                 env: Vec::new(),
                 span: Span::new(0, text.len()),
+                nested: false,
             };
             let fe = frontend::run_with(Some(schema), &inv, &files);
             let parsed = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);

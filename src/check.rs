@@ -57,6 +57,20 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A launch inside a `bash -c "..."` string: an edit that writes quotes, `\`, `$` or a backtick
+/// there would need quoting for the outer string as well, so such fixes are shown as advice
+/// (no edits). Plain words (`--tp-size 2`) read the same inside either quote and stay edits.
+fn advice_only_when_requoting_needed(diags: &mut [Diagnostic]) {
+    for d in diags {
+        for f in &mut d.fixes {
+            if f.edits.iter().any(|e| e.replacement.contains(['"', '\'', '\\', '$', '`'])) {
+                f.edits.clear();
+                f.applicability = crate::diagnostic::Applicability::Display;
+            }
+        }
+    }
+}
+
 /// Check every SGLang launch command in `text`.
 pub fn check(text: &str, opts: &CheckOptions) -> Report {
     let mut report = Report {
@@ -146,6 +160,9 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             (ctx.not_run, hooks.len())
         };
 
+        if inv.nested {
+            advice_only_when_requoting_needed(&mut diags);
+        }
         let accepted = !diags.iter().any(Diagnostic::is_sglang_error);
         report.commands.push(CommandReport {
             entry: inv.entry,

@@ -34,6 +34,8 @@ pub struct Invocation {
     pub env: Vec<(String, String)>,
     /// The whole command's span.
     pub span: Span,
+    /// Found inside a `bash -c` string: its words are inside that string's quotes in the text.
+    pub nested: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -203,6 +205,7 @@ fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut
             args,
             env: e,
             span: outer_span(w, inv.span),
+            nested: true,
         });
     }
 }
@@ -375,6 +378,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
             args: words.get(argstart..).unwrap_or(&[]).to_vec(),
             env,
             span: cmd.span,
+            nested: false,
         });
     }
     out

@@ -169,7 +169,7 @@ fn python_json_errors() {
 }
 
 fn inv(entry: Entry, text: &str) -> Invocation {
-    Invocation { entry, launcher: Span::new(0, 0), args: words(text), env: vec![], span: Span::new(0, text.len()) }
+    Invocation { entry, launcher: Span::new(0, 0), args: words(text), env: vec![], span: Span::new(0, text.len()), nested: false }
 }
 
 #[test]

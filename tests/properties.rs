@@ -254,3 +254,19 @@ fn fuzz_found_brace_words_with_open_json() {
     let problems = props::shell_properties(&text);
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// Found by the `check` fuzz target: a launch inside `bash -c "..."` whose fix writes a quoted
+/// value (VAL028's --served-model-name '...'): inside the outer double quotes the inserted quotes
+/// mean something else, so the fix left the error in place. Such fixes are advice there.
+#[test]
+fn fuzz_found_quoted_fix_inside_bash_c_string() {
+    let data = std::fs::read(root().join("tests/cases/bad_input/fuzz-found/check-bash-c-quoted-fix.bin")).unwrap();
+    let (text, yaml) = props::split_input(&data);
+    let problems = props::check_properties(&text, &props::options(yaml.as_deref()), usize::MAX);
+    assert!(problems.is_empty(), "{problems:#?}");
+    // and a plain fix inside the same kind of string stays an edit
+    let cmd = "bash -c \"python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool\"";
+    let report = sglang_preflight::check(cmd, &sglang_preflight::CheckOptions::default());
+    let edits: usize = report.commands[0].diagnostics.iter().flat_map(|d| &d.fixes).map(|f| f.edits.len()).sum();
+    assert!(edits > 0, "{:#?}", report.commands[0].diagnostics);
+}
