@@ -57,6 +57,13 @@ pub struct Fix {
     pub edits: Vec<Edit>,
 }
 
+impl Fix {
+    /// Advice only: a fix the user applies by hand (no edit can be offered safely).
+    pub fn advice(title: impl Into<String>) -> Fix {
+        Fix { title: title.into(), applicability: Applicability::Display, edits: vec![] }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostic {
     pub code: String,

@@ -185,13 +185,13 @@ impl<'a> Ctx<'a> {
     pub fn fix_set(&self, title: impl Into<String>, dest: &str, flag: &str, value: &str, applicability: Applicability) -> Fix {
         let title = title.into();
         match self.cfg.setting(dest) {
-            Some(s) if s.from_config => Fix { title, applicability: Applicability::Display, edits: vec![] },
+            Some(s) if s.from_config => Fix::advice(title),
             Some(s) => Fix {
                 title,
                 applicability,
                 edits: vec![Edit { start: s.whole_span.start, end: s.whole_span.end, replacement: format!("{flag} {value}") }],
             },
-            None if !self.can_append => Fix { title, applicability: Applicability::Display, edits: vec![] },
+            None if !self.can_append => Fix::advice(title),
             None => Fix {
                 title,
                 applicability,
@@ -203,7 +203,7 @@ impl<'a> Ctx<'a> {
     /// Fix: add a store_true flag (or remove nothing if already there).
     pub fn fix_add_flag(&self, title: impl Into<String>, flag: &str, applicability: Applicability) -> Fix {
         if !self.can_append {
-            return Fix { title: title.into(), applicability: Applicability::Display, edits: vec![] };
+            return Fix::advice(title);
         }
         Fix {
             title: title.into(),
@@ -225,7 +225,7 @@ impl<'a> Ctx<'a> {
                 }
                 Fix { title, applicability, edits: vec![Edit { start, end: s.whole_span.end, replacement: String::new() }] }
             }
-            _ => Fix { title, applicability: Applicability::Display, edits: vec![] },
+            _ => Fix::advice(title),
         }
     }
 }

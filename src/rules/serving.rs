@@ -110,12 +110,12 @@ fn fix_rewrite_list(ctx: &Ctx, title: &str, dest: &str, flag: &str, values: &[St
                 replacement: format!("{flag} {}", values.iter().map(|v| shell_word(v)).collect::<Vec<_>>().join(" ")),
             }],
         },
-        _ => Fix { title: title.to_string(), applicability: Applicability::Display, edits: vec![] },
+        _ => Fix::advice(title),
     }
 }
 
 fn display(title: impl Into<String>) -> Fix {
-    Fix { title: title.into(), applicability: Applicability::Display, edits: vec![] }
+    Fix::advice(title)
 }
 
 /// Remove-the-flag fix, only when the flag is on the command line.

@@ -1060,32 +1060,24 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
     }
     // The fields handle_watermark_config resolved from an inline --watermark-config (it already
     // rejected malformed keys and context windows), else the dataclass defaults.
-    let has = |ctx: &Ctx, field: &str| !ctx.cfg.get(field).is_none();
-    let number = |ctx: &Ctx, field: &str, default: f64| match ctx.cfg.get(field) {
-        PyValue::Int(i) => *i as f64,
-        PyValue::Float(f) => *f,
-        PyValue::Bool(b) => f64::from(u8::from(*b)),
-        _ => default,
-    };
-    let config_fix = |title: &str| crate::diagnostic::Fix { title: title.into(), applicability: Applicability::Display, edits: vec![] };
-    let key = has(ctx, "watermark_key");
-    let key_b = has(ctx, "watermark_key_b");
+    let key = !ctx.cfg.is_none("watermark_key");
+    let key_b = !ctx.cfg.is_none("watermark_key_b");
     if key_b && !key {
-        return fail(ctx, &WATERMARK_KEY_B_NEEDS_KEY, WATERMARK_KEY_B_NEEDS_KEY.template.into(), &["watermark_config"], vec![config_fix("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
+        return fail(ctx, &WATERMARK_KEY_B_NEEDS_KEY, WATERMARK_KEY_B_NEEDS_KEY.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
     }
-    let mixing = number(ctx, "watermark_mixing_probability", 0.5);
+    let mixing = ctx.cfg.float("watermark_mixing_probability").unwrap_or(0.5);
     if !(0.0 < mixing && mixing < 1.0) {
-        return fail(ctx, &WATERMARK_MIXING_RANGE, WATERMARK_MIXING_RANGE.template.into(), &["watermark_config"], vec![config_fix("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
+        return fail(ctx, &WATERMARK_MIXING_RANGE, WATERMARK_MIXING_RANGE.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
     }
     if !key_b && mixing != 0.5 {
-        return fail(ctx, &WATERMARK_MIXING_NEEDS_KEY_B, WATERMARK_MIXING_NEEDS_KEY_B.template.into(), &["watermark_config"], vec![config_fix("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
+        return fail(ctx, &WATERMARK_MIXING_NEEDS_KEY_B, WATERMARK_MIXING_NEEDS_KEY_B.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
     }
-    let max_probability = number(ctx, "watermark_max_probability", 1.0);
+    let max_probability = ctx.cfg.float("watermark_max_probability").unwrap_or(1.0);
     if !(0.0 < max_probability && max_probability <= 1.0) {
-        return fail(ctx, &WATERMARK_MAX_PROBABILITY_RANGE, WATERMARK_MAX_PROBABILITY_RANGE.template.into(), &["watermark_config"], vec![config_fix("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
+        return fail(ctx, &WATERMARK_MAX_PROBABILITY_RANGE, WATERMARK_MAX_PROBABILITY_RANGE.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
     }
     if (ctx.cfg.truthy("watermark_default_enabled") || ctx.cfg.truthy("watermark_enforce_all")) && !key {
-        return fail(ctx, &WATERMARK_DEFAULTS_NEED_KEY, WATERMARK_DEFAULTS_NEED_KEY.template.into(), &["watermark_config"], vec![config_fix("Add a server \"key\" to --watermark-config")]);
+        return fail(ctx, &WATERMARK_DEFAULTS_NEED_KEY, WATERMARK_DEFAULTS_NEED_KEY.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")]);
     }
     if ctx.cfg.truthy("enable_custom_logit_processor") {
         let fix = ctx.fix_remove("Drop --enable-custom-logit-processor", "enable_custom_logit_processor", Applicability::Unsafe);
