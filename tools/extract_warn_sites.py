@@ -36,7 +36,8 @@ Fields, as raise-sites.jsonl:
   string literal parts verbatim with `{` / `}` doubled; f-string fields `{expr}`,
   `{expr!r}`, `{expr!s}`, `{expr:spec}` with `expr` as `ast.unparse` writes it (so quotes are
   normalised to '...'); `{x=}` becomes `x={x!r}` (how Python parses it); implicit
-  concatenation joined; `a + b` joined with non-string operands as `{expr}`; any other
+  concatenation joined; a local variable holding the message is replaced by the string last
+  assigned to it before the call in the same function (raise-sites does the same); `a + b` joined with non-string operands as `{expr}`; any other
   message expression (a variable, a call) is `{expr}`.
   %-style: `logger.warning("a %s b %r", x, y)` and `"a %s" % x` substitute the arguments in
   order into the literal parts: `%s`/`%d`/`%i`/`%u` -> `{x}`, `%r` -> `{x!r}`, `%a` -> `{x!a}`,
@@ -248,11 +249,13 @@ def call_kind(call, include_info):
 
 class Finder(ast.NodeVisitor):
     def __init__(self, include_info):
-        self.stack, self.found, self.include_info = [], [], include_info
+        self.stack, self.found, self.include_info, self.fn = [], [], include_info, []
 
     def _scope(self, node):
         self.stack.append(node.name)
+        self.fn.append(node)
         self.generic_visit(node)
+        self.fn.pop()
         self.stack.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scope
@@ -260,15 +263,29 @@ class Finder(ast.NodeVisitor):
     def visit_Call(self, node):
         kind = call_kind(node, self.include_info)
         if kind:
-            self.found.append((".".join(self.stack) or "<module>", kind, node))
+            self.found.append((".".join(self.stack) or "<module>", kind, node, self.fn[-1] if self.fn else None))
         self.generic_visit(node)
 
 
-def message_of(kind, call):
+def resolve_local(node, call, fn):
+    """A message passed as a local variable: the string it was last assigned before the call
+    in the same function (as raise-sites.jsonl does: `msg = f"..."; raise ValueError(msg)`)."""
+    if not isinstance(node, ast.Name) or fn is None:
+        return node
+    best = None
+    for n in ast.walk(fn):
+        if (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                and n.targets[0].id == node.id and n.lineno < call.lineno and is_str(n.value)):
+            if best is None or n.lineno > best.lineno:
+                best = n
+    return best.value if best is not None else node
+
+
+def message_of(kind, call, fn=None):
     if not call.args:
         msg = next((k.value for k in call.keywords if k.arg in ("msg", "message")), None)
         return None if msg is None else render(msg)
-    first = call.args[0]
+    first = resolve_local(call.args[0], call, fn)
     if kind in ("warnings.warn", "print_deprecated_warning"):
         return render(first)
     tmpl = render(first)
@@ -357,7 +374,7 @@ def main():
         fnd = Finder(a.include_info)
         fnd.visit(ast.parse(src, filename=rel))
         mod = module_of(rel)
-        for func, kind, call in sorted(fnd.found, key=lambda t: (t[2].lineno, t[2].col_offset)):
+        for func, kind, call, fn in sorted(fnd.found, key=lambda t: (t[2].lineno, t[2].col_offset)):
             key = f"{mod}.{func}" if func != "<module>" else f"{mod}.<module>"
             counts[key] = counts.get(key, 0) + 1
             hook, reaching = hook_of(rel, func)
@@ -371,7 +388,7 @@ def main():
                 "hooks_reaching": reaching,
                 "kind": kind,
                 "category": category_of(kind, call),
-                "message_template": message_of(kind, call),
+                "message_template": message_of(kind, call, fn),
                 "scope": files[rel],
             })
     for r in out:
