@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write the fuzz seed corpora: fuzz/seeds/<target>/ from the `cmd` (and `files`) of every
-tests/fixtures/*.jsonl line and every file in tests/cases/bad_input/. Idempotent."""
+tests/fixtures/<release>/*.jsonl line and every file in tests/cases/bad_input/. Idempotent."""
 import hashlib, json, pathlib, sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -8,7 +8,7 @@ SEP = b"\n%%%yaml%%%\n"  # props::YAML_SEPARATOR
 MAX = 64 * 1024  # bigger inputs are left to tests/bad_input.rs
 
 def seeds():
-    for p in sorted((ROOT / "tests/fixtures").glob("*.jsonl")) + sorted((ROOT / "tests/cases").glob("*.jsonl")):
+    for p in sorted((ROOT / "tests/fixtures").glob("*/*.jsonl")) + sorted((ROOT / "tests/cases").glob("*.jsonl")):
         for line in p.read_text().splitlines():
             try:
                 f = json.loads(line)

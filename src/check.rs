@@ -80,7 +80,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         commands: Vec::new(),
         diagnostics: Vec::new(),
     };
-    let Some(schema) = schema::get(&opts.sglang_version) else {
+    let Some(release) = crate::release::get(&opts.sglang_version) else {
         report.diagnostics.push(Diagnostic::preflight(
             "P0001",
             Severity::Error,
@@ -94,6 +94,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         ));
         return report;
     };
+    let schema = &release.schema;
 
     let parsed = shell::parse(text);
     let located = invocation::locate(&parsed);
@@ -138,6 +139,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 && !report.diagnostics.iter().any(|d| d.code == "SH003" && inv.span.start <= d.span.start && d.span.start <= inv.span.end.max(append_at));
             let mut ctx = Ctx {
                 cfg: ResolvedConfig::new(schema, &parsed_args.namespace),
+                release,
                 hw: &opts.hardware,
                 env: &inv.env,
                 text,
@@ -146,11 +148,13 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 fallback_span: inv.launcher,
                 model_config_known: false,
                 earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
+                stage: Stage::Resolve,
                 diagnostics: Vec::new(),
                 not_run: Vec::new(),
                 not_modelled: Vec::with_capacity(64),
             };
             rules::pipeline::run_resolution_pipeline(&mut ctx);
+            ctx.stage = Stage::Check;
             rules::pipeline::check_server_args(&mut ctx);
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once

@@ -2,7 +2,7 @@
 //! (`docs/rules.md`, `docs/compatibility.md`; kept current by `tests/docs.rs`).
 
 use crate::check::{check, CheckOptions};
-use crate::rules::{all_rules, Rule};
+use crate::rules::{all_rules, Rule, RuleInfo};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -33,17 +33,18 @@ pub fn rules_reference() -> String {
          {} rules. Messages are SGLang's own (Apache-2.0, SGLang project); explanations are ours.\n",
         rules.len()
     );
-    for r in &rules {
+    for rule in &rules {
+        let r: RuleInfo = rule.info();
         let _ = writeln!(out, "## {} `{}`\n", r.code, r.name);
         let kind = if r.exception.is_empty() { "warning".to_string() } else { format!("`{}`", r.exception) };
         let until = r.until.map(|u| format!(" to {u}")).unwrap_or_else(|| " on".to_string());
-        let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.site, r.since);
+        let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.warning_site.unwrap_or(r.site), r.since);
         let _ = writeln!(out, "- Message: `{}`", r.template.replace('`', "'"));
         if !r.flags.is_empty() {
             let _ = writeln!(out, "- Flags: {}", r.flags.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "));
         }
         let _ = writeln!(out, "\n{}\n", r.explanation);
-        let fixes = fixes_offered(r);
+        let fixes = fixes_offered(rule);
         if !fixes.is_empty() {
             let _ = writeln!(out, "Fixes offered:");
             for f in fixes {

@@ -73,7 +73,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Reference { json: true, .. } => {
-            let rules = sglang_preflight::rules::all_rules();
+            let rules: Vec<_> = sglang_preflight::rules::all_rules().iter().map(|r| r.info()).collect();
             match serde_json::to_string_pretty(&rules) {
                 Ok(s) => println!("{s}"),
                 Err(e) => {

@@ -5,13 +5,9 @@ use crate::pyvalue::PyValue;
 use serde::Deserialize;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-/// The SGLang releases whose schema and rules this build carries. The first is the default.
-pub const SUPPORTED_VERSIONS: &[&str] = &["0.5.23"];
-pub const DEFAULT_VERSION: &str = "0.5.23";
-
-const SCHEMA_0_5_23: &str = include_str!("../data/sglang-0.5.23/schema.json");
+pub use crate::release::{DEFAULT_VERSION, SUPPORTED_VERSIONS};
+use crate::fields::Field;
 
 /// One argparse action, as `dump_schema.py` recorded it.
 #[derive(Debug, Clone, Deserialize)]
@@ -62,10 +58,16 @@ pub struct Schema {
     /// default by dest index
     #[serde(skip)]
     pub defaults_by_index: Vec<Option<PyValue>>,
+    /// [`Field`] index -> dest index (None: no flag of this release writes the field)
+    #[serde(skip)]
+    pub dest_of_field: Vec<Option<usize>>,
+    /// dest index -> [`Field`]
+    #[serde(skip)]
+    pub field_of_dest: Vec<Option<Field>>,
 }
 
 impl Schema {
-    fn parse(text: &str) -> Option<Schema> {
+    pub(crate) fn parse(text: &str) -> Option<Schema> {
         let mut schema: Schema = serde_json::from_str(text).ok()?;
         for (i, a) in schema.actions.iter().enumerate() {
             for o in &a.option_strings {
@@ -85,6 +87,18 @@ impl Schema {
             }
         }
         schema.defaults_by_index = by_index;
+        schema.dest_of_field = vec![None; Field::COUNT];
+        schema.field_of_dest = vec![None; schema.dest_index.len()];
+        for (dest, &i) in &schema.dest_index {
+            if let Some(field) = Field::from_name(dest) {
+                if let Some(slot) = schema.dest_of_field.get_mut(field.index()) {
+                    *slot = Some(i);
+                }
+                if let Some(slot) = schema.field_of_dest.get_mut(i) {
+                    *slot = Some(field);
+                }
+            }
+        }
         Some(schema)
     }
 
@@ -100,15 +114,16 @@ impl Schema {
     pub fn action_for_dest(&self, dest: &str) -> Option<&Action> {
         self.by_dest.get(dest).and_then(|&i| self.actions.get(i))
     }
+
+    /// The flag that writes `field` in this release (its first option string), if any.
+    pub fn flag_of(&self, field: Field) -> Option<&str> {
+        self.action_for_dest(field.name())?.option_strings.first().map(String::as_str)
+    }
 }
 
 /// The schema of a supported SGLang version, parsed once.
 pub fn get(version: &str) -> Option<&'static Schema> {
-    static S_0_5_23: OnceLock<Option<Schema>> = OnceLock::new();
-    match version {
-        "0.5.23" => S_0_5_23.get_or_init(|| Schema::parse(SCHEMA_0_5_23)).as_ref(),
-        _ => None,
-    }
+    crate::release::get(version).map(|r| &r.schema)
 }
 
 #[cfg(test)]

@@ -80,7 +80,7 @@ export interface Preset {
   gpu_count: number; gpu_mem_mib: number; summary: string; [key: string]: unknown;
 }
 export interface RuleInfo {
-  code: string; name: string; site: string; file: string; function: string; since: string;
+  code: string; name: string; site: string; warning_site?: string; file: string; function: string; since: string;
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
   explanation: string; flags: string[]; example_bad: string; example_good: string;
 }
@@ -226,7 +226,7 @@ pub fn presets() -> Result<JsValue, JsError> {
 /// Metadata of every rule this build knows.
 #[wasm_bindgen(unchecked_return_type = "RuleInfo[]")]
 pub fn rules() -> Result<JsValue, JsError> {
-    to_js(&crate::rules::all_rules())
+    to_js(&crate::rules::all_rules().iter().map(|r| r.info()).collect::<Vec<_>>())
 }
 
 /// This build's version and the SGLang versions it carries (the first is the default).

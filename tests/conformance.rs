@@ -1,4 +1,4 @@
-//! Conformance against real SGLang: every fixture under `tests/fixtures/` holds the verdict the
+//! Conformance against real SGLang: every fixture under `tests/fixtures/<release>/` holds the verdict the
 //! real `sglang` package gave for a command (recorded by `tools/recorder/record.py`). For each
 //! command we must accept what SGLang accepts, and for what it rejects, our first SGLang error
 //! must have SGLang's stage, exception type and exact message. Every SGLang warning we claim
@@ -19,9 +19,9 @@ fn strip_warning(w: &str) -> String {
     w.replace("\u{1b}[1;33m", "").replace("\u{1b}[0m", "")
 }
 
-fn options_for(fixture: &Value) -> CheckOptions {
+fn options_for(fixture: &Value, release: &str) -> CheckOptions {
     let profile = fixture.get("profile").and_then(Value::as_str).unwrap_or("h100");
-    let mut opts = CheckOptions::default();
+    let mut opts = CheckOptions { sglang_version: release.to_string(), ..CheckOptions::default() };
     if let Some(hw) = Hardware::preset(profile, None) {
         opts.hardware = hw;
     }
@@ -34,10 +34,10 @@ fn options_for(fixture: &Value) -> CheckOptions {
 }
 
 /// Returns a description of every way our report differs from SGLang's verdicts.
-fn compare(fixture: &Value) -> Vec<String> {
+fn compare(fixture: &Value, release: &str) -> Vec<String> {
     let mut problems = Vec::new();
     let cmd = fixture.get("cmd").and_then(Value::as_str).unwrap_or_default();
-    let report = check(cmd, &options_for(fixture));
+    let report = check(cmd, &options_for(fixture, release));
     let expected = fixture.get("commands").and_then(Value::as_array).cloned().unwrap_or_default();
     if expected.len() != report.commands.len() {
         problems.push(format!("found {} SGLang commands, SGLang ran {}", report.commands.len(), expected.len()));
@@ -103,13 +103,24 @@ fn fixtures_match_real_sglang() {
         Ok(d) => Path::new(&d).to_path_buf(),
         Err(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
     };
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.sort();
+    // Fixtures live per release (`<dir>/<release>/*.jsonl`); a flat folder is the default release's.
+    let list = |d: &Path| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(d).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
+        v.sort();
+        v
+    };
+    let mut paths: Vec<(String, std::path::PathBuf)> = Vec::new();
+    for p in list(&dir) {
+        match p.file_name().and_then(|n| n.to_str()) {
+            Some(release) if p.is_dir() && sglang_preflight::schema::SUPPORTED_VERSIONS.contains(&release) => {
+                paths.extend(list(&p).into_iter().map(|f| (release.to_string(), f)));
+            }
+            _ => paths.push((sglang_preflight::schema::DEFAULT_VERSION.to_string(), p)),
+        }
+    }
     let (mut total, mut failed) = (0usize, Vec::new());
-    for path in paths {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+    for (release, path) in paths {
+        let name = format!("{release}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or_default());
         if !name.ends_with(".jsonl") || !name.contains(&filter) {
             continue;
         }
@@ -120,7 +131,7 @@ fn fixtures_match_real_sglang() {
                 continue;
             };
             total += 1;
-            let problems = compare(&fixture);
+            let problems = compare(&fixture, &release);
             if !problems.is_empty() {
                 let id = fixture.get("id").and_then(Value::as_str).unwrap_or("?");
                 failed.push(format!("{name} {id}:\n    {}", problems.join("\n    ")));

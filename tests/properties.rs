@@ -1,4 +1,4 @@
-//! Properties over every fixture command (tests/fixtures/*.jsonl) and the bad-input corpus
+//! Properties over every fixture command (tests/fixtures/<release>/*.jsonl) and the bad-input corpus
 //! (tests/cases/bad_input/): spans inside the input and on char boundaries, fixes that apply
 //! (`apply_edits` returns Some) and remove what they fix, the same report twice, and no
 //! super-linear growth for growing inputs. The checks themselves live in `fuzz/props.rs`,
@@ -24,7 +24,7 @@ type Fixture = (String, String, Vec<(String, String)>);
 
 /// Every fixture.
 fn fixtures() -> Vec<Fixture> {
-    let mut paths: Vec<_> = std::fs::read_dir(root().join("tests/fixtures")).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(root().join("tests/fixtures").join(sglang_preflight::schema::DEFAULT_VERSION)).unwrap().filter_map(Result::ok).map(|e| e.path()).collect();
     paths.sort();
     let mut out = Vec::new();
     for p in paths.iter().filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl")) {

@@ -402,7 +402,7 @@ if __name__ == "__main__":
         # keep only cases whose real verdict is decided in the front end / argparse
         keep = set()
         for suite in cases:
-            p = os.path.join(ROOT, "tests", "fixtures", f"{suite}.jsonl")
+            p = os.path.join(ROOT, "tests", "fixtures", "0.5.23", f"{suite}.jsonl")
             if not os.path.exists(p):
                 continue
             for line in open(p):

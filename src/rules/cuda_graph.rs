@@ -12,8 +12,10 @@
 //! by argparse type callables and belong to the argparse replay, not to this module.
 
 use super::{Ctx, NotRunReason, Rule};
-use crate::diagnostic::{Applicability, Severity, Stage};
+use crate::diagnostic::Applicability;
+use crate::fields::{f, Field};
 use crate::pyvalue::PyValue;
+use crate::rules::{raises, site, warns, Args, Step};
 
 /// `Phase` in `cuda_graph_config.py`.
 pub const DECODE: &str = "decode";
@@ -28,25 +30,13 @@ pub const DISABLED: &str = "disabled";
 pub const ALLOWED_BACKENDS: [&str; 3] = [FULL, BREAKABLE, DISABLED];
 
 /// Where `server_args._cuda_graph_config_locked` is kept: a list of `"phase.key"` strings.
-pub const LOCKED_FIELD: &str = "_cuda_graph_config_locked";
-
-const FILE: &str = "sglang/srt/arg_groups/cuda_graph_hook.py";
+pub const LOCKED_FIELD: Field = f::_cuda_graph_config_locked;
 
 pub static CG001: Rule = Rule {
     code: "CG001",
     name: "cuda-graph-backend-not-allowed",
-    site: "cuda_graph_hook.validate_cuda_graph_config#1",
-    file: FILE,
-    function: "validate_cuda_graph_config",
-    since: "0.5.23",
-    until: None,
-    exception: "ValueError",
-    severity: Severity::Error,
-    stage: Stage::Resolve,
-    template: "--cuda-graph-config[{phase}].backend={backend!r} not allowed; allowed: {ALLOWED_BACKENDS_PER_PHASE[phase]}",
-    explanation: "The JSON given to --cuda-graph-config names a capture backend SGLang does not have for that phase. \
-Only 'full', 'breakable' and 'disabled' exist; the JSON parser only rejects the retired 'tc_piecewise', so any other \
-name gets this far and is rejected once the configuration is resolved.",
+    sglang: raises("cuda_graph_hook.validate_cuda_graph_config", "--cuda-graph-config[{phase}].backend={backend!r}"),
+    explanation: "The JSON given to --cuda-graph-config names a capture backend SGLang does not have for that phase. Only 'full', 'breakable' and 'disabled' exist; the JSON parser only rejects the retired 'tc_piecewise', so any other name gets this far and is rejected once the configuration is resolved.",
     flags: &["--cuda-graph-config"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"piecewise\"}}'",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"breakable\"}}'",
@@ -55,18 +45,8 @@ name gets this far and is rejected once the configuration is resolved.",
 pub static CG002: Rule = Rule {
     code: "CG002",
     name: "cuda-graph-prefill-max-context-not-positive",
-    site: "cuda_graph_hook._resolve_max_context_size#1",
-    file: FILE,
-    function: "_resolve_max_context_size",
-    since: "0.5.23",
-    until: None,
-    exception: "ValueError",
-    severity: Severity::Error,
-    stage: Stage::Resolve,
-    template: "--cuda-graph-prefill-max-context must be a positive integer",
-    explanation: "The fixed context size captured by prefill CUDA graphs (--cuda-graph-prefill-max-context, alias \
---context-bucket, or the prefill 'max_context_size' key of --cuda-graph-config) must be at least 1. SGLang checks it \
-at the very end of resolution, when it page-aligns the value.",
+    sglang: raises("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context must be"),
+    explanation: "The fixed context size captured by prefill CUDA graphs (--cuda-graph-prefill-max-context, alias --context-bucket, or the prefill 'max_context_size' key of --cuda-graph-config) must be at least 1. SGLang checks it at the very end of resolution, when it page-aligns the value.",
     flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 0",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 8192",
@@ -76,17 +56,8 @@ at the very end of resolution, when it page-aligns the value.",
 pub static CG101: Rule = Rule {
     code: "CG101",
     name: "breakable-prefill-graph-incompatible",
-    site: "",
-    file: FILE,
-    function: "disable_breakable_cudagraph_if_incompatible",
-    since: "0.5.23",
-    until: None,
-    exception: "",
-    severity: Severity::Warning,
-    stage: Stage::Resolve,
-    template: "Breakable CUDA graph is incompatible with {name}; disabling prefill CUDA graph.",
-    explanation: "The default breakable prefill CUDA graph cannot be captured with this feature, so SGLang turns the \
-prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill explicitly skips this automatic choice.",
+    sglang: warns("cuda_graph_hook.disable_breakable_cudagraph_if_incompatible", "Breakable CUDA graph is incompatible with"),
+    explanation: "The default breakable prefill CUDA graph cannot be captured with this feature, so SGLang turns the prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill explicitly skips this automatic choice.",
     flags: &["--dcp-size", "--enable-two-batch-overlap", "--moe-a2a-backend", "--cuda-graph-backend-prefill"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap",
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap --cuda-graph-backend-prefill disabled",
@@ -95,17 +66,8 @@ prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill
 pub static CG102: Rule = Rule {
     code: "CG102",
     name: "full-prefill-graph-experimental",
-    site: "",
-    file: FILE,
-    function: "handle_cuda_graph_config",
-    since: "0.5.23",
-    until: None,
-    exception: "",
-    severity: Severity::Warning,
-    stage: Stage::Resolve,
-    template: "cuda_graph_config[prefill].backend='full' is experimental. Use breakable for production workloads.",
-    explanation: "A whole-forward CUDA graph for prefill pads every batch up to a captured token bucket and is still \
-experimental; the breakable backend is the production default on CUDA.",
+    sglang: warns("cuda_graph_hook.handle_cuda_graph_config", "cuda_graph_config[prefill].backend='full'"),
+    explanation: "A whole-forward CUDA graph for prefill pads every batch up to a captured token bucket and is still experimental; the breakable backend is the production default on CUDA.",
     flags: &["--cuda-graph-backend-prefill", "--cuda-graph-config"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill full",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill breakable",
@@ -114,17 +76,8 @@ experimental; the breakable backend is the production default on CUDA.",
 pub static CG103: Rule = Rule {
     code: "CG103",
     name: "prefill-cp-without-breakable-graph",
-    site: "",
-    file: FILE,
-    function: "apply_prefill_cp_cuda_graph_default",
-    since: "0.5.23",
-    until: None,
-    exception: "",
-    severity: Severity::Warning,
-    stage: Stage::Resolve,
-    template: "Breakable prefill CUDA graph is not enabled for this prefill CP configuration.",
-    explanation: "With prefill context parallelism SGLang only captures a breakable prefill graph for the supported \
-strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly.",
+    sglang: warns("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", "Breakable prefill CUDA graph is not enabled"),
+    explanation: "With prefill context parallelism SGLang only captures a breakable prefill graph for the supported strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly.",
     flags: &["--enable-prefill-cp", "--cp-strategy", "--attention-backend"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha",
@@ -132,7 +85,6 @@ strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GL
 
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103];
-
 
 // ---------------------------------------------------------------------------------------------
 // The CudaGraphConfig value and SGLang's helpers over it.
@@ -189,7 +141,7 @@ fn is_resolved(v: &PyValue) -> bool {
 
 /// `cfg.cuda_graph_config.<phase>.<key>` on the resolved config (None before it is resolved).
 pub fn phase_value(ctx: &Ctx, phase: &str, key: &str) -> PyValue {
-    let cfg = ctx.cfg.get("cuda_graph_config");
+    let cfg = ctx.cfg.get(f::cuda_graph_config);
     if !is_resolved(cfg) {
         return PyValue::None;
     }
@@ -205,7 +157,7 @@ pub fn phase_backend(ctx: &Ctx, phase: &str) -> Option<String> {
 /// `declare_resolution(cuda_graph_config=with_phase(cfg.cuda_graph_config, phase, key=value))`.
 /// Does nothing before `handle_cuda_graph_config` has resolved the config.
 pub fn with_phase(ctx: &mut Ctx, phase: &str, key: &str, value: PyValue) {
-    let mut cfg = ctx.cfg.get("cuda_graph_config").clone();
+    let mut cfg = ctx.cfg.get(f::cuda_graph_config).clone();
     if !is_resolved(&cfg) {
         return;
     }
@@ -216,7 +168,7 @@ pub fn with_phase(ctx: &mut Ctx, phase: &str, key: &str, value: PyValue) {
             }
         }
     }
-    ctx.cfg.set("cuda_graph_config", cfg);
+    ctx.cfg.set(f::cuda_graph_config, cfg);
 }
 
 /// `(phase, key) in server_args._cuda_graph_config_locked`.
@@ -249,7 +201,7 @@ fn dict_set(d: &mut PyValue, key: &str, value: PyValue) {
 /// The raw `--cuda-graph-config` value as `parse_cuda_graph_config_arg` returns it (a dict),
 /// also when the argparse replay left the JSON text unparsed.
 fn explicit_cuda_graph_input(ctx: &Ctx) -> PyValue {
-    match ctx.cfg.get("cuda_graph_config") {
+    match ctx.cfg.get(f::cuda_graph_config) {
         PyValue::Str(s) => serde_json::from_str::<serde_json::Value>(s)
             .map(|v| PyValue::from_json(&v))
             .unwrap_or(PyValue::None),
@@ -300,38 +252,41 @@ fn human_readable_int(v: &PyValue) -> PyValue {
 
 /// `apply_inkling_prefill_cuda_graph_default`: picks the `full` prefill backend for the Inkling
 /// architectures. Needs the model's architecture; no raise site, so nothing to report.
-pub fn apply_inkling_prefill_cuda_graph_default(_ctx: &mut Ctx) {
+pub fn apply_inkling_prefill_cuda_graph_default(_ctx: &mut Ctx) -> Step {
     // arch = model_config_of(server_args).hf_config.architectures[0]: the model's config is not
     // known here, so the Inkling default (cuda_graph_backend_prefill="full") is not applied.
+    Ok(())
 }
 
 /// `apply_muse_glimmer_prefill_cuda_graph_max_bs_default`: `cuda_graph_max_bs_prefill=512` for
 /// the MuseGlimmer architectures. Needs the model's architecture; not applied.
-pub fn apply_muse_glimmer_prefill_cuda_graph_max_bs_default(_ctx: &mut Ctx) {}
+pub fn apply_muse_glimmer_prefill_cuda_graph_max_bs_default(_ctx: &mut Ctx) -> Step {
+    Ok(())
+}
 
 /// `handle_cuda_graph_config`.
-pub fn handle_cuda_graph_config(ctx: &mut Ctx) {
+pub fn handle_cuda_graph_config(ctx: &mut Ctx) -> Step {
     parse_cuda_graph_config(ctx);
     apply_cuda_graph_compatibility(ctx);
     apply_deepep_adjustments(ctx);
     apply_cuda_graph_disaggregation_roles(ctx);
     if !validate_cuda_graph_config(ctx) {
-        return;
+        return Ok(());
     }
     if phase_backend(ctx, PREFILL).as_deref() == Some(FULL) {
         let fixes = vec![ctx.fix_set(
             "Use the breakable prefill CUDA graph",
-            "cuda_graph_backend_prefill",
-            "--cuda-graph-backend-prefill",
+            f::cuda_graph_backend_prefill,
             BREAKABLE,
             Applicability::Unsafe,
         )];
         ctx.warn(&CG102,
-            CG102.template.to_string(),
-            &["cuda_graph_backend_prefill", "cuda_graph_config"],
+            &[],
+            &[f::cuda_graph_backend_prefill, f::cuda_graph_config],
             fixes,
         );
     }
+    Ok(())
 }
 
 /// `parse_cuda_graph_config`: explicit JSON > per-phase flags > legacy flags > defaults.
@@ -352,30 +307,30 @@ fn parse_cuda_graph_config(ctx: &mut Ctx) {
     };
     let s = |v: &str| PyValue::Str(v.to_string());
 
-    if ctx.cfg.truthy("disable_cuda_graph") {
+    if ctx.cfg.truthy(f::disable_cuda_graph) {
         set(&mut config, DECODE, "backend", s(DISABLED));
         set(&mut config, PREFILL, "backend", s(DISABLED));
     }
-    if ctx.cfg.truthy("disable_prefill_cuda_graph") {
+    if ctx.cfg.truthy(f::disable_prefill_cuda_graph) {
         set(&mut config, PREFILL, "backend", s(DISABLED));
     }
-    if ctx.cfg.truthy("disable_decode_cuda_graph") {
+    if ctx.cfg.truthy(f::disable_decode_cuda_graph) {
         set(&mut config, DECODE, "backend", s(DISABLED));
     }
-    let flags: [(&str, &str, &str); 8] = [
-        ("cuda_graph_backend_decode", DECODE, "backend"),
-        ("cuda_graph_backend_prefill", PREFILL, "backend"),
-        ("cuda_graph_max_bs_decode", DECODE, "max_bs"),
-        ("cuda_graph_max_bs_prefill", PREFILL, "max_bs"),
-        ("cuda_graph_max_seq_len_prefill", PREFILL, "max_seq_len"),
-        ("cuda_graph_bs_decode", DECODE, "bs"),
-        ("cuda_graph_bs_prefill", PREFILL, "bs"),
-        ("cuda_graph_prefill_max_context", PREFILL, "max_context_size"),
+    let flags: [(Field, &str, &str); 8] = [
+        (f::cuda_graph_backend_decode, DECODE, "backend"),
+        (f::cuda_graph_backend_prefill, PREFILL, "backend"),
+        (f::cuda_graph_max_bs_decode, DECODE, "max_bs"),
+        (f::cuda_graph_max_bs_prefill, PREFILL, "max_bs"),
+        (f::cuda_graph_max_seq_len_prefill, PREFILL, "max_seq_len"),
+        (f::cuda_graph_bs_decode, DECODE, "bs"),
+        (f::cuda_graph_bs_prefill, PREFILL, "bs"),
+        (f::cuda_graph_prefill_max_context, PREFILL, "max_context_size"),
     ];
     for (dest, phase, key) in flags {
         let v = ctx.cfg.get(dest).clone();
         if !v.is_none() {
-            let v = if dest == "cuda_graph_prefill_max_context" { human_readable_int(&v) } else { v };
+            let v = if dest == f::cuda_graph_prefill_max_context { human_readable_int(&v) } else { v };
             set(&mut config, phase, key, v);
         }
     }
@@ -387,23 +342,23 @@ fn parse_cuda_graph_config(ctx: &mut Ctx) {
             }
         }
     }
-    ctx.cfg.set("cuda_graph_config", config);
+    ctx.cfg.set(f::cuda_graph_config, config);
     ctx.cfg.set(LOCKED_FIELD, PyValue::List(locked.into_iter().map(PyValue::Str).collect()));
 }
 
 /// `supports_prefill_cp_bcg` (layers/cp/bcg): Some(answer), or None when it needs the model.
 fn supports_prefill_cp_bcg(ctx: &Ctx) -> Option<bool> {
-    if !(ctx.cfg.truthy("enable_prefill_cp")
-        && ctx.cfg.int("pp_size") == Some(1)
-        && ctx.cfg.get("attn_cp_size") == ctx.cfg.get("tp_size"))
+    if !(ctx.cfg.truthy(f::enable_prefill_cp)
+        && ctx.cfg.int(f::pp_size) == Some(1)
+        && ctx.cfg.get(f::attn_cp_size) == ctx.cfg.get(f::tp_size))
     {
         return Some(false);
     }
-    let prefill = match ctx.cfg.str("prefill_attention_backend") {
+    let prefill = match ctx.cfg.str(f::prefill_attention_backend) {
         Some(b) if !b.is_empty() => Some(b),
-        _ => ctx.cfg.str("attention_backend"),
+        _ => ctx.cfg.str(f::attention_backend),
     };
-    let strategy = ctx.cfg.str("cp_strategy");
+    let strategy = ctx.cfg.str(f::cp_strategy);
     let kind = match prefill {
         Some("fa3") | Some("fa4") | Some("flashinfer") => "fa",
         Some("dsa") => "dsa",
@@ -426,7 +381,7 @@ fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
         return;
     }
     let prefill = phase_backend(ctx, PREFILL);
-    if ctx.cfg.int("pp_size").unwrap_or(1) > 1 && prefill.as_deref() == Some(BREAKABLE) {
+    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 && prefill.as_deref() == Some(BREAKABLE) {
         // logger.info only.
         with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
         return;
@@ -442,20 +397,20 @@ fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
 /// evaluated: the model's config is not known, and for the models this build knows they are false.
 fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
     let supports = supports_prefill_cp_bcg(ctx);
-    let cp_rule = ctx.cfg.int("attn_cp_size").unwrap_or(1) > 1 && supports == Some(false);
-    if ctx.cfg.int("attn_cp_size").unwrap_or(1) > 1 && supports.is_none() {
+    let cp_rule = ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports == Some(false);
+    if ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports.is_none() {
         // Whether this prefill-CP setup supports BCG needs the model's architecture.
         return;
     }
-    let a2a = ctx.cfg.str("moe_a2a_backend").unwrap_or("none").to_string();
-    let rules: [(Option<&str>, bool, &str); 4] = [
-        (None, cp_rule, "attn_cp_size"),
-        (Some("decode context parallel (dcp_size > 1)"), ctx.cfg.int("dcp_size").unwrap_or(1) > 1, "dcp_size"),
-        (Some("two-batch overlap"), ctx.cfg.truthy("enable_two_batch_overlap"), "enable_two_batch_overlap"),
+    let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
+    let rules: [(Option<&str>, bool, Field); 4] = [
+        (None, cp_rule, f::attn_cp_size),
+        (Some("decode context parallel (dcp_size > 1)"), ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1, f::dcp_size),
+        (Some("two-batch overlap"), ctx.cfg.truthy(f::enable_two_batch_overlap), f::enable_two_batch_overlap),
         (
             Some("unvalidated a2a backend"),
             !matches!(a2a.as_str(), "none" | "deepep" | "megamoe" | "flashinfer"),
-            "moe_a2a_backend",
+            f::moe_a2a_backend,
         ),
     ];
     for (name, hit, dest) in rules {
@@ -465,13 +420,12 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
         if let Some(name) = name {
             let fixes = vec![ctx.fix_set(
                 "Choose the prefill graph backend yourself (disabled keeps today's behaviour without the warning)",
-                "cuda_graph_backend_prefill",
-                "--cuda-graph-backend-prefill",
+                f::cuda_graph_backend_prefill,
                 DISABLED,
                 Applicability::Safe,
             )];
             ctx.warn(&CG101,
-                format!("Breakable CUDA graph is incompatible with {name}; disabling prefill CUDA graph."),
+                &[("name", &name)],
                 &[dest],
                 fixes,
             );
@@ -498,7 +452,7 @@ fn prefill_batch_sizes(max_bs: i64) -> Vec<i64> {
 
 /// `apply_deepep_adjustments`: DeepEP needs prefill buckets divisible by 8 under BCG.
 fn apply_deepep_adjustments(ctx: &mut Ctx) {
-    if ctx.cfg.str("moe_a2a_backend") != Some("deepep") {
+    if ctx.cfg.str(f::moe_a2a_backend) != Some("deepep") {
         return;
     }
     if phase_backend(ctx, PREFILL).as_deref() != Some(BREAKABLE) {
@@ -537,7 +491,7 @@ fn apply_deepep_adjustments(ctx: &mut Ctx) {
 /// `apply_cuda_graph_disaggregation_roles`: a prefill server needs no decode graph, a decode
 /// server no prefill graph (unless set explicitly).
 fn apply_cuda_graph_disaggregation_roles(ctx: &mut Ctx) {
-    match ctx.cfg.str("disaggregation_mode") {
+    match ctx.cfg.str(f::disaggregation_mode) {
         Some("prefill") if !is_locked(ctx, DECODE, "backend") => {
             with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
         }
@@ -556,9 +510,9 @@ fn validate_cuda_graph_config(ctx: &mut Ctx) -> bool {
             continue;
         }
         let allowed = format!("({})", ALLOWED_BACKENDS.map(|b| format!("'{b}'")).join(", "));
-        let msg = format!("--cuda-graph-config[{phase}].backend={} not allowed; allowed: {allowed}", backend.repr());
+        let args: &Args = &[("phase", &phase), ("backend", &backend.repr()), ("ALLOWED_BACKENDS_PER_PHASE[phase]", &allowed)];
         let mut fixes = Vec::new();
-        if let Some(s) = ctx.cfg.setting("cuda_graph_config") {
+        if let Some(s) = ctx.cfg.setting(f::cuda_graph_config) {
             if !s.from_config {
                 let whole = s.whole_span;
                 for b in ALLOWED_BACKENDS {
@@ -574,7 +528,7 @@ fn validate_cuda_graph_config(ctx: &mut Ctx) -> bool {
                 }
             }
         }
-        ctx.raise(&CG001, msg, &["cuda_graph_config"], fixes);
+        let _ = ctx.raise(&CG001, args, &[f::cuda_graph_config], fixes);
         return false;
     }
     true
@@ -583,16 +537,18 @@ fn validate_cuda_graph_config(ctx: &mut Ctx) -> bool {
 /// `disable_prefill_cuda_graph_for_deepseek_trtllm_mla`: only for the DeepSeek-V3 architecture on
 /// the trtllm_mla prefill backend, both of which need the model's config (the attention backend
 /// default is model-dependent too). No raise site; not applied.
-pub fn disable_prefill_cuda_graph_for_deepseek_trtllm_mla(_ctx: &mut Ctx) {}
+pub fn disable_prefill_cuda_graph_for_deepseek_trtllm_mla(_ctx: &mut Ctx) -> Step {
+    Ok(())
+}
 
 /// `apply_prefill_cp_cuda_graph_default` (pipeline runs it only with --enable-prefill-cp).
-pub fn apply_prefill_cp_cuda_graph_default(ctx: &mut Ctx) {
-    if !is_resolved(ctx.cfg.get("cuda_graph_config")) {
-        return;
+pub fn apply_prefill_cp_cuda_graph_default(ctx: &mut Ctx) -> Step {
+    if !is_resolved(ctx.cfg.get(f::cuda_graph_config)) {
+        return Ok(());
     }
     if !is_locked(ctx, PREFILL, "backend") {
         match supports_prefill_cp_bcg(ctx) {
-            None => return,
+            None => return Ok(()),
             Some(true) => {
                 with_phase(ctx, PREFILL, "backend", PyValue::Str(BREAKABLE.into()));
                 apply_cuda_graph_compatibility(ctx);
@@ -603,52 +559,52 @@ pub fn apply_prefill_cp_cuda_graph_default(ctx: &mut Ctx) {
         }
     }
     if phase_backend(ctx, PREFILL).as_deref() != Some(BREAKABLE) {
-        ctx.warn(&CG103, CG103.template.to_string(), &["enable_prefill_cp"], Vec::new());
+        ctx.warn(&CG103, &[], &[f::enable_prefill_cp], Vec::new());
     }
+    Ok(())
 }
 
 /// `finalize_cuda_graph_prefill_max_context` and `_resolve_max_context_size`.
-pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) {
+pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) -> Step {
     let requested = phase_value(ctx, PREFILL, "max_context_size");
     if requested.is_none() {
-        return;
+        return Ok(());
     }
     let Some(req) = requested.as_float() else {
         // A non-numeric JSON value: Python's comparison raises TypeError; not modelled.
-        ctx.skip("cuda_graph_hook._resolve_max_context_size#1", NotRunReason::NotImplemented);
-        return;
+        ctx.skip(site("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context must be"), NotRunReason::NotImplemented);
+        return Ok(());
     };
     if req <= 0.0 {
         let mut fixes = Vec::new();
-        if ctx.cfg.is_explicit("cuda_graph_prefill_max_context") {
+        if ctx.cfg.is_explicit(f::cuda_graph_prefill_max_context) {
             fixes.push(ctx.fix_remove(
                 "Drop --cuda-graph-prefill-max-context (no fixed prefill context size)",
-                "cuda_graph_prefill_max_context",
+                f::cuda_graph_prefill_max_context,
                 Applicability::Unsafe,
             ));
             fixes.push(ctx.fix_set(
                 "Use a positive context size",
-                "cuda_graph_prefill_max_context",
-                "--cuda-graph-prefill-max-context",
+                f::cuda_graph_prefill_max_context,
                 "8192",
                 Applicability::Unsafe,
             ));
         }
-        ctx.raise(
+        return ctx.raise(
             &CG002,
-            CG002.template.to_string(),
-            &["cuda_graph_prefill_max_context", "cuda_graph_config"],
+            &[],
+            &[f::cuda_graph_prefill_max_context, f::cuda_graph_config],
             fixes,
         );
-        return;
     }
     // page_size is resolved by overrides._page_size_default (not modelled here), and the
     // aligned size is compared with the model's context length.
-    ctx.skip("cuda_graph_hook._resolve_max_context_size#2", NotRunReason::ModelConfig);
-    if let (Some(page), Some(r)) = (ctx.cfg.int("page_size"), requested.as_int()) {
+    ctx.skip(site("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context exceeds"), NotRunReason::ModelConfig);
+    if let (Some(page), Some(r)) = (ctx.cfg.int(f::page_size), requested.as_int()) {
         if page > 0 {
             let aligned = (r + page - 1).div_euclid(page) * page;
             with_phase(ctx, PREFILL, "max_context_size", PyValue::Int(aligned));
         }
     }
+    Ok(())
 }

@@ -28,39 +28,177 @@ pub mod serving;
 pub mod validation;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Origin, Severity, Stage};
+use crate::fields::Field;
 use crate::hardware::Hardware;
+use crate::release::{self, Release, Site, SiteRef};
 use crate::resolved::ResolvedConfig;
 use crate::span::Span;
 use serde::Serialize;
 
-/// A rule's metadata, kept next to its check. Documentation and the compatibility matrix are
-/// generated from these.
-#[derive(Debug, Serialize)]
+/// A rule: what is ours (code, name, explanation, examples, the flags involved) and which of
+/// SGLang's sites it reproduces. SGLang's exception, message, source location and the releases
+/// the rule applies to come from the release tables (`crate::release`), never from here.
+#[derive(Debug)]
 pub struct Rule {
     /// Stable code, e.g. `PD003`. Prefix per family.
     pub code: &'static str,
     /// Stable kebab-case name, e.g. `host-pool-retraction-needs-dcp-1`.
     pub name: &'static str,
-    /// The raise site in `raise-sites.jsonl` (`module.function#n`), or "" for a warning of
-    /// SGLang's that is not a raise site.
-    pub site: &'static str,
-    /// SGLang source file and function, e.g. `sglang/srt/arg_groups/pd_disaggregation_hook.py`.
-    pub file: &'static str,
-    pub function: &'static str,
-    /// First SGLang version with this rule, and the last (None = still current).
-    pub since: &'static str,
-    pub until: Option<&'static str>,
-    /// `ValueError`, `AssertionError`, ... ; "" for warnings.
-    pub exception: &'static str,
-    pub severity: Severity,
-    pub stage: Stage,
-    /// SGLang's message template with `{placeholders}` as in its f-string.
-    pub template: &'static str,
+    /// What SGLang does that this rule reproduces.
+    pub sglang: Sglang,
     /// What it means and when it happens, in our own words.
     pub explanation: &'static str,
     /// Flags (option strings) involved, for the compatibility matrix and the reference.
     pub flags: &'static [&'static str],
-    /// A command that triggers it and the same command fixed (args after the launcher).
+    /// A command that triggers it and the same command fixed (args after the launcher, or a
+    /// whole command when it needs an environment variable).
+    pub example_bad: &'static str,
+    pub example_good: &'static str,
+}
+
+/// The SGLang behaviour a rule reproduces.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub enum Sglang {
+    /// A `raise` / `assert` of SGLang's (`raise-sites.jsonl`).
+    Raises(SiteRef),
+    /// A warning SGLang logs and goes on (`warn-sites.jsonl`).
+    Warns(SiteRef),
+    /// An exception Python itself (or a library SGLang calls) raises while SGLang runs
+    /// `function`: there is no raise site in SGLang's source to read it from.
+    Python { function: &'static str, raised_by: &'static str, exception: &'static str, template: &'static str },
+}
+
+/// The rule reproduces the raise site of SGLang's `function` (`module.function`) whose message
+/// starts with `message`.
+pub const fn raises(function: &'static str, message: &'static str) -> Sglang {
+    Sglang::Raises(SiteRef { function, message, nth: 0 })
+}
+
+/// Same, for the `nth` (from 0) of several sites of `function` with that message (bare asserts).
+pub const fn raises_nth(function: &'static str, message: &'static str, nth: u8) -> Sglang {
+    Sglang::Raises(SiteRef { function, message, nth })
+}
+
+/// The rule reproduces the warning SGLang's `function` logs with a message starting `message`.
+pub const fn warns(function: &'static str, message: &'static str) -> Sglang {
+    Sglang::Warns(SiteRef { function, message, nth: 0 })
+}
+
+/// A site reference for `Ctx::skip` (checks not run).
+pub const fn site(function: &'static str, message: &'static str) -> SiteRef {
+    SiteRef { function, message, nth: 0 }
+}
+
+/// Same, the `nth` of several sites with that message.
+pub const fn site_nth(function: &'static str, message: &'static str, nth: u8) -> SiteRef {
+    SiteRef { function, message, nth }
+}
+
+/// Stops a hook: SGLang raised. Hooks are `fn(&mut Ctx) -> Step` and `return ctx.raise(..)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Raised;
+
+/// What a hook returns: `Ok(())` to go on, `Err(Raised)` when SGLang raised.
+pub type Step = Result<(), Raised>;
+
+impl Rule {
+    pub fn severity(&self) -> Severity {
+        match self.sglang {
+            Sglang::Warns(_) => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    /// The site this rule reproduces in `release` (None for Python's own exceptions, or when
+    /// the release does not have it).
+    pub fn site(&self, release: &Release) -> Option<&'static Site> {
+        match &self.sglang {
+            Sglang::Raises(s) => release.raise_site(s),
+            Sglang::Warns(s) => release.warn_site(s),
+            Sglang::Python { .. } => None,
+        }
+    }
+
+    /// Whether SGLang `release` has what this rule reproduces.
+    pub fn applies_to(&self, release: &Release) -> bool {
+        match &self.sglang {
+            Sglang::Python { function, .. } => release.has_function(function),
+            _ => self.site(release).is_some(),
+        }
+    }
+
+    /// SGLang's exception class ("" for a warning) and message template in `release`.
+    pub fn sglang_text(&self, release: &Release) -> Option<(&'static str, &'static str)> {
+        match &self.sglang {
+            Sglang::Python { exception, template, .. } => Some((exception, template)),
+            Sglang::Warns(_) => self.site(release).map(|s| ("", s.template)),
+            Sglang::Raises(_) => self.site(release).map(|s| (s.exception, s.template)),
+        }
+    }
+
+    /// The rule's metadata joined with SGLang's facts from the release tables (for the
+    /// reference, the page and `reference --json`).
+    pub fn info(&self) -> RuleInfo {
+        let newest = release::get(release::DEFAULT_VERSION);
+        let applies: Vec<&str> = release::all().filter(|r| self.applies_to(r)).map(|r| r.version).collect();
+        let site = newest.and_then(|r| self.site(r)).or_else(|| release::all().find_map(|r| self.site(r)));
+        let (file, function) = match (&self.sglang, site) {
+            (Sglang::Python { raised_by, function, .. }, _) => (format!("{raised_by} (via {function})"), (*raised_by).to_string()),
+            (_, Some(s)) => (s.file.to_string(), s.id.split('#').next().unwrap_or("").rsplit('.').next().unwrap_or("").to_string()),
+            (_, None) => (String::new(), String::new()),
+        };
+        let text = newest.and_then(|r| self.sglang_text(r)).or_else(|| release::all().find_map(|r| self.sglang_text(r)));
+        let in_check = match &self.sglang {
+            Sglang::Python { function, .. } => function.ends_with(".check_server_args"),
+            _ => site.is_some_and(|s| s.hook == "check_server_args"),
+        };
+        let stage = if in_check { Stage::Check } else { Stage::Resolve };
+        RuleInfo {
+            code: self.code,
+            name: self.name,
+            site: site.filter(|_| matches!(self.sglang, Sglang::Raises(_))).map(|s| s.id).unwrap_or(""),
+            warning_site: site.filter(|_| matches!(self.sglang, Sglang::Warns(_))).map(|s| s.id),
+            file,
+            function,
+            since: applies.last().copied().unwrap_or(""),
+            until: match applies.first() {
+                Some(v) if *v != release::DEFAULT_VERSION => Some(v),
+                _ => None,
+            },
+            exception: text.map(|t| t.0).unwrap_or(""),
+            severity: self.severity(),
+            stage,
+            template: text.map(|t| t.1).unwrap_or(""),
+            explanation: self.explanation,
+            flags: self.flags,
+            example_bad: self.example_bad,
+            example_good: self.example_good,
+        }
+    }
+}
+
+/// A rule's metadata with SGLang's facts, as the reference and the page show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleInfo {
+    pub code: &'static str,
+    pub name: &'static str,
+    /// The raise site's id in the newest release that has it (`module.function#n`; "" for
+    /// warnings and Python's own exceptions).
+    pub site: &'static str,
+    /// For a warning: its id in `warn-sites.jsonl`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning_site: Option<&'static str>,
+    pub file: String,
+    pub function: String,
+    /// Oldest and newest carried release the rule applies to (None: still current).
+    pub since: &'static str,
+    pub until: Option<&'static str>,
+    pub exception: &'static str,
+    pub severity: Severity,
+    pub stage: Stage,
+    pub template: &'static str,
+    pub explanation: &'static str,
+    pub flags: &'static [&'static str],
     pub example_bad: &'static str,
     pub example_good: &'static str,
 }
@@ -68,6 +206,8 @@ pub struct Rule {
 /// Everything a rule can read, and where it reports.
 pub struct Ctx<'a> {
     pub cfg: ResolvedConfig<'a>,
+    /// The SGLang release being checked: its schema and its sites.
+    pub release: &'static Release,
     pub hw: &'a Hardware,
     /// `SGLANG_*` and other environment variables given in the pasted command.
     pub env: &'a [(String, String)],
@@ -84,6 +224,8 @@ pub struct Ctx<'a> {
     pub model_config_known: bool,
     /// SGLang already stopped before resolution (front end, config or argparse error).
     pub earlier_error: bool,
+    /// The step of SGLang's start-up running now (resolution, then `check_server_args`).
+    pub stage: Stage,
     pub diagnostics: Vec<Diagnostic>,
     /// Checks that were not run, with why (shown as "N checks need the model's config").
     pub not_run: Vec<NotRun>,
@@ -93,6 +235,7 @@ pub struct Ctx<'a> {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct NotRun {
+    /// The site's id in the checked release (`module.function#n`).
     pub site: &'static str,
     pub reason: NotRunReason,
 }
@@ -105,6 +248,10 @@ pub enum NotRunReason {
     Network,
     NotImplemented,
 }
+
+/// The values a hook computed for the placeholders of SGLang's message template, by the
+/// placeholder's expression (`("cfg.tp_size", &tp)`).
+pub type Args<'x> = [(&'x str, &'x dyn std::fmt::Display)];
 
 impl<'a> Ctx<'a> {
     /// Environment variable as SGLang would see it.
@@ -122,69 +269,84 @@ impl<'a> Ctx<'a> {
 
     /// The span to point at for these fields: the first one set on the command line, else
     /// the launcher.
-    pub fn span_of(&self, dests: &[&str]) -> Span {
-        dests
-            .iter()
-            .filter_map(|d| self.cfg.setting(d))
-            .map(|s| s.whole_span)
-            .next()
-            .unwrap_or(self.fallback_span)
+    pub fn span_of(&self, fields: &[Field]) -> Span {
+        fields.iter().filter_map(|&f| self.cfg.setting(f)).map(|s| s.whole_span).next().unwrap_or(self.fallback_span)
     }
 
-    /// Report an error SGLang raises (`rule.exception`) with its formatted message.
-    pub fn raise(&mut self, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<Fix>) {
-        let span = self.span_of(dests);
+    /// SGLang raises what `rule` reproduces, its message rendered from this release's template
+    /// with `args`. Returns the `Err` that stops the hook. A rule whose site this release does
+    /// not have reports nothing and does not stop.
+    pub fn raise(&mut self, rule: &'static Rule, args: &Args, fields: &[Field], fixes: Vec<Fix>) -> Step {
+        let Some((exception, template)) = rule.sglang_text(self.release) else { return Ok(()) };
+        let span = self.span_of(fields);
         self.diagnostics.push(Diagnostic {
             code: rule.code.to_string(),
-            severity: rule.severity,
+            severity: Severity::Error,
             origin: Origin::Sglang,
-            stage: rule.stage,
-            exception: if rule.exception.is_empty() { None } else { Some(rule.exception.to_string()) },
-            message,
+            stage: self.stage,
+            exception: if exception.is_empty() { None } else { Some(exception.to_string()) },
+            message: release::render(template, args),
             span,
             explanation: rule.explanation.to_string(),
             fixes,
         });
+        Err(Raised)
     }
 
-    /// Report a warning SGLang logs (it changes a value and goes on). SGLang stops at its first
-    /// exception, so a warning it would log after one is never printed: none is reported then.
-    pub fn warn(&mut self, rule: &'static Rule, message: String, dests: &[&str], fixes: Vec<Fix>) {
+    /// SGLang logs the warning `rule` reproduces (it changes a value and goes on). SGLang stops
+    /// at its first exception, so a warning it would log after one is never printed: none is
+    /// reported then.
+    pub fn warn(&mut self, rule: &'static Rule, args: &Args, fields: &[Field], fixes: Vec<Fix>) {
         if self.earlier_error || self.diagnostics.iter().any(Diagnostic::is_sglang_error) {
             return;
         }
-        let span = self.span_of(dests);
+        let Some((_, template)) = rule.sglang_text(self.release) else { return };
+        let span = self.span_of(fields);
         self.diagnostics.push(Diagnostic {
             code: rule.code.to_string(),
             severity: Severity::Warning,
             origin: Origin::Sglang,
-            stage: rule.stage,
+            stage: self.stage,
             exception: None,
-            message,
+            message: release::render(template, args),
             span,
             explanation: rule.explanation.to_string(),
             fixes,
         });
     }
 
-    /// A hook of SGLang's pipeline this build does not model yet: whatever it checks is not run.
-    /// Counted, not listed, in each report (the list is the same for every command: it is
-    /// `pipeline.rs`); a hook SGLang calls twice counts once.
-    /// Record that `hook` would run here but is not modelled (duplicates are removed once, at
-    /// the end, rather than searched for on every call).
+    /// Run one hook of SGLang's pipeline. A raise stops that hook, not the pipeline: the
+    /// later hooks still run, so every error is found at once.
+    pub fn run(&mut self, hook: fn(&mut Ctx) -> Step) {
+        let _ = hook(self);
+    }
+
+    /// Record that `hook` would run here but is not modelled (counted, not listed, in each
+    /// report: the list is `pipeline.rs`; duplicates are removed once, at the end).
     pub fn not_modelled(&mut self, hook: &'static str) {
         self.not_modelled.push(hook);
     }
 
-    pub fn skip(&mut self, site: &'static str, reason: NotRunReason) {
-        self.not_run.push(NotRun { site, reason });
+    /// A check SGLang would run here that this build cannot decide, and why.
+    pub fn skip(&mut self, site: SiteRef, reason: NotRunReason) {
+        if let Some(s) = self.release.raise_site(&site) {
+            self.not_run.push(NotRun { site: s.id, reason });
+        }
     }
 
-    /// Fix: set `--flag value` (replace the value where the flag is given, else append).
-    /// `dest` is the field the flag writes.
-    pub fn fix_set(&self, title: impl Into<String>, dest: &str, flag: &str, value: &str, applicability: Applicability) -> Fix {
+    /// The flag that writes `field` in this release (for fixes), or `--field-name`.
+    pub fn flag(&self, field: Field) -> String {
+        match self.release.schema.flag_of(field) {
+            Some(flag) => flag.to_string(),
+            None => format!("--{}", field.name().replace('_', "-")),
+        }
+    }
+
+    /// Fix: set `field`'s flag to `value` (replace the value where the flag is given, else append).
+    pub fn fix_set(&self, title: impl Into<String>, field: Field, value: &str, applicability: Applicability) -> Fix {
         let title = title.into();
-        match self.cfg.setting(dest) {
+        let flag = self.flag(field);
+        match self.cfg.setting(field) {
             Some(s) if s.from_config => Fix::advice(title),
             Some(s) => Fix {
                 title,
@@ -200,22 +362,22 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Fix: add a store_true flag (or remove nothing if already there).
-    pub fn fix_add_flag(&self, title: impl Into<String>, flag: &str, applicability: Applicability) -> Fix {
+    /// Fix: add `field`'s store_true flag.
+    pub fn fix_add_flag(&self, title: impl Into<String>, field: Field, applicability: Applicability) -> Fix {
         if !self.can_append {
             return Fix::advice(title);
         }
         Fix {
             title: title.into(),
             applicability,
-            edits: vec![Edit { start: self.append_at, end: self.append_at, replacement: format!(" {flag}") }],
+            edits: vec![Edit { start: self.append_at, end: self.append_at, replacement: format!(" {}", self.flag(field)) }],
         }
     }
 
-    /// Fix: remove the flag that set `dest` (and its value) from the command.
-    pub fn fix_remove(&self, title: impl Into<String>, dest: &str, applicability: Applicability) -> Fix {
+    /// Fix: remove the flag that set `field` (and its value) from the command.
+    pub fn fix_remove(&self, title: impl Into<String>, field: Field, applicability: Applicability) -> Fix {
         let title = title.into();
-        match self.cfg.setting(dest) {
+        match self.cfg.setting(field) {
             Some(s) if !s.from_config => {
                 // Also take the whitespace before the flag so no double space is left.
                 let mut start = s.whole_span.start;

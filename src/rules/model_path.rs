@@ -8,23 +8,15 @@
 //! anything that looks like a filesystem path is left alone, and a well-formed repo id is assumed
 //! to exist (the model's config is not read: see `not_run`).
 
-use super::{Ctx, NotRunReason, Rule};
-use crate::diagnostic::{Applicability, Fix, Severity, Stage};
-
-const FILE: &str = "huggingface_hub/utils/_validators.py (via sglang/srt/configs/model_config.py)";
+use super::{Ctx, NotRun, NotRunReason, Rule};
+use crate::diagnostic::{Applicability, Fix};
+use crate::fields::f;
+use crate::rules::{Sglang, Step};
 
 pub static REPO_ID_SHAPE: Rule = Rule {
     code: "MP001",
     name: "model-path-repo-id-shape",
-    site: "",
-    file: FILE,
-    function: "validate_repo_id",
-    since: "0.5.23",
-    until: None,
-    exception: "OSError",
-    severity: Severity::Error,
-    stage: Stage::Resolve,
-    template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'.",
+    sglang: Sglang::Python { function: "configs.model_config.load_pointer_head", raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'." },
     explanation: "The model path is neither a local folder nor a valid Hugging Face repo id (\"name\" or \"org/name\" with letters, digits, '-', '_', '.'). This usually means several arguments were quoted together into one word, a placeholder such as <your-model> or $MODEL was left unexpanded, or the path has a typo.",
     flags: &["--model-path"],
     example_bad: "--model-path 'meta-llama/Llama-3.1-8B-Instruct --tp 2'",
@@ -34,15 +26,7 @@ pub static REPO_ID_SHAPE: Rule = Rule {
 pub static REPO_ID_DOUBLE: Rule = Rule {
     code: "MP002",
     name: "model-path-repo-id-double-dash-or-dot",
-    site: "",
-    file: FILE,
-    function: "validate_repo_id",
-    since: "0.5.23",
-    until: None,
-    exception: "OSError",
-    severity: Severity::Error,
-    stage: Stage::Resolve,
-    template: "Cannot have -- or .. in repo_id: '{repo_id}'.",
+    sglang: Sglang::Python { function: "configs.model_config.load_pointer_head", raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'." },
     explanation: "Hugging Face repo ids cannot contain '--' or '..'. A cache folder name such as models--org--name is not a repo id: use org/name, or the full local path to the snapshot folder.",
     flags: &["--model-path"],
     example_bad: "--model-path models--meta-llama--Llama-3.1-8B-Instruct",
@@ -52,15 +36,7 @@ pub static REPO_ID_DOUBLE: Rule = Rule {
 pub static REPO_ID_GIT: Rule = Rule {
     code: "MP003",
     name: "model-path-repo-id-dot-git",
-    site: "",
-    file: FILE,
-    function: "validate_repo_id",
-    since: "0.5.23",
-    until: None,
-    exception: "OSError",
-    severity: Severity::Error,
-    stage: Stage::Resolve,
-    template: "Repo_id cannot end by '.git': '{repo_id}'.",
+    sglang: Sglang::Python { function: "configs.model_config.load_pointer_head", raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'." },
     explanation: "A git clone URL suffix is not part of a Hugging Face repo id: drop the trailing .git.",
     flags: &["--model-path"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct.git",
@@ -101,33 +77,31 @@ fn is_placeholder(p: &str) -> bool {
 
 /// Where SGLang first loads the model source (`apply_muse_spark_env_defaults` →
 /// `load_pointer_head`, right after `handle_model_source_paths`).
-pub fn handle_model_source_paths(ctx: &mut Ctx) {
-    let Some(path) = ctx.cfg.str("model_path").map(str::to_string) else { return };
+pub fn handle_model_source_paths(ctx: &mut Ctx) -> Step {
+    let Some(path) = ctx.cfg.str(f::model_path).map(str::to_string) else { return Ok(()) };
     if path.eq_ignore_ascii_case("none") || path.eq_ignore_ascii_case("dummy") {
-        return;
+        return Ok(());
     }
     if looks_like_local_path(&path) || is_placeholder(&path) {
-        ctx.skip("model_source_paths:local_path", NotRunReason::Files);
-        return;
+        // Not a site of SGLang's (the Hub lookup is huggingface_hub's): recorded under our own id.
+        ctx.not_run.push(NotRun { site: "model_source_paths:local_path", reason: NotRunReason::Files });
+        return Ok(());
     }
-    let (rule, message): (&'static Rule, String) = if !repo_id_regex_matches(&path) {
-        (
-            &REPO_ID_SHAPE,
-            format!("Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{path}'."),
-        )
+    let rule: &'static Rule = if !repo_id_regex_matches(&path) {
+        &REPO_ID_SHAPE
     } else if path.contains("--") || path.contains("..") {
-        (&REPO_ID_DOUBLE, format!("Cannot have -- or .. in repo_id: '{path}'."))
+        &REPO_ID_DOUBLE
     } else if path.ends_with(".git") {
-        (&REPO_ID_GIT, format!("Repo_id cannot end by '.git': '{path}'."))
+        &REPO_ID_GIT
     } else {
-        return;
+        return Ok(());
     };
     let mut fixes: Vec<Fix> = Vec::new();
     // Several arguments quoted into one word: split them back into words.
     // Only when the first word would then be a valid repo id (else the fix would not help).
     let first_word_ok = path.split_whitespace().next().is_some_and(|w| repo_id_regex_matches(w) && !w.contains("--") && !w.contains(".."));
     if path.contains(' ') && rule.code == "MP001" && first_word_ok && !path.contains(['"', '\'', '\\', '$', '`']) {
-        if let Some(s) = ctx.cfg.setting("model_path").filter(|s| !s.from_config) {
+        if let Some(s) = ctx.cfg.setting(f::model_path).filter(|s| !s.from_config) {
             // Rewrite the flag and its value together: with `--model-path="..."` the quotes are
             // inside the flag word, so replacing the value alone would keep them.
             fixes.push(Fix {
@@ -143,7 +117,7 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) {
     }
     if rule.code == "MP003" {
         let trimmed = path.trim_end_matches(".git").to_string();
-        fixes.push(ctx.fix_set("Drop the trailing .git", "model_path", "--model-path", &trimmed, Applicability::Safe));
+        fixes.push(ctx.fix_set("Drop the trailing .git", f::model_path, &trimmed, Applicability::Safe));
     }
-    ctx.raise(rule, message, &["model_path"], fixes);
+    ctx.raise(rule, &[("repo_id", &path)], &[f::model_path], fixes)
 }

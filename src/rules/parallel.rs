@@ -8,441 +8,716 @@
 //! only these hooks reach.
 
 use super::{Ctx, NotRunReason, Rule};
-use crate::diagnostic::{Applicability, Fix, Severity, Stage};
+use crate::diagnostic::{Applicability, Fix};
 use crate::pyvalue::{str_repr, PyValue};
-
-const FILE: &str = "sglang/srt/arg_groups/parallel_hook.py";
-const OVERRIDES: &str = "sglang/srt/arg_groups/overrides.py";
-
-macro_rules! rule {
-    ($name:ident, $code:literal, $kebab:literal, $site:literal, $file:expr, $func:literal, $exc:literal,
-     $sev:expr, $template:literal, $expl:literal, [$($flag:literal),*], $bad:literal, $good:literal) => {
-        pub static $name: Rule = Rule {
-            code: $code,
-            name: $kebab,
-            site: $site,
-            file: $file,
-            function: $func,
-            since: "0.5.23",
-            until: None,
-            exception: $exc,
-            severity: $sev,
-            stage: Stage::Resolve,
-            template: $template,
-            explanation: $expl,
-            flags: &[$($flag),*],
-            example_bad: $bad,
-            example_good: $good,
-        };
-    };
-}
+use crate::fields::{f, Field};
+use crate::rules::{raises, site, warns, Args, Step};
 
 // ---- handle_decode_context_parallelism -------------------------------------------------------
 
-rule!(DCP_SIZE_POSITIVE, "PAR001", "dcp-size-must-be-positive", "parallel_hook.handle_decode_context_parallelism#1", FILE,
-    "handle_decode_context_parallelism", "ValueError", Severity::Error,
-    "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size={cfg.dcp_size}.",
-    "The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off).",
-    ["--dcp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 0", "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 1");
-rule!(DCP_NO_PREFILL_CP, "PAR002", "dcp-excludes-prefill-cp", "parallel_hook.handle_decode_context_parallelism#2", FILE,
-    "handle_decode_context_parallelism", "ValueError", Severity::Error,
-    "--dcp-size > 1 does not support --enable-prefill-cp.",
-    "Decode context parallelism and prefill context parallelism shard the sequence in incompatible ways; SGLang allows only one of them per server.",
-    ["--dcp-size", "--enable-prefill-cp"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-prefill-cp",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2");
-rule!(DCP_COMM_NEEDS_DCP, "PAR003", "dcp-comm-backend-needs-dcp", "parallel_hook.handle_decode_context_parallelism#3", FILE,
-    "handle_decode_context_parallelism", "ValueError", Severity::Error,
-    "--dcp-comm-backend {cfg.dcp_comm_backend} only affects the decode context-parallel attention reduction and therefore requires --dcp-size / --decode-context-parallel-size > 1, but got dcp_size={cfg.dcp_size}.",
-    "The all-to-all DCP communication backends only exist for decode context parallelism; without --dcp-size > 1 there is nothing for them to reduce.",
-    ["--dcp-comm-backend", "--dcp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-comm-backend a2a",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a");
-rule!(DCP_FI_A2A_NEEDS_CUDA, "PAR004", "dcp-fi-a2a-needs-cuda", "parallel_hook.handle_decode_context_parallelism#4", FILE,
-    "handle_decode_context_parallelism", "ValueError", Severity::Error,
-    "--dcp-comm-backend fi_a2a delegates the exchange to FlashInfer's MNNVL All-to-All kernel, which requires Blackwell and a DCP group within one MNNVL domain. Use 'a2a' or 'ag_rs' elsewhere, or leave the flag unset to resolve it.",
-    "The fi_a2a DCP backend is a FlashInfer CUDA kernel; on a non-CUDA platform (ROCm, CPU) SGLang rejects it at start-up.",
-    ["--dcp-comm-backend"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend fi_a2a",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a");
-rule!(DCP_REPLICATE_Q_NEEDS_DCP, "PAR005", "dcp-replicate-q-proj-needs-dcp", "parallel_hook.handle_decode_context_parallelism#5", FILE,
-    "handle_decode_context_parallelism", "ValueError", Severity::Error,
-    "--dcp-replicate-q-proj requires --dcp-size > 1.",
-    "Replicating the Q projection only removes a decode-context-parallel all-gather, so it needs --dcp-size > 1.",
-    ["--dcp-replicate-q-proj", "--dcp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-replicate-q-proj",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct");
-rule!(DCP_REPLICATE_Q_NEEDS_A2A, "PAR006", "dcp-replicate-q-proj-needs-a2a", "parallel_hook.handle_decode_context_parallelism#6", FILE,
-    "handle_decode_context_parallelism", "ValueError", Severity::Error,
-    "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP communication backend (it removes the head-dim Q all-gather); got --dcp-comm-backend={cfg.dcp_comm_backend}.",
-    "With the ag_rs DCP backend there is no head-dim Q all-gather to remove, so --dcp-replicate-q-proj is rejected.",
-    ["--dcp-replicate-q-proj", "--dcp-comm-backend"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend ag_rs --dcp-replicate-q-proj",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a --dcp-replicate-q-proj");
+pub static DCP_SIZE_POSITIVE: Rule = Rule {
+    code: "PAR001",
+    name: "dcp-size-must-be-positive",
+    sglang: raises("parallel_hook.handle_decode_context_parallelism", "Decode context parallel size (--dcp-size"),
+    explanation: "The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off).",
+    flags: &["--dcp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 0",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 1",
+};
+pub static DCP_NO_PREFILL_CP: Rule = Rule {
+    code: "PAR002",
+    name: "dcp-excludes-prefill-cp",
+    sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-size > 1 does not support --enable-prefill-cp."),
+    explanation: "Decode context parallelism and prefill context parallelism shard the sequence in incompatible ways; SGLang allows only one of them per server.",
+    flags: &["--dcp-size", "--enable-prefill-cp"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-prefill-cp",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2",
+};
+pub static DCP_COMM_NEEDS_DCP: Rule = Rule {
+    code: "PAR003",
+    name: "dcp-comm-backend-needs-dcp",
+    sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-comm-backend {cfg.dcp_comm_backend}"),
+    explanation: "The all-to-all DCP communication backends only exist for decode context parallelism; without --dcp-size > 1 there is nothing for them to reduce.",
+    flags: &["--dcp-comm-backend", "--dcp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-comm-backend a2a",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a",
+};
+pub static DCP_FI_A2A_NEEDS_CUDA: Rule = Rule {
+    code: "PAR004",
+    name: "dcp-fi-a2a-needs-cuda",
+    sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-comm-backend fi_a2a delegates the exchange"),
+    explanation: "The fi_a2a DCP backend is a FlashInfer CUDA kernel; on a non-CUDA platform (ROCm, CPU) SGLang rejects it at start-up.",
+    flags: &["--dcp-comm-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend fi_a2a",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a",
+};
+pub static DCP_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
+    code: "PAR005",
+    name: "dcp-replicate-q-proj-needs-dcp",
+    sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-replicate-q-proj requires --dcp-size"),
+    explanation: "Replicating the Q projection only removes a decode-context-parallel all-gather, so it needs --dcp-size > 1.",
+    flags: &["--dcp-replicate-q-proj", "--dcp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-replicate-q-proj",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+};
+pub static DCP_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
+    code: "PAR006",
+    name: "dcp-replicate-q-proj-needs-a2a",
+    sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-replicate-q-proj only applies to the"),
+    explanation: "With the ag_rs DCP backend there is no head-dim Q all-gather to remove, so --dcp-replicate-q-proj is rejected.",
+    flags: &["--dcp-replicate-q-proj", "--dcp-comm-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend ag_rs --dcp-replicate-q-proj",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a --dcp-replicate-q-proj",
+};
 
 // ---- handle_dwdp -------------------------------------------------------------------------------
 
-rule!(DWDP_EQUALS_TP, "PAR010", "dwdp-size-equals-tp", "parallel_hook.handle_dwdp#2", FILE, "handle_dwdp", "AssertionError", Severity::Error,
-    "dwdp_size ({cfg.dwdp_size}) must equal tp_size ({cfg.tp_size})",
-    "Distributed weight data parallelism spreads the experts over every rank of the TP group, so --dwdp-size must be the same as --tp-size.",
-    ["--dwdp-size", "--tp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 2", "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 4");
-rule!(DWDP_DISAGG_MODE, "PAR011", "dwdp-not-on-decode", "parallel_hook.handle_dwdp#3", FILE, "handle_dwdp", "AssertionError", Severity::Error,
-    "DWDP requires --disaggregation-mode null or prefill",
-    "DWDP re-fetches remote expert weights each step, which SGLang only supports on colocated or prefill servers, not PD decode servers.",
-    ["--dwdp-size", "--disaggregation-mode"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode decode",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill");
-rule!(DWDP_NO_EPLB, "PAR012", "dwdp-excludes-eplb", "parallel_hook.handle_dwdp#4", FILE, "handle_dwdp", "AssertionError", Severity::Error,
-    "EPLB dynamic migration conflicts with static DWDP partitioning",
-    "DWDP fixes which rank holds which experts; EPLB moves experts around at run time, so the two cannot be combined.",
-    ["--dwdp-size", "--enable-eplb"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-eplb", "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2");
-rule!(DWDP_NO_SPEC, "PAR013", "dwdp-excludes-speculative", "parallel_hook.handle_dwdp#5", FILE, "handle_dwdp", "AssertionError", Severity::Error,
-    "DWDP does not support speculative decoding (MTP/draft workers)",
-    "Draft workers are not wired into DWDP's expert prefetching, so any --speculative-algorithm is rejected with --dwdp-size > 1.",
-    ["--dwdp-size", "--speculative-algorithm"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --speculative-algorithm NGRAM",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2");
-rule!(DWDP_NO_PP, "PAR014", "dwdp-excludes-pp", "parallel_hook.handle_dwdp#6", FILE, "handle_dwdp", "AssertionError", Severity::Error,
-    "DWDP requires pp_size == 1",
-    "DWDP is only implemented for a single pipeline stage.",
-    ["--dwdp-size", "--pp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --pp-size 2", "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2");
-rule!(DWDP_NO_TBO, "PAR015", "dwdp-excludes-two-batch-overlap", "parallel_hook.handle_dwdp#7", FILE, "handle_dwdp", "AssertionError", Severity::Error,
-    "DWDP's prefetch event protocol does not support two-batch overlap",
-    "Two-batch overlap interleaves micro-batches in a way DWDP's weight-prefetch events do not handle.",
-    ["--dwdp-size", "--enable-two-batch-overlap"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-two-batch-overlap",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2");
-rule!(DWDP_NULL_MODE_WARNING, "PAR016", "dwdp-slow-without-pd", "", FILE, "handle_dwdp", "", Severity::Warning,
-    "DWDP with --disaggregation-mode null: decode steps re-fetch all remote expert weights every step, which is slow. DWDP is recommended only with --disaggregation-mode prefill.",
-    "On a colocated server DWDP also runs decode steps, each of which fetches all remote expert weights again.",
-    ["--dwdp-size", "--disaggregation-mode"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill");
+pub static DWDP_EQUALS_TP: Rule = Rule {
+    code: "PAR010",
+    name: "dwdp-size-equals-tp",
+    sglang: raises("parallel_hook.handle_dwdp", "dwdp_size ({cfg.dwdp_size}) must equal tp_size"),
+    explanation: "Distributed weight data parallelism spreads the experts over every rank of the TP group, so --dwdp-size must be the same as --tp-size.",
+    flags: &["--dwdp-size", "--tp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 4",
+};
+pub static DWDP_DISAGG_MODE: Rule = Rule {
+    code: "PAR011",
+    name: "dwdp-not-on-decode",
+    sglang: raises("parallel_hook.handle_dwdp", "DWDP requires --disaggregation-mode null"),
+    explanation: "DWDP re-fetches remote expert weights each step, which SGLang only supports on colocated or prefill servers, not PD decode servers.",
+    flags: &["--dwdp-size", "--disaggregation-mode"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode decode",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill",
+};
+pub static DWDP_NO_EPLB: Rule = Rule {
+    code: "PAR012",
+    name: "dwdp-excludes-eplb",
+    sglang: raises("parallel_hook.handle_dwdp", "EPLB dynamic migration conflicts with static"),
+    explanation: "DWDP fixes which rank holds which experts; EPLB moves experts around at run time, so the two cannot be combined.",
+    flags: &["--dwdp-size", "--enable-eplb"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-eplb",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+};
+pub static DWDP_NO_SPEC: Rule = Rule {
+    code: "PAR013",
+    name: "dwdp-excludes-speculative",
+    sglang: raises("parallel_hook.handle_dwdp", "DWDP does not support speculative decoding"),
+    explanation: "Draft workers are not wired into DWDP's expert prefetching, so any --speculative-algorithm is rejected with --dwdp-size > 1.",
+    flags: &["--dwdp-size", "--speculative-algorithm"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --speculative-algorithm NGRAM",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+};
+pub static DWDP_NO_PP: Rule = Rule {
+    code: "PAR014",
+    name: "dwdp-excludes-pp",
+    sglang: raises("parallel_hook.handle_dwdp", "DWDP requires pp_size == 1"),
+    explanation: "DWDP is only implemented for a single pipeline stage.",
+    flags: &["--dwdp-size", "--pp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --pp-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+};
+pub static DWDP_NO_TBO: Rule = Rule {
+    code: "PAR015",
+    name: "dwdp-excludes-two-batch-overlap",
+    sglang: raises("parallel_hook.handle_dwdp", "DWDP's prefetch event protocol does not support"),
+    explanation: "Two-batch overlap interleaves micro-batches in a way DWDP's weight-prefetch events do not handle.",
+    flags: &["--dwdp-size", "--enable-two-batch-overlap"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-two-batch-overlap",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+};
+pub static DWDP_NULL_MODE_WARNING: Rule = Rule {
+    code: "PAR016",
+    name: "dwdp-slow-without-pd",
+    sglang: warns("parallel_hook.handle_dwdp", "DWDP with --disaggregation-mode null: decode"),
+    explanation: "On a colocated server DWDP also runs decode steps, each of which fetches all remote expert weights again.",
+    flags: &["--dwdp-size", "--disaggregation-mode"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill",
+};
 
 // ---- handle_data_parallelism -------------------------------------------------------------------
 
-rule!(ATTN_DP_POSITIVE, "PAR020", "attn-dp-size-must-be-positive", "parallel_hook.handle_data_parallelism#1", FILE,
-    "handle_data_parallelism", "ValueError", Severity::Error,
-    "--attn-dp-size must be positive (got {cfg.attn_dp_size}).",
-    "The attention data-parallel width is a count of groups; it must be at least 1.",
-    ["--attn-dp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 0", "--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 1");
-rule!(DP_WITH_ATTN_DP, "PAR021", "dp-replicas-exclude-attn-dp", "parallel_hook.handle_data_parallelism#2", FILE,
-    "handle_data_parallelism", "ValueError", Severity::Error,
-    "--dp-size {cfg.dp_size} with --attn-dp-size {cfg.attn_dp_size}: data-parallel replicas combined with attention data parallelism are not supported.",
-    "--dp-size now counts independent server replicas and --attn-dp-size counts attention-DP groups inside one TP group; SGLang does not support both at once.",
-    ["--dp-size", "--attn-dp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --dp-size 2 --attn-dp-size 2",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2");
-rule!(TP_DIVISIBLE_BY_ATTN_DP, "PAR022", "tp-divisible-by-attn-dp", "parallel_hook.handle_data_parallelism#3", FILE,
-    "handle_data_parallelism", "AssertionError", Severity::Error,
-    "",
-    "With attention DP the TP group is split into --attn-dp-size equal groups, so --tp-size must be a multiple of it. SGLang fails with a bare assertion (empty message).",
-    ["--tp-size", "--attn-dp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 3",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4");
-rule!(MM_DP_ENCODER_TP1_WARNING, "PAR023", "mm-dp-encoder-with-tp1", "", FILE, "handle_data_parallelism", "", Severity::Warning,
-    "--mm-enable-dp-encoder is enabled with TP=1, so the encoder has no data-parallel work to distribute. Disable it unless you need to validate this configuration.",
-    "The data-parallel vision encoder spreads image work over the TP ranks; with one rank it only adds overhead.",
-    ["--mm-enable-dp-encoder", "--tp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-enable-dp-encoder", "--model-path meta-llama/Llama-3.1-8B-Instruct");
-rule!(DP_CHUNKED_PREFILL_WARNING, "PAR024", "attn-dp-divides-chunked-prefill", "", FILE, "handle_data_parallelism", "", Severity::Warning,
-    "DP attention is enabled. chunked prefill size is adjusted from {original_chunked_prefill_size} to {cfg.chunked_prefill_size}.",
-    "Under attention DP each attention-DP group prefills its own share, so SGLang divides --chunked-prefill-size by --attn-dp-size.",
-    ["--attn-dp-size", "--chunked-prefill-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8 --chunked-prefill-size 65536");
-rule!(DP_LM_HEAD_NEEDS_ATTN_DP, "PAR025", "dp-lm-head-needs-attn-dp", "overrides._dp_lm_head_validation#1", OVERRIDES,
-    "_dp_lm_head_validation", "AssertionError", Severity::Error,
-    "--enable-dp-lm-head requires attention DP (--attn-dp-size).",
-    "A data-parallel LM head only exists under attention DP. SGLang silently drops it when there is a single DP rank, but rejects it with DP replicas (--dp-size) and no attention DP.",
-    ["--enable-dp-lm-head", "--attn-dp-size", "--dp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --dp-size 2 --enable-dp-lm-head",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head");
-rule!(TP_LM_HEAD_NEEDS_ATTN_DP, "PAR026", "tp-lm-head-all-to-all-needs-attn-dp", "overrides._dp_lm_head_validation#2", OVERRIDES,
-    "_dp_lm_head_validation", "AssertionError", Severity::Error,
-    "--enable-tp-lm-head-all-to-all requires attention DP (--attn-dp-size).",
-    "The TP LM-head all-to-all redistributes logits between attention-DP groups, so it needs --attn-dp-size > 1.",
-    ["--enable-tp-lm-head-all-to-all", "--attn-dp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-tp-lm-head-all-to-all",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all");
-rule!(TP_LM_HEAD_NO_DP_LM_HEAD, "PAR027", "tp-lm-head-all-to-all-excludes-dp-lm-head", "overrides._dp_lm_head_validation#3", OVERRIDES,
-    "_dp_lm_head_validation", "AssertionError", Severity::Error,
-    "--enable-tp-lm-head-all-to-all uses a TP-sharded LM head and is incompatible with --enable-dp-lm-head.",
-    "One flag shards the LM head over TP, the other replicates it per DP group; only one layout can be loaded.",
-    ["--enable-tp-lm-head-all-to-all", "--enable-dp-lm-head"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head --enable-tp-lm-head-all-to-all",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all");
-rule!(TP_LM_HEAD_TP_EQ_ATTN_DP, "PAR028", "tp-lm-head-all-to-all-needs-pure-dp", "overrides._dp_lm_head_validation#4", OVERRIDES,
-    "_dp_lm_head_validation", "AssertionError", Severity::Error,
-    "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size, got tp_size={view.tp_size}, attn_dp_size={view.attn_dp_size}.",
-    "The TP LM-head all-to-all is only implemented for pure attention DP, where every TP rank is its own attention-DP group.",
-    ["--enable-tp-lm-head-all-to-all", "--tp-size", "--attn-dp-size"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all");
-rule!(TP_LM_HEAD_NO_CP, "PAR029", "tp-lm-head-all-to-all-excludes-attn-cp", "overrides._dp_lm_head_validation#5", OVERRIDES,
-    "_dp_lm_head_validation", "AssertionError", Severity::Error,
-    "--enable-tp-lm-head-all-to-all currently requires attn_cp_size == 1, got {view.attn_cp_size}.",
-    "The TP LM-head all-to-all is not implemented together with attention context parallelism.",
-    ["--enable-tp-lm-head-all-to-all", "--attn-cp-size"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2 --enable-tp-lm-head-all-to-all",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all");
-rule!(NCCL_GRAPH_REGISTER_WARNING, "PAR019", "nccl-graph-register-explicit", "", FILE, "handle_data_parallelism", "", Severity::Warning,
-    "NCCL_GRAPH_REGISTER={value} was set explicitly; graph replay of captured cross-rank collectives can hang with registered buffers.",
-    "SGLang turns NCCL graph buffer registration off for multi-rank CUDA graphs because replay can hang; an explicit NCCL_GRAPH_REGISTER keeps your value.",
-    [], "NCCL_GRAPH_REGISTER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
-    "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2");
+pub static ATTN_DP_POSITIVE: Rule = Rule {
+    code: "PAR020",
+    name: "attn-dp-size-must-be-positive",
+    sglang: raises("parallel_hook.handle_data_parallelism", "--attn-dp-size must be positive (got {cfg.attn_dp_size})."),
+    explanation: "The attention data-parallel width is a count of groups; it must be at least 1.",
+    flags: &["--attn-dp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 0",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 1",
+};
+pub static DP_WITH_ATTN_DP: Rule = Rule {
+    code: "PAR021",
+    name: "dp-replicas-exclude-attn-dp",
+    sglang: raises("parallel_hook.handle_data_parallelism", "--dp-size {cfg.dp_size} with --attn-dp-size"),
+    explanation: "--dp-size now counts independent server replicas and --attn-dp-size counts attention-DP groups inside one TP group; SGLang does not support both at once.",
+    flags: &["--dp-size", "--attn-dp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --dp-size 2 --attn-dp-size 2",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2",
+};
+pub static TP_DIVISIBLE_BY_ATTN_DP: Rule = Rule {
+    code: "PAR022",
+    name: "tp-divisible-by-attn-dp",
+    sglang: raises("parallel_hook.handle_data_parallelism", ""),
+    explanation: "With attention DP the TP group is split into --attn-dp-size equal groups, so --tp-size must be a multiple of it. SGLang fails with a bare assertion (empty message).",
+    flags: &["--tp-size", "--attn-dp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 3",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4",
+};
+pub static MM_DP_ENCODER_TP1_WARNING: Rule = Rule {
+    code: "PAR023",
+    name: "mm-dp-encoder-with-tp1",
+    sglang: warns("parallel_hook.handle_data_parallelism", "--mm-enable-dp-encoder is enabled with TP=1,"),
+    explanation: "The data-parallel vision encoder spreads image work over the TP ranks; with one rank it only adds overhead.",
+    flags: &["--mm-enable-dp-encoder", "--tp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-enable-dp-encoder",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+};
+pub static DP_CHUNKED_PREFILL_WARNING: Rule = Rule {
+    code: "PAR024",
+    name: "attn-dp-divides-chunked-prefill",
+    sglang: warns("parallel_hook.handle_data_parallelism", "DP attention is enabled. chunked prefill"),
+    explanation: "Under attention DP each attention-DP group prefills its own share, so SGLang divides --chunked-prefill-size by --attn-dp-size.",
+    flags: &["--attn-dp-size", "--chunked-prefill-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8 --chunked-prefill-size 65536",
+};
+pub static DP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
+    code: "PAR025",
+    name: "dp-lm-head-needs-attn-dp",
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-dp-lm-head requires attention DP"),
+    explanation: "A data-parallel LM head only exists under attention DP. SGLang silently drops it when there is a single DP rank, but rejects it with DP replicas (--dp-size) and no attention DP.",
+    flags: &["--enable-dp-lm-head", "--attn-dp-size", "--dp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dp-size 2 --enable-dp-lm-head",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head",
+};
+pub static TP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
+    code: "PAR026",
+    name: "tp-lm-head-all-to-all-needs-attn-dp",
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all requires attention"),
+    explanation: "The TP LM-head all-to-all redistributes logits between attention-DP groups, so it needs --attn-dp-size > 1.",
+    flags: &["--enable-tp-lm-head-all-to-all", "--attn-dp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-tp-lm-head-all-to-all",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
+};
+pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
+    code: "PAR027",
+    name: "tp-lm-head-all-to-all-excludes-dp-lm-head",
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all uses a TP-sharded"),
+    explanation: "One flag shards the LM head over TP, the other replicates it per DP group; only one layout can be loaded.",
+    flags: &["--enable-tp-lm-head-all-to-all", "--enable-dp-lm-head"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head --enable-tp-lm-head-all-to-all",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
+};
+pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
+    code: "PAR028",
+    name: "tp-lm-head-all-to-all-needs-pure-dp",
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently"),
+    explanation: "The TP LM-head all-to-all is only implemented for pure attention DP, where every TP rank is its own attention-DP group.",
+    flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--attn-dp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all",
+};
+pub static TP_LM_HEAD_NO_CP: Rule = Rule {
+    code: "PAR029",
+    name: "tp-lm-head-all-to-all-excludes-attn-cp",
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires attn_cp_size"),
+    explanation: "The TP LM-head all-to-all is not implemented together with attention context parallelism.",
+    flags: &["--enable-tp-lm-head-all-to-all", "--attn-cp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2 --enable-tp-lm-head-all-to-all",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all",
+};
+pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
+    code: "PAR019",
+    name: "nccl-graph-register-explicit",
+    sglang: warns("parallel_hook._disable_nccl_graph_buffer_registration", "NCCL_GRAPH_REGISTER={os.environ['NCCL_GRAPH_REGISTER']}"),
+    explanation: "SGLang turns NCCL graph buffer registration off for multi-rank CUDA graphs because replay can hang; an explicit NCCL_GRAPH_REGISTER keeps your value.",
+    flags: &[],
+    example_bad: "NCCL_GRAPH_REGISTER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
+};
 
 // ---- handle_context_parallelism ----------------------------------------------------------------
 
-rule!(CP_STRATEGY_REQUIRED, "PAR030", "prefill-cp-needs-cp-strategy", "parallel_hook.handle_context_parallelism#5", FILE,
-    "handle_context_parallelism", "ValueError", Severity::Error,
-    "--cp-strategy must be set when --enable-prefill-cp is enabled.",
-    "Prefill context parallelism can split the sequence as zigzag or interleave; SGLang has no default and needs --cp-strategy.",
-    ["--enable-prefill-cp", "--cp-strategy"], "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp --cp-strategy zigzag");
-rule!(TP_DIV_ATTN_CP, "PAR031", "tp-divisible-by-attn-cp", "parallel_hook.handle_context_parallelism#6", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "tp_size must be divisible by attn_cp_size",
-    "With attention context parallelism --tp-size is the world size of the TP group, which is split into --attn-cp-size parts.",
-    ["--tp-size", "--attn-cp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 3",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 2");
-rule!(TP_DIV_ATTN_DP_CP, "PAR032", "tp-divisible-by-attn-dp-times-cp", "parallel_hook.handle_context_parallelism#7", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "tp_size must be divisible by attn_dp_size * attn_cp_size",
-    "The TP group is laid out as attention-DP groups times CP groups times attention TP, so --tp-size must be a multiple of --attn-dp-size x --attn-cp-size.",
-    ["--tp-size", "--attn-dp-size", "--attn-cp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4 --attn-cp-size 2");
-rule!(AITER_FUSION_CP, "PAR033", "aiter-allreduce-fusion-excludes-cp", "parallel_hook.handle_context_parallelism#8", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "Aiter allreduce fusion is not supported with context parallelism",
-    "The AMD aiter all-reduce fusion assumes the plain TP all-reduce, which context parallelism replaces.",
-    ["--enable-aiter-allreduce-fusion", "--attn-cp-size"], "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-aiter-allreduce-fusion",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2");
-rule!(TP_DIV_MOE_DP, "PAR034", "tp-divisible-by-moe-dp", "parallel_hook.handle_context_parallelism#9", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "tp_size must be divisible by moe_dp_size",
-    "MoE data parallelism splits the TP group into --moe-dp-size equal parts.",
-    ["--tp-size", "--moe-dp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 3 --moe-dp-size 3",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2");
-rule!(EP_MOE_DP_LE_TP, "PAR035", "ep-times-moe-dp-within-tp", "parallel_hook.handle_context_parallelism#10", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "ep_size * moe_dp_size must be less than or equal to tp_size",
-    "Expert parallelism and MoE data parallelism together partition the TP group, so their product cannot exceed --tp-size.",
-    ["--ep-size", "--moe-dp-size", "--tp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2");
-rule!(PP_WITH_MOE_DP, "PAR036", "moe-dp-excludes-pp", "parallel_hook.handle_context_parallelism#11", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "PP is not supported with context parallelism",
-    "MoE data parallelism (used with context parallelism) is not implemented with pipeline parallelism.",
-    ["--moe-dp-size", "--pp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2 --pp-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2");
-rule!(EP_MOE_DP_EQ_TP, "PAR037", "ep-times-moe-dp-equals-tp", "parallel_hook.handle_context_parallelism#12", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "ep_size * moe_dp_size must be equal to tp_size",
-    "When expert parallelism is combined with MoE data parallelism, the two must exactly tile the TP group.",
-    ["--ep-size", "--moe-dp-size", "--tp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4");
-rule!(ATTN_CP_NE_MOE_DP, "PAR038", "moe-dp-must-match-attn-cp", "parallel_hook.handle_context_parallelism#14", FILE,
-    "handle_context_parallelism", "AssertionError", Severity::Error,
-    "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1",
-    "MoE data parallelism reuses the attention context-parallel groups, so --moe-dp-size must equal --attn-cp-size (or be 1).",
-    ["--moe-dp-size", "--attn-cp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-dp-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2");
+pub static CP_STRATEGY_REQUIRED: Rule = Rule {
+    code: "PAR030",
+    name: "prefill-cp-needs-cp-strategy",
+    sglang: raises("parallel_hook.handle_context_parallelism", "--cp-strategy must be set when --enable-prefill-cp"),
+    explanation: "Prefill context parallelism can split the sequence as zigzag or interleave; SGLang has no default and needs --cp-strategy.",
+    flags: &["--enable-prefill-cp", "--cp-strategy"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp --cp-strategy zigzag",
+};
+pub static TP_DIV_ATTN_CP: Rule = Rule {
+    code: "PAR031",
+    name: "tp-divisible-by-attn-cp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by attn_cp_size"),
+    explanation: "With attention context parallelism --tp-size is the world size of the TP group, which is split into --attn-cp-size parts.",
+    flags: &["--tp-size", "--attn-cp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 3",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 2",
+};
+pub static TP_DIV_ATTN_DP_CP: Rule = Rule {
+    code: "PAR032",
+    name: "tp-divisible-by-attn-dp-times-cp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by attn_dp_size"),
+    explanation: "The TP group is laid out as attention-DP groups times CP groups times attention TP, so --tp-size must be a multiple of --attn-dp-size x --attn-cp-size.",
+    flags: &["--tp-size", "--attn-dp-size", "--attn-cp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4 --attn-cp-size 2",
+};
+pub static AITER_FUSION_CP: Rule = Rule {
+    code: "PAR033",
+    name: "aiter-allreduce-fusion-excludes-cp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "Aiter allreduce fusion is not supported with"),
+    explanation: "The AMD aiter all-reduce fusion assumes the plain TP all-reduce, which context parallelism replaces.",
+    flags: &["--enable-aiter-allreduce-fusion", "--attn-cp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-aiter-allreduce-fusion",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2",
+};
+pub static TP_DIV_MOE_DP: Rule = Rule {
+    code: "PAR034",
+    name: "tp-divisible-by-moe-dp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by moe_dp_size"),
+    explanation: "MoE data parallelism splits the TP group into --moe-dp-size equal parts.",
+    flags: &["--tp-size", "--moe-dp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 3 --moe-dp-size 3",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2",
+};
+pub static EP_MOE_DP_LE_TP: Rule = Rule {
+    code: "PAR035",
+    name: "ep-times-moe-dp-within-tp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "ep_size * moe_dp_size must be less than or"),
+    explanation: "Expert parallelism and MoE data parallelism together partition the TP group, so their product cannot exceed --tp-size.",
+    flags: &["--ep-size", "--moe-dp-size", "--tp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2",
+};
+pub static PP_WITH_MOE_DP: Rule = Rule {
+    code: "PAR036",
+    name: "moe-dp-excludes-pp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "PP is not supported with context parallelism"),
+    explanation: "MoE data parallelism (used with context parallelism) is not implemented with pipeline parallelism.",
+    flags: &["--moe-dp-size", "--pp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2 --pp-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2",
+};
+pub static EP_MOE_DP_EQ_TP: Rule = Rule {
+    code: "PAR037",
+    name: "ep-times-moe-dp-equals-tp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "ep_size * moe_dp_size must be equal to tp_size"),
+    explanation: "When expert parallelism is combined with MoE data parallelism, the two must exactly tile the TP group.",
+    flags: &["--ep-size", "--moe-dp-size", "--tp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4",
+};
+pub static ATTN_CP_NE_MOE_DP: Rule = Rule {
+    code: "PAR038",
+    name: "moe-dp-must-match-attn-cp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "attn_cp_size != moe_dp_size is only supported"),
+    explanation: "MoE data parallelism reuses the attention context-parallel groups, so --moe-dp-size must equal --attn-cp-size (or be 1).",
+    flags: &["--moe-dp-size", "--attn-cp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-dp-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2",
+};
 
 // ---- handle_shared_experts_tp ------------------------------------------------------------------
 
-rule!(SHARED_EXPERTS_TP_DIVISOR, "PAR040", "shared-experts-tp-divides-attn-tp", "parallel_hook.handle_shared_experts_tp#1", FILE,
-    "handle_shared_experts_tp", "ValueError", Severity::Error,
-    "--shared-experts-tp-size ({size}) must be a positive divisor of attention TP size ({attn_tp_size}).",
-    "Shared experts are sharded inside the attention TP group (TP size / attention DP / attention CP), so their TP width must divide it.",
-    ["--shared-experts-tp-size", "--tp-size", "--attn-dp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 3",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 2");
+pub static SHARED_EXPERTS_TP_DIVISOR: Rule = Rule {
+    code: "PAR040",
+    name: "shared-experts-tp-divides-attn-tp",
+    sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size ({size}) must be"),
+    explanation: "Shared experts are sharded inside the attention TP group (TP size / attention DP / attention CP), so their TP width must divide it.",
+    flags: &["--shared-experts-tp-size", "--tp-size", "--attn-dp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 3",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 2",
+};
 
 // ---- handle_eplb_and_dispatch ------------------------------------------------------------------
 
-rule!(EPLB_RECORDER_WARNING, "PAR045", "eplb-sets-recorder-mode", "", FILE, "handle_eplb_and_dispatch", "", Severity::Warning,
-    "EPLB is enabled. The expert_distribution_recorder_mode is automatically set.",
-    "EPLB needs expert usage statistics, so SGLang turns the expert distribution recorder on in 'stat' mode.",
-    ["--enable-eplb", "--expert-distribution-recorder-mode"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb --expert-distribution-recorder-mode stat");
-rule!(EP_DISPATCH_NEEDS_A2A, "PAR046", "rank-dependent-dispatch-needs-a2a", "parallel_hook.handle_eplb_and_dispatch#1", FILE,
-    "handle_eplb_and_dispatch", "ValueError", Severity::Error,
-    "--ep-dispatch-algorithm {cfg.ep_dispatch_algorithm} picks a different physical replica per rank, which only holds up when an a2a backend routes each token to a single rank. Use --ep-dispatch-algorithm dynamic with --moe-a2a-backend none.",
-    "Without an all-to-all backend every EP rank computes the MoE for the same tokens and sums the results, so all ranks must pick the same expert replica; 'static' and 'lp' pick per rank.",
-    ["--ep-dispatch-algorithm", "--moe-a2a-backend"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm static",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm dynamic");
-rule!(EPLB_NEEDS_EP, "PAR047", "eplb-needs-expert-parallelism", "parallel_hook.handle_eplb_and_dispatch#2", FILE,
-    "handle_eplb_and_dispatch", "AssertionError", Severity::Error,
-    "",
-    "EPLB balances experts across expert-parallel ranks; with an EP size of 1 there is nothing to balance. SGLang fails with a bare assertion (empty message).",
-    ["--enable-eplb", "--ep-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-eplb",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb");
+pub static EPLB_RECORDER_WARNING: Rule = Rule {
+    code: "PAR045",
+    name: "eplb-sets-recorder-mode",
+    sglang: warns("parallel_hook.handle_eplb_and_dispatch", "EPLB is enabled. The expert_distribution_recorder_mode"),
+    explanation: "EPLB needs expert usage statistics, so SGLang turns the expert distribution recorder on in 'stat' mode.",
+    flags: &["--enable-eplb", "--expert-distribution-recorder-mode"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb --expert-distribution-recorder-mode stat",
+};
+pub static EP_DISPATCH_NEEDS_A2A: Rule = Rule {
+    code: "PAR046",
+    name: "rank-dependent-dispatch-needs-a2a",
+    sglang: raises("parallel_hook.handle_eplb_and_dispatch", "--ep-dispatch-algorithm {cfg.ep_dispatch_algorithm}"),
+    explanation: "Without an all-to-all backend every EP rank computes the MoE for the same tokens and sums the results, so all ranks must pick the same expert replica; 'static' and 'lp' pick per rank.",
+    flags: &["--ep-dispatch-algorithm", "--moe-a2a-backend"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm static",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm dynamic",
+};
+pub static EPLB_NEEDS_EP: Rule = Rule {
+    code: "PAR047",
+    name: "eplb-needs-expert-parallelism",
+    sglang: raises("parallel_hook.handle_eplb_and_dispatch", ""),
+    explanation: "EPLB balances experts across expert-parallel ranks; with an EP size of 1 there is nothing to balance. SGLang fails with a bare assertion (empty message).",
+    flags: &["--enable-eplb", "--ep-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-eplb",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb",
+};
 
 // ---- handle_elastic_ep -------------------------------------------------------------------------
 
-macro_rules! elastic {
-    ($name:ident, $code:literal, $kebab:literal, $n:literal, $exc:literal, $template:literal, $expl:literal, [$($flag:literal),*], $bad:literal, $good:literal) => {
-        rule!($name, $code, $kebab, $n, FILE, "handle_elastic_ep", $exc, Severity::Error, $template, $expl, [$($flag),*], $bad, $good);
-    };
-}
+pub static EEP_EPLB_ALGORITHM: Rule = Rule {
+    code: "PAR050",
+    name: "elastic-ep-eplb-algorithm",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP requires eplb_algorithm to be"),
+    explanation: "With Elastic EP, EPLB must use an elasticity-aware algorithm that copes with ranks joining and leaving.",
+    flags: &["--elastic-ep-backend", "--enable-eplb", "--eplb-algorithm"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb --eplb-algorithm deepseek",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb",
+};
+pub static EEP_PP: Rule = Rule {
+    code: "PAR051",
+    name: "elastic-ep-excludes-pp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "PP size should be set to 1 under elastic"),
+    explanation: "Elastic EP is only implemented for a single pipeline stage.",
+    flags: &["--elastic-ep-backend", "--pp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --pp-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake",
+};
+pub static EEP_JOIN_NEEDS_BACKEND: Rule = Rule {
+    code: "PAR052",
+    name: "elastic-join-needs-backend",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-join-mode requires --elastic-ep-backend"),
+    explanation: "Joining an Elastic EP deployment goes through the elastic EP backend, which must be named.",
+    flags: &["--elastic-ep-join-mode", "--elastic-ep-backend"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover --elastic-ep-backend mooncake",
+};
+pub static EEP_SCALE_NODE_RANK: Rule = Rule {
+    code: "PAR053",
+    name: "elastic-scale-joiner-node-rank-1",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires one joining"),
+    explanation: "A scale-up joiner is launched as the second node of its own group, so SGLang requires --node-rank 1.",
+    flags: &["--elastic-ep-join-mode", "--node-rank"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1",
+};
+pub static EEP_SCALE_OFFSET: Rule = Rule {
+    code: "PAR054",
+    name: "elastic-scale-needs-rank-offset",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale joiners require --elastic-ep-join-rank-offset"),
+    explanation: "A scale-up joiner must be told where its ranks start: the current EP size of the deployment it joins.",
+    flags: &["--elastic-ep-join-mode", "--elastic-ep-join-rank-offset"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1",
+};
+pub static EEP_OFFSET_ONLY_SCALE: Rule = Rule {
+    code: "PAR055",
+    name: "elastic-rank-offset-only-for-scale",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-join-rank-offset is only valid"),
+    explanation: "The join rank offset only means something for a scale-up joiner.",
+    flags: &["--elastic-ep-join-rank-offset", "--elastic-ep-join-mode"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-rank-offset 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+};
+pub static EEP_MAX_NEEDS_BACKEND: Rule = Rule {
+    code: "PAR056",
+    name: "max-ep-size-needs-elastic-backend",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--max-ep-size requires --elastic-ep-backend"),
+    explanation: "A maximum EP size only matters for an Elastic EP deployment that can grow.",
+    flags: &["--max-ep-size", "--elastic-ep-backend"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8 --elastic-ep-backend mooncake",
+};
+pub static EEP_MAX_POSITIVE: Rule = Rule {
+    code: "PAR057",
+    name: "max-ep-size-positive",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--max-ep-size must be a positive integer."),
+    explanation: "The largest EP size an Elastic EP deployment may grow to must be at least 1.",
+    flags: &["--max-ep-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 0",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 1",
+};
+pub static EEP_INITIAL_NEEDS_SCALING: Rule = Rule {
+    code: "PAR058",
+    name: "elastic-initial-size-needs-scaling",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-initial-size is only valid for"),
+    explanation: "The initial EP size only matters when the deployment can scale up: an elastic backend and --max-ep-size above --tp-size.",
+    flags: &["--elastic-ep-initial-size", "--max-ep-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-initial-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+};
+pub static EEP_TOPOLOGY: Rule = Rule {
+    code: "PAR059",
+    name: "elastic-attention-topology",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Invalid attention topology: tp_size={cfg.tp_size},"),
+    explanation: "Elastic EP scale-up needs --tp-size to split evenly into attention-DP and CP groups.",
+    flags: &["--tp-size", "--attn-dp-size", "--attn-cp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_REPLICA_DIVISIBLE: Rule = Rule {
+    code: "PAR060",
+    name: "elastic-ep-size-divisible-by-replica",
+    sglang: raises("parallel_hook.handle_elastic_ep", "{str(exc)}"),
+    explanation: "Elastic EP grows in whole attention replicas (attention TP x attention CP ranks), so --max-ep-size, the initial size and the join offset must be multiples of that width.",
+    flags: &["--max-ep-size", "--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 5",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4",
+};
+pub static EEP_MOE_DENSE_TP: Rule = Rule {
+    code: "PAR061",
+    name: "elastic-scale-attn-tp-needs-dense-tp-1",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up with attention TP greater"),
+    explanation: "When attention is tensor-parallel, dense MLP layers must not be TP-sharded for a joining group to fit in.",
+    flags: &["--moe-dense-tp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4 --moe-dense-tp-size 1",
+};
+pub static EEP_TIMEOUT: Rule = Rule {
+    code: "PAR062",
+    name: "elastic-scale-timeout-positive",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-scale-timeout must be greater"),
+    explanation: "Scale-up waits for joiners at most this long; zero or negative makes no sense.",
+    flags: &["--elastic-ep-scale-timeout"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_TOKENIZER_WORKERS: Rule = Rule {
+    code: "PAR063",
+    name: "elastic-scale-single-tokenizer",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up currently requires"),
+    explanation: "Runtime scale-up is only implemented with a single tokenizer worker.",
+    flags: &["--tokenizer-worker-num"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_RAY: Rule = Rule {
+    code: "PAR064",
+    name: "elastic-scale-excludes-ray",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support"),
+    explanation: "Runtime scale-up is not implemented for Ray-launched servers.",
+    flags: &["--use-ray"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_BACKUP: Rule = Rule {
+    code: "PAR065",
+    name: "elastic-scale-excludes-expert-backup",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support --enable-elastic-expert-backup."),
+    explanation: "Expert backup and runtime scale-up are separate Elastic EP modes that cannot be combined.",
+    flags: &["--enable-elastic-expert-backup"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_JOINER_INITIAL: Rule = Rule {
+    code: "PAR066",
+    name: "elastic-joiner-needs-initial-size",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale joiners require --elastic-ep-initial-size"),
+    explanation: "A joiner must know the EP size the primary deployment started with.",
+    flags: &["--elastic-ep-initial-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_INITIAL_LE_OFFSET: Rule = Rule {
+    code: "PAR067",
+    name: "elastic-initial-size-within-current",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-initial-size cannot exceed the"),
+    explanation: "The deployment's launch-time EP size cannot be larger than its current size (the join offset).",
+    flags: &["--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_JOIN_TARGET: Rule = Rule {
+    code: "PAR068",
+    name: "elastic-join-exceeds-max-ep",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP joining group exceeds --max-ep-size"),
+    explanation: "The joining group's ranks (offset + TP size) must fit inside --max-ep-size.",
+    flags: &["--max-ep-size", "--elastic-ep-join-rank-offset", "--tp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_SINGLE_RANK_DENSE: Rule = Rule {
+    code: "PAR069",
+    name: "elastic-single-rank-joiner-dense-tp-1",
+    sglang: raises("parallel_hook.handle_elastic_ep", "A single-rank Elastic EP joining group requires"),
+    explanation: "A one-rank joiner cannot hold TP-sharded dense layers.",
+    flags: &["--moe-dense-tp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_PRIMARY_INITIAL: Rule = Rule {
+    code: "PAR070",
+    name: "elastic-primary-initial-size-is-tp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "The primary --elastic-ep-initial-size must"),
+    explanation: "On the primary deployment the initial EP size is its own TP size; leave --elastic-ep-initial-size unset or equal to --tp-size.",
+    flags: &["--elastic-ep-initial-size", "--tp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_INITIAL_POSITIVE: Rule = Rule {
+    code: "PAR071",
+    name: "elastic-initial-size-positive",
+    sglang: raises("parallel_hook.handle_elastic_ep", ""),
+    explanation: "The initial EP size must be positive. SGLang fails with a bare assertion (empty message).",
+    flags: &["--elastic-ep-initial-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_ROUND_ROBIN: Rule = Rule {
+    code: "PAR072",
+    name: "elastic-scale-needs-round-robin",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --load-balance-method"),
+    explanation: "Load-aware DP balancing needs per-rank load snapshots that do not survive a scale-up; on a prefill server the default is follow_bootstrap_room.",
+    flags: &["--load-balance-method"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_MOONCAKE: Rule = Rule {
+    code: "PAR073",
+    name: "elastic-scale-needs-mooncake",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires --elastic-ep-backend"),
+    explanation: "Only the Mooncake elastic backend implements runtime scale-up.",
+    flags: &["--elastic-ep-backend"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_DCP: Rule = Rule {
+    code: "PAR074",
+    name: "elastic-scale-dcp-divides-attn-tp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --dcp-size to"),
+    explanation: "Decode context parallelism runs inside the attention TP group, which stays fixed while EP scales.",
+    flags: &["--dcp-size"],
+    example_bad: "",
+    example_good: "",
+};
 
-elastic!(EEP_EPLB_ALGORITHM, "PAR050", "elastic-ep-eplb-algorithm", "parallel_hook.handle_elastic_ep#1", "AssertionError",
-    "Elastic EP requires eplb_algorithm to be set to 'auto' or 'elasticity_aware(_hierarchical)'.",
-    "With Elastic EP, EPLB must use an elasticity-aware algorithm that copes with ranks joining and leaving.",
-    ["--elastic-ep-backend", "--enable-eplb", "--eplb-algorithm"],
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb --eplb-algorithm deepseek",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb");
-elastic!(EEP_PP, "PAR051", "elastic-ep-excludes-pp", "parallel_hook.handle_elastic_ep#2", "AssertionError",
-    "PP size should be set to 1 under elastic EP",
-    "Elastic EP is only implemented for a single pipeline stage.",
-    ["--elastic-ep-backend", "--pp-size"], "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --pp-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake");
-elastic!(EEP_JOIN_NEEDS_BACKEND, "PAR052", "elastic-join-needs-backend", "parallel_hook.handle_elastic_ep#3", "AssertionError",
-    "--elastic-ep-join-mode requires --elastic-ep-backend to be set.",
-    "Joining an Elastic EP deployment goes through the elastic EP backend, which must be named.",
-    ["--elastic-ep-join-mode", "--elastic-ep-backend"], "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover",
-    "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover --elastic-ep-backend mooncake");
-elastic!(EEP_SCALE_NODE_RANK, "PAR053", "elastic-scale-joiner-node-rank-1", "parallel_hook.handle_elastic_ep#4", "AssertionError",
-    "Elastic EP scale-up requires one joining TP group at --node-rank 1 (got {cfg.node_rank}).",
-    "A scale-up joiner is launched as the second node of its own group, so SGLang requires --node-rank 1.",
-    ["--elastic-ep-join-mode", "--node-rank"], "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale",
-    "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1");
-elastic!(EEP_SCALE_OFFSET, "PAR054", "elastic-scale-needs-rank-offset", "parallel_hook.handle_elastic_ep#5", "AssertionError",
-    "Elastic EP scale joiners require --elastic-ep-join-rank-offset set to the current effective EP size.",
-    "A scale-up joiner must be told where its ranks start: the current EP size of the deployment it joins.",
-    ["--elastic-ep-join-mode", "--elastic-ep-join-rank-offset"],
-    "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1",
-    "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1");
-elastic!(EEP_OFFSET_ONLY_SCALE, "PAR055", "elastic-rank-offset-only-for-scale", "parallel_hook.handle_elastic_ep#6", "AssertionError",
-    "--elastic-ep-join-rank-offset is only valid with --elastic-ep-join-mode scale.",
-    "The join rank offset only means something for a scale-up joiner.",
-    ["--elastic-ep-join-rank-offset", "--elastic-ep-join-mode"], "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-rank-offset 2",
-    "--model-path Qwen/Qwen3-30B-A3B");
-elastic!(EEP_MAX_NEEDS_BACKEND, "PAR056", "max-ep-size-needs-elastic-backend", "parallel_hook.handle_elastic_ep#8", "AssertionError",
-    "--max-ep-size requires --elastic-ep-backend to be set.",
-    "A maximum EP size only matters for an Elastic EP deployment that can grow.",
-    ["--max-ep-size", "--elastic-ep-backend"], "--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8",
-    "--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8 --elastic-ep-backend mooncake");
-elastic!(EEP_MAX_POSITIVE, "PAR057", "max-ep-size-positive", "parallel_hook.handle_elastic_ep#9", "AssertionError",
-    "--max-ep-size must be a positive integer.",
-    "The largest EP size an Elastic EP deployment may grow to must be at least 1.",
-    ["--max-ep-size"], "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 0",
-    "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 1");
-elastic!(EEP_INITIAL_NEEDS_SCALING, "PAR058", "elastic-initial-size-needs-scaling", "parallel_hook.handle_elastic_ep#10", "AssertionError",
-    "--elastic-ep-initial-size is only valid for an Elastic EP deployment with --max-ep-size larger than its local TP size.",
-    "The initial EP size only matters when the deployment can scale up: an elastic backend and --max-ep-size above --tp-size.",
-    ["--elastic-ep-initial-size", "--max-ep-size"], "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-initial-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B");
-elastic!(EEP_TOPOLOGY, "PAR059", "elastic-attention-topology", "parallel_hook.handle_elastic_ep#11", "AssertionError",
-    "Invalid attention topology: tp_size={cfg.tp_size}, attn_dp_size={cfg.attn_dp_size}, attn_cp_size={resolved.attn_cp_size}.",
-    "Elastic EP scale-up needs --tp-size to split evenly into attention-DP and CP groups.",
-    ["--tp-size", "--attn-dp-size", "--attn-cp-size"], "", "");
-elastic!(EEP_REPLICA_DIVISIBLE, "PAR060", "elastic-ep-size-divisible-by-replica", "parallel_hook.handle_elastic_ep#12", "AssertionError",
-    "EP size {ep_size} must be divisible by attention replica size {attn_replica_size}.",
-    "Elastic EP grows in whole attention replicas (attention TP x attention CP ranks), so --max-ep-size, the initial size and the join offset must be multiples of that width.",
-    ["--max-ep-size", "--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 5",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4");
-elastic!(EEP_MOE_DENSE_TP, "PAR061", "elastic-scale-attn-tp-needs-dense-tp-1", "parallel_hook.handle_elastic_ep#13", "AssertionError",
-    "Elastic EP scale-up with attention TP greater than one requires --moe-dense-tp-size 1 (got moe_dense_tp_size={cfg.moe_dense_tp_size}).",
-    "When attention is tensor-parallel, dense MLP layers must not be TP-sharded for a joining group to fit in.",
-    ["--moe-dense-tp-size"], "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4",
-    "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4 --moe-dense-tp-size 1");
-elastic!(EEP_TIMEOUT, "PAR062", "elastic-scale-timeout-positive", "parallel_hook.handle_elastic_ep#14", "AssertionError",
-    "--elastic-ep-scale-timeout must be greater than zero.",
-    "Scale-up waits for joiners at most this long; zero or negative makes no sense.",
-    ["--elastic-ep-scale-timeout"], "", "");
-elastic!(EEP_TOKENIZER_WORKERS, "PAR063", "elastic-scale-single-tokenizer", "parallel_hook.handle_elastic_ep#15", "AssertionError",
-    "Elastic EP runtime scale-up currently requires --tokenizer-worker-num 1.",
-    "Runtime scale-up is only implemented with a single tokenizer worker.",
-    ["--tokenizer-worker-num"], "", "");
-elastic!(EEP_RAY, "PAR064", "elastic-scale-excludes-ray", "parallel_hook.handle_elastic_ep#16", "AssertionError",
-    "Elastic EP runtime scale-up does not support --use-ray.",
-    "Runtime scale-up is not implemented for Ray-launched servers.",
-    ["--use-ray"], "", "");
-elastic!(EEP_BACKUP, "PAR065", "elastic-scale-excludes-expert-backup", "parallel_hook.handle_elastic_ep#17", "AssertionError",
-    "Elastic EP runtime scale-up does not support --enable-elastic-expert-backup.",
-    "Expert backup and runtime scale-up are separate Elastic EP modes that cannot be combined.",
-    ["--enable-elastic-expert-backup"], "", "");
-elastic!(EEP_JOINER_INITIAL, "PAR066", "elastic-joiner-needs-initial-size", "parallel_hook.handle_elastic_ep#18", "AssertionError",
-    "Elastic EP scale joiners require --elastic-ep-initial-size set to the primary deployment's launch-time EP size.",
-    "A joiner must know the EP size the primary deployment started with.",
-    ["--elastic-ep-initial-size"], "", "");
-elastic!(EEP_INITIAL_LE_OFFSET, "PAR067", "elastic-initial-size-within-current", "parallel_hook.handle_elastic_ep#19", "AssertionError",
-    "--elastic-ep-initial-size cannot exceed the current EP size (initial={cfg.elastic_ep_initial_size}, current={cfg.ep_join_rank_offset}).",
-    "The deployment's launch-time EP size cannot be larger than its current size (the join offset).",
-    ["--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"], "", "");
-elastic!(EEP_JOIN_TARGET, "PAR068", "elastic-join-exceeds-max-ep", "parallel_hook.handle_elastic_ep#20", "AssertionError",
-    "Elastic EP joining group exceeds --max-ep-size (join_target={join_target}, max_ep_size={cfg.max_ep_size}).",
-    "The joining group's ranks (offset + TP size) must fit inside --max-ep-size.",
-    ["--max-ep-size", "--elastic-ep-join-rank-offset", "--tp-size"], "", "");
-elastic!(EEP_SINGLE_RANK_DENSE, "PAR069", "elastic-single-rank-joiner-dense-tp-1", "parallel_hook.handle_elastic_ep#21", "AssertionError",
-    "A single-rank Elastic EP joining group requires --moe-dense-tp-size 1.",
-    "A one-rank joiner cannot hold TP-sharded dense layers.",
-    ["--moe-dense-tp-size"], "", "");
-elastic!(EEP_PRIMARY_INITIAL, "PAR070", "elastic-primary-initial-size-is-tp", "parallel_hook.handle_elastic_ep#22", "AssertionError",
-    "The primary --elastic-ep-initial-size must equal its launch-time TP size ({cfg.tp_size}).",
-    "On the primary deployment the initial EP size is its own TP size; leave --elastic-ep-initial-size unset or equal to --tp-size.",
-    ["--elastic-ep-initial-size", "--tp-size"], "", "");
-elastic!(EEP_INITIAL_POSITIVE, "PAR071", "elastic-initial-size-positive", "parallel_hook.handle_elastic_ep#23", "AssertionError",
-    "",
-    "The initial EP size must be positive. SGLang fails with a bare assertion (empty message).",
-    ["--elastic-ep-initial-size"], "", "");
-elastic!(EEP_ROUND_ROBIN, "PAR072", "elastic-scale-needs-round-robin", "parallel_hook.handle_elastic_ep#24", "AssertionError",
-    "Elastic EP scale-up requires --load-balance-method round_robin; load-aware methods require global-rank load snapshots after scale (got {cfg.load_balance_method}).",
-    "Load-aware DP balancing needs per-rank load snapshots that do not survive a scale-up; on a prefill server the default is follow_bootstrap_room.",
-    ["--load-balance-method"], "", "");
-elastic!(EEP_MOONCAKE, "PAR073", "elastic-scale-needs-mooncake", "parallel_hook.handle_elastic_ep#25", "AssertionError",
-    "Elastic EP runtime scale-up requires --elastic-ep-backend mooncake (got elastic_ep_backend={cfg.elastic_ep_backend}).",
-    "Only the Mooncake elastic backend implements runtime scale-up.",
-    ["--elastic-ep-backend"], "", "");
-elastic!(EEP_DCP, "PAR074", "elastic-scale-dcp-divides-attn-tp", "parallel_hook.handle_elastic_ep#27", "AssertionError",
-    "Elastic EP scale-up requires --dcp-size to divide the fixed attention TP width (got dcp_size={cfg.dcp_size}, attn_tp_size={attn_tp_size}).",
-    "Decode context parallelism runs inside the attention TP group, which stays fixed while EP scales.",
-    ["--dcp-size"], "", "");
-
-elastic!(EEP_DECODE_GRAPH, "PAR075", "elastic-scale-decode-graph-full-or-disabled", "parallel_hook.handle_elastic_ep#28", "AssertionError",
-    "Elastic EP runtime scale-up supports decode CUDA graph backend 'full' or 'disabled' (got {decode_backend!r}).",
-    "Decode CUDA graphs are recaptured after a scale-up; only full graphs (or none) support that.",
-    ["--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_PREFILL_GRAPH, "PAR076", "elastic-scale-prefill-graph-disabled", "parallel_hook.handle_elastic_ep#29", "AssertionError",
-    "Elastic EP runtime scale-up requires prefill CUDA graph to be disabled.",
-    "Prefill CUDA graphs are not recaptured after a scale-up, so they must be off (--cuda-graph-backend-prefill disabled).",
-    ["--cuda-graph-backend-prefill"], "", "");
-elastic!(EEP_GRAPH_CUDA, "PAR077", "elastic-graph-recapture-needs-cuda", "parallel_hook.handle_elastic_ep#30", "AssertionError",
-    "Elastic EP CUDA graph recapture requires CUDA (got device={cfg.device!r}).",
-    "With the full decode CUDA graph, scale-up recaptures graphs, which needs a CUDA device.",
-    ["--device", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_GRAPH_SPEC, "PAR078", "elastic-graph-recapture-excludes-speculative", "parallel_hook.handle_elastic_ep#31", "AssertionError",
-    "Elastic EP CUDA graph recapture does not support speculative decoding.",
-    "Decode graph recapture after a scale-up is not implemented for speculative decoding; disable the decode CUDA graph or speculation.",
-    ["--speculative-algorithm", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_GRAPH_EMBEDDING, "PAR079", "elastic-graph-recapture-excludes-embedding", "parallel_hook.handle_elastic_ep#32", "AssertionError",
-    "Elastic EP CUDA graph recapture does not support embedding models.",
-    "Decode graph recapture after a scale-up is not implemented for embedding models.",
-    ["--is-embedding", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_GRAPH_DLLM, "PAR080", "elastic-graph-recapture-excludes-dllm", "parallel_hook.handle_elastic_ep#33", "AssertionError",
-    "Elastic EP CUDA graph recapture does not support diffusion models.",
-    "Decode graph recapture after a scale-up is not implemented for diffusion language models.",
-    ["--dllm-algorithm", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_GRAPH_ENCODER, "PAR081", "elastic-graph-recapture-excludes-encoder-only", "parallel_hook.handle_elastic_ep#34", "AssertionError",
-    "Elastic EP CUDA graph recapture does not support encoder-only models.",
-    "Decode graph recapture after a scale-up is not implemented for encoder-only servers.",
-    ["--encoder-only", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_GRAPH_HOOKS, "PAR082", "elastic-graph-recapture-excludes-forward-hooks", "parallel_hook.handle_elastic_ep#35", "AssertionError",
-    "Elastic EP CUDA graph recapture does not support forward hooks.",
-    "Decode graph recapture after a scale-up is not implemented with forward hooks installed.",
-    ["--forward-hooks", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_GRAPH_PDMUX, "PAR083", "elastic-graph-recapture-excludes-pdmux", "parallel_hook.handle_elastic_ep#36", "AssertionError",
-    "Elastic EP CUDA graph recapture does not support PDMux.",
-    "Decode graph recapture after a scale-up is not implemented with PD multiplexing.",
-    ["--enable-pdmux", "--cuda-graph-backend-decode"], "", "");
-elastic!(EEP_ATTN_DP, "PAR084", "elastic-scale-needs-attn-dp", "parallel_hook.handle_elastic_ep#37", "AssertionError",
-    "Elastic EP scale-up requires attention DP (--attn-dp-size); without it the TP group is not equivalent to WORLD and the post-scale collective path is invalid.",
-    "Runtime scale-up adds attention-DP groups; without attention DP the collectives after a scale-up would be wrong.",
-    ["--attn-dp-size"], "", "");
-elastic!(EEP_DP_LM_HEAD, "PAR085", "elastic-scale-needs-dp-lm-head", "parallel_hook.handle_elastic_ep#38", "AssertionError",
-    "Elastic EP scale-up requires --enable-dp-lm-head so output projection does not depend on the joining group's TP size.",
-    "With a DP LM head each attention-DP group computes its own logits, so joiners of a different TP size still fit.",
-    ["--enable-dp-lm-head"], "", "");
-elastic!(EEP_ATTN_CP, "PAR086", "elastic-scale-excludes-attn-cp", "parallel_hook.handle_elastic_ep#39", "AssertionError",
-    "Elastic EP scale-up requires --attn-cp-size 1 (got attn_cp_size={resolved.attn_cp_size}).",
-    "Runtime scale-up is not implemented with attention context parallelism.",
-    ["--attn-cp-size"], "", "");
-elastic!(EEP_EP_EQ_TP, "PAR087", "elastic-scale-ep-equals-tp", "parallel_hook.handle_elastic_ep#41", "AssertionError",
-    "Elastic EP scale-up requires ep_size == tp_size (got ep_size={resolved.ep_size}, tp_size={cfg.tp_size}); physical EP membership must coincide with the launch-time TP span.",
-    "Every launch-time rank must be an expert-parallel rank; all-to-all MoE backends set --ep-size to --tp-size by themselves.",
-    ["--ep-size", "--tp-size"], "", "");
-elastic!(EEP_NIXL, "PAR088", "elastic-scale-needs-nixl-a2a", "parallel_hook.handle_elastic_ep#42", "AssertionError",
-    "Elastic EP scale-up requires --moe-a2a-backend nixl (got moe_a2a_backend={resolved.moe_a2a_backend}).",
-    "Only the NIXL MoE all-to-all backend supports ranks joining at run time.",
-    ["--moe-a2a-backend"], "", "");
+pub static EEP_DECODE_GRAPH: Rule = Rule {
+    code: "PAR075",
+    name: "elastic-scale-decode-graph-full-or-disabled",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up supports decode"),
+    explanation: "Decode CUDA graphs are recaptured after a scale-up; only full graphs (or none) support that.",
+    flags: &["--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_PREFILL_GRAPH: Rule = Rule {
+    code: "PAR076",
+    name: "elastic-scale-prefill-graph-disabled",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"),
+    explanation: "Prefill CUDA graphs are not recaptured after a scale-up, so they must be off (--cuda-graph-backend-prefill disabled).",
+    flags: &["--cuda-graph-backend-prefill"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_CUDA: Rule = Rule {
+    code: "PAR077",
+    name: "elastic-graph-recapture-needs-cuda",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture requires"),
+    explanation: "With the full decode CUDA graph, scale-up recaptures graphs, which needs a CUDA device.",
+    flags: &["--device", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_SPEC: Rule = Rule {
+    code: "PAR078",
+    name: "elastic-graph-recapture-excludes-speculative",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not"),
+    explanation: "Decode graph recapture after a scale-up is not implemented for speculative decoding; disable the decode CUDA graph or speculation.",
+    flags: &["--speculative-algorithm", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_EMBEDDING: Rule = Rule {
+    code: "PAR079",
+    name: "elastic-graph-recapture-excludes-embedding",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support embedding"),
+    explanation: "Decode graph recapture after a scale-up is not implemented for embedding models.",
+    flags: &["--is-embedding", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_DLLM: Rule = Rule {
+    code: "PAR080",
+    name: "elastic-graph-recapture-excludes-dllm",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support diffusion"),
+    explanation: "Decode graph recapture after a scale-up is not implemented for diffusion language models.",
+    flags: &["--dllm-algorithm", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_ENCODER: Rule = Rule {
+    code: "PAR081",
+    name: "elastic-graph-recapture-excludes-encoder-only",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support encoder-only"),
+    explanation: "Decode graph recapture after a scale-up is not implemented for encoder-only servers.",
+    flags: &["--encoder-only", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_HOOKS: Rule = Rule {
+    code: "PAR082",
+    name: "elastic-graph-recapture-excludes-forward-hooks",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support forward"),
+    explanation: "Decode graph recapture after a scale-up is not implemented with forward hooks installed.",
+    flags: &["--forward-hooks", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPH_PDMUX: Rule = Rule {
+    code: "PAR083",
+    name: "elastic-graph-recapture-excludes-pdmux",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support PDMux."),
+    explanation: "Decode graph recapture after a scale-up is not implemented with PD multiplexing.",
+    flags: &["--enable-pdmux", "--cuda-graph-backend-decode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_ATTN_DP: Rule = Rule {
+    code: "PAR084",
+    name: "elastic-scale-needs-attn-dp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires attention DP"),
+    explanation: "Runtime scale-up adds attention-DP groups; without attention DP the collectives after a scale-up would be wrong.",
+    flags: &["--attn-dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_DP_LM_HEAD: Rule = Rule {
+    code: "PAR085",
+    name: "elastic-scale-needs-dp-lm-head",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --enable-dp-lm-head"),
+    explanation: "With a DP LM head each attention-DP group computes its own logits, so joiners of a different TP size still fit.",
+    flags: &["--enable-dp-lm-head"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_ATTN_CP: Rule = Rule {
+    code: "PAR086",
+    name: "elastic-scale-excludes-attn-cp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --attn-cp-size"),
+    explanation: "Runtime scale-up is not implemented with attention context parallelism.",
+    flags: &["--attn-cp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_EP_EQ_TP: Rule = Rule {
+    code: "PAR087",
+    name: "elastic-scale-ep-equals-tp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires ep_size == tp_size"),
+    explanation: "Every launch-time rank must be an expert-parallel rank; all-to-all MoE backends set --ep-size to --tp-size by themselves.",
+    flags: &["--ep-size", "--tp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_NIXL: Rule = Rule {
+    code: "PAR088",
+    name: "elastic-scale-needs-nixl-a2a",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --moe-a2a-backend"),
+    explanation: "Only the NIXL MoE all-to-all backend supports ranks joining at run time.",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "",
+    example_good: "",
+};
 
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
@@ -527,24 +802,24 @@ pub static RULES: &[&Rule] = &[
 
 // ---- small readers with Python semantics ----------------------------------------------------
 
-fn int(ctx: &Ctx, dest: &str, default: i64) -> i64 {
-    ctx.cfg.int(dest).unwrap_or(default)
+fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
+    ctx.cfg.int(field).unwrap_or(default)
 }
 
 /// `str(x)` of a field as an f-string prints it.
-fn show(ctx: &Ctx, dest: &str) -> String {
-    ctx.cfg.get(dest).py_str()
+fn show(ctx: &Ctx, field: Field) -> String {
+    ctx.cfg.get(field).py_str()
 }
 
 /// `runtime_context.attn_dp_enabled_of`: attention DP runs (`attn_dp_size > 1`) or this
 /// process joins an attention-DP deployment (`ep_join_mode == "scale"`).
 pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
-    int(ctx, "attn_dp_size", 1) > 1 || ctx.cfg.is("ep_join_mode", "scale")
+    int(ctx, f::attn_dp_size, 1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale")
 }
 
 /// `runtime_context.num_dp_ranks_of`: replicas times attention-DP groups.
 pub fn num_dp_ranks(ctx: &Ctx) -> i64 {
-    int(ctx, "dp_size", 1) * int(ctx, "attn_dp_size", 1)
+    int(ctx, f::dp_size, 1) * int(ctx, f::attn_dp_size, 1)
 }
 
 /// SGLang's `EnvBool` (`envs.X.get()`): true/1/yes/y and false/0/no/n, case-insensitive.
@@ -575,8 +850,8 @@ fn py_floordiv(a: i64, b: i64) -> Option<i64> {
 /// hooks after it: Waterfill forces DeepEP (`_a2a_backend_overrides`) and `ascend_tp` reads as
 /// `none`. Values a model override forces (DeepSeek, MiniMax-M3) are not known here.
 fn moe_a2a_backend_after_a2a_hook(ctx: &Ctx) -> String {
-    let mut backend = ctx.cfg.str("moe_a2a_backend").unwrap_or("none").to_string();
-    if ctx.cfg.truthy("enable_waterfill") && backend != "deepep" && backend != "megamoe" {
+    let mut backend = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
+    if ctx.cfg.truthy(f::enable_waterfill) && backend != "deepep" && backend != "megamoe" {
         backend = "deepep".into();
     }
     if backend == "ascend_tp" {
@@ -592,9 +867,9 @@ const A2A_EP_SPANNING_BACKENDS: &[&str] =
 /// `ep_size` after `handle_a2a_moe` (`_a2a_ep_size`): the spanning backends set it to tp_size.
 fn ep_size_after_a2a_hook(ctx: &Ctx) -> i64 {
     if A2A_EP_SPANNING_BACKENDS.contains(&moe_a2a_backend_after_a2a_hook(ctx).as_str()) {
-        int(ctx, "tp_size", 1)
+        int(ctx, f::tp_size, 1)
     } else {
-        int(ctx, "ep_size", 1)
+        int(ctx, f::ep_size, 1)
     }
 }
 
@@ -602,30 +877,33 @@ fn ep_size_after_a2a_hook(ctx: &Ctx) -> i64 {
 
 /// `handle_deprecated_dp_attention`: `--dp-size N --enable-dp-attention` becomes
 /// `--attn-dp-size N` (and `dp_size` 1); `enable_dp_attention` is cleared either way.
-pub fn handle_deprecated_dp_attention(ctx: &mut Ctx) {
-    if !ctx.cfg.truthy("enable_dp_attention") {
-        return;
+pub fn handle_deprecated_dp_attention(ctx: &mut Ctx) -> Step {
+    if !ctx.cfg.truthy(f::enable_dp_attention) {
+        return Ok(());
     }
-    if int(ctx, "attn_dp_size", 1) == 1 {
-        let dp = ctx.cfg.get("dp_size").clone();
-        ctx.cfg.set("attn_dp_size", dp);
-        ctx.cfg.set("dp_size", PyValue::Int(1));
+    if int(ctx, f::attn_dp_size, 1) == 1 {
+        let dp = ctx.cfg.get(f::dp_size).clone();
+        ctx.cfg.set(f::attn_dp_size, dp);
+        ctx.cfg.set(f::dp_size, PyValue::Int(1));
     }
-    ctx.cfg.set("enable_dp_attention", PyValue::Bool(false));
+    ctx.cfg.set(f::enable_dp_attention, PyValue::Bool(false));
+    Ok(())
 }
 
 /// `validate_prefill_cp_platform`: rejects prefill CP on MUSA. No hardware profile this build
 /// knows is MUSA, so the check (`parallel_hook.validate_prefill_cp_platform#1`) never fires.
-pub fn validate_prefill_cp_platform(_ctx: &mut Ctx) {}
+pub fn validate_prefill_cp_platform(_ctx: &mut Ctx) -> Step {
+    Ok(())
+}
 
 /// `overrides._dcp_comm_backend_default`.
 fn dcp_comm_backend_default(ctx: &mut Ctx) {
-    if !ctx.cfg.is_none("dcp_comm_backend") {
+    if !ctx.cfg.is_none(f::dcp_comm_backend) {
         return;
     }
-    let dcp = int(ctx, "dcp_size", 1);
+    let dcp = int(ctx, f::dcp_size, 1);
     if dcp <= 1 {
-        ctx.cfg.set("dcp_comm_backend", PyValue::Str("ag_rs".into()));
+        ctx.cfg.set(f::dcp_comm_backend, PyValue::Str("ag_rs".into()));
         return;
     }
     // utils.common.is_fi_a2a_supported: sm100 family, then the MNNVL fabric, else the per-node
@@ -634,8 +912,8 @@ fn dcp_comm_backend_default(ctx: &mut Ctx) {
         if ctx.hw.mnnvl_fabric {
             true
         } else {
-            let tp = int(ctx, "tp_size", 1);
-            let per = py_floordiv(int(ctx, "nnodes", 1), int(ctx, "pp_size", 1)).unwrap_or(1).max(1);
+            let tp = int(ctx, f::tp_size, 1);
+            let per = py_floordiv(int(ctx, f::nnodes, 1), int(ctx, f::pp_size, 1)).unwrap_or(1).max(1);
             py_floordiv(tp, per).and_then(|t| py_mod(t, dcp)) == Some(0)
         }
     };
@@ -646,114 +924,110 @@ fn dcp_comm_backend_default(ctx: &mut Ctx) {
     } else {
         "ag_rs"
     };
-    ctx.cfg.set("dcp_comm_backend", PyValue::Str(backend.into()));
+    ctx.cfg.set(f::dcp_comm_backend, PyValue::Str(backend.into()));
 }
 
 /// `handle_decode_context_parallelism`.
-pub fn handle_decode_context_parallelism(ctx: &mut Ctx) {
+pub fn handle_decode_context_parallelism(ctx: &mut Ctx) -> Step {
     dcp_comm_backend_default(ctx);
-    let dcp = int(ctx, "dcp_size", 1);
+    let dcp = int(ctx, f::dcp_size, 1);
     if dcp < 1 {
         let fixes = vec![
-            ctx.fix_set("Turn decode context parallelism off (--dcp-size 1)", "dcp_size", "--dcp-size", "1", Applicability::Unsafe),
+            ctx.fix_set("Turn decode context parallelism off (--dcp-size 1)", f::dcp_size, "1", Applicability::Unsafe),
         ];
-        let msg = format!(
-            "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size={dcp}."
-        );
-        return ctx.raise(&DCP_SIZE_POSITIVE, msg, &["dcp_size"], fixes);
+        let args: &Args = &[("cfg.dcp_size", &dcp)];
+        return ctx.raise(&DCP_SIZE_POSITIVE, args, &[f::dcp_size], fixes);
     }
-    if dcp > 1 && ctx.cfg.truthy("enable_prefill_cp") {
+    if dcp > 1 && ctx.cfg.truthy(f::enable_prefill_cp) {
         let fixes = vec![
-            ctx.fix_remove("Keep decode context parallelism: drop --enable-prefill-cp", "enable_prefill_cp", Applicability::Unsafe),
-            ctx.fix_remove("Keep prefill context parallelism: drop --dcp-size", "dcp_size", Applicability::Unsafe),
+            ctx.fix_remove("Keep decode context parallelism: drop --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe),
+            ctx.fix_remove("Keep prefill context parallelism: drop --dcp-size", f::dcp_size, Applicability::Unsafe),
         ];
-        return ctx.raise(&DCP_NO_PREFILL_CP, DCP_NO_PREFILL_CP.template.to_string(), &["dcp_size", "enable_prefill_cp"], fixes);
+        return ctx.raise(&DCP_NO_PREFILL_CP, &[], &[f::dcp_size, f::enable_prefill_cp], fixes);
     }
-    let backend = ctx.cfg.str("dcp_comm_backend").unwrap_or("").to_string();
+    let backend = ctx.cfg.str(f::dcp_comm_backend).unwrap_or("").to_string();
     if (backend == "a2a" || backend == "fi_a2a") && dcp <= 1 {
         let fixes = vec![
-            ctx.fix_remove("Drop --dcp-comm-backend (DCP is off)", "dcp_comm_backend", Applicability::Safe),
-            ctx.fix_set("Turn decode context parallelism on (--dcp-size 2)", "dcp_size", "--dcp-size", "2", Applicability::Unsafe),
+            ctx.fix_remove("Drop --dcp-comm-backend (DCP is off)", f::dcp_comm_backend, Applicability::Safe),
+            ctx.fix_set("Turn decode context parallelism on (--dcp-size 2)", f::dcp_size, "2", Applicability::Unsafe),
         ];
-        let msg = format!(
-            "--dcp-comm-backend {backend} only affects the decode context-parallel attention reduction and therefore requires --dcp-size / --decode-context-parallel-size > 1, but got dcp_size={dcp}."
-        );
-        return ctx.raise(&DCP_COMM_NEEDS_DCP, msg, &["dcp_comm_backend", "dcp_size"], fixes);
+        let args: &Args = &[("cfg.dcp_comm_backend", &backend), ("cfg.dcp_size", &dcp)];
+        return ctx.raise(&DCP_COMM_NEEDS_DCP, args, &[f::dcp_comm_backend, f::dcp_size], fixes);
     }
     if backend == "fi_a2a" && !ctx.hw.is_cuda() {
         let fixes = vec![
-            ctx.fix_set("Use the a2a DCP backend", "dcp_comm_backend", "--dcp-comm-backend", "a2a", Applicability::Safe),
-            ctx.fix_remove("Let SGLang pick the DCP backend", "dcp_comm_backend", Applicability::Safe),
+            ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Safe),
+            ctx.fix_remove("Let SGLang pick the DCP backend", f::dcp_comm_backend, Applicability::Safe),
         ];
-        return ctx.raise(&DCP_FI_A2A_NEEDS_CUDA, DCP_FI_A2A_NEEDS_CUDA.template.to_string(), &["dcp_comm_backend"], fixes);
+        return ctx.raise(&DCP_FI_A2A_NEEDS_CUDA, &[], &[f::dcp_comm_backend], fixes);
     }
-    if ctx.cfg.truthy("dcp_replicate_q_proj") {
+    if ctx.cfg.truthy(f::dcp_replicate_q_proj) {
         if dcp <= 1 {
-            let fixes = vec![ctx.fix_remove("Drop --dcp-replicate-q-proj (DCP is off)", "dcp_replicate_q_proj", Applicability::Safe)];
-            return ctx.raise(&DCP_REPLICATE_Q_NEEDS_DCP, DCP_REPLICATE_Q_NEEDS_DCP.template.to_string(), &["dcp_replicate_q_proj", "dcp_size"], fixes);
+            let fixes = vec![ctx.fix_remove("Drop --dcp-replicate-q-proj (DCP is off)", f::dcp_replicate_q_proj, Applicability::Safe)];
+            return ctx.raise(&DCP_REPLICATE_Q_NEEDS_DCP, &[], &[f::dcp_replicate_q_proj, f::dcp_size], fixes);
         }
         if backend != "a2a" && backend != "fi_a2a" {
             let fixes = vec![
-                ctx.fix_set("Use the a2a DCP backend", "dcp_comm_backend", "--dcp-comm-backend", "a2a", Applicability::Unsafe),
-                ctx.fix_remove("Drop --dcp-replicate-q-proj", "dcp_replicate_q_proj", Applicability::Safe),
+                ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Unsafe),
+                ctx.fix_remove("Drop --dcp-replicate-q-proj", f::dcp_replicate_q_proj, Applicability::Safe),
             ];
-            let msg = format!(
-                "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP communication backend (it removes the head-dim Q all-gather); got --dcp-comm-backend={backend}."
-            );
-            ctx.raise(&DCP_REPLICATE_Q_NEEDS_A2A, msg, &["dcp_replicate_q_proj", "dcp_comm_backend"], fixes);
+            let args: &Args = &[("cfg.dcp_comm_backend", &backend)];
+            let _ = ctx.raise(&DCP_REPLICATE_Q_NEEDS_A2A, args, &[f::dcp_replicate_q_proj, f::dcp_comm_backend], fixes);
         }
     }
+    Ok(())
 }
 
 /// `handle_dwdp`.
-pub fn handle_dwdp(ctx: &mut Ctx) {
-    let dwdp = int(ctx, "dwdp_size", 1);
+pub fn handle_dwdp(ctx: &mut Ctx) -> Step {
+    let dwdp = int(ctx, f::dwdp_size, 1);
     if dwdp <= 1 {
-        return;
+        return Ok(());
     }
-    let tp = int(ctx, "tp_size", 1);
+    let tp = int(ctx, f::tp_size, 1);
     if dwdp != tp {
         let fixes = vec![
-            ctx.fix_set(format!("Set --tp-size {dwdp}"), "tp_size", "--tp-size", &dwdp.to_string(), Applicability::Unsafe),
-            ctx.fix_set(format!("Set --dwdp-size {tp}"), "dwdp_size", "--dwdp-size", &tp.to_string(), Applicability::Unsafe),
+            ctx.fix_set(format!("Set --tp-size {dwdp}"), f::tp_size, &dwdp.to_string(), Applicability::Unsafe),
+            ctx.fix_set(format!("Set --dwdp-size {tp}"), f::dwdp_size, &tp.to_string(), Applicability::Unsafe),
         ];
-        return ctx.raise(&DWDP_EQUALS_TP, format!("dwdp_size ({dwdp}) must equal tp_size ({tp})"), &["dwdp_size", "tp_size"], fixes);
+        return ctx.raise(&DWDP_EQUALS_TP, &[("cfg.dwdp_size", &dwdp), ("cfg.tp_size", &tp)], &[f::dwdp_size, f::tp_size], fixes);
     }
-    let mode = ctx.cfg.str("disaggregation_mode").unwrap_or("null").to_string();
+    let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if mode != "null" && mode != "prefill" {
-        let fixes = vec![ctx.fix_remove("Drop --dwdp-size on the decode server", "dwdp_size", Applicability::Unsafe)];
-        return ctx.raise(&DWDP_DISAGG_MODE, DWDP_DISAGG_MODE.template.to_string(), &["dwdp_size", "disaggregation_mode"], fixes);
+        let fixes = vec![ctx.fix_remove("Drop --dwdp-size on the decode server", f::dwdp_size, Applicability::Unsafe)];
+        return ctx.raise(&DWDP_DISAGG_MODE, &[], &[f::dwdp_size, f::disaggregation_mode], fixes);
     }
-    let checks: [(&'static Rule, bool, &str); 4] = [
-        (&DWDP_NO_EPLB, ctx.cfg.truthy("enable_eplb"), "enable_eplb"),
-        (&DWDP_NO_SPEC, !ctx.cfg.is_none("speculative_algorithm"), "speculative_algorithm"),
-        (&DWDP_NO_PP, int(ctx, "pp_size", 1) != 1, "pp_size"),
-        (&DWDP_NO_TBO, ctx.cfg.truthy("enable_two_batch_overlap"), "enable_two_batch_overlap"),
+    let checks: [(&'static Rule, bool, Field); 4] = [
+        (&DWDP_NO_EPLB, ctx.cfg.truthy(f::enable_eplb), f::enable_eplb),
+        (&DWDP_NO_SPEC, !ctx.cfg.is_none(f::speculative_algorithm), f::speculative_algorithm),
+        (&DWDP_NO_PP, int(ctx, f::pp_size, 1) != 1, f::pp_size),
+        (&DWDP_NO_TBO, ctx.cfg.truthy(f::enable_two_batch_overlap), f::enable_two_batch_overlap),
     ];
     for (rule, failed, dest) in checks {
         if failed {
-            let flag = ctx.cfg.setting(dest).map(|s| s.written_as.clone()).unwrap_or_else(|| format!("--{}", dest.replace('_', "-")));
+            let flag = ctx.cfg.setting(dest).map(|s| s.written_as.clone()).unwrap_or_else(|| format!("--{}", dest.name().replace('_', "-")));
             let mut fixes = vec![ctx.fix_remove(format!("Drop {flag}"), dest, Applicability::Unsafe)];
-            if dest != "enable_two_batch_overlap" {
+            if dest != f::enable_two_batch_overlap {
                 // Without DWDP, two-batch overlap needs attention DP or an a2a backend.
-                fixes.push(ctx.fix_remove("Drop --dwdp-size", "dwdp_size", Applicability::Unsafe));
+                fixes.push(ctx.fix_remove("Drop --dwdp-size", f::dwdp_size, Applicability::Unsafe));
             }
-            return ctx.raise(rule, rule.template.to_string(), &[dest, "dwdp_size"], fixes);
+            return ctx.raise(rule, &[], &[dest, f::dwdp_size], fixes);
         }
     }
     if mode == "null" {
-        ctx.warn(&DWDP_NULL_MODE_WARNING, DWDP_NULL_MODE_WARNING.template.to_string(), &["dwdp_size"], vec![]);
+        ctx.warn(&DWDP_NULL_MODE_WARNING, &[], &[f::dwdp_size], vec![]);
     }
-    ctx.cfg.set("attn_dp_size", PyValue::Int(dwdp));
-    ctx.cfg.set("dp_size", PyValue::Int(1));
-    ctx.cfg.set("enable_dp_attention_local_control_broadcast", PyValue::Bool(true));
-    ctx.cfg.set("enable_dp_lm_head", PyValue::Bool(true));
-    ctx.cfg.set("moe_dense_tp_size", PyValue::Int(1));
-    ctx.cfg.set("ep_size", PyValue::Int(dwdp));
-    ctx.cfg.set("moe_dp_size", PyValue::Int(1));
-    ctx.cfg.set("moe_a2a_backend", PyValue::Str("none".into()));
+    ctx.cfg.set(f::attn_dp_size, PyValue::Int(dwdp));
+    ctx.cfg.set(f::dp_size, PyValue::Int(1));
+    ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
+    ctx.cfg.set(f::enable_dp_lm_head, PyValue::Bool(true));
+    ctx.cfg.set(f::moe_dense_tp_size, PyValue::Int(1));
+    ctx.cfg.set(f::ep_size, PyValue::Int(dwdp));
+    ctx.cfg.set(f::moe_dp_size, PyValue::Int(1));
+    ctx.cfg.set(f::moe_a2a_backend, PyValue::Str("none".into()));
     // envs.SGLANG_SCHEDULER_SKIP_ALL_GATHER.set(True): process state, not a field.
-    ctx.cfg.set("disable_cuda_graph", PyValue::Bool(true));
+    ctx.cfg.set(f::disable_cuda_graph, PyValue::Bool(true));
+    Ok(())
 }
 
 /// `chunked_prefill_size` as SGLang has it when `handle_data_parallelism` runs: the value on the
@@ -761,10 +1035,10 @@ pub fn handle_dwdp(ctx: &mut Ctx) {
 /// default from the GPU memory (that hook is not modelled; same thresholds, MiB). None when it
 /// cannot be known (CPU device, which sizes from host memory).
 fn chunked_prefill_size_now(ctx: &Ctx) -> Option<i64> {
-    if let Some(v) = ctx.cfg.int("chunked_prefill_size") {
+    if let Some(v) = ctx.cfg.int(f::chunked_prefill_size) {
         return Some(v);
     }
-    if ctx.cfg.truthy("enable_mis") {
+    if ctx.cfg.truthy(f::enable_mis) {
         // attention_hook.handle_multi_item_scoring turns chunked prefill off.
         return Some(-1);
     }
@@ -785,52 +1059,50 @@ fn chunked_prefill_size_now(ctx: &Ctx) -> Option<i64> {
 
 /// `handle_data_parallelism` (with `_data_parallelism_defaults`, `_tp_lm_head_all_to_all_default`
 /// and `_dp_lm_head_validation` from `overrides.py`).
-pub fn handle_data_parallelism(ctx: &mut Ctx) {
-    let attn_dp = int(ctx, "attn_dp_size", 1);
-    let dp = int(ctx, "dp_size", 1);
+pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
+    let attn_dp = int(ctx, f::attn_dp_size, 1);
+    let dp = int(ctx, f::dp_size, 1);
     if attn_dp < 1 {
-        let fixes = vec![ctx.fix_set("Set --attn-dp-size 1 (no attention DP)", "attn_dp_size", "--attn-dp-size", "1", Applicability::Unsafe)];
-        return ctx.raise(&ATTN_DP_POSITIVE, format!("--attn-dp-size must be positive (got {attn_dp})."), &["attn_dp_size"], fixes);
+        let fixes = vec![ctx.fix_set("Set --attn-dp-size 1 (no attention DP)", f::attn_dp_size, "1", Applicability::Unsafe)];
+        return ctx.raise(&ATTN_DP_POSITIVE, &[("cfg.attn_dp_size", &attn_dp)], &[f::attn_dp_size], fixes);
     }
     if attn_dp > 1 && dp > 1 {
         let fixes = vec![
-            ctx.fix_remove("Keep attention DP: drop --dp-size", "dp_size", Applicability::Unsafe),
-            ctx.fix_remove("Keep DP replicas: drop --attn-dp-size", "attn_dp_size", Applicability::Unsafe),
+            ctx.fix_remove("Keep attention DP: drop --dp-size", f::dp_size, Applicability::Unsafe),
+            ctx.fix_remove("Keep DP replicas: drop --attn-dp-size", f::attn_dp_size, Applicability::Unsafe),
         ];
-        let msg = format!(
-            "--dp-size {dp} with --attn-dp-size {attn_dp}: data-parallel replicas combined with attention data parallelism are not supported."
-        );
-        let dests: &[&str] = if ctx.cfg.is_explicit("attn_dp_size") { &["attn_dp_size", "dp_size"] } else { &["dp_size", "enable_dp_attention"] };
-        return ctx.raise(&DP_WITH_ATTN_DP, msg, dests, fixes);
+        let args: &Args = &[("cfg.dp_size", &dp), ("cfg.attn_dp_size", &attn_dp)];
+        let dests: &[Field] = if ctx.cfg.is_explicit(f::attn_dp_size) { &[f::attn_dp_size, f::dp_size] } else { &[f::dp_size, f::enable_dp_attention] };
+        return ctx.raise(&DP_WITH_ATTN_DP, args, dests, fixes);
     }
 
     // overrides._data_parallelism_defaults
-    if num_dp_ranks(ctx) == 1 && !ctx.cfg.is("ep_join_mode", "scale") {
-        ctx.cfg.set("enable_dp_lm_head", PyValue::Bool(false));
+    if num_dp_ranks(ctx) == 1 && !ctx.cfg.is(f::ep_join_mode, "scale") {
+        ctx.cfg.set(f::enable_dp_lm_head, PyValue::Bool(false));
     }
 
-    let tp = int(ctx, "tp_size", 1);
-    if ctx.cfg.truthy("mm_enable_dp_encoder") && tp == 1 {
-        ctx.warn(&MM_DP_ENCODER_TP1_WARNING, MM_DP_ENCODER_TP1_WARNING.template.to_string(), &["mm_enable_dp_encoder"], vec![]);
+    let tp = int(ctx, f::tp_size, 1);
+    if ctx.cfg.truthy(f::mm_enable_dp_encoder) && tp == 1 {
+        ctx.warn(&MM_DP_ENCODER_TP1_WARNING, &[], &[f::mm_enable_dp_encoder], vec![]);
     }
 
     if attn_dp_enabled(ctx) {
-        if let Some(sc) = ctx.cfg.float("schedule_conservativeness") {
-            ctx.cfg.set("schedule_conservativeness", PyValue::Float(sc * 0.3));
+        if let Some(sc) = ctx.cfg.float(f::schedule_conservativeness) {
+            ctx.cfg.set(f::schedule_conservativeness, PyValue::Float(sc * 0.3));
         }
         if env_bool(ctx, "SGLANG_RUST_SERVER") {
-            ctx.cfg.set("enable_dp_attention_local_control_broadcast", PyValue::Bool(true));
+            ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
         }
         if py_mod(tp, attn_dp) != Some(0) {
             let fixes = divisor_fixes(ctx, tp, attn_dp);
-            return ctx.raise(&TP_DIVISIBLE_BY_ATTN_DP, String::new(), &["attn_dp_size", "dp_size", "tp_size"], fixes);
+            return ctx.raise(&TP_DIVISIBLE_BY_ATTN_DP, &[], &[f::attn_dp_size, f::dp_size, f::tp_size], fixes);
         }
         if let Some(original) = chunked_prefill_size_now(ctx) {
             if let Some(adjusted) = py_floordiv(original, attn_dp) {
-                ctx.cfg.set("chunked_prefill_size", PyValue::Int(adjusted));
+                ctx.cfg.set(f::chunked_prefill_size, PyValue::Int(adjusted));
                 ctx.warn(&DP_CHUNKED_PREFILL_WARNING,
-                    format!("DP attention is enabled. chunked prefill size is adjusted from {original} to {adjusted}."),
-                    &["attn_dp_size", "dp_size"],
+                    &[("original_chunked_prefill_size", &original), ("cfg.chunked_prefill_size", &adjusted)],
+                    &[f::attn_dp_size, f::dp_size],
                     vec![],
                 );
             }
@@ -840,47 +1112,45 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
     }
 
     // overrides._tp_lm_head_all_to_all_default
-    if ctx.cfg.is_none("enable_tp_lm_head_all_to_all") {
-        let attn_dp = int(ctx, "attn_dp_size", 1);
-        let enable = ctx.cfg.is("disaggregation_mode", "decode")
+    if ctx.cfg.is_none(f::enable_tp_lm_head_all_to_all) {
+        let attn_dp = int(ctx, f::attn_dp_size, 1);
+        let enable = ctx.cfg.is(f::disaggregation_mode, "decode")
             && attn_dp > 1
             && tp == attn_dp
-            && int(ctx, "attn_cp_size", 1) == 1
-            && !ctx.cfg.truthy("enable_dp_lm_head");
-        ctx.cfg.set("enable_tp_lm_head_all_to_all", PyValue::Bool(enable));
+            && int(ctx, f::attn_cp_size, 1) == 1
+            && !ctx.cfg.truthy(f::enable_dp_lm_head);
+        ctx.cfg.set(f::enable_tp_lm_head_all_to_all, PyValue::Bool(enable));
     }
 
     // overrides._dp_lm_head_validation
     let dp_enabled = attn_dp_enabled(ctx);
-    if ctx.cfg.truthy("enable_dp_lm_head") && !dp_enabled {
-        let fixes = vec![ctx.fix_remove("Drop --enable-dp-lm-head", "enable_dp_lm_head", Applicability::Unsafe)];
-        return ctx.raise(&DP_LM_HEAD_NEEDS_ATTN_DP, DP_LM_HEAD_NEEDS_ATTN_DP.template.to_string(), &["enable_dp_lm_head"], fixes);
+    if ctx.cfg.truthy(f::enable_dp_lm_head) && !dp_enabled {
+        let fixes = vec![ctx.fix_remove("Drop --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Unsafe)];
+        return ctx.raise(&DP_LM_HEAD_NEEDS_ATTN_DP, &[], &[f::enable_dp_lm_head], fixes);
     }
-    if ctx.cfg.truthy("enable_tp_lm_head_all_to_all") {
+    if ctx.cfg.truthy(f::enable_tp_lm_head_all_to_all) {
         if !dp_enabled {
-            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", "enable_tp_lm_head_all_to_all", Applicability::Unsafe)];
-            return ctx.raise(&TP_LM_HEAD_NEEDS_ATTN_DP, TP_LM_HEAD_NEEDS_ATTN_DP.template.to_string(), &["enable_tp_lm_head_all_to_all"], fixes);
+            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
+            return ctx.raise(&TP_LM_HEAD_NEEDS_ATTN_DP, &[], &[f::enable_tp_lm_head_all_to_all], fixes);
         }
-        if ctx.cfg.truthy("enable_dp_lm_head") {
+        if ctx.cfg.truthy(f::enable_dp_lm_head) {
             let fixes = vec![
-                ctx.fix_remove("Keep the TP LM head: drop --enable-dp-lm-head", "enable_dp_lm_head", Applicability::Unsafe),
-                ctx.fix_remove("Keep the DP LM head: drop --enable-tp-lm-head-all-to-all", "enable_tp_lm_head_all_to_all", Applicability::Unsafe),
+                ctx.fix_remove("Keep the TP LM head: drop --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Unsafe),
+                ctx.fix_remove("Keep the DP LM head: drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe),
             ];
-            return ctx.raise(&TP_LM_HEAD_NO_DP_LM_HEAD, TP_LM_HEAD_NO_DP_LM_HEAD.template.to_string(), &["enable_tp_lm_head_all_to_all", "enable_dp_lm_head"], fixes);
+            return ctx.raise(&TP_LM_HEAD_NO_DP_LM_HEAD, &[], &[f::enable_tp_lm_head_all_to_all, f::enable_dp_lm_head], fixes);
         }
-        let attn_dp = int(ctx, "attn_dp_size", 1);
+        let attn_dp = int(ctx, f::attn_dp_size, 1);
         if tp != attn_dp {
-            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", "enable_tp_lm_head_all_to_all", Applicability::Unsafe)];
-            let msg = format!(
-                "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size, got tp_size={tp}, attn_dp_size={attn_dp}."
-            );
-            return ctx.raise(&TP_LM_HEAD_TP_EQ_ATTN_DP, msg, &["enable_tp_lm_head_all_to_all", "attn_dp_size", "tp_size"], fixes);
+            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
+            let args: &Args = &[("view.tp_size", &tp), ("view.attn_dp_size", &attn_dp)];
+            return ctx.raise(&TP_LM_HEAD_TP_EQ_ATTN_DP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_dp_size, f::tp_size], fixes);
         }
-        let cp = int(ctx, "attn_cp_size", 1);
+        let cp = int(ctx, f::attn_cp_size, 1);
         if cp != 1 {
-            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", "enable_tp_lm_head_all_to_all", Applicability::Unsafe)];
-            let msg = format!("--enable-tp-lm-head-all-to-all currently requires attn_cp_size == 1, got {cp}.");
-            return ctx.raise(&TP_LM_HEAD_NO_CP, msg, &["enable_tp_lm_head_all_to_all", "attn_cp_size"], fixes);
+            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
+            let args: &Args = &[("view.attn_cp_size", &cp)];
+            return ctx.raise(&TP_LM_HEAD_NO_CP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_cp_size], fixes);
         }
     }
 
@@ -888,133 +1158,135 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) {
     // NCCL_GRAPH_REGISTER other than "0" is reported. Whether a CUDA graph phase stays enabled
     // is the cuda_graph family's; here only `--disable-cuda-graph` is known to turn all off.
     if let Some(v) = ctx.env("NCCL_GRAPH_REGISTER").map(str::to_string) {
-        let widest = tp.max(int(ctx, "ep_size", 1)).max(int(ctx, "dp_size", 1));
-        if v != "0" && widest > 1 && !ctx.cfg.truthy("disable_cuda_graph") {
-            ctx.warn(&NCCL_GRAPH_REGISTER_WARNING,
-                format!(
-                    "NCCL_GRAPH_REGISTER={v} was set explicitly; graph replay of captured cross-rank collectives can hang with registered buffers."
-                ),
+        let widest = tp.max(int(ctx, f::ep_size, 1)).max(int(ctx, f::dp_size, 1));
+        if v != "0" && widest > 1 && !ctx.cfg.truthy(f::disable_cuda_graph) {
+            // The template's `{reason}` is the text `_graph_may_capture_collectives` passes.
+            let reason = "graph replay of captured cross-rank collectives can hang with registered buffers";
+            ctx.warn(
+                &NCCL_GRAPH_REGISTER_WARNING,
+                &[("os.environ['NCCL_GRAPH_REGISTER']", &v), ("reason", &reason)],
                 &[],
                 vec![],
             );
         }
     }
+    Ok(())
 }
 
 /// Fixes for "`a` must be divisible by `b`": the nearest divisor of `a` not above `b`.
 fn divisor_fixes(ctx: &Ctx, tp: i64, attn_dp: i64) -> Vec<Fix> {
     let mut fixes = Vec::new();
     if tp > 0 {
-        let dest = if ctx.cfg.is_explicit("attn_dp_size") { "attn_dp_size" } else { "dp_size" };
-        let flag = if dest == "attn_dp_size" { "--attn-dp-size" } else { "--dp-size" };
+        let dest = if ctx.cfg.is_explicit(f::attn_dp_size) { f::attn_dp_size } else { f::dp_size };
+        let flag = if dest == f::attn_dp_size { "--attn-dp-size" } else { "--dp-size" };
         // The nearest divisors of tp_size below and above the requested width.
         let below = (1..=attn_dp.min(tp)).rev().find(|d| tp % d == 0);
         let above = (attn_dp..=tp).find(|d| tp % d == 0);
         for d in [below, above].into_iter().flatten() {
             if fixes.len() < 2 && d != attn_dp {
-                fixes.push(ctx.fix_set(format!("Use {flag} {d}, a divisor of --tp-size {tp}"), dest, flag, &d.to_string(), Applicability::Unsafe));
+                fixes.push(ctx.fix_set(format!("Use {flag} {d}, a divisor of --tp-size {tp}"), dest, &d.to_string(), Applicability::Unsafe));
             }
         }
         // A larger TP group that attn_dp divides, if the machine has the GPUs for it.
         let up = ((tp / attn_dp.max(1)) + 1) * attn_dp;
-        if up <= i64::from(ctx.hw.gpu_count) * int(ctx, "nnodes", 1) {
-            fixes.push(ctx.fix_set(format!("Use --tp-size {up}, a multiple of {attn_dp}"), "tp_size", "--tp-size", &up.to_string(), Applicability::Unsafe));
+        if up <= i64::from(ctx.hw.gpu_count) * int(ctx, f::nnodes, 1) {
+            fixes.push(ctx.fix_set(format!("Use --tp-size {up}, a multiple of {attn_dp}"), f::tp_size, &up.to_string(), Applicability::Unsafe));
         }
     }
     fixes
 }
 
 /// `handle_context_parallelism`.
-pub fn handle_context_parallelism(ctx: &mut Ctx) {
-    validate_prefill_cp_platform(ctx);
+pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
+    validate_prefill_cp_platform(ctx)?;
 
-    let prefill_cp = ctx.cfg.truthy("enable_prefill_cp");
-    let attn_cp = int(ctx, "attn_cp_size", 1);
-    let instance = ctx.cfg.str("model_path").map(is_instance_connector).unwrap_or(false);
+    let prefill_cp = ctx.cfg.truthy(f::enable_prefill_cp);
+    let attn_cp = int(ctx, f::attn_cp_size, 1);
+    let instance = ctx.cfg.str(f::model_path).map(is_instance_connector).unwrap_or(false);
     if !instance {
         // Model-dependent: _boundary_parallelism_overrides (Nemotron-H, LongCat-Flash), the
         // HIP / DeepSeek V3.2 / MiMo V2 prefill-CP checks and resolve_cp_tp_group_sharing.
         if attn_cp > 1 {
-            ctx.skip("parallel_hook._boundary_parallelism_overrides#1", NotRunReason::ModelConfig);
+            ctx.skip(site("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"), NotRunReason::ModelConfig);
         }
         if prefill_cp && attn_cp > 1 {
-            ctx.skip("parallel_hook._boundary_parallelism_overrides#2", NotRunReason::ModelConfig);
-            ctx.skip("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing#1", NotRunReason::ModelConfig);
+            ctx.skip(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"), NotRunReason::ModelConfig);
+            ctx.skip(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --attn-cp-size"), NotRunReason::ModelConfig);
         }
         if prefill_cp {
             if ctx.hw.is_hip() {
-                ctx.skip("parallel_hook.handle_context_parallelism#1", NotRunReason::ModelConfig);
+                ctx.skip(site("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"), NotRunReason::ModelConfig);
             }
-            if ctx.cfg.is("cp_strategy", "zigzag") {
-                ctx.skip("parallel_hook.handle_context_parallelism#2", NotRunReason::ModelConfig);
+            if ctx.cfg.is(f::cp_strategy, "zigzag") {
+                ctx.skip(site("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"), NotRunReason::ModelConfig);
             }
-            ctx.skip("parallel_hook.handle_context_parallelism#3", NotRunReason::ModelConfig);
+            ctx.skip(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"), NotRunReason::ModelConfig);
             // MiMo V2 (multimodal) with zigzag CP must serve text only
-            if ctx.cfg.is("cp_strategy", "zigzag") && !ctx.cfg.truthy("language_only") && !ctx.cfg.truthy("language_model_only") {
-                ctx.skip("parallel_hook.handle_context_parallelism#4", NotRunReason::ModelConfig);
+            if ctx.cfg.is(f::cp_strategy, "zigzag") && !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
+                ctx.skip(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"), NotRunReason::ModelConfig);
             }
         }
     }
 
-    if prefill_cp && ctx.cfg.is_none("cp_strategy") {
+    if prefill_cp && ctx.cfg.is_none(f::cp_strategy) {
         let fixes = vec![
-            ctx.fix_set("Split the sequence zigzag", "cp_strategy", "--cp-strategy", "zigzag", Applicability::Unsafe),
-            ctx.fix_set("Split the sequence interleaved", "cp_strategy", "--cp-strategy", "interleave", Applicability::Unsafe),
+            ctx.fix_set("Split the sequence zigzag", f::cp_strategy, "zigzag", Applicability::Unsafe),
+            ctx.fix_set("Split the sequence interleaved", f::cp_strategy, "interleave", Applicability::Unsafe),
         ];
-        return ctx.raise(&CP_STRATEGY_REQUIRED, CP_STRATEGY_REQUIRED.template.to_string(), &["enable_prefill_cp"], fixes);
+        return ctx.raise(&CP_STRATEGY_REQUIRED, &[], &[f::enable_prefill_cp], fixes);
     }
 
-    let tp = int(ctx, "tp_size", 1);
-    let attn_dp = int(ctx, "attn_dp_size", 1);
-    let aiter = ctx.cfg.truthy("enable_aiter_allreduce_fusion");
+    let tp = int(ctx, f::tp_size, 1);
+    let attn_dp = int(ctx, f::attn_dp_size, 1);
+    let aiter = ctx.cfg.truthy(f::enable_aiter_allreduce_fusion);
     if attn_cp > 1 {
         if py_mod(tp, attn_cp) != Some(0) {
-            return ctx.raise(&TP_DIV_ATTN_CP, TP_DIV_ATTN_CP.template.to_string(), &["attn_cp_size", "tp_size"], vec![]);
+            return ctx.raise(&TP_DIV_ATTN_CP, &[], &[f::attn_cp_size, f::tp_size], vec![]);
         }
         if py_mod(tp, attn_dp * attn_cp) != Some(0) {
-            return ctx.raise(&TP_DIV_ATTN_DP_CP, TP_DIV_ATTN_DP_CP.template.to_string(), &["attn_dp_size", "attn_cp_size", "tp_size"], vec![]);
+            return ctx.raise(&TP_DIV_ATTN_DP_CP, &[], &[f::attn_dp_size, f::attn_cp_size, f::tp_size], vec![]);
         }
         if aiter {
-            let fixes = vec![ctx.fix_remove("Drop --enable-aiter-allreduce-fusion", "enable_aiter_allreduce_fusion", Applicability::Safe)];
-            return ctx.raise(&AITER_FUSION_CP, AITER_FUSION_CP.template.to_string(), &["enable_aiter_allreduce_fusion"], fixes);
+            let fixes = vec![ctx.fix_remove("Drop --enable-aiter-allreduce-fusion", f::enable_aiter_allreduce_fusion, Applicability::Safe)];
+            return ctx.raise(&AITER_FUSION_CP, &[], &[f::enable_aiter_allreduce_fusion], fixes);
         }
     }
-    let moe_dp = int(ctx, "moe_dp_size", 1);
-    let ep = int(ctx, "ep_size", 1);
+    let moe_dp = int(ctx, f::moe_dp_size, 1);
+    let ep = int(ctx, f::ep_size, 1);
     if moe_dp > 1 {
         if py_mod(tp, moe_dp) != Some(0) {
-            return ctx.raise(&TP_DIV_MOE_DP, TP_DIV_MOE_DP.template.to_string(), &["moe_dp_size", "tp_size"], vec![]);
+            return ctx.raise(&TP_DIV_MOE_DP, &[], &[f::moe_dp_size, f::tp_size], vec![]);
         }
         if ep * moe_dp > tp {
-            return ctx.raise(&EP_MOE_DP_LE_TP, EP_MOE_DP_LE_TP.template.to_string(), &["ep_size", "moe_dp_size", "tp_size"], vec![]);
+            return ctx.raise(&EP_MOE_DP_LE_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], vec![]);
         }
-        if int(ctx, "pp_size", 1) != 1 {
-            let fixes = vec![ctx.fix_remove("Drop --pp-size", "pp_size", Applicability::Unsafe)];
-            return ctx.raise(&PP_WITH_MOE_DP, PP_WITH_MOE_DP.template.to_string(), &["pp_size", "moe_dp_size"], fixes);
+        if int(ctx, f::pp_size, 1) != 1 {
+            let fixes = vec![ctx.fix_remove("Drop --pp-size", f::pp_size, Applicability::Unsafe)];
+            return ctx.raise(&PP_WITH_MOE_DP, &[], &[f::pp_size, f::moe_dp_size], fixes);
         }
         if ep > 1 && ep * moe_dp != tp {
             if let Some(q) = py_floordiv(tp, moe_dp) {
-                let fixes = vec![ctx.fix_set(format!("Use --ep-size {q}"), "ep_size", "--ep-size", &q.to_string(), Applicability::Unsafe)];
-                return ctx.raise(&EP_MOE_DP_EQ_TP, EP_MOE_DP_EQ_TP.template.to_string(), &["ep_size", "moe_dp_size", "tp_size"], fixes);
+                let fixes = vec![ctx.fix_set(format!("Use --ep-size {q}"), f::ep_size, &q.to_string(), Applicability::Unsafe)];
+                return ctx.raise(&EP_MOE_DP_EQ_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], fixes);
             }
         }
         if aiter {
             // parallel_hook.handle_context_parallelism#13: moe_dp_size > 1 implies attn_cp_size
             // == moe_dp_size > 1 (#14 below), so #8 above already fired.
-            return ctx.raise(&AITER_FUSION_CP, AITER_FUSION_CP.template.to_string(), &["enable_aiter_allreduce_fusion"], vec![]);
+            return ctx.raise(&AITER_FUSION_CP, &[], &[f::enable_aiter_allreduce_fusion], vec![]);
         }
     }
     if attn_cp != moe_dp && moe_dp != 1 {
         let fixes = vec![ctx.fix_set(
             format!("Use --attn-cp-size {moe_dp}"),
-            "attn_cp_size",
-            "--attn-cp-size",
+            f::attn_cp_size,
             &moe_dp.to_string(),
             Applicability::Unsafe,
         )];
-        ctx.raise(&ATTN_CP_NE_MOE_DP, ATTN_CP_NE_MOE_DP.template.to_string(), &["moe_dp_size", "attn_cp_size"], fixes);
+        let _ = ctx.raise(&ATTN_CP_NE_MOE_DP, &[], &[f::moe_dp_size, f::attn_cp_size], fixes);
     }
     // init_cp_strategy: cp_strategy is limited by argparse choices, nothing else can fail.
+    Ok(())
 }
 
 /// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`instance://...`).
@@ -1024,11 +1296,11 @@ fn is_instance_connector(path: &str) -> bool {
 }
 
 /// `handle_shared_experts_tp`.
-pub fn handle_shared_experts_tp(ctx: &mut Ctx) {
-    let Some(size) = ctx.cfg.int("shared_experts_tp_size") else { return };
-    let tp = int(ctx, "tp_size", 1);
-    let attn_tp = py_floordiv(tp, int(ctx, "attn_dp_size", 1))
-        .and_then(|v| py_floordiv(v, int(ctx, "attn_cp_size", 1)))
+pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
+    let Some(size) = ctx.cfg.int(f::shared_experts_tp_size) else { return Ok(()) };
+    let tp = int(ctx, f::tp_size, 1);
+    let attn_tp = py_floordiv(tp, int(ctx, f::attn_dp_size, 1))
+        .and_then(|v| py_floordiv(v, int(ctx, f::attn_cp_size, 1)))
         .unwrap_or(0);
     if size < 1 || py_mod(attn_tp, size) != Some(0) {
         let mut fixes = Vec::new();
@@ -1036,370 +1308,352 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) {
             if let Some(d) = (1..=size.clamp(1, attn_tp)).rev().find(|d| attn_tp % d == 0) {
                 fixes.push(ctx.fix_set(
                     format!("Use --shared-experts-tp-size {d}"),
-                    "shared_experts_tp_size",
-                    "--shared-experts-tp-size",
+                    f::shared_experts_tp_size,
                     &d.to_string(),
                     Applicability::Unsafe,
                 ));
             }
         }
-        let msg = format!("--shared-experts-tp-size ({size}) must be a positive divisor of attention TP size ({attn_tp}).");
-        return ctx.raise(&SHARED_EXPERTS_TP_DIVISOR, msg, &["shared_experts_tp_size"], fixes);
+        let args: &Args = &[("size", &size), ("attn_tp_size", &attn_tp)];
+        return ctx.raise(&SHARED_EXPERTS_TP_DIVISOR, args, &[f::shared_experts_tp_size], fixes);
     }
     // #2 (instance:// model path) is rejected earlier by the model-path hooks for every
     // instance path we could build; #3 and #4 need the model's architecture (Kimi-K3 only).
-    ctx.skip("parallel_hook.handle_shared_experts_tp#2", NotRunReason::NotImplemented);
-    ctx.skip("parallel_hook.handle_shared_experts_tp#3", NotRunReason::ModelConfig);
-    ctx.skip("parallel_hook.handle_shared_experts_tp#4", NotRunReason::ModelConfig);
+    ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires a Kimi-K3"), NotRunReason::NotImplemented);
+    ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"), NotRunReason::ModelConfig);
+    ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"), NotRunReason::ModelConfig);
+    Ok(())
 }
 
 /// `handle_eplb_and_dispatch`.
-pub fn handle_eplb_and_dispatch(ctx: &mut Ctx) {
-    let eplb = ctx.cfg.truthy("enable_eplb");
-    if eplb && ctx.cfg.is_none("expert_distribution_recorder_mode") {
-        ctx.cfg.set("expert_distribution_recorder_mode", PyValue::Str("stat".into()));
-        ctx.warn(&EPLB_RECORDER_WARNING, EPLB_RECORDER_WARNING.template.to_string(), &["enable_eplb"], vec![]);
+pub fn handle_eplb_and_dispatch(ctx: &mut Ctx) -> Step {
+    let eplb = ctx.cfg.truthy(f::enable_eplb);
+    if eplb && ctx.cfg.is_none(f::expert_distribution_recorder_mode) {
+        ctx.cfg.set(f::expert_distribution_recorder_mode, PyValue::Str("stat".into()));
+        ctx.warn(&EPLB_RECORDER_WARNING, &[], &[f::enable_eplb], vec![]);
     }
     let needs_rank_invariant = moe_a2a_backend_after_a2a_hook(ctx) == "none";
-    if (eplb || !ctx.cfg.is("init_expert_location", "trivial")) && ctx.cfg.is_none("ep_dispatch_algorithm") {
+    if (eplb || !ctx.cfg.is(f::init_expert_location, "trivial")) && ctx.cfg.is_none(f::ep_dispatch_algorithm) {
         let algo = if needs_rank_invariant { "dynamic" } else { "static" };
-        ctx.cfg.set("ep_dispatch_algorithm", PyValue::Str(algo.into()));
+        ctx.cfg.set(f::ep_dispatch_algorithm, PyValue::Str(algo.into()));
     }
-    let algo = ctx.cfg.str("ep_dispatch_algorithm").unwrap_or("").to_string();
+    let algo = ctx.cfg.str(f::ep_dispatch_algorithm).unwrap_or("").to_string();
     if needs_rank_invariant && (algo == "static" || algo == "lp") {
         let fixes = vec![ctx.fix_set(
             "Use --ep-dispatch-algorithm dynamic",
-            "ep_dispatch_algorithm",
-            "--ep-dispatch-algorithm",
+            f::ep_dispatch_algorithm,
             "dynamic",
             Applicability::Safe,
         )];
-        let msg = format!(
-            "--ep-dispatch-algorithm {algo} picks a different physical replica per rank, which only holds up when an a2a backend routes each token to a single rank. Use --ep-dispatch-algorithm dynamic with --moe-a2a-backend none."
-        );
-        return ctx.raise(&EP_DISPATCH_NEEDS_A2A, msg, &["ep_dispatch_algorithm"], fixes);
+        let args: &Args = &[("cfg.ep_dispatch_algorithm", &algo)];
+        return ctx.raise(&EP_DISPATCH_NEEDS_A2A, args, &[f::ep_dispatch_algorithm], fixes);
     }
-    if eplb && !ctx.cfg.is("ep_join_mode", "scale") && ep_size_after_a2a_hook(ctx) <= 1 {
-        let tp = int(ctx, "tp_size", 1);
+    if eplb && !ctx.cfg.is(f::ep_join_mode, "scale") && ep_size_after_a2a_hook(ctx) <= 1 {
+        let tp = int(ctx, f::tp_size, 1);
         let mut fixes = Vec::new();
         if tp > 1 {
-            fixes.push(ctx.fix_set(format!("Use --ep-size {tp}"), "ep_size", "--ep-size", &tp.to_string(), Applicability::Unsafe));
+            fixes.push(ctx.fix_set(format!("Use --ep-size {tp}"), f::ep_size, &tp.to_string(), Applicability::Unsafe));
         }
-        fixes.push(ctx.fix_remove("Drop --enable-eplb", "enable_eplb", Applicability::Unsafe));
-        ctx.raise(&EPLB_NEEDS_EP, String::new(), &["enable_eplb", "ep_size"], fixes);
+        fixes.push(ctx.fix_remove("Drop --enable-eplb", f::enable_eplb, Applicability::Unsafe));
+        let _ = ctx.raise(&EPLB_NEEDS_EP, &[], &[f::enable_eplb, f::ep_size], fixes);
     }
+    Ok(())
 }
 
 /// `handle_expert_distribution_metrics`.
-pub fn handle_expert_distribution_metrics(ctx: &mut Ctx) {
+pub fn handle_expert_distribution_metrics(ctx: &mut Ctx) -> Step {
     // overrides.should_report_expert_balancedness
-    if !ctx.cfg.is("expert_balancedness_report_mode", "off") && ctx.cfg.is_none("expert_distribution_recorder_mode") {
-        ctx.cfg.set("expert_distribution_recorder_mode", PyValue::Str("stat".into()));
+    if !ctx.cfg.is(f::expert_balancedness_report_mode, "off") && ctx.cfg.is_none(f::expert_distribution_recorder_mode) {
+        ctx.cfg.set(f::expert_distribution_recorder_mode, PyValue::Str("stat".into()));
     }
-    if ctx.cfg.is_none("expert_distribution_recorder_buffer_size") {
-        let x = ctx.cfg.get("eplb_rebalance_num_iterations").clone();
+    if ctx.cfg.is_none(f::expert_distribution_recorder_buffer_size) {
+        let x = ctx.cfg.get(f::eplb_rebalance_num_iterations).clone();
         if !x.is_none() {
-            ctx.cfg.set("expert_distribution_recorder_buffer_size", x);
-        } else if !ctx.cfg.is_none("expert_distribution_recorder_mode") {
-            ctx.cfg.set("expert_distribution_recorder_buffer_size", PyValue::Int(1000));
+            ctx.cfg.set(f::expert_distribution_recorder_buffer_size, x);
+        } else if !ctx.cfg.is_none(f::expert_distribution_recorder_mode) {
+            ctx.cfg.set(f::expert_distribution_recorder_buffer_size, PyValue::Int(1000));
         }
     }
+    Ok(())
 }
 
 /// `load_balance_method` after `serving_hook.handle_load_balance_method`, which resolves
 /// "auto" (follow_bootstrap_room on a PD prefill server, round_robin otherwise).
 fn load_balance_method(ctx: &Ctx) -> String {
-    match ctx.cfg.str("load_balance_method") {
+    match ctx.cfg.str(f::load_balance_method) {
         Some("auto") | None => {
-            if ctx.cfg.is("disaggregation_mode", "prefill") { "follow_bootstrap_room" } else { "round_robin" }.into()
+            if ctx.cfg.is(f::disaggregation_mode, "prefill") { "follow_bootstrap_room" } else { "round_robin" }.into()
         }
         Some(s) => s.to_string(),
     }
 }
 
 /// `handle_elastic_ep`.
-pub fn handle_elastic_ep(ctx: &mut Ctx) {
-    let backend_set = !ctx.cfg.is_none("elastic_ep_backend");
-    let tp = int(ctx, "tp_size", 1);
+pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
+    let backend_set = !ctx.cfg.is_none(f::elastic_ep_backend);
+    let tp = int(ctx, f::tp_size, 1);
     if backend_set {
-        if ctx.cfg.truthy("enable_eplb") {
-            if ctx.cfg.is("eplb_algorithm", "auto") {
-                ctx.cfg.set("eplb_algorithm", PyValue::Str("elasticity_aware".into()));
+        if ctx.cfg.truthy(f::enable_eplb) {
+            if ctx.cfg.is(f::eplb_algorithm, "auto") {
+                ctx.cfg.set(f::eplb_algorithm, PyValue::Str("elasticity_aware".into()));
             }
-            let alg = ctx.cfg.str("eplb_algorithm").unwrap_or("");
+            let alg = ctx.cfg.str(f::eplb_algorithm).unwrap_or("");
             if alg != "elasticity_aware" && alg != "elasticity_aware_hierarchical" {
-                let fixes = vec![ctx.fix_remove("Let SGLang pick elasticity_aware", "eplb_algorithm", Applicability::Safe)];
-                return ctx.raise(&EEP_EPLB_ALGORITHM, EEP_EPLB_ALGORITHM.template.to_string(), &["eplb_algorithm"], fixes);
+                let fixes = vec![ctx.fix_remove("Let SGLang pick elasticity_aware", f::eplb_algorithm, Applicability::Safe)];
+                return ctx.raise(&EEP_EPLB_ALGORITHM, &[], &[f::eplb_algorithm], fixes);
             }
         }
-        if int(ctx, "pp_size", 1) != 1 {
-            let fixes = vec![ctx.fix_remove("Drop --pp-size", "pp_size", Applicability::Unsafe)];
-            return ctx.raise(&EEP_PP, EEP_PP.template.to_string(), &["pp_size", "elastic_ep_backend"], fixes);
+        if int(ctx, f::pp_size, 1) != 1 {
+            let fixes = vec![ctx.fix_remove("Drop --pp-size", f::pp_size, Applicability::Unsafe)];
+            return ctx.raise(&EEP_PP, &[], &[f::pp_size, f::elastic_ep_backend], fixes);
         }
-        if ctx.cfg.is("elastic_ep_backend", "mooncake") {
-            let dev = ctx.cfg.str("mooncake_ib_device").map(str::to_string);
-            match super::pd_disaggregation::validate_ib_devices(ctx, dev.as_deref(), "mooncake_ib_device") {
-                Some(v) => ctx.cfg.set("mooncake_ib_device", v),
-                None => return,
+        if ctx.cfg.is(f::elastic_ep_backend, "mooncake") {
+            let dev = ctx.cfg.str(f::mooncake_ib_device).map(str::to_string);
+            match super::pd_disaggregation::validate_ib_devices(ctx, dev.as_deref(), f::mooncake_ib_device) {
+                Some(v) => ctx.cfg.set(f::mooncake_ib_device, v),
+                None => return Ok(()),
             }
         }
     }
-    let join_mode = ctx.cfg.str("ep_join_mode").map(str::to_string);
-    let offset = int(ctx, "ep_join_rank_offset", 0);
+    let join_mode = ctx.cfg.str(f::ep_join_mode).map(str::to_string);
+    let offset = int(ctx, f::ep_join_rank_offset, 0);
     if let Some(mode) = &join_mode {
         if !backend_set {
-            let fixes = vec![ctx.fix_set("Name the elastic backend", "elastic_ep_backend", "--elastic-ep-backend", "mooncake", Applicability::Unsafe)];
-            return ctx.raise(&EEP_JOIN_NEEDS_BACKEND, EEP_JOIN_NEEDS_BACKEND.template.to_string(), &["ep_join_mode"], fixes);
+            let fixes = vec![ctx.fix_set("Name the elastic backend", f::elastic_ep_backend, "mooncake", Applicability::Unsafe)];
+            return ctx.raise(&EEP_JOIN_NEEDS_BACKEND, &[], &[f::ep_join_mode], fixes);
         }
         if mode == "scale" {
-            let node_rank = int(ctx, "node_rank", 0);
+            let node_rank = int(ctx, f::node_rank, 0);
             if node_rank != 1 {
-                let fixes = vec![ctx.fix_set("Launch the joiner as --node-rank 1", "node_rank", "--node-rank", "1", Applicability::Unsafe)];
-                let msg = format!("Elastic EP scale-up requires one joining TP group at --node-rank 1 (got {node_rank}).");
-                return ctx.raise(&EEP_SCALE_NODE_RANK, msg, &["node_rank", "ep_join_mode"], fixes);
+                let fixes = vec![ctx.fix_set("Launch the joiner as --node-rank 1", f::node_rank, "1", Applicability::Unsafe)];
+                let args: &Args = &[("cfg.node_rank", &node_rank)];
+                return ctx.raise(&EEP_SCALE_NODE_RANK, args, &[f::node_rank, f::ep_join_mode], fixes);
             }
             if offset <= 0 {
-                return ctx.raise(&EEP_SCALE_OFFSET, EEP_SCALE_OFFSET.template.to_string(), &["ep_join_rank_offset", "ep_join_mode"], vec![]);
+                return ctx.raise(&EEP_SCALE_OFFSET, &[], &[f::ep_join_rank_offset, f::ep_join_mode], vec![]);
             }
         }
     }
     // parallel_hook.handle_elastic_ep#7 (offset >= 0) is unreachable: a negative offset fails
     // #5 or #6 first.
     if offset != 0 && join_mode.as_deref() != Some("scale") {
-        let fixes = vec![ctx.fix_remove("Drop --elastic-ep-join-rank-offset", "ep_join_rank_offset", Applicability::Safe)];
-        return ctx.raise(&EEP_OFFSET_ONLY_SCALE, EEP_OFFSET_ONLY_SCALE.template.to_string(), &["ep_join_rank_offset"], fixes);
+        let fixes = vec![ctx.fix_remove("Drop --elastic-ep-join-rank-offset", f::ep_join_rank_offset, Applicability::Safe)];
+        return ctx.raise(&EEP_OFFSET_ONLY_SCALE, &[], &[f::ep_join_rank_offset], fixes);
     }
-    let max_ep = ctx.cfg.int("max_ep_size");
+    let max_ep = ctx.cfg.int(f::max_ep_size);
     if let Some(max_ep) = max_ep {
         if !backend_set {
-            let fixes = vec![ctx.fix_remove("Drop --max-ep-size", "max_ep_size", Applicability::Unsafe)];
-            return ctx.raise(&EEP_MAX_NEEDS_BACKEND, EEP_MAX_NEEDS_BACKEND.template.to_string(), &["max_ep_size"], fixes);
+            let fixes = vec![ctx.fix_remove("Drop --max-ep-size", f::max_ep_size, Applicability::Unsafe)];
+            return ctx.raise(&EEP_MAX_NEEDS_BACKEND, &[], &[f::max_ep_size], fixes);
         }
         if max_ep <= 0 {
-            return ctx.raise(&EEP_MAX_POSITIVE, EEP_MAX_POSITIVE.template.to_string(), &["max_ep_size"], vec![]);
+            return ctx.raise(&EEP_MAX_POSITIVE, &[], &[f::max_ep_size], vec![]);
         }
     }
     let scaling = backend_set && max_ep.is_some_and(|m| m > tp);
-    let initial = ctx.cfg.int("elastic_ep_initial_size");
+    let initial = ctx.cfg.int(f::elastic_ep_initial_size);
     if initial.is_some() && !scaling {
-        let fixes = vec![ctx.fix_remove("Drop --elastic-ep-initial-size", "elastic_ep_initial_size", Applicability::Unsafe)];
-        return ctx.raise(&EEP_INITIAL_NEEDS_SCALING, EEP_INITIAL_NEEDS_SCALING.template.to_string(), &["elastic_ep_initial_size"], fixes);
+        let fixes = vec![ctx.fix_remove("Drop --elastic-ep-initial-size", f::elastic_ep_initial_size, Applicability::Unsafe)];
+        return ctx.raise(&EEP_INITIAL_NEEDS_SCALING, &[], &[f::elastic_ep_initial_size], fixes);
     }
     if !scaling {
-        return;
+        return Ok(());
     }
     let max_ep = max_ep.unwrap_or(0);
-    let attn_dp = int(ctx, "attn_dp_size", 1);
-    let attn_cp = int(ctx, "attn_cp_size", 1);
+    let attn_dp = int(ctx, f::attn_dp_size, 1);
+    let attn_cp = int(ctx, f::attn_cp_size, 1);
     if tp <= 0 || attn_dp <= 0 || attn_cp <= 0 || py_mod(tp, attn_dp * attn_cp) != Some(0) {
-        let msg = format!("Invalid attention topology: tp_size={tp}, attn_dp_size={attn_dp}, attn_cp_size={attn_cp}.");
-        return ctx.raise(&EEP_TOPOLOGY, msg, &["tp_size", "attn_dp_size", "attn_cp_size"], vec![]);
+        let args: &Args = &[("cfg.tp_size", &tp), ("cfg.attn_dp_size", &attn_dp), ("resolved.attn_cp_size", &attn_cp)];
+        return ctx.raise(&EEP_TOPOLOGY, args, &[f::tp_size, f::attn_dp_size, f::attn_cp_size], vec![]);
     }
     let attn_tp = tp / attn_dp / attn_cp;
     let replica = attn_tp * attn_cp;
-    let mut sizes = vec![(max_ep, "max_ep_size"), (initial.filter(|&i| i != 0).unwrap_or(tp), "elastic_ep_initial_size")];
+    let mut sizes = vec![(max_ep, f::max_ep_size), (initial.filter(|&i| i != 0).unwrap_or(tp), f::elastic_ep_initial_size)];
     if join_mode.as_deref() == Some("scale") {
-        sizes.push((offset, "ep_join_rank_offset"));
+        sizes.push((offset, f::ep_join_rank_offset));
     }
     for (size, dest) in sizes {
         if size <= 0 || replica <= 0 || size % replica != 0 {
+            // `{str(exc)}`: physical_ep_size_to_dp_size's ValueError message.
             let msg = format!("EP size {size} must be divisible by attention replica size {replica}.");
-            return ctx.raise(&EEP_REPLICA_DIVISIBLE, msg, &[dest, "max_ep_size"], vec![]);
+            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("str(exc)", &msg)], &[dest, f::max_ep_size], vec![]);
         }
     }
-    let dense = ctx.cfg.get("moe_dense_tp_size").clone();
+    let dense = ctx.cfg.get(f::moe_dense_tp_size).clone();
     if attn_tp > 1 && dense.as_int() != Some(1) {
-        let fixes = vec![ctx.fix_set("Set --moe-dense-tp-size 1", "moe_dense_tp_size", "--moe-dense-tp-size", "1", Applicability::Safe)];
-        let msg = format!(
-            "Elastic EP scale-up with attention TP greater than one requires --moe-dense-tp-size 1 (got moe_dense_tp_size={}).",
-            dense.py_str()
-        );
-        return ctx.raise(&EEP_MOE_DENSE_TP, msg, &["moe_dense_tp_size", "max_ep_size"], fixes);
+        let fixes = vec![ctx.fix_set("Set --moe-dense-tp-size 1", f::moe_dense_tp_size, "1", Applicability::Safe)];
+        let args: &Args = &[("cfg.moe_dense_tp_size", &dense.py_str())];
+        return ctx.raise(&EEP_MOE_DENSE_TP, args, &[f::moe_dense_tp_size, f::max_ep_size], fixes);
     }
-    if ctx.cfg.float("elastic_ep_scale_timeout").is_some_and(|t| t <= 0.0) {
-        return ctx.raise(&EEP_TIMEOUT, EEP_TIMEOUT.template.to_string(), &["elastic_ep_scale_timeout"], vec![]);
+    if ctx.cfg.float(f::elastic_ep_scale_timeout).is_some_and(|t| t <= 0.0) {
+        return ctx.raise(&EEP_TIMEOUT, &[], &[f::elastic_ep_scale_timeout], vec![]);
     }
-    if int(ctx, "tokenizer_worker_num", 1) != 1 {
-        let fixes = vec![ctx.fix_remove("Drop --tokenizer-worker-num", "tokenizer_worker_num", Applicability::Unsafe)];
-        return ctx.raise(&EEP_TOKENIZER_WORKERS, EEP_TOKENIZER_WORKERS.template.to_string(), &["tokenizer_worker_num"], fixes);
+    if int(ctx, f::tokenizer_worker_num, 1) != 1 {
+        let fixes = vec![ctx.fix_remove("Drop --tokenizer-worker-num", f::tokenizer_worker_num, Applicability::Unsafe)];
+        return ctx.raise(&EEP_TOKENIZER_WORKERS, &[], &[f::tokenizer_worker_num], fixes);
     }
-    if ctx.cfg.truthy("use_ray") {
-        return ctx.raise(&EEP_RAY, EEP_RAY.template.to_string(), &["use_ray"], vec![]);
+    if ctx.cfg.truthy(f::use_ray) {
+        return ctx.raise(&EEP_RAY, &[], &[f::use_ray], vec![]);
     }
-    if ctx.cfg.truthy("enable_elastic_expert_backup") {
-        return ctx.raise(&EEP_BACKUP, EEP_BACKUP.template.to_string(), &["enable_elastic_expert_backup"], vec![]);
+    if ctx.cfg.truthy(f::enable_elastic_expert_backup) {
+        return ctx.raise(&EEP_BACKUP, &[], &[f::enable_elastic_expert_backup], vec![]);
     }
-    ctx.cfg.set("enable_dp_attention_local_control_broadcast", PyValue::Bool(true));
+    ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
     if join_mode.as_deref() == Some("scale") {
         let Some(init) = initial else {
-            return ctx.raise(&EEP_JOINER_INITIAL, EEP_JOINER_INITIAL.template.to_string(), &["ep_join_mode"], vec![]);
+            return ctx.raise(&EEP_JOINER_INITIAL, &[], &[f::ep_join_mode], vec![]);
         };
         if init > offset {
-            let msg = format!(
-                "--elastic-ep-initial-size cannot exceed the current EP size (initial={init}, current={offset})."
-            );
-            return ctx.raise(&EEP_INITIAL_LE_OFFSET, msg, &["elastic_ep_initial_size", "ep_join_rank_offset"], vec![]);
+            let args: &Args = &[("cfg.elastic_ep_initial_size", &init), ("cfg.ep_join_rank_offset", &offset)];
+            return ctx.raise(&EEP_INITIAL_LE_OFFSET, args, &[f::elastic_ep_initial_size, f::ep_join_rank_offset], vec![]);
         }
         let join_target = offset + tp;
         if join_target > max_ep {
-            let msg = format!("Elastic EP joining group exceeds --max-ep-size (join_target={join_target}, max_ep_size={max_ep}).");
-            return ctx.raise(&EEP_JOIN_TARGET, msg, &["max_ep_size", "ep_join_rank_offset"], vec![]);
+            let args: &Args = &[("join_target", &join_target), ("cfg.max_ep_size", &max_ep)];
+            return ctx.raise(&EEP_JOIN_TARGET, args, &[f::max_ep_size, f::ep_join_rank_offset], vec![]);
         }
         if tp == 1 && dense.as_int() != Some(1) {
-            return ctx.raise(&EEP_SINGLE_RANK_DENSE, EEP_SINGLE_RANK_DENSE.template.to_string(), &["moe_dense_tp_size"], vec![]);
+            return ctx.raise(&EEP_SINGLE_RANK_DENSE, &[], &[f::moe_dense_tp_size], vec![]);
         }
     } else {
         if initial.is_none() {
-            ctx.cfg.set("elastic_ep_initial_size", PyValue::Int(tp));
+            ctx.cfg.set(f::elastic_ep_initial_size, PyValue::Int(tp));
         }
-        let init = ctx.cfg.int("elastic_ep_initial_size").unwrap_or(tp);
+        let init = ctx.cfg.int(f::elastic_ep_initial_size).unwrap_or(tp);
         if init != tp {
-            let msg = format!("The primary --elastic-ep-initial-size must equal its launch-time TP size ({tp}).");
-            return ctx.raise(&EEP_PRIMARY_INITIAL, msg, &["elastic_ep_initial_size", "tp_size"], vec![]);
+            let args: &Args = &[("cfg.tp_size", &tp)];
+            return ctx.raise(&EEP_PRIMARY_INITIAL, args, &[f::elastic_ep_initial_size, f::tp_size], vec![]);
         }
     }
-    if ctx.cfg.int("elastic_ep_initial_size").is_some_and(|i| i <= 0) {
-        return ctx.raise(&EEP_INITIAL_POSITIVE, String::new(), &["elastic_ep_initial_size"], vec![]);
+    if ctx.cfg.int(f::elastic_ep_initial_size).is_some_and(|i| i <= 0) {
+        return ctx.raise(&EEP_INITIAL_POSITIVE, &[], &[f::elastic_ep_initial_size], vec![]);
     }
     let lbm = load_balance_method(ctx);
     if lbm != "round_robin" {
-        let fixes = vec![ctx.fix_set("Use --load-balance-method round_robin", "load_balance_method", "--load-balance-method", "round_robin", Applicability::Safe)];
-        let msg = format!(
-            "Elastic EP scale-up requires --load-balance-method round_robin; load-aware methods require global-rank load snapshots after scale (got {lbm})."
-        );
-        return ctx.raise(&EEP_ROUND_ROBIN, msg, &["load_balance_method"], fixes);
+        let fixes = vec![ctx.fix_set("Use --load-balance-method round_robin", f::load_balance_method, "round_robin", Applicability::Safe)];
+        let args: &Args = &[("cfg.load_balance_method", &lbm)];
+        return ctx.raise(&EEP_ROUND_ROBIN, args, &[f::load_balance_method], fixes);
     }
-    if !ctx.cfg.is("elastic_ep_backend", "mooncake") {
-        let msg = format!(
-            "Elastic EP runtime scale-up requires --elastic-ep-backend mooncake (got elastic_ep_backend={}).",
-            show(ctx, "elastic_ep_backend")
-        );
-        let fixes = vec![ctx.fix_set("Use the mooncake elastic backend", "elastic_ep_backend", "--elastic-ep-backend", "mooncake", Applicability::Unsafe)];
-        return ctx.raise(&EEP_MOONCAKE, msg, &["elastic_ep_backend"], fixes);
+    if !ctx.cfg.is(f::elastic_ep_backend, "mooncake") {
+        let args: &Args = &[("cfg.elastic_ep_backend", &show(ctx, f::elastic_ep_backend))];
+        let fixes = vec![ctx.fix_set("Use the mooncake elastic backend", f::elastic_ep_backend, "mooncake", Applicability::Unsafe)];
+        return ctx.raise(&EEP_MOONCAKE, args, &[f::elastic_ep_backend], fixes);
     }
     // #26 (pp_size == 1) is unreachable: #2 above rejects pp_size != 1 for any elastic backend.
-    let dcp = int(ctx, "dcp_size", 1);
+    let dcp = int(ctx, f::dcp_size, 1);
     if py_mod(attn_tp, dcp) != Some(0) {
-        let msg = format!(
-            "Elastic EP scale-up requires --dcp-size to divide the fixed attention TP width (got dcp_size={dcp}, attn_tp_size={attn_tp})."
-        );
-        return ctx.raise(&EEP_DCP, msg, &["dcp_size"], vec![]);
+        let args: &Args = &[("cfg.dcp_size", &dcp), ("attn_tp_size", &attn_tp)];
+        return ctx.raise(&EEP_DCP, args, &[f::dcp_size], vec![]);
     }
     // #28/#29 read the resolved cuda_graph_config (the cuda_graph family resolves it in
     // handle_cuda_graph_config, before this hook). The default prefill backend depends on the
     // model (multimodal, hybrid and DeepSeek-V4 models turn it off), so a prefill phase the
     // command does not set stops the check below.
-    let all_off = ctx.cfg.truthy("disable_cuda_graph");
+    let all_off = ctx.cfg.truthy(f::disable_cuda_graph);
     let decode = match super::cuda_graph::phase_backend(ctx, "decode") {
         Some(b) => b,
-        None if all_off || ctx.cfg.truthy("disable_decode_cuda_graph") => "disabled".to_string(),
-        None => ctx.cfg.str("cuda_graph_backend_decode").unwrap_or("full").to_string(),
+        None if all_off || ctx.cfg.truthy(f::disable_decode_cuda_graph) => "disabled".to_string(),
+        None => ctx.cfg.str(f::cuda_graph_backend_decode).unwrap_or("full").to_string(),
     };
     if decode != "full" && decode != "disabled" {
         let fixes = vec![ctx.fix_set(
             "Use the full decode CUDA graph",
-            "cuda_graph_backend_decode",
-            "--cuda-graph-backend-decode",
+            f::cuda_graph_backend_decode,
             "full",
             Applicability::Unsafe,
         )];
-        let msg = format!("Elastic EP runtime scale-up supports decode CUDA graph backend 'full' or 'disabled' (got '{decode}').");
-        return ctx.raise(&EEP_DECODE_GRAPH, msg, &["cuda_graph_backend_decode"], fixes);
+        let decode_repr = format!("'{decode}'");
+        return ctx.raise(&EEP_DECODE_GRAPH, &[("decode_backend", &decode_repr)], &[f::cuda_graph_backend_decode], fixes);
     }
     let prefill_off = all_off
-        || ctx.cfg.truthy("disable_prefill_cuda_graph")
-        || ctx.cfg.is("cuda_graph_backend_prefill", "disabled")
+        || ctx.cfg.truthy(f::disable_prefill_cuda_graph)
+        || ctx.cfg.is(f::cuda_graph_backend_prefill, "disabled")
         || super::cuda_graph::phase_backend(ctx, "prefill").as_deref() == Some("disabled");
     if !prefill_off {
-        if ctx.cfg.is_none("cuda_graph_backend_prefill") {
-            ctx.skip("parallel_hook.handle_elastic_ep#29", NotRunReason::ModelConfig);
-            return;
+        if ctx.cfg.is_none(f::cuda_graph_backend_prefill) {
+            ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"), NotRunReason::ModelConfig);
+            return Ok(());
         }
         let fixes = vec![ctx.fix_set(
             "Disable the prefill CUDA graph",
-            "cuda_graph_backend_prefill",
-            "--cuda-graph-backend-prefill",
+            f::cuda_graph_backend_prefill,
             "disabled",
             Applicability::Safe,
         )];
-        return ctx.raise(&EEP_PREFILL_GRAPH, EEP_PREFILL_GRAPH.template.to_string(), &["cuda_graph_backend_prefill"], fixes);
+        return ctx.raise(&EEP_PREFILL_GRAPH, &[], &[f::cuda_graph_backend_prefill], fixes);
     }
     // platform_hook.handle_platform_defaults (not modelled) fills `device` from torch: CUDA and
     // ROCm builds are both "cuda". The XPU/NPU/HPU/MPS platform hooks rework the CUDA-graph
     // phases for their devices, so for those the decode backend here is not known.
-    let device = match ctx.cfg.str("device") {
+    let device = match ctx.cfg.str(f::device) {
         Some(d) => Some(d.to_string()),
         None if ctx.hw.is_cuda() || ctx.hw.is_hip() => Some("cuda".to_string()),
         None => None,
     };
     let known_device = matches!(device.as_deref(), Some("cuda") | Some("cpu"));
     if decode == "full" && !known_device {
-        ctx.skip("parallel_hook.handle_elastic_ep#30", NotRunReason::NotImplemented);
+        ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture requires"), NotRunReason::NotImplemented);
     }
     if decode == "full" && known_device {
         if let Some(d) = device.as_deref().filter(|d| *d != "cuda") {
             let fixes = vec![ctx.fix_set(
                 "Disable the decode CUDA graph",
-                "cuda_graph_backend_decode",
-                "--cuda-graph-backend-decode",
+                f::cuda_graph_backend_decode,
                 "disabled",
                 Applicability::Unsafe,
             )];
-            let msg = format!("Elastic EP CUDA graph recapture requires CUDA (got device={}).", str_repr(d));
-            return ctx.raise(&EEP_GRAPH_CUDA, msg, &["device"], fixes);
+            let args: &Args = &[("cfg.device", &str_repr(d))];
+            return ctx.raise(&EEP_GRAPH_CUDA, args, &[f::device], fixes);
         }
-        let checks: [(&'static Rule, bool, &str); 6] = [
-            (&EEP_GRAPH_SPEC, !ctx.cfg.is_none("speculative_algorithm"), "speculative_algorithm"),
-            (&EEP_GRAPH_EMBEDDING, ctx.cfg.truthy("is_embedding"), "is_embedding"),
-            (&EEP_GRAPH_DLLM, !ctx.cfg.is_none("dllm_algorithm"), "dllm_algorithm"),
-            (&EEP_GRAPH_ENCODER, ctx.cfg.truthy("encoder_only"), "encoder_only"),
-            (&EEP_GRAPH_HOOKS, ctx.cfg.truthy("forward_hooks"), "forward_hooks"),
-            (&EEP_GRAPH_PDMUX, ctx.cfg.truthy("enable_pdmux"), "enable_pdmux"),
+        let checks: [(&'static Rule, bool, Field); 6] = [
+            (&EEP_GRAPH_SPEC, !ctx.cfg.is_none(f::speculative_algorithm), f::speculative_algorithm),
+            (&EEP_GRAPH_EMBEDDING, ctx.cfg.truthy(f::is_embedding), f::is_embedding),
+            (&EEP_GRAPH_DLLM, !ctx.cfg.is_none(f::dllm_algorithm), f::dllm_algorithm),
+            (&EEP_GRAPH_ENCODER, ctx.cfg.truthy(f::encoder_only), f::encoder_only),
+            (&EEP_GRAPH_HOOKS, ctx.cfg.truthy(f::forward_hooks), f::forward_hooks),
+            (&EEP_GRAPH_PDMUX, ctx.cfg.truthy(f::enable_pdmux), f::enable_pdmux),
         ];
         for (rule, failed, dest) in checks {
             if failed {
                 let fixes = vec![ctx.fix_set(
                     "Disable the decode CUDA graph",
-                    "cuda_graph_backend_decode",
-                    "--cuda-graph-backend-decode",
+                    f::cuda_graph_backend_decode,
                     "disabled",
                     Applicability::Unsafe,
                 )];
-                return ctx.raise(rule, rule.template.to_string(), &[dest], fixes);
+                return ctx.raise(rule, &[], &[dest], fixes);
             }
         }
     }
     if !attn_dp_enabled(ctx) {
         let fixes = vec![ctx.fix_set(
             format!("Use pure attention DP (--attn-dp-size {tp})"),
-            "attn_dp_size",
-            "--attn-dp-size",
+            f::attn_dp_size,
             &tp.to_string(),
             Applicability::Unsafe,
         )];
-        return ctx.raise(&EEP_ATTN_DP, EEP_ATTN_DP.template.to_string(), &["attn_dp_size"], fixes);
+        return ctx.raise(&EEP_ATTN_DP, &[], &[f::attn_dp_size], fixes);
     }
-    if !ctx.cfg.truthy("enable_dp_lm_head") {
-        let fixes = vec![ctx.fix_add_flag("Add --enable-dp-lm-head", "--enable-dp-lm-head", Applicability::Safe)];
-        return ctx.raise(&EEP_DP_LM_HEAD, EEP_DP_LM_HEAD.template.to_string(), &["enable_dp_lm_head"], fixes);
+    if !ctx.cfg.truthy(f::enable_dp_lm_head) {
+        let fixes = vec![ctx.fix_add_flag("Add --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Safe)];
+        return ctx.raise(&EEP_DP_LM_HEAD, &[], &[f::enable_dp_lm_head], fixes);
     }
     if attn_cp != 1 {
-        let msg = format!("Elastic EP scale-up requires --attn-cp-size 1 (got attn_cp_size={attn_cp}).");
-        return ctx.raise(&EEP_ATTN_CP, msg, &["attn_cp_size"], vec![]);
+        let args: &Args = &[("resolved.attn_cp_size", &attn_cp)];
+        return ctx.raise(&EEP_ATTN_CP, args, &[f::attn_cp_size], vec![]);
     }
     // #40 (moe_dp_size == 1) is unreachable: moe_dp_size > 1 needs attn_cp_size == moe_dp_size.
     let ep = ep_size_after_a2a_hook(ctx);
     if ep != tp {
-        let fixes = vec![ctx.fix_set(format!("Use --ep-size {tp}"), "ep_size", "--ep-size", &tp.to_string(), Applicability::Unsafe)];
-        let msg = format!(
-            "Elastic EP scale-up requires ep_size == tp_size (got ep_size={ep}, tp_size={tp}); physical EP membership must coincide with the launch-time TP span."
-        );
-        return ctx.raise(&EEP_EP_EQ_TP, msg, &["ep_size", "tp_size"], fixes);
+        let fixes = vec![ctx.fix_set(format!("Use --ep-size {tp}"), f::ep_size, &tp.to_string(), Applicability::Unsafe)];
+        let args: &Args = &[("resolved.ep_size", &ep), ("cfg.tp_size", &tp)];
+        return ctx.raise(&EEP_EP_EQ_TP, args, &[f::ep_size, f::tp_size], fixes);
     }
     let a2a = moe_a2a_backend_after_a2a_hook(ctx);
     if a2a != "nixl" {
-        let fixes = vec![ctx.fix_set("Use the nixl MoE all-to-all backend", "moe_a2a_backend", "--moe-a2a-backend", "nixl", Applicability::Unsafe)];
-        let msg = format!("Elastic EP scale-up requires --moe-a2a-backend nixl (got moe_a2a_backend={a2a}).");
-        ctx.raise(&EEP_NIXL, msg, &["moe_a2a_backend"], fixes);
+        let fixes = vec![ctx.fix_set("Use the nixl MoE all-to-all backend", f::moe_a2a_backend, "nixl", Applicability::Unsafe)];
+        let args: &Args = &[("resolved.moe_a2a_backend", &a2a)];
+        let _ = ctx.raise(&EEP_NIXL, args, &[f::moe_a2a_backend], fixes);
     }
+    Ok(())
 }

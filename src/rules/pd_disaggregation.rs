@@ -5,187 +5,230 @@
 
 use super::parallel::{attn_dp_enabled, env_bool, num_dp_ranks};
 use super::{Ctx, NotRunReason, Rule};
-use crate::diagnostic::{Applicability, Severity, Stage};
+use crate::diagnostic::Applicability;
 use crate::pyvalue::{str_repr, PyValue};
+use crate::fields::{f, Field};
+use crate::rules::{raises, site, warns, Args, Step};
 
-const FILE: &str = "sglang/srt/arg_groups/pd_disaggregation_hook.py";
-const VALIDATION: &str = "sglang/srt/arg_groups/validation_hook.py";
-const MODEL_HOOK: &str = "sglang/srt/arg_groups/model_hook.py";
+pub static HOST_RECEIVE_RANGE: Rule = Rule {
+    code: "PD001",
+    name: "decode-host-receive-threshold-range",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-host-receive-threshold"),
+    explanation: "The threshold is a fraction of the decode KV pool; 1 (the default) turns host-side receive buffering off.",
+    flags: &["--disaggregation-decode-host-receive-threshold"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 1.5",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9",
+};
+pub static HOST_RECEIVE_FEATURES: Rule = Rule {
+    code: "PD002",
+    name: "decode-host-receive-excludes-hisparse-role-switch",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Decode host receive does not yet support"),
+    explanation: "Buffering received KV in host memory (threshold below 1) is not implemented together with HiSparse or runtime PD role switching.",
+    flags: &["--disaggregation-decode-host-receive-threshold", "--enable-hisparse", "--enable-pd-role-switch"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --enable-pd-role-switch",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9",
+};
+pub static HOST_RECEIVE_NEEDS_HOST_POOL: Rule = Rule {
+    code: "PD003",
+    name: "decode-host-receive-needs-host-pool",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Decode host KV buffering requires host_pool"),
+    explanation: "Host-side KV buffering on the decode server shares the host KV pool, so retracted requests must also be backed up there (host_pool), not as CPU tensors.",
+    flags: &["--disaggregation-decode-host-receive-threshold", "--disaggregation-decode-retraction-backup"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup cpu_tensor",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup host_pool",
+};
+pub static DECODE_RADIX_HISPARSE: Rule = Rule {
+    code: "PD005",
+    name: "decode-radix-cache-excludes-hisparse",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache"),
+    explanation: "The experimental decode-side radix cache cannot be combined with HiSparse attention's KV management.",
+    flags: &["--disaggregation-decode-enable-radix-cache", "--enable-hisparse"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache",
+};
+pub static DECODE_RADIX_FAKE: Rule = Rule {
+    code: "PD006",
+    name: "decode-radix-cache-excludes-fake-transfer",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend"),
+    explanation: "The fake transfer backend moves no KV, so there is nothing for a decode radix cache to reuse.",
+    flags: &["--disaggregation-decode-enable-radix-cache", "--disaggregation-transfer-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend fake",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake",
+};
+pub static PREFILL_FAKE: Rule = Rule {
+    code: "PD007",
+    name: "prefill-excludes-fake-transfer",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Prefill server does not support 'fake' as"),
+    explanation: "The fake transfer backend only exists for synthetic decode benchmarks; a prefill server needs a real KV transfer backend.",
+    flags: &["--disaggregation-mode", "--disaggregation-transfer-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend fake",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mooncake",
+};
+pub static STAGING_BUFFER_BACKEND: Rule = Rule {
+    code: "PD008",
+    name: "staging-buffer-needs-mooncake-or-nixl",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake'"),
+    explanation: "The PD staging buffer (environment variable SGLANG_DISAGG_STAGING_BUFFER) is only implemented for the Mooncake and NIXL transfer backends.",
+    flags: &["--disaggregation-transfer-backend"],
+    example_bad: "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake",
+    example_good: "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend mooncake",
+};
+pub static ROLE_SWITCH_FEATURES: Rule = Rule {
+    code: "PD009",
+    name: "pd-role-switch-unsupported-features",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--enable-pd-role-switch does not rebuild"),
+    explanation: "Switching a server between prefill and decode at run time does not rebuild the state of EP, MoE all-to-all, PP, DCP, speculative decoding or DP-attention local broadcast.",
+    flags: &["--enable-pd-role-switch", "--ep-size", "--moe-a2a-backend", "--pp-size", "--dcp-size", "--speculative-algorithm"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2 --ep-size 2",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2",
+};
+pub static PREFILL_COMPLETE_UNSUPPORTED: Rule = Rule {
+    code: "PD010",
+    name: "prefill-complete-allocation-unsupported",
+    sglang: raises("pd_disaggregation_hook._validate_prefill_complete", "--disaggregation-decode-allocation-policy"),
+    explanation: "The prefill_complete allocation policy is a narrow, Mooncake-only PD mode without attention TP, context parallelism, HiCache on decode and several other features.",
+    flags: &["--disaggregation-decode-allocation-policy", "--disaggregation-mode", "--disaggregation-transfer-backend", "--tp-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-allocation-policy prefill_complete",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-allocation-policy prefill_complete",
+};
+pub static RUST_SERVER_BOOTSTRAP_PORT: Rule = Rule {
+    code: "PD011",
+    name: "rust-server-bootstrap-port-is-api-port",
+    sglang: raises("pd_disaggregation_hook._alias_bootstrap_port_to_api_port", "SGLANG_RUST_SERVER serves the PD KV bootstrap"),
+    explanation: "With the Rust HTTP server (SGLANG_RUST_SERVER) a prefill server answers KV bootstrap requests on its API port, so a different explicit bootstrap port cannot be honoured.",
+    flags: &["--disaggregation-bootstrap-port", "--port"],
+    example_bad: "SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-bootstrap-port 9000",
+    example_good: "SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+};
 
-macro_rules! rule {
-    ($name:ident, $code:literal, $kebab:literal, $site:literal, $file:expr, $func:literal, $exc:literal,
-     $sev:expr, $template:literal, $expl:literal, [$($flag:literal),*], $bad:literal, $good:literal) => {
-        pub static $name: Rule = Rule {
-            code: $code,
-            name: $kebab,
-            site: $site,
-            file: $file,
-            function: $func,
-            since: "0.5.23",
-            until: None,
-            exception: $exc,
-            severity: $sev,
-            stage: Stage::Resolve,
-            template: $template,
-            explanation: $expl,
-            flags: &[$($flag),*],
-            example_bad: $bad,
-            example_good: $good,
-        };
-    };
-}
+pub static DCP_PREFILL_WARNING: Rule = Rule {
+    code: "PD020",
+    name: "dcp-on-prefill-server",
+    sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "DCP on a PD prefill server is supported when"),
+    explanation: "Decode context parallelism mainly helps decode; on a prefill server it costs communication and only works if decode uses the same DCP layout.",
+    flags: &["--dcp-size", "--disaggregation-mode"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --disaggregation-mode prefill",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --disaggregation-mode prefill",
+};
+pub static DECODE_RADIX_DP_WARNING: Rule = Rule {
+    code: "PD021",
+    name: "decode-radix-cache-with-dp-attention",
+    sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "EXPERIMENTAL: Decode radix cache with DP"),
+    explanation: "Under attention DP, each DP rank has its own decode radix cache; hits need a router that sends shared prefixes to the same rank.",
+    flags: &["--disaggregation-decode-enable-radix-cache", "--attn-dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DECODE_RADIX_ENABLED_WARNING: Rule = Rule {
+    code: "PD022",
+    name: "decode-radix-cache-experimental",
+    sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "EXPERIMENTAL: Radix cache is enabled for"),
+    explanation: "The radix cache on a PD decode server is experimental.",
+    flags: &["--disaggregation-decode-enable-radix-cache"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DECODE_RADIX_DISABLED_WARNING: Rule = Rule {
+    code: "PD023",
+    name: "decode-radix-cache-disabled",
+    sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "Radix cache is disabled for decode server"),
+    explanation: "A PD decode server receives its KV cache from prefill, so SGLang turns its radix (prefix) cache off unless --disaggregation-decode-enable-radix-cache is given.",
+    flags: &["--disaggregation-mode"],
+    example_bad: "",
+    example_good: "",
+};
 
-rule!(HOST_RECEIVE_RANGE, "PD001", "decode-host-receive-threshold-range", "pd_disaggregation_hook.handle_pd_disaggregation#1", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "--disaggregation-decode-host-receive-threshold must be between 0 and 1",
-    "The threshold is a fraction of the decode KV pool; 1 (the default) turns host-side receive buffering off.",
-    ["--disaggregation-decode-host-receive-threshold"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 1.5",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9");
-rule!(HOST_RECEIVE_FEATURES, "PD002", "decode-host-receive-excludes-hisparse-role-switch", "pd_disaggregation_hook.handle_pd_disaggregation#2", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "Decode host receive does not yet support HiSparse or role switching",
-    "Buffering received KV in host memory (threshold below 1) is not implemented together with HiSparse or runtime PD role switching.",
-    ["--disaggregation-decode-host-receive-threshold", "--enable-hisparse", "--enable-pd-role-switch"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --enable-pd-role-switch",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9");
-rule!(HOST_RECEIVE_NEEDS_HOST_POOL, "PD003", "decode-host-receive-needs-host-pool", "pd_disaggregation_hook.handle_pd_disaggregation#3", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "Decode host KV buffering requires host_pool retraction",
-    "Host-side KV buffering on the decode server shares the host KV pool, so retracted requests must also be backed up there (host_pool), not as CPU tensors.",
-    ["--disaggregation-decode-host-receive-threshold", "--disaggregation-decode-retraction-backup"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup cpu_tensor",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup host_pool");
-rule!(DECODE_RADIX_HISPARSE, "PD005", "decode-radix-cache-excludes-hisparse", "pd_disaggregation_hook.handle_pd_disaggregation#5", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse",
-    "The experimental decode-side radix cache cannot be combined with HiSparse attention's KV management.",
-    ["--disaggregation-decode-enable-radix-cache", "--enable-hisparse"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache");
-rule!(DECODE_RADIX_FAKE, "PD006", "decode-radix-cache-excludes-fake-transfer", "pd_disaggregation_hook.handle_pd_disaggregation#6", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend fake",
-    "The fake transfer backend moves no KV, so there is nothing for a decode radix cache to reuse.",
-    ["--disaggregation-decode-enable-radix-cache", "--disaggregation-transfer-backend"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend fake",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake");
-rule!(PREFILL_FAKE, "PD007", "prefill-excludes-fake-transfer", "pd_disaggregation_hook.handle_pd_disaggregation#7", FILE,
-    "handle_pd_disaggregation", "AssertionError", Severity::Error,
-    "Prefill server does not support 'fake' as the transfer backend",
-    "The fake transfer backend only exists for synthetic decode benchmarks; a prefill server needs a real KV transfer backend.",
-    ["--disaggregation-mode", "--disaggregation-transfer-backend"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend fake",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mooncake");
-rule!(STAGING_BUFFER_BACKEND, "PD008", "staging-buffer-needs-mooncake-or-nixl", "pd_disaggregation_hook.handle_pd_disaggregation#8", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake' or 'nixl', got '{cfg.disaggregation_transfer_backend}'.",
-    "The PD staging buffer (environment variable SGLANG_DISAGG_STAGING_BUFFER) is only implemented for the Mooncake and NIXL transfer backends.",
-    ["--disaggregation-transfer-backend"],
-    "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake",
-    "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend mooncake");
-rule!(ROLE_SWITCH_FEATURES, "PD009", "pd-role-switch-unsupported-features", "pd_disaggregation_hook.handle_pd_disaggregation#9", FILE,
-    "handle_pd_disaggregation", "ValueError", Severity::Error,
-    "--enable-pd-role-switch does not rebuild role-specific state for the following features: {', '.join(unsupported)}. Remove these options or drop --enable-pd-role-switch.",
-    "Switching a server between prefill and decode at run time does not rebuild the state of EP, MoE all-to-all, PP, DCP, speculative decoding or DP-attention local broadcast.",
-    ["--enable-pd-role-switch", "--ep-size", "--moe-a2a-backend", "--pp-size", "--dcp-size", "--speculative-algorithm"],
-    "--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2 --ep-size 2",
-    "--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2");
-rule!(PREFILL_COMPLETE_UNSUPPORTED, "PD010", "prefill-complete-allocation-unsupported", "pd_disaggregation_hook._validate_prefill_complete#1", FILE,
-    "_validate_prefill_complete", "ValueError", Severity::Error,
-    "--disaggregation-decode-allocation-policy prefill_complete does not yet support {', '.join(unsupported)}",
-    "The prefill_complete allocation policy is a narrow, Mooncake-only PD mode without attention TP, context parallelism, HiCache on decode and several other features.",
-    ["--disaggregation-decode-allocation-policy", "--disaggregation-mode", "--disaggregation-transfer-backend", "--tp-size"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-allocation-policy prefill_complete",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-allocation-policy prefill_complete");
-rule!(RUST_SERVER_BOOTSTRAP_PORT, "PD011", "rust-server-bootstrap-port-is-api-port", "pd_disaggregation_hook._alias_bootstrap_port_to_api_port#1", FILE,
-    "_alias_bootstrap_port_to_api_port", "ValueError", Severity::Error,
-    "SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port itself; --disaggregation-bootstrap-port {cfg.disaggregation_bootstrap_port} conflicts with --port {cfg.port}. Drop --disaggregation-bootstrap-port (decode nodes and the PD router must then target the prefill api port).",
-    "With the Rust HTTP server (SGLANG_RUST_SERVER) a prefill server answers KV bootstrap requests on its API port, so a different explicit bootstrap port cannot be honoured.",
-    ["--disaggregation-bootstrap-port", "--port"],
-    "SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-bootstrap-port 9000",
-    "SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill");
+pub static PREFIX_MM_CACHE_NEEDS_ENCODER: Rule = Rule {
+    code: "PD030",
+    name: "prefix-mm-cache-needs-encoder-only",
+    sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "--enable-prefix-mm-cache requires --encoder-only"),
+    explanation: "The multimodal prefix cache lives on the encoder server of encoder disaggregation.",
+    flags: &["--enable-prefix-mm-cache", "--encoder-only"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefix-mm-cache",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+};
+pub static ENCODER_AND_LANGUAGE_ONLY: Rule = Rule {
+    code: "PD031",
+    name: "encoder-only-excludes-language-only",
+    sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Cannot set --encoder-only and --language-only"),
+    explanation: "A server is either the encoder half or the language half of encoder disaggregation, not both.",
+    flags: &["--encoder-only", "--language-only"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --language-only",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only",
+};
+pub static ENCODER_ONLY_WITH_PD: Rule = Rule {
+    code: "PD032",
+    name: "encoder-only-excludes-pd",
+    sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Cannot set --encoder-only and --disaggregation-mode"),
+    explanation: "An encoder-only server runs no language model, so it cannot be a PD prefill or decode server.",
+    flags: &["--encoder-only", "--disaggregation-mode"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --disaggregation-mode prefill",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only",
+};
+pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
+    code: "PD033",
+    name: "language-model-only-excludes-encoder-flags",
+    sglang: raises("model_hook.handle_language_model_only", "--language-model-only cannot be combined"),
+    explanation: "--language-model-only loads only the text model, so flags that need the vision/audio encoder or encoder disaggregation make no sense with it.",
+    flags: &["--language-model-only", "--encoder-only", "--language-only", "--enable-prefix-mm-cache", "--enable-broadcast-mm-inputs-process", "--mm-enable-dp-encoder"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-model-only --language-only",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only",
+};
 
-rule!(DCP_PREFILL_WARNING, "PD020", "dcp-on-prefill-server", "", FILE, "handle_pd_disaggregation", "", Severity::Warning,
-    "DCP on a PD prefill server is supported when prefill and decode use the same DCP layout, but it usually adds communication overhead without improving prefill performance.",
-    "Decode context parallelism mainly helps decode; on a prefill server it costs communication and only works if decode uses the same DCP layout.",
-    ["--dcp-size", "--disaggregation-mode"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --disaggregation-mode prefill",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --disaggregation-mode prefill");
-rule!(DECODE_RADIX_DP_WARNING, "PD021", "decode-radix-cache-with-dp-attention", "", FILE, "handle_pd_disaggregation", "", Severity::Warning,
-    "EXPERIMENTAL: Decode radix cache with DP attention. Requires prefix-aware DP rank routing for optimal cache hits.",
-    "Under attention DP, each DP rank has its own decode radix cache; hits need a router that sends shared prefixes to the same rank.",
-    ["--disaggregation-decode-enable-radix-cache", "--attn-dp-size"], "", "");
-rule!(DECODE_RADIX_ENABLED_WARNING, "PD022", "decode-radix-cache-experimental", "", FILE, "handle_pd_disaggregation", "", Severity::Warning,
-    "EXPERIMENTAL: Radix cache is enabled for decode server",
-    "The radix cache on a PD decode server is experimental.",
-    ["--disaggregation-decode-enable-radix-cache"], "", "");
-rule!(DECODE_RADIX_DISABLED_WARNING, "PD023", "decode-radix-cache-disabled", "", FILE, "handle_pd_disaggregation", "", Severity::Warning,
-    "Radix cache is disabled for decode server",
-    "A PD decode server receives its KV cache from prefill, so SGLang turns its radix (prefix) cache off unless --disaggregation-decode-enable-radix-cache is given.",
-    ["--disaggregation-mode"], "", "");
-
-rule!(PREFIX_MM_CACHE_NEEDS_ENCODER, "PD030", "prefix-mm-cache-needs-encoder-only", "pd_disaggregation_hook.handle_encoder_disaggregation#1", FILE,
-    "handle_encoder_disaggregation", "ValueError", Severity::Error,
-    "--enable-prefix-mm-cache requires --encoder-only to be enabled",
-    "The multimodal prefix cache lives on the encoder server of encoder disaggregation.",
-    ["--enable-prefix-mm-cache", "--encoder-only"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefix-mm-cache", "--model-path meta-llama/Llama-3.1-8B-Instruct");
-rule!(ENCODER_AND_LANGUAGE_ONLY, "PD031", "encoder-only-excludes-language-only", "pd_disaggregation_hook.handle_encoder_disaggregation#2", FILE,
-    "handle_encoder_disaggregation", "ValueError", Severity::Error,
-    "Cannot set --encoder-only and --language-only together",
-    "A server is either the encoder half or the language half of encoder disaggregation, not both.",
-    ["--encoder-only", "--language-only"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --language-only", "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only");
-rule!(ENCODER_ONLY_WITH_PD, "PD032", "encoder-only-excludes-pd", "pd_disaggregation_hook.handle_encoder_disaggregation#3", FILE,
-    "handle_encoder_disaggregation", "ValueError", Severity::Error,
-    "Cannot set --encoder-only and --disaggregation-mode prefill/decode together",
-    "An encoder-only server runs no language model, so it cannot be a PD prefill or decode server.",
-    ["--encoder-only", "--disaggregation-mode"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --disaggregation-mode prefill",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only");
-rule!(LANGUAGE_MODEL_ONLY_FLAGS, "PD033", "language-model-only-excludes-encoder-flags", "model_hook.handle_language_model_only#1", MODEL_HOOK,
-    "handle_language_model_only", "ValueError", Severity::Error,
-    "--language-model-only cannot be combined with {name}",
-    "--language-model-only loads only the text model, so flags that need the vision/audio encoder or encoder disaggregation make no sense with it.",
-    ["--language-model-only", "--encoder-only", "--language-only", "--enable-prefix-mm-cache", "--enable-broadcast-mm-inputs-process", "--mm-enable-dp-encoder"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --language-model-only --language-only",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only");
-
-rule!(IB_EMPTY, "PD040", "ib-device-empty", "validation_hook.validate_ib_devices#1", VALIDATION, "validate_ib_devices", "ValueError", Severity::Error,
-    "No valid IB devices specified",
-    "An InfiniBand device list that is empty or only spaces names no device; leave the flag out to let Mooncake discover devices.",
-    ["--disaggregation-ib-device", "--mooncake-ib-device"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ' '",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill");
-rule!(IB_NO_SYSFS, "PD041", "ib-sysfs-missing", "validation_hook.validate_ib_devices#2", VALIDATION, "validate_ib_devices", "RuntimeError", Severity::Error,
-    "InfiniBand sysfs path not found: {ib_sysfs_path}. Please ensure InfiniBand drivers are installed.",
-    "Explicit IB devices are checked against /sys/class/infiniband; on a machine without InfiniBand drivers that folder does not exist.",
-    ["--disaggregation-ib-device", "--mooncake-ib-device"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill");
-rule!(IB_GROUP_EMPTY, "PD043", "ib-device-group-empty", "validation_hook.validate_ib_devices._normalize_device_group#2", VALIDATION,
-    "_normalize_device_group", "ValueError", Severity::Error,
-    "No valid IB devices specified for {context}",
-    "The comma-separated IB device list contains no device name.",
-    ["--disaggregation-ib-device", "--mooncake-ib-device"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ,",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0");
-rule!(IB_UNKNOWN, "PD044", "ib-device-unknown", "validation_hook.validate_ib_devices._normalize_device_group#3", VALIDATION,
-    "_normalize_device_group", "ValueError", Severity::Error,
-    "Invalid IB devices specified for {context}: {invalid_devices}. Available devices: {sorted(available_devices)}",
-    "Every IB device named must exist under /sys/class/infiniband on this machine.",
-    ["--disaggregation-ib-device", "--mooncake-ib-device"],
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_9",
-    "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0");
-rule!(IB_AUTO_WARNING, "PD045", "ib-device-auto-discovery", "", VALIDATION, "validate_ib_devices", "", Severity::Warning,
-    "No IB devices specified for Mooncake backend, falling back to auto discovery.",
-    "Mooncake picks InfiniBand devices itself when none are named.",
-    ["--disaggregation-ib-device", "--mooncake-ib-device"], "", "");
-rule!(IB_DUPLICATE_WARNING, "PD046", "ib-device-duplicate", "", VALIDATION, "_normalize_device_group", "", Severity::Warning,
-    "Duplicate IB devices specified for {context}: {raw_value}. Deduplicating to: {unique}",
-    "An IB device listed twice is used once.",
-    ["--disaggregation-ib-device", "--mooncake-ib-device"], "", "");
+pub static IB_EMPTY: Rule = Rule {
+    code: "PD040",
+    name: "ib-device-empty",
+    sglang: raises("validation_hook.validate_ib_devices", "No valid IB devices specified"),
+    explanation: "An InfiniBand device list that is empty or only spaces names no device; leave the flag out to let Mooncake discover devices.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ' '",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+};
+pub static IB_NO_SYSFS: Rule = Rule {
+    code: "PD041",
+    name: "ib-sysfs-missing",
+    sglang: raises("validation_hook.validate_ib_devices", "InfiniBand sysfs path not found: {ib_sysfs_path}."),
+    explanation: "Explicit IB devices are checked against /sys/class/infiniband; on a machine without InfiniBand drivers that folder does not exist.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+};
+pub static IB_GROUP_EMPTY: Rule = Rule {
+    code: "PD043",
+    name: "ib-device-group-empty",
+    sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "No valid IB devices specified for {context}"),
+    explanation: "The comma-separated IB device list contains no device name.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ,",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+};
+pub static IB_UNKNOWN: Rule = Rule {
+    code: "PD044",
+    name: "ib-device-unknown",
+    sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "Invalid IB devices specified for {context}:"),
+    explanation: "Every IB device named must exist under /sys/class/infiniband on this machine.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_9",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+};
+pub static IB_AUTO_WARNING: Rule = Rule {
+    code: "PD045",
+    name: "ib-device-auto-discovery",
+    sglang: warns("validation_hook.validate_ib_devices", "No IB devices specified for Mooncake backend,"),
+    explanation: "Mooncake picks InfiniBand devices itself when none are named.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "",
+    example_good: "",
+};
+pub static IB_DUPLICATE_WARNING: Rule = Rule {
+    code: "PD046",
+    name: "ib-device-duplicate",
+    sglang: warns("validation_hook.validate_ib_devices._normalize_device_group", "Duplicate IB devices specified for {context}:"),
+    explanation: "An IB device listed twice is used once.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "",
+    example_good: "",
+};
 
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
@@ -215,136 +258,132 @@ pub static RULES: &[&Rule] = &[
     &IB_DUPLICATE_WARNING,
 ];
 
-fn int(ctx: &Ctx, dest: &str, default: i64) -> i64 {
-    ctx.cfg.int(dest).unwrap_or(default)
+fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
+    ctx.cfg.int(field).unwrap_or(default)
 }
 
 fn backend(ctx: &Ctx) -> String {
-    ctx.cfg.str("disaggregation_transfer_backend").unwrap_or("mooncake").to_string()
+    ctx.cfg.str(f::disaggregation_transfer_backend).unwrap_or("mooncake").to_string()
 }
 
 /// `handle_pd_disaggregation`.
-pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
-    if ctx.cfg.is("disaggregation_transfer_backend", "mooncake_tcp") {
+pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.is(f::disaggregation_transfer_backend, "mooncake_tcp") {
         // os.environ.setdefault("MC_FORCE_TCP", "1"); mooncake with TCP transport.
-        ctx.cfg.set("disaggregation_transfer_backend", PyValue::Str("mooncake".into()));
-        ctx.cfg.set("disaggregation_ib_device", PyValue::None);
+        ctx.cfg.set(f::disaggregation_transfer_backend, PyValue::Str("mooncake".into()));
+        ctx.cfg.set(f::disaggregation_ib_device, PyValue::None);
     }
-    let mode = ctx.cfg.str("disaggregation_mode").unwrap_or("null").to_string();
+    let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
 
-    if ctx.cfg.is("disaggregation_decode_allocation_policy", "prefill_complete") {
-        if !validate_prefill_complete(ctx, &mode) {
-            return;
-        }
-        if mode == "prefill" && int(ctx, "optimistic_prefill_attempts", 0) == 0 {
-            ctx.cfg.set("optimistic_prefill_attempts", PyValue::Int(1));
+    if ctx.cfg.is(f::disaggregation_decode_allocation_policy, "prefill_complete") {
+        validate_prefill_complete(ctx, &mode)?;
+        if mode == "prefill" && int(ctx, f::optimistic_prefill_attempts, 0) == 0 {
+            ctx.cfg.set(f::optimistic_prefill_attempts, PyValue::Int(1));
         }
     }
 
-    let dcp = int(ctx, "dcp_size", 1);
+    let dcp = int(ctx, f::dcp_size, 1);
     if mode == "prefill" && dcp > 1 {
-        ctx.warn(&DCP_PREFILL_WARNING, DCP_PREFILL_WARNING.template.to_string(), &["dcp_size"], vec![]);
+        ctx.warn(&DCP_PREFILL_WARNING, &[], &[f::dcp_size], vec![]);
     }
 
-    let threshold = ctx.cfg.float("disaggregation_decode_host_receive_threshold").unwrap_or(1.0);
+    let threshold = ctx.cfg.float(f::disaggregation_decode_host_receive_threshold).unwrap_or(1.0);
     if !(0.0..=1.0).contains(&threshold) {
         let fixes = vec![ctx.fix_remove(
             "Drop the threshold (no host receive buffering)",
-            "disaggregation_decode_host_receive_threshold",
+            f::disaggregation_decode_host_receive_threshold,
             Applicability::Unsafe,
         )];
-        return ctx.raise(&HOST_RECEIVE_RANGE, HOST_RECEIVE_RANGE.template.to_string(), &["disaggregation_decode_host_receive_threshold"], fixes);
+        return ctx.raise(&HOST_RECEIVE_RANGE, &[], &[f::disaggregation_decode_host_receive_threshold], fixes);
     }
     if threshold < 1.0 {
-        if ctx.cfg.truthy("enable_hisparse") || ctx.cfg.truthy("enable_pd_role_switch") {
-            let dest = if ctx.cfg.truthy("enable_hisparse") { "enable_hisparse" } else { "enable_pd_role_switch" };
+        if ctx.cfg.truthy(f::enable_hisparse) || ctx.cfg.truthy(f::enable_pd_role_switch) {
+            let dest = if ctx.cfg.truthy(f::enable_hisparse) { f::enable_hisparse } else { f::enable_pd_role_switch };
             let fixes = vec![ctx.fix_remove(
                 "Drop --disaggregation-decode-host-receive-threshold",
-                "disaggregation_decode_host_receive_threshold",
+                f::disaggregation_decode_host_receive_threshold,
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&HOST_RECEIVE_FEATURES, HOST_RECEIVE_FEATURES.template.to_string(), &["disaggregation_decode_host_receive_threshold", dest], fixes);
+            return ctx.raise(&HOST_RECEIVE_FEATURES, &[], &[f::disaggregation_decode_host_receive_threshold, dest], fixes);
         }
-        if ctx.cfg.is("disaggregation_decode_retraction_backup", "cpu_tensor") {
+        if ctx.cfg.is(f::disaggregation_decode_retraction_backup, "cpu_tensor") {
             let fixes = vec![
                 ctx.fix_set(
                     "Back up retracted requests in the host pool",
-                    "disaggregation_decode_retraction_backup",
-                    "--disaggregation-decode-retraction-backup",
+                    f::disaggregation_decode_retraction_backup,
                     "host_pool",
                     Applicability::Unsafe,
                 ),
                 ctx.fix_remove(
                     "Drop --disaggregation-decode-host-receive-threshold",
-                    "disaggregation_decode_host_receive_threshold",
+                    f::disaggregation_decode_host_receive_threshold,
                     Applicability::Unsafe,
                 ),
             ];
             return ctx.raise(
                 &HOST_RECEIVE_NEEDS_HOST_POOL,
-                HOST_RECEIVE_NEEDS_HOST_POOL.template.to_string(),
-                &["disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold"],
+                &[],
+                &[f::disaggregation_decode_retraction_backup, f::disaggregation_decode_host_receive_threshold],
                 fixes,
             );
         }
-        ctx.cfg.set("disaggregation_decode_retraction_backup", PyValue::Str("host_pool".into()));
+        ctx.cfg.set(f::disaggregation_decode_retraction_backup, PyValue::Str("host_pool".into()));
     }
 
     // pd_disaggregation_hook.handle_pd_disaggregation#4 (decode DCP transfer backend): every
     // backend argparse accepts is allowed ('mooncake_tcp' became 'mooncake' above).
 
     if mode == "decode" {
-        if ctx.cfg.truthy("disaggregation_decode_enable_radix_cache") {
-            if ctx.cfg.truthy("enable_hisparse") {
-                let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", "enable_hisparse", Applicability::Unsafe)];
-                return ctx.raise(&DECODE_RADIX_HISPARSE, DECODE_RADIX_HISPARSE.template.to_string(), &["disaggregation_decode_enable_radix_cache", "enable_hisparse"], fixes);
+        if ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache) {
+            if ctx.cfg.truthy(f::enable_hisparse) {
+                let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
+                return ctx.raise(&DECODE_RADIX_HISPARSE, &[], &[f::disaggregation_decode_enable_radix_cache, f::enable_hisparse], fixes);
             }
             if backend(ctx) == "fake" {
                 let fixes = vec![ctx.fix_remove(
                     "Drop --disaggregation-decode-enable-radix-cache",
-                    "disaggregation_decode_enable_radix_cache",
+                    f::disaggregation_decode_enable_radix_cache,
                     Applicability::Safe,
                 )];
                 return ctx.raise(
                     &DECODE_RADIX_FAKE,
-                    DECODE_RADIX_FAKE.template.to_string(),
-                    &["disaggregation_decode_enable_radix_cache", "disaggregation_transfer_backend"],
+                    &[],
+                    &[f::disaggregation_decode_enable_radix_cache, f::disaggregation_transfer_backend],
                     fixes,
                 );
             }
             if attn_dp_enabled(ctx) {
-                ctx.warn(&DECODE_RADIX_DP_WARNING, DECODE_RADIX_DP_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
+                ctx.warn(&DECODE_RADIX_DP_WARNING, &[], &[f::disaggregation_decode_enable_radix_cache], vec![]);
             }
-            ctx.cfg.set("disable_radix_cache", PyValue::Bool(false));
-            ctx.warn(&DECODE_RADIX_ENABLED_WARNING, DECODE_RADIX_ENABLED_WARNING.template.to_string(), &["disaggregation_decode_enable_radix_cache"], vec![]);
+            ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(false));
+            ctx.warn(&DECODE_RADIX_ENABLED_WARNING, &[], &[f::disaggregation_decode_enable_radix_cache], vec![]);
         } else {
-            ctx.cfg.set("disable_radix_cache", PyValue::Bool(true));
-            ctx.warn(&DECODE_RADIX_DISABLED_WARNING, DECODE_RADIX_DISABLED_WARNING.template.to_string(), &["disaggregation_mode"], vec![]);
+            ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
+            ctx.warn(&DECODE_RADIX_DISABLED_WARNING, &[], &[f::disaggregation_mode], vec![]);
         }
-        if ctx.cfg.is_none("disaggregation_decode_extra_slots") {
+        if ctx.cfg.is_none(f::disaggregation_decode_extra_slots) {
             let mut extra = 0;
-            if let Some(mrr) = ctx.cfg.int("max_running_requests") {
+            if let Some(mrr) = ctx.cfg.int(f::max_running_requests) {
                 let ranks = num_dp_ranks(ctx).max(1);
                 let per_worker = mrr.div_euclid(ranks).max(1);
                 if per_worker <= 32 {
                     extra = per_worker * 2;
                 }
             }
-            ctx.cfg.set("disaggregation_decode_extra_slots", PyValue::Int(extra));
+            ctx.cfg.set(f::disaggregation_decode_extra_slots, PyValue::Int(extra));
         }
     } else if mode == "prefill" {
         if backend(ctx) == "fake" {
             let fixes = vec![ctx.fix_set(
                 "Use the mooncake transfer backend",
-                "disaggregation_transfer_backend",
-                "--disaggregation-transfer-backend",
+                f::disaggregation_transfer_backend,
                 "mooncake",
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&PREFILL_FAKE, PREFILL_FAKE.template.to_string(), &["disaggregation_transfer_backend", "disaggregation_mode"], fixes);
+            return ctx.raise(&PREFILL_FAKE, &[], &[f::disaggregation_transfer_backend, f::disaggregation_mode], fixes);
         }
         if env_bool(ctx, "SGLANG_RUST_SERVER") && !alias_bootstrap_port_to_api_port(ctx) {
-            return;
+            return Ok(());
         }
     }
 
@@ -353,65 +392,60 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) {
         if env_bool(ctx, "SGLANG_DISAGG_STAGING_BUFFER") && b != "mooncake" && b != "nixl" {
             let fixes = vec![ctx.fix_set(
                 "Use the mooncake transfer backend",
-                "disaggregation_transfer_backend",
-                "--disaggregation-transfer-backend",
+                f::disaggregation_transfer_backend,
                 "mooncake",
                 Applicability::Unsafe,
             )];
-            let msg = format!(
-                "SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake' or 'nixl', got '{b}'."
-            );
-            return ctx.raise(&STAGING_BUFFER_BACKEND, msg, &["disaggregation_transfer_backend"], fixes);
+            let args: &Args = &[("cfg.disaggregation_transfer_backend", &b)];
+            return ctx.raise(&STAGING_BUFFER_BACKEND, args, &[f::disaggregation_transfer_backend], fixes);
         }
-        if ctx.cfg.truthy("enable_pd_role_switch") {
+        if ctx.cfg.truthy(f::enable_pd_role_switch) {
             // Read after the hooks before this one; ep_size / moe_a2a_backend are the raw values
             // here (the MoE hooks that change them run later).
             let mut unsupported: Vec<String> = Vec::new();
-            let mut dests: Vec<&str> = vec!["enable_pd_role_switch"];
-            let ep = int(ctx, "ep_size", 1);
+            let mut dests: Vec<Field> = vec![f::enable_pd_role_switch];
+            let ep = int(ctx, f::ep_size, 1);
             if ep > 1 {
                 unsupported.push(format!("expert parallelism (--ep-size {ep})"));
-                dests.push("ep_size");
+                dests.push(f::ep_size);
             }
-            let a2a = ctx.cfg.str("moe_a2a_backend").unwrap_or("none").to_string();
+            let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
             if a2a != "none" {
                 unsupported.push(format!("MoE all-to-all (--moe-a2a-backend {a2a})"));
-                dests.push("moe_a2a_backend");
+                dests.push(f::moe_a2a_backend);
             }
-            let pp = int(ctx, "pp_size", 1);
+            let pp = int(ctx, f::pp_size, 1);
             if pp > 1 {
                 unsupported.push(format!("pipeline parallelism (--pp-size {pp})"));
-                dests.push("pp_size");
+                dests.push(f::pp_size);
             }
-            if attn_dp_enabled(ctx) && ctx.cfg.truthy("enable_dp_attention_local_control_broadcast") {
+            if attn_dp_enabled(ctx) && ctx.cfg.truthy(f::enable_dp_attention_local_control_broadcast) {
                 unsupported.push("DP attention local control broadcast".into());
-                dests.push("enable_dp_attention_local_control_broadcast");
+                dests.push(f::enable_dp_attention_local_control_broadcast);
             }
             if dcp > 1 {
                 unsupported.push(format!("decode context parallelism (--dcp-size {dcp})"));
-                dests.push("dcp_size");
+                dests.push(f::dcp_size);
             }
-            if !ctx.cfg.is_none("speculative_algorithm") {
-                unsupported.push(format!("speculative decoding (--speculative-algorithm {})", ctx.cfg.get("speculative_algorithm").py_str()));
-                dests.push("speculative_algorithm");
+            if !ctx.cfg.is_none(f::speculative_algorithm) {
+                unsupported.push(format!("speculative decoding (--speculative-algorithm {})", ctx.cfg.get(f::speculative_algorithm).py_str()));
+                dests.push(f::speculative_algorithm);
             }
             if !unsupported.is_empty() {
-                let mut fixes = vec![ctx.fix_remove("Drop --enable-pd-role-switch", "enable_pd_role_switch", Applicability::Unsafe)];
+                let mut fixes = vec![ctx.fix_remove("Drop --enable-pd-role-switch", f::enable_pd_role_switch, Applicability::Unsafe)];
                 for d in dests.iter().skip(1) {
-                    fixes.push(ctx.fix_remove(format!("Keep role switching: drop the {d} setting"), d, Applicability::Unsafe));
+                    fixes.push(ctx.fix_remove(format!("Keep role switching: drop the {} setting", d.name()), *d, Applicability::Unsafe));
                 }
-                let msg = format!(
-                    "--enable-pd-role-switch does not rebuild role-specific state for the following features: {}. Remove these options or drop --enable-pd-role-switch.",
-                    unsupported.join(", ")
-                );
-                ctx.raise(&ROLE_SWITCH_FEATURES, msg, &dests, fixes);
+                let args: &Args = &[("', '.join(unsupported)", &unsupported.join(", "))];
+                return ctx.raise(&ROLE_SWITCH_FEATURES, args, &dests, fixes);
             }
         }
     }
+    Ok(())
 }
 
-/// `_validate_prefill_complete`; false when it raised.
-fn validate_prefill_complete(ctx: &mut Ctx, mode: &str) -> bool {
+/// `_validate_prefill_complete`; `Err` when it raised.
+fn validate_prefill_complete(ctx: &mut Ctx, mode: &str) -> Step {
     let mut unsupported: Vec<&str> = Vec::new();
     if mode != "prefill" && mode != "decode" {
         unsupported.push("aggregated serving");
@@ -419,36 +453,36 @@ fn validate_prefill_complete(ctx: &mut Ctx, mode: &str) -> bool {
     if backend(ctx) != "mooncake" {
         unsupported.push("transfer backends other than Mooncake");
     }
-    if int(ctx, "pp_size", 1) != 1 || int(ctx, "attn_cp_size", 1) != 1 || int(ctx, "dcp_size", 1) != 1 {
+    if int(ctx, f::pp_size, 1) != 1 || int(ctx, f::attn_cp_size, 1) != 1 || int(ctx, f::dcp_size, 1) != 1 {
         unsupported.push("pipeline or attention context parallelism");
     }
     // Reads enable_dp_attention, which handle_deprecated_dp_attention has already cleared.
-    let attn_dp = if ctx.cfg.truthy("enable_dp_attention") { int(ctx, "dp_size", 1) } else { 1 };
-    if int(ctx, "tp_size", 1) != attn_dp {
+    let attn_dp = if ctx.cfg.truthy(f::enable_dp_attention) { int(ctx, f::dp_size, 1) } else { 1 };
+    if int(ctx, f::tp_size, 1) != attn_dp {
         unsupported.push("attention tensor parallelism greater than one");
     }
-    if ctx.cfg.truthy("enable_pdmux") || !ctx.cfg.is("decoupled_spec_role", "null") {
+    if ctx.cfg.truthy(f::enable_pdmux) || !ctx.cfg.is(f::decoupled_spec_role, "null") {
         unsupported.push("PD multiplexing or decoupled speculation");
     }
-    if ctx.cfg.truthy("enable_pd_role_switch") {
+    if ctx.cfg.truthy(f::enable_pd_role_switch) {
         unsupported.push("runtime PD role switching");
     }
-    if ctx.cfg.truthy("encoder_only") || ctx.cfg.truthy("language_only") {
+    if ctx.cfg.truthy(f::encoder_only) || ctx.cfg.truthy(f::language_only) {
         unsupported.push("encoder disaggregation");
     }
-    if ctx.cfg.truthy("enable_hisparse") {
+    if ctx.cfg.truthy(f::enable_hisparse) {
         unsupported.push("HiSparse");
     }
-    if ctx.cfg.float("disaggregation_decode_host_receive_threshold").unwrap_or(1.0) < 1.0 {
+    if ctx.cfg.float(f::disaggregation_decode_host_receive_threshold).unwrap_or(1.0) < 1.0 {
         unsupported.push("decode host KV buffering");
     }
-    let hicache = ctx.cfg.truthy("enable_hierarchical_cache");
-    if mode == "decode" && (ctx.cfg.truthy("disaggregation_decode_enable_radix_cache") || hicache) {
+    let hicache = ctx.cfg.truthy(f::enable_hierarchical_cache);
+    if mode == "decode" && (ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache) || hicache) {
         unsupported.push("decode radix cache or decode HiCache");
     }
     if mode == "prefill"
         && hicache
-        && (!ctx.cfg.is_none("hicache_storage_backend") || !ctx.cfg.is("hicache_write_policy", "write_back"))
+        && (!ctx.cfg.is_none(f::hicache_storage_backend) || !ctx.cfg.is(f::hicache_write_policy, "write_back"))
     {
         unsupported.push("prefill HiCache other than L2 write_back");
     }
@@ -459,19 +493,15 @@ fn validate_prefill_complete(ctx: &mut Ctx, mode: &str) -> bool {
         unsupported.push("the Rust bootstrap registry");
     }
     if unsupported.is_empty() {
-        return true;
+        return Ok(());
     }
     let fixes = vec![ctx.fix_remove(
         "Use the default allocation policy (early)",
-        "disaggregation_decode_allocation_policy",
+        f::disaggregation_decode_allocation_policy,
         Applicability::Unsafe,
     )];
-    let msg = format!(
-        "--disaggregation-decode-allocation-policy prefill_complete does not yet support {}",
-        unsupported.join(", ")
-    );
-    ctx.raise(&PREFILL_COMPLETE_UNSUPPORTED, msg, &["disaggregation_decode_allocation_policy"], fixes);
-    false
+    let args: &Args = &[("', '.join(unsupported)", &unsupported.join(", "))];
+    ctx.raise(&PREFILL_COMPLETE_UNSUPPORTED, args, &[f::disaggregation_decode_allocation_policy], fixes)
 }
 
 /// `_alias_bootstrap_port_to_api_port` (SGLANG_RUST_SERVER on a prefill server); false when it
@@ -483,27 +513,24 @@ fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx) -> bool {
     match backend(ctx).as_str() {
         "mooncake" | "nixl" | "ascend" => {}
         "mori" => {
-            ctx.skip("pd_disaggregation_hook._alias_bootstrap_port_to_api_port#1", NotRunReason::NotImplemented);
+            ctx.skip(site("pd_disaggregation_hook._alias_bootstrap_port_to_api_port", "SGLANG_RUST_SERVER serves the PD KV bootstrap"), NotRunReason::NotImplemented);
             return false;
         }
         _ => return true,
     }
-    let port = int(ctx, "port", 30000);
-    let bootstrap = int(ctx, "disaggregation_bootstrap_port", 8998);
+    let port = int(ctx, f::port, 30000);
+    let bootstrap = int(ctx, f::disaggregation_bootstrap_port, 8998);
     if bootstrap != 8998 && bootstrap != port {
         let fixes = vec![ctx.fix_remove(
             "Drop --disaggregation-bootstrap-port (bootstrap on the API port)",
-            "disaggregation_bootstrap_port",
+            f::disaggregation_bootstrap_port,
             Applicability::Unsafe,
         )];
-        let msg = format!(
-            "SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port itself; --disaggregation-bootstrap-port {bootstrap} conflicts with --port {port}. Drop --disaggregation-bootstrap-port (decode nodes and the PD router must then target the prefill api port)."
-        );
-        ctx.raise(&RUST_SERVER_BOOTSTRAP_PORT, msg, &["disaggregation_bootstrap_port", "port"], fixes);
-        return false;
+        let args: &Args = &[("cfg.disaggregation_bootstrap_port", &bootstrap), ("cfg.port", &port)];
+        return ctx.raise(&RUST_SERVER_BOOTSTRAP_PORT, args, &[f::disaggregation_bootstrap_port, f::port], fixes).is_ok();
     }
     if bootstrap != port {
-        ctx.cfg.set("disaggregation_bootstrap_port", PyValue::Int(port));
+        ctx.cfg.set(f::disaggregation_bootstrap_port, PyValue::Int(port));
     }
     true
 }
@@ -512,37 +539,29 @@ fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx) -> bool {
 /// profile's `/sys/class/infiniband` (`mlx5_0`.. as the recorder's profiles list them).
 /// Returns the normalized value, or None when it raised (or the form could not be checked:
 /// JSON mappings and `.json` files are skipped).
-pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'static str) -> Option<PyValue> {
+pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> Option<PyValue> {
     let Some(raw) = device else {
-        ctx.warn(&IB_AUTO_WARNING, IB_AUTO_WARNING.template.to_string(), &[dest], vec![]);
+        ctx.warn(&IB_AUTO_WARNING, &[], &[dest], vec![]);
         return Some(PyValue::None);
     };
     let normalized = raw.trim();
     if normalized.is_empty() {
         let fixes = vec![ctx.fix_remove("Drop the empty device list (auto discovery)", dest, Applicability::Safe)];
-        ctx.raise(&IB_EMPTY, IB_EMPTY.template.to_string(), &[dest], fixes);
-        return None;
+        ctx.raise(&IB_EMPTY, &[], &[dest], fixes).ok()?;
     }
     if ctx.hw.ib_devices == 0 {
         let fixes = vec![ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe)];
-        ctx.raise(
-            &IB_NO_SYSFS,
-            "InfiniBand sysfs path not found: /sys/class/infiniband. Please ensure InfiniBand drivers are installed.".into(),
-            &[dest],
-            fixes,
-        );
-        return None;
+        ctx.raise(&IB_NO_SYSFS, &[("ib_sysfs_path", &"/sys/class/infiniband")], &[dest], fixes).ok()?;
     }
     if normalized.ends_with(".json") || normalized.starts_with('{') {
-        ctx.skip("validation_hook.validate_ib_devices#4", NotRunReason::Files);
+        ctx.skip(site("validation_hook.validate_ib_devices", ""), NotRunReason::Files);
         return None;
     }
     let available: Vec<String> = (0..ctx.hw.ib_devices).map(|i| format!("mlx5_{i}")).collect();
     let context = "all GPUs";
     let devices: Vec<&str> = normalized.split(',').map(str::trim).filter(|d| !d.is_empty()).collect();
     if devices.is_empty() {
-        ctx.raise(&IB_GROUP_EMPTY, format!("No valid IB devices specified for {context}"), &[dest], vec![]);
-        return None;
+        ctx.raise(&IB_GROUP_EMPTY, &[("context", &context)], &[dest], vec![]).ok()?;
     }
     let mut unique: Vec<&str> = Vec::new();
     for d in &devices {
@@ -553,7 +572,7 @@ pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'s
     if unique.len() != devices.len() {
         ctx.warn(
             &IB_DUPLICATE_WARNING,
-            format!("Duplicate IB devices specified for {context}: {normalized}. Deduplicating to: {}", unique.join(",")),
+            &[("context", &context), ("raw_value", &normalized), ("','.join(unique_devices)", &unique.join(","))],
             &[dest],
             vec![],
         );
@@ -566,81 +585,74 @@ pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: &'s
         let avail: Vec<&str> = sorted.iter().map(String::as_str).collect();
         let valid: Vec<&str> = unique.iter().copied().filter(|d| available.iter().any(|a| a == d)).collect();
         let mut fixes = Vec::new();
-        if !valid.is_empty() {
-            let flag = ctx.cfg.setting(dest).map(|s| s.option.clone()).unwrap_or_default();
-            if !flag.is_empty() {
-                fixes.push(ctx.fix_set("Keep only the devices that exist", dest, &flag, &valid.join(","), Applicability::Unsafe));
-            }
+        if !valid.is_empty() && ctx.cfg.setting(dest).is_some_and(|s| !s.option.is_empty()) {
+            fixes.push(ctx.fix_set("Keep only the devices that exist", dest, &valid.join(","), Applicability::Unsafe));
         }
         fixes.push(ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe));
-        let msg = format!(
-            "Invalid IB devices specified for {context}: {}. Available devices: {}",
-            list(&invalid),
-            list(&avail)
-        );
-        ctx.raise(&IB_UNKNOWN, msg, &[dest], fixes);
-        return None;
+        let args: &Args = &[("context", &context), ("invalid_devices", &list(&invalid)), ("sorted(available_devices)", &list(&avail))];
+        ctx.raise(&IB_UNKNOWN, args, &[dest], fixes).ok()?;
     }
     Some(PyValue::Str(unique.join(",")))
 }
 
 /// `handle_encoder_disaggregation`.
-pub fn handle_encoder_disaggregation(ctx: &mut Ctx) {
+pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
     // model_hook.handle_language_model_only: the flag checks come before the model config.
-    if ctx.cfg.truthy("language_model_only") {
+    if ctx.cfg.truthy(f::language_model_only) {
         for (dest, name) in [
-            ("encoder_only", "--encoder-only"),
-            ("language_only", "--language-only"),
-            ("enable_prefix_mm_cache", "--enable-prefix-mm-cache"),
-            ("enable_broadcast_mm_inputs_process", "--enable-broadcast-mm-inputs-process"),
-            ("mm_enable_dp_encoder", "--mm-enable-dp-encoder"),
+            (f::encoder_only, "--encoder-only"),
+            (f::language_only, "--language-only"),
+            (f::enable_prefix_mm_cache, "--enable-prefix-mm-cache"),
+            (f::enable_broadcast_mm_inputs_process, "--enable-broadcast-mm-inputs-process"),
+            (f::mm_enable_dp_encoder, "--mm-enable-dp-encoder"),
         ] {
             if ctx.cfg.truthy(dest) {
                 // Dropping --language-model-only instead is also a choice, but whether the
                 // model then suits the remaining encoder flags depends on its architecture.
                 let fixes = vec![ctx.fix_remove(format!("Drop {name}"), dest, Applicability::Unsafe)];
-                let msg = format!("--language-model-only cannot be combined with {name}");
-                return ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, msg, &[dest, "language_model_only"], fixes);
+                let args: &Args = &[("name", &name)];
+                return ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, args, &[dest, f::language_model_only], fixes);
             }
         }
-        ctx.skip("model_hook.handle_language_model_only#2", NotRunReason::ModelConfig);
-        ctx.skip("model_hook.handle_language_model_only#3", NotRunReason::ModelConfig);
-        return;
+        ctx.skip(site("model_hook.handle_language_model_only", "--language-model-only is incompatible with"), NotRunReason::ModelConfig);
+        ctx.skip(site("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."), NotRunReason::ModelConfig);
+        return Ok(());
     }
-    let encoder_only = ctx.cfg.truthy("encoder_only");
-    let language_only = ctx.cfg.truthy("language_only");
-    if ctx.cfg.truthy("enable_prefix_mm_cache") && !encoder_only {
-        let fixes = vec![ctx.fix_remove("Drop --enable-prefix-mm-cache", "enable_prefix_mm_cache", Applicability::Unsafe)];
-        return ctx.raise(&PREFIX_MM_CACHE_NEEDS_ENCODER, PREFIX_MM_CACHE_NEEDS_ENCODER.template.to_string(), &["enable_prefix_mm_cache"], fixes);
+    let encoder_only = ctx.cfg.truthy(f::encoder_only);
+    let language_only = ctx.cfg.truthy(f::language_only);
+    if ctx.cfg.truthy(f::enable_prefix_mm_cache) && !encoder_only {
+        let fixes = vec![ctx.fix_remove("Drop --enable-prefix-mm-cache", f::enable_prefix_mm_cache, Applicability::Unsafe)];
+        return ctx.raise(&PREFIX_MM_CACHE_NEEDS_ENCODER, &[], &[f::enable_prefix_mm_cache], fixes);
     }
     if encoder_only && language_only {
         let fixes = vec![
-            ctx.fix_remove("Run the encoder half: drop --language-only", "language_only", Applicability::Unsafe),
-            ctx.fix_remove("Run the language half: drop --encoder-only", "encoder_only", Applicability::Unsafe),
+            ctx.fix_remove("Run the encoder half: drop --language-only", f::language_only, Applicability::Unsafe),
+            ctx.fix_remove("Run the language half: drop --encoder-only", f::encoder_only, Applicability::Unsafe),
         ];
-        return ctx.raise(&ENCODER_AND_LANGUAGE_ONLY, ENCODER_AND_LANGUAGE_ONLY.template.to_string(), &["encoder_only", "language_only"], fixes);
+        return ctx.raise(&ENCODER_AND_LANGUAGE_ONLY, &[], &[f::encoder_only, f::language_only], fixes);
     }
-    let mode = ctx.cfg.str("disaggregation_mode").unwrap_or("null").to_string();
+    let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if encoder_only && mode != "null" {
         let fixes = vec![
-            ctx.fix_remove("Drop --disaggregation-mode", "disaggregation_mode", Applicability::Unsafe),
-            ctx.fix_remove("Drop --encoder-only", "encoder_only", Applicability::Unsafe),
+            ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe),
+            ctx.fix_remove("Drop --encoder-only", f::encoder_only, Applicability::Unsafe),
         ];
-        return ctx.raise(&ENCODER_ONLY_WITH_PD, ENCODER_ONLY_WITH_PD.template.to_string(), &["encoder_only", "disaggregation_mode"], fixes);
+        return ctx.raise(&ENCODER_ONLY_WITH_PD, &[], &[f::encoder_only, f::disaggregation_mode], fixes);
     }
-    if (backend(ctx) == "mooncake" && (mode == "prefill" || mode == "decode")) || ctx.cfg.is("encoder_transfer_backend", "mooncake") {
-        let dev = ctx.cfg.str("disaggregation_ib_device").map(str::to_string);
-        match validate_ib_devices(ctx, dev.as_deref(), "disaggregation_ib_device") {
-            Some(v) => ctx.cfg.set("disaggregation_ib_device", v),
-            None => return,
+    if (backend(ctx) == "mooncake" && (mode == "prefill" || mode == "decode")) || ctx.cfg.is(f::encoder_transfer_backend, "mooncake") {
+        let dev = ctx.cfg.str(f::disaggregation_ib_device).map(str::to_string);
+        match validate_ib_devices(ctx, dev.as_deref(), f::disaggregation_ib_device) {
+            Some(v) => ctx.cfg.set(f::disaggregation_ib_device, v),
+            None => return Ok(()),
         }
     }
     // The rest reads the model's architecture: encoder_transfer_backend 'auto' resolution and
     // the encoder-disaggregation architecture checks.
     if encoder_only || language_only {
-        ctx.skip("pd_disaggregation_hook.handle_encoder_disaggregation#4", NotRunReason::ModelConfig);
-        if language_only && ctx.cfg.truthy("enable_adaptive_dispatch_to_encoder") {
-            ctx.skip("pd_disaggregation_hook.handle_encoder_disaggregation#5", NotRunReason::ModelConfig);
+        ctx.skip(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"), NotRunReason::ModelConfig);
+        if language_only && ctx.cfg.truthy(f::enable_adaptive_dispatch_to_encoder) {
+            ctx.skip(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Muse language-only servers do not load local"), NotRunReason::ModelConfig);
         }
     }
+    Ok(())
 }

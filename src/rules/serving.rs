@@ -5,8 +5,9 @@
 //! families that run later read what SGLang's later hooks read.
 
 use super::cuda_graph;
-use super::{Ctx, NotRunReason, Rule};
+use super::{site, site_nth, Args, Ctx, NotRun, NotRunReason, Rule, Step};
 use crate::diagnostic::{Applicability, Edit, Fix};
+use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
 
 mod rules;
@@ -96,18 +97,18 @@ fn shell_word(s: &str) -> String {
 }
 
 /// A fix that rewrites a list-valued flag with new values (or drops it when none are left).
-fn fix_rewrite_list(ctx: &Ctx, title: &str, dest: &str, flag: &str, values: &[String], app: Applicability) -> Fix {
+fn fix_rewrite_list(ctx: &Ctx, title: &str, field: Field, values: &[String], app: Applicability) -> Fix {
     if values.is_empty() {
-        return ctx.fix_remove(title, dest, app);
+        return ctx.fix_remove(title, field, app);
     }
-    match ctx.cfg.setting(dest) {
+    match ctx.cfg.setting(field) {
         Some(s) if !s.from_config => Fix {
             title: title.to_string(),
             applicability: app,
             edits: vec![Edit {
                 start: s.whole_span.start,
                 end: s.whole_span.end,
-                replacement: format!("{flag} {}", values.iter().map(|v| shell_word(v)).collect::<Vec<_>>().join(" ")),
+                replacement: format!("{} {}", ctx.flag(field), values.iter().map(|v| shell_word(v)).collect::<Vec<_>>().join(" ")),
             }],
         },
         _ => Fix::advice(title),
@@ -119,8 +120,8 @@ fn display(title: impl Into<String>) -> Fix {
 }
 
 /// Remove-the-flag fix, only when the flag is on the command line.
-fn remove_if_set(ctx: &Ctx, title: &str, dest: &str, app: Applicability) -> Option<Fix> {
-    ctx.cfg.is_explicit(dest).then(|| ctx.fix_remove(title, dest, app))
+fn remove_if_set(ctx: &Ctx, title: &str, field: Field, app: Applicability) -> Option<Fix> {
+    ctx.cfg.is_explicit(field).then(|| ctx.fix_remove(title, field, app))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,17 +129,18 @@ fn remove_if_set(ctx: &Ctx, title: &str, dest: &str, app: Applicability) -> Opti
 
 /// `handle_return_hidden_states_mode`. Its raise (a mode other than None/'last'/'full') is
 /// unreachable: argparse's choices reject other values first.
-pub fn handle_return_hidden_states_mode(ctx: &mut Ctx) {
-    let mode = ctx.cfg.get("return_hidden_states_mode").clone();
+pub fn handle_return_hidden_states_mode(ctx: &mut Ctx) -> Step {
+    let mode = ctx.cfg.get(f::return_hidden_states_mode).clone();
     match mode.as_str() {
         None if mode.is_none()
-            && (ctx.cfg.truthy("enable_return_hidden_states") || ctx.cfg.truthy("enable_return_aux_hidden_states")) =>
+            && (ctx.cfg.truthy(f::enable_return_hidden_states) || ctx.cfg.truthy(f::enable_return_aux_hidden_states)) =>
         {
-            ctx.cfg.set("return_hidden_states_mode", PyValue::Str("full".into()));
+            ctx.cfg.set(f::return_hidden_states_mode, PyValue::Str("full".into()));
         }
-        Some("last" | "full") => ctx.cfg.set("enable_return_hidden_states", PyValue::Bool(true)),
+        Some("last" | "full") => ctx.cfg.set(f::enable_return_hidden_states, PyValue::Bool(true)),
         _ => {}
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -232,20 +234,18 @@ fn normalize_media_domain(domain: &str) -> Result<Option<String>, DomainError> {
 }
 
 /// `handle_media_url_security` → `configure_media_url_security`.
-pub fn handle_media_url_security(ctx: &mut Ctx) {
-    let max_mb = ctx.cfg.get("media_url_max_file_size_mb").clone();
+pub fn handle_media_url_security(ctx: &mut Ctx) -> Step {
+    let max_mb = ctx.cfg.get(f::media_url_max_file_size_mb).clone();
     if max_mb.as_float().is_some_and(|v| v < 0.0) {
         let fixes = vec![ctx.fix_set(
             "Use the default limit of 64 MB",
-            "media_url_max_file_size_mb",
-            "--media-url-max-file-size-mb",
+            f::media_url_max_file_size_mb,
             "64",
             Applicability::Unsafe,
         )];
-        ctx.raise(&SRV001, SRV001.template.to_string(), &["media_url_max_file_size_mb"], fixes);
-        return;
+        return ctx.raise(&SRV001, &[], &[f::media_url_max_file_size_mb], fixes);
     }
-    let domains: Vec<PyValue> = match ctx.cfg.get("allowed_media_domains") {
+    let domains: Vec<PyValue> = match ctx.cfg.get(f::allowed_media_domains) {
         PyValue::List(l) => l.clone(),
         PyValue::None => Vec::new(),
         other => vec![other.clone()],
@@ -255,7 +255,7 @@ pub fn handle_media_url_security(ctx: &mut Ctx) {
     for d in &domains {
         let Some(text) = d.as_str() else {
             // "allowed media domains must be strings": unreachable from the command line.
-            return;
+            return Ok(());
         };
         match normalize_media_domain(text) {
             Ok(Some(n)) => normalized.push(n),
@@ -272,23 +272,12 @@ pub fn handle_media_url_security(ctx: &mut Ctx) {
                         repair_domain(x)
                     })
                     .collect();
-                let (rule, msg, title) = match e {
-                    DomainError::Empty => (&SRV002, SRV002.template.to_string(), "Drop the empty domain"),
-                    DomainError::HostnameOnly(dom) => (
-                        &SRV003,
-                        format!("Invalid allowed media domain {}: provide a hostname only", str_repr(&dom)),
-                        "Keep only the host name",
-                    ),
-                    DomainError::Port(dom) => (
-                        &SRV004,
-                        format!("Invalid allowed media domain {}: ports are not supported", str_repr(&dom)),
-                        "Drop the port",
-                    ),
-                    DomainError::Invalid(dom) => (
-                        &SRV005,
-                        format!("Invalid allowed media domain {}", str_repr(&dom)),
-                        "Drop the invalid domain",
-                    ),
+                // `{domain!r}` in the templates of SRV003-SRV005.
+                let (rule, domain, title) = match e {
+                    DomainError::Empty => (&SRV002, None, "Drop the empty domain"),
+                    DomainError::HostnameOnly(dom) => (&SRV003, Some(str_repr(&dom)), "Keep only the host name"),
+                    DomainError::Port(dom) => (&SRV004, Some(str_repr(&dom)), "Drop the port"),
+                    DomainError::Invalid(dom) => (&SRV005, Some(str_repr(&dom)), "Drop the invalid domain"),
                 };
                 let app = if fixed.is_empty() { Applicability::Unsafe } else { Applicability::Safe };
                 let title = if fixed.is_empty() {
@@ -296,19 +285,23 @@ pub fn handle_media_url_security(ctx: &mut Ctx) {
                 } else {
                     title
                 };
-                let fixes = vec![fix_rewrite_list(ctx, title, "allowed_media_domains", "--allowed-media-domains", &fixed, app)];
-                ctx.raise(rule, msg, &["allowed_media_domains"], fixes);
-                return;
+                let fixes = vec![fix_rewrite_list(ctx, title, f::allowed_media_domains, &fixed, app)];
+                let args: Vec<(&str, &dyn std::fmt::Display)> = match &domain {
+                    Some(d) => vec![("domain", d)],
+                    None => Vec::new(),
+                };
+                return ctx.raise(rule, &args, &[f::allowed_media_domains], fixes);
             }
         }
     }
     if unknown {
-        ctx.skip("utils.common._normalize_media_domain#5", NotRunReason::NotImplemented);
-        return;
+        ctx.skip(site_nth("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}", 2), NotRunReason::NotImplemented);
+        return Ok(());
     }
     normalized.sort();
     normalized.dedup();
-    ctx.cfg.set("allowed_media_domains", PyValue::List(normalized.into_iter().map(PyValue::Str).collect()));
+    ctx.cfg.set(f::allowed_media_domains, PyValue::List(normalized.into_iter().map(PyValue::Str).collect()));
+    Ok(())
 }
 
 /// What the user most likely meant by a domain SGLang rejects: the host name of a URL, without
@@ -362,309 +355,286 @@ fn watermark_key_error(v: &PyValue) -> Option<&'static str> {
 
 /// `handle_watermark_config` → `load_watermark_config` for inline JSON; a file path is read
 /// from disk by SGLang and not checked here.
-pub fn handle_watermark_config(ctx: &mut Ctx) {
-    let Some(source) = ctx.cfg.str("watermark_config").map(str::to_string) else { return };
+pub fn handle_watermark_config(ctx: &mut Ctx) -> Step {
+    let Some(source) = ctx.cfg.str(f::watermark_config).map(str::to_string) else { return Ok(()) };
     if !source.trim_start().starts_with('{') {
-        ctx.skip("sampling.watermarking.config._read_config_file#1", NotRunReason::Files);
-        ctx.skip("sampling.watermarking.config._read_config_file#2", NotRunReason::Files);
-        return;
+        ctx.skip(site("sampling.watermarking.config._read_config_file", "watermark config must be a readable regular"), NotRunReason::Files);
+        ctx.skip(site("sampling.watermarking.config._read_config_file", "failed to read watermark config JSON"), NotRunReason::Files);
+        return Ok(());
     }
-    let fail = |ctx: &mut Ctx, rule: &'static Rule, msg: String| {
+    fn fail(ctx: &mut Ctx, rule: &'static Rule, args: &Args) -> Step {
         let fixes = vec![display("Fix the JSON given to --watermark-config (keys: key, key_b, context_window, mixing_probability, max_probability, default_enabled, enforce_all)")];
-        ctx.raise(rule, msg, &["watermark_config"], fixes);
-    };
+        ctx.raise(rule, args, &[f::watermark_config], fixes)
+    }
     if source.len() > 4096 {
-        fail(ctx, &SRV006, SRV006.template.to_string());
-        return;
+        return fail(ctx, &SRV006, &[]);
     }
     let raw = match serde_json::from_str::<serde_json::Value>(&source) {
         Ok(v) => PyValue::from_json(&v),
         Err(_) => {
             // Python's json also accepts NaN/Infinity literals, which serde_json does not.
             if ["NaN", "Infinity"].iter().any(|w| source.contains(w)) {
-                ctx.skip("sampling.watermarking.config.load_watermark_config#2", NotRunReason::NotImplemented);
-                return;
+                ctx.skip(site("sampling.watermarking.config.load_watermark_config", "failed to read watermark config JSON"), NotRunReason::NotImplemented);
+                return Ok(());
             }
-            fail(ctx, &SRV007, SRV007.template.to_string());
-            return;
+            return fail(ctx, &SRV007, &[]);
         }
     };
     let PyValue::Dict(items) = &raw else {
-        fail(ctx, &SRV008, SRV008.template.to_string());
-        return;
+        return fail(ctx, &SRV008, &[]);
     };
     if items.iter().any(|(k, _)| !WATERMARK_FIELDS.contains(&k.as_str())) {
-        fail(ctx, &SRV009, SRV009.template.to_string());
-        return;
+        return fail(ctx, &SRV009, &[]);
     }
     for name in ["key", "key_b"] {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
             if let Some(e) = watermark_key_error(v) {
-                fail(ctx, &SRV010, e.to_string());
-                return;
+                return fail(ctx, &SRV010, &[("str(error)", &e)]);
             }
         }
     }
     if let Some(cw) = dict_get(&raw, "context_window").filter(|v| !v.is_none()) {
         let ok = matches!(cw, PyValue::Int(i) if (1..=64).contains(i));
         if !ok {
-            fail(ctx, &SRV011, SRV011.template.to_string());
-            return;
+            return fail(ctx, &SRV011, &[]);
         }
     }
     for name in ["mixing_probability", "max_probability"] {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
             if !matches!(v, PyValue::Int(_) | PyValue::BigInt(_) | PyValue::Float(_)) {
-                fail(ctx, &SRV012, format!("watermark config {name} must be a number"));
-                return;
+                return fail(ctx, &SRV012, &[("name", &name)]);
             }
         }
     }
     for name in ["default_enabled", "enforce_all"] {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
             if !matches!(v, PyValue::Bool(_)) {
-                fail(ctx, &SRV013, format!("watermark config {name} must be a boolean"));
-                return;
+                return fail(ctx, &SRV013, &[("name", &name)]);
             }
         }
     }
     for name in WATERMARK_FIELDS {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
-            ctx.cfg.set(&format!("watermark_{name}"), v.clone());
+            // `watermark_context_window` is not a known field (data/server-args-extra-fields.txt):
+            // that value is not kept.
+            if let Some(field) = Field::from_name(&format!("watermark_{name}")) {
+                ctx.cfg.set(field, v.clone());
+            }
         }
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_multimodal
 
 /// `handle_multimodal`: validate --mm-process-config before model loading.
-pub fn handle_multimodal(ctx: &mut Ctx) {
-    if ctx.cfg.float("mm_preprocess_cache_size_mb").is_some_and(|v| v < 0.0) {
+pub fn handle_multimodal(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.float(f::mm_preprocess_cache_size_mb).is_some_and(|v| v < 0.0) {
         let fixes = vec![ctx.fix_set(
             "Use 0 (no preprocessing cache)",
-            "mm_preprocess_cache_size_mb",
-            "--mm-preprocess-cache-size-mb",
+            f::mm_preprocess_cache_size_mb,
             "0",
             Applicability::Unsafe,
         )];
-        ctx.raise(&SRV014, SRV014.template.to_string(), &["mm_preprocess_cache_size_mb"], fixes);
-        return;
+        return ctx.raise(&SRV014, &[], &[f::mm_preprocess_cache_size_mb], fixes);
     }
-    let cfg = ctx.cfg.get("mm_process_config").clone();
+    let cfg = ctx.cfg.get(f::mm_process_config).clone();
     if cfg.is_none() {
-        return;
+        return Ok(());
     }
     if !matches!(cfg, PyValue::Dict(_)) {
         let fixes = vec![
-            ctx.fix_remove("Drop --mm-process-config", "mm_process_config", Applicability::Unsafe),
+            ctx.fix_remove("Drop --mm-process-config", f::mm_process_config, Applicability::Unsafe),
             display("Give --mm-process-config a JSON object, e.g. '{\"image\": {...}}'"),
         ];
-        ctx.raise(&SRV015, format!("mm_process_config must be a dict, but got {}", py_type(&cfg)), &["mm_process_config"], fixes);
-        return;
+        return ctx.raise(&SRV015, &[("type(cfg.mm_process_config)", &py_type(&cfg))], &[f::mm_process_config], fixes);
     }
     for key in ["image", "video", "audio"] {
         if let Some(v) = dict_get(&cfg, key) {
             if !matches!(v, PyValue::Dict(_)) {
                 let fixes = vec![display(format!("Make the \"{key}\" entry of --mm-process-config a JSON object"))];
-                ctx.raise(
+                return ctx.raise(
                     &SRV016,
-                    format!("mm_process_config['{key}'] must be a dict, but got {}", py_type(v)),
-                    &["mm_process_config"],
+                    &[("key", &key), ("type(cfg.mm_process_config[key])", &py_type(v))],
+                    &[f::mm_process_config],
                     fixes,
                 );
-                return;
             }
         }
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_ssl_validation
 
 /// `handle_ssl_validation`: SSL flags consistent, files present (not checked here), HTTP/2 limits.
-pub fn handle_ssl_validation(ctx: &mut Ctx) {
-    let key = ctx.cfg.truthy("ssl_keyfile");
-    let cert = ctx.cfg.truthy("ssl_certfile");
+pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
+    let key = ctx.cfg.truthy(f::ssl_keyfile);
+    let cert = ctx.cfg.truthy(f::ssl_certfile);
     if key && !cert {
         let fixes = vec![
-            ctx.fix_remove("Drop --ssl-keyfile (serve plain HTTP)", "ssl_keyfile", Applicability::Unsafe),
+            ctx.fix_remove("Drop --ssl-keyfile (serve plain HTTP)", f::ssl_keyfile, Applicability::Unsafe),
             display("Add --ssl-certfile with the certificate that goes with the key"),
         ];
-        ctx.raise(&SRV017, SRV017.template.to_string(), &["ssl_keyfile"], fixes);
-        return;
+        return ctx.raise(&SRV017, &[], &[f::ssl_keyfile], fixes);
     }
     if cert && !key {
         let fixes = vec![
-            ctx.fix_remove("Drop --ssl-certfile (serve plain HTTP)", "ssl_certfile", Applicability::Unsafe),
+            ctx.fix_remove("Drop --ssl-certfile (serve plain HTTP)", f::ssl_certfile, Applicability::Unsafe),
             display("Add --ssl-keyfile with the private key of the certificate"),
         ];
-        ctx.raise(&SRV018, SRV018.template.to_string(), &["ssl_certfile"], fixes);
-        return;
+        return ctx.raise(&SRV018, &[], &[f::ssl_certfile], fixes);
     }
     if !cert && !key {
-        if ctx.cfg.truthy("ssl_ca_certs") {
-            let fixes = vec![ctx.fix_remove("Drop --ssl-ca-certs (it has no effect without SSL)", "ssl_ca_certs", Applicability::Safe)];
-            ctx.raise(&SRV019, SRV019.template.to_string(), &["ssl_ca_certs"], fixes);
-            return;
+        if ctx.cfg.truthy(f::ssl_ca_certs) {
+            let fixes = vec![ctx.fix_remove("Drop --ssl-ca-certs (it has no effect without SSL)", f::ssl_ca_certs, Applicability::Safe)];
+            return ctx.raise(&SRV019, &[], &[f::ssl_ca_certs], fixes);
         }
-        if ctx.cfg.truthy("ssl_keyfile_password") {
+        if ctx.cfg.truthy(f::ssl_keyfile_password) {
             let fixes = vec![ctx.fix_remove(
                 "Drop --ssl-keyfile-password (it has no effect without SSL)",
-                "ssl_keyfile_password",
+                f::ssl_keyfile_password,
                 Applicability::Safe,
             )];
-            ctx.raise(&SRV020, SRV020.template.to_string(), &["ssl_keyfile_password"], fixes);
-            return;
+            return ctx.raise(&SRV020, &[], &[f::ssl_keyfile_password], fixes);
         }
     }
     // os.path.isfile checks on the key, certificate and CA files: SGLang reads the file system.
     if key {
-        ctx.skip("serving_hook.handle_ssl_validation#5", NotRunReason::Files);
+        ctx.skip(site("serving_hook.handle_ssl_validation", "SSL key file not found: '{cfg.ssl_keyfile}'."), NotRunReason::Files);
     }
     if cert {
-        ctx.skip("serving_hook.handle_ssl_validation#6", NotRunReason::Files);
+        ctx.skip(site("serving_hook.handle_ssl_validation", "SSL certificate file not found: '{cfg.ssl_certfile}'."), NotRunReason::Files);
     }
-    if ctx.cfg.truthy("ssl_ca_certs") {
-        ctx.skip("serving_hook.handle_ssl_validation#7", NotRunReason::Files);
+    if ctx.cfg.truthy(f::ssl_ca_certs) {
+        ctx.skip(site("serving_hook.handle_ssl_validation", "SSL CA certificates file not found: '{cfg.ssl_ca_certs}'."), NotRunReason::Files);
     }
-    if ctx.cfg.truthy("enable_ssl_refresh") && !(cert && key) {
+    if ctx.cfg.truthy(f::enable_ssl_refresh) && !(cert && key) {
         let fixes = vec![ctx.fix_remove(
             "Drop --enable-ssl-refresh (there is no certificate to refresh)",
-            "enable_ssl_refresh",
+            f::enable_ssl_refresh,
             Applicability::Safe,
         )];
-        ctx.raise(&SRV021, SRV021.template.to_string(), &["enable_ssl_refresh"], fixes);
-        return;
+        return ctx.raise(&SRV021, &[], &[f::enable_ssl_refresh], fixes);
     }
-    let http2 = ctx.cfg.truthy("enable_http2");
-    if ctx.cfg.truthy("enable_http_worker_reuseport") && (ctx.cfg.int("tokenizer_worker_num") == Some(1) || http2) {
+    let http2 = ctx.cfg.truthy(f::enable_http2);
+    if ctx.cfg.truthy(f::enable_http_worker_reuseport) && (ctx.cfg.int(f::tokenizer_worker_num) == Some(1) || http2) {
         let mut fixes = vec![ctx.fix_remove(
             "Drop --enable-http-worker-reuseport",
-            "enable_http_worker_reuseport",
+            f::enable_http_worker_reuseport,
             Applicability::Unsafe,
         )];
         if !http2 {
             fixes.push(ctx.fix_set(
                 "Run 2 tokenizer workers",
-                "tokenizer_worker_num",
-                "--tokenizer-worker-num",
+                f::tokenizer_worker_num,
                 "2",
                 Applicability::Unsafe,
             ));
         }
-        ctx.raise(&SRV022, SRV022.template.to_string(), &["enable_http_worker_reuseport", "tokenizer_worker_num"], fixes);
-        return;
+        return ctx.raise(&SRV022, &[], &[f::enable_http_worker_reuseport, f::tokenizer_worker_num], fixes);
     }
     if http2 {
-        let streams = ctx.cfg.get("http2_max_concurrent_streams").as_float();
+        let streams = ctx.cfg.get(f::http2_max_concurrent_streams).as_float();
         if !streams.is_some_and(|s| 0.0 < s && s < 4294967296.0) {
             let fixes = vec![ctx.fix_set(
                 "Use the default of 200 streams",
-                "http2_max_concurrent_streams",
-                "--http2-max-concurrent-streams",
+                f::http2_max_concurrent_streams,
                 "200",
                 Applicability::Unsafe,
             )];
-            ctx.raise(&SRV023, SRV023.template.to_string(), &["http2_max_concurrent_streams"], fixes);
-            return;
+            return ctx.raise(&SRV023, &[], &[f::http2_max_concurrent_streams], fixes);
         }
-        let window = ctx.cfg.get("http2_initial_connection_window_size").as_float();
+        let window = ctx.cfg.get(f::http2_initial_connection_window_size).as_float();
         if !window.is_some_and(|w| (1024.0..2147483648.0).contains(&w)) {
             let fixes = vec![ctx.fix_set(
                 "Use the default window of 1048576 bytes",
-                "http2_initial_connection_window_size",
-                "--http2-initial-connection-window-size",
+                f::http2_initial_connection_window_size,
                 "1048576",
                 Applicability::Unsafe,
             )];
-            ctx.raise(&SRV024, SRV024.template.to_string(), &["http2_initial_connection_window_size"], fixes);
-            return;
+            return ctx.raise(&SRV024, &[], &[f::http2_initial_connection_window_size], fixes);
         }
         // `import granian`: granian is the optional `sglang[http2]` extra, absent from a
         // standard `pip install sglang`. So #13 (--enable-ssl-refresh with HTTP/2) is never reached.
         let fixes = vec![
-            ctx.fix_remove("Drop --enable-http2 (serve HTTP/1.1 with Uvicorn)", "enable_http2", Applicability::Unsafe),
+            ctx.fix_remove("Drop --enable-http2 (serve HTTP/1.1 with Uvicorn)", f::enable_http2, Applicability::Unsafe),
             display("Install the extra: pip install \"sglang[http2]\""),
         ];
-        ctx.raise(&SRV025, SRV025.template.to_string(), &["enable_http2"], fixes);
+        let _ = ctx.raise(&SRV025, &[], &[f::enable_http2], fixes);
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_asr_validation
 
-pub fn handle_asr_validation(ctx: &mut Ctx) {
-    let buf = ctx.cfg.get("asr_max_buffer_seconds").clone();
+pub fn handle_asr_validation(ctx: &mut Ctx) -> Step {
+    let buf = ctx.cfg.get(f::asr_max_buffer_seconds).clone();
     if buf.as_float().is_some_and(|v| v <= 0.0) {
         let fixes = vec![ctx.fix_set(
             "Use the default of 60 seconds",
-            "asr_max_buffer_seconds",
-            "--asr-max-buffer-seconds",
+            f::asr_max_buffer_seconds,
             "60",
             Applicability::Unsafe,
         )];
-        ctx.raise(
+        return ctx.raise(
             &SRV026,
-            format!("--asr-max-buffer-seconds must be positive (got {}).", buf.py_str()),
-            &["asr_max_buffer_seconds"],
+            &[("cfg.asr_max_buffer_seconds", &buf.py_str())],
+            &[f::asr_max_buffer_seconds],
             fixes,
         );
-        return;
     }
-    let sess = ctx.cfg.get("asr_max_concurrent_sessions").clone();
+    let sess = ctx.cfg.get(f::asr_max_concurrent_sessions).clone();
     if sess.as_float().is_some_and(|v| v <= 0.0) {
         let fixes = vec![ctx.fix_set(
             "Use the default of 32 sessions",
-            "asr_max_concurrent_sessions",
-            "--asr-max-concurrent-sessions",
+            f::asr_max_concurrent_sessions,
             "32",
             Applicability::Unsafe,
         )];
-        ctx.raise(
+        let _ = ctx.raise(
             &SRV027,
-            format!("--asr-max-concurrent-sessions must be positive (got {}).", sess.py_str()),
-            &["asr_max_concurrent_sessions"],
+            &[("cfg.asr_max_concurrent_sessions", &sess.py_str())],
+            &[f::asr_max_concurrent_sessions],
             fixes,
         );
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_deprecated_args
 
-pub fn handle_deprecated_args(ctx: &mut Ctx) {
-    if ctx.cfg.truthy("disable_fast_image_processor") {
-        let backend = ctx.cfg.get("image_processor_backend").clone();
+pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.truthy(f::disable_fast_image_processor) {
+        let backend = ctx.cfg.get(f::image_processor_backend).clone();
         if !matches!(backend.as_str(), Some("auto" | "pil")) {
             let fixes = vec![
                 ctx.fix_remove(
                     "Drop --disable-fast-image-processor (keep the chosen image processor backend)",
-                    "disable_fast_image_processor",
+                    f::disable_fast_image_processor,
                     Applicability::Unsafe,
                 ),
                 ctx.fix_set(
                     "Use the PIL image processor, as --disable-fast-image-processor asks",
-                    "image_processor_backend",
-                    "--image-processor-backend",
+                    f::image_processor_backend,
                     "pil",
                     Applicability::Unsafe,
                 ),
             ];
-            ctx.raise(
+            return ctx.raise(
                 &SRV028,
-                format!(
-                    "--disable-fast-image-processor conflicts with --image-processor-backend={}.",
-                    backend.py_str()
-                ),
-                &["disable_fast_image_processor", "image_processor_backend"],
+                &[("cfg.image_processor_backend", &backend.py_str())],
+                &[f::disable_fast_image_processor, f::image_processor_backend],
                 fixes,
             );
-            return;
         }
         let mut fixes = Vec::new();
-        if let Some(s) = ctx.cfg.setting("disable_fast_image_processor").filter(|s| !s.from_config) {
-            if !ctx.cfg.is_explicit("image_processor_backend") {
+        if let Some(s) = ctx.cfg.setting(f::disable_fast_image_processor).filter(|s| !s.from_config) {
+            if !ctx.cfg.is_explicit(f::image_processor_backend) {
                 fixes.push(Fix {
                     title: "Use --image-processor-backend pil".into(),
                     applicability: Applicability::Safe,
@@ -676,11 +646,11 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
                 });
             }
         }
-        ctx.warn(&SRV101, SRV101.template.to_string(), &["disable_fast_image_processor"], fixes);
-        ctx.cfg.set("image_processor_backend", PyValue::Str("pil".into()));
+        ctx.warn(&SRV101, &[], &[f::disable_fast_image_processor], fixes);
+        ctx.cfg.set(f::image_processor_backend, PyValue::Str("pil".into()));
     }
 
-    let parser = ctx.cfg.str("tool_call_parser").map(str::to_string);
+    let parser = ctx.cfg.str(f::tool_call_parser).map(str::to_string);
     let renamed_parser = match parser.as_deref() {
         Some("qwen25") => Some("qwen"),
         Some("glm45") => Some("glm"),
@@ -689,22 +659,21 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
     if let (Some(old), Some(new)) = (parser.as_deref(), renamed_parser) {
         let fixes = vec![ctx.fix_set(
             format!("Use --tool-call-parser {new}"),
-            "tool_call_parser",
-            "--tool-call-parser",
+            f::tool_call_parser,
             new,
             Applicability::Safe,
         )];
         ctx.warn(&SRV102,
-            format!("The tool_call_parser '{old}' is deprecated. Please use '{new}' instead."),
-            &["tool_call_parser"],
+            &[("cfg.tool_call_parser", &old), ("deprecated_tool_call_parsers[cfg.tool_call_parser]", &new)],
+            &[f::tool_call_parser],
             fixes,
         );
-        ctx.cfg.set("tool_call_parser", PyValue::Str(new.into()));
+        ctx.cfg.set(f::tool_call_parser, PyValue::Str(new.into()));
     }
 
-    if ctx.cfg.truthy("enable_flashinfer_allreduce_fusion") && ctx.cfg.is_none("flashinfer_allreduce_fusion_backend") {
+    if ctx.cfg.truthy(f::enable_flashinfer_allreduce_fusion) && ctx.cfg.is_none(f::flashinfer_allreduce_fusion_backend) {
         let mut fixes = Vec::new();
-        if let Some(s) = ctx.cfg.setting("enable_flashinfer_allreduce_fusion").filter(|s| !s.from_config) {
+        if let Some(s) = ctx.cfg.setting(f::enable_flashinfer_allreduce_fusion).filter(|s| !s.from_config) {
             fixes.push(Fix {
                 title: "Use --flashinfer-allreduce-fusion-backend auto".into(),
                 applicability: Applicability::Safe,
@@ -715,14 +684,14 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
                 }],
             });
         }
-        ctx.warn(&SRV103, SRV103.template.to_string(), &["enable_flashinfer_allreduce_fusion"], fixes);
-        ctx.cfg.set("flashinfer_allreduce_fusion_backend", PyValue::Str("auto".into()));
+        ctx.warn(&SRV103, &[], &[f::enable_flashinfer_allreduce_fusion], fixes);
+        ctx.cfg.set(f::flashinfer_allreduce_fusion_backend, PyValue::Str("auto".into()));
     }
-    ctx.cfg.set("enable_flashinfer_allreduce_fusion", PyValue::Bool(false));
+    ctx.cfg.set(f::enable_flashinfer_allreduce_fusion, PyValue::Bool(false));
 
     // Deprecated attention-backend aliases.
-    let mut renamed: Vec<(&str, PyValue)> = Vec::new();
-    for attr in ["attention_backend", "decode_attention_backend", "prefill_attention_backend", "speculative_draft_attention_backend"] {
+    let mut renamed: Vec<(Field, PyValue)> = Vec::new();
+    for attr in [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend, f::speculative_draft_attention_backend] {
         let old = ctx.cfg.str(attr).map(str::to_string);
         let new = match old.as_deref() {
             Some("compressed") => "dsv4",
@@ -730,331 +699,319 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) {
             _ => continue,
         };
         let old = old.unwrap_or_default();
-        let flag = format!("--{}", attr.replace('_', "-"));
-        let fixes = vec![ctx.fix_set(format!("Use {flag} {new}"), attr, &flag, new, Applicability::Safe)];
-        ctx.warn(&SRV104, format!("{flag}={old} is deprecated; use '{new}' instead."), &[attr], fixes);
+        let dashed = attr.name().replace('_', "-");
+        let fixes = vec![ctx.fix_set(format!("Use --{dashed} {new}"), attr, new, Applicability::Safe)];
+        ctx.warn(&SRV104, &[("attr.replace('_', '-')", &dashed), ("old", &old), ("aliases[old]", &new)], &[attr], fixes);
         renamed.push((attr, PyValue::Str(new.into())));
     }
     for r in renamed.iter_mut() {
-        if r.0 == "prefill_attention_backend" && r.1.as_str() == Some("cutedsl_mla") {
+        if r.0 == f::prefill_attention_backend && r.1.as_str() == Some("cutedsl_mla") {
             // cutedsl_mla is decode-only.
             r.1 = PyValue::Str("trtllm_mla".into());
         }
     }
-    if ctx.cfg.is("attention_backend", "tokenspeed_mla") || ctx.cfg.is("decode_attention_backend", "tokenspeed_mla") {
-        if !ctx.cfg.is("kv_cache_dtype", "fp8_e4m3") {
+    if ctx.cfg.is(f::attention_backend, "tokenspeed_mla") || ctx.cfg.is(f::decode_attention_backend, "tokenspeed_mla") {
+        if !ctx.cfg.is(f::kv_cache_dtype, "fp8_e4m3") {
             let fixes = vec![ctx.fix_set(
                 "Say --kv-cache-dtype fp8_e4m3 explicitly",
-                "kv_cache_dtype",
-                "--kv-cache-dtype",
+                f::kv_cache_dtype,
                 "fp8_e4m3",
                 Applicability::Safe,
             )];
-            ctx.warn(&SRV105, SRV105.template.to_string(), &["kv_cache_dtype", "attention_backend"], fixes);
-            renamed.push(("kv_cache_dtype", PyValue::Str("fp8_e4m3".into())));
+            ctx.warn(&SRV105, &[], &[f::kv_cache_dtype, f::attention_backend], fixes);
+            renamed.push((f::kv_cache_dtype, PyValue::Str("fp8_e4m3".into())));
         }
-        if !ctx.cfg.is_none("speculative_algorithm") && ctx.cfg.is("speculative_attention_mode", "prefill") {
-            renamed.push(("speculative_attention_mode", PyValue::Str("decode".into())));
+        if !ctx.cfg.is_none(f::speculative_algorithm) && ctx.cfg.is(f::speculative_attention_mode, "prefill") {
+            renamed.push((f::speculative_attention_mode, PyValue::Str("decode".into())));
         }
     }
     for (k, v) in renamed {
         ctx.cfg.set(k, v);
     }
 
-    if ctx.cfg.truthy("grpc_mode") && !ctx.cfg.truthy("smg_grpc_mode") {
+    if ctx.cfg.truthy(f::grpc_mode) && !ctx.cfg.truthy(f::smg_grpc_mode) {
         let mut fixes = Vec::new();
-        if let Some(s) = ctx.cfg.setting("grpc_mode").filter(|s| !s.from_config) {
+        if let Some(s) = ctx.cfg.setting(f::grpc_mode).filter(|s| !s.from_config) {
             fixes.push(Fix {
                 title: "Use --smg-grpc-mode (the legacy SMG gRPC server --grpc-mode starts)".into(),
                 applicability: Applicability::Safe,
                 edits: vec![Edit { start: s.whole_span.start, end: s.whole_span.end, replacement: "--smg-grpc-mode".into() }],
             });
         }
-        ctx.warn(&SRV106, SRV106.template.to_string(), &["grpc_mode"], fixes);
-        ctx.cfg.set("smg_grpc_mode", PyValue::Bool(true));
+        ctx.warn(&SRV106, &[], &[f::grpc_mode], fixes);
+        ctx.cfg.set(f::smg_grpc_mode, PyValue::Bool(true));
     }
 
     let threads = env_int(ctx, "SGLANG_GRPC_WORKER_THREADS", Some(4));
-    ctx.cfg.set("grpc_worker_threads", threads.map(PyValue::Int).unwrap_or(PyValue::None));
+    ctx.cfg.set(f::grpc_worker_threads, threads.map(PyValue::Int).unwrap_or(PyValue::None));
     let port_env = env_int(ctx, "SGLANG_GRPC_PORT", None);
-    if ctx.cfg.is_none("grpc_port") {
+    if ctx.cfg.is_none(f::grpc_port) {
         if let Some(p) = port_env {
-            ctx.cfg.set("grpc_port", PyValue::Int(p));
+            ctx.cfg.set(f::grpc_port, PyValue::Int(p));
         }
     }
-    let legacy = ctx.cfg.truthy("smg_grpc_mode") || ctx.cfg.truthy("grpc_mode");
-    if legacy && ctx.cfg.is_none("grpc_port") {
-        if let Some(port) = ctx.cfg.int("port") {
-            ctx.cfg.set("grpc_port", PyValue::Int(port + 10000));
+    let legacy = ctx.cfg.truthy(f::smg_grpc_mode) || ctx.cfg.truthy(f::grpc_mode);
+    if legacy && ctx.cfg.is_none(f::grpc_port) {
+        if let Some(port) = ctx.cfg.int(f::port) {
+            ctx.cfg.set(f::grpc_port, PyValue::Int(port + 10000));
         }
     }
 
-    if ctx.cfg.float("grpc_response_timeout_secs").is_some_and(|v| v <= 0.0) {
+    if ctx.cfg.float(f::grpc_response_timeout_secs).is_some_and(|v| v <= 0.0) {
         let fixes = vec![ctx.fix_set(
             "Use the default of 300 seconds",
-            "grpc_response_timeout_secs",
-            "--grpc-response-timeout-secs",
+            f::grpc_response_timeout_secs,
             "300",
             Applicability::Unsafe,
         )];
-        ctx.raise(&SRV029, SRV029.template.to_string(), &["grpc_response_timeout_secs"], fixes);
-        return;
+        return ctx.raise(&SRV029, &[], &[f::grpc_response_timeout_secs], fixes);
     }
 
-    let grpc_port = ctx.cfg.get("grpc_port").clone();
+    let grpc_port = ctx.cfg.get(f::grpc_port).clone();
     if let Some(p) = grpc_port.as_int() {
         if !(1..=65535).contains(&p) {
             let mut fixes = Vec::new();
-            if ctx.cfg.is_explicit("grpc_port") {
-                fixes.push(ctx.fix_remove("Drop --grpc-port (no native gRPC server)", "grpc_port", Applicability::Unsafe));
+            if ctx.cfg.is_explicit(f::grpc_port) {
+                fixes.push(ctx.fix_remove("Drop --grpc-port (no native gRPC server)", f::grpc_port, Applicability::Unsafe));
             } else if ctx.env("SGLANG_GRPC_PORT").is_some() {
                 fixes.push(display("Set SGLANG_GRPC_PORT to a port between 1 and 65535"));
             } else if legacy {
                 fixes.push(ctx.fix_set(
                     "Give the legacy gRPC server its own port (it defaults to --port + 10000)",
-                    "grpc_port",
-                    "--grpc-port",
+                    f::grpc_port,
                     "50051",
                     Applicability::Unsafe,
                 ));
             }
-            ctx.raise(
+            return ctx.raise(
                 &SRV030,
-                format!("--grpc-port / SGLANG_GRPC_PORT ({p}) must be between 1 and 65535"),
-                &["grpc_port", "port", "smg_grpc_mode", "grpc_mode"],
+                &[("cfg.grpc_port", &p)],
+                &[f::grpc_port, f::port, f::smg_grpc_mode, f::grpc_mode],
                 fixes,
             );
-            return;
         }
         if let Some(t) = threads.filter(|t| *t < 1) {
             let fixes = vec![display("Set SGLANG_GRPC_WORKER_THREADS to 1 or more (default 4)")];
-            ctx.raise(&SRV031, format!("SGLANG_GRPC_WORKER_THREADS ({t}) must be >= 1"), &["grpc_port"], fixes);
-            return;
+            return ctx.raise(&SRV031, &[("cfg.grpc_worker_threads", &t)], &[f::grpc_port], fixes);
         }
     }
 
     let native = !grpc_port.is_none() && !legacy;
-    let sidecar = ctx.cfg.get("sidecar").clone();
-    let sidecar_args = ctx.cfg.get("sidecar_args").clone();
+    let sidecar = ctx.cfg.get(f::sidecar).clone();
+    let sidecar_args = ctx.cfg.get(f::sidecar_args).clone();
     if !sidecar_args.is_none() {
         if sidecar.is_none() {
-            let fixes = vec![ctx.fix_remove("Drop --sidecar-args", "sidecar_args", Applicability::Safe)];
-            ctx.raise(&SRV032, SRV032.template.to_string(), &["sidecar_args"], fixes);
-            return;
+            let fixes = vec![ctx.fix_remove("Drop --sidecar-args", f::sidecar_args, Applicability::Safe)];
+            return ctx.raise(&SRV032, &[], &[f::sidecar_args], fixes);
         }
         let ok = matches!(&sidecar_args, PyValue::List(l) if l.iter().all(|a| matches!(a, PyValue::Str(_))));
         if !ok {
             let fixes = vec![display("Write --sidecar-args as a JSON array of strings, e.g. '[\"--verbose\"]'")];
-            ctx.raise(&SRV033, SRV033.template.to_string(), &["sidecar_args"], fixes);
-            return;
+            return ctx.raise(&SRV033, &[], &[f::sidecar_args], fixes);
         }
     }
     if let Some(s) = sidecar.as_str() {
         if s.trim().is_empty() {
-            let fixes = vec![ctx.fix_remove("Drop the empty --sidecar", "sidecar", Applicability::Safe)];
-            ctx.raise(&SRV034, SRV034.template.to_string(), &["sidecar"], fixes);
-            return;
+            let fixes = vec![ctx.fix_remove("Drop the empty --sidecar", f::sidecar, Applicability::Safe)];
+            return ctx.raise(&SRV034, &[], &[f::sidecar], fixes);
         }
         if legacy {
             let mut fixes = Vec::new();
-            fixes.extend(remove_if_set(ctx, "Drop --smg-grpc-mode (use the native gRPC server)", "smg_grpc_mode", Applicability::Unsafe));
-            fixes.extend(remove_if_set(ctx, "Drop --grpc-mode (use the native gRPC server)", "grpc_mode", Applicability::Unsafe));
+            fixes.extend(remove_if_set(ctx, "Drop --smg-grpc-mode (use the native gRPC server)", f::smg_grpc_mode, Applicability::Unsafe));
+            fixes.extend(remove_if_set(ctx, "Drop --grpc-mode (use the native gRPC server)", f::grpc_mode, Applicability::Unsafe));
             if fixes.len() < 2 {
-                fixes.push(ctx.fix_remove("Drop --sidecar", "sidecar", Applicability::Unsafe));
+                fixes.push(ctx.fix_remove("Drop --sidecar", f::sidecar, Applicability::Unsafe));
             }
             // Removing only one of two legacy flags leaves the other: offer dropping both.
-            if ctx.cfg.is_explicit("smg_grpc_mode") && ctx.cfg.is_explicit("grpc_mode") {
+            if ctx.cfg.is_explicit(f::smg_grpc_mode) && ctx.cfg.is_explicit(f::grpc_mode) {
                 fixes.clear();
-                let a = ctx.fix_remove("", "smg_grpc_mode", Applicability::Unsafe);
-                let b = ctx.fix_remove("", "grpc_mode", Applicability::Unsafe);
+                let a = ctx.fix_remove("", f::smg_grpc_mode, Applicability::Unsafe);
+                let b = ctx.fix_remove("", f::grpc_mode, Applicability::Unsafe);
                 fixes.push(Fix {
                     title: "Drop --smg-grpc-mode and --grpc-mode (use the native gRPC server)".into(),
                     applicability: Applicability::Unsafe,
                     edits: a.edits.into_iter().chain(b.edits).collect(),
                 });
-                fixes.push(ctx.fix_remove("Drop --sidecar", "sidecar", Applicability::Unsafe));
+                fixes.push(ctx.fix_remove("Drop --sidecar", f::sidecar, Applicability::Unsafe));
             }
-            ctx.raise(&SRV035, SRV035.template.to_string(), &["sidecar", "smg_grpc_mode", "grpc_mode"], fixes);
-            return;
+            return ctx.raise(&SRV035, &[], &[f::sidecar, f::smg_grpc_mode, f::grpc_mode], fixes);
         }
         if grpc_port.is_none() {
             let fixes = vec![
-                ctx.fix_set("Start the native gRPC server on port 50051", "grpc_port", "--grpc-port", "50051", Applicability::Unsafe),
-                ctx.fix_remove("Drop --sidecar", "sidecar", Applicability::Unsafe),
+                ctx.fix_set("Start the native gRPC server on port 50051", f::grpc_port, "50051", Applicability::Unsafe),
+                ctx.fix_remove("Drop --sidecar", f::sidecar, Applicability::Unsafe),
             ];
-            ctx.raise(&SRV036, SRV036.template.to_string(), &["sidecar"], fixes);
-            return;
+            return ctx.raise(&SRV036, &[], &[f::sidecar], fixes);
         }
     }
     if native {
         let drop_port = |ctx: &Ctx| -> Vec<Fix> {
-            if ctx.cfg.is_explicit("grpc_port") {
-                vec![ctx.fix_remove("Drop --grpc-port (no native gRPC server)", "grpc_port", Applicability::Unsafe)]
+            if ctx.cfg.is_explicit(f::grpc_port) {
+                vec![ctx.fix_remove("Drop --grpc-port (no native gRPC server)", f::grpc_port, Applicability::Unsafe)]
             } else {
                 vec![display("Unset SGLANG_GRPC_PORT (no native gRPC server)")]
             }
         };
-        if ctx.cfg.truthy("use_ray") {
+        if ctx.cfg.truthy(f::use_ray) {
             let mut fixes = drop_port(ctx);
-            fixes.extend(remove_if_set(ctx, "Drop --use-ray", "use_ray", Applicability::Unsafe));
-            ctx.raise(&SRV037, SRV037.template.to_string(), &["grpc_port", "use_ray"], fixes);
-            return;
+            fixes.extend(remove_if_set(ctx, "Drop --use-ray", f::use_ray, Applicability::Unsafe));
+            return ctx.raise(&SRV037, &[], &[f::grpc_port, f::use_ray], fixes);
         }
-        if ctx.cfg.truthy("encoder_only") {
+        if ctx.cfg.truthy(f::encoder_only) {
             let fixes = drop_port(ctx);
-            ctx.raise(&SRV038, SRV038.template.to_string(), &["grpc_port", "encoder_only"], fixes);
-            return;
+            return ctx.raise(&SRV038, &[], &[f::grpc_port, f::encoder_only], fixes);
         }
-        if ctx.cfg.int("tokenizer_worker_num").is_some_and(|n| n > 1) {
+        if ctx.cfg.int(f::tokenizer_worker_num).is_some_and(|n| n > 1) {
             let mut fixes = drop_port(ctx);
             fixes.push(ctx.fix_set(
                 "Run one tokenizer worker",
-                "tokenizer_worker_num",
-                "--tokenizer-worker-num",
+                f::tokenizer_worker_num,
                 "1",
                 Applicability::Unsafe,
             ));
-            ctx.raise(&SRV039, SRV039.template.to_string(), &["grpc_port", "tokenizer_worker_num"], fixes);
-            return;
+            return ctx.raise(&SRV039, &[], &[f::grpc_port, f::tokenizer_worker_num], fixes);
         }
-        if ctx.cfg.truthy("api_key") || ctx.cfg.truthy("admin_api_key") {
+        if ctx.cfg.truthy(f::api_key) || ctx.cfg.truthy(f::admin_api_key) {
             let fixes = drop_port(ctx);
-            ctx.raise(&SRV040, SRV040.template.to_string(), &["grpc_port", "api_key", "admin_api_key"], fixes);
+            let _ = ctx.raise(&SRV040, &[], &[f::grpc_port, f::api_key, f::admin_api_key], fixes);
         }
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_prefill_delayer_env_compat, handle_missing_default_values, handle_grammar_backend,
 // handle_load_balance_method
 
-pub fn handle_prefill_delayer_env_compat(ctx: &mut Ctx) {
+pub fn handle_prefill_delayer_env_compat(ctx: &mut Ctx) -> Step {
     if env_bool(ctx, "SGLANG_SCHEDULER_DECREASE_PREFILL_IDLE", false) {
-        ctx.cfg.set("enable_prefill_delayer", PyValue::Bool(true));
+        ctx.cfg.set(f::enable_prefill_delayer, PyValue::Bool(true));
     }
     if let Some(x) = env_int(ctx, "SGLANG_PREFILL_DELAYER_MAX_DELAY_PASSES", None).filter(|x| *x != 0) {
-        ctx.cfg.set("prefill_delayer_max_delay_passes", PyValue::Int(x));
+        ctx.cfg.set(f::prefill_delayer_max_delay_passes, PyValue::Int(x));
     }
     if let Some(x) = env_float(ctx, "SGLANG_PREFILL_DELAYER_TOKEN_USAGE_LOW_WATERMARK").filter(|x| *x != 0.0) {
-        ctx.cfg.set("prefill_delayer_token_usage_low_watermark", PyValue::Float(x));
+        ctx.cfg.set(f::prefill_delayer_token_usage_low_watermark, PyValue::Float(x));
     }
+    Ok(())
 }
 
-pub fn handle_missing_default_values(ctx: &mut Ctx) {
-    let model_path = ctx.cfg.get("model_path").clone();
-    if ctx.cfg.is_none("tokenizer_path") {
-        ctx.cfg.set("tokenizer_path", model_path.clone());
+pub fn handle_missing_default_values(ctx: &mut Ctx) -> Step {
+    let model_path = ctx.cfg.get(f::model_path).clone();
+    if ctx.cfg.is_none(f::tokenizer_path) {
+        ctx.cfg.set(f::tokenizer_path, model_path.clone());
     }
-    if ctx.cfg.is_none("served_model_name") {
-        ctx.cfg.set("served_model_name", model_path);
+    if ctx.cfg.is_none(f::served_model_name) {
+        ctx.cfg.set(f::served_model_name, model_path);
     }
-    if ctx.cfg.is_none("device") {
+    if ctx.cfg.is_none(f::device) {
         // get_device(): "cpu" with SGLANG_USE_CPU_ENGINE, else "cuda" when torch sees a GPU
         // (ROCm included).
         let device = if ctx.hw.platform == crate::hardware::Platform::Cpu { "cpu" } else { "cuda" };
-        ctx.cfg.set("device", PyValue::Str(device.into()));
+        ctx.cfg.set(f::device, PyValue::Str(device.into()));
     }
-    if let Some(d) = ctx.cfg.str("device").map(|d| d.split(':').next().unwrap_or_default().to_string()) {
-        ctx.cfg.set("device", PyValue::Str(d));
+    if let Some(d) = ctx.cfg.str(f::device).map(|d| d.split(':').next().unwrap_or_default().to_string()) {
+        ctx.cfg.set(f::device, PyValue::Str(d));
     }
-    if ctx.cfg.is_none("random_seed") {
+    if ctx.cfg.is_none(f::random_seed) {
         // random.randint(0, 1 << 30): any value; nothing downstream checks it.
-        ctx.cfg.set("random_seed", PyValue::Int(0));
+        ctx.cfg.set(f::random_seed, PyValue::Int(0));
     }
-    if ctx.cfg.is_none("mm_process_config") {
-        ctx.cfg.set("mm_process_config", PyValue::Dict(Vec::new()));
+    if ctx.cfg.is_none(f::mm_process_config) {
+        ctx.cfg.set(f::mm_process_config, PyValue::Dict(Vec::new()));
     }
     if env_bool(ctx, "SGLANG_USE_MODELSCOPE", false) {
         // handle_modelscope_paths downloads from ModelScope.
-        ctx.skip("model_path_hook.handle_modelscope_paths", NotRunReason::Network);
+        // Not a raise site (no `site(..)` names it): recorded by its function, as before.
+        ctx.not_run.push(NotRun { site: "model_path_hook.handle_modelscope_paths", reason: NotRunReason::Network });
     }
-    let draft_q = ctx.cfg.get("speculative_draft_model_quantization").clone();
-    ctx.cfg.set("_speculative_draft_quantization_explicitly_set", PyValue::Bool(!draft_q.is_none()));
+    let draft_q = ctx.cfg.get(f::speculative_draft_model_quantization).clone();
+    ctx.cfg.set(f::_speculative_draft_quantization_explicitly_set, PyValue::Bool(!draft_q.is_none()));
     if draft_q.is_none() {
-        let q = ctx.cfg.get("quantization").clone();
-        ctx.cfg.set("speculative_draft_model_quantization", q);
+        let q = ctx.cfg.get(f::quantization).clone();
+        ctx.cfg.set(f::speculative_draft_model_quantization, q);
     }
-    let unquant = ctx.cfg.is("quantization", "unquant");
+    let unquant = ctx.cfg.is(f::quantization, "unquant");
     if unquant {
-        ctx.cfg.set("quantization", PyValue::None);
+        ctx.cfg.set(f::quantization, PyValue::None);
     }
-    ctx.cfg.set("_quantization_explicitly_unset", PyValue::Bool(unquant));
-    if ctx.cfg.is("speculative_draft_model_quantization", "unquant") {
-        ctx.cfg.set("speculative_draft_model_quantization", PyValue::None);
+    ctx.cfg.set(f::_quantization_explicitly_unset, PyValue::Bool(unquant));
+    if ctx.cfg.is(f::speculative_draft_model_quantization, "unquant") {
+        ctx.cfg.set(f::speculative_draft_model_quantization, PyValue::None);
     }
+    Ok(())
 }
 
-pub fn handle_grammar_backend(ctx: &mut Ctx) {
-    if ctx.cfg.is_none("grammar_backend") {
-        ctx.cfg.set("grammar_backend", PyValue::Str("xgrammar".into()));
+pub fn handle_grammar_backend(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.is_none(f::grammar_backend) {
+        ctx.cfg.set(f::grammar_backend, PyValue::Str("xgrammar".into()));
     }
+    Ok(())
 }
 
 /// `handle_load_balance_method`. Its raise (an unknown disaggregation mode) is unreachable:
 /// argparse's choices reject other modes first.
-pub fn handle_load_balance_method(ctx: &mut Ctx) {
-    if ctx.cfg.is("load_balance_method", "auto") {
-        let m = if ctx.cfg.is("disaggregation_mode", "prefill") { "follow_bootstrap_room" } else { "round_robin" };
-        ctx.cfg.set("load_balance_method", PyValue::Str(m.into()));
+pub fn handle_load_balance_method(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.is(f::load_balance_method, "auto") {
+        let m = if ctx.cfg.is(f::disaggregation_mode, "prefill") { "follow_bootstrap_room" } else { "round_robin" };
+        ctx.cfg.set(f::load_balance_method, PyValue::Str(m.into()));
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_tokenizer_batching
 
-pub fn handle_tokenizer_batching(ctx: &mut Ctx) {
-    if ctx.cfg.truthy("enable_tokenizer_batch_encode") && ctx.cfg.truthy("enable_dynamic_batch_tokenizer") {
+pub fn handle_tokenizer_batching(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.truthy(f::enable_tokenizer_batch_encode) && ctx.cfg.truthy(f::enable_dynamic_batch_tokenizer) {
         let fixes = vec![
             ctx.fix_remove(
                 "Keep --enable-dynamic-batch-tokenizer, drop --enable-tokenizer-batch-encode",
-                "enable_tokenizer_batch_encode",
+                f::enable_tokenizer_batch_encode,
                 Applicability::Unsafe,
             ),
             ctx.fix_remove(
                 "Keep --enable-tokenizer-batch-encode, drop --enable-dynamic-batch-tokenizer",
-                "enable_dynamic_batch_tokenizer",
+                f::enable_dynamic_batch_tokenizer,
                 Applicability::Unsafe,
             ),
         ];
-        ctx.raise(
+        return ctx.raise(
             &SRV041,
-            SRV041.template.to_string(),
-            &["enable_tokenizer_batch_encode", "enable_dynamic_batch_tokenizer"],
+            &[],
+            &[f::enable_tokenizer_batch_encode, f::enable_dynamic_batch_tokenizer],
             fixes,
         );
-        return;
     }
-    if ctx.cfg.truthy("skip_tokenizer_init") && !env_bool(ctx, "SGLANG_RUST_SERVER", false) {
-        let n = ctx.cfg.get("detokenizer_worker_num").clone();
+    if ctx.cfg.truthy(f::skip_tokenizer_init) && !env_bool(ctx, "SGLANG_RUST_SERVER", false) {
+        let n = ctx.cfg.get(f::detokenizer_worker_num).clone();
         if n.as_int() != Some(1) {
-            let fixes = remove_if_set(ctx, "Drop --detokenizer-worker-num", "detokenizer_worker_num", Applicability::Safe)
+            let fixes = remove_if_set(ctx, "Drop --detokenizer-worker-num", f::detokenizer_worker_num, Applicability::Safe)
                 .into_iter()
                 .collect();
             ctx.warn(&SRV107,
-                format!(
-                    "skip_tokenizer_init=True leaves no decode work for detokenizer workers; forcing detokenizer_worker_num=1 (requested {}).",
-                    n.py_str()
-                ),
-                &["detokenizer_worker_num", "skip_tokenizer_init"],
+                &[("cfg.detokenizer_worker_num", &n.py_str())],
+                &[f::detokenizer_worker_num, f::skip_tokenizer_init],
                 fixes,
             );
-            ctx.cfg.set("detokenizer_worker_num", PyValue::Int(1));
+            ctx.cfg.set(f::detokenizer_worker_num, PyValue::Int(1));
         }
-        if ctx.cfg.truthy("enable_tokenizer_batch_encode") {
-            let fixes = remove_if_set(ctx, "Drop --enable-tokenizer-batch-encode", "enable_tokenizer_batch_encode", Applicability::Safe)
+        if ctx.cfg.truthy(f::enable_tokenizer_batch_encode) {
+            let fixes = remove_if_set(ctx, "Drop --enable-tokenizer-batch-encode", f::enable_tokenizer_batch_encode, Applicability::Safe)
                 .into_iter()
                 .collect();
-            ctx.warn(&SRV108, SRV108.template.to_string(), &["enable_tokenizer_batch_encode"], fixes);
-            ctx.cfg.set("enable_tokenizer_batch_encode", PyValue::Bool(false));
+            ctx.warn(&SRV108, &[], &[f::enable_tokenizer_batch_encode], fixes);
+            ctx.cfg.set(f::enable_tokenizer_batch_encode, PyValue::Bool(false));
         }
-        if ctx.cfg.truthy("enable_dynamic_batch_tokenizer") {
-            let fixes = remove_if_set(ctx, "Drop --enable-dynamic-batch-tokenizer", "enable_dynamic_batch_tokenizer", Applicability::Safe)
+        if ctx.cfg.truthy(f::enable_dynamic_batch_tokenizer) {
+            let fixes = remove_if_set(ctx, "Drop --enable-dynamic-batch-tokenizer", f::enable_dynamic_batch_tokenizer, Applicability::Safe)
                 .into_iter()
                 .collect();
-            ctx.warn(&SRV109, SRV109.template.to_string(), &["enable_dynamic_batch_tokenizer"], fixes);
-            ctx.cfg.set("enable_dynamic_batch_tokenizer", PyValue::Bool(false));
+            ctx.warn(&SRV109, &[], &[f::enable_dynamic_batch_tokenizer], fixes);
+            ctx.cfg.set(f::enable_dynamic_batch_tokenizer, PyValue::Bool(false));
         }
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1062,23 +1019,22 @@ pub fn handle_tokenizer_batching(ctx: &mut Ctx) {
 
 /// `handle_multimodal_feature_transport`. Returns false when it raised.
 fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
-    let requested = ctx.cfg.str("mm_feature_transport").map(str::to_string);
+    let requested = ctx.cfg.str(f::mm_feature_transport).map(str::to_string);
     let legacy_set = ctx.env("SGLANG_USE_CUDA_IPC_TRANSPORT").is_some();
     let legacy_on = env_bool(ctx, "SGLANG_USE_CUDA_IPC_TRANSPORT", false);
-    let encoder_only = ctx.cfg.truthy("encoder_only");
+    let encoder_only = ctx.cfg.truthy(f::encoder_only);
     let mut transport: String = match requested {
         None => {
             if legacy_set {
                 let t = if legacy_on { "cuda_ipc" } else { "cpu" };
                 let fixes = vec![ctx.fix_set(
                     format!("Say --mm-feature-transport {t}"),
-                    "mm_feature_transport",
-                    "--mm-feature-transport",
+                    f::mm_feature_transport,
                     t,
                     Applicability::Safe,
                 )];
                 ctx.warn(&SRV110,
-                    format!("SGLANG_USE_CUDA_IPC_TRANSPORT is deprecated; use --mm-feature-transport={t} instead."),
+                    &[("requested_transport", &t)],
                     &[],
                     fixes,
                 );
@@ -1088,8 +1044,8 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
             } else {
                 // Multimodal models on CUDA: cpu on one node; cuda_vmm is only auto-selected on
                 // several GB200/GB300 nodes with an IMEX channel and a model that opted in.
-                if ctx.hw.mnnvl_fabric && ctx.hw.is_cuda() && ctx.cfg.int("nnodes").unwrap_or(1) > 1 {
-                    ctx.skip("serving_hook.handle_multimodal_feature_transport#1", NotRunReason::ModelConfig);
+                if ctx.hw.mnnvl_fabric && ctx.hw.is_cuda() && ctx.cfg.int(f::nnodes).unwrap_or(1) > 1 {
+                    ctx.skip(site("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm requires"), NotRunReason::ModelConfig);
                 }
                 "cpu".to_string()
             }
@@ -1098,11 +1054,8 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
             if legacy_set && legacy_on != (t == "cuda_ipc") {
                 let fixes = vec![display("Unset SGLANG_USE_CUDA_IPC_TRANSPORT (--mm-feature-transport replaces it)")];
                 ctx.warn(&SRV111,
-                    format!(
-                        "--mm-feature-transport={t} overrides the conflicting legacy SGLANG_USE_CUDA_IPC_TRANSPORT={} setting.",
-                        i32::from(legacy_on)
-                    ),
-                    &["mm_feature_transport"],
+                    &[("requested_transport", &t), ("int(legacy_ipc_enabled)", &i32::from(legacy_on))],
+                    &[f::mm_feature_transport],
                     fixes,
                 );
             }
@@ -1110,24 +1063,21 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
         }
     };
     if encoder_only && (transport == "cuda_ipc" || transport == "cuda_vmm") {
-        let fixes = remove_if_set(ctx, "Drop --mm-feature-transport (it does not apply to encoder-only serving)", "mm_feature_transport", Applicability::Safe)
+        let fixes = remove_if_set(ctx, "Drop --mm-feature-transport (it does not apply to encoder-only serving)", f::mm_feature_transport, Applicability::Safe)
             .into_iter()
             .collect();
         ctx.warn(&SRV112,
-            format!(
-                "--mm-feature-transport={transport} does not control encoder-only output transfer; using cpu for this inactive transport. Select --encoder-transfer-backend for encoder outputs."
-            ),
-            &["mm_feature_transport", "encoder_only"],
+            &[("requested_transport", &transport)],
+            &[f::mm_feature_transport, f::encoder_only],
             fixes,
         );
         transport = "cpu".to_string();
     }
     let to_cpu = |ctx: &Ctx| -> Vec<Fix> {
-        if ctx.cfg.is_explicit("mm_feature_transport") {
+        if ctx.cfg.is_explicit(f::mm_feature_transport) {
             vec![ctx.fix_set(
                 "Send multimodal features over the CPU",
-                "mm_feature_transport",
-                "--mm-feature-transport",
+                f::mm_feature_transport,
                 "cpu",
                 Applicability::Unsafe,
             )]
@@ -1138,66 +1088,67 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
     if transport == "cuda_vmm" {
         if !ctx.hw.is_cuda() {
             let fixes = to_cpu(ctx);
-            ctx.raise(&SRV042, SRV042.template.to_string(), &["mm_feature_transport"], fixes);
+            let _ = ctx.raise(&SRV042, &[], &[f::mm_feature_transport], fixes);
             return false;
         }
-        if ctx.cfg.int("pp_size") != Some(1) {
+        if ctx.cfg.int(f::pp_size) != Some(1) {
             let fixes = to_cpu(ctx);
-            ctx.raise(&SRV043, SRV043.template.to_string(), &["mm_feature_transport", "pp_size"], fixes);
+            let _ = ctx.raise(&SRV043, &[], &[f::mm_feature_transport, f::pp_size], fixes);
             return false;
         }
     }
     if transport == "cuda_ipc" {
         if !ctx.hw.is_cuda() {
             let fixes = to_cpu(ctx);
-            ctx.raise(&SRV044, SRV044.template.to_string(), &["mm_feature_transport"], fixes);
+            let _ = ctx.raise(&SRV044, &[], &[f::mm_feature_transport], fixes);
             return false;
         }
-        if ctx.cfg.int("nnodes") != Some(1) {
+        if ctx.cfg.int(f::nnodes) != Some(1) {
             let fixes = to_cpu(ctx);
-            ctx.raise(&SRV045, SRV045.template.to_string(), &["mm_feature_transport", "nnodes"], fixes);
+            let _ = ctx.raise(&SRV045, &[], &[f::mm_feature_transport, f::nnodes], fixes);
             return false;
         }
     }
-    ctx.cfg.set("mm_feature_transport", PyValue::Str(transport));
+    ctx.cfg.set(f::mm_feature_transport, PyValue::Str(transport));
     true
 }
 
-pub fn handle_environment_variables(ctx: &mut Ctx) {
+pub fn handle_environment_variables(ctx: &mut Ctx) -> Step {
     if !handle_multimodal_feature_transport(ctx) {
-        return;
+        return Ok(());
     }
-    if ctx.cfg.truthy("debug_cuda_graph") {
+    if ctx.cfg.truthy(f::debug_cuda_graph) {
         if !(ctx.hw.is_cuda() || ctx.hw.is_hip()) {
-            let fixes = remove_if_set(ctx, "Drop --debug-cuda-graph", "debug_cuda_graph", Applicability::Safe).into_iter().collect();
-            ctx.warn(&SRV113, SRV113.template.to_string(), &["debug_cuda_graph"], fixes);
-            ctx.cfg.set("debug_cuda_graph", PyValue::Bool(false));
+            let fixes = remove_if_set(ctx, "Drop --debug-cuda-graph", f::debug_cuda_graph, Applicability::Safe).into_iter().collect();
+            ctx.warn(&SRV113, &[], &[f::debug_cuda_graph], fixes);
+            ctx.cfg.set(f::debug_cuda_graph, PyValue::Bool(false));
         } else {
-            ctx.warn(&SRV114, SRV114.template.to_string(), &["debug_cuda_graph"], Vec::new());
+            ctx.warn(&SRV114, &[], &[f::debug_cuda_graph], Vec::new());
         }
     }
-    if ctx.cfg.truthy("enable_deepseek_v4_fp4_indexer") {
+    if ctx.cfg.truthy(f::enable_deepseek_v4_fp4_indexer) {
         let sm100 = ctx.hw.is_cuda() && ctx.hw.capability.0 == 10;
         let sm120 = ctx.hw.is_cuda() && ctx.hw.capability.0 == 12;
         let gfx95 = ctx.hw.is_hip() && ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
         if !(sm100 || sm120 || gfx95) {
             let fixes = vec![ctx.fix_remove(
                 "Drop --enable-deepseek-v4-fp4-indexer (use the default indexer)",
-                "enable_deepseek_v4_fp4_indexer",
+                f::enable_deepseek_v4_fp4_indexer,
                 Applicability::Unsafe,
             )];
-            ctx.raise(&SRV046, SRV046.template.to_string(), &["enable_deepseek_v4_fp4_indexer"], fixes);
+            let _ = ctx.raise(&SRV046, &[], &[f::enable_deepseek_v4_fp4_indexer], fixes);
         }
     }
     // SGLANG_OPT_FP8_WO_A_GEMM: whether DeepGEMM supports it depends on the installed kernels
     // (deep_gemm_wrapper); its "Disabling SGLANG_OPT_FP8_WO_A_GEMM" warning is not claimed here.
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_crash_dump_env, handle_debug_utils
 
-pub fn handle_crash_dump_env(ctx: &mut Ctx) {
-    let Some(folder) = ctx.cfg.str("crash_dump_folder").filter(|f| !f.is_empty()).map(str::to_string) else { return };
+pub fn handle_crash_dump_env(ctx: &mut Ctx) -> Step {
+    let Some(folder) = ctx.cfg.str(f::crash_dump_folder).filter(|f| !f.is_empty()).map(str::to_string) else { return Ok(()) };
     let file = ctx.env("CUDA_COREDUMP_FILE").map(str::to_string).unwrap_or_else(|| format!("{folder}/%h/core.cuda.%t.%p"));
     // os.path.dirname(file.replace("%h", hostname)); the host name is not known here.
     let dir = match file.rfind('/') {
@@ -1210,118 +1161,114 @@ pub fn handle_crash_dump_env(ctx: &mut Ctx) {
     };
     if dir.contains("%h") {
         // The warning text would hold the host name; only claim it when it does not.
-        return;
+        return Ok(());
     }
     if dir.contains('%') {
         ctx.warn(&SRV115,
-            format!(
-                "Cannot pre-create CUDA coredump directory {dir}: only %h is supported in the directory part of CUDA_COREDUMP_FILE; coredumps may fail to write."
-            ),
-            &["crash_dump_folder"],
+            &[("coredump_dir", &dir)],
+            &[f::crash_dump_folder],
             Vec::new(),
         );
     }
+    Ok(())
 }
 
-pub fn handle_debug_utils(ctx: &mut Ctx) {
-    if env_bool(ctx, "SGLANG_IS_IN_CI", false) && ctx.cfg.is_none("soft_watchdog_timeout") {
-        ctx.cfg.set("soft_watchdog_timeout", PyValue::Int(300));
+pub fn handle_debug_utils(ctx: &mut Ctx) -> Step {
+    if env_bool(ctx, "SGLANG_IS_IN_CI", false) && ctx.cfg.is_none(f::soft_watchdog_timeout) {
+        ctx.cfg.set(f::soft_watchdog_timeout, PyValue::Int(300));
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
 // handle_other_validations
 
-pub fn handle_other_validations(ctx: &mut Ctx) {
-    let kwargs = ctx.cfg.get("default_chat_template_kwargs").clone();
+pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
+    let kwargs = ctx.cfg.get(f::default_chat_template_kwargs).clone();
     if !kwargs.is_none() && !matches!(kwargs, PyValue::Dict(_)) {
         let fixes = vec![
-            ctx.fix_remove("Drop --default-chat-template-kwargs", "default_chat_template_kwargs", Applicability::Unsafe),
+            ctx.fix_remove("Drop --default-chat-template-kwargs", f::default_chat_template_kwargs, Applicability::Unsafe),
             display("Write the kwargs as a JSON object, e.g. '{\"enable_thinking\": false}'"),
         ];
-        ctx.raise(&SRV047, SRV047.template.to_string(), &["default_chat_template_kwargs"], fixes);
-        return;
+        return ctx.raise(&SRV047, &[], &[f::default_chat_template_kwargs], fixes);
     }
 
-    if ctx.cfg.int("optimistic_prefill_attempts").unwrap_or(0) > 0 && ctx.cfg.is("disaggregation_mode", "prefill") {
-        if ctx.cfg.int("pp_size").unwrap_or(1) > 1 {
-            let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", "optimistic_prefill_attempts", Applicability::Safe)
+    if ctx.cfg.int(f::optimistic_prefill_attempts).unwrap_or(0) > 0 && ctx.cfg.is(f::disaggregation_mode, "prefill") {
+        if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+            let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", f::optimistic_prefill_attempts, Applicability::Safe)
                 .into_iter()
                 .collect();
-            ctx.warn(&SRV116, SRV116.template.to_string(), &["optimistic_prefill_attempts", "pp_size"], fixes);
-            ctx.cfg.set("optimistic_prefill_attempts", PyValue::Int(0));
-        } else if ctx.cfg.truthy("enable_hierarchical_cache") {
-            let storage_none = ctx.cfg.is_none("hicache_storage_backend");
-            let policy = ctx.cfg.str("hicache_write_policy").unwrap_or_default().to_string();
+            ctx.warn(&SRV116, &[], &[f::optimistic_prefill_attempts, f::pp_size], fixes);
+            ctx.cfg.set(f::optimistic_prefill_attempts, PyValue::Int(0));
+        } else if ctx.cfg.truthy(f::enable_hierarchical_cache) {
+            let storage_none = ctx.cfg.is_none(f::hicache_storage_backend);
+            let policy = ctx.cfg.str(f::hicache_write_policy).unwrap_or_default().to_string();
             let ok = if storage_none {
                 policy == "write_back" || policy == "write_through"
             } else {
-                ctx.cfg.is("hicache_host_memory_mode", "buffer_only") && policy == "write_through"
+                ctx.cfg.is(f::hicache_host_memory_mode, "buffer_only") && policy == "write_through"
             };
             if !ok {
-                let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", "optimistic_prefill_attempts", Applicability::Safe)
+                let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", f::optimistic_prefill_attempts, Applicability::Safe)
                     .into_iter()
                     .collect();
-                ctx.warn(&SRV117, SRV117.template.to_string(), &["optimistic_prefill_attempts", "enable_hierarchical_cache"], fixes);
-                ctx.cfg.set("optimistic_prefill_attempts", PyValue::Int(0));
+                ctx.warn(&SRV117, &[], &[f::optimistic_prefill_attempts, f::enable_hierarchical_cache], fixes);
+                ctx.cfg.set(f::optimistic_prefill_attempts, PyValue::Int(0));
             }
         }
     }
 
-    if ctx.cfg.is("disaggregation_decode_allocation_policy", "prefill_complete")
-        && ctx.cfg.is("disaggregation_mode", "prefill")
-        && ctx.cfg.int("optimistic_prefill_attempts").unwrap_or(0) <= 0
+    if ctx.cfg.is(f::disaggregation_decode_allocation_policy, "prefill_complete")
+        && ctx.cfg.is(f::disaggregation_mode, "prefill")
+        && ctx.cfg.int(f::optimistic_prefill_attempts).unwrap_or(0) <= 0
     {
         let mut fixes = vec![ctx.fix_set(
             "Use the early allocation policy",
-            "disaggregation_decode_allocation_policy",
-            "--disaggregation-decode-allocation-policy",
+            f::disaggregation_decode_allocation_policy,
             "early",
             Applicability::Unsafe,
         )];
-        if !ctx.cfg.is_explicit("optimistic_prefill_attempts") {
+        if !ctx.cfg.is_explicit(f::optimistic_prefill_attempts) {
             fixes.push(ctx.fix_set(
                 "Enable optimistic prefill (1 attempt)",
-                "optimistic_prefill_attempts",
-                "--optimistic-prefill-attempts",
+                f::optimistic_prefill_attempts,
                 "1",
                 Applicability::Unsafe,
             ));
         }
-        ctx.raise(
+        return ctx.raise(
             &SRV048,
-            SRV048.template.to_string(),
-            &["disaggregation_decode_allocation_policy", "optimistic_prefill_attempts"],
+            &[],
+            &[f::disaggregation_decode_allocation_policy, f::optimistic_prefill_attempts],
             fixes,
         );
-        return;
     }
 
     let disable_graphs = |ctx: &mut Ctx| {
         cuda_graph::with_phase(ctx, cuda_graph::DECODE, "backend", PyValue::Str(cuda_graph::DISABLED.into()));
         cuda_graph::with_phase(ctx, cuda_graph::PREFILL, "backend", PyValue::Str(cuda_graph::DISABLED.into()));
-        ctx.cfg.set("skip_server_warmup", PyValue::Bool(true));
+        ctx.cfg.set(f::skip_server_warmup, PyValue::Bool(true));
     };
-    if !ctx.cfg.is_none("debug_tensor_dump_output_folder") {
-        ctx.warn(&SRV118, SRV118.template.to_string(), &["debug_tensor_dump_output_folder"], Vec::new());
+    if !ctx.cfg.is_none(f::debug_tensor_dump_output_folder) {
+        ctx.warn(&SRV118, &[], &[f::debug_tensor_dump_output_folder], Vec::new());
         disable_graphs(ctx);
     }
-    if !ctx.cfg.is_none("msprobe_dump_config") {
-        ctx.warn(&SRV119, SRV119.template.to_string(), &["msprobe_dump_config"], Vec::new());
+    if !ctx.cfg.is_none(f::msprobe_dump_config) {
+        ctx.warn(&SRV119, &[], &[f::msprobe_dump_config], Vec::new());
         disable_graphs(ctx);
     }
 
-    let mut limit = ctx.cfg.get("limit_mm_data_per_request").clone();
+    let mut limit = ctx.cfg.get(f::limit_mm_data_per_request).clone();
     if limit.truthy() {
         if let PyValue::Str(s) = &limit {
             match serde_json::from_str::<serde_json::Value>(s) {
                 Ok(v) => {
                     limit = PyValue::from_json(&v);
-                    ctx.cfg.set("limit_mm_data_per_request", limit.clone());
+                    ctx.cfg.set(f::limit_mm_data_per_request, limit.clone());
                 }
                 Err(_) => {
-                    ctx.skip("serving_hook.handle_other_validations#3", NotRunReason::NotImplemented);
-                    return;
+                    ctx.skip(site("serving_hook.handle_other_validations", "Invalid modality '{modality}' in --limit-mm-data-per-request.Allowed"), NotRunReason::NotImplemented);
+                    return Ok(());
                 }
             }
         }
@@ -1335,30 +1282,27 @@ pub fn handle_other_validations(ctx: &mut Ctx) {
                     "Keep only image, video and audio limits{}",
                     if fixed.is_empty() { String::new() } else { format!(" ({})", fixed.join(", ")) }
                 ))];
-                ctx.raise(
+                return ctx.raise(
                     &SRV049,
-                    format!(
-                        "Invalid modality '{bad}' in --limit-mm-data-per-request.Allowed modalities are: ['image', 'video', 'audio']"
-                    ),
-                    &["limit_mm_data_per_request"],
+                    &[("modality", &bad), ("list(allowed_modalities)", &"['image', 'video', 'audio']")],
+                    &[f::limit_mm_data_per_request],
                     fixes,
                 );
-                return;
             }
         }
     }
 
-    let mut prefs = ctx.cfg.get("preferred_sampling_params").clone();
+    let mut prefs = ctx.cfg.get(f::preferred_sampling_params).clone();
     if prefs.truthy() {
         if let PyValue::Str(s) = &prefs {
             match serde_json::from_str::<serde_json::Value>(s) {
                 Ok(v) => {
                     prefs = PyValue::from_json(&v);
-                    ctx.cfg.set("preferred_sampling_params", prefs.clone());
+                    ctx.cfg.set(f::preferred_sampling_params, prefs.clone());
                 }
                 Err(_) => {
-                    ctx.skip("serving_hook.handle_other_validations#4", NotRunReason::NotImplemented);
-                    return;
+                    ctx.skip(site("serving_hook.handle_other_validations", "watermark is not supported in --preferred-sampling-params"), NotRunReason::NotImplemented);
+                    return Ok(());
                 }
             }
         }
@@ -1371,21 +1315,22 @@ pub fn handle_other_validations(ctx: &mut Ctx) {
         match has_watermark {
             Some(true) => {
                 let fixes = vec![display("Remove \"watermark\" from --preferred-sampling-params (request it per request instead)")];
-                ctx.raise(&SRV050, SRV050.template.to_string(), &["preferred_sampling_params"], fixes);
-                return;
+                return ctx.raise(&SRV050, &[], &[f::preferred_sampling_params], fixes);
             }
             Some(false) => {}
             None => {
-                ctx.skip("serving_hook.handle_other_validations#4", NotRunReason::NotImplemented);
-                return;
+                ctx.skip(site("serving_hook.handle_other_validations", "watermark is not supported in --preferred-sampling-params"), NotRunReason::NotImplemented);
+                return Ok(());
             }
         }
-        if ctx.cfg.truthy("skip_tokenizer_init") {
+        if ctx.cfg.truthy(f::skip_tokenizer_init) {
             // SamplingParams(**params).normalize(None): the sampling-parameter checks are not
             // modelled here.
-            ctx.skip("sampling.sampling_params.SamplingParams.normalize", NotRunReason::NotImplemented);
+            // Not a raise site (no `site(..)` names it): recorded by its function, as before.
+            ctx.not_run.push(NotRun { site: "sampling.sampling_params.SamplingParams.normalize", reason: NotRunReason::NotImplemented });
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record real SGLang's verdicts for the project's test cases (conformance fixtures).
 
-    python3 tools/recorder/record.py tests/cases/*.jsonl          # (re)write tests/fixtures/*.jsonl
+    python3 tools/recorder/record.py tests/cases/*.jsonl          # (re)write tests/fixtures/<version>/*.jsonl
     python3 tools/recorder/record.py --check --sample 60 tests/cases/*.jsonl   # re-record a sample, diff
 
 A case file has one JSON object a line:
@@ -10,7 +10,7 @@ A case file has one JSON object a line:
 The command text is split into SGLang invocations by the project's own CLI
 (`sglang-preflight extract`, built from this checkout); each invocation's argv, entry point
 and environment go to the real `sglang` package through `sgl_oracle.py` (set up by
-`setup.sh`), and the verdict is written to tests/fixtures/<case file name>:
+`setup.sh`), and the verdict is written to tests/fixtures/<version>/<case file name>:
     {"id", "cmd", "profile", "files", "sglang_version",
      "commands": [{"entry", "argv", "env", "verdict", "stage", "exc_type", "message", "warnings"}]}
 Files named in `files` are written to a scratch folder, and their names in argv are given
@@ -265,12 +265,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="+", help="tests/cases/*.jsonl")
     ap.add_argument("--version", default=VERSION)
-    ap.add_argument("--out-dir", default=os.path.join(ROOT, "tests", "fixtures"))
+    ap.add_argument("--out-dir", default=None, help="default: tests/fixtures/<version>")
     ap.add_argument("--check", action="store_true", help="re-record and compare with the committed fixtures")
     ap.add_argument("--sample", type=int, default=0,
                     help="with --check: about this many random cases in all, spread over the files by size")
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
+    if args.out_dir is None:
+        args.out_dir = os.path.join(ROOT, "tests", "fixtures", args.version)
     binary = cli_binary()
     failures = 0
     total = 0

@@ -10,367 +10,595 @@
 
 use super::lora;
 use crate::diagnostic::Applicability;
+use crate::fields::{f, Field};
 use crate::hardware::Platform;
 use crate::pyvalue::{float_repr, PyValue};
-use crate::rules::{Ctx, NotRunReason};
+use crate::release::SiteRef;
+use crate::rules::{raises, site, warns, Ctx, NotRunReason, Rule, Sglang, Step};
 
-/// A raise happened: `check_server_args` stops there, as the Python does.
-pub struct Raised;
-pub type Step = Result<(), Raised>;
 
-rule!(TP_NOT_DIVISIBLE_BY_NNODES, "VAL020", "tp-times-pp-not-divisible-by-nnodes",
-    "validation_hook.check_server_args#1", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "tp_size must be divisible by number of nodes",
-    "Every node runs the same number of GPU workers, so tp_size × pp_size must split evenly over --nnodes (the message only names tp_size, but pp_size counts too).",
-    ["--tp-size", "--pp-size", "--nnodes"], "--tp-size 1 --nnodes 2", "--tp-size 2 --nnodes 2");
-rule!(NNODES_ZERO, "VAL105", "nnodes-zero",
-    "", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ZeroDivisionError", Check,
-    "integer modulo by zero",
-    "--nnodes 0 is accepted by the parser, but check_server_args divides tp_size × pp_size by the node count, so Python fails with a bare ZeroDivisionError. A server runs on at least one node.",
-    ["--nnodes"], "--nnodes 0", "--nnodes 1");
-rule!(PAGE_SIZE_ZERO, "VAL106", "page-size-zero",
-    "", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ZeroDivisionError", Check,
-    "integer modulo by zero",
-    "--page-size 0 passes the parser, but check_server_args checks that the chunked-prefill size is a multiple of the page size, and Python cannot take a remainder by zero. A KV-cache page holds at least one token.",
-    ["--page-size"], "--page-size 0", "--page-size 1");
-rule!(PP_MAX_MICRO_BATCH_SIZE, "VAL021", "pp-max-micro-batch-size-not-positive",
-    "validation_hook.check_server_args#2", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "pp_max_micro_batch_size must be a positive integer or None (for auto-compute). Got: {cfg.pp_max_micro_batch_size}",
-    "The pipeline-parallel micro-batch size must be at least 1; leave it unset to let SGLang compute it.",
-    ["--pp-max-micro-batch-size"], "--pp-max-micro-batch-size 0", "--pp-max-micro-batch-size 1");
-rule!(CUDA_GRAPH_PADDING_TORCH_COMPILE, "VAL022", "disable-cuda-graph-padding-with-torch-compile",
-    "validation_hook.check_server_args#3", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "--disable-cuda-graph-padding is incompatible with --enable-torch-compile. With padding disabled, every distinct batch size gets its own torch.compile + Triton autotune cycle (O(max_batch_size) compilations) instead of the small fixed set of padded bucket sizes, causing engine initialisation to stall for many minutes. Remove --disable-cuda-graph-padding or --enable-torch-compile.",
-    "Without CUDA-graph padding every batch size would be compiled separately by torch.compile, so SGLang refuses the combination.",
-    ["--disable-cuda-graph-padding", "--enable-torch-compile"],
-    "--disable-cuda-graph-padding --enable-torch-compile", "--enable-torch-compile");
-rule!(PP_MIN_FREE_SLOTS_DELAY, "VAL023", "pp-min-free-slots-delay",
-    "validation_hook.check_pipeline_parallel_compat#9", "sglang/srt/arg_groups/validation_hook.py", "check_pipeline_parallel_compat", "AssertionError", Check,
-    "--min-free-slots-delay is not supported with pipeline parallelism: allocatable slots per microbatch are bounded by pp-max-micro-batch-size, so the threshold may never be reached",
-    "With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever.",
-    ["--min-free-slots-delay", "--pp-size"], "--pp-size 2 --min-free-slots-delay 5", "--pp-size 2");
-rule!(PP_SPEC_EAGLE_ONLY, "VAL098", "pp-speculative-eagle-only",
-    "validation_hook.check_pipeline_parallel_compat#4", "sglang/srt/arg_groups/validation_hook.py", "check_pipeline_parallel_compat", "AssertionError", Check,
-    "Pipeline parallelism currently only supports EAGLE (non-multi-layer) speculative decoding",
-    "With --pp-size > 1 the only speculative decoding SGLang supports is single-layer EAGLE (and DSPARK on prefill nodes); NGRAM and the others are refused.",
-    ["--pp-size", "--speculative-algorithm"], "--pp-size 2 --speculative-algorithm NGRAM", "--speculative-algorithm NGRAM");
-rule!(MULTI_NODE_DP, "VAL024", "multi-node-dp-replicas",
-    "validation_hook.check_server_args#4", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "multi-node data-parallel replicas are not supported; use attention DP (--attn-dp-size) across nodes",
-    "Data-parallel replicas (--dp-size > 1) must all live on one node; to spread over several nodes use attention data parallelism or an external router.",
-    ["--dp-size", "--nnodes"], "--tp-size 2 --dp-size 2 --nnodes 2", "--tp-size 2 --attn-dp-size 2 --nnodes 2");
-rule!(BASE_GPU_ID_NEGATIVE, "VAL025", "base-gpu-id-negative",
-    "validation_hook.check_server_args#5", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "base_gpu_id must be non-negative",
-    "--base-gpu-id is the first CUDA device index to use; indices start at 0.",
-    ["--base-gpu-id"], "--base-gpu-id -1", "--base-gpu-id 0");
-rule!(GPU_ID_STEP, "VAL026", "gpu-id-step-not-positive",
-    "validation_hook.check_server_args#6", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "gpu_id_step must be positive",
-    "--gpu-id-step is the stride between the device indices of consecutive workers; it must be at least 1.",
-    ["--gpu-id-step"], "--gpu-id-step 0", "--gpu-id-step 1");
-rule!(MOE_DENSE_TP_SIZE, "VAL027", "moe-dense-tp-size-unsupported",
-    "validation_hook.check_server_args#7", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "moe_dense_tp_size only supports None, 1, or tp_size currently",
-    "The tensor-parallel size of the dense layers in an MoE model can only be 1 or the full --tp-size.",
-    ["--moe-dense-tp-size", "--tp-size"], "--tp-size 4 --moe-dense-tp-size 2", "--tp-size 4 --moe-dense-tp-size 1");
-rule!(SERVED_MODEL_NAME_COLON, "VAL028", "served-model-name-colon",
-    "validation_hook.check_server_args#8", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "served_model_name cannot contain a colon (':') character. The colon is reserved for the 'model:adapter' syntax used in LoRA adapter specification. Invalid value: '{cfg.served_model_name}'",
-    "Requests name a LoRA adapter as `model:adapter`, so the served model name (which defaults to --model-path) may not contain ':'. Object-store URIs (s3://, gs://, az://) are exempt.",
-    ["--served-model-name", "--model-path"], "--served-model-name llama:8b", "--served-model-name llama-8b");
-rule!(CHUNKED_PREFILL_PAGE_SIZE, "VAL029", "chunked-prefill-size-not-multiple-of-page-size",
-    "validation_hook.check_server_args#10", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "chunked_prefill_size must be divisible by page_size",
-    "Prefill chunks are cut on KV-cache page boundaries, so the final chunked prefill size (after SGLang's GPU-memory default and the division by --attn-dp-size) must be a multiple of the page size.",
-    ["--chunked-prefill-size", "--page-size", "--attn-dp-size"],
-    "--page-size 16 --chunked-prefill-size 100", "--page-size 16 --chunked-prefill-size 4096");
-rule!(PDMUX_PP, "VAL030", "pdmux-needs-pp-1",
-    "validation_hook.check_server_args#11", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "PD-Multiplexing is only supported with pipeline parallelism disabled (pp_size=1).",
-    "PD-multiplexing splits one GPU's SMs between prefill and decode; it does not work with pipeline parallelism.",
-    ["--enable-pdmux", "--pp-size"], "--enable-pdmux --pp-size 2", "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule");
-rule!(PDMUX_CHUNKED_PREFILL, "VAL031", "pdmux-needs-chunked-prefill-off",
-    "validation_hook.check_server_args#12", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "PD-Multiplexing is not compatible with chunked prefill.",
-    "PD-multiplexing needs chunked prefill switched off (--chunked-prefill-size -1); SGLang turns it on by default.",
-    ["--enable-pdmux", "--chunked-prefill-size"], "--enable-pdmux", "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule");
-rule!(PDMUX_DISAGGREGATION, "VAL032", "pdmux-not-with-disaggregation",
-    "validation_hook.check_server_args#13", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "PD-Multiplexing is not compatible with disaggregation mode.",
-    "PD-multiplexing runs prefill and decode on the same GPUs, the opposite of prefill/decode disaggregation.",
-    ["--enable-pdmux", "--disaggregation-mode"],
-    "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule --disaggregation-mode prefill",
-    "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule");
-rule!(PDMUX_OVERLAP, "VAL033", "pdmux-needs-overlap-schedule-off",
-    "validation_hook.check_server_args#14", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "PD-Multiplexing is not compatible with overlap schedule.",
-    "PD-multiplexing needs the overlap scheduler disabled (--disable-overlap-schedule).",
-    ["--enable-pdmux", "--disable-overlap-schedule"],
-    "--enable-pdmux --chunked-prefill-size -1", "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule");
-rule!(TOKENIZER_WORKER_NUM, "VAL034", "tokenizer-worker-num-not-positive",
-    "validation_hook.check_server_args#15", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "Tokenizer worker num must >= 1",
-    "At least one tokenizer worker process is needed.",
-    ["--tokenizer-worker-num"], "--tokenizer-worker-num 0", "--tokenizer-worker-num 1");
-rule!(DETOKENIZER_WORKER_NUM, "VAL035", "detokenizer-worker-num-not-positive",
-    "validation_hook.check_server_args#16", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "Detokenizer worker num must >= 1",
-    "At least one detokenizer worker process is needed.",
-    ["--detokenizer-worker-num"], "--detokenizer-worker-num 0", "--detokenizer-worker-num 1");
-rule!(MM_PROCESSOR_WORKER_NUM, "VAL036", "mm-processor-worker-num-negative",
-    "validation_hook.check_server_args#17", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "Multimodal processor worker num must >= 0",
-    "The number of multimodal processor workers cannot be negative (0 means process in the tokenizer manager).",
-    ["--mm-processor-worker-num"], "--mm-processor-worker-num -1", "--mm-processor-worker-num 0");
-rule!(MM_IO_WORKER_NUM, "VAL037", "mm-io-worker-num-negative",
-    "validation_hook.check_server_args#18", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "Multimodal I/O worker num must >= 0",
-    "The number of multimodal I/O workers cannot be negative.",
-    ["--mm-io-worker-num"], "--mm-io-worker-num -1", "--mm-io-worker-num 0");
-rule!(BUCKETS_RULE_TYPE, "VAL038", "tokens-buckets-unknown-rule",
-    "validation_hook.validate_buckets_rule#2", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "Unsupported {arg_name} rule type: '{rule}'. Must be one of: 'tse', 'default', 'custom'",
-    "The first word of a metrics bucket specification names the rule: tse, default or custom.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--prompt-tokens-buckets foo", "--prompt-tokens-buckets default");
-rule!(BUCKETS_TSE_LEN, "VAL039", "tokens-buckets-tse-arity",
-    "validation_hook.validate_buckets_rule#3", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} TSE rule requires exactly 4 parameters: ['tse', middle, base, count], got {len(buckets_rule)}",
-    "The tse bucket rule takes exactly three numbers after `tse`: middle, base and count.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--prompt-tokens-buckets tse 1000 2", "--prompt-tokens-buckets tse 1000 2 8");
-rule!(BUCKETS_TSE_PARAMS, "VAL040", "tokens-buckets-tse-not-numeric",
-    "validation_hook.validate_buckets_rule#4", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} TSE rule parameters must be: ['tse', <float:middle>, <float:base>, <int:count>]",
-    "middle and base must parse as numbers and count as a whole number (Python int(): `8`, not `8.0` or `1e3`).",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--prompt-tokens-buckets tse a 2 8", "--prompt-tokens-buckets tse 1000 2 8");
-rule!(BUCKETS_TSE_BASE, "VAL041", "tokens-buckets-tse-base",
-    "validation_hook.validate_buckets_rule#5", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} TSE base must be larger than 1, got: {base}",
-    "The tse rule spaces buckets geometrically; its base must be greater than 1.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--prompt-tokens-buckets tse 1000 1 8", "--prompt-tokens-buckets tse 1000 2 8");
-rule!(BUCKETS_TSE_COUNT, "VAL042", "tokens-buckets-tse-count",
-    "validation_hook.validate_buckets_rule#6", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} TSE count must be positive, got: {count}",
-    "The tse rule needs at least one bucket.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--prompt-tokens-buckets tse 1000 2 0", "--prompt-tokens-buckets tse 1000 2 8");
-rule!(BUCKETS_TSE_MIDDLE, "VAL043", "tokens-buckets-tse-middle",
-    "validation_hook.validate_buckets_rule#7", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} TSE middle must be positive, got: {middle}",
-    "The tse rule's middle bucket boundary must be greater than 0.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--prompt-tokens-buckets tse 0 2 8", "--prompt-tokens-buckets tse 1000 2 8");
-rule!(BUCKETS_DEFAULT_LEN, "VAL044", "tokens-buckets-default-arity",
-    "validation_hook.validate_buckets_rule#8", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} default rule should only have one parameter: ['default'], got {len(buckets_rule)}",
-    "The default bucket rule takes no values.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--generation-tokens-buckets default 1", "--generation-tokens-buckets default");
-rule!(BUCKETS_CUSTOM_LEN, "VAL045", "tokens-buckets-custom-empty",
-    "validation_hook.validate_buckets_rule#9", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} custom rule requires at least one bucket value: ['custom', value1, ...]",
-    "The custom bucket rule lists the bucket boundaries after `custom`; at least one is needed.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--generation-tokens-buckets custom", "--generation-tokens-buckets custom 128 1024");
-rule!(BUCKETS_CUSTOM_NUMERIC, "VAL046", "tokens-buckets-custom-not-numeric",
-    "validation_hook.validate_buckets_rule#10", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} custom rule bucket values must be numeric",
-    "Every custom bucket boundary must parse as a number.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--generation-tokens-buckets custom a", "--generation-tokens-buckets custom 128");
-rule!(BUCKETS_CUSTOM_DUPLICATES, "VAL047", "tokens-buckets-custom-duplicates",
-    "validation_hook.validate_buckets_rule#11", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} custom rule bucket values should not contain duplicates",
-    "Custom bucket boundaries must be distinct numbers (`1` and `1.0` count as the same).",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--generation-tokens-buckets custom 1 1", "--generation-tokens-buckets custom 1 2");
-rule!(BUCKETS_CUSTOM_NEGATIVE, "VAL048", "tokens-buckets-custom-negative",
-    "validation_hook.validate_buckets_rule#12", "sglang/srt/arg_groups/validation_hook.py", "validate_buckets_rule", "AssertionError", Check,
-    "{arg_name} custom rule bucket values should be non-negative",
-    "Token-count bucket boundaries cannot be negative.",
-    ["--prompt-tokens-buckets", "--generation-tokens-buckets"], "--generation-tokens-buckets custom 1 -1", "--generation-tokens-buckets custom 1 2");
-rule!(PRIORITY_SCHEDULE_POLICY, "VAL049", "priority-scheduling-policy",
-    "validation_hook.check_server_args#19", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'. '{cfg.schedule_policy}' is not supported.",
-    "Priority scheduling orders requests by priority first and breaks ties with the schedule policy, which must then be fcfs or lof.",
-    ["--enable-priority-scheduling", "--schedule-policy"],
-    "--enable-priority-scheduling --schedule-policy lpm", "--enable-priority-scheduling --schedule-policy fcfs");
-warning_rule!(W_PRIORITY_NO_DEFAULT, "VAL050", "priority-scheduling-without-default-priority",
-    "sglang/srt/arg_groups/validation_hook.py", "check_server_args", Check,
-    "--default-priority-value is not set while --enable-priority-scheduling is enabled. Requests without explicit priority will have priority=None, resulting in priority='None' string labels in Prometheus metrics.",
-    "Requests that carry no priority get None; setting --default-priority-value gives them a number.",
-    ["--enable-priority-scheduling", "--default-priority-value"],
-    "--enable-priority-scheduling", "--enable-priority-scheduling --default-priority-value 0");
-warning_rule!(W_PRIORITY_PREEMPTION_NO_EFFECT, "VAL051", "disable-priority-preemption-no-effect",
-    "sglang/srt/arg_groups/validation_hook.py", "check_server_args", Check,
-    "--disable-priority-preemption has no effect without --enable-priority-scheduling",
-    "Priority preemption only exists under priority scheduling, so disabling it does nothing here.",
-    ["--disable-priority-preemption", "--enable-priority-scheduling"],
-    "--disable-priority-preemption", "--disable-priority-preemption --enable-priority-scheduling");
-warning_rule!(W_DEFAULT_PRIORITY_NO_EFFECT, "VAL052", "default-priority-value-no-effect",
-    "sglang/srt/arg_groups/validation_hook.py", "check_server_args", Check,
-    "--default-priority-value has no effect without --enable-priority-scheduling",
-    "A default priority is only used by the priority scheduler.",
-    ["--default-priority-value", "--enable-priority-scheduling"],
-    "--default-priority-value 3", "--default-priority-value 3 --enable-priority-scheduling");
-rule!(RETRACTION_PRIORITY, "VAL053", "retraction-policy-priority-needs-priority-scheduling",
-    "validation_hook.check_server_args#20", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "--retraction-policy priority requires --enable-priority-scheduling",
-    "Retracting by priority needs request priorities, which only exist with priority scheduling.",
-    ["--retraction-policy", "--enable-priority-scheduling"],
-    "--retraction-policy priority", "--retraction-policy priority --enable-priority-scheduling");
-rule!(SCHEDULE_CONSERVATIVENESS, "VAL054", "schedule-conservativeness-negative",
-    "validation_hook.check_server_args#21", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "schedule_conservativeness must be non-negative",
-    "--schedule-conservativeness scales the scheduler's memory reservation; it cannot be negative.",
-    ["--schedule-conservativeness"], "--schedule-conservativeness -1", "--schedule-conservativeness 1.0");
-rule!(MINDSPORE_NPU, "VAL055", "mindspore-needs-npu",
-    "validation_hook.check_server_args#22", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "AssertionError", Check,
-    "MindSpore model impl is only supported on Ascend npu.",
-    "--model-impl mindspore runs models through MindSpore, which SGLang only supports on Huawei Ascend NPUs.",
-    ["--model-impl"], "--model-impl mindspore", "--model-impl auto");
-rule!(INSTANTTENSOR_DEVICE, "VAL056", "instanttensor-needs-cuda",
-    "validation_hook.check_server_args#23", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "InstantTensor requires a CUDA-compatible device (including CUDA and ROCm); got {cfg.device!r}.",
-    "The instanttensor load format loads weights straight into GPU memory, so it needs --device cuda (CUDA or ROCm).",
-    ["--load-format", "--device"], "--load-format instanttensor --device cpu", "--load-format safetensors --device cpu");
-rule!(METRICS_LABELS_HEADER, "VAL057", "metrics-custom-labels-need-header",
-    "validation_hook.check_server_args#24", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "Please set --tokenizer-metrics-custom-labels-header when setting --tokenizer-metrics-allowed-custom-labels.",
-    "Custom metric labels are read from an HTTP header; with an empty header name there is nowhere to read them from.",
-    ["--tokenizer-metrics-allowed-custom-labels", "--tokenizer-metrics-custom-labels-header"],
-    "--tokenizer-metrics-allowed-custom-labels team --tokenizer-metrics-custom-labels-header ''",
-    "--tokenizer-metrics-allowed-custom-labels team");
-rule!(EXPORT_METRICS_DIR, "VAL058", "export-metrics-to-file-needs-dir",
-    "validation_hook.check_server_args#25", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "--export-metrics-to-file-dir is required when --export-metrics-to-file is enabled",
-    "Exporting metrics to files needs the directory to write them to.",
-    ["--export-metrics-to-file", "--export-metrics-to-file-dir"],
-    "--export-metrics-to-file", "--export-metrics-to-file --export-metrics-to-file-dir /tmp/metrics");
-rule!(TWO_BATCH_OVERLAP, "VAL059", "two-batch-overlap-needs-a2a-or-attn-dp",
-    "validation_hook.check_two_batch_overlap#1", "sglang/srt/arg_groups/validation_hook.py", "check_two_batch_overlap", "ValueError", Check,
-    "When enabling two batch overlap without an EP a2a backend (moe_a2a_backend='none'), attention DP (--attn-dp-size) is required (DeepSeek-V4 non-EP DP TBO path).",
-    "Two-batch overlap hides communication behind the other micro-batch's compute; it needs an expert-parallel all-to-all backend (--moe-a2a-backend) or, without one, attention data parallelism.",
-    ["--enable-two-batch-overlap", "--moe-a2a-backend", "--attn-dp-size"],
-    "--enable-two-batch-overlap", "--enable-two-batch-overlap --tp-size 8 --moe-a2a-backend deepep");
-rule!(QUANT_COMM_TP, "VAL060", "quant-communications-needs-tp",
-    "validation_hook.check_server_args#26", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "Communications quantization is only used with tp_size != 1",
-    "Quantized communication compresses tensor-parallel all-reduces; with --tp-size 1 there is no communication to compress.",
-    ["--enable-quant-communications", "--tp-size"], "--enable-quant-communications", "--tp-size 2");
-rule!(QUANT_COMM_NPU, "VAL061", "quant-communications-needs-npu",
-    "validation_hook.check_server_args#27", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "Communications quantization is only supported for NPU device",
-    "Quantized communication is implemented for Ascend NPUs only.",
-    ["--enable-quant-communications", "--device"], "--enable-quant-communications --tp-size 2", "--tp-size 2");
-rule!(SAMPLING_BACKEND_XPU, "VAL062", "sampling-backend-intel-xpu-needs-xpu",
-    "validation_hook.validate_device_sampling_backend#1", "sglang/srt/arg_groups/validation_hook.py", "validate_device_sampling_backend", "ValueError", Check,
-    "--sampling-backend intel_xpu requires --device xpu, got --device {device}",
-    "The intel_xpu sampling kernels only exist on Intel GPUs.",
-    ["--sampling-backend", "--device"], "--sampling-backend intel_xpu", "--sampling-backend flashinfer");
-rule!(GRPC_PORT_EQUALS_PORT, "VAL063", "grpc-port-equals-port",
-    "validation_hook.check_server_args#28", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "--grpc-port ({cfg.grpc_port}) must differ from --port ({cfg.port})",
-    "The gRPC server and the HTTP server would bind the same port.",
-    ["--grpc-port", "--port"], "--grpc-port 30000", "--grpc-port 30001");
-rule!(GC_THRESHOLD_LEN, "VAL064", "gc-threshold-too-many",
-    "validation_hook.check_server_args#29", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "When setting gc_threshold, it must contain 1 to 3 integers.",
-    "--gc-threshold is passed to Python's gc.set_threshold, which takes at most three generation thresholds.",
-    ["--gc-threshold"], "--gc-threshold 1 2 3 4", "--gc-threshold 1 2 3");
-rule!(KV_CANARY_SWEEP, "VAL065", "kv-canary-sweep-needs-canary",
-    "validation_hook.check_server_args#30", "sglang/srt/arg_groups/validation_hook.py", "check_server_args", "ValueError", Check,
-    "--kv-canary-sweep-interval requires --kv-canary in {{log, raise}}",
-    "A periodic KV-canary sweep checks canaries that only exist when --kv-canary is log or raise.",
-    ["--kv-canary-sweep-interval", "--kv-canary"], "--kv-canary-sweep-interval 10", "--kv-canary-sweep-interval 10 --kv-canary log");
-rule!(WATERMARK_DEVICE, "VAL067", "watermark-needs-cuda",
-    "validation_hook.check_watermark_server_args#2", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark requires --device cuda, got {cfg.device!r}",
-    "Output watermarking is implemented with CUDA sampling kernels.",
-    ["--enable-watermark", "--device"], "--enable-watermark --device cpu", "--enable-watermark");
-rule!(WATERMARK_CUSTOM_LOGIT, "VAL068", "watermark-not-with-custom-logit-processor",
-    "validation_hook.check_watermark_server_args#9", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark is incompatible with --enable-custom-logit-processor",
-    "A custom logit processor could undo the watermark bias, so the two cannot be combined.",
-    ["--enable-watermark", "--enable-custom-logit-processor"],
-    "--enable-watermark --enable-custom-logit-processor", "--enable-watermark");
-rule!(WATERMARK_SAMPLING_BACKEND, "VAL069", "watermark-custom-sampling-backend",
-    "validation_hook.check_watermark_server_args#10", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark does not support custom sampling backends; got --sampling-backend {cfg.sampling_backend!r}",
-    "Watermarking hooks into SGLang's built-in samplers only.",
-    ["--enable-watermark", "--sampling-backend"], "", "");
-rule!(WATERMARK_DLLM, "VAL070", "watermark-not-with-dllm",
-    "validation_hook.check_watermark_server_args#11", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark is not supported with diffusion LLM",
-    "Diffusion LLM decoding does not sample token by token, so the watermark cannot be applied.",
-    ["--enable-watermark", "--dllm-algorithm"], "", "");
-rule!(WATERMARK_PD, "VAL071", "watermark-not-with-pd-disaggregation",
-    "validation_hook.check_watermark_server_args#12", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark is not supported with PD disaggregation",
-    "Watermark state is not carried between prefill and decode servers.",
-    ["--enable-watermark", "--disaggregation-mode"],
-    "--enable-watermark --disaggregation-mode prefill", "--disaggregation-mode prefill");
-rule!(WATERMARK_REJECTION_SAMPLING, "VAL074", "watermark-not-with-rejection-sampling",
-    "validation_hook.check_watermark_server_args#15", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark is incompatible with --speculative-use-rejection-sampling",
-    "Rejection sampling for speculative decoding would change the watermarked distribution.",
-    ["--enable-watermark", "--speculative-use-rejection-sampling"],
-    "--enable-watermark --speculative-use-rejection-sampling", "--enable-watermark");
-rule!(WATERMARK_RUST_SERVER, "VAL075", "watermark-not-with-rust-server",
-    "validation_hook.check_watermark_server_args#16", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--enable-watermark is not supported with SGLANG_RUST_SERVER",
-    "The Rust HTTP server does not implement watermarking.",
-    ["--enable-watermark"], "", "");
-rule!(WATERMARK_CONFIG_NEEDS_ENABLE, "VAL099", "watermark-config-needs-enable-watermark",
-    "validation_hook.check_watermark_server_args#1", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "--watermark-config requires --enable-watermark",
-    "--watermark-config only sets up the watermark; it is switched on by --enable-watermark, so a config without it is taken as a mistake.",
-    ["--watermark-config", "--enable-watermark"],
-    "--watermark-config '{\"key\": \"ab12\"}'", "--watermark-config '{\"key\": \"ab12\"}' --enable-watermark");
-rule!(WATERMARK_KEY_B_NEEDS_KEY, "VAL100", "watermark-key-b-needs-key",
-    "validation_hook.check_watermark_server_args#4", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "watermark key_b requires a server key",
-    "key_b is the second key of a two-key watermark mix; it only makes sense next to the primary \"key\" in --watermark-config.",
-    ["--watermark-config", "--enable-watermark"],
-    "--enable-watermark --watermark-config '{\"key_b\": \"cd34\"}'", "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\"}'");
-rule!(WATERMARK_MIXING_RANGE, "VAL101", "watermark-mixing-probability-range",
-    "validation_hook.check_watermark_server_args#5", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "watermark mixing_probability must be strictly between 0 and 1",
-    "mixing_probability is how often the second key (key_b) is used instead of the first; 0 or 1 would mean only one key, which is a one-key watermark.",
-    ["--watermark-config", "--enable-watermark"],
-    "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 1}'",
-    "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 0.3}'");
-rule!(WATERMARK_MIXING_NEEDS_KEY_B, "VAL102", "watermark-mixing-probability-needs-key-b",
-    "validation_hook.check_watermark_server_args#6", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "watermark mixing_probability requires key_b",
-    "A mixing_probability other than the default 0.5 chooses between two keys, so it needs key_b as well as key.",
-    ["--watermark-config", "--enable-watermark"],
-    "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"mixing_probability\": 0.3}'",
-    "--enable-watermark --watermark-config '{\"key\": \"ab12\"}'");
-rule!(WATERMARK_MAX_PROBABILITY_RANGE, "VAL103", "watermark-max-probability-range",
-    "validation_hook.check_watermark_server_args#7", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "watermark max_probability must be greater than 0 and at most 1",
-    "max_probability caps the probability of a watermarked token; it is a probability, so it must lie in (0, 1].",
-    ["--watermark-config", "--enable-watermark"],
-    "--enable-watermark --watermark-config '{\"max_probability\": 0}'", "--enable-watermark --watermark-config '{\"max_probability\": 0.9}'");
-rule!(WATERMARK_DEFAULTS_NEED_KEY, "VAL104", "watermark-default-enabled-needs-key",
-    "validation_hook.check_watermark_server_args#8", "sglang/srt/arg_groups/validation_hook.py", "check_watermark_server_args", "ValueError", Check,
-    "watermark default_enabled and enforce_all require a server key",
-    "default_enabled and enforce_all watermark requests that did not bring their own key, so the server needs its own \"key\" in --watermark-config.",
-    ["--watermark-config", "--enable-watermark"],
-    "--enable-watermark --watermark-config '{\"enforce_all\": true}'", "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"enforce_all\": true}'");
-rule!(LOAD_PUBLISH_NEEDS_KV_EVENTS, "VAL076", "load-publish-endpoint-needs-kv-events",
-    "validation_hook.check_load_publish_args#1", "sglang/srt/arg_groups/validation_hook.py", "check_load_publish_args", "ValueError", Check,
-    "--load-publish-endpoint requires --kv-events-config: routers discover the load range through /server_info's kv_events block, absent without a publisher.",
-    "Load publishing is advertised through the KV-events publisher, so --kv-events-config with an active publisher is required.",
-    ["--load-publish-endpoint", "--kv-events-config"], "--load-publish-endpoint auto", "--load-publish-endpoint off");
+pub static TP_NOT_DIVISIBLE_BY_NNODES: Rule = Rule {
+    code: "VAL020",
+    name: "tp-times-pp-not-divisible-by-nnodes",
+    sglang: raises("validation_hook.check_server_args", "tp_size must be divisible by number of nodes"),
+    explanation: "Every node runs the same number of GPU workers, so tp_size × pp_size must split evenly over --nnodes (the message only names tp_size, but pp_size counts too).",
+    flags: &["--tp-size", "--pp-size", "--nnodes"],
+    example_bad: "--tp-size 1 --nnodes 2",
+    example_good: "--tp-size 2 --nnodes 2",
+};
+pub static NNODES_ZERO: Rule = Rule {
+    code: "VAL105",
+    name: "nnodes-zero",
+    sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
+    explanation: "--nnodes 0 is accepted by the parser, but check_server_args divides tp_size × pp_size by the node count, so Python fails with a bare ZeroDivisionError. A server runs on at least one node.",
+    flags: &["--nnodes"],
+    example_bad: "--nnodes 0",
+    example_good: "--nnodes 1",
+};
+pub static PAGE_SIZE_ZERO: Rule = Rule {
+    code: "VAL106",
+    name: "page-size-zero",
+    sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
+    explanation: "--page-size 0 passes the parser, but check_server_args checks that the chunked-prefill size is a multiple of the page size, and Python cannot take a remainder by zero. A KV-cache page holds at least one token.",
+    flags: &["--page-size"],
+    example_bad: "--page-size 0",
+    example_good: "--page-size 1",
+};
+pub static PP_MAX_MICRO_BATCH_SIZE: Rule = Rule {
+    code: "VAL021",
+    name: "pp-max-micro-batch-size-not-positive",
+    sglang: raises("validation_hook.check_server_args", "pp_max_micro_batch_size must be a positive"),
+    explanation: "The pipeline-parallel micro-batch size must be at least 1; leave it unset to let SGLang compute it.",
+    flags: &["--pp-max-micro-batch-size"],
+    example_bad: "--pp-max-micro-batch-size 0",
+    example_good: "--pp-max-micro-batch-size 1",
+};
+pub static CUDA_GRAPH_PADDING_TORCH_COMPILE: Rule = Rule {
+    code: "VAL022",
+    name: "disable-cuda-graph-padding-with-torch-compile",
+    sglang: raises("validation_hook.check_server_args", "--disable-cuda-graph-padding is incompatible"),
+    explanation: "Without CUDA-graph padding every batch size would be compiled separately by torch.compile, so SGLang refuses the combination.",
+    flags: &["--disable-cuda-graph-padding", "--enable-torch-compile"],
+    example_bad: "--disable-cuda-graph-padding --enable-torch-compile",
+    example_good: "--enable-torch-compile",
+};
+pub static PP_MIN_FREE_SLOTS_DELAY: Rule = Rule {
+    code: "VAL023",
+    name: "pp-min-free-slots-delay",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "--min-free-slots-delay is not supported with"),
+    explanation: "With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever.",
+    flags: &["--min-free-slots-delay", "--pp-size"],
+    example_bad: "--pp-size 2 --min-free-slots-delay 5",
+    example_good: "--pp-size 2",
+};
+pub static PP_SPEC_EAGLE_ONLY: Rule = Rule {
+    code: "VAL098",
+    name: "pp-speculative-eagle-only",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"),
+    explanation: "With --pp-size > 1 the only speculative decoding SGLang supports is single-layer EAGLE (and DSPARK on prefill nodes); NGRAM and the others are refused.",
+    flags: &["--pp-size", "--speculative-algorithm"],
+    example_bad: "--pp-size 2 --speculative-algorithm NGRAM",
+    example_good: "--speculative-algorithm NGRAM",
+};
+pub static MULTI_NODE_DP: Rule = Rule {
+    code: "VAL024",
+    name: "multi-node-dp-replicas",
+    sglang: raises("validation_hook.check_server_args", "multi-node data-parallel replicas are not"),
+    explanation: "Data-parallel replicas (--dp-size > 1) must all live on one node; to spread over several nodes use attention data parallelism or an external router.",
+    flags: &["--dp-size", "--nnodes"],
+    example_bad: "--tp-size 2 --dp-size 2 --nnodes 2",
+    example_good: "--tp-size 2 --attn-dp-size 2 --nnodes 2",
+};
+pub static BASE_GPU_ID_NEGATIVE: Rule = Rule {
+    code: "VAL025",
+    name: "base-gpu-id-negative",
+    sglang: raises("validation_hook.check_server_args", "base_gpu_id must be non-negative"),
+    explanation: "--base-gpu-id is the first CUDA device index to use; indices start at 0.",
+    flags: &["--base-gpu-id"],
+    example_bad: "--base-gpu-id -1",
+    example_good: "--base-gpu-id 0",
+};
+pub static GPU_ID_STEP: Rule = Rule {
+    code: "VAL026",
+    name: "gpu-id-step-not-positive",
+    sglang: raises("validation_hook.check_server_args", "gpu_id_step must be positive"),
+    explanation: "--gpu-id-step is the stride between the device indices of consecutive workers; it must be at least 1.",
+    flags: &["--gpu-id-step"],
+    example_bad: "--gpu-id-step 0",
+    example_good: "--gpu-id-step 1",
+};
+pub static MOE_DENSE_TP_SIZE: Rule = Rule {
+    code: "VAL027",
+    name: "moe-dense-tp-size-unsupported",
+    sglang: raises("validation_hook.check_server_args", "moe_dense_tp_size only supports None, 1,"),
+    explanation: "The tensor-parallel size of the dense layers in an MoE model can only be 1 or the full --tp-size.",
+    flags: &["--moe-dense-tp-size", "--tp-size"],
+    example_bad: "--tp-size 4 --moe-dense-tp-size 2",
+    example_good: "--tp-size 4 --moe-dense-tp-size 1",
+};
+pub static SERVED_MODEL_NAME_COLON: Rule = Rule {
+    code: "VAL028",
+    name: "served-model-name-colon",
+    sglang: raises("validation_hook.check_server_args", "served_model_name cannot contain a colon"),
+    explanation: "Requests name a LoRA adapter as `model:adapter`, so the served model name (which defaults to --model-path) may not contain ':'. Object-store URIs (s3://, gs://, az://) are exempt.",
+    flags: &["--served-model-name", "--model-path"],
+    example_bad: "--served-model-name llama:8b",
+    example_good: "--served-model-name llama-8b",
+};
+pub static CHUNKED_PREFILL_PAGE_SIZE: Rule = Rule {
+    code: "VAL029",
+    name: "chunked-prefill-size-not-multiple-of-page-size",
+    sglang: raises("validation_hook.check_server_args", "chunked_prefill_size must be divisible by"),
+    explanation: "Prefill chunks are cut on KV-cache page boundaries, so the final chunked prefill size (after SGLang's GPU-memory default and the division by --attn-dp-size) must be a multiple of the page size.",
+    flags: &["--chunked-prefill-size", "--page-size", "--attn-dp-size"],
+    example_bad: "--page-size 16 --chunked-prefill-size 100",
+    example_good: "--page-size 16 --chunked-prefill-size 4096",
+};
+pub static PDMUX_PP: Rule = Rule {
+    code: "VAL030",
+    name: "pdmux-needs-pp-1",
+    sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is only supported with pipeline"),
+    explanation: "PD-multiplexing splits one GPU's SMs between prefill and decode; it does not work with pipeline parallelism.",
+    flags: &["--enable-pdmux", "--pp-size"],
+    example_bad: "--enable-pdmux --pp-size 2",
+    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+};
+pub static PDMUX_CHUNKED_PREFILL: Rule = Rule {
+    code: "VAL031",
+    name: "pdmux-needs-chunked-prefill-off",
+    sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with chunked"),
+    explanation: "PD-multiplexing needs chunked prefill switched off (--chunked-prefill-size -1); SGLang turns it on by default.",
+    flags: &["--enable-pdmux", "--chunked-prefill-size"],
+    example_bad: "--enable-pdmux",
+    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+};
+pub static PDMUX_DISAGGREGATION: Rule = Rule {
+    code: "VAL032",
+    name: "pdmux-not-with-disaggregation",
+    sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with disaggregation"),
+    explanation: "PD-multiplexing runs prefill and decode on the same GPUs, the opposite of prefill/decode disaggregation.",
+    flags: &["--enable-pdmux", "--disaggregation-mode"],
+    example_bad: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule --disaggregation-mode prefill",
+    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+};
+pub static PDMUX_OVERLAP: Rule = Rule {
+    code: "VAL033",
+    name: "pdmux-needs-overlap-schedule-off",
+    sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with overlap"),
+    explanation: "PD-multiplexing needs the overlap scheduler disabled (--disable-overlap-schedule).",
+    flags: &["--enable-pdmux", "--disable-overlap-schedule"],
+    example_bad: "--enable-pdmux --chunked-prefill-size -1",
+    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+};
+pub static TOKENIZER_WORKER_NUM: Rule = Rule {
+    code: "VAL034",
+    name: "tokenizer-worker-num-not-positive",
+    sglang: raises("validation_hook.check_server_args", "Tokenizer worker num must >= 1"),
+    explanation: "At least one tokenizer worker process is needed.",
+    flags: &["--tokenizer-worker-num"],
+    example_bad: "--tokenizer-worker-num 0",
+    example_good: "--tokenizer-worker-num 1",
+};
+pub static DETOKENIZER_WORKER_NUM: Rule = Rule {
+    code: "VAL035",
+    name: "detokenizer-worker-num-not-positive",
+    sglang: raises("validation_hook.check_server_args", "Detokenizer worker num must >= 1"),
+    explanation: "At least one detokenizer worker process is needed.",
+    flags: &["--detokenizer-worker-num"],
+    example_bad: "--detokenizer-worker-num 0",
+    example_good: "--detokenizer-worker-num 1",
+};
+pub static MM_PROCESSOR_WORKER_NUM: Rule = Rule {
+    code: "VAL036",
+    name: "mm-processor-worker-num-negative",
+    sglang: raises("validation_hook.check_server_args", "Multimodal processor worker num must >= 0"),
+    explanation: "The number of multimodal processor workers cannot be negative (0 means process in the tokenizer manager).",
+    flags: &["--mm-processor-worker-num"],
+    example_bad: "--mm-processor-worker-num -1",
+    example_good: "--mm-processor-worker-num 0",
+};
+pub static MM_IO_WORKER_NUM: Rule = Rule {
+    code: "VAL037",
+    name: "mm-io-worker-num-negative",
+    sglang: raises("validation_hook.check_server_args", "Multimodal I/O worker num must >= 0"),
+    explanation: "The number of multimodal I/O workers cannot be negative.",
+    flags: &["--mm-io-worker-num"],
+    example_bad: "--mm-io-worker-num -1",
+    example_good: "--mm-io-worker-num 0",
+};
+pub static BUCKETS_RULE_TYPE: Rule = Rule {
+    code: "VAL038",
+    name: "tokens-buckets-unknown-rule",
+    sglang: raises("validation_hook.validate_buckets_rule", "Unsupported {arg_name} rule type: '{rule}'."),
+    explanation: "The first word of a metrics bucket specification names the rule: tse, default or custom.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--prompt-tokens-buckets foo",
+    example_good: "--prompt-tokens-buckets default",
+};
+pub static BUCKETS_TSE_LEN: Rule = Rule {
+    code: "VAL039",
+    name: "tokens-buckets-tse-arity",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE rule requires exactly 4 parameters:"),
+    explanation: "The tse bucket rule takes exactly three numbers after `tse`: middle, base and count.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--prompt-tokens-buckets tse 1000 2",
+    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+};
+pub static BUCKETS_TSE_PARAMS: Rule = Rule {
+    code: "VAL040",
+    name: "tokens-buckets-tse-not-numeric",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE rule parameters must be: ['tse',"),
+    explanation: "middle and base must parse as numbers and count as a whole number (Python int(): `8`, not `8.0` or `1e3`).",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--prompt-tokens-buckets tse a 2 8",
+    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+};
+pub static BUCKETS_TSE_BASE: Rule = Rule {
+    code: "VAL041",
+    name: "tokens-buckets-tse-base",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE base must be larger than 1,"),
+    explanation: "The tse rule spaces buckets geometrically; its base must be greater than 1.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--prompt-tokens-buckets tse 1000 1 8",
+    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+};
+pub static BUCKETS_TSE_COUNT: Rule = Rule {
+    code: "VAL042",
+    name: "tokens-buckets-tse-count",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE count must be positive, got:"),
+    explanation: "The tse rule needs at least one bucket.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--prompt-tokens-buckets tse 1000 2 0",
+    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+};
+pub static BUCKETS_TSE_MIDDLE: Rule = Rule {
+    code: "VAL043",
+    name: "tokens-buckets-tse-middle",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE middle must be positive, got:"),
+    explanation: "The tse rule's middle bucket boundary must be greater than 0.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--prompt-tokens-buckets tse 0 2 8",
+    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+};
+pub static BUCKETS_DEFAULT_LEN: Rule = Rule {
+    code: "VAL044",
+    name: "tokens-buckets-default-arity",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} default rule should only have"),
+    explanation: "The default bucket rule takes no values.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--generation-tokens-buckets default 1",
+    example_good: "--generation-tokens-buckets default",
+};
+pub static BUCKETS_CUSTOM_LEN: Rule = Rule {
+    code: "VAL045",
+    name: "tokens-buckets-custom-empty",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule requires at least"),
+    explanation: "The custom bucket rule lists the bucket boundaries after `custom`; at least one is needed.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--generation-tokens-buckets custom",
+    example_good: "--generation-tokens-buckets custom 128 1024",
+};
+pub static BUCKETS_CUSTOM_NUMERIC: Rule = Rule {
+    code: "VAL046",
+    name: "tokens-buckets-custom-not-numeric",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values must"),
+    explanation: "Every custom bucket boundary must parse as a number.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--generation-tokens-buckets custom a",
+    example_good: "--generation-tokens-buckets custom 128",
+};
+pub static BUCKETS_CUSTOM_DUPLICATES: Rule = Rule {
+    code: "VAL047",
+    name: "tokens-buckets-custom-duplicates",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should"),
+    explanation: "Custom bucket boundaries must be distinct numbers (`1` and `1.0` count as the same).",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--generation-tokens-buckets custom 1 1",
+    example_good: "--generation-tokens-buckets custom 1 2",
+};
+pub static BUCKETS_CUSTOM_NEGATIVE: Rule = Rule {
+    code: "VAL048",
+    name: "tokens-buckets-custom-negative",
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should be"),
+    explanation: "Token-count bucket boundaries cannot be negative.",
+    flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
+    example_bad: "--generation-tokens-buckets custom 1 -1",
+    example_good: "--generation-tokens-buckets custom 1 2",
+};
+pub static PRIORITY_SCHEDULE_POLICY: Rule = Rule {
+    code: "VAL049",
+    name: "priority-scheduling-policy",
+    sglang: raises("validation_hook.check_server_args", "To use priority scheduling, schedule_policy"),
+    explanation: "Priority scheduling orders requests by priority first and breaks ties with the schedule policy, which must then be fcfs or lof.",
+    flags: &["--enable-priority-scheduling", "--schedule-policy"],
+    example_bad: "--enable-priority-scheduling --schedule-policy lpm",
+    example_good: "--enable-priority-scheduling --schedule-policy fcfs",
+};
+pub static W_PRIORITY_NO_DEFAULT: Rule = Rule {
+    code: "VAL050",
+    name: "priority-scheduling-without-default-priority",
+    sglang: warns("validation_hook.check_server_args", "--default-priority-value is not set while"),
+    explanation: "Requests that carry no priority get None; setting --default-priority-value gives them a number.",
+    flags: &["--enable-priority-scheduling", "--default-priority-value"],
+    example_bad: "--enable-priority-scheduling",
+    example_good: "--enable-priority-scheduling --default-priority-value 0",
+};
+pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
+    code: "VAL051",
+    name: "disable-priority-preemption-no-effect",
+    sglang: warns("validation_hook.check_server_args", "--disable-priority-preemption has no effect"),
+    explanation: "Priority preemption only exists under priority scheduling, so disabling it does nothing here.",
+    flags: &["--disable-priority-preemption", "--enable-priority-scheduling"],
+    example_bad: "--disable-priority-preemption",
+    example_good: "--disable-priority-preemption --enable-priority-scheduling",
+};
+pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
+    code: "VAL052",
+    name: "default-priority-value-no-effect",
+    sglang: warns("validation_hook.check_server_args", "--default-priority-value has no effect without"),
+    explanation: "A default priority is only used by the priority scheduler.",
+    flags: &["--default-priority-value", "--enable-priority-scheduling"],
+    example_bad: "--default-priority-value 3",
+    example_good: "--default-priority-value 3 --enable-priority-scheduling",
+};
+pub static RETRACTION_PRIORITY: Rule = Rule {
+    code: "VAL053",
+    name: "retraction-policy-priority-needs-priority-scheduling",
+    sglang: raises("validation_hook.check_server_args", "--retraction-policy priority requires --enable-priority-scheduling"),
+    explanation: "Retracting by priority needs request priorities, which only exist with priority scheduling.",
+    flags: &["--retraction-policy", "--enable-priority-scheduling"],
+    example_bad: "--retraction-policy priority",
+    example_good: "--retraction-policy priority --enable-priority-scheduling",
+};
+pub static SCHEDULE_CONSERVATIVENESS: Rule = Rule {
+    code: "VAL054",
+    name: "schedule-conservativeness-negative",
+    sglang: raises("validation_hook.check_server_args", "schedule_conservativeness must be non-negative"),
+    explanation: "--schedule-conservativeness scales the scheduler's memory reservation; it cannot be negative.",
+    flags: &["--schedule-conservativeness"],
+    example_bad: "--schedule-conservativeness -1",
+    example_good: "--schedule-conservativeness 1.0",
+};
+pub static MINDSPORE_NPU: Rule = Rule {
+    code: "VAL055",
+    name: "mindspore-needs-npu",
+    sglang: raises("validation_hook.check_server_args", "MindSpore model impl is only supported on"),
+    explanation: "--model-impl mindspore runs models through MindSpore, which SGLang only supports on Huawei Ascend NPUs.",
+    flags: &["--model-impl"],
+    example_bad: "--model-impl mindspore",
+    example_good: "--model-impl auto",
+};
+pub static INSTANTTENSOR_DEVICE: Rule = Rule {
+    code: "VAL056",
+    name: "instanttensor-needs-cuda",
+    sglang: raises("validation_hook.check_server_args", "InstantTensor requires a CUDA-compatible"),
+    explanation: "The instanttensor load format loads weights straight into GPU memory, so it needs --device cuda (CUDA or ROCm).",
+    flags: &["--load-format", "--device"],
+    example_bad: "--load-format instanttensor --device cpu",
+    example_good: "--load-format safetensors --device cpu",
+};
+pub static METRICS_LABELS_HEADER: Rule = Rule {
+    code: "VAL057",
+    name: "metrics-custom-labels-need-header",
+    sglang: raises("validation_hook.check_server_args", "Please set --tokenizer-metrics-custom-labels-header"),
+    explanation: "Custom metric labels are read from an HTTP header; with an empty header name there is nowhere to read them from.",
+    flags: &["--tokenizer-metrics-allowed-custom-labels", "--tokenizer-metrics-custom-labels-header"],
+    example_bad: "--tokenizer-metrics-allowed-custom-labels team --tokenizer-metrics-custom-labels-header ''",
+    example_good: "--tokenizer-metrics-allowed-custom-labels team",
+};
+pub static EXPORT_METRICS_DIR: Rule = Rule {
+    code: "VAL058",
+    name: "export-metrics-to-file-needs-dir",
+    sglang: raises("validation_hook.check_server_args", "--export-metrics-to-file-dir is required"),
+    explanation: "Exporting metrics to files needs the directory to write them to.",
+    flags: &["--export-metrics-to-file", "--export-metrics-to-file-dir"],
+    example_bad: "--export-metrics-to-file",
+    example_good: "--export-metrics-to-file --export-metrics-to-file-dir /tmp/metrics",
+};
+pub static TWO_BATCH_OVERLAP: Rule = Rule {
+    code: "VAL059",
+    name: "two-batch-overlap-needs-a2a-or-attn-dp",
+    sglang: raises("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an"),
+    explanation: "Two-batch overlap hides communication behind the other micro-batch's compute; it needs an expert-parallel all-to-all backend (--moe-a2a-backend) or, without one, attention data parallelism.",
+    flags: &["--enable-two-batch-overlap", "--moe-a2a-backend", "--attn-dp-size"],
+    example_bad: "--enable-two-batch-overlap",
+    example_good: "--enable-two-batch-overlap --tp-size 8 --moe-a2a-backend deepep",
+};
+pub static QUANT_COMM_TP: Rule = Rule {
+    code: "VAL060",
+    name: "quant-communications-needs-tp",
+    sglang: raises("validation_hook.check_server_args", "Communications quantization is only used"),
+    explanation: "Quantized communication compresses tensor-parallel all-reduces; with --tp-size 1 there is no communication to compress.",
+    flags: &["--enable-quant-communications", "--tp-size"],
+    example_bad: "--enable-quant-communications",
+    example_good: "--tp-size 2",
+};
+pub static QUANT_COMM_NPU: Rule = Rule {
+    code: "VAL061",
+    name: "quant-communications-needs-npu",
+    sglang: raises("validation_hook.check_server_args", "Communications quantization is only supported"),
+    explanation: "Quantized communication is implemented for Ascend NPUs only.",
+    flags: &["--enable-quant-communications", "--device"],
+    example_bad: "--enable-quant-communications --tp-size 2",
+    example_good: "--tp-size 2",
+};
+pub static SAMPLING_BACKEND_XPU: Rule = Rule {
+    code: "VAL062",
+    name: "sampling-backend-intel-xpu-needs-xpu",
+    sglang: raises("validation_hook.validate_device_sampling_backend", "--sampling-backend intel_xpu requires --device"),
+    explanation: "The intel_xpu sampling kernels only exist on Intel GPUs.",
+    flags: &["--sampling-backend", "--device"],
+    example_bad: "--sampling-backend intel_xpu",
+    example_good: "--sampling-backend flashinfer",
+};
+pub static GRPC_PORT_EQUALS_PORT: Rule = Rule {
+    code: "VAL063",
+    name: "grpc-port-equals-port",
+    sglang: raises("validation_hook.check_server_args", "--grpc-port ({cfg.grpc_port}) must differ"),
+    explanation: "The gRPC server and the HTTP server would bind the same port.",
+    flags: &["--grpc-port", "--port"],
+    example_bad: "--grpc-port 30000",
+    example_good: "--grpc-port 30001",
+};
+pub static GC_THRESHOLD_LEN: Rule = Rule {
+    code: "VAL064",
+    name: "gc-threshold-too-many",
+    sglang: raises("validation_hook.check_server_args", "When setting gc_threshold, it must contain"),
+    explanation: "--gc-threshold is passed to Python's gc.set_threshold, which takes at most three generation thresholds.",
+    flags: &["--gc-threshold"],
+    example_bad: "--gc-threshold 1 2 3 4",
+    example_good: "--gc-threshold 1 2 3",
+};
+pub static KV_CANARY_SWEEP: Rule = Rule {
+    code: "VAL065",
+    name: "kv-canary-sweep-needs-canary",
+    sglang: raises("validation_hook.check_server_args", "--kv-canary-sweep-interval requires --kv-canary"),
+    explanation: "A periodic KV-canary sweep checks canaries that only exist when --kv-canary is log or raise.",
+    flags: &["--kv-canary-sweep-interval", "--kv-canary"],
+    example_bad: "--kv-canary-sweep-interval 10",
+    example_good: "--kv-canary-sweep-interval 10 --kv-canary log",
+};
+pub static WATERMARK_DEVICE: Rule = Rule {
+    code: "VAL067",
+    name: "watermark-needs-cuda",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark requires --device cuda,"),
+    explanation: "Output watermarking is implemented with CUDA sampling kernels.",
+    flags: &["--enable-watermark", "--device"],
+    example_bad: "--enable-watermark --device cpu",
+    example_good: "--enable-watermark",
+};
+pub static WATERMARK_CUSTOM_LOGIT: Rule = Rule {
+    code: "VAL068",
+    name: "watermark-not-with-custom-logit-processor",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is incompatible with --enable-custom-logit-processor"),
+    explanation: "A custom logit processor could undo the watermark bias, so the two cannot be combined.",
+    flags: &["--enable-watermark", "--enable-custom-logit-processor"],
+    example_bad: "--enable-watermark --enable-custom-logit-processor",
+    example_good: "--enable-watermark",
+};
+pub static WATERMARK_SAMPLING_BACKEND: Rule = Rule {
+    code: "VAL069",
+    name: "watermark-custom-sampling-backend",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark does not support custom"),
+    explanation: "Watermarking hooks into SGLang's built-in samplers only.",
+    flags: &["--enable-watermark", "--sampling-backend"],
+    example_bad: "",
+    example_good: "",
+};
+pub static WATERMARK_DLLM: Rule = Rule {
+    code: "VAL070",
+    name: "watermark-not-with-dllm",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with"),
+    explanation: "Diffusion LLM decoding does not sample token by token, so the watermark cannot be applied.",
+    flags: &["--enable-watermark", "--dllm-algorithm"],
+    example_bad: "",
+    example_good: "",
+};
+pub static WATERMARK_PD: Rule = Rule {
+    code: "VAL071",
+    name: "watermark-not-with-pd-disaggregation",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with PD"),
+    explanation: "Watermark state is not carried between prefill and decode servers.",
+    flags: &["--enable-watermark", "--disaggregation-mode"],
+    example_bad: "--enable-watermark --disaggregation-mode prefill",
+    example_good: "--disaggregation-mode prefill",
+};
+pub static WATERMARK_REJECTION_SAMPLING: Rule = Rule {
+    code: "VAL074",
+    name: "watermark-not-with-rejection-sampling",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is incompatible with --speculative-use-rejection-sampling"),
+    explanation: "Rejection sampling for speculative decoding would change the watermarked distribution.",
+    flags: &["--enable-watermark", "--speculative-use-rejection-sampling"],
+    example_bad: "--enable-watermark --speculative-use-rejection-sampling",
+    example_good: "--enable-watermark",
+};
+pub static WATERMARK_RUST_SERVER: Rule = Rule {
+    code: "VAL075",
+    name: "watermark-not-with-rust-server",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with SGLANG_RUST_SERVER"),
+    explanation: "The Rust HTTP server does not implement watermarking.",
+    flags: &["--enable-watermark"],
+    example_bad: "",
+    example_good: "",
+};
+pub static WATERMARK_CONFIG_NEEDS_ENABLE: Rule = Rule {
+    code: "VAL099",
+    name: "watermark-config-needs-enable-watermark",
+    sglang: raises("validation_hook.check_watermark_server_args", "--watermark-config requires --enable-watermark"),
+    explanation: "--watermark-config only sets up the watermark; it is switched on by --enable-watermark, so a config without it is taken as a mistake.",
+    flags: &["--watermark-config", "--enable-watermark"],
+    example_bad: "--watermark-config '{\"key\": \"ab12\"}'",
+    example_good: "--watermark-config '{\"key\": \"ab12\"}' --enable-watermark",
+};
+pub static WATERMARK_KEY_B_NEEDS_KEY: Rule = Rule {
+    code: "VAL100",
+    name: "watermark-key-b-needs-key",
+    sglang: raises("validation_hook.check_watermark_server_args", "watermark key_b requires a server key"),
+    explanation: "key_b is the second key of a two-key watermark mix; it only makes sense next to the primary \"key\" in --watermark-config.",
+    flags: &["--watermark-config", "--enable-watermark"],
+    example_bad: "--enable-watermark --watermark-config '{\"key_b\": \"cd34\"}'",
+    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\"}'",
+};
+pub static WATERMARK_MIXING_RANGE: Rule = Rule {
+    code: "VAL101",
+    name: "watermark-mixing-probability-range",
+    sglang: raises("validation_hook.check_watermark_server_args", "watermark mixing_probability must be strictly"),
+    explanation: "mixing_probability is how often the second key (key_b) is used instead of the first; 0 or 1 would mean only one key, which is a one-key watermark.",
+    flags: &["--watermark-config", "--enable-watermark"],
+    example_bad: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 1}'",
+    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 0.3}'",
+};
+pub static WATERMARK_MIXING_NEEDS_KEY_B: Rule = Rule {
+    code: "VAL102",
+    name: "watermark-mixing-probability-needs-key-b",
+    sglang: raises("validation_hook.check_watermark_server_args", "watermark mixing_probability requires key_b"),
+    explanation: "A mixing_probability other than the default 0.5 chooses between two keys, so it needs key_b as well as key.",
+    flags: &["--watermark-config", "--enable-watermark"],
+    example_bad: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"mixing_probability\": 0.3}'",
+    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\"}'",
+};
+pub static WATERMARK_MAX_PROBABILITY_RANGE: Rule = Rule {
+    code: "VAL103",
+    name: "watermark-max-probability-range",
+    sglang: raises("validation_hook.check_watermark_server_args", "watermark max_probability must be greater"),
+    explanation: "max_probability caps the probability of a watermarked token; it is a probability, so it must lie in (0, 1].",
+    flags: &["--watermark-config", "--enable-watermark"],
+    example_bad: "--enable-watermark --watermark-config '{\"max_probability\": 0}'",
+    example_good: "--enable-watermark --watermark-config '{\"max_probability\": 0.9}'",
+};
+pub static WATERMARK_DEFAULTS_NEED_KEY: Rule = Rule {
+    code: "VAL104",
+    name: "watermark-default-enabled-needs-key",
+    sglang: raises("validation_hook.check_watermark_server_args", "watermark default_enabled and enforce_all"),
+    explanation: "default_enabled and enforce_all watermark requests that did not bring their own key, so the server needs its own \"key\" in --watermark-config.",
+    flags: &["--watermark-config", "--enable-watermark"],
+    example_bad: "--enable-watermark --watermark-config '{\"enforce_all\": true}'",
+    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"enforce_all\": true}'",
+};
+pub static LOAD_PUBLISH_NEEDS_KV_EVENTS: Rule = Rule {
+    code: "VAL076",
+    name: "load-publish-endpoint-needs-kv-events",
+    sglang: raises("validation_hook.check_load_publish_args", "--load-publish-endpoint requires --kv-events-config:"),
+    explanation: "Load publishing is advertised through the KV-events publisher, so --kv-events-config with an active publisher is required.",
+    flags: &["--load-publish-endpoint", "--kv-events-config"],
+    example_bad: "--load-publish-endpoint auto",
+    example_good: "--load-publish-endpoint off",
+};
 
-rule!(LOAD_PUBLISH_INACTIVE_PUBLISHER, "VAL077", "load-publish-endpoint-needs-active-publisher",
-    "validation_hook.check_load_publish_args#3", "sglang/srt/arg_groups/validation_hook.py", "check_load_publish_args", "ValueError", Check,
-    "--load-publish-endpoint needs an active --kv-events-config publisher; got publisher='null' or an empty endpoint.",
-    "Load publishing rides on the KV-events publisher, so --kv-events-config must name a real publisher (e.g. zmq, the default is null) with an endpoint.",
-    ["--load-publish-endpoint", "--kv-events-config"],
-    "--load-publish-endpoint auto --kv-events-config {}",
-    "--load-publish-endpoint off --kv-events-config {}");
+pub static LOAD_PUBLISH_INACTIVE_PUBLISHER: Rule = Rule {
+    code: "VAL077",
+    name: "load-publish-endpoint-needs-active-publisher",
+    sglang: raises("validation_hook.check_load_publish_args", "--load-publish-endpoint needs an active --kv-events-config"),
+    explanation: "Load publishing rides on the KV-events publisher, so --kv-events-config must name a real publisher (e.g. zmq, the default is null) with an endpoint.",
+    flags: &["--load-publish-endpoint", "--kv-events-config"],
+    example_bad: "--load-publish-endpoint auto --kv-events-config {}",
+    example_good: "--load-publish-endpoint off --kv-events-config {}",
+};
 
 /// The device SGLang runs on: `--device`, else `get_device()` (serving_hook's
 /// `handle_missing_default_values`): "cpu" on a CPU-only box, "cuda" on CUDA and ROCm.
 pub fn device(ctx: &Ctx) -> String {
-    if let Some(d) = ctx.cfg.str("device") {
+    if let Some(d) = ctx.cfg.str(f::device) {
         return d.to_string();
     }
     match ctx.hw.platform {
@@ -390,7 +618,7 @@ pub enum Spec {
 
 /// The speculative algorithm as far as these checks can know it.
 pub fn spec_kind(ctx: &Ctx) -> Spec {
-    match ctx.cfg.str("speculative_algorithm") {
+    match ctx.cfg.str(f::speculative_algorithm) {
         None => Spec::None,
         Some(s) if s.eq_ignore_ascii_case("NGRAM") => Spec::Ngram,
         Some(_) => Spec::Other,
@@ -399,108 +627,97 @@ pub fn spec_kind(ctx: &Ctx) -> Spec {
 
 /// `runtime_context.attn_dp_enabled_of`.
 pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
-    ctx.cfg.int("attn_dp_size").unwrap_or(1) > 1 || ctx.cfg.is("ep_join_mode", "scale")
+    ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale")
 }
 
-fn int(ctx: &Ctx, dest: &str) -> i64 {
-    ctx.cfg.int(dest).unwrap_or(0)
+fn int(ctx: &Ctx, field: Field) -> i64 {
+    ctx.cfg.int(field).unwrap_or(0)
 }
 
-/// Raise and stop.
-fn fail(ctx: &mut Ctx, rule: &'static crate::rules::Rule, message: String, dests: &[&str], fixes: Vec<crate::diagnostic::Fix>) -> Step {
-    ctx.raise(rule, message, dests, fixes);
-    Err(Raised)
-}
 
 /// `check_server_args`.
-pub fn check_server_args(ctx: &mut Ctx) {
-    // SGLang only gets here when resolution raised nothing; if it did, the checks still run
-    // (their errors are worth showing), and `Ctx::warn` drops the warnings SGLang never prints.
-    let _ = run(ctx);
-}
+/// SGLang only gets here when resolution raised nothing; if it did, the checks still run
+/// (their errors are worth showing), and `Ctx::warn` drops the warnings SGLang never prints.
+pub fn check_server_args(ctx: &mut Ctx) -> Step {
+    let tp = int(ctx, f::tp_size);
+    let pp = int(ctx, f::pp_size);
+    let nnodes = int(ctx, f::nnodes);
 
-fn run(ctx: &mut Ctx) -> Step {
-    let tp = int(ctx, "tp_size");
-    let pp = int(ctx, "pp_size");
-    let nnodes = int(ctx, "nnodes");
-
-    if !ctx.cfg.is("ep_join_mode", "scale") && nnodes == 0 {
+    if !ctx.cfg.is(f::ep_join_mode, "scale") && nnodes == 0 {
         // `(tp_size * pp_size) % nnodes` in the assert itself.
-        let fix = ctx.fix_set("Run on one node (--nnodes 1)", "nnodes", "--nnodes", "1", Applicability::Safe);
-        return fail(ctx, &NNODES_ZERO, NNODES_ZERO.template.into(), &["nnodes"], vec![fix]);
+        let fix = ctx.fix_set("Run on one node (--nnodes 1)", f::nnodes, "1", Applicability::Safe);
+        return ctx.raise(&NNODES_ZERO, &[], &[f::nnodes], vec![fix]);
     }
-    if !ctx.cfg.is("ep_join_mode", "scale") && nnodes != 0 && (tp * pp).rem_euclid(nnodes) != 0 {
+    if !ctx.cfg.is(f::ep_join_mode, "scale") && nnodes != 0 && (tp * pp).rem_euclid(nnodes) != 0 {
         let mut fixes = vec![];
         let per = (tp * pp + nnodes - 1) / nnodes.max(1);
         if pp == 1 && nnodes > 0 {
             fixes.push(ctx.fix_set(
                 format!("Use --tp-size {} ({} per node)", per * nnodes, per),
-                "tp_size",
-                "--tp-size",
+                f::tp_size,
                 &(per * nnodes).to_string(),
                 Applicability::Unsafe,
             ));
         }
-        fixes.push(ctx.fix_set("Run on one node", "nnodes", "--nnodes", "1", Applicability::Unsafe));
-        return fail(ctx, &TP_NOT_DIVISIBLE_BY_NNODES, TP_NOT_DIVISIBLE_BY_NNODES.template.into(), &["tp_size", "nnodes", "pp_size"], fixes);
+        fixes.push(ctx.fix_set("Run on one node", f::nnodes, "1", Applicability::Unsafe));
+        return ctx.raise(&TP_NOT_DIVISIBLE_BY_NNODES, &[], &[f::tp_size, f::nnodes, f::pp_size], fixes);
     }
 
-    let pmb = ctx.cfg.get("pp_max_micro_batch_size").clone();
+    let pmb = ctx.cfg.get(f::pp_max_micro_batch_size).clone();
     if pmb.as_int().is_some_and(|v| v < 1) {
         let fixes = vec![
-            ctx.fix_remove("Let SGLang compute it (drop the flag)", "pp_max_micro_batch_size", Applicability::Safe),
-            ctx.fix_set("Use 1", "pp_max_micro_batch_size", "--pp-max-micro-batch-size", "1", Applicability::Unsafe),
+            ctx.fix_remove("Let SGLang compute it (drop the flag)", f::pp_max_micro_batch_size, Applicability::Safe),
+            ctx.fix_set("Use 1", f::pp_max_micro_batch_size, "1", Applicability::Unsafe),
         ];
-        return fail(
-            ctx,
+        return ctx.raise(
             &PP_MAX_MICRO_BATCH_SIZE,
-            format!("pp_max_micro_batch_size must be a positive integer or None (for auto-compute). Got: {}", pmb.py_str()),
-            &["pp_max_micro_batch_size"],
+            &[("cfg.pp_max_micro_batch_size", &pmb.py_str())],
+            &[f::pp_max_micro_batch_size],
             fixes,
         );
     }
 
-    if ctx.cfg.truthy("disable_cuda_graph_padding") && ctx.cfg.truthy("enable_torch_compile") {
+    if ctx.cfg.truthy(f::disable_cuda_graph_padding) && ctx.cfg.truthy(f::enable_torch_compile) {
         let fixes = vec![
-            ctx.fix_remove("Drop --disable-cuda-graph-padding", "disable_cuda_graph_padding", Applicability::Unsafe),
-            ctx.fix_remove("Drop --enable-torch-compile", "enable_torch_compile", Applicability::Unsafe),
+            ctx.fix_remove("Drop --disable-cuda-graph-padding", f::disable_cuda_graph_padding, Applicability::Unsafe),
+            ctx.fix_remove("Drop --enable-torch-compile", f::enable_torch_compile, Applicability::Unsafe),
         ];
-        return fail(ctx, &CUDA_GRAPH_PADDING_TORCH_COMPILE, CUDA_GRAPH_PADDING_TORCH_COMPILE.template.into(), &["disable_cuda_graph_padding", "enable_torch_compile"], fixes);
+        return ctx.raise(&CUDA_GRAPH_PADDING_TORCH_COMPILE, &[], &[f::disable_cuda_graph_padding, f::enable_torch_compile], fixes);
     }
 
     if pp > 1 {
         check_pipeline_parallel_compat(ctx)?;
     }
 
-    if int(ctx, "dp_size") > 1 && nnodes != 1 {
-        let fix = ctx.fix_remove("Drop --dp-size (use --attn-dp-size across nodes instead)", "dp_size", Applicability::Unsafe);
-        return fail(ctx, &MULTI_NODE_DP, MULTI_NODE_DP.template.into(), &["dp_size", "nnodes"], vec![fix]);
+    if int(ctx, f::dp_size) > 1 && nnodes != 1 {
+        let fix = ctx.fix_remove("Drop --dp-size (use --attn-dp-size across nodes instead)", f::dp_size, Applicability::Unsafe);
+        return ctx.raise(&MULTI_NODE_DP, &[], &[f::dp_size, f::nnodes], vec![fix]);
     }
 
-    if int(ctx, "base_gpu_id") < 0 {
-        let fix = ctx.fix_set("Start at GPU 0", "base_gpu_id", "--base-gpu-id", "0", Applicability::Unsafe);
-        return fail(ctx, &BASE_GPU_ID_NEGATIVE, BASE_GPU_ID_NEGATIVE.template.into(), &["base_gpu_id"], vec![fix]);
+    if int(ctx, f::base_gpu_id) < 0 {
+        let fix = ctx.fix_set("Start at GPU 0", f::base_gpu_id, "0", Applicability::Unsafe);
+        return ctx.raise(&BASE_GPU_ID_NEGATIVE, &[], &[f::base_gpu_id], vec![fix]);
     }
-    if int(ctx, "gpu_id_step") < 1 {
-        let fix = ctx.fix_set("Use consecutive GPUs", "gpu_id_step", "--gpu-id-step", "1", Applicability::Unsafe);
-        return fail(ctx, &GPU_ID_STEP, GPU_ID_STEP.template.into(), &["gpu_id_step"], vec![fix]);
+    if int(ctx, f::gpu_id_step) < 1 {
+        let fix = ctx.fix_set("Use consecutive GPUs", f::gpu_id_step, "1", Applicability::Unsafe);
+        return ctx.raise(&GPU_ID_STEP, &[], &[f::gpu_id_step], vec![fix]);
     }
 
-    if let Some(m) = ctx.cfg.int("moe_dense_tp_size") {
+    if let Some(m) = ctx.cfg.int(f::moe_dense_tp_size) {
         if m != 1 && m != tp {
             let fixes = vec![
-                ctx.fix_set("Use 1", "moe_dense_tp_size", "--moe-dense-tp-size", "1", Applicability::Unsafe),
-                ctx.fix_remove("Drop --moe-dense-tp-size (dense layers use --tp-size)", "moe_dense_tp_size", Applicability::Unsafe),
+                ctx.fix_set("Use 1", f::moe_dense_tp_size, "1", Applicability::Unsafe),
+                ctx.fix_remove("Drop --moe-dense-tp-size (dense layers use --tp-size)", f::moe_dense_tp_size, Applicability::Unsafe),
             ];
-            return fail(ctx, &MOE_DENSE_TP_SIZE, MOE_DENSE_TP_SIZE.template.into(), &["moe_dense_tp_size", "tp_size"], fixes);
+            return ctx.raise(&MOE_DENSE_TP_SIZE, &[], &[f::moe_dense_tp_size, f::tp_size], fixes);
         }
     }
 
     // served_model_name defaults to model_path (serving_hook.handle_missing_default_values).
     let served = ctx
         .cfg
-        .str("served_model_name")
-        .or_else(|| ctx.cfg.str("model_path"))
+        .str(f::served_model_name)
+        .or_else(|| ctx.cfg.str(f::model_path))
         .unwrap_or_default()
         .to_string();
     let lower = served.to_lowercase();
@@ -509,18 +726,14 @@ fn run(ctx: &mut Ctx) -> Step {
         let fixed = served.replace(':', "-");
         let fix = ctx.fix_set(
             format!("Serve it as '{fixed}'"),
-            "served_model_name",
-            "--served-model-name",
+            f::served_model_name,
             &shell_quote(&fixed),
             Applicability::Safe,
         );
-        return fail(
-            ctx,
+        return ctx.raise(
             &SERVED_MODEL_NAME_COLON,
-            format!(
-                "served_model_name cannot contain a colon (':') character. The colon is reserved for the 'model:adapter' syntax used in LoRA adapter specification. Invalid value: '{served}'"
-            ),
-            &["served_model_name", "model_path"],
+            &[("cfg.served_model_name", &served)],
+            &[f::served_model_name, f::model_path],
             vec![fix],
         );
     }
@@ -529,209 +742,199 @@ fn run(ctx: &mut Ctx) -> Step {
 
     // NGRAM: the speculative hook turns mixed chunk off ("The mixed chunked prefill are disabled
     // because of using ngram speculative decoding."), so the assert cannot fire.
-    if spec_kind(ctx) == Spec::Other && ctx.cfg.truthy("enable_mixed_chunk") {
+    if spec_kind(ctx) == Spec::Other && ctx.cfg.truthy(f::enable_mixed_chunk) {
         // The speculative hook (not modelled) may turn mixed chunk off first (NGRAM does), and
         // `SpeculativeAlgorithm.supports_mixed_chunk()` is per worker.
-        ctx.skip("validation_hook.check_server_args#9", NotRunReason::NotImplemented);
+        ctx.skip(site("validation_hook.check_server_args", "enable_mixed_chunk is not supported with"), NotRunReason::NotImplemented);
     }
 
     check_chunked_prefill(ctx)?;
 
-    if ctx.cfg.truthy("enable_pdmux") {
+    if ctx.cfg.truthy(f::enable_pdmux) {
         if pp != 1 {
-            let fix = ctx.fix_set("Use --pp-size 1", "pp_size", "--pp-size", "1", Applicability::Unsafe);
-            return fail(ctx, &PDMUX_PP, PDMUX_PP.template.into(), &["pp_size", "enable_pdmux"], vec![fix]);
+            let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
+            return ctx.raise(&PDMUX_PP, &[], &[f::pp_size, f::enable_pdmux], vec![fix]);
         }
         match final_chunked_prefill_size(ctx) {
             Some(-1) => {}
             Some(_) => {
-                let fix = ctx.fix_set("Turn chunked prefill off", "chunked_prefill_size", "--chunked-prefill-size", "-1", Applicability::Safe);
-                return fail(ctx, &PDMUX_CHUNKED_PREFILL, PDMUX_CHUNKED_PREFILL.template.into(), &["chunked_prefill_size", "enable_pdmux"], vec![fix]);
+                let fix = ctx.fix_set("Turn chunked prefill off", f::chunked_prefill_size, "-1", Applicability::Safe);
+                return ctx.raise(&PDMUX_CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::enable_pdmux], vec![fix]);
             }
             None => {
-                ctx.skip("validation_hook.check_server_args#12", NotRunReason::NotImplemented);
+                ctx.skip(site("validation_hook.check_server_args", "PD-Multiplexing is not compatible with chunked"), NotRunReason::NotImplemented);
                 return Ok(());
             }
         }
-        if !ctx.cfg.is("disaggregation_mode", "null") {
+        if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![
-                ctx.fix_remove("Drop --disaggregation-mode", "disaggregation_mode", Applicability::Unsafe),
-                ctx.fix_remove("Drop --enable-pdmux", "enable_pdmux", Applicability::Unsafe),
+                ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe),
+                ctx.fix_remove("Drop --enable-pdmux", f::enable_pdmux, Applicability::Unsafe),
             ];
-            return fail(ctx, &PDMUX_DISAGGREGATION, PDMUX_DISAGGREGATION.template.into(), &["disaggregation_mode", "enable_pdmux"], fixes);
+            return ctx.raise(&PDMUX_DISAGGREGATION, &[], &[f::disaggregation_mode, f::enable_pdmux], fixes);
         }
         if !overlap_schedule_disabled(ctx) {
-            let fix = ctx.fix_add_flag("Add --disable-overlap-schedule", "--disable-overlap-schedule", Applicability::Safe);
-            return fail(ctx, &PDMUX_OVERLAP, PDMUX_OVERLAP.template.into(), &["enable_pdmux"], vec![fix]);
+            let fix = ctx.fix_add_flag("Add --disable-overlap-schedule", f::disable_overlap_schedule, Applicability::Safe);
+            return ctx.raise(&PDMUX_OVERLAP, &[], &[f::enable_pdmux], vec![fix]);
         }
         // The torch-version warning embeds the installed torch version: not reproduced.
     }
 
-    for (dest, flag, min, rule) in [
-        ("tokenizer_worker_num", "--tokenizer-worker-num", 1, &TOKENIZER_WORKER_NUM),
-        ("detokenizer_worker_num", "--detokenizer-worker-num", 1, &DETOKENIZER_WORKER_NUM),
-        ("mm_processor_worker_num", "--mm-processor-worker-num", 0, &MM_PROCESSOR_WORKER_NUM),
-        ("mm_io_worker_num", "--mm-io-worker-num", 0, &MM_IO_WORKER_NUM),
+    for (field, min, rule) in [
+        (f::tokenizer_worker_num, 1, &TOKENIZER_WORKER_NUM),
+        (f::detokenizer_worker_num, 1, &DETOKENIZER_WORKER_NUM),
+        (f::mm_processor_worker_num, 0, &MM_PROCESSOR_WORKER_NUM),
+        (f::mm_io_worker_num, 0, &MM_IO_WORKER_NUM),
     ] {
-        if ctx.cfg.int(dest).is_some_and(|v| v < min) {
-            let fix = ctx.fix_set(format!("Use {min}"), dest, flag, &min.to_string(), Applicability::Safe);
-            let fix2 = ctx.fix_remove("Drop the flag (use the default)", dest, Applicability::Safe);
-            return fail(ctx, rule, rule.template.into(), &[dest], vec![fix, fix2]);
+        if ctx.cfg.int(field).is_some_and(|v| v < min) {
+            let fix = ctx.fix_set(format!("Use {min}"), field, &min.to_string(), Applicability::Safe);
+            let fix2 = ctx.fix_remove("Drop the flag (use the default)", field, Applicability::Safe);
+            return ctx.raise(rule, &[], &[field], vec![fix, fix2]);
         }
     }
-    validate_buckets_rule(ctx, "--prompt-tokens-buckets", "prompt_tokens_buckets")?;
-    validate_buckets_rule(ctx, "--generation-tokens-buckets", "generation_tokens_buckets")?;
+    validate_buckets_rule(ctx, "--prompt-tokens-buckets", f::prompt_tokens_buckets)?;
+    validate_buckets_rule(ctx, "--generation-tokens-buckets", f::generation_tokens_buckets)?;
 
-    let priority = ctx.cfg.truthy("enable_priority_scheduling");
+    let priority = ctx.cfg.truthy(f::enable_priority_scheduling);
     if priority {
-        let policy = ctx.cfg.get("schedule_policy").clone();
+        let policy = ctx.cfg.get(f::schedule_policy).clone();
         if !matches!(policy.as_str(), Some("fcfs") | Some("lof")) {
             let fixes = vec![
-                ctx.fix_set("Use --schedule-policy fcfs", "schedule_policy", "--schedule-policy", "fcfs", Applicability::Unsafe),
-                ctx.fix_set("Use --schedule-policy lof", "schedule_policy", "--schedule-policy", "lof", Applicability::Unsafe),
+                ctx.fix_set("Use --schedule-policy fcfs", f::schedule_policy, "fcfs", Applicability::Unsafe),
+                ctx.fix_set("Use --schedule-policy lof", f::schedule_policy, "lof", Applicability::Unsafe),
             ];
-            return fail(
-                ctx,
+            return ctx.raise(
                 &PRIORITY_SCHEDULE_POLICY,
-                format!(
-                    "To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'. '{}' is not supported.",
-                    policy.py_str()
-                ),
-                &["schedule_policy", "enable_priority_scheduling"],
+                &[("cfg.schedule_policy", &policy.py_str())],
+                &[f::schedule_policy, f::enable_priority_scheduling],
                 fixes,
             );
         }
-        if ctx.cfg.is_none("default_priority_value") {
-            let fix = ctx.fix_set("Give requests without a priority 0", "default_priority_value", "--default-priority-value", "0", Applicability::Unsafe);
-            ctx.warn(&W_PRIORITY_NO_DEFAULT, W_PRIORITY_NO_DEFAULT.template.into(), &["enable_priority_scheduling"], vec![fix]);
+        if ctx.cfg.is_none(f::default_priority_value) {
+            let fix = ctx.fix_set("Give requests without a priority 0", f::default_priority_value, "0", Applicability::Unsafe);
+            ctx.warn(&W_PRIORITY_NO_DEFAULT, &[], &[f::enable_priority_scheduling], vec![fix]);
         }
     } else {
-        if ctx.cfg.truthy("disable_priority_preemption") {
-            let fix = ctx.fix_remove("Drop --disable-priority-preemption", "disable_priority_preemption", Applicability::Safe);
-            ctx.warn(&W_PRIORITY_PREEMPTION_NO_EFFECT, W_PRIORITY_PREEMPTION_NO_EFFECT.template.into(), &["disable_priority_preemption"], vec![fix]);
+        if ctx.cfg.truthy(f::disable_priority_preemption) {
+            let fix = ctx.fix_remove("Drop --disable-priority-preemption", f::disable_priority_preemption, Applicability::Safe);
+            ctx.warn(&W_PRIORITY_PREEMPTION_NO_EFFECT, &[], &[f::disable_priority_preemption], vec![fix]);
         }
-        if !ctx.cfg.is_none("default_priority_value") {
-            let fix = ctx.fix_remove("Drop --default-priority-value", "default_priority_value", Applicability::Safe);
-            ctx.warn(&W_DEFAULT_PRIORITY_NO_EFFECT, W_DEFAULT_PRIORITY_NO_EFFECT.template.into(), &["default_priority_value"], vec![fix]);
+        if !ctx.cfg.is_none(f::default_priority_value) {
+            let fix = ctx.fix_remove("Drop --default-priority-value", f::default_priority_value, Applicability::Safe);
+            ctx.warn(&W_DEFAULT_PRIORITY_NO_EFFECT, &[], &[f::default_priority_value], vec![fix]);
         }
     }
-    if ctx.cfg.is("retraction_policy", "priority") && !priority {
+    if ctx.cfg.is(f::retraction_policy, "priority") && !priority {
         let fixes = vec![
-            ctx.fix_add_flag("Enable priority scheduling", "--enable-priority-scheduling", Applicability::Unsafe),
-            ctx.fix_remove("Drop --retraction-policy priority", "retraction_policy", Applicability::Unsafe),
+            ctx.fix_add_flag("Enable priority scheduling", f::enable_priority_scheduling, Applicability::Unsafe),
+            ctx.fix_remove("Drop --retraction-policy priority", f::retraction_policy, Applicability::Unsafe),
         ];
-        return fail(ctx, &RETRACTION_PRIORITY, RETRACTION_PRIORITY.template.into(), &["retraction_policy"], fixes);
+        return ctx.raise(&RETRACTION_PRIORITY, &[], &[f::retraction_policy], fixes);
     }
 
     // overrides._hisparse_validation -> hisparse_hook.validate_hisparse: its first check needs
     // the model's hf_config (is it a DSA / DeepSeek-V4 / MiniMax-M3 model?).
-    if ctx.cfg.truthy("enable_hisparse") {
-        ctx.skip("hisparse_hook.validate_hisparse#1", NotRunReason::ModelConfig);
+    if ctx.cfg.truthy(f::enable_hisparse) {
+        ctx.skip(site("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"), NotRunReason::ModelConfig);
     }
 
     // handle_data_parallelism multiplies it by 0.3 under attention DP: the sign is unchanged.
-    if ctx.cfg.float("schedule_conservativeness").is_some_and(|v| v < 0.0) {
-        let fix = ctx.fix_set("Use the default 1.0", "schedule_conservativeness", "--schedule-conservativeness", "1.0", Applicability::Unsafe);
-        return fail(ctx, &SCHEDULE_CONSERVATIVENESS, SCHEDULE_CONSERVATIVENESS.template.into(), &["schedule_conservativeness"], vec![fix]);
+    if ctx.cfg.float(f::schedule_conservativeness).is_some_and(|v| v < 0.0) {
+        let fix = ctx.fix_set("Use the default 1.0", f::schedule_conservativeness, "1.0", Applicability::Unsafe);
+        return ctx.raise(&SCHEDULE_CONSERVATIVENESS, &[], &[f::schedule_conservativeness], vec![fix]);
     }
 
     // None of the hardware profiles is an Ascend NPU.
-    if ctx.cfg.is("model_impl", "mindspore") {
-        let fix = ctx.fix_set("Use --model-impl auto", "model_impl", "--model-impl", "auto", Applicability::Unsafe);
-        return fail(ctx, &MINDSPORE_NPU, MINDSPORE_NPU.template.into(), &["model_impl"], vec![fix]);
+    if ctx.cfg.is(f::model_impl, "mindspore") {
+        let fix = ctx.fix_set("Use --model-impl auto", f::model_impl, "auto", Applicability::Unsafe);
+        return ctx.raise(&MINDSPORE_NPU, &[], &[f::model_impl], vec![fix]);
     }
 
     let dev = device(ctx);
-    if ctx.cfg.is("load_format", "instanttensor") && dev != "cuda" {
-        let fix = ctx.fix_set("Use --load-format auto", "load_format", "--load-format", "auto", Applicability::Unsafe);
-        return fail(
-            ctx,
+    if ctx.cfg.is(f::load_format, "instanttensor") && dev != "cuda" {
+        let fix = ctx.fix_set("Use --load-format auto", f::load_format, "auto", Applicability::Unsafe);
+        return ctx.raise(
             &INSTANTTENSOR_DEVICE,
-            format!(
-                "InstantTensor requires a CUDA-compatible device (including CUDA and ROCm); got {}.",
-                PyValue::Str(dev.clone()).repr()
-            ),
-            &["load_format", "device"],
+            &[("cfg.device", &PyValue::Str(dev.clone()).repr())],
+            &[f::load_format, f::device],
             vec![fix],
         );
     }
 
-    if !ctx.cfg.truthy("tokenizer_metrics_custom_labels_header") && ctx.cfg.truthy("tokenizer_metrics_allowed_custom_labels") {
+    if !ctx.cfg.truthy(f::tokenizer_metrics_custom_labels_header) && ctx.cfg.truthy(f::tokenizer_metrics_allowed_custom_labels) {
         let fix = ctx.fix_set(
             "Read labels from the default x-custom-labels header",
-            "tokenizer_metrics_custom_labels_header",
-            "--tokenizer-metrics-custom-labels-header",
+            f::tokenizer_metrics_custom_labels_header,
+            
             "x-custom-labels",
             Applicability::Safe,
         );
-        return fail(ctx, &METRICS_LABELS_HEADER, METRICS_LABELS_HEADER.template.into(), &["tokenizer_metrics_custom_labels_header", "tokenizer_metrics_allowed_custom_labels"], vec![fix]);
+        return ctx.raise(&METRICS_LABELS_HEADER, &[], &[f::tokenizer_metrics_custom_labels_header, f::tokenizer_metrics_allowed_custom_labels], vec![fix]);
     }
-    if ctx.cfg.truthy("export_metrics_to_file") && ctx.cfg.is_none("export_metrics_to_file_dir") {
-        let fix = ctx.fix_set("Write them to ./metrics", "export_metrics_to_file_dir", "--export-metrics-to-file-dir", "./metrics", Applicability::Unsafe);
-        return fail(ctx, &EXPORT_METRICS_DIR, EXPORT_METRICS_DIR.template.into(), &["export_metrics_to_file"], vec![fix]);
+    if ctx.cfg.truthy(f::export_metrics_to_file) && ctx.cfg.is_none(f::export_metrics_to_file_dir) {
+        let fix = ctx.fix_set("Write them to ./metrics", f::export_metrics_to_file_dir, "./metrics", Applicability::Unsafe);
+        return ctx.raise(&EXPORT_METRICS_DIR, &[], &[f::export_metrics_to_file], vec![fix]);
     }
 
     // check_two_batch_overlap. moe_a2a_backend may still be rewritten by moe hooks that are not
     // modelled (only with --enable-waterfill, which forces deepep).
-    if ctx.cfg.truthy("enable_two_batch_overlap") && ctx.cfg.is("moe_a2a_backend", "none") && !attn_dp_enabled(ctx) {
-        if ctx.cfg.truthy("enable_waterfill") {
-            ctx.skip("validation_hook.check_two_batch_overlap#1", NotRunReason::NotImplemented);
+    if ctx.cfg.truthy(f::enable_two_batch_overlap) && ctx.cfg.is(f::moe_a2a_backend, "none") && !attn_dp_enabled(ctx) {
+        if ctx.cfg.truthy(f::enable_waterfill) {
+            ctx.skip(site("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an"), NotRunReason::NotImplemented);
         } else {
-            let fix = ctx.fix_remove("Drop --enable-two-batch-overlap", "enable_two_batch_overlap", Applicability::Unsafe);
-            return fail(ctx, &TWO_BATCH_OVERLAP, TWO_BATCH_OVERLAP.template.into(), &["enable_two_batch_overlap", "moe_a2a_backend"], vec![fix]);
+            let fix = ctx.fix_remove("Drop --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe);
+            return ctx.raise(&TWO_BATCH_OVERLAP, &[], &[f::enable_two_batch_overlap, f::moe_a2a_backend], vec![fix]);
         }
     }
 
-    if ctx.cfg.truthy("enable_quant_communications") {
-        let fix = ctx.fix_remove("Drop --enable-quant-communications", "enable_quant_communications", Applicability::Safe);
+    if ctx.cfg.truthy(f::enable_quant_communications) {
+        let fix = ctx.fix_remove("Drop --enable-quant-communications", f::enable_quant_communications, Applicability::Safe);
         if tp == 1 {
-            return fail(ctx, &QUANT_COMM_TP, QUANT_COMM_TP.template.into(), &["enable_quant_communications", "tp_size"], vec![fix]);
+            return ctx.raise(&QUANT_COMM_TP, &[], &[f::enable_quant_communications, f::tp_size], vec![fix]);
         }
         if dev != "npu" {
-            return fail(ctx, &QUANT_COMM_NPU, QUANT_COMM_NPU.template.into(), &["enable_quant_communications"], vec![fix]);
+            return ctx.raise(&QUANT_COMM_NPU, &[], &[f::enable_quant_communications], vec![fix]);
         }
     }
 
-    if ctx.cfg.is("sampling_backend", "intel_xpu") && dev != "xpu" {
-        let fix = ctx.fix_remove("Drop --sampling-backend (use the platform default)", "sampling_backend", Applicability::Safe);
-        return fail(
-            ctx,
+    if ctx.cfg.is(f::sampling_backend, "intel_xpu") && dev != "xpu" {
+        let fix = ctx.fix_remove("Drop --sampling-backend (use the platform default)", f::sampling_backend, Applicability::Safe);
+        return ctx.raise(
             &SAMPLING_BACKEND_XPU,
-            format!("--sampling-backend intel_xpu requires --device xpu, got --device {dev}"),
-            &["sampling_backend"],
+            &[("device", &dev)],
+            &[f::sampling_backend],
             vec![fix],
         );
     }
 
-    let grpc = ctx.cfg.get("grpc_port").clone();
-    let port = ctx.cfg.get("port").clone();
-    let grpc_mode = ctx.cfg.truthy("smg_grpc_mode") || ctx.cfg.truthy("grpc_mode");
+    let grpc = ctx.cfg.get(f::grpc_port).clone();
+    let port = ctx.cfg.get(f::port).clone();
+    let grpc_mode = ctx.cfg.truthy(f::smg_grpc_mode) || ctx.cfg.truthy(f::grpc_mode);
     if !grpc_mode && !grpc.is_none() && grpc == port {
         let next = port.as_int().map(|p| (p + 1).to_string()).unwrap_or_else(|| "30001".into());
-        let fix = ctx.fix_set(format!("Serve gRPC on {next}"), "grpc_port", "--grpc-port", &next, Applicability::Unsafe);
-        return fail(
-            ctx,
+        let fix = ctx.fix_set(format!("Serve gRPC on {next}"), f::grpc_port, &next, Applicability::Unsafe);
+        return ctx.raise(
             &GRPC_PORT_EQUALS_PORT,
-            format!("--grpc-port ({}) must differ from --port ({})", grpc.py_str(), port.py_str()),
-            &["grpc_port", "port"],
+            &[("cfg.grpc_port", &grpc.py_str()), ("cfg.port", &port.py_str())],
+            &[f::grpc_port, f::port],
             vec![fix],
         );
     }
 
-    if let Some(l) = ctx.cfg.get("gc_threshold").as_list() {
+    if let Some(l) = ctx.cfg.get(f::gc_threshold).as_list() {
         if !l.is_empty() && l.len() > 3 {
             let first: Vec<String> = l.iter().take(3).map(PyValue::py_str).collect();
-            let fix = ctx.fix_set("Keep the first three thresholds", "gc_threshold", "--gc-threshold", &first.join(" "), Applicability::Unsafe);
-            return fail(ctx, &GC_THRESHOLD_LEN, GC_THRESHOLD_LEN.template.into(), &["gc_threshold"], vec![fix]);
+            let fix = ctx.fix_set("Keep the first three thresholds", f::gc_threshold, &first.join(" "), Applicability::Unsafe);
+            return ctx.raise(&GC_THRESHOLD_LEN, &[], &[f::gc_threshold], vec![fix]);
         }
     }
 
-    if int(ctx, "kv_canary_sweep_interval") > 0 && ctx.cfg.is("kv_canary", "none") {
+    if int(ctx, f::kv_canary_sweep_interval) > 0 && ctx.cfg.is(f::kv_canary, "none") {
         let fixes = vec![
-            ctx.fix_set("Log canary violations", "kv_canary", "--kv-canary", "log", Applicability::Unsafe),
-            ctx.fix_remove("Drop --kv-canary-sweep-interval", "kv_canary_sweep_interval", Applicability::Unsafe),
+            ctx.fix_set("Log canary violations", f::kv_canary, "log", Applicability::Unsafe),
+            ctx.fix_remove("Drop --kv-canary-sweep-interval", f::kv_canary_sweep_interval, Applicability::Unsafe),
         ];
-        return fail(ctx, &KV_CANARY_SWEEP, "--kv-canary-sweep-interval requires --kv-canary in {log, raise}".into(), &["kv_canary_sweep_interval", "kv_canary"], fixes);
+        return ctx.raise(&KV_CANARY_SWEEP, &[], &[f::kv_canary_sweep_interval, f::kv_canary], fixes);
     }
 
     check_watermark_server_args(ctx, &dev)?;
@@ -747,20 +950,20 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
         Spec::Ngram => {
             // NGRAM is neither DSPARK nor EAGLE: the EAGLE-only assert fires.
             let fixes = vec![
-                ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", "speculative_algorithm", Applicability::Unsafe),
-                ctx.fix_set("Use --pp-size 1 (keep NGRAM speculation)", "pp_size", "--pp-size", "1", Applicability::Unsafe),
+                ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", f::speculative_algorithm, Applicability::Unsafe),
+                ctx.fix_set("Use --pp-size 1 (keep NGRAM speculation)", f::pp_size, "1", Applicability::Unsafe),
             ];
-            return fail(ctx, &PP_SPEC_EAGLE_ONLY, PP_SPEC_EAGLE_ONLY.template.into(), &["speculative_algorithm", "pp_size"], fixes);
+            return ctx.raise(&PP_SPEC_EAGLE_ONLY, &[], &[f::speculative_algorithm, f::pp_size], fixes);
         }
         Spec::Other => {
             // The speculative hook (not modelled) rewrites the algorithm (NEXTN -> EAGLE, ...) and
             // needs the draft model's config.
-            ctx.skip("validation_hook.check_pipeline_parallel_compat#4", NotRunReason::ModelConfig);
+            ctx.skip(site("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"), NotRunReason::ModelConfig);
         }
     }
-    if !ctx.cfg.is_none("min_free_slots_delay") {
-        let fix = ctx.fix_remove("Drop --min-free-slots-delay", "min_free_slots_delay", Applicability::Unsafe);
-        return fail(ctx, &PP_MIN_FREE_SLOTS_DELAY, PP_MIN_FREE_SLOTS_DELAY.template.into(), &["min_free_slots_delay", "pp_size"], vec![fix]);
+    if !ctx.cfg.is_none(f::min_free_slots_delay) {
+        let fix = ctx.fix_remove("Drop --min-free-slots-delay", f::min_free_slots_delay, Applicability::Unsafe);
+        return ctx.raise(&PP_MIN_FREE_SLOTS_DELAY, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix]);
     }
     Ok(())
 }
@@ -768,9 +971,9 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
 /// Whether the overlap scheduler ends up disabled: the flag, or the overrides that force it
 /// (`_pipeline_parallel_overlap_disable`, `_dllm_overlap_disable`, `_sparse_head_overlap_disable`).
 fn overlap_schedule_disabled(ctx: &Ctx) -> bool {
-    ctx.cfg.truthy("disable_overlap_schedule")
-        || ctx.cfg.int("pp_size").unwrap_or(1) > 1
-        || !ctx.cfg.is_none("dllm_algorithm")
+    ctx.cfg.truthy(f::disable_overlap_schedule)
+        || ctx.cfg.int(f::pp_size).unwrap_or(1) > 1
+        || !ctx.cfg.is_none(f::dllm_algorithm)
         || ctx.env("SGLANG_EMBEDDINGS_SPARSE_HEAD").is_some()
 }
 
@@ -780,11 +983,11 @@ fn overlap_schedule_disabled(ctx: &Ctx) -> bool {
 /// - `parallel_hook.handle_data_parallelism`: attention DP -> `// attn_dp_size`.
 /// - `kv_shard_hook.handle_kv_cache_sharding` rounds it (not modelled -> None).
 pub fn final_chunked_prefill_size(ctx: &Ctx) -> Option<i64> {
-    if ctx.cfg.truthy("enable_kv_cache_sharding") {
+    if ctx.cfg.truthy(f::enable_kv_cache_sharding) {
         return None;
     }
-    let current = ctx.cfg.get("chunked_prefill_size");
-    let explicit = ctx.cfg.setting("chunked_prefill_size").map(|s| &s.value);
+    let current = ctx.cfg.get(f::chunked_prefill_size);
+    let explicit = ctx.cfg.setting(f::chunked_prefill_size).map(|s| &s.value);
     // A value another family already derived (not the command's) is taken as final.
     if let Some(v) = current.as_int() {
         if explicit != Some(current) {
@@ -809,11 +1012,11 @@ pub fn final_chunked_prefill_size(ctx: &Ctx) -> Option<i64> {
             }
         }
     };
-    if ctx.cfg.truthy("enable_mis") {
+    if ctx.cfg.truthy(f::enable_mis) {
         size = -1;
     }
     if attn_dp_enabled(ctx) {
-        let dp = ctx.cfg.int("attn_dp_size").unwrap_or(1).max(1);
+        let dp = ctx.cfg.int(f::attn_dp_size).unwrap_or(1).max(1);
         size = size.div_euclid(dp);
     }
     Some(size)
@@ -821,20 +1024,20 @@ pub fn final_chunked_prefill_size(ctx: &Ctx) -> Option<i64> {
 
 /// The chunked-prefill / page-size assert.
 fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
-    const SITE: &str = "validation_hook.check_server_args#10";
+    const SITE: SiteRef = site("validation_hook.check_server_args", "chunked_prefill_size must be divisible by");
     let Some(c) = final_chunked_prefill_size(ctx) else {
         ctx.skip(SITE, NotRunReason::NotImplemented);
         return Ok(());
     };
-    if c <= 0 || ctx.cfg.is("disaggregation_mode", "decode") {
+    if c <= 0 || ctx.cfg.is(f::disaggregation_mode, "decode") {
         return Ok(());
     }
-    if !ctx.cfg.is_none("dllm_algorithm") {
+    if !ctx.cfg.is_none(f::dllm_algorithm) {
         ctx.skip(SITE, NotRunReason::ModelConfig); // overrides._dllm_page_size: the model's block size
         return Ok(());
     }
     // overrides._page_size_default: 64 on ROCm with the vectorized_5d AITER layout, else 1.
-    let p = match ctx.cfg.int("page_size") {
+    let p = match ctx.cfg.int(f::page_size) {
         Some(p) => p,
         None => {
             let layout = ctx.env("SGLANG_AITER_KV_CACHE_LAYOUT").unwrap_or("nhd").to_lowercase();
@@ -852,8 +1055,8 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
             ctx.skip(SITE, NotRunReason::NotImplemented);
             return Ok(());
         }
-        let fix = ctx.fix_set("Use the default page size (--page-size 1)", "page_size", "--page-size", "1", Applicability::Safe);
-        return fail(ctx, &PAGE_SIZE_ZERO, PAGE_SIZE_ZERO.template.into(), &["page_size"], vec![fix]);
+        let fix = ctx.fix_set("Use the default page size (--page-size 1)", f::page_size, "1", Applicability::Safe);
+        return ctx.raise(&PAGE_SIZE_ZERO, &[], &[f::page_size], vec![fix]);
     }
     // Attention-backend constraints (overrides._mla_backend_page_constraints, _fa4_page_constraint,
     // _intel_xpu_page_constraint) can still move page_size to 64 or 128. The generic default
@@ -870,19 +1073,18 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
         // A multiple of the page size, and of 128 when a backend may still move the page size.
         let unit = if may_move { lcm(p, 128) } else { p };
         let rounded = (c / unit).max(1) * unit;
-        if ctx.cfg.is_explicit("chunked_prefill_size") && !attn_dp_enabled(ctx) {
+        if ctx.cfg.is_explicit(f::chunked_prefill_size) && !attn_dp_enabled(ctx) {
             fixes.push(ctx.fix_set(
                 format!("Round the chunk size to {rounded}"),
-                "chunked_prefill_size",
-                "--chunked-prefill-size",
+                f::chunked_prefill_size,
                 &rounded.to_string(),
                 Applicability::Safe,
             ));
         }
-        if ctx.cfg.is_explicit("page_size") {
-            fixes.push(ctx.fix_remove("Drop --page-size (use the backend's default)", "page_size", Applicability::Unsafe));
+        if ctx.cfg.is_explicit(f::page_size) {
+            fixes.push(ctx.fix_remove("Drop --page-size (use the backend's default)", f::page_size, Applicability::Unsafe));
         }
-        return fail(ctx, &CHUNKED_PREFILL_PAGE_SIZE, CHUNKED_PREFILL_PAGE_SIZE.template.into(), &["chunked_prefill_size", "page_size", "attn_dp_size"], fixes);
+        return ctx.raise(&CHUNKED_PREFILL_PAGE_SIZE, &[], &[f::chunked_prefill_size, f::page_size, f::attn_dp_size], fixes);
     }
     ctx.skip(SITE, NotRunReason::ModelConfig);
     Ok(())
@@ -908,12 +1110,12 @@ fn lcm(a: i64, b: i64) -> i64 {
 /// Whether an attention backend that rewrites page_size may be in use (see check_chunked_prefill).
 fn may_constrain_page_size(ctx: &Ctx) -> bool {
     const CONSTRAINING: &[&str] = &["flashmla", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "hpc_ops", "fa4", "intel_xpu"];
-    let explicit_backend = ["attention_backend", "prefill_attention_backend", "decode_attention_backend", "speculative_draft_attention_backend"]
+    let explicit_backend = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::speculative_draft_attention_backend]
         .iter()
-        .any(|d| ctx.cfg.str(d).is_some_and(|b| CONSTRAINING.contains(&b)));
-    let backend_unset = ctx.cfg.is_none("attention_backend");
+        .any(|&d| ctx.cfg.str(d).is_some_and(|b| CONSTRAINING.contains(&b)));
+    let backend_unset = ctx.cfg.is_none(f::attention_backend);
     let sm100 = ctx.hw.is_cuda() && ctx.hw.capability.0 == 10;
-    let fp4_kv = ctx.cfg.str("kv_cache_dtype").is_some_and(|d| d.contains("fp4"));
+    let fp4_kv = ctx.cfg.str(f::kv_cache_dtype).is_some_and(|d| d.contains("fp4"));
     explicit_backend || fp4_kv || (sm100 && backend_unset)
 }
 
@@ -963,17 +1165,17 @@ fn strip_underscores(s: &str) -> Option<String> {
 }
 
 /// `validate_buckets_rule(arg_name, buckets_rule)`.
-fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, dest: &str) -> Step {
-    let Some(list) = ctx.cfg.get(dest).as_list().map(|l| l.iter().map(PyValue::py_str).collect::<Vec<_>>()) else {
+fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
+    let Some(list) = ctx.cfg.get(field).as_list().map(|l| l.iter().map(PyValue::py_str).collect::<Vec<_>>()) else {
         return Ok(());
     };
     let Some(rule) = list.first() else { return Ok(()) };
     let n = list.len();
-    let d = [dest];
+    let d = [field];
     match rule.as_str() {
         "tse" => {
             if n != 4 {
-                return fail(ctx, &BUCKETS_TSE_LEN, format!("{arg} TSE rule requires exactly 4 parameters: ['tse', middle, base, count], got {n}"), &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![]);
             }
             let parsed = (
                 list.get(1).and_then(|s| py_float(s)),
@@ -981,49 +1183,48 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, dest: &str) -> Step {
                 list.get(3).and_then(|s| py_int(s)),
             );
             let (Some(middle), Some(base), Some(count)) = parsed else {
-                return fail(ctx, &BUCKETS_TSE_PARAMS, format!("{arg} TSE rule parameters must be: ['tse', <float:middle>, <float:base>, <int:count>]"), &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_PARAMS, &[("arg_name", &arg)], &d, vec![]);
             };
             if base.is_nan() || base <= 1.0 {
-                return fail(ctx, &BUCKETS_TSE_BASE, format!("{arg} TSE base must be larger than 1, got: {}", float_repr(base)), &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_BASE, &[("arg_name", &arg), ("base", &float_repr(base))], &d, vec![]);
             }
             if count <= 0 {
-                return fail(ctx, &BUCKETS_TSE_COUNT, format!("{arg} TSE count must be positive, got: {count}"), &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_COUNT, &[("arg_name", &arg), ("count", &count)], &d, vec![]);
             }
             if middle.is_nan() || middle <= 0.0 {
-                return fail(ctx, &BUCKETS_TSE_MIDDLE, format!("{arg} TSE middle must be positive, got: {}", float_repr(middle)), &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_MIDDLE, &[("arg_name", &arg), ("middle", &float_repr(middle))], &d, vec![]);
             }
         }
         "default" => {
             if n != 1 {
-                let fix = ctx.fix_set("Use the default rule alone", dest, arg, "default", Applicability::Safe);
-                return fail(ctx, &BUCKETS_DEFAULT_LEN, format!("{arg} default rule should only have one parameter: ['default'], got {n}"), &d, vec![fix]);
+                let fix = ctx.fix_set("Use the default rule alone", field, "default", Applicability::Safe);
+                return ctx.raise(&BUCKETS_DEFAULT_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![fix]);
             }
         }
         "custom" => {
             if n < 2 {
-                return fail(ctx, &BUCKETS_CUSTOM_LEN, format!("{arg} custom rule requires at least one bucket value: ['custom', value1, ...]"), &d, vec![]);
+                return ctx.raise(&BUCKETS_CUSTOM_LEN, &[("arg_name", &arg)], &d, vec![]);
             }
             let mut values = Vec::new();
             for s in list.iter().skip(1) {
                 match py_float(s) {
                     Some(v) => values.push(v),
-                    None => return fail(ctx, &BUCKETS_CUSTOM_NUMERIC, format!("{arg} custom rule bucket values must be numeric"), &d, vec![]),
+                    None => return ctx.raise(&BUCKETS_CUSTOM_NUMERIC, &[("arg_name", &arg)], &d, vec![]),
                 }
             }
             let dup = values.iter().enumerate().any(|(i, a)| values.iter().skip(i + 1).any(|b| a == b));
             if dup {
-                return fail(ctx, &BUCKETS_CUSTOM_DUPLICATES, format!("{arg} custom rule bucket values should not contain duplicates"), &d, vec![]);
+                return ctx.raise(&BUCKETS_CUSTOM_DUPLICATES, &[("arg_name", &arg)], &d, vec![]);
             }
             if !values.iter().all(|v| *v >= 0.0) {
-                return fail(ctx, &BUCKETS_CUSTOM_NEGATIVE, format!("{arg} custom rule bucket values should be non-negative"), &d, vec![]);
+                return ctx.raise(&BUCKETS_CUSTOM_NEGATIVE, &[("arg_name", &arg)], &d, vec![]);
             }
         }
         other => {
-            let fix = ctx.fix_set("Use the default buckets", dest, arg, "default", Applicability::Unsafe);
-            return fail(
-                ctx,
+            let fix = ctx.fix_set("Use the default buckets", field, "default", Applicability::Unsafe);
+            return ctx.raise(
                 &BUCKETS_RULE_TYPE,
-                format!("Unsupported {arg} rule type: '{other}'. Must be one of: 'tse', 'default', 'custom'"),
+                &[("arg_name", &arg), ("rule", &other)],
                 &d,
                 vec![fix],
             );
@@ -1036,101 +1237,100 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, dest: &str) -> Step {
 /// --watermark-config file (serving_hook.handle_watermark_config); without a file they keep
 /// their defaults, which pass.
 fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
-    let enabled = ctx.cfg.truthy("enable_watermark");
-    if let Some(source) = ctx.cfg.str("watermark_config") {
+    let enabled = ctx.cfg.truthy(f::enable_watermark);
+    if let Some(source) = ctx.cfg.str(f::watermark_config) {
         if !source.trim_start().starts_with('{') {
             // A file path: handle_watermark_config reads it (and may raise) before this.
-            ctx.skip("validation_hook.check_watermark_server_args#1", NotRunReason::Files);
+            ctx.skip(site("validation_hook.check_watermark_server_args", "--watermark-config requires --enable-watermark"), NotRunReason::Files);
             return Ok(());
         }
         if !enabled {
             let fixes = vec![
-                ctx.fix_add_flag("Add --enable-watermark", "--enable-watermark", Applicability::Unsafe),
-                ctx.fix_remove("Drop --watermark-config", "watermark_config", Applicability::Unsafe),
+                ctx.fix_add_flag("Add --enable-watermark", f::enable_watermark, Applicability::Unsafe),
+                ctx.fix_remove("Drop --watermark-config", f::watermark_config, Applicability::Unsafe),
             ];
-            return fail(ctx, &WATERMARK_CONFIG_NEEDS_ENABLE, WATERMARK_CONFIG_NEEDS_ENABLE.template.into(), &["watermark_config"], fixes);
+            return ctx.raise(&WATERMARK_CONFIG_NEEDS_ENABLE, &[], &[f::watermark_config], fixes);
         }
     }
     if !enabled {
         return Ok(());
     }
     if dev != "cuda" {
-        let fix = ctx.fix_remove("Drop --enable-watermark", "enable_watermark", Applicability::Unsafe);
-        return fail(ctx, &WATERMARK_DEVICE, format!("--enable-watermark requires --device cuda, got {}", PyValue::Str(dev.into()).repr()), &["device", "enable_watermark"], vec![fix]);
+        let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
+        return ctx.raise(&WATERMARK_DEVICE, &[("cfg.device", &PyValue::Str(dev.into()).repr())], &[f::device, f::enable_watermark], vec![fix]);
     }
     // The fields handle_watermark_config resolved from an inline --watermark-config (it already
     // rejected malformed keys and context windows), else the dataclass defaults.
-    let key = !ctx.cfg.is_none("watermark_key");
-    let key_b = !ctx.cfg.is_none("watermark_key_b");
+    let key = !ctx.cfg.is_none(f::watermark_key);
+    let key_b = !ctx.cfg.is_none(f::watermark_key_b);
     if key_b && !key {
-        return fail(ctx, &WATERMARK_KEY_B_NEEDS_KEY, WATERMARK_KEY_B_NEEDS_KEY.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
+        return ctx.raise(&WATERMARK_KEY_B_NEEDS_KEY, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
     }
-    let mixing = ctx.cfg.float("watermark_mixing_probability").unwrap_or(0.5);
+    let mixing = ctx.cfg.float(f::watermark_mixing_probability).unwrap_or(0.5);
     if !(0.0 < mixing && mixing < 1.0) {
-        return fail(ctx, &WATERMARK_MIXING_RANGE, WATERMARK_MIXING_RANGE.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
+        return ctx.raise(&WATERMARK_MIXING_RANGE, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
     }
     if !key_b && mixing != 0.5 {
-        return fail(ctx, &WATERMARK_MIXING_NEEDS_KEY_B, WATERMARK_MIXING_NEEDS_KEY_B.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
+        return ctx.raise(&WATERMARK_MIXING_NEEDS_KEY_B, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
     }
-    let max_probability = ctx.cfg.float("watermark_max_probability").unwrap_or(1.0);
+    let max_probability = ctx.cfg.float(f::watermark_max_probability).unwrap_or(1.0);
     if !(0.0 < max_probability && max_probability <= 1.0) {
-        return fail(ctx, &WATERMARK_MAX_PROBABILITY_RANGE, WATERMARK_MAX_PROBABILITY_RANGE.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
+        return ctx.raise(&WATERMARK_MAX_PROBABILITY_RANGE, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
     }
-    if (ctx.cfg.truthy("watermark_default_enabled") || ctx.cfg.truthy("watermark_enforce_all")) && !key {
-        return fail(ctx, &WATERMARK_DEFAULTS_NEED_KEY, WATERMARK_DEFAULTS_NEED_KEY.template.into(), &["watermark_config"], vec![crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")]);
+    if (ctx.cfg.truthy(f::watermark_default_enabled) || ctx.cfg.truthy(f::watermark_enforce_all)) && !key {
+        return ctx.raise(&WATERMARK_DEFAULTS_NEED_KEY, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")]);
     }
-    if ctx.cfg.truthy("enable_custom_logit_processor") {
-        let fix = ctx.fix_remove("Drop --enable-custom-logit-processor", "enable_custom_logit_processor", Applicability::Unsafe);
-        return fail(ctx, &WATERMARK_CUSTOM_LOGIT, WATERMARK_CUSTOM_LOGIT.template.into(), &["enable_custom_logit_processor"], vec![fix]);
+    if ctx.cfg.truthy(f::enable_custom_logit_processor) {
+        let fix = ctx.fix_remove("Drop --enable-custom-logit-processor", f::enable_custom_logit_processor, Applicability::Unsafe);
+        return ctx.raise(&WATERMARK_CUSTOM_LOGIT, &[], &[f::enable_custom_logit_processor], vec![fix]);
     }
-    let sb = ctx.cfg.get("sampling_backend").clone();
+    let sb = ctx.cfg.get(f::sampling_backend).clone();
     if let Some(s) = sb.as_str() {
         if !matches!(s, "flashinfer" | "pytorch" | "ascend" | "intel_xpu") {
-            return fail(
-                ctx,
+            return ctx.raise(
                 &WATERMARK_SAMPLING_BACKEND,
-                format!("--enable-watermark does not support custom sampling backends; got --sampling-backend {}", sb.repr()),
-                &["sampling_backend"],
+                &[("cfg.sampling_backend", &sb.repr())],
+                &[f::sampling_backend],
                 vec![],
             );
         }
     }
-    if !ctx.cfg.is_none("dllm_algorithm") {
-        return fail(ctx, &WATERMARK_DLLM, WATERMARK_DLLM.template.into(), &["dllm_algorithm"], vec![]);
+    if !ctx.cfg.is_none(f::dllm_algorithm) {
+        return ctx.raise(&WATERMARK_DLLM, &[], &[f::dllm_algorithm], vec![]);
     }
-    if !ctx.cfg.is("disaggregation_mode", "null") {
-        let fix = ctx.fix_remove("Drop --enable-watermark", "enable_watermark", Applicability::Unsafe);
-        return fail(ctx, &WATERMARK_PD, WATERMARK_PD.template.into(), &["disaggregation_mode", "enable_watermark"], vec![fix]);
+    if !ctx.cfg.is(f::disaggregation_mode, "null") {
+        let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
+        return ctx.raise(&WATERMARK_PD, &[], &[f::disaggregation_mode, f::enable_watermark], vec![fix]);
     }
     // NGRAM passes both speculative checks (a pipeline-parallel NGRAM run already failed in
     // check_pipeline_parallel_compat); other algorithms are renamed by the speculative hook first.
     if spec_kind(ctx) == Spec::Other {
-        ctx.skip("validation_hook.check_watermark_server_args#13", NotRunReason::NotImplemented);
+        ctx.skip(site("validation_hook.check_watermark_server_args", "--enable-watermark supports speculative algorithms"), NotRunReason::NotImplemented);
         return Ok(());
     }
-    if ctx.cfg.truthy("speculative_use_rejection_sampling") {
-        let fix = ctx.fix_remove("Drop --speculative-use-rejection-sampling", "speculative_use_rejection_sampling", Applicability::Unsafe);
-        return fail(ctx, &WATERMARK_REJECTION_SAMPLING, WATERMARK_REJECTION_SAMPLING.template.into(), &["speculative_use_rejection_sampling"], vec![fix]);
+    if ctx.cfg.truthy(f::speculative_use_rejection_sampling) {
+        let fix = ctx.fix_remove("Drop --speculative-use-rejection-sampling", f::speculative_use_rejection_sampling, Applicability::Unsafe);
+        return ctx.raise(&WATERMARK_REJECTION_SAMPLING, &[], &[f::speculative_use_rejection_sampling], vec![fix]);
     }
     if ctx.env_bool("SGLANG_RUST_SERVER", false) {
-        return fail(ctx, &WATERMARK_RUST_SERVER, WATERMARK_RUST_SERVER.template.into(), &["enable_watermark"], vec![]);
+        return ctx.raise(&WATERMARK_RUST_SERVER, &[], &[f::enable_watermark], vec![]);
     }
     Ok(())
 }
 
 /// `check_load_publish_args`.
 fn check_load_publish_args(ctx: &mut Ctx) -> Step {
-    let mode = ctx.cfg.str("load_publish_endpoint").unwrap_or("").trim().to_string();
+    let mode = ctx.cfg.str(f::load_publish_endpoint).unwrap_or("").trim().to_string();
     if mode.is_empty() || mode.eq_ignore_ascii_case("off") {
         return Ok(());
     }
-    if !ctx.cfg.truthy("kv_events_config") {
-        let fix = ctx.fix_remove("Drop --load-publish-endpoint", "load_publish_endpoint", Applicability::Unsafe);
-        return fail(ctx, &LOAD_PUBLISH_NEEDS_KV_EVENTS, LOAD_PUBLISH_NEEDS_KV_EVENTS.template.into(), &["load_publish_endpoint"], vec![fix]);
+    if !ctx.cfg.truthy(f::kv_events_config) {
+        let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
+        return ctx.raise(&LOAD_PUBLISH_NEEDS_KV_EVENTS, &[], &[f::load_publish_endpoint], vec![fix]);
     }
     // KVEventsConfig.from_cli (pydantic model_validate_json): decided only for a JSON object whose
     // keys and value types surely validate; its error texts are pydantic's, not reproduced.
-    let text = ctx.cfg.str("kv_events_config").unwrap_or("").to_string();
+    let text = ctx.cfg.str(f::kv_events_config).unwrap_or("").to_string();
     let parsed: Option<serde_json::Map<String, serde_json::Value>> = serde_json::from_str(&text).ok();
     let simple = parsed.filter(|o| {
         o.iter().all(|(k, v)| match k.as_str() {
@@ -1141,17 +1341,17 @@ fn check_load_publish_args(ctx: &mut Ctx) -> Step {
         })
     });
     let Some(obj) = simple else {
-        ctx.skip("validation_hook.check_load_publish_args#2", NotRunReason::NotImplemented);
+        ctx.skip(site("validation_hook.check_load_publish_args", "--kv-events-config is not parseable: {e}"), NotRunReason::NotImplemented);
         return Ok(());
     };
     let publisher = obj.get("publisher").and_then(serde_json::Value::as_str).unwrap_or("null");
     let endpoint = obj.get("endpoint").and_then(serde_json::Value::as_str).unwrap_or("tcp://*:5557");
     if publisher == "null" || endpoint.is_empty() {
-        let fix = ctx.fix_remove("Drop --load-publish-endpoint", "load_publish_endpoint", Applicability::Unsafe);
-        return fail(ctx, &LOAD_PUBLISH_INACTIVE_PUBLISHER, LOAD_PUBLISH_INACTIVE_PUBLISHER.template.into(), &["kv_events_config", "load_publish_endpoint"], vec![fix]);
+        let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
+        return ctx.raise(&LOAD_PUBLISH_INACTIVE_PUBLISHER, &[], &[f::kv_events_config, f::load_publish_endpoint], vec![fix]);
     }
     // resolve_load_pub_range (ports, overlap with the KV range): not modelled.
-    ctx.skip("validation_hook.check_load_publish_args#4", NotRunReason::NotImplemented);
+    ctx.skip(site("validation_hook.check_load_publish_args", "{reason}"), NotRunReason::NotImplemented);
     Ok(())
 }
 

@@ -1,0 +1,161 @@
+//! Turns SGLang's side of the checker, generated from the real package and kept under
+//! `data/sglang-<release>/`, into compact Rust tables (`$OUT_DIR/fields.rs`, `$OUT_DIR/releases.rs`):
+//!
+//! - `fields`: one typed key per `ServerArgs` field of any release (every flag's dest, plus the
+//!   attributes hooks set without a flag, `data/server-args-extra-fields.txt`), so a misspelt
+//!   field does not compile;
+//! - per release: the raise sites (`raise-sites.jsonl`) and, where present, the warning sites
+//!   (`warn-sites.jsonl`), with the facts rules reproduce (exception, message template, file,
+//!   function, line, the hook that reaches them); and the schema JSON.
+//!
+//! Strings are interned once across releases.
+
+// serde_json's `value["key"]` returns Null for a missing key: it cannot panic.
+#![allow(clippy::indexing_slicing)]
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let data = root.join("data");
+    println!("cargo:rerun-if-changed=data");
+    let mut releases: Vec<(Vec<u32>, String, PathBuf)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&data) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if let Some(v) = name.strip_prefix("sglang-") {
+                if e.path().join("schema.json").exists() {
+                    let key = v.split('.').map(|p| p.parse().unwrap_or(0)).collect();
+                    releases.push((key, v.to_string(), e.path()));
+                }
+            }
+        }
+    }
+    // Newest first: the first release is the default.
+    releases.sort_by(|a, b| b.0.cmp(&a.0));
+
+    let mut fields: BTreeSet<String> = BTreeSet::new();
+    let extra = std::fs::read_to_string(data.join("server-args-extra-fields.txt")).unwrap_or_default();
+    for line in extra.lines() {
+        let line = line.trim();
+        if !line.is_empty() && !line.starts_with('#') {
+            fields.insert(line.to_string());
+        }
+    }
+    let mut schemas = Vec::new();
+    for (_, version, dir) in &releases {
+        let text = read(&dir.join("schema.json"));
+        let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        for a in json["actions"].as_array().into_iter().flatten() {
+            if let Some(d) = a["dest"].as_str() {
+                if d != "help" && !a["option_strings"].as_array().is_some_and(|o| o.is_empty()) {
+                    fields.insert(d.to_string());
+                }
+            }
+        }
+        schemas.push((version.clone(), dir.join("schema.json")));
+    }
+
+    let mut out = String::new();
+    let fields: Vec<String> = fields.into_iter().collect();
+    let _ = writeln!(out, "/// Every field name, sorted; a [`Field`]'s index is its place here.");
+    let _ = writeln!(out, "pub const FIELD_NAMES: &[&str] = &[");
+    for f in &fields {
+        let _ = writeln!(out, "    {f:?},");
+    }
+    let _ = writeln!(out, "];");
+    let _ = writeln!(out, "/// One constant per `ServerArgs` field, named as in SGLang.");
+    let _ = writeln!(out, "#[allow(non_upper_case_globals)]\npub mod f {{\n    use super::Field;");
+    for (i, f) in fields.iter().enumerate() {
+        let ident = if is_keyword(f) { format!("r#{f}") } else { f.clone() };
+        let _ = writeln!(out, "    pub const {ident}: Field = Field({i});");
+    }
+    let _ = writeln!(out, "}}");
+
+    let mut pool = Pool::default();
+    let mut tables = String::new();
+    let versions: Vec<&String> = releases.iter().map(|r| &r.1).collect();
+    let _ = writeln!(tables, "/// The SGLang releases this build carries, newest first; the first is the default.");
+    let _ = writeln!(tables, "pub const SUPPORTED_VERSIONS: &[&str] = &{versions:?};");
+    let _ = writeln!(tables, "pub const DEFAULT_VERSION: &str = {:?};", versions.first().map(|v| v.as_str()).unwrap_or(""));
+    let _ = writeln!(tables, "/// The SGLang releases this build carries, newest first.");
+    let _ = writeln!(tables, "pub static RELEASE_DATA: &[ReleaseData] = &[");
+    for ((_, version, dir), (_, schema_path)) in releases.iter().zip(&schemas) {
+        let raise = sites(&dir.join("raise-sites.jsonl"), &mut pool);
+        let warn = sites(&dir.join("warn-sites.jsonl"), &mut pool);
+        let _ = writeln!(tables, "    ReleaseData {{");
+        let _ = writeln!(tables, "        version: {version:?},");
+        let _ = writeln!(tables, "        schema_json: include_str!({:?}),", schema_path.display().to_string());
+        let _ = writeln!(tables, "        raise_sites: &[{raise}],");
+        let _ = writeln!(tables, "        warn_sites: &[{warn}],");
+        let _ = writeln!(tables, "    }},");
+    }
+    let _ = writeln!(tables, "];");
+    let mut release_out = String::from("/// Interned strings of the release tables.\nconst S: &[&str] = &[\n");
+    for s in &pool.strings {
+        let _ = writeln!(release_out, "    {s:?},");
+    }
+    let _ = writeln!(release_out, "];");
+    release_out.push_str(&tables);
+
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    for (name, text) in [("fields.rs", out), ("releases.rs", release_out)] {
+        if std::fs::write(out_dir.join(name), text).is_err() {
+            println!("cargo:warning=cannot write {name}");
+        }
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[derive(Default)]
+struct Pool {
+    strings: Vec<String>,
+    index: BTreeMap<String, usize>,
+}
+
+impl Pool {
+    fn id(&mut self, s: &str) -> usize {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        self.strings.push(s.to_string());
+        self.index.insert(s.to_string(), self.strings.len() - 1);
+        self.strings.len() - 1
+    }
+}
+
+/// `Site { .. }` literals for one JSON-lines file (none when the file is absent).
+fn sites(path: &Path, pool: &mut Pool) -> String {
+    let mut out = String::new();
+    for line in read(path).lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+        let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
+        let id = s("id");
+        let function = id.split('#').next().unwrap_or("").to_string();
+        let mut p = |x: &str| format!("S[{}]", pool.id(x));
+        let _ = write!(
+            out,
+            "Site {{ id: {}, function: {}, file: {}, line: {}, exception: {}, template: {}, hook: {}, kind: {}, needs_model_config: {} }}, ",
+            p(&id),
+            p(&function),
+            p(&s("file")),
+            v["line"].as_u64().unwrap_or(0),
+            p(&s("exc_type")),
+            p(&s("message_template")),
+            p(&s("hook")),
+            p(&s("kind")),
+            v["needs_model_config"].as_bool().unwrap_or(false),
+        );
+    }
+    out
+}
+
+fn is_keyword(s: &str) -> bool {
+    matches!(s, "type" | "async" | "await" | "loop" | "match" | "mod" | "move" | "ref" | "self" | "static" | "super" | "trait" | "use" | "where" | "yield" | "final" | "override" | "box" | "priv" | "try" | "dyn" | "abstract" | "become" | "do" | "macro" | "typeof" | "unsized" | "virtual")
+}
