@@ -19,6 +19,7 @@ pub mod resolved;
 pub mod rules;
 pub mod schema;
 pub mod shell;
+pub mod snapshot;
 pub mod span;
 pub mod suggest;
 pub mod typography;
