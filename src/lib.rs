@@ -7,6 +7,7 @@
 
 pub mod argparse;
 pub mod check;
+pub mod codes;
 pub mod diagnostic;
 pub mod docs;
 pub mod frontend;
