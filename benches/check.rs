@@ -1,7 +1,10 @@
 //! Criterion benchmarks of the whole check (`cargo bench --bench check`): every fixture
-//! command (tests/fixtures/*.jsonl `cmd`), a typical command, and 1 MB inputs.
+//! command (tests/fixtures/*.jsonl `cmd`), a typical command, 1 MB inputs, and each input shape
+//! that could grow super-linearly at 100 KB and at 1 MB (the 1 MB time should be about 10x the
+//! 100 KB one; these measurements replaced wall-clock ratio assertions in tests/properties.rs).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use sglang_preflight::snapshot::render;
 use sglang_preflight::{check, CheckOptions};
 use std::path::Path;
 
@@ -55,5 +58,45 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(check_benches, benches);
+const M: &str = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct";
+
+/// Inputs of about `n` bytes for each shape whose cost could grow faster than its size.
+fn growing_inputs(n: usize) -> Vec<(&'static str, String)> {
+    vec![
+        ("one long value", format!("{M} --served-model-name {}", "a".repeat(n))),
+        ("continued lines", format!("{M} {}--tp-size 2", "\\\n".repeat(n / 2))),
+        ("JSON value", {
+            let items: Vec<String> = (0..n / 16).map(|i| format!("\"k{i:07}\": 1")).collect();
+            format!("{M} --json-model-override-args '{{{}}}'", items.join(", "))
+        }),
+        ("typography", format!("{M}{}", " --served-model-name \u{201c}a\u{201d}".repeat(n / 29))),
+        ("unterminated quote", format!("{M} --served-model-name '{}", "x y ".repeat(n / 4))),
+        ("repeated flags", format!("{M}{}", " --tp-size 2".repeat(n / 12))),
+        ("one long unknown flag", format!("{M} --{}", "x".repeat(n))),
+        ("many commands", format!("{M} --tp-size 2\n").repeat(n / 90)),
+    ]
+}
+
+/// Linear time: each shape at 100 KB and at 1 MB, reported per byte (equal throughput at both
+/// sizes means linear).
+fn scaling(c: &mut Criterion) {
+    let opts = CheckOptions::default();
+    black_box(check(TYPICAL, &opts));
+    let mut g = c.benchmark_group("100 KB vs 1 MB");
+    g.sample_size(10);
+    for (size_name, n) in [("100 KB", 100 << 10), ("1 MB", 1 << 20)] {
+        for (shape, text) in growing_inputs(n) {
+            g.throughput(Throughput::Bytes(text.len() as u64));
+            g.bench_function(format!("{shape}, {size_name}"), |b| b.iter(|| check(black_box(&text), &opts)));
+        }
+        // The snapshot renderer on the input with the most diagnostics per line.
+        let text = format!("{M}{}", " --served-model-name \u{201c}a\u{201d}".repeat(n / 29));
+        let report = check(&text, &opts);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(format!("snapshot of typography, {size_name}"), |b| b.iter(|| render(black_box(&text), &report)));
+    }
+    g.finish();
+}
+
+criterion_group!(check_benches, benches, scaling);
 criterion_main!(check_benches);

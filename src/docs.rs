@@ -59,7 +59,26 @@ pub fn rules_reference() -> String {
             let _ = writeln!(out, "After:\n\n```sh\n{LAUNCH}{}\n```\n", r.example_good);
         }
     }
+    other_codes(&mut out);
     out
+}
+
+/// The codes of the shell reader, the front end and the argparse layer (not rules).
+fn other_codes(out: &mut String) {
+    let _ = writeln!(out, "## Other codes
+");
+    let _ = writeln!(
+        out,
+        "Codes emitted while reading the text, by `sglang serve`'s front end, the `--config` loader and \
+         argparse, before any rule runs (`src/codes.rs`). \"sglang\" ones are SGLang's own errors and \
+         warnings, with its exact message.\n"
+    );
+    let _ = writeln!(out, "| code | stage | from | meaning |\n| --- | --- | --- | --- |");
+    for c in crate::codes::CODES {
+        let stage = format!("{:?}", c.stage).to_lowercase();
+        let origin = format!("{:?}", c.origin).to_lowercase();
+        let _ = writeln!(out, "| {} | {stage} | {origin} | {} |", c.code, c.meaning.replace('|', "\\|"));
+    }
 }
 
 /// Markdown matrix: which flags exclude each other, and by which rule.

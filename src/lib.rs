@@ -7,6 +7,7 @@
 
 pub mod argparse;
 pub mod check;
+pub mod codes;
 pub mod diagnostic;
 pub mod docs;
 pub mod fields;
@@ -21,6 +22,7 @@ pub mod resolved;
 pub mod rules;
 pub mod schema;
 pub mod shell;
+pub mod snapshot;
 pub mod span;
 pub mod suggest;
 pub mod typography;

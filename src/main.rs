@@ -1,6 +1,6 @@
 //! Native CLI on the same core. Contract (other tools depend on it):
 //! `sglang-preflight check [--sglang-version V] [--gpu PRESET] [--gpus N] [--config-file F]
-//! [--format text|json] [FILE|-]`; exit 0 accepted, 1 rejected, 2 usage error.
+//! [--format text|json|snapshot] [FILE|-]`; exit 0 accepted, 1 rejected, 2 usage error.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use sglang_preflight::diagnostic::Severity;
@@ -20,6 +20,9 @@ struct Cli {
 enum Format {
     Text,
     Json,
+    /// The reviewable plain text of `tests/snapshots/` (source lines with carets, every
+    /// diagnostic with its fixes as before/after lines).
+    Snapshot,
 }
 
 #[derive(Subcommand)]
@@ -177,6 +180,7 @@ fn main() -> ExitCode {
                     }
                 },
                 Format::Text => print_text(&text, &report),
+                Format::Snapshot => print!("{}", sglang_preflight::snapshot::render(&text, &report)),
             }
             if report.accepted {
                 ExitCode::SUCCESS

@@ -176,6 +176,12 @@ pub fn check_json(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOption
     Ok(crate::located::to_json(text, &checked(text, options)?))
 }
 
+/// The report as reviewable plain text (the CLI's `--format snapshot`).
+#[wasm_bindgen]
+pub fn snapshot(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<String, JsError> {
+    Ok(crate::snapshot::render(text, &checked(text, options)?))
+}
+
 fn schema_value(version: &str) -> Result<Value, JsError> {
     let schema = crate::schema::get(version).ok_or_else(|| err(format!("SGLang version {version} is not supported")))?;
     let actions: Vec<Value> = schema
