@@ -181,7 +181,7 @@ pub static DP_CHUNKED_PREFILL_WARNING: Rule = Rule {
     explanation: "Under attention DP each attention-DP group prefills its own share, so SGLang divides --chunked-prefill-size by --attn-dp-size.",
     flags: &["--attn-dp-size", "--chunked-prefill-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8 --chunked-prefill-size 65536",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8",
 };
 pub static DP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     code: "PAR025",
@@ -282,7 +282,7 @@ pub static TP_DIV_MOE_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by moe_dp_size"),
     explanation: "MoE data parallelism splits the TP group into --moe-dp-size equal parts.",
     flags: &["--tp-size", "--moe-dp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 3 --moe-dp-size 3",
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --moe-dp-size 3",
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2",
 };
 pub static EP_MOE_DP_LE_TP: Rule = Rule {

@@ -320,8 +320,8 @@ pub static W_PRIORITY_NO_DEFAULT: Rule = Rule {
     sglang: warns("validation_hook.check_server_args", "--default-priority-value is not set while"),
     explanation: "Requests that carry no priority get None; setting --default-priority-value gives them a number.",
     flags: &["--enable-priority-scheduling", "--default-priority-value"],
-    example_bad: "--enable-priority-scheduling",
-    example_good: "--enable-priority-scheduling --default-priority-value 0",
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-priority-scheduling",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-priority-scheduling --default-priority-value 0",
 };
 pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
     code: "VAL051",
@@ -329,8 +329,8 @@ pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
     sglang: warns("validation_hook.check_server_args", "--disable-priority-preemption has no effect"),
     explanation: "Priority preemption only exists under priority scheduling, so disabling it does nothing here.",
     flags: &["--disable-priority-preemption", "--enable-priority-scheduling"],
-    example_bad: "--disable-priority-preemption",
-    example_good: "--disable-priority-preemption --enable-priority-scheduling",
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-priority-preemption",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-priority-preemption --enable-priority-scheduling --default-priority-value 0",
 };
 pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
     code: "VAL052",
@@ -338,8 +338,8 @@ pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
     sglang: warns("validation_hook.check_server_args", "--default-priority-value has no effect without"),
     explanation: "A default priority is only used by the priority scheduler.",
     flags: &["--default-priority-value", "--enable-priority-scheduling"],
-    example_bad: "--default-priority-value 3",
-    example_good: "--default-priority-value 3 --enable-priority-scheduling",
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --default-priority-value 3",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --default-priority-value 3 --enable-priority-scheduling",
 };
 pub static RETRACTION_PRIORITY: Rule = Rule {
     code: "VAL053",

@@ -61,8 +61,8 @@ pub static W_ENABLE_LORA_SET: Rule = Rule {
     sglang: warns("lora_hook.check_lora_server_args", "--enable-lora is set to True because --lora-paths"),
     explanation: "Giving --lora-paths switches LoRA on; add --enable-lora to say so explicitly.",
     flags: &["--lora-paths", "--enable-lora"],
-    example_bad: "--lora-paths a=/adapters/a",
-    example_good: "--lora-paths a=/adapters/a --enable-lora",
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a --enable-lora",
 };
 pub static V2_LORA_MODES: Rule = Rule {
     code: "VAL083",
