@@ -383,3 +383,33 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
     }
     out
 }
+
+/// The paths written after `--config` in each SGLang invocation of `text`: the files the CLI
+/// reads (or the page's YAML pane stands for).
+pub fn config_paths(text: &str) -> Vec<String> {
+    let parsed = crate::shell::parse(text);
+    let mut out = Vec::new();
+    for inv in locate(&parsed).invocations {
+        let mut words = inv.args.iter();
+        while let Some(w) = words.next() {
+            if w.text == "--config" {
+                if let Some(p) = words.next() {
+                    out.push(p.text.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod config_path_tests {
+    use super::config_paths;
+
+    #[test]
+    fn config_paths_of_every_command() {
+        let text = "python -m sglang.launch_server --config a.yaml --model-path m\n# --config c.yaml\ndocker run img sglang serve m --config b.yml\n";
+        assert_eq!(config_paths(text), vec!["a.yaml".to_string(), "b.yml".to_string()]);
+        assert!(config_paths("python -m sglang.launch_server --config").is_empty());
+    }
+}

@@ -4,11 +4,15 @@
 //! launch, [`frontend`] and [`argparse`] replay SGLang's command-line handling over the
 //! [`schema`] generated from the real package, [`resolved`] and [`rules`] replay its
 //! resolution and validation, and [`check`] puts it together into a [`check::Report`].
+//! [`summary`] words a report's verdict; [`edits`] and [`flag_edit`] change the pasted text
+//! (fixes, the command builder) one exact byte span at a time.
 
 pub mod argparse;
 pub mod check;
 pub mod diagnostic;
 pub mod docs;
+pub mod edits;
+pub mod flag_edit;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
@@ -21,6 +25,7 @@ pub mod schema;
 pub mod shell;
 pub mod span;
 pub mod suggest;
+pub mod summary;
 pub mod typography;
 
 #[cfg(target_arch = "wasm32")]
