@@ -101,7 +101,13 @@ export interface SchemaAction {
 export interface Schema { sglang_version: string; prog: string; actions: SchemaAction[]; }
 export interface Preset {
   preset: string; name: string; platform: "cuda" | "rocm" | "cpu"; gpu_name: string;
-  gpu_count: number; gpu_mem_mib: number; summary: string; [key: string]: unknown;
+  /** CUDA compute capability (major, minor); for ROCm the arch family as the recorder maps it. */
+  capability: [number, number];
+  gpu_count: number; gpu_mem_mib: number; multi_processor_count: number;
+  cuda_version: string | null; hip_version: string | null; gcn_arch: string | null;
+  host_mem_gib: number; host_cpus: number; flashinfer: boolean; mnnvl_fabric: boolean; ib_devices: number;
+  /** For banners: "8×H100". */
+  summary: string;
 }
 export interface RuleInfo {
   code: string; name: string; site: string; file: string; function: string; since: string;
