@@ -139,6 +139,10 @@ test('builder edits only the setting it changes: wrappers, comments, abbreviatio
       await page.locator('#command').inputValue(),
       text.replace('--tp 2', '--tp 4').replace(' \\\n    --port=30000', '').replace('--tp 4', '--tp 4 \\\n    --trust-remote-code'),
     );
+    // "only flags that are set" hides the others (rows as well as whole topics).
+    await page.locator('#only-set').check();
+    assert.equal(await page.locator('[data-flag="--tokenizer-path"]').isVisible(), false);
+    assert.equal(await page.locator('[data-flag="--trust-remote-code"]').isVisible(), true);
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {
     await context.close();
