@@ -207,12 +207,8 @@ fn print_text(text: &str, report: &sglang_preflight::Report) {
             println!("  not run here: {note}");
         }
     }
-    println!(
-        "SGLang {} on {} would {} this.",
-        report.sglang_version,
-        report.hardware,
-        if report.accepted { "accept" } else { "reject" }
-    );
+    // The page's verdict line, word for word.
+    println!("{}.", sglang_preflight::summary::verdict(report));
 }
 
 fn sev(s: Severity) -> &'static str {
