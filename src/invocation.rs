@@ -388,14 +388,18 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
 /// reads (or the page's YAML pane stands for).
 pub fn config_paths(text: &str) -> Vec<String> {
     let parsed = crate::shell::parse(text);
+    let invocations = locate(&parsed).invocations;
+    invocations.iter().flat_map(|inv| config_paths_in(inv.args.iter().map(|w| w.text.as_str()))).collect()
+}
+
+/// The paths written after `--config` in one command's argv (the words after the launcher).
+pub fn config_paths_in<'a>(argv: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut out = Vec::new();
-    for inv in locate(&parsed).invocations {
-        let mut words = inv.args.iter();
-        while let Some(w) = words.next() {
-            if w.text == "--config" {
-                if let Some(p) = words.next() {
-                    out.push(p.text.clone());
-                }
+    let mut words = argv.into_iter();
+    while let Some(w) = words.next() {
+        if w == "--config" {
+            if let Some(p) = words.next() {
+                out.push(p.to_string());
             }
         }
     }

@@ -128,8 +128,11 @@ pub struct PageReport<'a> {
 }
 
 impl<'a> PageReport<'a> {
-    pub fn new(text: &str, report: &'a Report, offsets: &'a Offsets) -> Self {
-        PageReport { report, offsets, summary: crate::summary::summarize(report), config_paths: crate::invocation::config_paths(text) }
+    pub fn new(report: &'a Report, offsets: &'a Offsets) -> Self {
+        // From the argv the report already holds: parsing the text again would double the cost
+        // of a check of a long paste.
+        let config_paths = report.commands.iter().flat_map(|c| crate::invocation::config_paths_in(c.argv.iter().map(String::as_str))).collect();
+        PageReport { report, offsets, summary: crate::summary::summarize(report), config_paths }
     }
 }
 
@@ -206,7 +209,7 @@ impl Serialize for With<'_, Edit> {
 /// wasm `checkJson` returns).
 pub fn to_json(text: &str, report: &Report) -> String {
     let offsets = Offsets::new(text);
-    serde_json::to_string(&PageReport::new(text, report, &offsets)).unwrap_or_else(|e| {
+    serde_json::to_string(&PageReport::new(report, &offsets)).unwrap_or_else(|e| {
         // Serializing plain strings and numbers cannot fail; say so rather than panic if it does.
         serde_json::json!({ "error": e.to_string() }).to_string()
     })

@@ -181,7 +181,7 @@ fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
 pub fn check(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<JsValue, JsError> {
     let report = checked(text, options)?;
     let offsets = crate::located::Offsets::new(text);
-    to_js(&crate::located::PageReport::new(text, &report, &offsets))
+    to_js(&crate::located::PageReport::new(&report, &offsets))
 }
 
 /// Same as `check`, as a JSON string (cheaper to move across threads and the wasm boundary).
