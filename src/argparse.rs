@@ -64,6 +64,24 @@ pub struct Parsed {
     pub diagnostics: Vec<Diagnostic>,
     /// `-h/--help` was given: SGLang prints its help and exits without starting.
     pub help: bool,
+    /// Every option the parse consumed, in order, including repeats and ones whose value was
+    /// rejected (the namespace keeps only the last valid one). For editing the command text.
+    pub occurrences: Vec<Occurrence>,
+}
+
+/// One option as it appears in argv: which action, and which words it consumed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    /// Index of the action in the schema.
+    pub action: usize,
+    /// The option string it resolved to (`--tp-size` for `--tp`, `--no-x` for a negation).
+    pub option: String,
+    /// argv indexes of the flag word and the values it took (`first..end`).
+    pub words: std::ops::Range<usize>,
+    /// The flag word and its values in the text.
+    pub whole_span: Span,
+    /// True when it came from the `--config` YAML file.
+    pub from_config: bool,
 }
 
 /// How a word was classified by `_parse_optional`.
@@ -249,7 +267,14 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
             Class::Opt { action: Some(ai), option, explicit } => {
                 let cfg = from_config.get(i).copied().unwrap_or(false);
                 let (ai, option, explicit) = (*ai, option.clone(), explicit.clone());
+                let first = i;
                 i = ctx.consume_optional(i, ai, &option, explicit, &classes, cfg);
+                let end = i.max(first + 1);
+                let whole_span = match (argv.get(first), argv.get(end - 1)) {
+                    (Some(a), Some(b)) => a.span.cover(b.span),
+                    _ => Span::default(),
+                };
+                ctx.parsed.occurrences.push(Occurrence { action: ai, option, words: first..end, whole_span, from_config: cfg });
                 if ctx.parsed.help {
                     return ctx.parsed;
                 }

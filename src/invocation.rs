@@ -383,3 +383,37 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
     }
     out
 }
+
+/// The paths written after `--config` in each SGLang invocation of `text`: the files the CLI
+/// reads (or the page's YAML pane stands for).
+pub fn config_paths(text: &str) -> Vec<String> {
+    let parsed = crate::shell::parse(text);
+    let invocations = locate(&parsed).invocations;
+    invocations.iter().flat_map(|inv| config_paths_in(inv.args.iter().map(|w| w.text.as_str()))).collect()
+}
+
+/// The paths written after `--config` in one command's argv (the words after the launcher).
+pub fn config_paths_in<'a>(argv: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = argv.into_iter();
+    while let Some(w) = words.next() {
+        if w == "--config" {
+            if let Some(p) = words.next() {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod config_path_tests {
+    use super::config_paths;
+
+    #[test]
+    fn config_paths_of_every_command() {
+        let text = "python -m sglang.launch_server --config a.yaml --model-path m\n# --config c.yaml\ndocker run img sglang serve m --config b.yml\n";
+        assert_eq!(config_paths(text), vec!["a.yaml".to_string(), "b.yml".to_string()]);
+        assert!(config_paths("python -m sglang.launch_server --config").is_empty());
+    }
+}

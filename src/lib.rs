@@ -4,13 +4,17 @@
 //! launch, [`frontend`] and [`argparse`] replay SGLang's command-line handling over the
 //! [`schema`] generated from the real package, [`resolved`] and [`rules`] replay its
 //! resolution and validation, and [`check`] puts it together into a [`check::Report`].
+//! [`summary`] words a report's verdict; [`edits`] and [`flag_edit`] change the pasted text
+//! (fixes, the command builder) one exact byte span at a time.
 
 pub mod argparse;
 pub mod check;
 pub mod codes;
 pub mod diagnostic;
 pub mod docs;
+pub mod edits;
 pub mod fields;
+pub mod flag_edit;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;
@@ -25,6 +29,7 @@ pub mod shell;
 pub mod snapshot;
 pub mod span;
 pub mod suggest;
+pub mod summary;
 pub mod typography;
 
 #[cfg(target_arch = "wasm32")]

@@ -102,15 +102,46 @@ where
     }
 }
 
+fn report_entries<M: SerializeMap>(map: &mut M, r: &Report, o: &Offsets) -> Result<(), M::Error> {
+    map.serialize_entry("sglang_version", &r.sglang_version)?;
+    map.serialize_entry("hardware", &r.hardware)?;
+    map.serialize_entry("accepted", &r.accepted)?;
+    map.serialize_entry("commands", &Each(&r.commands, o))?;
+    map.serialize_entry("diagnostics", &Each(&r.diagnostics, o))
+}
+
 impl Serialize for LocatedReport<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (r, o) = (self.report, self.offsets);
         let mut map = s.serialize_map(None)?;
-        map.serialize_entry("sglang_version", &r.sglang_version)?;
-        map.serialize_entry("hardware", &r.hardware)?;
-        map.serialize_entry("accepted", &r.accepted)?;
-        map.serialize_entry("commands", &Each(&r.commands, o))?;
-        map.serialize_entry("diagnostics", &Each(&r.diagnostics, o))?;
+        report_entries(&mut map, self.report, self.offsets)?;
+        map.end()
+    }
+}
+
+/// What the page gets for a check: the located report, what it comes to
+/// ([`crate::summary::Summary`]) and the `--config` paths its commands name.
+pub struct PageReport<'a> {
+    pub report: &'a Report,
+    pub offsets: &'a Offsets,
+    pub summary: crate::summary::Summary,
+    pub config_paths: Vec<String>,
+}
+
+impl<'a> PageReport<'a> {
+    pub fn new(report: &'a Report, offsets: &'a Offsets) -> Self {
+        // From the argv the report already holds: parsing the text again would double the cost
+        // of a check of a long paste.
+        let config_paths = report.commands.iter().flat_map(|c| crate::invocation::config_paths_in(c.argv.iter().map(String::as_str))).collect();
+        PageReport { report, offsets, summary: crate::summary::summarize(report), config_paths }
+    }
+}
+
+impl Serialize for PageReport<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        report_entries(&mut map, self.report, self.offsets)?;
+        map.serialize_entry("summary", &self.summary)?;
+        map.serialize_entry("config_paths", &self.config_paths)?;
         map.end()
     }
 }
@@ -174,10 +205,11 @@ impl Serialize for With<'_, Edit> {
     }
 }
 
-/// The report as JSON with JavaScript positions (what the wasm `checkJson` returns).
+/// The report as JSON with JavaScript positions, its summary and `--config` paths (what the
+/// wasm `checkJson` returns).
 pub fn to_json(text: &str, report: &Report) -> String {
     let offsets = Offsets::new(text);
-    serde_json::to_string(&LocatedReport { report, offsets: &offsets }).unwrap_or_else(|e| {
+    serde_json::to_string(&PageReport::new(report, &offsets)).unwrap_or_else(|e| {
         // Serializing plain strings and numbers cannot fail; say so rather than panic if it does.
         serde_json::json!({ "error": e.to_string() }).to_string()
     })
@@ -189,7 +221,8 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
-    const ADDED: [&str; 7] = ["span16", "start16", "end16", "line", "column", "endLine", "endColumn"];
+    // (`summary` and `config_paths` are top-level only: the page's additions to the report)
+    const ADDED: [&str; 9] = ["span16", "start16", "end16", "line", "column", "endLine", "endColumn", "summary", "config_paths"];
 
     fn strip(v: &mut Value) {
         match v {

@@ -161,7 +161,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            for path in config_paths(&text) {
+            for path in sglang_preflight::invocation::config_paths(&text) {
                 let yaml = match &given {
                     Some(y) => Some(y.clone()),
                     None => std::fs::read_to_string(&path).ok(),
@@ -207,35 +207,12 @@ fn print_text(text: &str, report: &sglang_preflight::Report) {
                 println!("    fix: {}", f.title);
             }
         }
-        if let Some(note) = not_run_note(&c.not_run, c.not_modelled_hooks) {
+        if let Some(note) = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks) {
             println!("  not run here: {note}");
         }
     }
-    println!(
-        "SGLang {} on {} would {} this.",
-        report.sglang_version,
-        report.hardware,
-        if report.accepted { "accept" } else { "reject" }
-    );
-}
-
-/// "3 checks need the model's config; 38 of SGLang's hooks are not modelled yet" — so an
-/// "accepted" never hides what was not checked.
-fn not_run_note(not_run: &[sglang_preflight::rules::NotRun], hooks: usize) -> Option<String> {
-    use sglang_preflight::rules::NotRunReason as R;
-    let count = |r: R| not_run.iter().filter(|n| n.reason == r).count();
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let parts: Vec<String> = [
-        (R::ModelConfig, "check needs the model's config", "checks need the model's config"),
-        (R::Files, "check needs files", "checks need files"),
-        (R::Network, "check needs the network", "checks need the network"),
-        (R::NotImplemented, "check is not modelled yet", "checks are not modelled yet"),
-    ]
-    .into_iter()
-    .filter_map(|(r, one, many)| Some(count(r)).filter(|&n| n > 0).map(|n| plural(n, one, many)))
-    .chain((hooks > 0).then(|| plural(hooks, "of SGLang's start-up hooks is not modelled yet", "of SGLang's start-up hooks are not modelled yet")))
-    .collect();
-    (!parts.is_empty()).then(|| parts.join("; "))
+    // The page's verdict line, word for word.
+    println!("{}.", sglang_preflight::summary::verdict(report));
 }
 
 fn sev(s: Severity) -> &'static str {
@@ -244,21 +221,4 @@ fn sev(s: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "info",
     }
-}
-
-/// The paths written after `--config` in each SGLang invocation of the text.
-fn config_paths(text: &str) -> Vec<String> {
-    let parsed = sglang_preflight::shell::parse(text);
-    let mut out = Vec::new();
-    for inv in sglang_preflight::invocation::locate(&parsed).invocations {
-        let mut words = inv.args.iter();
-        while let Some(w) = words.next() {
-            if w.text == "--config" {
-                if let Some(p) = words.next() {
-                    out.push(p.text.clone());
-                }
-            }
-        }
-    }
-    out
 }

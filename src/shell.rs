@@ -237,6 +237,17 @@ pub fn single_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// `s` as one shell word: as is when every character is safe unquoted, else single-quoted
+/// (`''` for the empty word).
+pub fn quote_word(s: &str) -> String {
+    let plain = !s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || b"_@%+=:,./-".contains(&c));
+    if plain {
+        s.to_string()
+    } else {
+        single_quote(s)
+    }
+}
+
 #[derive(Default)]
 struct WordBuf {
     started: bool,

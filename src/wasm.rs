@@ -5,6 +5,9 @@
 //! code units (what JavaScript strings index by) and as 1-based line/column, so the page never
 //! has to convert offsets itself.
 
+use crate::diagnostic::Edit;
+use crate::edits::Applied;
+use crate::flag_edit::FlagValue;
 use crate::frontend::ConfigFiles;
 use crate::hardware::Hardware;
 use serde::{Deserialize, Serialize};
@@ -60,7 +63,7 @@ export interface Diagnostic extends Located {
 }
 export interface NotRun { site: string; reason: "model_config" | "files" | "network" | "not_implemented"; }
 export interface CommandReport extends Located {
-  entry: string; argv: string[]; accepted: boolean; span: Span;
+  entry: "serve" | "launch_server"; argv: string[]; accepted: boolean; span: Span;
   diagnostics: Diagnostic[]; not_run: NotRun[];
   /** How many of SGLang's resolution hooks on this command's path are not modelled yet. */
   not_modelled_hooks: number;
@@ -68,6 +71,27 @@ export interface CommandReport extends Located {
 export interface Report {
   sglang_version: string; hardware: string; accepted: boolean;
   commands: CommandReport[]; diagnostics: Diagnostic[];
+  summary: Summary;
+  /** The paths written after `--config` in the commands. */
+  config_paths: string[];
+}
+export interface Counts { errors: number; warnings: number; notes: number; }
+export interface Summary {
+  outcome: "none" | "accepted" | "rejected";
+  counts: Counts;
+  /** "SGLang 0.5.23 on 8×H100 would reject this: 2 errors, 1 warning" */
+  verdict: string;
+  /** "Not run here: …." or null when every check ran. */
+  not_run: string | null;
+}
+/** A text after an edit, and where the change is (UTF-16, for a selection). */
+export interface Edited { text: string; selection16: Span16; }
+export interface CommandFlags {
+  /** The command (0-based), null when the text has none. */
+  command: number | null;
+  entry: "serve" | "launch_server" | null;
+  /** By main option string: true/false for switches (`--no-x`), the value words otherwise. */
+  values: Record<string, boolean | string>;
 }
 export interface SchemaAction {
   option_strings: string[]; dest: string; action: string; type: string | null;
@@ -77,7 +101,13 @@ export interface SchemaAction {
 export interface Schema { sglang_version: string; prog: string; actions: SchemaAction[]; }
 export interface Preset {
   preset: string; name: string; platform: "cuda" | "rocm" | "cpu"; gpu_name: string;
-  gpu_count: number; gpu_mem_mib: number; summary: string; [key: string]: unknown;
+  /** CUDA compute capability (major, minor); for ROCm the arch family as the recorder maps it. */
+  capability: [number, number];
+  gpu_count: number; gpu_mem_mib: number; multi_processor_count: number;
+  cuda_version: string | null; hip_version: string | null; gcn_arch: string | null;
+  host_mem_gib: number; host_cpus: number; flashinfer: boolean; mnnvl_fabric: boolean; ib_devices: number;
+  /** For banners: "8×H100". */
+  summary: string;
 }
 export interface RuleInfo {
   code: string; name: string; site: string; warning_site?: string; file: string; function: string; since: string;
@@ -110,23 +140,6 @@ fn err(msg: impl std::fmt::Display) -> JsError {
     JsError::new(&msg.to_string())
 }
 
-/// The `--config` paths named in the commands of `text` (as the CLI finds them).
-fn config_paths(text: &str) -> Vec<String> {
-    let parsed = crate::shell::parse(text);
-    let mut out = Vec::new();
-    for inv in crate::invocation::locate(&parsed).invocations {
-        let mut words = inv.args.iter();
-        while let Some(w) = words.next() {
-            if w.text == "--config" {
-                if let Some(p) = words.next() {
-                    out.push(p.text.clone());
-                }
-            }
-        }
-    }
-    out
-}
-
 fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
     let o: JsOptions = if options.is_undefined() || options.is_null() {
         JsOptions::default()
@@ -145,7 +158,7 @@ fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError>
     }
     if let Some(yaml) = o.config_yaml.filter(|y| !y.trim().is_empty()) {
         // Like the CLI's `--config-file`: the YAML for whatever `--config` path the command names.
-        for path in config_paths(text) {
+        for path in crate::invocation::config_paths(text) {
             files.entry(path).or_insert_with(|| yaml.clone());
         }
     }
@@ -162,12 +175,13 @@ fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
 }
 
 /// Check every SGLang launch command in `text`; returns the report as a plain object shaped
-/// like the CLI's JSON, with UTF-16 offsets and line/column added to every span and edit.
+/// like the CLI's JSON, with UTF-16 offsets and line/column added to every span and edit, plus
+/// its `summary` (verdict line, counts, not-run note) and the `--config` paths it names.
 #[wasm_bindgen(unchecked_return_type = "Report")]
 pub fn check(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<JsValue, JsError> {
     let report = checked(text, options)?;
     let offsets = crate::located::Offsets::new(text);
-    to_js(&crate::located::LocatedReport { report: &report, offsets: &offsets })
+    to_js(&crate::located::PageReport::new(&report, &offsets))
 }
 
 /// Same as `check`, as a JSON string (cheaper to move across threads and the wasm boundary).
@@ -244,4 +258,79 @@ pub fn version() -> Result<JsValue, JsError> {
         "defaultSglang": crate::schema::DEFAULT_VERSION,
         "rules": crate::rules::all_rules().len(),
     }))
+}
+
+/// An edit as the report gives it (byte offsets; the UTF-16 ones are ignored).
+#[derive(Debug, Deserialize)]
+struct JsEdit {
+    start: usize,
+    end: usize,
+    replacement: String,
+}
+
+/// The page's view of an edited text: the text, and where the change is, in UTF-16.
+fn edited(applied: Option<Applied>) -> Result<JsValue, JsError> {
+    let Some(a) = applied else { return Ok(JsValue::NULL) };
+    let offsets = crate::located::Offsets::new(&a.text);
+    to_js(&json!({
+        "text": a.text,
+        "selection16": { "start": offsets.u16(a.changed.start), "end": offsets.u16(a.changed.end) },
+    }))
+}
+
+fn schema_of(version: &str) -> Result<&'static crate::schema::Schema, JsError> {
+    crate::schema::get(version).ok_or_else(|| err(format!("SGLang version {version} is not supported")))
+}
+
+/// Apply a fix's edits (byte offsets, as in the report) to the text they were made for.
+/// Returns the new text and the span of the change; an error when they do not fit the text.
+#[wasm_bindgen(js_name = applyEdits, unchecked_return_type = "Edited")]
+pub fn apply_edits(text: &str, #[wasm_bindgen(unchecked_param_type = "Array<Pick<Edit, 'start' | 'end' | 'replacement'>>")] edits: JsValue) -> Result<JsValue, JsError> {
+    let edits: Vec<JsEdit> = serde_wasm_bindgen::from_value(edits).map_err(|e| err(format!("bad edits: {e}")))?;
+    let edits: Vec<Edit> = edits.into_iter().map(|e| Edit { start: e.start, end: e.end, replacement: e.replacement }).collect();
+    match crate::edits::apply(text, &edits) {
+        Some(applied) => edited(Some(applied)),
+        None => Err(err("the fix no longer fits the text (it has changed since the check)")),
+    }
+}
+
+/// The flags command `command` (0-based) of `text` sets, as SGLang's argparse reads them
+/// (abbreviations, `--flag=value`, repeats), by their main option string.
+#[wasm_bindgen(js_name = commandFlags, unchecked_return_type = "CommandFlags")]
+pub fn command_flags(text: &str, version: &str, command: usize) -> Result<JsValue, JsError> {
+    to_js(&crate::flag_edit::command_flags(text, schema_of(version)?, command))
+}
+
+/// Set a flag of command `command` of `text`: `null` removes it, `true`/`false` turn a switch
+/// on/off (`--no-x` for a `BooleanOptionalAction`), a string is its value (several values
+/// separated by spaces). Only that setting's bytes change. `null` when nothing changes.
+#[wasm_bindgen(js_name = setFlag, unchecked_return_type = "Edited | null")]
+pub fn set_flag(
+    text: &str,
+    version: &str,
+    command: usize,
+    option: &str,
+    #[wasm_bindgen(unchecked_param_type = "string | boolean | null")] value: JsValue,
+) -> Result<JsValue, JsError> {
+    let value = if value.is_null() || value.is_undefined() {
+        FlagValue::Unset
+    } else if let Some(b) = value.as_bool() {
+        if b {
+            FlagValue::On
+        } else {
+            FlagValue::Off
+        }
+    } else if let Some(v) = value.as_string() {
+        FlagValue::Text(v)
+    } else {
+        return Err(err("a flag value is a string, a boolean or null"));
+    };
+    edited(crate::flag_edit::set_flag(text, schema_of(version)?, command, option, &value).map_err(err)?)
+}
+
+/// Drop every argument of command `command` of `text` (keeps the launcher and everything
+/// around it). `null` when there is nothing to drop.
+#[wasm_bindgen(js_name = clearFlags, unchecked_return_type = "Edited | null")]
+pub fn clear_flags(text: &str, command: usize) -> Result<JsValue, JsError> {
+    edited(crate::flag_edit::clear_flags(text, command))
 }

@@ -2,8 +2,8 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, diagCard, verdictText, allDiagnostics, notRunText } from './render.js';
-import { Builder, formatCommand } from './builder.js';
+import { el, renderHighlights, diagCard, allDiagnostics } from './render.js';
+import { Builder } from './builder.js';
 
 const $ = (id) => document.getElementById(id);
 const sheet = new CSSStyleSheet();
@@ -33,29 +33,10 @@ delete globalThis.__preflightEarlyWorker;
 const client = new PreflightClient({ budgetMs: 2000, adopt: early });
 let meta = null;
 let presets = [];
-let lastReport = null;
 let inflight = false;
 let dirty = false;
 let renders = 0;
 let builder = null;
-
-// Debug and measurement hooks (used by the browser tests and the budget benchmark).
-const debug = {
-  firstRenderMs: null,
-  hangNextCheck() {
-    client.hangNext = true;
-  },
-  get renders() {
-    return renders;
-  },
-  get restarts() {
-    return client.restarts;
-  },
-  bench(texts, n) {
-    return client.request('bench', { texts, n, options: options() }, 120000);
-  },
-};
-Object.defineProperty(window, '__preflight', { value: debug });
 
 function showNotice(text) {
   notice.textContent = text;
@@ -155,7 +136,6 @@ async function runCheck() {
       abandonedSeq = editSeq;
       verdict.textContent = 'No verdict: the check did not finish.';
       verdict.className = 'verdict pending';
-      lastReport = null;
       renderHighlights(backdrop, text, null);
       cards.replaceChildren();
     } else {
@@ -168,17 +148,16 @@ async function runCheck() {
 }
 
 function show(report, text) {
-  lastReport = report;
   renderHighlights(backdrop, text, report);
   syncScroll();
-  verdict.textContent = verdictText(report);
-  verdict.className = `verdict ${report.commands.length === 0 ? 'none' : report.accepted ? 'accepted' : 'rejected'}`;
+  verdict.textContent = report.summary.verdict;
+  verdict.className = `verdict ${report.summary.outcome}`;
   const items = allDiagnostics(report);
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else {
     // Many findings (e.g. a flag repeated hundreds of times): render the first ones at once and
     // the rest on request, so a keystroke never waits for hundreds of cards.
-    const card = ({ d }) => diagCard(d, { text, onApply: applyFix, onLocate: locate });
+    const card = ({ d }) => diagCard(d, { text, onApply: (fix) => applyFix(fix, text), onLocate: locate });
     cards.replaceChildren(...items.slice(0, CARD_LIMIT).map(card));
     if (items.length > CARD_LIMIT) {
       const more = el('button', 'more', `Show ${items.length - CARD_LIMIT} more findings`);
@@ -187,26 +166,44 @@ function show(report, text) {
       cards.append(more);
     }
   }
-  $('notrun').textContent = notRunText(report);
-  const usesConfig = (report.commands || []).some((c) => c.argv.includes('--config'));
-  $('yaml-hint').hidden = !yaml.value.trim() || usesConfig;
-  if (builder && $('builder').open) {
-    const c = report.commands && report.commands[0];
-    builder.syncFromArgv(c ? c.argv : []);
-  }
-  if (renders === 0) debug.firstRenderMs = performance.now();
+  $('notrun').textContent = report.summary.not_run || '';
+  $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
+  if (builder && $('builder').open) syncBuilder(text);
   renders++;
+  // How many reports the page has shown: lets a reader of the page (the browser tests, too)
+  // tell when the report for the current text is up.
   document.body.dataset.renders = String(renders);
 }
 
-function applyFix(newText, fix) {
-  const at = Math.min(...fix.edits.map((e) => e.start16));
-  cmd.value = newText;
-  cmd.focus();
-  const end = at + (fix.edits.find((e) => e.start16 === at) || { replacement: '' }).replacement.length;
-  cmd.setSelectionRange(at, end);
-  schedule();
-  writeHashSoon();
+// Edits of the text (fixes, the builder) run one after another, each on the text as it is then.
+let editing = Promise.resolve();
+function editText(makeEdit) {
+  editing = editing.then(async () => {
+    try {
+      const edited = await makeEdit(cmd.value);
+      if (!edited) return null;
+      cmd.value = edited.text;
+      schedule();
+      writeHashSoon();
+      return edited;
+    } catch (e) {
+      showNotice(`Could not edit the command: ${e.message}`);
+      return null;
+    }
+  });
+  return editing;
+}
+
+async function applyFix(fix, reportText) {
+  const edited = await editText((text) => {
+    // The fix was made for the text of the report shown; a later edit may have moved things.
+    if (text !== reportText) throw new Error('the command changed since this fix was found; wait for the new check');
+    return client.applyEdits(text, fix.edits);
+  });
+  if (edited) {
+    cmd.focus();
+    cmd.setSelectionRange(edited.selection16.start, edited.selection16.end);
+  }
 }
 
 function locate(d) {
@@ -240,10 +237,21 @@ async function copyText(text, what) {
 }
 
 // ---- builder ----
+// The builder shows the flags of the first command and edits that command's text in place.
+let builderSync = 0;
+async function syncBuilder(text) {
+  const seq = ++builderSync;
+  try {
+    const flags = await client.commandFlags(text, versionSel.value, 0);
+    if (seq === builderSync && text === cmd.value && builder) builder.showFlags(flags.values);
+  } catch {
+    // A later check syncs again; the controls keep what they show.
+  }
+}
+
 async function openBuilder() {
   if (builder) {
-    const c = lastReport && lastReport.commands && lastReport.commands[0];
-    builder.syncFromArgv(c ? c.argv : []);
+    syncBuilder(cmd.value);
     return;
   }
   try {
@@ -254,15 +262,14 @@ async function openBuilder() {
       onlySet: $('only-set'),
       reset: $('builder-reset'),
       schema,
-      onChange(words) {
-        const entry = lastReport && lastReport.commands && lastReport.commands[0] ? lastReport.commands[0].entry : 'launch_server';
-        cmd.value = formatCommand(entry, words);
-        schedule();
-        writeHashSoon();
+      onChange(option, value) {
+        editText((text) => client.setFlag(text, versionSel.value, option, value));
+      },
+      onReset() {
+        editText((text) => client.clearFlags(text));
       },
     });
-    const c = lastReport && lastReport.commands && lastReport.commands[0];
-    builder.syncFromArgv(c ? c.argv : []);
+    syncBuilder(cmd.value);
   } catch (e) {
     $('builder-body').replaceChildren(el('p', 'notice', `Could not load the flag schema: ${e.message}`));
   }

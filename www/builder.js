@@ -1,6 +1,8 @@
 // The command builder: every flag of the schema, grouped by topic (SGLang has one argparse
-// group, so topics come from the flags' names), searchable, writing the command as you go.
-import { el, shellQuote } from './render.js';
+// group, so topics come from the flags' names), searchable. It only shows and asks: reading
+// the command's flags and editing the text are the core's (commandFlags, setFlag, clearFlags),
+// so a change touches that one setting and keeps the rest of the text as written.
+import { el } from './render.js';
 
 // Topic of a flag from the first word of its name (after enable-/disable-/no-).
 const TOPICS = [
@@ -44,7 +46,11 @@ function kind(a) {
 }
 
 export class Builder {
-  constructor({ body, search, onlySet, reset, schema, onChange }) {
+  /**
+   * `onChange(option, value)`: the user set a flag (`option` is its main option string; `value`
+   * is a string, true/false for switches, or null to remove it). `onReset()`: clear them all.
+   */
+  constructor({ body, search, onlySet, reset, schema, onChange, onReset }) {
     this.body = body;
     this.search = search;
     this.onlySet = onlySet;
@@ -63,7 +69,8 @@ export class Builder {
     onlySet.addEventListener('change', () => this.filter());
     reset.addEventListener('click', () => {
       for (const f of this.fields) this.#setControl(f, null);
-      this.#changed();
+      this.filter();
+      onReset();
     });
   }
 
@@ -117,7 +124,8 @@ export class Builder {
     control.dataset.flag = f.main;
     control.addEventListener(control.type === 'text' ? 'input' : 'change', () => {
       row.classList.toggle('set', this.#value(f) !== null);
-      this.#changed();
+      this.filter();
+      this.onChange(f.main, this.#flagValue(f));
     });
     f.control = control;
     f.row = row;
@@ -149,50 +157,24 @@ export class Builder {
     f.row.classList.toggle('set', v !== null && v !== '');
   }
 
-  #changed() {
-    this.filter();
-    this.onChange(this.words());
+  /** What the control asks the flag to be, as `setFlag` takes it. */
+  #flagValue(f) {
+    const v = this.#value(f);
+    if (v === null) return null;
+    if (f.kind === 'flag') return true;
+    if (f.kind === 'tristate') return v === 'on';
+    return v;
   }
 
-  /** The argv the builder describes. */
-  words() {
-    const out = [];
-    const fields = [...this.fields].sort((x, y) => (y.action.dest === 'model_path') - (x.action.dest === 'model_path'));
-    for (const f of fields) {
-      const v = this.#value(f);
-      if (v === null) continue;
-      if (f.kind === 'flag') out.push(f.main);
-      else if (f.kind === 'tristate') out.push(v === 'on' ? f.main : f.action.option_strings.find((o) => o.startsWith('--no-')) || `--no-${f.main.slice(2)}`);
-      else if (f.kind === 'list') out.push(f.main, ...v.trim().split(/\s+/).filter(Boolean));
-      else out.push(f.main, v);
-    }
-    return out;
-  }
-
-  /** Show the flags of `argv` (a command's words after the launcher) in the controls. */
-  syncFromArgv(argv) {
-    const values = new Map();
-    for (let i = 0; i < argv.length; i++) {
-      const w = argv[i];
-      if (!w.startsWith('-')) continue;
-      const eq = w.indexOf('=');
-      const opt = eq > 0 ? w.slice(0, eq) : w;
-      const f = this.byOption.get(opt);
-      if (!f) continue;
-      if (f.kind === 'flag') values.set(f, true);
-      else if (f.kind === 'tristate') values.set(f, opt.startsWith('--no-') ? 'off' : 'on');
-      else if (eq > 0) values.set(f, w.slice(eq + 1));
-      else if (f.kind === 'list') {
-        const vals = [];
-        while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) vals.push(argv[++i]);
-        values.set(f, vals.join(' '));
-      } else if (i + 1 < argv.length) values.set(f, argv[++i]);
-    }
+  /** Show the flags a command sets (`commandFlags(...).values`: by main option string). */
+  showFlags(values) {
     const active = document.activeElement;
     for (const f of this.fields) {
       if (f.control === active) continue;
-      const v = values.has(f) ? values.get(f) : null;
-      this.#setControl(f, v);
+      const v = Object.prototype.hasOwnProperty.call(values, f.main) ? values[f.main] : null;
+      if (f.kind === 'tristate') this.#setControl(f, v === true ? 'on' : v === false ? 'off' : null);
+      else if (f.kind === 'flag') this.#setControl(f, v === true ? true : null);
+      else this.#setControl(f, typeof v === 'string' ? v : null);
     }
     this.filter();
   }
@@ -209,19 +191,4 @@ export class Builder {
       fs.hidden = ![...fs.querySelectorAll('.flag')].some((r) => !r.hidden);
     }
   }
-}
-
-/** The command text for a launcher and argv, one flag per line. */
-export function formatCommand(entry, words) {
-  const launcher = entry === 'serve' ? 'sglang serve' : 'python -m sglang.launch_server';
-  const lines = [launcher];
-  let cur = null;
-  for (const w of words) {
-    if (w.startsWith('--') || cur === null) {
-      if (cur !== null) lines.push(cur);
-      cur = shellQuote(w);
-    } else cur += ' ' + shellQuote(w);
-  }
-  if (cur !== null) lines.push(cur);
-  return lines.join(' \\\n  ');
 }

@@ -23,7 +23,6 @@ export class PreflightClient {
     this.pending = new Map();
     this.restarts = 0;
     this.onrestart = null;
-    this.hangNext = false;
     this.#spawn(adopt);
   }
 
@@ -90,10 +89,6 @@ export class PreflightClient {
   request(op, payload = {}, budgetMs = this.budgetMs) {
     const id = this.nextId++;
     const msg = { ...payload, op, id };
-    if (this.hangNext && op === 'check') {
-      msg.debugHang = true;
-      this.hangNext = false;
-    }
     return new Promise((resolve, reject) => {
       const p = { id, resolve, reject, timer: 0, budget: budgetMs };
       this.pending.set(id, p);
@@ -110,6 +105,22 @@ export class PreflightClient {
   }
   schema(version) {
     return this.request('schema', { version });
+  }
+  /** The text after a fix's edits: `{ text, selection16 }`. */
+  applyEdits(text, edits) {
+    return this.request('applyEdits', { text, edits: edits.map(({ start, end, replacement }) => ({ start, end, replacement })) });
+  }
+  /** The flags command `command` of `text` sets, by main option string. */
+  commandFlags(text, version, command = 0) {
+    return this.request('commandFlags', { text, version, command });
+  }
+  /** `text` with one flag set (string), switched (boolean) or removed (null); null if unchanged. */
+  setFlag(text, version, option, value, command = 0) {
+    return this.request('setFlag', { text, version, command, option, value });
+  }
+  /** `text` with every argument of the command dropped; null if it has none. */
+  clearFlags(text, command = 0) {
+    return this.request('clearFlags', { text, command });
   }
 }
 

@@ -23,44 +23,6 @@ export function allDiagnostics(report) {
   return out;
 }
 
-export function counts(report) {
-  const n = { error: 0, warning: 0, info: 0 };
-  for (const { d } of allDiagnostics(report)) n[d.severity] = (n[d.severity] || 0) + 1;
-  return n;
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** "SGLang 0.5.23 on 8×H100 would reject this: 2 errors, 1 warning" */
-export function verdictText(report) {
-  const n = counts(report);
-  const parts = [];
-  if (n.error) parts.push(plural(n.error, 'error'));
-  if (n.warning) parts.push(plural(n.warning, 'warning'));
-  if (n.info) parts.push(plural(n.info, 'note'));
-  const who = `SGLang ${report.sglang_version} on ${report.hardware}`;
-  if (!report.commands || report.commands.length === 0) {
-    return `${who}: no launch command to check${parts.length ? ': ' + parts.join(', ') : ''}`;
-  }
-  const verb = report.accepted ? 'would accept this' : 'would reject this';
-  return `${who} ${verb}${parts.length ? ': ' + parts.join(', ') : ''}`;
-}
-
-/** Apply a fix's edits (UTF-16 offsets) to `text`. Returns null if they do not fit. */
-export function applyEdits(text, edits) {
-  const sorted = [...edits].sort((a, b) => a.start16 - b.start16 || a.end16 - b.end16);
-  let out = '';
-  let at = 0;
-  for (const e of sorted) {
-    if (typeof e.start16 !== 'number' || e.start16 < at || e.end16 < e.start16 || e.end16 > text.length) return null;
-    out += text.slice(at, e.start16) + e.replacement;
-    at = e.end16;
-  }
-  return out + text.slice(at);
-}
-
 /**
  * Fill `container` with `text` and <mark> elements over the diagnostics' spans, for the
  * backdrop behind the textarea (or a read-only code block). Overlaps take the worst severity.
@@ -103,10 +65,12 @@ export function renderHighlights(container, text, report, { trailingNewline = tr
   container.replaceChildren(frag);
 }
 
-/** The lines a fix touches, before and after, with the changed parts marked. */
+/**
+ * The lines a fix touches, before and after, with the changed parts marked (display only: the
+ * new text itself comes from the core, `applyEdits`). Null when the edits are not in order.
+ */
 export function fixPreview(text, edits) {
-  const after = applyEdits(text, edits);
-  if (after === null || edits.length === 0) return null;
+  if (edits.length === 0) return null;
   const sorted = [...edits].sort((a, b) => a.start16 - b.start16);
   const minStart = sorted[0].start16;
   const maxEnd = Math.max(...sorted.map((e) => e.end16));
@@ -127,6 +91,7 @@ export function fixPreview(text, edits) {
   }
   let at = from;
   for (const e of sorted) {
+    if (e.start16 < at || e.end16 > text.length) return null;
     const same = text.slice(at, e.start16);
     before.append(same);
     aft.append(same);
@@ -140,7 +105,7 @@ export function fixPreview(text, edits) {
     before.append('…');
     aft.append('…');
   }
-  return { before, after: aft, text: after };
+  return { before, after: aft };
 }
 
 const STAGE_LABEL = {
@@ -153,8 +118,8 @@ const STAGE_LABEL = {
 };
 
 /**
- * One card per diagnostic. `opts.text` is the text the report was made for; `opts.onApply(newText,
- * fix)` applies a fix; `opts.onLocate(d)` shows the span; `opts.compact` for the widget.
+ * One card per diagnostic. `opts.text` is the text the report was made for; `opts.onApply(fix)`
+ * applies a fix; `opts.onLocate(d)` shows the span; `opts.compact` for the widget.
  */
 export function diagCard(d, opts = {}) {
   const card = el('article', `card ${d.severity}`);
@@ -192,11 +157,11 @@ export function diagCard(d, opts = {}) {
       top.append(el('span', 'fix-title', f.title));
       top.append(el('span', `applic ${f.applicability}`, f.applicability === 'safe' ? 'safe fix' : f.applicability === 'unsafe' ? 'changes behaviour' : 'advice'));
       const preview = opts.text !== undefined && f.edits.length ? fixPreview(opts.text, f.edits) : null;
-      if (opts.onApply && preview && f.applicability !== 'display') {
+      if (opts.onApply && f.edits.length && f.applicability !== 'display') {
         const b = el('button', 'apply', 'Apply');
         b.type = 'button';
         b.setAttribute('aria-label', `Apply: ${f.title}`);
-        b.addEventListener('click', () => opts.onApply(preview.text, f));
+        b.addEventListener('click', () => opts.onApply(f));
         top.append(b);
       }
       row.append(top);
@@ -214,22 +179,4 @@ export function diagCard(d, opts = {}) {
     card.append(list);
   }
   return card;
-}
-
-/** A note for checks that could not run (model config, files, ...). */
-export function notRunText(report) {
-  const n = {};
-  for (const c of report.commands || []) for (const r of c.not_run || []) n[r.reason] = (n[r.reason] || 0) + 1;
-  const label = { model_config: "need the model's config", files: 'need files', network: 'need the network', not_implemented: 'are not modelled yet' };
-  const parts = Object.entries(n).map(([k, v]) => `${plural(v, 'check')} ${label[k] || k}`);
-  const hooks = Math.max(0, ...(report.commands || []).map((c) => c.not_modelled_hooks || 0));
-  if (hooks) parts.push(`${hooks} of SGLang's start-up hooks are not modelled yet`);
-  return parts.length ? `Not run here: ${parts.join('; ')}.` : '';
-}
-
-/** Quote a word for a POSIX shell when needed. */
-export function shellQuote(w) {
-  if (w === '') return "''";
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w)) return w;
-  return "'" + w.replace(/'/g, "'\\''") + "'";
 }

@@ -5,7 +5,7 @@
 // yaml. All styles live in the shadow root; everything shown is rendered as text.
 import { PreflightClient, CheckAbandoned } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, diagCard, verdictText, allDiagnostics } from './render.js';
+import { el, renderHighlights, diagCard, allDiagnostics } from './render.js';
 
 const WIDGET_CSS = `
 :host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); }
@@ -112,8 +112,8 @@ class SglangPreflightElement extends HTMLElement {
       if (seq !== this.seq) return;
       this.report = report;
       renderHighlights(this.pre, text, report, { trailingNewline: false });
-      this.verdict.textContent = verdictText(report);
-      this.verdict.className = `verdict ${report.commands.length === 0 ? 'none' : report.accepted ? 'accepted' : 'rejected'}`;
+      this.verdict.textContent = report.summary.verdict;
+      this.verdict.className = `verdict ${report.summary.outcome}`;
       const items = allDiagnostics(report);
       this.cards.replaceChildren(...items.map(({ d }) => diagCard(d, { text, compact: true })));
       this.dispatchEvent(new CustomEvent('preflight-checked', { detail: { accepted: report.accepted } }));

@@ -1,5 +1,6 @@
 // The checker runs here, off the page's thread. The page (client.js) abandons a check that
 // exceeds its time budget by terminating this worker and starting a new one.
+// Everything that knows about commands is the core's (wasm); this only routes messages.
 import init, * as core from './pkg/sglang_preflight.js';
 
 const ready = init({ module_or_path: new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url) }).then(() => {
@@ -25,19 +26,14 @@ function run(m) {
       return { version: core.version(), presets: core.presets() };
     case 'schema':
       return core.schema(m.version);
-    case 'bench': {
-      // Many checks in a row inside the worker: the per-command latency of the core plus
-      // the wasm boundary, without postMessage or rendering.
-      const n = m.n || 1000;
-      let sink = 0;
-      const t0 = performance.now();
-      for (let i = 0; i < n; i++) sink += core.checkJson(m.texts[i % m.texts.length], m.options).length;
-      const t1 = performance.now();
-      const t2 = performance.now();
-      for (let i = 0; i < n; i++) sink += core.check(m.texts[i % m.texts.length], m.options).commands.length;
-      const t3 = performance.now();
-      return { n, jsonUsPerCheck: ((t1 - t0) * 1000) / n, objectUsPerCheck: ((t3 - t2) * 1000) / n, sink };
-    }
+    case 'applyEdits':
+      return core.applyEdits(m.text, m.edits);
+    case 'commandFlags':
+      return core.commandFlags(m.text, m.version, m.command);
+    case 'setFlag':
+      return core.setFlag(m.text, m.version, m.command, m.option, m.value);
+    case 'clearFlags':
+      return core.clearFlags(m.text, m.command);
     default:
       throw new Error(`unknown op ${m.op}`);
   }
@@ -48,8 +44,6 @@ self.onmessage = async (e) => {
   try {
     await ready;
     if (broken) throw new Error('the checker is broken after an earlier crash');
-    // Debug hook for the time-budget test: hang like a runaway check would.
-    if (m.debugHang) for (;;);
     postMessage({ id: m.id, ok: true, result: run(m) });
   } catch (err) {
     // A trap in wasm (a bug in the core) leaves the instance unusable: ask to be replaced.

@@ -10,6 +10,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const DIST = path.resolve(here, '../../dist');
 export const PREFIX = '/some/docs/sub-path/preflight/';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Test-only modules (tests/browser/entry/), served next to the page under this sub-path by the
+// test server only; dist/ never holds them.
+export const TEST_ENTRY_PATH = '__test__/';
+const TEST_ENTRY_DIR = path.join(here, 'entry');
 
 export const ARGS = [
   '--no-sandbox',
@@ -24,7 +28,7 @@ export const ARGS = [
 
 export async function launch() {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npm run build` first');
-  const server = await startServer(DIST, { prefix: PREFIX });
+  const server = await startServer(DIST, { prefix: PREFIX, extra: { [TEST_ENTRY_PATH]: TEST_ENTRY_DIR } });
   // playwright gives every launch a fresh temporary --user-data-dir.
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   return {
@@ -95,4 +99,42 @@ export function hashUrl(env, params, file = '') {
 export async function cleanState(page, rec) {
   const csp = await page.evaluate(() => window.__cspViolations);
   return { csp, errors: rec.errors, external: rec.external, dialogs: rec.dialogs };
+}
+
+/**
+ * Make the page's checker worker hang on demand, as a runaway check would, without any hook in
+ * the page: before the page's scripts run, `Worker` is wrapped so the checker is started from
+ * the test-only entry/hang-worker.js (the real worker plus a spin on a marked message), and
+ * `window.__testWorkers.hangNextCheck()` marks the next check. `__testWorkers.started` counts
+ * checker workers (the first one, plus one per restart).
+ */
+export async function installHangableWorker(context) {
+  await context.addInitScript((entryPath) => {
+    const Real = window.Worker;
+    const state = {
+      started: 0,
+      hangNext: false,
+      hangNextCheck() {
+        state.hangNext = true;
+      },
+    };
+    Object.defineProperty(window, '__testWorkers', { value: state });
+    window.Worker = class extends Real {
+      constructor(url, options) {
+        const u = new URL(url, location.href);
+        if (u.pathname.endsWith('/worker.js')) {
+          u.pathname = u.pathname.replace(/worker\.js$/, `${entryPath}hang-worker.js`);
+          state.started++;
+        }
+        super(u, options);
+      }
+      postMessage(message, ...rest) {
+        if (state.hangNext && message && message.op === 'check') {
+          state.hangNext = false;
+          message = { ...message, testHang: true };
+        }
+        return super.postMessage(message, ...rest);
+      }
+    };
+  }, TEST_ENTRY_PATH);
 }

@@ -2,7 +2,7 @@
 // trips; the time budget. Run: npm run build && node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, renders, pasteCommand, hashUrl, cleanState } from './harness.mjs';
+import { launch, newPage, renders, pasteCommand, hashUrl, cleanState, installHangableWorker } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -88,7 +88,8 @@ test('builder round trip: fields → command → permalink → fields; command e
     for (const part of ['--model-path Qwen/Qwen3-8B', '--tp-size 2', '--kv-cache-dtype fp8_e4m3', '--trust-remote-code', '--no-enable-tf32-matmul', '--cuda-graph-bs-decode 1 2 4 8']) {
       assert.ok(cmd.includes(part), `command has ${part}: ${cmd}`);
     }
-    assert.ok(cmd.startsWith('python -m sglang.launch_server \\\n  --model-path'));
+    // The builder edits the text in place: the command as written comes first, untouched.
+    assert.ok(cmd.startsWith('python -m sglang.launch_server --model-path Qwen/Qwen3-8B '), cmd);
     // The permalink reproduces the builder state.
     await page.waitForFunction((c) => new URLSearchParams(location.hash.slice(1)).get('cmd') === c, cmd);
     const url = page.url();
@@ -108,6 +109,40 @@ test('builder round trip: fields → command → permalink → fields; command e
     await p2.locator('#command').pressSequentially(' --port 31000');
     await p2.waitForFunction(() => document.querySelector('[data-flag="--port"]').value === '31000');
     assert.ok((await renders(p2, m + 1)) > m);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('builder edits only the setting it changes: wrappers, comments, abbreviations, other commands', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    const text =
+      '# serve it\nexport HF_TOKEN=x  # secret\ndocker run --gpus all lmsysorg/sglang \\\n    python3 -m sglang.launch_server \\\n    --model-path Qwen/Qwen3-8B \\\n    --tp 2 \\\n    --port=30000  # port\necho started\npython -m sglang.launch_server --model-path other --tp-size 8\n';
+    await page.goto(hashUrl(env, { cmd: text }));
+    await renders(page, 1);
+    await page.locator('#builder > summary').click();
+    await page.locator('[data-flag="--tp-size"]').waitFor();
+    // `--tp 2` is argparse's abbreviation of --tp-size; `--port=30000` its = form.
+    await page.waitForFunction(() => document.querySelector('[data-flag="--tp-size"]').value === '2');
+    assert.equal(await page.locator('[data-flag="--port"]').inputValue(), '30000');
+    await page.locator('[data-flag="--tp-size"]').fill('4');
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--tp 4'));
+    assert.equal(await page.locator('#command').inputValue(), text.replace('--tp 2', '--tp 4'));
+    await page.locator('[data-flag="--port"]').fill('');
+    await page.waitForFunction(() => !document.querySelector('#command').value.includes('--port'));
+    assert.equal(await page.locator('#command').inputValue(), text.replace('--tp 2', '--tp 4').replace(' \\\n    --port=30000', ''));
+    await page.locator('[data-flag="--trust-remote-code"]').check();
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--trust-remote-code'));
+    assert.equal(
+      await page.locator('#command').inputValue(),
+      text.replace('--tp 2', '--tp 4').replace(' \\\n    --port=30000', '').replace('--tp 4', '--tp 4 \\\n    --trust-remote-code'),
+    );
+    // "only flags that are set" hides the others (rows as well as whole topics).
+    await page.locator('#only-set').check();
+    assert.equal(await page.locator('[data-flag="--tokenizer-path"]').isVisible(), false);
+    assert.equal(await page.locator('[data-flag="--trust-remote-code"]').isVisible(), true);
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {
     await context.close();
@@ -147,9 +182,10 @@ test('permalink round trip: command, YAML, GPU preset and count, version', async
 test('a check over the time budget is abandoned, the worker replaced, the page responsive', async () => {
   const { page, context, rec } = await newPage(env);
   try {
+    await installHangableWorker(context);
     await page.goto(env.server.url);
     await renders(page, 1);
-    await page.evaluate(() => window.__preflight.hangNextCheck());
+    await page.evaluate(() => window.__testWorkers.hangNextCheck());
     const text = await page.locator('#command').inputValue();
     const t0 = Date.now();
     await page.locator('#command').fill(text + ' --tp 2');
@@ -159,7 +195,8 @@ test('a check over the time budget is abandoned, the worker replaced, the page r
     await page.locator('#notice').filter({ hasText: /abandoned/ }).waitFor({ timeout: 10000 });
     const waited = Date.now() - t0;
     assert.ok(waited >= 1500 && waited < 9000, `abandoned after ${waited} ms`);
-    assert.equal(await page.evaluate(() => window.__preflight.restarts), 1);
+    // the first checker and its replacement
+    assert.equal(await page.evaluate(() => window.__testWorkers.started), 2);
     // (Edits typed during the hang are checked by the new worker at once; the notice stays.)
     assert.match(await page.locator('#verdict').textContent(), /did not finish|^SGLang 0\.5\.23 on/);
     // The next edit is checked by the new worker.

@@ -21,8 +21,11 @@ const TYPES = {
 /**
  * Start serving `root` under `prefix` (e.g. '/docs/preflight/'). Resolves to
  * { url, port, close(), log } where log lists every request path.
+ * `extra` maps sub-paths of the prefix to other directories (e.g. { '__test__/': dir }): the
+ * tests and the benchmark serve their own entry modules next to the page this way, so none of
+ * them has to ship in dist/.
  */
-export function startServer(root, { port = 0, prefix = '/', gzip = false } = {}) {
+export function startServer(root, { port = 0, prefix = '/', gzip = false, extra = {} } = {}) {
   const base = path.resolve(root);
   if (!prefix.endsWith('/')) prefix += '/';
   const log = [];
@@ -36,8 +39,16 @@ export function startServer(root, { port = 0, prefix = '/', gzip = false } = {})
     }
     p = p.slice(prefix.length);
     if (p === '' || p.endsWith('/')) p += 'index.html';
-    const file = path.resolve(base, p);
-    if (!file.startsWith(base + path.sep)) {
+    let dir = base;
+    for (const [sub, other] of Object.entries(extra)) {
+      if (p.startsWith(sub)) {
+        dir = path.resolve(other);
+        p = p.slice(sub.length);
+        break;
+      }
+    }
+    const file = path.resolve(dir, p);
+    if (!file.startsWith(dir + path.sep)) {
       res.writeHead(403).end('forbidden');
       return;
     }
