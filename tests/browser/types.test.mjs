@@ -304,6 +304,9 @@ test('the declared TypeScript types match what the wasm exports return, both way
       const report = core.check(text, { gpu, configFiles: {} });
       c.check(report, ret('check'), `check(${JSON.stringify(text).slice(0, 40)}, ${gpu})`);
       c.check(JSON.parse(core.checkJson(text, { gpu })), reportType, `checkJson(${JSON.stringify(text).slice(0, 40)})`);
+      // declared `string`: the report as reviewable text (the CLI's --format snapshot)
+      ret('snapshot');
+      assert.equal(typeof core.snapshot(text, { gpu }), 'string', `snapshot(${JSON.stringify(text).slice(0, 40)})`);
       if (gpu !== 'h100') continue;
       for (const d of [...report.diagnostics, ...report.commands.flatMap((x) => x.diagnostics)]) {
         for (const f of d.fixes) if (f.edits.length) c.check(core.applyEdits(text, f.edits), ret('applyEdits'), `applyEdits(${d.code})`);
