@@ -6,7 +6,8 @@
 //!   field does not compile;
 //! - per release: the raise sites (`raise-sites.jsonl`) and, where present, the warning sites
 //!   (`warn-sites.jsonl`), with the facts rules reproduce (exception, message template, file,
-//!   function, line, the hook that reaches them); and the schema JSON.
+//!   function, line, the hook that reaches them); the order of its resolution pipeline
+//!   (`pipeline.json`); and the schema JSON.
 //!
 //! Strings are interned once across releases.
 
@@ -91,6 +92,8 @@ fn main() {
         let _ = writeln!(tables, "        schema_json: include_str!({:?}),", schema_path.display().to_string());
         let _ = writeln!(tables, "        raise_sites: &[{raise}],");
         let _ = writeln!(tables, "        warn_sites: &[{warn}],");
+        let pipeline: Value = serde_json::from_str(&read(&dir.join("pipeline.json"))).unwrap_or(Value::Null);
+        let _ = writeln!(tables, "        pipeline: {},", pipeline_steps(&pipeline["steps"]));
         let _ = writeln!(tables, "    }},");
     }
     let _ = writeln!(tables, "];");
@@ -153,6 +156,27 @@ fn sites(path: &Path, pool: &mut Pool) -> String {
             v["needs_model_config"].as_bool().unwrap_or(false),
         );
     }
+    out
+}
+
+/// `&[PipelineStep::..]` for the steps of `pipeline.json` (`tools/extract_pipeline.py`).
+fn pipeline_steps(steps: &Value) -> String {
+    let mut out = String::from("&[");
+    for step in steps.as_array().into_iter().flatten() {
+        if let Some(name) = step["step"].as_str() {
+            let _ = write!(out, "PipelineStep::Hook({name:?}), ");
+        } else if let Some(condition) = step["if"].as_str() {
+            let _ = write!(
+                out,
+                "PipelineStep::If {{ condition: {condition:?}, then: {}, otherwise: {} }}, ",
+                pipeline_steps(&step["then"]),
+                pipeline_steps(&step["else"])
+            );
+        } else if step["return"].as_bool() == Some(true) {
+            out.push_str("PipelineStep::Return, ");
+        }
+    }
+    out.push(']');
     out
 }
 

@@ -146,7 +146,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 append_at,
                 can_append,
                 fallback_span: inv.launcher,
-                model_config_known: false,
+                model: None,
                 earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 stage: Stage::Resolve,
                 diagnostics: Vec::new(),

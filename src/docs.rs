@@ -60,7 +60,18 @@ pub fn rules_reference() -> String {
         }
     }
     other_codes(&mut out);
+    redirected_codes(&mut out);
     out
+}
+
+/// Codes that rules had before they moved family; the old code still finds the rule.
+fn redirected_codes(out: &mut String) {
+    let _ = writeln!(out, "\n## Redirected codes\n");
+    let _ = writeln!(out, "The LoRA rules were part of the validation family; their old codes still name them.\n");
+    let _ = writeln!(out, "| old code | code |\n| --- | --- |");
+    for (old, new) in crate::rules::lora::REDIRECTS {
+        let _ = writeln!(out, "| {old} | {new} |");
+    }
 }
 
 /// The codes of the shell reader, the front end and the argparse layer (not rules).

@@ -29,17 +29,29 @@ pub struct Site {
     pub needs_model_config: bool,
 }
 
+/// One step of SGLang's `run_resolution_pipeline`, in the release's order.
+#[derive(Debug)]
+pub enum PipelineStep {
+    /// A hook or post-process pass, `module.function` as the site ids name it.
+    Hook(&'static str),
+    /// `if <condition>:` with the condition's source text.
+    If { condition: &'static str, then: &'static [PipelineStep], otherwise: &'static [PipelineStep] },
+    /// `return`: resolution ends here.
+    Return,
+}
+
 /// The generated data of one release.
 pub struct ReleaseData {
     pub version: &'static str,
     pub schema_json: &'static str,
     pub raise_sites: &'static [Site],
     pub warn_sites: &'static [Site],
+    pub pipeline: &'static [PipelineStep],
 }
 
 #[allow(clippy::indexing_slicing)]
 mod generated {
-    use super::{ReleaseData, Site};
+    use super::{PipelineStep, ReleaseData, Site};
     include!(concat!(env!("OUT_DIR"), "/releases.rs"));
 }
 pub use generated::{DEFAULT_VERSION, RELEASE_DATA, SUPPORTED_VERSIONS};

@@ -113,9 +113,29 @@ def _normalized(text):
     return " ".join((text or "").split())
 
 
+def skip_reason(text, m):
+    """The NotRunReason of the site reference `m` in `text`: `ctx.model_config(site(..))` is
+    ModelConfig; `ctx.skip(site(..), NotRunReason::X)` is X; a `SITE` constant takes the reason of
+    the `ctx.skip(SITE, ..)` / `ctx.model_config(SITE)` that uses it. None for other references."""
+    before = text[max(0, m.start() - 60): m.start()]
+    const = re.search(r"const (\w+): SiteRef = $", before)
+    if const:
+        name = const.group(1)
+        if re.search(r"ctx\.model_config\(" + name + r"\)", text):
+            return "ModelConfig"
+        used = re.search(r"ctx\.skip\(" + name + r",\s*NotRunReason::(\w+)", text)
+        return used.group(1) if used else None
+    if before.endswith("ctx.model_config("):
+        return "ModelConfig"
+    if before.endswith("ctx.skip("):
+        used = re.match(r",\s*NotRunReason::(\w+)", text[m.end():])
+        return used.group(1) if used else None
+    return None
+
+
 def skipped_sites(sources):
     """Site id -> NotRunReason for every `ctx.skip(site("module.function", "message start"), ...)`
-    (also `site_nth(.., n)` and a `SITE` constant passed to `ctx.skip`), resolved against the
+    and `ctx.model_config(site(..))` (also `site_nth(.., n)` and `SITE` constants), resolved against the
     raise sites as the core resolves them (`src/release.rs`)."""
     global _SKIPPED
     if _SKIPPED is not None:
@@ -128,18 +148,14 @@ def skipped_sites(sources):
     for text in sources.values():
         for m in pattern.finditer(text):
             function, message, nth = m.group(1), m.group(2).replace('\\"', '"').replace("\\\\", "\\"), int(m.group(3) or 0)
-            after = text[m.end(): m.end() + 400]
-            reason = re.search(r"NotRunReason::(\w+)", after)
-            const = re.search(r"const (\w+): SiteRef = $", text[max(0, m.start() - 60): m.start()])
-            if const:
-                reason = re.search(r"ctx\.skip\(" + const.group(1) + r",\s*NotRunReason::(\w+)", text)
+            reason = skip_reason(text, m)
             if not reason:
                 continue
             want = _normalized(message)
             rows = [r for r in by_function.get(function, [])
                     if (_normalized(r.get("message_template")) == "" if want == "" else _normalized(r.get("message_template")).startswith(want))]
             if nth < len(rows):
-                found[rows[nth]["id"]] = reason.group(1)
+                found[rows[nth]["id"]] = reason
     _SKIPPED = found
     return found
 

@@ -3,7 +3,7 @@
 //! linker. (`UnifiedCacheLinkerConfig.from_dict`, which `handle_hicache` calls for the
 //! `dynamic` linker, is ported here too.)
 
-use super::{Ctx, NotRunReason, Rule};
+use super::{Ctx, Rule};
 use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
@@ -524,5 +524,5 @@ fn resolve_hicache_dcp_compatibility(ctx: &mut Ctx) {
         return;
     }
     // #5: MLA models only (use_mla_backend reads the model's config).
-    ctx.skip(site("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"), NotRunReason::ModelConfig);
+    ctx.model_config(site("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"));
 }

@@ -4,7 +4,7 @@
 //!
 //! Checks that read the model's config (`use_mla_backend`, `model_config_of`) or the attention
 //! backends that `attention_hook` picks from the model are skipped with
-//! `NotRunReason::ModelConfig` unless the command fixes the backends itself.
+//! `ctx.model_config` (recorded as not run) unless the command fixes the backends itself.
 
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::Applicability;
@@ -963,10 +963,10 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
     let Some((prefill, decode)) = resolved_backends(ctx) else {
         // The split-backend warning and the backend asserts depend on the model's defaults.
         // (Only fp4_mx_block16 gets here, and the SM100 NVFP4 checks do not apply to it.)
-        ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"), NotRunReason::ModelConfig);
-        ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"), NotRunReason::ModelConfig);
-        ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"), NotRunReason::ModelConfig);
-        ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"), NotRunReason::ModelConfig);
+        ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"));
+        ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"));
+        ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"));
+        ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"));
         return Ok(());
     };
     let uses_sm100_trtllm = nvfp4 && sm100 && (prefill == "trtllm_mha" || decode == "trtllm_mha");
@@ -1046,11 +1046,11 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
         // The backend asserts branch on use_mla_backend (the model's attention arch): with an
         // FA4 prefill, #9 (MLA) or #10 (MHA) on the decode backend; else #11 or #12.
         if prefill == "fa4" {
-            ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"), NotRunReason::ModelConfig);
-            ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"), NotRunReason::ModelConfig);
+            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"));
+            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"));
         } else {
-            ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"), NotRunReason::ModelConfig);
-            ctx.skip(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"), NotRunReason::ModelConfig);
+            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"));
+            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"));
         }
     }
     Ok(())
@@ -1075,7 +1075,7 @@ pub fn handle_prefill_only_disable_kv_cache(ctx: &mut Ctx) -> Step {
     }
     // #1 (the ordering assert) cannot fire: attention_hook always resolves a backend.
     let Some((prefill, _)) = resolved_backends(ctx) else {
-        ctx.skip(site("kv_cache_hook.handle_prefill_only_disable_kv_cache", "--prefill-only-disable-kv-cache currently"), NotRunReason::ModelConfig);
+        ctx.model_config(site("kv_cache_hook.handle_prefill_only_disable_kv_cache", "--prefill-only-disable-kv-cache currently"));
         return Ok(());
     };
     if prefill != "fa3" && prefill != "fa4" {
@@ -1176,7 +1176,7 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
     if let Some(r) = ratio.as_float() {
         if !(r > 0.0 && r <= 1.0) {
             if ctx.cfg.truthy(f::enable_hierarchical_cache) {
-                ctx.skip(site("kv_cache_hook.handle_cache_compatibility", "--swa-full-tokens-ratio should be in range"), NotRunReason::ModelConfig);
+                ctx.model_config(site("kv_cache_hook.handle_cache_compatibility", "--swa-full-tokens-ratio should be in range"));
             } else {
                 let fixes = vec![ctx.fix_remove("Remove --swa-full-tokens-ratio (default 0.8)", f::swa_full_tokens_ratio, Applicability::Unsafe)];
                 return ctx.raise(&SWA_RATIO_RANGE, &[], &[f::swa_full_tokens_ratio], fixes);
@@ -1259,9 +1259,9 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
     }
     // model_config_of + use_mla_backend: the allowed backend set (#2) and the linear-attention
     // backend sets (#3, #4) depend on the model's attention architecture.
-    ctx.skip(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"), NotRunReason::ModelConfig);
-    ctx.skip(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention"), NotRunReason::ModelConfig);
-    ctx.skip(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"), NotRunReason::ModelConfig);
+    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"));
+    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention"));
+    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"));
     let mamba = ctx.cfg.get(f::mamba_backend).clone();
     if !(mamba.is_none() || mamba.as_str() == Some("triton")) {
         let args: &Args = &[("cfg.mamba_backend", &mamba.repr())];
@@ -1283,7 +1283,7 @@ fn assert_spec_verify_backends(ctx: &mut Ctx, algorithm: &str, allowed: &[&str])
         dcp_note = " (flashinfer is excluded under --dcp-size > 1)";
     }
     let Some((p, d)) = resolved_backends(ctx) else {
-        ctx.skip(site("kv_cache_hook._assert_spec_verify_backends", "--enable-unified-memory + {algorithm} requires"), NotRunReason::ModelConfig);
+        ctx.model_config(site("kv_cache_hook._assert_spec_verify_backends", "--enable-unified-memory + {algorithm} requires"));
         return true;
     };
     let backends = [p.as_str(), d.as_str()];
@@ -1346,12 +1346,12 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                 ];
                 return ctx.raise(&UM_OFFLOAD_FILE_ONLY, &[], &[f::hicache_storage_backend, f::enable_unified_memory], fixes);
             }
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"), NotRunReason::ModelConfig);
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"), NotRunReason::ModelConfig);
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"), NotRunReason::ModelConfig);
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"));
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"));
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"));
         }
         if ctx.cfg.is(f::disaggregation_decode_retraction_backup, "host_pool") {
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"), NotRunReason::ModelConfig);
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"));
         }
     }
     if !matches!(spec.as_deref(), None | Some("DSPARK") | Some("EAGLE") | Some("EAGLE3") | Some("DFLASH")) {
@@ -1369,12 +1369,12 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
         Some("EAGLE") | Some("EAGLE3") => {
             // #13 (hybrid target) and #14 (target backends) read the model's config; the draft
             // check (#15) only runs once they pass.
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires"), NotRunReason::ModelConfig);
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"), NotRunReason::ModelConfig);
-            ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"), NotRunReason::ModelConfig);
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires"));
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"));
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"));
             if ctx.cfg.truthy(f::enable_hierarchical_cache) {
                 // EAGLE + HiCache (#20) is asserted after them
-                ctx.skip(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:"), NotRunReason::ModelConfig);
+                ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:"));
             }
             return Ok(());
         }
@@ -1406,8 +1406,8 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     // #19 (EAGLE + host_pool) and #20 (EAGLE + HiCache) sit behind the EAGLE branch above.
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 {
         // _validate_unified_memory_dcp: #1 (MLA only) and #2 (no hybrid SWA) read the model.
-        ctx.skip(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context"), NotRunReason::ModelConfig);
-        ctx.skip(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does"), NotRunReason::ModelConfig);
+        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context"));
+        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does"));
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe), drop_um(ctx)];
             return ctx.raise(&UM_DCP_NO_PD, &[], &[f::disaggregation_mode, f::dcp_size, f::enable_unified_memory], fixes);

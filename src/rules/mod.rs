@@ -10,21 +10,28 @@
 //! | `pd_disaggregation_hook.py` | `pd_disaggregation.rs` |
 //! | `serving_hook.py` | `serving.rs` |
 //! | `validation_hook.py` (`check_server_args` and validators) | `validation.rs` |
-//! | `cuda_graph_hook.py`, `model_executor/cuda_graph_config.py` | `cuda_graph.rs` |
+//! | `lora_hook.py`, `lora/marlin_lora_temp/policy.py` | `lora.rs` |
+//! | `cuda_graph_hook.py` | `cuda_graph.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
+//!
+//! SGLang's shared modules (`runtime_context.py`, `environ.py`, `overrides.py`'s constants,
+//! `model_executor/cuda_graph_config.py`, `validation_hook.validate_ib_devices`, the speculative
+//! algorithm) are in `shared/`: families import them, never each other.
 //!
 //! `pipeline.rs` mirrors `pipeline.py::run_resolution_pipeline`: the order of the hooks.
 
 pub mod cuda_graph;
 pub mod hicache;
 pub mod kv_cache;
+pub mod lora;
 pub mod model_config;
 pub mod model_path;
 pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
 pub mod serving;
+pub mod shared;
 pub mod validation;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Origin, Severity, Stage};
@@ -220,8 +227,8 @@ pub struct Ctx<'a> {
     pub can_append: bool,
     /// Span used when a diagnostic has no better place (the launcher).
     pub fallback_span: Span,
-    /// Whether the model's config is known (it never is yet: model-dependent checks skip).
-    pub model_config_known: bool,
+    /// The model's config, when the check knows it (not yet: every read records a not-run check).
+    pub model: Option<ModelConfig>,
     /// SGLang already stopped before resolution (front end, config or argparse error).
     pub earlier_error: bool,
     /// The step of SGLang's start-up running now (resolution, then `check_server_args`).
@@ -248,6 +255,11 @@ pub enum NotRunReason {
     Network,
     NotImplemented,
 }
+
+/// What the model's `config.json` tells SGLang's checks. Nothing is read yet (the model issue
+/// fills this in), so every check that needs it is reported as not run.
+#[derive(Debug, Clone, Default)]
+pub struct ModelConfig {}
 
 /// The values a hook computed for the placeholders of SGLang's message template, by the
 /// placeholder's expression (`("cfg.tp_size", &tp)`).
@@ -321,10 +333,28 @@ impl<'a> Ctx<'a> {
         let _ = hook(self);
     }
 
+    /// Run hooks that SGLang runs as one function: the first raise stops the rest.
+    pub fn run_in_turn(&mut self, hooks: &[fn(&mut Ctx) -> Step]) {
+        for hook in hooks {
+            if hook(self).is_err() {
+                return;
+            }
+        }
+    }
+
     /// Record that `hook` would run here but is not modelled (counted, not listed, in each
     /// report: the list is `pipeline.rs`; duplicates are removed once, at the end).
     pub fn not_modelled(&mut self, hook: &'static str) {
         self.not_modelled.push(hook);
+    }
+
+    /// The model's config, read for the check at `needed_by`. When it is not known, that check
+    /// is recorded as not run (for want of the model's config) and None is returned.
+    pub fn model_config(&mut self, needed_by: SiteRef) -> Option<&ModelConfig> {
+        if self.model.is_none() {
+            self.skip(needed_by, NotRunReason::ModelConfig);
+        }
+        self.model.as_ref()
     }
 
     /// A check SGLang would run here that this build cannot decide, and why.
@@ -332,6 +362,12 @@ impl<'a> Ctx<'a> {
         if let Some(s) = self.release.raise_site(&site) {
             self.not_run.push(NotRun { site: s.id, reason });
         }
+    }
+
+    /// A check SGLang runs that has no raise site in the release data (a lookup on the serving
+    /// machine or the network, a library's own validation), named by where SGLang runs it.
+    pub fn skip_unlisted(&mut self, check: &'static str, reason: NotRunReason) {
+        self.not_run.push(NotRun { site: check, reason });
     }
 
     /// The flag that writes `field` in this release (for fixes), or `--field-name`.
@@ -392,6 +428,12 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The rule with this code, also under a code it had before (see `lora::REDIRECTS`).
+pub fn by_code(code: &str) -> Option<&'static Rule> {
+    let code = lora::REDIRECTS.iter().find(|(old, _)| *old == code).map(|(_, new)| *new).unwrap_or(code);
+    all_rules().into_iter().find(|r| r.code == code)
+}
+
 /// Every rule this build knows, in pipeline order of their families.
 pub fn all_rules() -> Vec<&'static Rule> {
     let mut v: Vec<&'static Rule> = Vec::new();
@@ -401,7 +443,9 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(serving::RULES);
     v.extend_from_slice(hicache::RULES);
     v.extend_from_slice(validation::RULES);
+    v.extend_from_slice(lora::RULES);
     v.extend_from_slice(pd_disaggregation::RULES);
+    v.extend_from_slice(shared::ib_devices::RULES);
     v.extend_from_slice(kv_cache::RULES);
     v.extend_from_slice(cuda_graph::RULES);
     v

@@ -8,7 +8,7 @@
 //! anything that looks like a filesystem path is left alone, and a well-formed repo id is assumed
 //! to exist (the model's config is not read: see `not_run`).
 
-use super::{Ctx, NotRun, NotRunReason, Rule};
+use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::f;
 use crate::rules::{Sglang, Step};
@@ -84,7 +84,7 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) -> Step {
     }
     if looks_like_local_path(&path) || is_placeholder(&path) {
         // Not a site of SGLang's (the Hub lookup is huggingface_hub's): recorded under our own id.
-        ctx.not_run.push(NotRun { site: "model_source_paths:local_path", reason: NotRunReason::Files });
+        ctx.skip_unlisted("model_source_paths:local_path", NotRunReason::Files);
         return Ok(());
     }
     let rule: &'static Rule = if !repo_id_regex_matches(&path) {

@@ -12,6 +12,11 @@ use crate::diagnostic::{Applicability, Fix};
 use crate::pyvalue::{str_repr, PyValue};
 use crate::fields::{f, Field};
 use crate::rules::{raises, site, warns, Args, Step};
+use super::shared::cuda_graph_config::phase_backend;
+use super::shared::envs::env_bool;
+use super::shared::ib_devices::validate_ib_devices;
+use super::shared::overrides::A2A_EP_SPANNING_BACKENDS;
+use super::shared::runtime_context::{attn_dp_enabled, num_dp_ranks};
 
 // ---- handle_decode_context_parallelism -------------------------------------------------------
 
@@ -811,23 +816,6 @@ fn show(ctx: &Ctx, field: Field) -> String {
     ctx.cfg.get(field).py_str()
 }
 
-/// `runtime_context.attn_dp_enabled_of`: attention DP runs (`attn_dp_size > 1`) or this
-/// process joins an attention-DP deployment (`ep_join_mode == "scale"`).
-pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
-    int(ctx, f::attn_dp_size, 1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale")
-}
-
-/// `runtime_context.num_dp_ranks_of`: replicas times attention-DP groups.
-pub fn num_dp_ranks(ctx: &Ctx) -> i64 {
-    int(ctx, f::dp_size, 1) * int(ctx, f::attn_dp_size, 1)
-}
-
-/// SGLang's `EnvBool` (`envs.X.get()`): true/1/yes/y and false/0/no/n, case-insensitive.
-/// Other text makes SGLang raise on read; we treat it as unset.
-pub fn env_bool(ctx: &Ctx, name: &str) -> bool {
-    matches!(ctx.env(name).map(str::to_ascii_lowercase).as_deref(), Some("true" | "1" | "yes" | "y"))
-}
-
 /// Python `a % b` for ints (sign of the divisor); None for b == 0 (ZeroDivisionError).
 fn py_mod(a: i64, b: i64) -> Option<i64> {
     if b == 0 {
@@ -859,10 +847,6 @@ fn moe_a2a_backend_after_a2a_hook(ctx: &Ctx) -> String {
     }
     backend
 }
-
-/// `overrides._A2A_EP_SPANNING_BACKENDS`.
-const A2A_EP_SPANNING_BACKENDS: &[&str] =
-    &["megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "flashinfer_megamoe", "mori", "pplx"];
 
 /// `ep_size` after `handle_a2a_moe` (`_a2a_ep_size`): the spanning backends set it to tp_size.
 fn ep_size_after_a2a_hook(ctx: &Ctx) -> i64 {
@@ -1207,23 +1191,23 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
         // Model-dependent: _boundary_parallelism_overrides (Nemotron-H, LongCat-Flash), the
         // HIP / DeepSeek V3.2 / MiMo V2 prefill-CP checks and resolve_cp_tp_group_sharing.
         if attn_cp > 1 {
-            ctx.skip(site("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"), NotRunReason::ModelConfig);
+            ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"));
         }
         if prefill_cp && attn_cp > 1 {
-            ctx.skip(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"), NotRunReason::ModelConfig);
-            ctx.skip(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --attn-cp-size"), NotRunReason::ModelConfig);
+            ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --attn-cp-size"));
         }
         if prefill_cp {
             if ctx.hw.is_hip() {
-                ctx.skip(site("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"), NotRunReason::ModelConfig);
+                ctx.model_config(site("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"));
             }
             if ctx.cfg.is(f::cp_strategy, "zigzag") {
-                ctx.skip(site("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"), NotRunReason::ModelConfig);
+                ctx.model_config(site("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"));
             }
-            ctx.skip(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"), NotRunReason::ModelConfig);
+            ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"));
             // MiMo V2 (multimodal) with zigzag CP must serve text only
             if ctx.cfg.is(f::cp_strategy, "zigzag") && !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
-                ctx.skip(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"), NotRunReason::ModelConfig);
+                ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"));
             }
         }
     }
@@ -1320,8 +1304,8 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
     // #2 (instance:// model path) is rejected earlier by the model-path hooks for every
     // instance path we could build; #3 and #4 need the model's architecture (Kimi-K3 only).
     ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires a Kimi-K3"), NotRunReason::NotImplemented);
-    ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"), NotRunReason::ModelConfig);
-    ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"), NotRunReason::ModelConfig);
+    ctx.model_config(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"));
+    ctx.model_config(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"));
     Ok(())
 }
 
@@ -1409,7 +1393,7 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         }
         if ctx.cfg.is(f::elastic_ep_backend, "mooncake") {
             let dev = ctx.cfg.str(f::mooncake_ib_device).map(str::to_string);
-            match super::pd_disaggregation::validate_ib_devices(ctx, dev.as_deref(), f::mooncake_ib_device) {
+            match validate_ib_devices(ctx, dev.as_deref(), f::mooncake_ib_device) {
                 Some(v) => ctx.cfg.set(f::mooncake_ib_device, v),
                 None => return Ok(()),
             }
@@ -1550,7 +1534,7 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     // model (multimodal, hybrid and DeepSeek-V4 models turn it off), so a prefill phase the
     // command does not set stops the check below.
     let all_off = ctx.cfg.truthy(f::disable_cuda_graph);
-    let decode = match super::cuda_graph::phase_backend(ctx, "decode") {
+    let decode = match phase_backend(ctx, "decode") {
         Some(b) => b,
         None if all_off || ctx.cfg.truthy(f::disable_decode_cuda_graph) => "disabled".to_string(),
         None => ctx.cfg.str(f::cuda_graph_backend_decode).unwrap_or("full").to_string(),
@@ -1568,10 +1552,10 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     let prefill_off = all_off
         || ctx.cfg.truthy(f::disable_prefill_cuda_graph)
         || ctx.cfg.is(f::cuda_graph_backend_prefill, "disabled")
-        || super::cuda_graph::phase_backend(ctx, "prefill").as_deref() == Some("disabled");
+        || phase_backend(ctx, "prefill").as_deref() == Some("disabled");
     if !prefill_off {
         if ctx.cfg.is_none(f::cuda_graph_backend_prefill) {
-            ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"), NotRunReason::ModelConfig);
+            ctx.model_config(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"));
             return Ok(());
         }
         let fixes = vec![ctx.fix_set(

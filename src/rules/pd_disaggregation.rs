@@ -1,12 +1,14 @@
 //! Rules from SGLang's `sglang/srt/arg_groups/pd_disaggregation_hook.py`
 //! (`handle_pd_disaggregation`, `handle_encoder_disaggregation`), with the helpers only these
-//! hooks reach: `model_hook.handle_language_model_only`'s flag checks and
-//! `validation_hook.validate_ib_devices` (also called by `parallel_hook.handle_elastic_ep`).
+//! hooks reach: `model_hook.handle_language_model_only`'s flag checks. The IB device checks they
+//! call are in `shared::ib_devices`.
 
-use super::parallel::{attn_dp_enabled, env_bool, num_dp_ranks};
+use super::shared::envs::env_bool;
+use super::shared::ib_devices::validate_ib_devices;
+use super::shared::runtime_context::{attn_dp_enabled, num_dp_ranks};
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::Applicability;
-use crate::pyvalue::{str_repr, PyValue};
+use crate::pyvalue::PyValue;
 use crate::fields::{f, Field};
 use crate::rules::{raises, site, warns, Args, Step};
 
@@ -175,60 +177,6 @@ pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only",
 };
 
-pub static IB_EMPTY: Rule = Rule {
-    code: "PD040",
-    name: "ib-device-empty",
-    sglang: raises("validation_hook.validate_ib_devices", "No valid IB devices specified"),
-    explanation: "An InfiniBand device list that is empty or only spaces names no device; leave the flag out to let Mooncake discover devices.",
-    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ' '",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
-};
-pub static IB_NO_SYSFS: Rule = Rule {
-    code: "PD041",
-    name: "ib-sysfs-missing",
-    sglang: raises("validation_hook.validate_ib_devices", "InfiniBand sysfs path not found: {ib_sysfs_path}."),
-    explanation: "Explicit IB devices are checked against /sys/class/infiniband; on a machine without InfiniBand drivers that folder does not exist.",
-    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
-};
-pub static IB_GROUP_EMPTY: Rule = Rule {
-    code: "PD043",
-    name: "ib-device-group-empty",
-    sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "No valid IB devices specified for {context}"),
-    explanation: "The comma-separated IB device list contains no device name.",
-    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ,",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
-};
-pub static IB_UNKNOWN: Rule = Rule {
-    code: "PD044",
-    name: "ib-device-unknown",
-    sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "Invalid IB devices specified for {context}:"),
-    explanation: "Every IB device named must exist under /sys/class/infiniband on this machine.",
-    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_9",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
-};
-pub static IB_AUTO_WARNING: Rule = Rule {
-    code: "PD045",
-    name: "ib-device-auto-discovery",
-    sglang: warns("validation_hook.validate_ib_devices", "No IB devices specified for Mooncake backend,"),
-    explanation: "Mooncake picks InfiniBand devices itself when none are named.",
-    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "",
-    example_good: "",
-};
-pub static IB_DUPLICATE_WARNING: Rule = Rule {
-    code: "PD046",
-    name: "ib-device-duplicate",
-    sglang: warns("validation_hook.validate_ib_devices._normalize_device_group", "Duplicate IB devices specified for {context}:"),
-    explanation: "An IB device listed twice is used once.",
-    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "",
-    example_good: "",
-};
 
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
@@ -250,12 +198,6 @@ pub static RULES: &[&Rule] = &[
     &ENCODER_AND_LANGUAGE_ONLY,
     &ENCODER_ONLY_WITH_PD,
     &LANGUAGE_MODEL_ONLY_FLAGS,
-    &IB_EMPTY,
-    &IB_NO_SYSFS,
-    &IB_GROUP_EMPTY,
-    &IB_UNKNOWN,
-    &IB_AUTO_WARNING,
-    &IB_DUPLICATE_WARNING,
 ];
 
 fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
@@ -535,66 +477,6 @@ fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx) -> bool {
     true
 }
 
-/// `validation_hook.validate_ib_devices` for the plain comma-separated form, against the
-/// profile's `/sys/class/infiniband` (`mlx5_0`.. as the recorder's profiles list them).
-/// Returns the normalized value, or None when it raised (or the form could not be checked:
-/// JSON mappings and `.json` files are skipped).
-pub(crate) fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> Option<PyValue> {
-    let Some(raw) = device else {
-        ctx.warn(&IB_AUTO_WARNING, &[], &[dest], vec![]);
-        return Some(PyValue::None);
-    };
-    let normalized = raw.trim();
-    if normalized.is_empty() {
-        let fixes = vec![ctx.fix_remove("Drop the empty device list (auto discovery)", dest, Applicability::Safe)];
-        ctx.raise(&IB_EMPTY, &[], &[dest], fixes).ok()?;
-    }
-    if ctx.hw.ib_devices == 0 {
-        let fixes = vec![ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe)];
-        ctx.raise(&IB_NO_SYSFS, &[("ib_sysfs_path", &"/sys/class/infiniband")], &[dest], fixes).ok()?;
-    }
-    if normalized.ends_with(".json") || normalized.starts_with('{') {
-        ctx.skip(site("validation_hook.validate_ib_devices", ""), NotRunReason::Files);
-        return None;
-    }
-    let available: Vec<String> = (0..ctx.hw.ib_devices).map(|i| format!("mlx5_{i}")).collect();
-    let context = "all GPUs";
-    let devices: Vec<&str> = normalized.split(',').map(str::trim).filter(|d| !d.is_empty()).collect();
-    if devices.is_empty() {
-        ctx.raise(&IB_GROUP_EMPTY, &[("context", &context)], &[dest], vec![]).ok()?;
-    }
-    let mut unique: Vec<&str> = Vec::new();
-    for d in &devices {
-        if !unique.contains(d) {
-            unique.push(d);
-        }
-    }
-    if unique.len() != devices.len() {
-        ctx.warn(
-            &IB_DUPLICATE_WARNING,
-            &[("context", &context), ("raw_value", &normalized), ("','.join(unique_devices)", &unique.join(","))],
-            &[dest],
-            vec![],
-        );
-    }
-    let invalid: Vec<&str> = unique.iter().copied().filter(|d| !available.iter().any(|a| a == d)).collect();
-    if !invalid.is_empty() {
-        let mut sorted = available.clone();
-        sorted.sort();
-        let list = |v: &[&str]| format!("[{}]", v.iter().map(|s| str_repr(s)).collect::<Vec<_>>().join(", "));
-        let avail: Vec<&str> = sorted.iter().map(String::as_str).collect();
-        let valid: Vec<&str> = unique.iter().copied().filter(|d| available.iter().any(|a| a == d)).collect();
-        let mut fixes = Vec::new();
-        if !valid.is_empty() && ctx.cfg.setting(dest).is_some_and(|s| !s.option.is_empty()) {
-            fixes.push(ctx.fix_set("Keep only the devices that exist", dest, &valid.join(","), Applicability::Unsafe));
-        }
-        fixes.push(ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe));
-        let args: &Args = &[("context", &context), ("invalid_devices", &list(&invalid)), ("sorted(available_devices)", &list(&avail))];
-        ctx.raise(&IB_UNKNOWN, args, &[dest], fixes).ok()?;
-    }
-    Some(PyValue::Str(unique.join(",")))
-}
-
 /// `handle_encoder_disaggregation`.
 pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
     // model_hook.handle_language_model_only: the flag checks come before the model config.
@@ -614,8 +496,8 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
                 return ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, args, &[dest, f::language_model_only], fixes);
             }
         }
-        ctx.skip(site("model_hook.handle_language_model_only", "--language-model-only is incompatible with"), NotRunReason::ModelConfig);
-        ctx.skip(site("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."), NotRunReason::ModelConfig);
+        ctx.model_config(site("model_hook.handle_language_model_only", "--language-model-only is incompatible with"));
+        ctx.model_config(site("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."));
         return Ok(());
     }
     let encoder_only = ctx.cfg.truthy(f::encoder_only);
@@ -649,9 +531,9 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
     // The rest reads the model's architecture: encoder_transfer_backend 'auto' resolution and
     // the encoder-disaggregation architecture checks.
     if encoder_only || language_only {
-        ctx.skip(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"), NotRunReason::ModelConfig);
+        ctx.model_config(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"));
         if language_only && ctx.cfg.truthy(f::enable_adaptive_dispatch_to_encoder) {
-            ctx.skip(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Muse language-only servers do not load local"), NotRunReason::ModelConfig);
+            ctx.model_config(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Muse language-only servers do not load local"));
         }
     }
     Ok(())

@@ -4,8 +4,8 @@
 //! Hooks are ported in SGLang's order with the same value changes (`declare_resolution`), so the
 //! families that run later read what SGLang's later hooks read.
 
-use super::cuda_graph;
-use super::{site, site_nth, Args, Ctx, NotRun, NotRunReason, Rule, Step};
+use super::shared::cuda_graph_config as cuda_graph;
+use super::{site, site_nth, Args, Ctx, NotRunReason, Rule, Step};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
@@ -923,7 +923,7 @@ pub fn handle_missing_default_values(ctx: &mut Ctx) -> Step {
     if env_bool(ctx, "SGLANG_USE_MODELSCOPE", false) {
         // handle_modelscope_paths downloads from ModelScope.
         // Not a raise site (no `site(..)` names it): recorded by its function, as before.
-        ctx.not_run.push(NotRun { site: "model_path_hook.handle_modelscope_paths", reason: NotRunReason::Network });
+        ctx.skip_unlisted("model_path_hook.handle_modelscope_paths", NotRunReason::Network);
     }
     let draft_q = ctx.cfg.get(f::speculative_draft_model_quantization).clone();
     ctx.cfg.set(f::_speculative_draft_quantization_explicitly_set, PyValue::Bool(!draft_q.is_none()));
@@ -1045,7 +1045,7 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
                 // Multimodal models on CUDA: cpu on one node; cuda_vmm is only auto-selected on
                 // several GB200/GB300 nodes with an IMEX channel and a model that opted in.
                 if ctx.hw.mnnvl_fabric && ctx.hw.is_cuda() && ctx.cfg.int(f::nnodes).unwrap_or(1) > 1 {
-                    ctx.skip(site("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm requires"), NotRunReason::ModelConfig);
+                    ctx.model_config(site("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm requires"));
                 }
                 "cpu".to_string()
             }
@@ -1327,7 +1327,7 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
             // SamplingParams(**params).normalize(None): the sampling-parameter checks are not
             // modelled here.
             // Not a raise site (no `site(..)` names it): recorded by its function, as before.
-            ctx.not_run.push(NotRun { site: "sampling.sampling_params.SamplingParams.normalize", reason: NotRunReason::NotImplemented });
+            ctx.skip_unlisted("sampling.sampling_params.SamplingParams.normalize", NotRunReason::NotImplemented);
         }
     }
     Ok(())

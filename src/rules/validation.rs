@@ -1,12 +1,11 @@
 //! Rules from SGLang's `sglang/srt/arg_groups/validation_hook.py`: the pipeline validators
 //! (stage resolve) and `check_server_args` (stage check, run right after resolution).
 //!
-//! Submodules: `check.rs` (`check_server_args` and its helpers), `lora.rs`
-//! (`lora_hook.check_lora_server_args`, called from `check_server_args`, and the
-//! experimental Marlin policy).
+//! Submodule `check.rs`: `check_server_args` and its helpers. It calls
+//! `lora_hook.check_lora_server_args` midway; the pipeline runs that (the `lora` family) between
+//! the two halves.
 
 pub mod check;
-pub mod lora;
 
 use super::{raises, Ctx, Rule, Step};
 use crate::diagnostic::Applicability;
@@ -136,10 +135,6 @@ pub static RULES: &[&Rule] = &[
     &AUX_CAPTURE_NEEDS_LAYER_IDS,
     &AUX_LAYER_IDS_NEGATIVE,
     &AUX_LAYER_IDS_REPEATED,
-    &lora::MARLIN_EP_NEEDS_A2A_NONE,
-    &lora::MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS,
-    &lora::MARLIN_LORA_NEEDS_TRITON,
-    &lora::MARLIN_EP_TRIVIAL_PLACEMENT,
     &check::TP_NOT_DIVISIBLE_BY_NNODES,
     &check::PP_MAX_MICRO_BATCH_SIZE,
     &check::CUDA_GRAPH_PADDING_TORCH_COMPILE,
@@ -204,23 +199,6 @@ pub static RULES: &[&Rule] = &[
     &check::WATERMARK_DEFAULTS_NEED_KEY,
     &check::LOAD_PUBLISH_NEEDS_KV_EVENTS,
     &check::LOAD_PUBLISH_INACTIVE_PUBLISHER,
-    &lora::MAX_LORAS_PER_BATCH,
-    &lora::W_ENABLE_LORA_SET,
-    &lora::V2_LORA_MODES,
-    &lora::OVERLAP_LOADING_LIMIT,
-    &lora::TARGET_MODULES_ALL,
-    &lora::NEEDS_PATHS_OR_SHAPES,
-    &lora::MAX_LOADED_LT_PER_BATCH,
-    &lora::PATHS_EXCEED_MAX_LOADED,
-    &lora::DRAIN_WAIT_THRESHOLD,
-    &lora::SPEC_MOE_RUNNER_LORA,
-    &lora::MOE_RUNNER_NEEDS_LORA,
-    &lora::MOE_RUNNER_NEEDS_TRITON_V2,
-    &lora::MOE_RUNNER_QUANT,
-    &lora::MOE_RUNNER_NVFP4,
-    &lora::MOE_RUNNER_A2A,
-    &lora::MOE_RUNNER_ELASTIC_EP,
-    &lora::MOE_RUNNER_TRIVIAL_PLACEMENT,
 ];
 
 /// `validate_prefill_decode_interval`.
@@ -369,12 +347,4 @@ pub fn default_unset_prefill_decode_interval(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// `validate_experimental_sgl_marlin`.
-pub fn validate_experimental_sgl_marlin(ctx: &mut Ctx) -> Step {
-    lora::validate_experimental_sgl_marlin(ctx)
-}
-
-/// `check_server_args`.
-pub fn check_server_args(ctx: &mut Ctx) -> Step {
-    check::check_server_args(ctx)
-}
+pub use check::{check_server_args, check_server_args_after_lora};

@@ -8,12 +8,13 @@
 //! model (platform defaults, GPU-memory defaults) they are recomputed here, with a note saying
 //! where; where the final value depends on the model, the check is skipped and reported.
 
-use super::lora;
 use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
 use crate::hardware::Platform;
 use crate::pyvalue::{float_repr, PyValue};
 use crate::release::SiteRef;
+use crate::rules::shared::runtime_context::attn_dp_enabled;
+use crate::rules::shared::speculative::{spec_kind, Spec};
 use crate::rules::{raises, site, warns, Ctx, NotRunReason, Rule, Sglang, Step};
 
 
@@ -607,35 +608,12 @@ pub fn device(ctx: &Ctx) -> String {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Spec {
-    None,
-    /// NGRAM (any case): the speculative hook keeps it, upper-cased, and needs no draft model.
-    Ngram,
-    /// Anything else: renamed/validated by the speculative hook, which is not modelled.
-    Other,
-}
-
-/// The speculative algorithm as far as these checks can know it.
-pub fn spec_kind(ctx: &Ctx) -> Spec {
-    match ctx.cfg.str(f::speculative_algorithm) {
-        None => Spec::None,
-        Some(s) if s.eq_ignore_ascii_case("NGRAM") => Spec::Ngram,
-        Some(_) => Spec::Other,
-    }
-}
-
-/// `runtime_context.attn_dp_enabled_of`.
-pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
-    ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale")
-}
-
 fn int(ctx: &Ctx, field: Field) -> i64 {
     ctx.cfg.int(field).unwrap_or(0)
 }
 
 
-/// `check_server_args`.
+/// `check_server_args`, up to its call to `lora_hook.check_lora_server_args`.
 /// SGLang only gets here when resolution raised nothing; if it did, the checks still run
 /// (their errors are worth showing), and `Ctx::warn` drops the warnings SGLang never prints.
 pub fn check_server_args(ctx: &mut Ctx) -> Step {
@@ -738,7 +716,13 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
         );
     }
 
-    lora::check_lora_server_args(ctx)?;
+    Ok(())
+}
+
+/// The rest of `check_server_args`, after its call to `lora_hook.check_lora_server_args`.
+pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
+    let tp = int(ctx, f::tp_size);
+    let pp = int(ctx, f::pp_size);
 
     // NGRAM: the speculative hook turns mixed chunk off ("The mixed chunked prefill are disabled
     // because of using ngram speculative decoding."), so the assert cannot fire.
@@ -835,7 +819,7 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
     // overrides._hisparse_validation -> hisparse_hook.validate_hisparse: its first check needs
     // the model's hf_config (is it a DSA / DeepSeek-V4 / MiniMax-M3 model?).
     if ctx.cfg.truthy(f::enable_hisparse) {
-        ctx.skip(site("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"), NotRunReason::ModelConfig);
+        ctx.model_config(site("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"));
     }
 
     // handle_data_parallelism multiplies it by 0.3 under attention DP: the sign is unchanged.
@@ -958,7 +942,7 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
         Spec::Other => {
             // The speculative hook (not modelled) rewrites the algorithm (NEXTN -> EAGLE, ...) and
             // needs the draft model's config.
-            ctx.skip(site("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"), NotRunReason::ModelConfig);
+            ctx.model_config(site("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"));
         }
     }
     if !ctx.cfg.is_none(f::min_free_slots_delay) {
@@ -1033,7 +1017,7 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     if !ctx.cfg.is_none(f::dllm_algorithm) {
-        ctx.skip(SITE, NotRunReason::ModelConfig); // overrides._dllm_page_size: the model's block size
+        ctx.model_config(SITE); // overrides._dllm_page_size: the model's block size
         return Ok(());
     }
     // overrides._page_size_default: 64 on ROCm with the vectorized_5d AITER layout, else 1.
@@ -1086,7 +1070,7 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
         }
         return ctx.raise(&CHUNKED_PREFILL_PAGE_SIZE, &[], &[f::chunked_prefill_size, f::page_size, f::attn_dp_size], fixes);
     }
-    ctx.skip(SITE, NotRunReason::ModelConfig);
+    ctx.model_config(SITE);
     Ok(())
 }
 

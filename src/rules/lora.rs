@@ -1,16 +1,23 @@
-//! LoRA checks reached from this family's hooks:
+//! Rules from SGLang's `sglang/srt/arg_groups/lora_hook.py` and the experimental Marlin LoRA
+//! policy:
 //! - `lora_hook.check_lora_server_args` / `check_lora_moe_runner_args` /
-//!   `check_lora_speculative_compatibility` (called from `check_server_args`, stage check);
-//! - `lora/marlin_lora_temp/policy.validate_experimental_sgl_marlin_server_args` (called from
-//!   `validate_experimental_sgl_marlin`, stage resolve).
+//!   `check_lora_speculative_compatibility` (SGLang calls them from `check_server_args`; the
+//!   pipeline runs them in that place, stage check);
+//! - `lora/marlin_lora_temp/policy.validate_experimental_sgl_marlin_server_args` (the pipeline's
+//!   `validate_experimental_sgl_marlin` step, stage resolve).
+//!
+//! These rules were VAL codes while LoRA sat inside the validation family; [`REDIRECTS`] keeps the
+//! old codes working, as Ruff does.
 
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::pyvalue::PyValue;
-use crate::rules::{raises, site, warns, Ctx, NotRunReason, Rule, Step};
+use crate::rules::shared::overrides::A2A_EP_SPANNING_BACKENDS;
+use crate::rules::shared::speculative::{spec_kind, Spec};
+use crate::rules::{raises, site, warns, Ctx, Rule, Step};
 
 pub static MARLIN_EP_NEEDS_A2A_NONE: Rule = Rule {
-    code: "VAL013",
+    code: "LORA001",
     name: "experimental-sgl-marlin-ep-needs-a2a-none",
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin EP requires --moe-a2a-backend"),
     explanation: "The experimental Marlin MoE runner handles expert parallelism itself and cannot sit behind an all-to-all dispatch backend (which also forces ep_size to tp_size).",
@@ -19,7 +26,7 @@ pub static MARLIN_EP_NEEDS_A2A_NONE: Rule = Rule {
     example_good: "--moe-runner-backend experimental_sgl_marlin --tp-size 2 --ep-size 2",
 };
 pub static MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS: Rule = Rule {
-    code: "VAL014",
+    code: "LORA002",
     name: "experimental-sgl-marlin-lora-needs-virtual-experts",
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin LoRA requires --lora-use-virtual-experts"),
     explanation: "With LoRA adapters the experimental Marlin MoE runner only supports the virtual-experts LoRA path.",
@@ -28,7 +35,7 @@ pub static MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS: Rule = Rule {
     example_good: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts --lora-backend triton",
 };
 pub static MARLIN_LORA_NEEDS_TRITON: Rule = Rule {
-    code: "VAL015",
+    code: "LORA003",
     name: "experimental-sgl-marlin-lora-needs-triton",
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin LoRA requires --lora-backend"),
     explanation: "The experimental Marlin MoE-LoRA kernels consume the triton LoRA backend's batch metadata directly.",
@@ -37,7 +44,7 @@ pub static MARLIN_LORA_NEEDS_TRITON: Rule = Rule {
     example_good: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts --lora-backend triton",
 };
 pub static MARLIN_EP_TRIVIAL_PLACEMENT: Rule = Rule {
-    code: "VAL016",
+    code: "LORA004",
     name: "experimental-sgl-marlin-ep-trivial-placement",
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin EP requires trivial"),
     explanation: "With LoRA and expert parallelism the experimental Marlin runner needs experts placed trivially: no EPLB, redundant experts or elastic EP.",
@@ -47,7 +54,7 @@ pub static MARLIN_EP_TRIVIAL_PLACEMENT: Rule = Rule {
 };
 
 pub static MAX_LORAS_PER_BATCH: Rule = Rule {
-    code: "VAL080",
+    code: "LORA005",
     name: "max-loras-per-batch-not-positive",
     sglang: raises("lora_hook.check_lora_server_args", "max_loras_per_batch must be positive"),
     explanation: "--max-loras-per-batch is how many adapters one batch may mix; it must be at least 1 (checked even without LoRA).",
@@ -56,7 +63,7 @@ pub static MAX_LORAS_PER_BATCH: Rule = Rule {
     example_good: "--max-loras-per-batch 8",
 };
 pub static W_ENABLE_LORA_SET: Rule = Rule {
-    code: "VAL081",
+    code: "LORA006",
     name: "enable-lora-implied-by-lora-paths",
     sglang: warns("lora_hook.check_lora_server_args", "--enable-lora is set to True because --lora-paths"),
     explanation: "Giving --lora-paths switches LoRA on; add --enable-lora to say so explicitly.",
@@ -65,7 +72,7 @@ pub static W_ENABLE_LORA_SET: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a --enable-lora",
 };
 pub static V2_LORA_MODES: Rule = Rule {
-    code: "VAL083",
+    code: "LORA007",
     name: "lora-triton-v2-unsupported-mode",
     sglang: raises("lora_hook._check_v2_lora_modes", "{option} does not yet support {mode}"),
     explanation: "The triton_v2 LoRA backend (and the LoRA MoE runners) do not yet work with attention DP, PD-multiplexing, two-batch overlap, SGLANG_EXPERIMENTAL_LORA_OPTI or ROCm.",
@@ -74,7 +81,7 @@ pub static V2_LORA_MODES: Rule = Rule {
     example_good: "--lora-paths a=/x --lora-backend triton_v2 --tp-size 2",
 };
 pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
-    code: "VAL084",
+    code: "LORA008",
     name: "lora-overlap-loading-max-loaded-loras",
     sglang: raises("lora_hook.check_lora_server_args", "Enabling LoRA overlap loading requires pinning"),
     explanation: "Overlap loading pins every loaded adapter in host memory, so --max-loaded-loras must be set and at most twice --max-loras-per-batch.",
@@ -83,7 +90,7 @@ pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
     example_good: "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16",
 };
 pub static TARGET_MODULES_ALL: Rule = Rule {
-    code: "VAL085",
+    code: "LORA009",
     name: "lora-target-modules-all-alone",
     sglang: raises("lora_hook.check_lora_server_args", "If 'all' is specified in --lora-target-modules,"),
     explanation: "`all` already means every supported module; listing others next to it is ambiguous.",
@@ -92,7 +99,7 @@ pub static TARGET_MODULES_ALL: Rule = Rule {
     example_good: "--enable-lora --max-lora-rank 8 --lora-target-modules all",
 };
 pub static NEEDS_PATHS_OR_SHAPES: Rule = Rule {
-    code: "VAL086",
+    code: "LORA010",
     name: "lora-needs-paths-or-rank-and-modules",
     sglang: raises("lora_hook.check_lora_server_args", "When no initial --lora-paths is provided,"),
     explanation: "LoRA buffers are sized at start-up; with no initial adapter to read the shapes from, SGLang needs --max-lora-rank and --lora-target-modules.",
@@ -101,7 +108,7 @@ pub static NEEDS_PATHS_OR_SHAPES: Rule = Rule {
     example_good: "--enable-lora --max-lora-rank 64 --lora-target-modules all",
 };
 pub static MAX_LOADED_LT_PER_BATCH: Rule = Rule {
-    code: "VAL087",
+    code: "LORA011",
     name: "max-loaded-loras-below-per-batch",
     sglang: raises("lora_hook.check_lora_server_args", "max_loaded_loras should be greater than or"),
     explanation: "A batch can only use adapters that are loaded, so the number kept loaded must be at least the number per batch.",
@@ -110,7 +117,7 @@ pub static MAX_LOADED_LT_PER_BATCH: Rule = Rule {
     example_good: "--lora-paths a=/x --max-loaded-loras 3 --max-loras-per-batch 3",
 };
 pub static PATHS_EXCEED_MAX_LOADED: Rule = Rule {
-    code: "VAL088",
+    code: "LORA012",
     name: "lora-paths-exceed-max-loaded-loras",
     sglang: raises("lora_hook.check_lora_server_args", "The number of LoRA paths should not exceed"),
     explanation: "All adapters in --lora-paths are loaded at start-up, so --max-loaded-loras must be at least their number.",
@@ -119,7 +126,7 @@ pub static PATHS_EXCEED_MAX_LOADED: Rule = Rule {
     example_good: "--lora-paths a=/x b=/y --max-loaded-loras 2 --max-loras-per-batch 1",
 };
 pub static DRAIN_WAIT_THRESHOLD: Rule = Rule {
-    code: "VAL089",
+    code: "LORA013",
     name: "lora-drain-wait-threshold-negative",
     sglang: raises("lora_hook.check_lora_server_args", "--lora-drain-wait-threshold must be non-negative."),
     explanation: "The LoRA drain wait threshold is a duration and cannot be negative.",
@@ -128,7 +135,7 @@ pub static DRAIN_WAIT_THRESHOLD: Rule = Rule {
     example_good: "--lora-paths a=/x --lora-drain-wait-threshold 0",
 };
 pub static SPEC_MOE_RUNNER_LORA: Rule = Rule {
-    code: "VAL090",
+    code: "LORA014",
     name: "speculative-moe-runner-lora",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--speculative-moe-runner-backend {cfg.speculative_moe_runner_backend}"),
     explanation: "Draft models carry no LoRA adapters, so a LoRA MoE runner makes no sense for the draft.",
@@ -137,7 +144,7 @@ pub static SPEC_MOE_RUNNER_LORA: Rule = Rule {
     example_good: "--speculative-algorithm NGRAM",
 };
 pub static MOE_RUNNER_NEEDS_LORA: Rule = Rule {
-    code: "VAL091",
+    code: "LORA015",
     name: "lora-moe-runner-needs-lora",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires --enable-lora"),
     explanation: "The lora_* MoE runners exist to apply LoRA adapters to MoE experts; without LoRA use a regular runner.",
@@ -146,7 +153,7 @@ pub static MOE_RUNNER_NEEDS_LORA: Rule = Rule {
     example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
 };
 pub static MOE_RUNNER_NEEDS_TRITON_V2: Rule = Rule {
-    code: "VAL092",
+    code: "LORA016",
     name: "lora-moe-runner-needs-triton-v2",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires --lora-backend"),
     explanation: "The lora_* MoE runners read the triton_v2 LoRA backend's batch layout.",
@@ -155,7 +162,7 @@ pub static MOE_RUNNER_NEEDS_TRITON_V2: Rule = Rule {
     example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
 };
 pub static MOE_RUNNER_QUANT: Rule = Rule {
-    code: "VAL093",
+    code: "LORA017",
     name: "lora-moe-runner-quantization",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} supports unquantized"),
     explanation: "The LoRA MoE runners only have kernels for BF16, block-FP8 and ModelOpt NVFP4 experts.",
@@ -164,7 +171,7 @@ pub static MOE_RUNNER_QUANT: Rule = Rule {
     example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
 };
 pub static MOE_RUNNER_NVFP4: Rule = Rule {
-    code: "VAL094",
+    code: "LORA018",
     name: "lora-moe-runner-nvfp4-needs-marlin",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} cannot run"),
     explanation: "Only the lora_marlin runner has NVFP4 expert kernels.",
@@ -173,7 +180,7 @@ pub static MOE_RUNNER_NVFP4: Rule = Rule {
     example_good: "--moe-runner-backend lora_marlin --lora-paths a=/x --lora-backend triton_v2 --quantization modelopt_fp4",
 };
 pub static MOE_RUNNER_A2A: Rule = Rule {
-    code: "VAL095",
+    code: "LORA019",
     name: "lora-moe-runner-needs-standard-dispatch",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires Standard"),
     explanation: "The LoRA MoE runners do not work behind an expert-parallel all-to-all backend.",
@@ -182,7 +189,7 @@ pub static MOE_RUNNER_A2A: Rule = Rule {
     example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --tp-size 2",
 };
 pub static MOE_RUNNER_ELASTIC_EP: Rule = Rule {
-    code: "VAL096",
+    code: "LORA020",
     name: "lora-moe-runner-no-elastic-ep",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} does not yet"),
     explanation: "Elastic expert parallelism (joining or recovering ranks) is not supported by the LoRA MoE runners.",
@@ -191,7 +198,7 @@ pub static MOE_RUNNER_ELASTIC_EP: Rule = Rule {
     example_good: "",
 };
 pub static MOE_RUNNER_TRIVIAL_PLACEMENT: Rule = Rule {
-    code: "VAL097",
+    code: "LORA021",
     name: "lora-moe-runner-trivial-placement",
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} currently"),
     explanation: "The LoRA MoE runners attach adapters per expert and need every expert in its default place: no EPLB, no redundant experts, --init-expert-location trivial.",
@@ -201,10 +208,6 @@ pub static MOE_RUNNER_TRIVIAL_PLACEMENT: Rule = Rule {
 };
 
 
-/// The backends that make `_a2a_ep_size` set ep_size = tp_size (overrides.py).
-const A2A_EP_SPANNING: &[&str] = &[
-    "megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "flashinfer_megamoe", "mori", "pplx",
-];
 
 /// `validate_experimental_sgl_marlin` -> `validate_experimental_sgl_marlin_server_args`.
 /// `resolved_view` applies the post-process overrides, so ep_size is the one after `_a2a_ep_size`.
@@ -213,7 +216,7 @@ pub fn validate_experimental_sgl_marlin(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
-    let ep = if A2A_EP_SPANNING.contains(&a2a.as_str()) { ctx.cfg.int(f::tp_size).unwrap_or(1) } else { ctx.cfg.int(f::ep_size).unwrap_or(1) };
+    let ep = if A2A_EP_SPANNING_BACKENDS.contains(&a2a.as_str()) { ctx.cfg.int(f::tp_size).unwrap_or(1) } else { ctx.cfg.int(f::ep_size).unwrap_or(1) };
     if ep > 1 && a2a != "none" {
         let fix = ctx.fix_remove("Drop --moe-a2a-backend", f::moe_a2a_backend, Applicability::Unsafe);
         return ctx.raise(&MARLIN_EP_NEEDS_A2A_NONE, &[], &[f::moe_a2a_backend, f::ep_size], vec![fix]);
@@ -320,8 +323,8 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
 
         // check_lora_speculative_compatibility: the speculative hook (not modelled) renames the
         // algorithm (NEXTN -> EAGLE, Gemma4 assistant -> FROZEN_KV_MTP) before this runs.
-        if super::check::spec_kind(ctx) == super::check::Spec::Other {
-            ctx.skip(site("lora_hook.check_lora_speculative_compatibility", "LoRA is only compatible with NGRAM, EAGLE,"), NotRunReason::ModelConfig);
+        if spec_kind(ctx) == Spec::Other {
+            ctx.model_config(site("lora_hook.check_lora_speculative_compatibility", "LoRA is only compatible with NGRAM, EAGLE,"));
         }
 
         // lora_paths become LoRARef records (same count); None becomes [].
@@ -436,7 +439,7 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
     let quant = ctx.cfg.get(f::quantization).clone();
     if quant.is_none() {
         // The checkpoint's own quantization is filled in from the model config.
-        ctx.skip(site("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} supports unquantized"), NotRunReason::ModelConfig);
+        ctx.model_config(site("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} supports unquantized"));
     }
     if !matches!(quant.as_str(), None | Some("fp8") | Some("modelopt_fp4")) {
         return ctx.raise(
@@ -478,3 +481,53 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
     }
     Ok(())
 }
+
+/// Every rule in this family.
+pub static RULES: &[&Rule] = &[
+    &MARLIN_EP_NEEDS_A2A_NONE,
+    &MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS,
+    &MARLIN_LORA_NEEDS_TRITON,
+    &MARLIN_EP_TRIVIAL_PLACEMENT,
+    &MAX_LORAS_PER_BATCH,
+    &W_ENABLE_LORA_SET,
+    &V2_LORA_MODES,
+    &OVERLAP_LOADING_LIMIT,
+    &TARGET_MODULES_ALL,
+    &NEEDS_PATHS_OR_SHAPES,
+    &MAX_LOADED_LT_PER_BATCH,
+    &PATHS_EXCEED_MAX_LOADED,
+    &DRAIN_WAIT_THRESHOLD,
+    &SPEC_MOE_RUNNER_LORA,
+    &MOE_RUNNER_NEEDS_LORA,
+    &MOE_RUNNER_NEEDS_TRITON_V2,
+    &MOE_RUNNER_QUANT,
+    &MOE_RUNNER_NVFP4,
+    &MOE_RUNNER_A2A,
+    &MOE_RUNNER_ELASTIC_EP,
+    &MOE_RUNNER_TRIVIAL_PLACEMENT,
+];
+
+/// Old code -> current code, for the LoRA rules that were part of the validation family.
+pub const REDIRECTS: &[(&str, &str)] = &[
+    ("VAL013", "LORA001"),
+    ("VAL014", "LORA002"),
+    ("VAL015", "LORA003"),
+    ("VAL016", "LORA004"),
+    ("VAL080", "LORA005"),
+    ("VAL081", "LORA006"),
+    ("VAL083", "LORA007"),
+    ("VAL084", "LORA008"),
+    ("VAL085", "LORA009"),
+    ("VAL086", "LORA010"),
+    ("VAL087", "LORA011"),
+    ("VAL088", "LORA012"),
+    ("VAL089", "LORA013"),
+    ("VAL090", "LORA014"),
+    ("VAL091", "LORA015"),
+    ("VAL092", "LORA016"),
+    ("VAL093", "LORA017"),
+    ("VAL094", "LORA018"),
+    ("VAL095", "LORA019"),
+    ("VAL096", "LORA020"),
+    ("VAL097", "LORA021"),
+];

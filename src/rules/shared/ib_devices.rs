@@ -1,0 +1,126 @@
+//! `validation_hook.validate_ib_devices` (with `_normalize_device_group`): the InfiniBand device
+//! lists of `--disaggregation-ib-device` and `--mooncake-ib-device`, checked against the hardware
+//! profile. SGLang's PD disaggregation and elastic-EP hooks both call it.
+
+use crate::diagnostic::Applicability;
+use crate::fields::Field;
+use crate::pyvalue::{str_repr, PyValue};
+use crate::rules::{raises, site, warns, Args, Ctx, NotRunReason, Rule};
+
+pub static IB_EMPTY: Rule = Rule {
+    code: "PD040",
+    name: "ib-device-empty",
+    sglang: raises("validation_hook.validate_ib_devices", "No valid IB devices specified"),
+    explanation: "An InfiniBand device list that is empty or only spaces names no device; leave the flag out to let Mooncake discover devices.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ' '",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+};
+pub static IB_NO_SYSFS: Rule = Rule {
+    code: "PD041",
+    name: "ib-sysfs-missing",
+    sglang: raises("validation_hook.validate_ib_devices", "InfiniBand sysfs path not found: {ib_sysfs_path}."),
+    explanation: "Explicit IB devices are checked against /sys/class/infiniband; on a machine without InfiniBand drivers that folder does not exist.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+};
+pub static IB_GROUP_EMPTY: Rule = Rule {
+    code: "PD043",
+    name: "ib-device-group-empty",
+    sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "No valid IB devices specified for {context}"),
+    explanation: "The comma-separated IB device list contains no device name.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ,",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+};
+pub static IB_UNKNOWN: Rule = Rule {
+    code: "PD044",
+    name: "ib-device-unknown",
+    sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "Invalid IB devices specified for {context}:"),
+    explanation: "Every IB device named must exist under /sys/class/infiniband on this machine.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_9",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+};
+pub static IB_AUTO_WARNING: Rule = Rule {
+    code: "PD045",
+    name: "ib-device-auto-discovery",
+    sglang: warns("validation_hook.validate_ib_devices", "No IB devices specified for Mooncake backend,"),
+    explanation: "Mooncake picks InfiniBand devices itself when none are named.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "",
+    example_good: "",
+};
+pub static IB_DUPLICATE_WARNING: Rule = Rule {
+    code: "PD046",
+    name: "ib-device-duplicate",
+    sglang: warns("validation_hook.validate_ib_devices._normalize_device_group", "Duplicate IB devices specified for {context}:"),
+    explanation: "An IB device listed twice is used once.",
+    flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
+    example_bad: "",
+    example_good: "",
+};
+
+/// Every rule of this helper (codes kept from the PD family, which listed them first).
+pub static RULES: &[&Rule] = &[&IB_EMPTY, &IB_NO_SYSFS, &IB_GROUP_EMPTY, &IB_UNKNOWN, &IB_AUTO_WARNING, &IB_DUPLICATE_WARNING];
+
+/// `validation_hook.validate_ib_devices` for the plain comma-separated form, against the
+/// profile's `/sys/class/infiniband` (`mlx5_0`.. as the recorder's profiles list them).
+/// Returns the normalized value, or None when it raised (or the form could not be checked:
+/// JSON mappings and `.json` files are skipped).
+pub fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> Option<PyValue> {
+    let Some(raw) = device else {
+        ctx.warn(&IB_AUTO_WARNING, &[], &[dest], vec![]);
+        return Some(PyValue::None);
+    };
+    let normalized = raw.trim();
+    if normalized.is_empty() {
+        let fixes = vec![ctx.fix_remove("Drop the empty device list (auto discovery)", dest, Applicability::Safe)];
+        ctx.raise(&IB_EMPTY, &[], &[dest], fixes).ok()?;
+    }
+    if ctx.hw.ib_devices == 0 {
+        let fixes = vec![ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe)];
+        ctx.raise(&IB_NO_SYSFS, &[("ib_sysfs_path", &"/sys/class/infiniband")], &[dest], fixes).ok()?;
+    }
+    if normalized.ends_with(".json") || normalized.starts_with('{') {
+        ctx.skip(site("validation_hook.validate_ib_devices", ""), NotRunReason::Files);
+        return None;
+    }
+    let available: Vec<String> = (0..ctx.hw.ib_devices).map(|i| format!("mlx5_{i}")).collect();
+    let context = "all GPUs";
+    let devices: Vec<&str> = normalized.split(',').map(str::trim).filter(|d| !d.is_empty()).collect();
+    if devices.is_empty() {
+        ctx.raise(&IB_GROUP_EMPTY, &[("context", &context)], &[dest], vec![]).ok()?;
+    }
+    let mut unique: Vec<&str> = Vec::new();
+    for d in &devices {
+        if !unique.contains(d) {
+            unique.push(d);
+        }
+    }
+    if unique.len() != devices.len() {
+        ctx.warn(
+            &IB_DUPLICATE_WARNING,
+            &[("context", &context), ("raw_value", &normalized), ("','.join(unique_devices)", &unique.join(","))],
+            &[dest],
+            vec![],
+        );
+    }
+    let invalid: Vec<&str> = unique.iter().copied().filter(|d| !available.iter().any(|a| a == d)).collect();
+    if !invalid.is_empty() {
+        let mut sorted = available.clone();
+        sorted.sort();
+        let list = |v: &[&str]| format!("[{}]", v.iter().map(|s| str_repr(s)).collect::<Vec<_>>().join(", "));
+        let avail: Vec<&str> = sorted.iter().map(String::as_str).collect();
+        let valid: Vec<&str> = unique.iter().copied().filter(|d| available.iter().any(|a| a == d)).collect();
+        let mut fixes = Vec::new();
+        if !valid.is_empty() && ctx.cfg.setting(dest).is_some_and(|s| !s.option.is_empty()) {
+            fixes.push(ctx.fix_set("Keep only the devices that exist", dest, &valid.join(","), Applicability::Unsafe));
+        }
+        fixes.push(ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe));
+        let args: &Args = &[("context", &context), ("invalid_devices", &list(&invalid)), ("sorted(available_devices)", &list(&avail))];
+        ctx.raise(&IB_UNKNOWN, args, &[dest], fixes).ok()?;
+    }
+    Some(PyValue::Str(unique.join(",")))
+}

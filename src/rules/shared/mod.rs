@@ -1,0 +1,10 @@
+//! SGLang's shared modules: helpers that several hook modules call (the runtime context, the
+//! environment, the IB device checks, the CUDA-graph config, overrides' constants). Families
+//! import these, never each other, as SGLang's hook modules import its shared modules.
+
+pub mod cuda_graph_config;
+pub mod envs;
+pub mod ib_devices;
+pub mod overrides;
+pub mod runtime_context;
+pub mod speculative;

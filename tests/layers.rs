@@ -1,0 +1,69 @@
+//! The rule layer's shape: families mirror SGLang's hook modules and import only the shared
+//! layer (`src/rules/shared/`), never each other, as SGLang's hook modules import its shared
+//! modules rather than each other.
+
+use std::path::Path;
+
+const FAMILIES: &[&str] =
+    &["cuda_graph", "hicache", "kv_cache", "lora", "model_config", "model_path", "parallel", "pd_disaggregation", "serving", "validation"];
+
+fn family_of(path: &Path, rules: &Path) -> Option<String> {
+    let rel = path.strip_prefix(rules).ok()?;
+    let first = rel.components().next()?.as_os_str().to_str()?.trim_end_matches(".rs").to_string();
+    FAMILIES.contains(&first.as_str()).then_some(first)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn families_import_the_shared_layer_not_each_other() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut files = Vec::new();
+    rust_files(&rules, &mut files);
+    let mut problems = Vec::new();
+    for file in &files {
+        let Some(family) = family_of(file, &rules) else { continue };
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for other in FAMILIES.iter().filter(|f| **f != family) {
+            for pattern in [format!("super::{other}"), format!("crate::rules::{other}"), format!("super::super::{other}")] {
+                if text.contains(&pattern) {
+                    problems.push(format!("{} (family {family}) uses {pattern}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(!files.is_empty());
+    assert!(problems.is_empty(), "families import each other:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn every_family_file_is_known() {
+    // A new family must be added to FAMILIES above (and to `rules::all_rules`).
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut unknown: Vec<String> = std::fs::read_dir(&rules)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(|n| n.trim_end_matches(".rs").to_string()))
+        .filter(|n| !FAMILIES.contains(&n.as_str()) && !["mod", "pipeline", "shared"].contains(&n.as_str()))
+        .collect();
+    unknown.sort();
+    unknown.dedup();
+    assert!(unknown.is_empty(), "files in src/rules that are no known family: {unknown:?}");
+}
+
+#[test]
+fn old_lora_codes_redirect() {
+    let rule = sglang_preflight::rules::by_code("VAL080");
+    assert_eq!(rule.map(|r| r.code), Some("LORA005"));
+    assert!(sglang_preflight::rules::all_rules().iter().all(|r| !r.code.starts_with("VAL") || !sglang_preflight::rules::lora::REDIRECTS.iter().any(|(old, _)| *old == r.code)));
+}
