@@ -57,8 +57,9 @@ mod generated {
 pub use generated::{DEFAULT_VERSION, RELEASE_DATA, SUPPORTED_VERSIONS};
 
 /// How a rule names a site: the SGLang function (`module.function`, as in the site ids) and the
-/// start of the message template (whitespace-insensitive; the whole template for a short one,
-/// "" for a bare `assert`). `nth` tells apart sites of one function with the same message.
+/// start of the message template (whitespace-insensitive; the whole template when it is also the
+/// start of another, "" for a bare `assert`). `nth` tells apart sites of one function with the
+/// same message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SiteRef {
     pub function: &'static str,
@@ -95,12 +96,28 @@ fn starts_with_normalized(text: &str, prefix: &str) -> bool {
     true
 }
 
+/// The sites `site.message` names (before `nth` picks one): among the function's sites, those
+/// whose whole template is the message if there are any (a template can be the start of
+/// another), else those it starts.
+fn candidates(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef) -> Vec<&'static Site> {
+    let Some(sites) = map.get(site.function) else { return Vec::new() };
+    let exact: Vec<&'static Site> =
+        sites.iter().copied().filter(|s| s.template.split_whitespace().eq(site.message.split_whitespace())).collect();
+    if !exact.is_empty() || site.message.is_empty() {
+        return exact;
+    }
+    sites.iter().copied().filter(|s| starts_with_normalized(s.template, site.message)).collect()
+}
+
 fn find(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef) -> Option<&'static Site> {
-    map.get(site.function)?
-        .iter()
-        .filter(|s| if site.message.is_empty() { s.template.is_empty() } else { starts_with_normalized(s.template, site.message) })
-        .nth(usize::from(site.nth))
-        .copied()
+    candidates(map, site).get(usize::from(site.nth)).copied()
+}
+
+/// Whether a reference names its site by content: every candidate has the same template (so
+/// `nth` only tells identical messages apart), not by the order of sites in the function.
+fn unambiguous(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef) -> bool {
+    let found = candidates(map, site);
+    found.windows(2).all(|w| matches!(w, [a, b] if a.template.split_whitespace().eq(b.template.split_whitespace())))
 }
 
 impl Release {
@@ -122,6 +139,12 @@ impl Release {
     /// The warning site `site` names in this release, if the release has it.
     pub fn warn_site(&self, site: &SiteRef) -> Option<&'static Site> {
         find(&self.warn_by_function, site)
+    }
+
+    /// Whether `site` names its raise site (or warning site) by its message alone, not by the
+    /// order of the function's sites: a new site in a later release cannot shift it.
+    pub fn names_by_content(&self, site: &SiteRef, warning: bool) -> bool {
+        unambiguous(if warning { &self.warn_by_function } else { &self.raise_by_function }, site)
     }
 
     /// Whether SGLang's function `module.function` is in this release: it has a site, or its

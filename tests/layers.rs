@@ -67,3 +67,22 @@ fn old_lora_codes_redirect() {
     assert_eq!(rule.map(|r| r.code), Some("LORA005"));
     assert!(sglang_preflight::rules::all_rules().iter().all(|r| !r.code.starts_with("VAL") || !sglang_preflight::rules::lora::REDIRECTS.iter().any(|(old, _)| *old == r.code)));
 }
+
+#[test]
+fn rules_name_their_sites_by_message_not_by_order() {
+    use sglang_preflight::rules::{all_rules, Sglang};
+    let mut problems = Vec::new();
+    for rule in all_rules() {
+        for release in sglang_preflight::release::all() {
+            let (site, warning) = match &rule.sglang {
+                Sglang::Raises(s) | Sglang::Reraised { site: s, .. } => (s, false),
+                Sglang::Warns(s) => (s, true),
+                Sglang::Python { .. } => continue,
+            };
+            if rule.applies_to(release) && !release.names_by_content(site, warning) {
+                problems.push(format!("{} in {}: {:?} starts more than one message", rule.code, release.version, site.message));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

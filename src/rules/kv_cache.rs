@@ -30,7 +30,7 @@ pub static PREFILL_ONLY_NEEDS_EMBEDDING: Rule = Rule {
 pub static PREFILL_ONLY_NO_FP4: Rule = Rule {
     code: "KV002",
     name: "prefill-only-no-kv-rejects-fp4-kv",
-    sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache does not"),
+    sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache does not currently support --kv-cache-dtype=nvfp4"),
     explanation: "The no-KV-cache embedding mode replaces the KV pool with a no-op pool, which the FP4 KV dtypes bypass. A KV dtype is meaningless without a KV cache, so drop --kv-cache-dtype.",
     flags: &["--prefill-only-disable-kv-cache", "--kv-cache-dtype"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --kv-cache-dtype nvfp4",
@@ -50,7 +50,7 @@ pub static PREFILL_ONLY_NO_MXFP8: Rule = Rule {
 pub static PREFILL_ONLY_NEEDS_NO_CHUNKING: Rule = Rule {
     code: "KV004",
     name: "prefill-only-no-kv-needs-chunked-prefill-off",
-    sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache requires"),
+    sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache requires --chunked-prefill-size=-1"),
     explanation: "Without a KV cache every request must be prefilled in one forward pass, because chunked prefill would need the KV of earlier chunks. Set --chunked-prefill-size -1.",
     flags: &["--prefill-only-disable-kv-cache", "--chunked-prefill-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache",
@@ -70,7 +70,7 @@ pub static PREFILL_ONLY_NEEDS_NO_RADIX: Rule = Rule {
 pub static PREFILL_ONLY_NO_ATTN_CP: Rule = Rule {
     code: "KV006",
     name: "prefill-only-no-kv-rejects-attn-cp",
-    sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible"),
+    sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --attn-cp-size"),
     explanation: "Attention context parallelism exchanges K/V through the KV pool, which does not exist in no-KV-cache mode. Use --attn-cp-size 1 or keep the KV cache.",
     flags: &["--prefill-only-disable-kv-cache", "--attn-cp-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --tp-size 2 --attn-cp-size 2",
@@ -218,7 +218,7 @@ pub static NVFP4_DRAFT_BACKEND: Rule = Rule {
 pub static NVFP4_NO_PD: Rule = Rule {
     code: "KV020",
     name: "native-nvfp4-rejects-pd-disaggregation",
-    sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 with trtllm_mha does not"),
+    sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 with trtllm_mha does not yet support PD"),
     explanation: "The prefill-to-decode KV transfer does not know the native NVFP4 scale layout used on SM100. Use an FP8 KV dtype for PD disaggregation.",
     flags: &["--kv-cache-dtype", "--disaggregation-mode"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --disaggregation-mode prefill",
@@ -306,7 +306,7 @@ pub static PREFILL_ONLY_NEEDS_FA: Rule = Rule {
 pub static HOST_POOL_NEEDS_DECODE: Rule = Rule {
     code: "KV028",
     name: "host-pool-retraction-needs-decode-server",
-    sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool"),
+    sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool is"),
     explanation: "The host-pool retraction backup keeps the KV of requests a PD decode server retracts; other servers never retract that way. Use it only with --disaggregation-mode decode.",
     flags: &["--disaggregation-decode-retraction-backup", "--disaggregation-mode"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-retraction-backup host_pool",
@@ -366,7 +366,7 @@ pub static HICACHE_VS_NO_RADIX: Rule = Rule {
 pub static OFFLOAD_NEEDS_DECODE: Rule = Rule {
     code: "KV034",
     name: "decode-offload-needs-decode-server",
-    sglang: raises("kv_cache_hook.handle_cache_compatibility", "The argument disaggregation-decode-enable-offload-kvcache"),
+    sglang: raises("kv_cache_hook.handle_cache_compatibility", "The argument disaggregation-decode-enable-offload-kvcache is only supported for"),
     explanation: "Offloading finished KV to storage is a PD decode-server feature. Use it with --disaggregation-mode decode.",
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--disaggregation-mode"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-enable-offload-kvcache",
@@ -446,7 +446,7 @@ pub static LMCACHE_NEEDS_RADIX: Rule = Rule {
 pub static LMCACHE_NO_SPEC: Rule = Rule {
     code: "KV042",
     name: "lmcache-rejects-speculative",
-    sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support"),
+    sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support speculative"),
     explanation: "The LMCache radix cache does not handle draft-model KV yet. Drop either LMCache or speculative decoding.",
     flags: &["--enable-lmcache", "--speculative-algorithm"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --speculative-algorithm EAGLE",
@@ -534,7 +534,7 @@ pub static PAGE_MAJOR_MAMBA_BACKEND: Rule = Rule {
 pub static UM_PD_TRANSFER_BACKEND: Rule = Rule {
     code: "KV050",
     name: "unified-memory-pd-needs-mooncake",
-    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation"),
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation supports"),
     explanation: "With PD disaggregation, the unified memory pool ships whole page envelopes, which only the Mooncake transfer backend implements.",
     flags: &["--enable-unified-memory", "--disaggregation-transfer-backend"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --disaggregation-transfer-backend nixl",
@@ -544,7 +544,7 @@ pub static UM_PD_TRANSFER_BACKEND: Rule = Rule {
 pub static UM_PD_NO_PP: Rule = Rule {
     code: "KV051",
     name: "unified-memory-pd-rejects-pp",
-    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation does"),
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation does not support pipeline"),
     explanation: "The unified pool's PD transfer moves whole envelopes that hold every layer, so a pipeline stage cannot send just its layers. Use --pp-size 1.",
     flags: &["--enable-unified-memory", "--pp-size", "--disaggregation-mode"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --pp-size 2",
@@ -614,7 +614,7 @@ pub static UM_EAGLE_TOPK: Rule = Rule {
 pub static UM_NO_TBO: Rule = Rule {
     code: "KV059",
     name: "unified-memory-rejects-two-batch-overlap",
-    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory does not support"),
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory does not support --enable-two-batch-overlap:"),
     explanation: "Two-batch overlap splits each batch in two, but the unified pool's read tables are indexed by the whole batch. Choose one of the two.",
     flags: &["--enable-unified-memory", "--enable-two-batch-overlap"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-two-batch-overlap",
@@ -1215,7 +1215,7 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
                 let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe), drop_lmcache(ctx)];
                 return ctx.raise(&LMCACHE_NO_SPEC, &[], &[f::enable_lmcache, f::speculative_algorithm], fixes);
             } else if up != "NONE" {
-                ctx.skip(site("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support"), NotRunReason::NotImplemented);
+                ctx.skip(site("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support speculative"), NotRunReason::NotImplemented);
             }
         }
         if ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale") {
@@ -1260,7 +1260,7 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
     // model_config_of + use_mla_backend: the allowed backend set (#2) and the linear-attention
     // backend sets (#3, #4) depend on the model's attention architecture.
     ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"));
-    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention"));
+    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE"));
     ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"));
     let mamba = ctx.cfg.get(f::mamba_backend).clone();
     if !(mamba.is_none() || mamba.as_str() == Some("triton")) {
@@ -1369,7 +1369,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
         Some("EAGLE") | Some("EAGLE3") => {
             // #13 (hybrid target) and #14 (target backends) read the model's config; the draft
             // check (#15) only runs once they pass.
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires"));
+            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires a"));
             ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"));
             ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"));
             if ctx.cfg.truthy(f::enable_hierarchical_cache) {
@@ -1406,8 +1406,8 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     // #19 (EAGLE + host_pool) and #20 (EAGLE + HiCache) sit behind the EAGLE branch above.
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 {
         // _validate_unified_memory_dcp: #1 (MLA only) and #2 (no hybrid SWA) read the model.
-        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context"));
-        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does"));
+        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"));
+        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support hybrid"));
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe), drop_um(ctx)];
             return ctx.raise(&UM_DCP_NO_PD, &[], &[f::disaggregation_mode, f::dcp_size, f::enable_unified_memory], fixes);

@@ -70,6 +70,9 @@ pub enum Sglang {
     Raises(SiteRef),
     /// A warning SGLang logs and goes on (`warn-sites.jsonl`).
     Warns(SiteRef),
+    /// A raise whose exception SGLang catches and raises again as another (`raise
+    /// AssertionError(str(exc))`): the message is `site`'s, the exception `by`'s.
+    Reraised { site: SiteRef, by: SiteRef },
     /// An exception Python itself (or a library SGLang calls) raises while SGLang runs
     /// `function`: there is no raise site in SGLang's source to read it from.
     Python { function: &'static str, raised_by: &'static str, exception: &'static str, template: &'static str },
@@ -120,7 +123,7 @@ impl Rule {
     /// the release does not have it).
     pub fn site(&self, release: &Release) -> Option<&'static Site> {
         match &self.sglang {
-            Sglang::Raises(s) => release.raise_site(s),
+            Sglang::Raises(s) | Sglang::Reraised { site: s, .. } => release.raise_site(s),
             Sglang::Warns(s) => release.warn_site(s),
             Sglang::Python { .. } => None,
         }
@@ -130,6 +133,7 @@ impl Rule {
     pub fn applies_to(&self, release: &Release) -> bool {
         match &self.sglang {
             Sglang::Python { function, .. } => release.has_function(function),
+            Sglang::Reraised { by, .. } => self.site(release).is_some() && release.raise_site(by).is_some(),
             _ => self.site(release).is_some(),
         }
     }
@@ -140,6 +144,7 @@ impl Rule {
             Sglang::Python { exception, template, .. } => Some((exception, template)),
             Sglang::Warns(_) => self.site(release).map(|s| ("", s.template)),
             Sglang::Raises(_) => self.site(release).map(|s| (s.exception, s.template)),
+            Sglang::Reraised { site, by } => Some((release.raise_site(by)?.exception, release.raise_site(site)?.template)),
         }
     }
 
@@ -163,7 +168,11 @@ impl Rule {
         RuleInfo {
             code: self.code,
             name: self.name,
-            site: site.filter(|_| matches!(self.sglang, Sglang::Raises(_))).map(|s| s.id).unwrap_or(""),
+            site: site.filter(|_| matches!(self.sglang, Sglang::Raises(_) | Sglang::Reraised { .. })).map(|s| s.id).unwrap_or(""),
+            reraised_by: match &self.sglang {
+                Sglang::Reraised { by, .. } => newest.and_then(|r| r.raise_site(by)).map(|s| s.id),
+                _ => None,
+            },
             warning_site: site.filter(|_| matches!(self.sglang, Sglang::Warns(_))).map(|s| s.id),
             file,
             function,
@@ -192,6 +201,9 @@ pub struct RuleInfo {
     /// The raise site's id in the newest release that has it (`module.function#n`; "" for
     /// warnings and Python's own exceptions).
     pub site: &'static str,
+    /// For a re-raised exception: the id of the site that raises it again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reraised_by: Option<&'static str>,
     /// For a warning: its id in `warn-sites.jsonl`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning_site: Option<&'static str>,

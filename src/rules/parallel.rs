@@ -11,7 +11,7 @@ use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
 use crate::pyvalue::{str_repr, PyValue};
 use crate::fields::{f, Field};
-use crate::rules::{raises, site, warns, Args, Step};
+use crate::rules::{raises, site, warns, Args, Sglang, Step};
 use super::shared::cuda_graph_config::phase_backend;
 use super::shared::envs::env_bool;
 use super::shared::ib_devices::validate_ib_devices;
@@ -218,7 +218,7 @@ pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
 pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
     code: "PAR028",
     name: "tp-lm-head-all-to-all-needs-pure-dp",
-    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently"),
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size"),
     explanation: "The TP LM-head all-to-all is only implemented for pure attention DP, where every TP rank is its own attention-DP group.",
     flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--attn-dp-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
@@ -275,7 +275,7 @@ pub static TP_DIV_ATTN_DP_CP: Rule = Rule {
 pub static AITER_FUSION_CP: Rule = Rule {
     code: "PAR033",
     name: "aiter-allreduce-fusion-excludes-cp",
-    sglang: raises("parallel_hook.handle_context_parallelism", "Aiter allreduce fusion is not supported with"),
+    sglang: raises("parallel_hook.handle_context_parallelism", "Aiter allreduce fusion is not supported with context parallelism"),
     explanation: "The AMD aiter all-reduce fusion assumes the plain TP all-reduce, which context parallelism replaces.",
     flags: &["--enable-aiter-allreduce-fusion", "--attn-cp-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-aiter-allreduce-fusion",
@@ -455,7 +455,10 @@ pub static EEP_INITIAL_NEEDS_SCALING: Rule = Rule {
 pub static EEP_TOPOLOGY: Rule = Rule {
     code: "PAR059",
     name: "elastic-attention-topology",
-    sglang: raises("parallel_hook.handle_elastic_ep", "Invalid attention topology: tp_size={cfg.tp_size},"),
+    sglang: Sglang::Reraised {
+        site: site("parallel_hook.handle_elastic_ep", "Invalid attention topology: tp_size={cfg.tp_size},"),
+        by: site("parallel_hook.handle_elastic_ep", "{str(exc)}"),
+    },
     explanation: "Elastic EP scale-up needs --tp-size to split evenly into attention-DP and CP groups.",
     flags: &["--tp-size", "--attn-dp-size", "--attn-cp-size"],
     example_bad: "",
@@ -464,7 +467,10 @@ pub static EEP_TOPOLOGY: Rule = Rule {
 pub static EEP_REPLICA_DIVISIBLE: Rule = Rule {
     code: "PAR060",
     name: "elastic-ep-size-divisible-by-replica",
-    sglang: raises("parallel_hook.handle_elastic_ep", "{str(exc)}"),
+    sglang: Sglang::Reraised {
+        site: site("elastic_ep.topology.physical_ep_size_to_dp_size", "EP size {ep_size} must be divisible"),
+        by: site("parallel_hook.handle_elastic_ep", "{str(exc)}"),
+    },
     explanation: "Elastic EP grows in whole attention replicas (attention TP x attention CP ranks), so --max-ep-size, the initial size and the join offset must be multiples of that width.",
     flags: &["--max-ep-size", "--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 5",
@@ -500,7 +506,7 @@ pub static EEP_TOKENIZER_WORKERS: Rule = Rule {
 pub static EEP_RAY: Rule = Rule {
     code: "PAR064",
     name: "elastic-scale-excludes-ray",
-    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support"),
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support --use-ray."),
     explanation: "Runtime scale-up is not implemented for Ray-launched servers.",
     flags: &["--use-ray"],
     example_bad: "",
@@ -627,7 +633,7 @@ pub static EEP_GRAPH_CUDA: Rule = Rule {
 pub static EEP_GRAPH_SPEC: Rule = Rule {
     code: "PAR078",
     name: "elastic-graph-recapture-excludes-speculative",
-    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not"),
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support speculative"),
     explanation: "Decode graph recapture after a scale-up is not implemented for speculative decoding; disable the decode CUDA graph or speculation.",
     flags: &["--speculative-algorithm", "--cuda-graph-backend-decode"],
     example_bad: "",
@@ -1458,9 +1464,8 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     }
     for (size, dest) in sizes {
         if size <= 0 || replica <= 0 || size % replica != 0 {
-            // `{str(exc)}`: physical_ep_size_to_dp_size's ValueError message.
-            let msg = format!("EP size {size} must be divisible by attention replica size {replica}.");
-            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("str(exc)", &msg)], &[dest, f::max_ep_size], vec![]);
+            // physical_ep_size_to_dp_size's ValueError, raised again as an AssertionError.
+            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("ep_size", &size), ("attn_replica_size", &replica)], &[dest, f::max_ep_size], vec![]);
         }
     }
     let dense = ctx.cfg.get(f::moe_dense_tp_size).clone();

@@ -42,7 +42,7 @@ pub static HOST_RECEIVE_NEEDS_HOST_POOL: Rule = Rule {
 pub static DECODE_RADIX_HISPARSE: Rule = Rule {
     code: "PD005",
     name: "decode-radix-cache-excludes-hisparse",
-    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache"),
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse"),
     explanation: "The experimental decode-side radix cache cannot be combined with HiSparse attention's KV management.",
     flags: &["--disaggregation-decode-enable-radix-cache", "--enable-hisparse"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse",

@@ -5,7 +5,7 @@
 //! families that run later read what SGLang's later hooks read.
 
 use super::shared::cuda_graph_config as cuda_graph;
-use super::{site, site_nth, Args, Ctx, NotRunReason, Rule, Step};
+use super::{site, Args, Ctx, NotRunReason, Rule, Step};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
@@ -295,7 +295,7 @@ pub fn handle_media_url_security(ctx: &mut Ctx) -> Step {
         }
     }
     if unknown {
-        ctx.skip(site_nth("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}", 2), NotRunReason::NotImplemented);
+        ctx.skip(site("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}"), NotRunReason::NotImplemented);
         return Ok(());
     }
     normalized.sort();

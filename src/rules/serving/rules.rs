@@ -1,7 +1,7 @@
 //! Rule metadata for `serving_hook.py` (checks live in `serving.rs`).
 
 use super::super::Rule;
-use crate::rules::{raises, raises_nth, warns};
+use crate::rules::{raises, warns};
 
 pub static SRV001: Rule = Rule {
     code: "SRV001",
@@ -24,7 +24,7 @@ pub static SRV002: Rule = Rule {
 pub static SRV003: Rule = Rule {
     code: "SRV003",
     name: "media-domain-not-hostname",
-    sglang: raises("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}:"),
+    sglang: raises("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}: provide"),
     explanation: "--allowed-media-domains takes host names, not URLs: a scheme (`://`), path, query, fragment or user part (`@`) is rejected.",
     flags: &["--allowed-media-domains"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains https://images.example.com/",
@@ -42,7 +42,7 @@ pub static SRV004: Rule = Rule {
 pub static SRV005: Rule = Rule {
     code: "SRV005",
     name: "media-domain-invalid",
-    sglang: raises_nth("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}", 2),
+    sglang: raises("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}"),
     explanation: "A domain in --allowed-media-domains cannot be encoded as an IDNA host name, e.g. it has an empty label (`a..b`) or a label longer than 63 characters.",
     flags: &["--allowed-media-domains"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains a..example.com",
@@ -555,7 +555,7 @@ pub static SRV110: Rule = Rule {
 pub static SRV111: Rule = Rule {
     code: "SRV111",
     name: "mm-transport-overrides-env",
-    sglang: warns("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport={requested_transport}"),
+    sglang: warns("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport={requested_transport} overrides"),
     explanation: "Both the flag and the legacy environment variable choose the multimodal feature transport, and they disagree; the flag wins.",
     flags: &["--mm-feature-transport"],
     example_bad: "",

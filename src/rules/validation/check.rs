@@ -291,7 +291,7 @@ pub static BUCKETS_CUSTOM_NUMERIC: Rule = Rule {
 pub static BUCKETS_CUSTOM_DUPLICATES: Rule = Rule {
     code: "VAL047",
     name: "tokens-buckets-custom-duplicates",
-    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should"),
+    sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should not"),
     explanation: "Custom bucket boundaries must be distinct numbers (`1` and `1.0` count as the same).",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
     example_bad: "--generation-tokens-buckets custom 1 1",
@@ -489,7 +489,7 @@ pub static WATERMARK_SAMPLING_BACKEND: Rule = Rule {
 pub static WATERMARK_DLLM: Rule = Rule {
     code: "VAL070",
     name: "watermark-not-with-dllm",
-    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with"),
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with diffusion"),
     explanation: "Diffusion LLM decoding does not sample token by token, so the watermark cannot be applied.",
     flags: &["--enable-watermark", "--dllm-algorithm"],
     example_bad: "",
