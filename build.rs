@@ -23,6 +23,8 @@ fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let data = root.join("data");
     println!("cargo:rerun-if-changed=data");
+    println!("cargo:rerun-if-changed=src/rules");
+    let referenced = referenced_functions(&root.join("src").join("rules"));
     let mut releases: Vec<(Vec<u32>, String, PathBuf)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&data) {
         for e in entries.flatten() {
@@ -85,8 +87,8 @@ fn main() {
     let _ = writeln!(tables, "/// The SGLang releases this build carries, newest first.");
     let _ = writeln!(tables, "pub static RELEASE_DATA: &[ReleaseData] = &[");
     for ((_, version, dir), (_, schema_path)) in releases.iter().zip(&schemas) {
-        let raise = sites(&dir.join("raise-sites.jsonl"), &mut pool);
-        let warn = sites(&dir.join("warn-sites.jsonl"), &mut pool);
+        let raise = sites(&dir.join("raise-sites.jsonl"), &referenced, &mut pool);
+        let warn = sites(&dir.join("warn-sites.jsonl"), &referenced, &mut pool);
         let _ = writeln!(tables, "    ReleaseData {{");
         let _ = writeln!(tables, "        version: {version:?},");
         let _ = writeln!(tables, "        schema_json: include_str!({:?}),", schema_path.display().to_string());
@@ -133,14 +135,66 @@ impl Pool {
     }
 }
 
-/// `Site { .. }` literals for one JSON-lines file (none when the file is absent).
-fn sites(path: &Path, pool: &mut Pool) -> String {
+/// The SGLang functions (`module.function`) the rules name: the first string argument of
+/// `raises(`, `raises_nth(`, `warns(`, `site(`, `site_nth(`, and, for Python's own exceptions,
+/// the module or class of `function: "` (a release is known to have it by its other sites). Only
+/// their sites go into the tables: the checker reads no other (the coverage report reads the
+/// JSON files themselves), and the page downloads the tables.
+struct Referenced {
+    functions: BTreeSet<String>,
+    owners: BTreeSet<String>,
+}
+
+fn referenced_functions(rules: &Path) -> Referenced {
+    let mut found = Referenced { functions: BTreeSet::new(), owners: BTreeSet::new() };
+    let mut dirs = vec![rules.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let text = read(&path);
+            for opener in ["raises(\"", "raises_nth(\"", "warns(\"", "site(\"", "site_nth(\"", "function: \""] {
+                for (i, _) in text.match_indices(opener) {
+                    let before = text.get(..i).and_then(|b| b.chars().next_back());
+                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let rest = text.get(i + opener.len()..).unwrap_or("");
+                    if let Some(name) = rest.split('"').next() {
+                        if opener.starts_with("function") {
+                            found.owners.insert(name.rsplit_once('.').map(|(o, _)| o).unwrap_or(name).to_string());
+                        } else {
+                            found.functions.insert(name.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether a site of SGLang's `function` is one the rules can name.
+fn is_referenced(function: &str, referenced: &Referenced) -> bool {
+    referenced.functions.contains(function)
+        || referenced.owners.iter().any(|owner| function.strip_prefix(owner.as_str()).is_some_and(|rest| rest.starts_with('.')))
+}
+
+/// `Site { .. }` literals for one JSON-lines file (none when the file is absent), for the sites
+/// of the functions the rules name.
+fn sites(path: &Path, referenced: &Referenced, pool: &mut Pool) -> String {
     let mut out = String::new();
     for line in read(path).lines() {
         let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
         let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
         let id = s("id");
         let function = id.split('#').next().unwrap_or("").to_string();
+        if !is_referenced(&function, referenced) {
+            continue;
+        }
         let mut p = |x: &str| format!("S[{}]", pool.id(x));
         let _ = write!(
             out,

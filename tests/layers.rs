@@ -86,3 +86,14 @@ fn rules_name_their_sites_by_message_not_by_order() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn every_rule_finds_its_site_in_the_newest_release() {
+    // The release tables keep only the sites of functions the rules name (build.rs): a rule
+    // whose site is missing would silently never fire.
+    let newest = sglang_preflight::release::get(sglang_preflight::release::DEFAULT_VERSION);
+    assert!(newest.is_some());
+    let Some(newest) = newest else { return };
+    let missing: Vec<&str> = sglang_preflight::rules::all_rules().iter().filter(|r| !r.applies_to(newest)).map(|r| r.code).collect();
+    assert!(missing.is_empty(), "rules whose site the newest release's table lacks: {missing:?}");
+}
