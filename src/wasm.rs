@@ -110,7 +110,7 @@ export interface Preset {
   summary: string;
 }
 export interface RuleInfo {
-  code: string; name: string; site: string; warning_site?: string; file: string; function: string; since: string;
+  code: string; name: string; site: string; warning_site?: string; reraised_by?: string; file: string; function: string; since: string;
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
   explanation: string; flags: string[]; example_bad: string; example_good: string;
 }

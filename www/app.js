@@ -182,9 +182,7 @@ function editText(makeEdit) {
     try {
       const edited = await makeEdit(cmd.value);
       if (!edited) return null;
-      cmd.value = edited.text;
-      schedule();
-      writeHashSoon();
+      replaceText(edited.text);
       return edited;
     } catch (e) {
       showNotice(`Could not edit the command: ${e.message}`);
@@ -192,6 +190,42 @@ function editText(makeEdit) {
     }
   });
   return editing;
+}
+
+// Put `next` in the textarea as one edit of the span that differs, through the browser's own
+// editing (execCommand), so Ctrl+Z undoes exactly that edit. Assigning `cmd.value` would leave
+// the textarea's undo history describing the old text, and Ctrl+Z then garbles the command.
+function replaceText(next) {
+  const prev = cmd.value;
+  if (prev === next) return;
+  const max = Math.min(prev.length, next.length);
+  let a = 0;
+  while (a < max && prev.charCodeAt(a) === next.charCodeAt(a)) a++;
+  let b = 0;
+  while (b < max - a && prev.charCodeAt(prev.length - 1 - b) === next.charCodeAt(next.length - 1 - b)) b++;
+  // Never cut a surrogate pair in two.
+  if (a > 0 && /[\uD800-\uDBFF]/.test(prev[a - 1])) a--;
+  if (b > 0 && /[\uDC00-\uDFFF]/.test(prev[prev.length - b])) b--;
+  const active = document.activeElement;
+  const scrollTop = cmd.scrollTop;
+  let ok = false;
+  try {
+    cmd.focus({ preventScroll: true });
+    cmd.setSelectionRange(a, prev.length - b);
+    const ins = next.slice(a, next.length - b);
+    // Fires `input`, which schedules the check and the permalink.
+    ok = ins ? document.execCommand('insertText', false, ins) : document.execCommand('delete');
+  } catch {
+    ok = false;
+  }
+  if (!ok || cmd.value !== next) {
+    cmd.value = next;
+    schedule();
+    writeHashSoon();
+  }
+  cmd.scrollTop = scrollTop;
+  // A builder control keeps the focus (and its caret) while its flag is edited.
+  if (active && active !== cmd && active !== document.body && typeof active.focus === 'function') active.focus({ preventScroll: true });
 }
 
 async function applyFix(fix, reportText) {

@@ -19,9 +19,12 @@ export default `
   }
 }
 mark.hl { color: transparent; border-radius: 2px; }
-mark.hl.error { background: var(--err-hl); box-shadow: 0 2px 0 var(--err); }
-mark.hl.warning { background: var(--warn-hl); box-shadow: 0 2px 0 var(--warn); }
-mark.hl.info { background: var(--info-hl); box-shadow: 0 2px 0 var(--info); }
+/* The underline starts 1px below the mark (a 1px shadow in the background colour, --hl-gap, in
+   between): flush with the mark it drew over the underscores of the text at 1x zoom, so that
+   host_pool read as "host pool". */
+mark.hl.error { background: var(--err-hl); box-shadow: 0 1px 0 var(--hl-gap, var(--bg)), 0 3px 0 var(--err); }
+mark.hl.warning { background: var(--warn-hl); box-shadow: 0 1px 0 var(--hl-gap, var(--bg)), 0 3px 0 var(--warn); }
+mark.hl.info { background: var(--info-hl); box-shadow: 0 1px 0 var(--hl-gap, var(--bg)), 0 3px 0 var(--info); }
 mark.hl.point { border-left: 2px solid var(--err); margin: 0 -1px; background: none; box-shadow: none; }
 mark.hl.point.warning { border-left-color: var(--warn); }
 mark.hl.point.info { border-left-color: var(--info); }
@@ -40,7 +43,7 @@ mark.hl.point.info { border-left-color: var(--info); }
 .badge.info { background: var(--info-bg); color: var(--info); }
 .card-head .code { margin-left: auto; }
 .card-head code, .card code { font-family: var(--mono); }
-.card .where { font: inherit; color: var(--accent); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+.card button.where { font: inherit; color: var(--accent); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
 .card .message { margin: 0.5em 0; padding: 0.5em 0.6em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-word; font-size: 0.92em; }
 .card .explanation { margin: 0.4em 0; line-height: 1.45; }
 .fix { border-top: 1px dashed var(--line); padding-top: 0.5em; margin-top: 0.5em; }

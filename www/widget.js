@@ -10,7 +10,7 @@ import { el, renderHighlights, diagCard, allDiagnostics } from './render.js';
 const WIDGET_CSS = `
 :host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); }
 .box { border: 1px solid var(--line); border-radius: 8px; background: var(--bg); overflow: hidden; }
-pre.cmd { margin: 0; padding: 0.7em 0.9em; font: 13px/1.5 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); color: var(--fg); }
+pre.cmd { margin: 0; padding: 0.7em 0.9em; font: 13px/1.5 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); color: var(--fg); --hl-gap: var(--panel); }
 pre.cmd mark.hl { color: inherit; }
 .body { padding: 0.6em 0.9em; }
 .verdict { font-size: 0.95em; }

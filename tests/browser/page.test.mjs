@@ -149,6 +149,45 @@ test('builder edits only the setting it changes: wrappers, comments, abbreviatio
   }
 });
 
+test('Ctrl+Z walks back through every edit the page made, byte for byte: a switch, a builder value, a fix, the paste', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    const text = `# first\nexport A=1\n${DCP_CMD} \\\n    --port=30000   # port\necho done\n`;
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B' }));
+    await renders(page, 1);
+    await pasteCommand(page, text);
+    const value = () => page.locator('#command').inputValue();
+    assert.equal(await value(), text);
+    const card = page.locator('#cards article.card', { hasText: DCP_MSG });
+    await card.first().getByRole('button', { name: /Apply: Set --dcp-size 1/ }).click();
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--dcp-size 1'));
+    const fixed = text.replace('--dcp-size 2', '--dcp-size 1');
+    assert.equal(await value(), fixed);
+    await page.locator('#builder > summary').click();
+    await page.locator('[data-flag="--tp-size"]').fill('2');
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--tp-size 2'));
+    const withTp = await value();
+    await page.locator('[data-flag="--trust-remote-code"]').check();
+    await page.waitForFunction(() => document.querySelector('#command').value.includes('--trust-remote-code'));
+    // Undo walks back through exactly these texts, never garbling one: the switch, the builder
+    // value, the fix, the paste. (Chromium may spend an extra Ctrl+Z on a builder edit's selection.)
+    await page.locator('#command').focus();
+    const before = 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B';
+    const seen = [await value()];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Control+Z');
+      const now = await value();
+      if (now !== seen[seen.length - 1]) seen.push(now);
+    }
+    const withSwitch = seen[0];
+    assert.ok(withSwitch.includes('--trust-remote-code') && withSwitch.startsWith('# first\nexport A=1\n'));
+    assert.deepEqual(seen.slice(1), [withTp, fixed, text, before]);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
 test('permalink round trip: command, YAML, GPU preset and count, version', async () => {
   const { page, context, rec } = await newPage(env);
   try {
