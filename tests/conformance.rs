@@ -10,27 +10,15 @@
 
 use serde_json::Value;
 use sglang_preflight::diagnostic::{Origin, Severity};
-use sglang_preflight::hardware::Hardware;
-use sglang_preflight::{check, CheckOptions};
+use sglang_preflight::check;
 use std::path::Path;
+
+mod common;
+use common::options_for;
 
 fn strip_warning(w: &str) -> String {
     let w = w.strip_prefix("WARNING: ").unwrap_or(w);
     w.replace("\u{1b}[1;33m", "").replace("\u{1b}[0m", "")
-}
-
-fn options_for(fixture: &Value, release: &str) -> CheckOptions {
-    let profile = fixture.get("profile").and_then(Value::as_str).unwrap_or("h100");
-    let mut opts = CheckOptions { sglang_version: release.to_string(), ..CheckOptions::default() };
-    if let Some(hw) = Hardware::preset(profile, None) {
-        opts.hardware = hw;
-    }
-    if let Some(files) = fixture.get("files").and_then(Value::as_object) {
-        for (name, text) in files {
-            opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
-        }
-    }
-    opts
 }
 
 /// Returns a description of every way our report differs from SGLang's verdicts.

@@ -7,10 +7,12 @@
 
 use serde_json::Value;
 use sglang_preflight::diagnostic::apply_edits;
-use sglang_preflight::hardware::Hardware;
-use sglang_preflight::{check, CheckOptions};
+use sglang_preflight::check;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+mod common;
+use common::options_for;
 
 fn fixtures() -> Vec<Value> {
     // The default release's fixtures (the checks below use the default options).
@@ -32,19 +34,6 @@ fn first_error_message(f: &Value) -> Option<String> {
         .find(|c| c.get("verdict").and_then(Value::as_str) == Some("error"))
         .and_then(|c| c.get("message").and_then(Value::as_str))
         .map(str::to_string)
-}
-
-fn options(f: &Value) -> CheckOptions {
-    let mut opts = CheckOptions::default();
-    if let Some(hw) = f.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
-        opts.hardware = hw;
-    }
-    if let Some(files) = f.get("files").and_then(Value::as_object) {
-        for (name, text) in files {
-            opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
-        }
-    }
-    opts
 }
 
 #[test]
@@ -87,7 +76,7 @@ fn recorded_fixes_are_the_ones_we_offer_today() {
         // Case ids keep the code the rule had when they were written (old codes redirect).
         let code = sglang_preflight::rules::by_code(code).map(|r| r.code).unwrap_or(code);
         let cmd = f.get("cmd").and_then(Value::as_str).unwrap_or_default();
-        let report = check(cmd, &options(f));
+        let report = check(cmd, &options_for(f, sglang_preflight::schema::DEFAULT_VERSION));
         // Findings outside any command (a here-document that swallowed them, say) are at the top.
         let Some(diag) = report.commands.iter().flat_map(|c| &c.diagnostics).chain(&report.diagnostics).find(|d| d.code == code) else {
             problems.push(format!("{id}: we do not report {code} on its trigger"));

@@ -30,6 +30,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+mod common;
+use common::options_for;
+
 const LAUNCH: &str = "python -m sglang.launch_server ";
 
 fn root() -> &'static Path {
@@ -56,19 +59,6 @@ impl Case {
     }
 }
 
-fn options_for(case: &Value) -> CheckOptions {
-    let mut opts = CheckOptions::default();
-    if let Some(hw) = case.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
-        opts.hardware = hw;
-    }
-    if let Some(files) = case.get("files").and_then(Value::as_object) {
-        for (name, text) in files {
-            opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
-        }
-    }
-    opts
-}
-
 fn jsonl_files(dir: &str) -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
         .unwrap()
@@ -90,7 +80,7 @@ fn cases() -> &'static [Case] {
             for line in std::fs::read_to_string(&path).unwrap().lines() {
                 let Ok(case) = serde_json::from_str::<Value>(line) else { continue };
                 let Some(cmd) = case.get("cmd").and_then(Value::as_str) else { continue };
-                let report = check(cmd, &options_for(&case));
+                let report = check(cmd, &options_for(&case, sglang_preflight::schema::DEFAULT_VERSION));
                 out.push(Case {
                     name: format!("{file} {}", case.get("id").and_then(Value::as_str).unwrap_or("?")),
                     argv: report.commands.iter().flat_map(|c| c.argv.iter().cloned()).collect(),
@@ -214,10 +204,13 @@ fn rules_lacking_cases() -> (Vec<&'static str>, Vec<&'static str>) {
     (no_trigger, no_near_miss)
 }
 
-/// Passes once the rules listed in `tests/metadata-corrections.json` have cases recorded (and
-/// PAR019, which names no flags, names the ones its near miss would write).
+/// Passes once the four rules listed in `tests/metadata-corrections.json` have trigger cases:
+/// SRV008 (SGLang raises it only for a watermark config file, which is not read here), SRV049
+/// (SGLang prints a set, in an order that changes from run to run), VAL069 and VAL070 (their
+/// triggers meet checks this build does not model yet: an env-enabled sampling backend, a
+/// diffusion model's config). `rules_lacking_cases_are_the_listed_ones` pins that list.
 #[test]
-#[ignore = "needs trigger and near-miss cases recorded for the rules listed in tests/metadata-corrections.json"]
+#[ignore = "four rules cannot have a recorded trigger yet: see tests/metadata-corrections.json"]
 fn every_rule_has_a_trigger_and_a_near_miss_case() {
     let (no_trigger, no_near_miss) = rules_lacking_cases();
     assert!(

@@ -10,30 +10,17 @@
 use serde_json::Value;
 use sglang_preflight::check::{CommandReport, Report};
 use sglang_preflight::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
-use sglang_preflight::hardware::Hardware;
 use sglang_preflight::invocation::Entry;
 use sglang_preflight::snapshot::render;
 use sglang_preflight::span::Span;
-use sglang_preflight::{check, CheckOptions};
+use sglang_preflight::check;
 use std::path::{Path, PathBuf};
+
+mod common;
+use common::options_for;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The options a case is recorded with (as `tests/conformance.rs` reads them): its hardware
-/// profile and its `--config` files.
-fn options_for(case: &Value) -> CheckOptions {
-    let mut opts = CheckOptions::default();
-    if let Some(hw) = case.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
-        opts.hardware = hw;
-    }
-    if let Some(files) = case.get("files").and_then(Value::as_object) {
-        for (name, text) in files {
-            opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
-        }
-    }
-    opts
 }
 
 fn rule_case_files() -> Vec<PathBuf> {
@@ -58,7 +45,7 @@ fn render_cases(path: &Path) -> Vec<(String, String)> {
         let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{}: unreadable case {line}: {e}", path.display()));
         let id = case.get("id").and_then(Value::as_str).unwrap_or("?").to_string();
         let cmd = case.get("cmd").and_then(Value::as_str).unwrap_or_default();
-        let report = check(cmd, &options_for(&case));
+        let report = check(cmd, &options_for(&case, sglang_preflight::schema::DEFAULT_VERSION));
         let mut section = format!("=== {id}\n");
         if let Some(profile) = case.get("profile").and_then(Value::as_str) {
             section.push_str(&format!("profile: {profile}\n"));

@@ -238,7 +238,7 @@ pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
     name: "nccl-graph-register-explicit",
     sglang: warns("parallel_hook._disable_nccl_graph_buffer_registration", "NCCL_GRAPH_REGISTER={os.environ['NCCL_GRAPH_REGISTER']}"),
     explanation: "SGLang turns NCCL graph buffer registration off for multi-rank CUDA graphs because replay can hang; an explicit NCCL_GRAPH_REGISTER keeps your value.",
-    flags: &[],
+    flags: &["--tp-size", "--disable-cuda-graph"],
     example_bad: "NCCL_GRAPH_REGISTER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
     example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
 };
