@@ -141,6 +141,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
                 cfg: ResolvedConfig::new(schema, &parsed_args.namespace),
                 release,
                 hw: &opts.hardware,
+                files: config_files,
                 env: &inv.env,
                 text,
                 append_at,

@@ -394,13 +394,32 @@ pub fn config_paths(text: &str) -> Vec<String> {
 
 /// The paths written after `--config` in one command's argv (the words after the launcher).
 pub fn config_paths_in<'a>(argv: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    values_after(argv, "--config")
+}
+
+/// The files a `--watermark-config` names in each SGLang invocation of `text` (a value that is
+/// not inline JSON is a path SGLang reads at start-up).
+pub fn watermark_config_paths(text: &str) -> Vec<String> {
+    let parsed = crate::shell::parse(text);
+    let invocations = locate(&parsed).invocations;
+    invocations
+        .iter()
+        .flat_map(|inv| values_after(inv.args.iter().map(|w| w.text.as_str()), "--watermark-config"))
+        .filter(|v| !v.trim_start().starts_with('{'))
+        .collect()
+}
+
+/// The words after each `flag` (or the text after `flag=`) in an argv.
+fn values_after<'a>(argv: impl IntoIterator<Item = &'a str>, flag: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut words = argv.into_iter();
     while let Some(w) = words.next() {
-        if w == "--config" {
+        if w == flag {
             if let Some(p) = words.next() {
                 out.push(p.to_string());
             }
+        } else if let Some(v) = w.strip_prefix(flag).and_then(|rest| rest.strip_prefix('=')) {
+            out.push(v.to_string());
         }
     }
     out

@@ -170,6 +170,12 @@ fn main() -> ExitCode {
                     opts.config_files.insert(path, yaml);
                 }
             }
+            // A `--watermark-config FILE` SGLang reads at start-up: read it from that path too.
+            for path in sglang_preflight::invocation::watermark_config_paths(&text) {
+                if let Ok(json) = std::fs::read_to_string(&path) {
+                    opts.config_files.entry(path).or_insert(json);
+                }
+            }
             let report = check(&text, &opts);
             match format {
                 Format::Json => match serde_json::to_string_pretty(&report) {

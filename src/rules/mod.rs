@@ -230,6 +230,9 @@ pub struct Ctx<'a> {
     pub hw: &'a Hardware,
     /// `SGLANG_*` and other environment variables given in the pasted command.
     pub env: &'a [(String, String)],
+    /// Files the command names that SGLang reads at start-up (`--config`, `--watermark-config`),
+    /// by the path as written, when the check was given them (or the paste writes them).
+    pub files: &'a crate::frontend::ConfigFiles,
     /// The original pasted text (fix edits are byte edits on it).
     pub text: &'a str,
     /// Where new flags are appended by fixes: end of the last argument of the invocation.

@@ -356,12 +356,18 @@ fn watermark_key_error(v: &PyValue) -> Option<&'static str> {
 /// `handle_watermark_config` → `load_watermark_config` for inline JSON; a file path is read
 /// from disk by SGLang and not checked here.
 pub fn handle_watermark_config(ctx: &mut Ctx) -> Step {
-    let Some(source) = ctx.cfg.str(f::watermark_config).map(str::to_string) else { return Ok(()) };
-    if !source.trim_start().starts_with('{') {
+    let Some(value) = ctx.cfg.str(f::watermark_config).map(str::to_string) else { return Ok(()) };
+    // `load_watermark_config`: inline JSON, else the file at that path (read up to 4097
+    // characters), when the check was given it.
+    let source = if value.trim_start().starts_with('{') {
+        value
+    } else if let Some(text) = ctx.files.get(&value) {
+        text.chars().take(4097).collect()
+    } else {
         ctx.skip(site("sampling.watermarking.config._read_config_file", "watermark config must be a readable regular"), NotRunReason::Files);
         ctx.skip(site("sampling.watermarking.config._read_config_file", "failed to read watermark config JSON"), NotRunReason::Files);
         return Ok(());
-    }
+    };
     fn fail(ctx: &mut Ctx, rule: &'static Rule, args: &Args) -> Step {
         let fixes = vec![display("Fix the JSON given to --watermark-config (keys: key, key_b, context_window, mixing_probability, max_probability, default_enabled, enforce_all)")];
         ctx.raise(rule, args, &[f::watermark_config], fixes)
