@@ -55,6 +55,9 @@ pub struct Report {
     pub commands: Vec<CommandReport>,
     /// Findings about the text as a whole (nothing to check, shell trouble outside a command).
     pub diagnostics: Vec<Diagnostic>,
+    /// Every other command the paste runs besides the SGLang launches and harmless set-up
+    /// (see `invocation::AlsoRuns`), in text order; each also has a `P0003` finding.
+    pub also_runs: Vec<invocation::AlsoRuns>,
 }
 
 /// A launch inside a `bash -c "..."` string: an edit that writes quotes, `\`, `$` or a backtick
@@ -79,6 +82,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         accepted: false,
         commands: Vec::new(),
         diagnostics: Vec::new(),
+        also_runs: Vec::new(),
     };
     let Some(release) = crate::release::get(&opts.sglang_version) else {
         report.diagnostics.push(Diagnostic::preflight(
@@ -101,6 +105,11 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
     report.diagnostics.extend(typography::lint(text));
     report.diagnostics.extend(parsed.diagnostics);
     report.diagnostics.extend(located.diagnostics);
+    // With no launch there is no verdict to overstate: the list alone says what else runs.
+    if !located.invocations.is_empty() {
+        report.diagnostics.extend(invocation::also_runs_diagnostics(&located.also_runs));
+    }
+    report.also_runs = located.also_runs.clone();
 
     // A file the paste writes with a here-document is what SGLang reads once the commands run,
     // whatever the file holds now.
@@ -168,7 +177,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         if inv.nested {
             advice_only_when_requoting_needed(&mut diags);
         }
-        let accepted = !diags.iter().any(Diagnostic::is_sglang_error);
+        // CFG009: SGLang never reaches a verdict (it hangs expanding the aliases), so it never starts.
+        let accepted = !diags.iter().any(|d| d.is_sglang_error() || d.code == "CFG009");
         report.commands.push(CommandReport {
             entry: inv.entry,
             argv: inv.args.iter().map(|w| w.text.clone()).collect(),

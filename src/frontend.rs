@@ -294,13 +294,38 @@ fn merge_config(fe: &mut FrontEnd, schema: &Schema, files: &ConfigFiles) {
             return;
         }
         Err(yaml::LoadError::TooLarge) => {
-            fe.diagnostics.push(Diagnostic::preflight(
-                "CFG009",
-                Severity::Error,
-                Stage::Config,
-                "The config file expands to too many values (YAML aliases); refusing to expand it.",
-                pw.span,
-            ));
+            fe.diagnostics.push(
+                Diagnostic::preflight(
+                    "CFG009",
+                    Severity::Error,
+                    Stage::Config,
+                    format!(
+                        "The config file's YAML aliases expand to more than {} values: SGLang would hang or run out of \
+                         memory turning them into arguments, and never start. Not expanded.",
+                        yaml::MAX_NODES
+                    ),
+                    pw.span,
+                )
+                .with_explanation(
+                    "Anchors that reference anchors (`b: &b [*a, *a, ...]`, the \"billion laughs\") multiply: each \
+                     level repeats the one before. PyYAML loads them as shared references, but SGLang's config merger \
+                     writes every value out as text (`str(list)`), which for such a file takes more time and memory \
+                     than any machine has. Recorded with SGLang 0.5.23: no verdict after 20 s. Write the values out \
+                     instead of nesting aliases.",
+                ),
+            );
+            return;
+        }
+        Err(yaml::LoadError::TooDeep) => {
+            let mut d = Diagnostic::sglang_error("CFG010", Stage::Config, "RecursionError", "maximum recursion depth exceeded", pw.span);
+            d.explanation = format!(
+                "The config file nests lists or mappings more than {} levels deep. PyYAML builds nested nodes \
+                 recursively, so `yaml.safe_load` exceeds Python's recursion limit (1000 frames) and SGLang stops \
+                 with a RecursionError before reading any option (recorded with SGLang 0.5.23: 487 levels load, \
+                 488 do not). No SGLang option takes values nested this deep.",
+                yaml::MAX_DEPTH
+            );
+            fe.diagnostics.push(d);
             return;
         }
     };
@@ -492,27 +517,49 @@ pub mod yaml {
     /// Most values a config file may expand to (aliases included).
     pub const MAX_NODES: usize = 1_000_000;
 
+    /// Deepest nesting of lists and mappings PyYAML loads from SGLang's config loader: its
+    /// composer recurses twice per level and exceeds Python's recursion limit at 488 levels
+    /// (recorded with SGLang 0.5.23: `yaml-deep-block-487` loads, `yaml-deep-block-488` raises
+    /// RecursionError). Also keeps every later recursive walk of the value (repr, JSON,
+    /// drop) shallow, on a small wasm stack too.
+    pub const MAX_DEPTH: usize = 487;
+
     #[derive(Debug)]
     pub enum LoadError {
         Syntax(String),
+        /// Aliases expand to more than [`MAX_NODES`] values, or nest deeper than
+        /// [`MAX_DEPTH`] through aliases.
         TooLarge,
+        /// Lists and mappings written nested deeper than [`MAX_DEPTH`].
+        TooDeep,
     }
 
+    /// A collection being read: its anchor, its depth of nesting below it so far, its items.
     enum Frame {
-        Seq(usize, Vec<PyValue>),
-        /// anchor, items, pending key, key -> index in items (a repeated key replaces in place)
-        Map(usize, Vec<(String, PyValue)>, Option<String>, rustc_hash::FxHashMap<String, usize>),
+        Seq(usize, usize, Vec<PyValue>),
+        /// anchor, depth below, items, pending key, key -> index in items (a repeated key replaces in place)
+        Map(usize, usize, Vec<(String, PyValue)>, Option<String>, rustc_hash::FxHashMap<String, usize>),
+    }
+
+    impl Frame {
+        fn below(&mut self) -> &mut usize {
+            match self {
+                Frame::Seq(_, b, _) | Frame::Map(_, b, _, _, _) => b,
+            }
+        }
     }
 
     pub fn load(text: &str) -> Result<PyValue, LoadError> {
         let mut parser = Parser::new_from_str(text);
         let mut stack: Vec<Frame> = Vec::new();
-        let mut anchors: std::collections::HashMap<usize, PyValue> = std::collections::HashMap::new();
+        // anchor id -> (value, its nesting depth: 0 for a scalar, 1 for a flat list, ...)
+        let mut anchors: std::collections::HashMap<usize, (PyValue, usize)> = std::collections::HashMap::new();
         let mut root: Option<PyValue> = None;
         let mut nodes = 0usize;
         loop {
             let (ev, _) = parser.next_token().map_err(|e| LoadError::Syntax(e.to_string()))?;
-            let done: Option<(PyValue, usize)> = match ev {
+            // a finished value: (value, anchor, nesting depth)
+            let done: Option<(PyValue, usize, usize)> = match ev {
                 Event::StreamEnd => break,
                 Event::DocumentEnd => {
                     if root.is_some() {
@@ -522,9 +569,14 @@ pub mod yaml {
                 }
                 Event::Nothing | Event::StreamStart | Event::DocumentStart => None,
                 Event::Alias(id) => {
-                    let v = anchors.get(&id).cloned().unwrap_or(PyValue::None);
+                    let (v, depth) = anchors.get(&id).map(|(v, d)| (v.clone(), *d)).unwrap_or((PyValue::None, 0));
                     nodes += count(&v);
-                    Some((v, 0))
+                    // deep only through aliases: PyYAML shares the nodes, SGLang's str() of them
+                    // is what would fail; refuse to expand rather than guess
+                    if stack.len() + depth > MAX_DEPTH {
+                        return Err(LoadError::TooLarge);
+                    }
+                    Some((v, 0, depth))
                 }
                 Event::Scalar(s, style, aid, tag) => {
                     nodes += 1;
@@ -538,33 +590,38 @@ pub mod yaml {
                         None if style == TScalarStyle::Plain => resolve_plain(&s).unwrap_or(PyValue::Str(s)),
                         None => PyValue::Str(s),
                     };
-                    Some((v, aid))
+                    Some((v, aid, 0))
                 }
+                Event::SequenceStart(..) | Event::MappingStart(..) if stack.len() >= MAX_DEPTH => return Err(LoadError::TooDeep),
                 Event::SequenceStart(aid, _) => {
-                    stack.push(Frame::Seq(aid, Vec::new()));
+                    stack.push(Frame::Seq(aid, 0, Vec::new()));
                     None
                 }
                 Event::MappingStart(aid, _) => {
-                    stack.push(Frame::Map(aid, Vec::new(), None, Default::default()));
+                    stack.push(Frame::Map(aid, 0, Vec::new(), None, Default::default()));
                     None
                 }
                 Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
-                    Some(Frame::Seq(aid, v)) => Some((PyValue::List(v), aid)),
-                    Some(Frame::Map(aid, v, _, _)) => Some((PyValue::Dict(v), aid)),
+                    Some(Frame::Seq(aid, below, v)) => Some((PyValue::List(v), aid, below + 1)),
+                    Some(Frame::Map(aid, below, v, _, _)) => Some((PyValue::Dict(v), aid, below + 1)),
                     None => None,
                 },
             };
             if nodes > MAX_NODES {
                 return Err(LoadError::TooLarge);
             }
-            let Some((v, aid)) = done else { continue };
+            let Some((v, aid, depth)) = done else { continue };
             if aid > 0 {
-                anchors.insert(aid, v.clone());
+                anchors.insert(aid, (v.clone(), depth));
+            }
+            if let Some(f) = stack.last_mut() {
+                let b = f.below();
+                *b = (*b).max(depth);
             }
             match stack.last_mut() {
                 None => root = Some(v),
-                Some(Frame::Seq(_, items)) => items.push(v),
-                Some(Frame::Map(_, items, pending, index)) => match pending.take() {
+                Some(Frame::Seq(_, _, items)) => items.push(v),
+                Some(Frame::Map(_, _, items, pending, index)) => match pending.take() {
                     None => *pending = Some(v.py_str()),
                     Some(k) => match index.get(&k).and_then(|&i| items.get_mut(i)) {
                         Some(slot) => slot.1 = v,

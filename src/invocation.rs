@@ -8,7 +8,7 @@
 //! appears among its words. Everything after the launcher is SGLang's argv.
 
 use crate::diagnostic::Diagnostic;
-use crate::shell::{assignment_name_len, ShellParse, Word};
+use crate::shell::{assignment_name_len, ShellCommand, ShellParse, Word};
 use crate::span::Span;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -42,6 +42,108 @@ pub struct Invocation {
 pub struct Located {
     pub invocations: Vec<Invocation>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Every other command the shell would run (see [`AlsoRuns`]), in text order.
+    pub also_runs: Vec<AlsoRuns>,
+}
+
+/// A command the pasted text runs besides the SGLang launch(es) and harmless set-up: what you
+/// see is what runs, so nothing the paste does goes unlisted.
+///
+/// Listed: every simple command (each side of a pipeline or list, each line) that is not
+/// * an SGLang launch, wrappers in front of it included (`docker run ... IMAGE`, `env K=V`,
+///   `nohup`, `timeout 60`, `bash -c "..."` around a launch: the string's other commands are
+///   listed themselves),
+/// * a variable assignment (`K=V`) or `export`/`declare`/`typeset`/`readonly`/`local`/`unset`
+///   without a command substitution in it,
+/// * `cd`, `pushd`, `popd`, `set` (shell options), `true`, `:`,
+/// * a here-document written to a file: `cat > F <<EOF` / `cat <<EOF > F` / `tee [-a] F <<EOF`
+///   (the body is data, not commands);
+///
+/// and every command substitution (`$(...)`, `` `...` ``, not `$((...))` arithmetic), wherever
+/// it is, unless it lies inside a command already listed. Comments and here-document bodies
+/// are not commands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AlsoRuns {
+    /// The command as written, quotes and redirections included.
+    pub span: Span,
+    /// The text at `span`, cut to [`ALSO_RUNS_TEXT_CHARS`] characters (then ending in `…`).
+    pub text: String,
+}
+
+/// At most this many characters of a command are quoted in [`AlsoRuns::text`].
+pub const ALSO_RUNS_TEXT_CHARS: usize = 200;
+
+impl AlsoRuns {
+    pub fn new(text: &str, span: Span) -> AlsoRuns {
+        let written = text.get(span.start..span.end).unwrap_or("");
+        let mut shown: String = written.chars().take(ALSO_RUNS_TEXT_CHARS).collect();
+        if shown.len() < written.len() {
+            shown.push('…');
+        }
+        AlsoRuns { span, text: shown }
+    }
+}
+
+/// At most this many `P0003` findings are listed one by one; the rest make one summary.
+pub const MAX_ALSO_RUNS_FINDINGS: usize = 100;
+
+/// Programs whose presence in a paste deserves a warning rather than a note: shells and
+/// interpreters (a pipeline into `sh` runs whatever was downloaded), downloaders, deleters,
+/// privilege changers.
+const RISKY: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "curl", "wget", "rm", "dd", "mkfs", "shred", "sudo",
+    "su", "doas", "chmod", "chown", "nc", "ncat", "socat", "python", "python3", "perl", "ruby", "node", "base64", "xargs", "crontab",
+    "ssh", "scp",
+];
+
+fn is_risky(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '|' | ';' | '&' | '(' | ')' | '`' | '$' | '"' | '\''))
+        .any(|w| RISKY.contains(&basename(w)) || w.strip_prefix("python").is_some_and(|r| r.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
+}
+
+/// One `P0003` finding per command in `also_runs` (a warning for shells, downloaders, `rm`,
+/// ...; else a note), at most [`MAX_ALSO_RUNS_FINDINGS`], then one summary.
+pub fn also_runs_diagnostics(also_runs: &[AlsoRuns]) -> Vec<Diagnostic> {
+    use crate::diagnostic::{Severity, Stage};
+    let explanation = "Besides the SGLang launch, the pasted text runs this command. Preflight checks only the launch; \
+                       know what every other command does before you paste the text into a terminal (a page can hide \
+                       `; curl ... | sh` far to the right or many lines below the part you read). Harmless set-up \
+                       (variable assignments, `export`, `cd`, here-documents written to files) is not listed.";
+    let mut out: Vec<Diagnostic> = also_runs
+        .iter()
+        .take(MAX_ALSO_RUNS_FINDINGS)
+        .map(|a| {
+            let severity = if is_risky(&a.text) { Severity::Warning } else { Severity::Info };
+            let oneline: String = a.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            Diagnostic::preflight("P0003", severity, Stage::Shell, format!("this paste also runs: `{oneline}`"), a.span).with_explanation(explanation)
+        })
+        .collect();
+    let rest = also_runs.get(MAX_ALSO_RUNS_FINDINGS..).unwrap_or(&[]);
+    if let (Some(first), Some(last)) = (rest.first(), rest.last()) {
+        let severity = if rest.iter().any(|a| is_risky(&a.text)) { Severity::Warning } else { Severity::Info };
+        out.push(
+            Diagnostic::preflight(
+                "P0003",
+                severity,
+                Stage::Shell,
+                format!("this paste also runs {} more commands (listed in `also_runs`)", rest.len()),
+                first.span.cover(last.span),
+            )
+            .with_explanation(explanation),
+        );
+    }
+    out
+}
+
+/// Set-up commands that run nothing else and change nothing outside the shell.
+fn is_harmless(cmd: &ShellCommand) -> bool {
+    let Some(first) = cmd.words.first() else { return true };
+    match first.text.as_str() {
+        "export" | "declare" | "typeset" | "readonly" | "local" | "unset" | "cd" | "pushd" | "popd" | "set" | "true" | ":" => true,
+        "cat" => cmd.writes_here_doc && cmd.words.iter().skip(1).all(|w| w.text == "-"),
+        "tee" => cmd.writes_here_doc && cmd.words.iter().skip(1).all(|w| !w.text.starts_with('-') || w.text == "-a" || w.text == "--append"),
+        _ => false,
+    }
 }
 
 /// Programs that run another command given on their command line.
@@ -172,14 +274,22 @@ fn outer_span(w: &Word, s: Span) -> Span {
 }
 
 /// The SGLang launches inside a `bash -c` string word `w`, with spans in the original text.
-fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut Located) {
+/// Returns whether it holds any (else the whole `bash -c` command is another command).
+fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut Located) -> bool {
     let inner = crate::shell::parse_with_vars(&w.text, env);
     let found = locate_at(&inner, depth + 1);
+    if found.invocations.is_empty() {
+        return false;
+    }
     for mut d in inner.diagnostics.into_iter().chain(found.diagnostics) {
         d.span = outer_span(w, d.span);
         // edits inside a quoted string would need re-quoting: offered only on the outer text
         d.fixes.clear();
         out.diagnostics.push(d);
+    }
+    for a in found.also_runs {
+        let span = outer_span(w, a.span);
+        out.also_runs.push(AlsoRuns { span, text: a.text });
     }
     for inv in found.invocations {
         let args = inv
@@ -208,6 +318,7 @@ fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut
             nested: true,
         });
     }
+    true
 }
 
 fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
@@ -217,6 +328,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
     let mut exported: Vec<(String, String)> = Vec::new();
     // `export NAME` before NAME has a value: exported once it gets one
     let mut export_names: HashSet<String> = HashSet::new();
+    let listed_before = out.also_runs.len();
     for cmd in &parsed.commands {
         let words = &cmd.words;
         let Some(first) = words.first() else {
@@ -281,7 +393,12 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
         };
         let j = match (found, shell_c) {
             (Some((j, _)), _) | (None, Some((j, _))) => j,
-            (None, None) => continue,
+            (None, None) => {
+                if !is_harmless(cmd) {
+                    out.also_runs.push(AlsoRuns::new(parsed_text(parsed), cmd.span));
+                }
+                continue;
+            }
         };
 
         // Environment: exported vars, prefix assignments, then what the wrappers add.
@@ -360,10 +477,12 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
 
         let Some((_, (entry, argstart))) = found else {
             if let Some((_, si)) = shell_c {
-                if let Some(w) = words.get(si) {
-                    if depth < 4 {
-                        inner_invocations(w, &env, depth, &mut out);
-                    }
+                let launches = match words.get(si) {
+                    Some(w) if depth < 4 => inner_invocations(w, &env, depth, &mut out),
+                    _ => false,
+                };
+                if !launches {
+                    out.also_runs.push(AlsoRuns::new(parsed_text(parsed), cmd.span));
                 }
             }
             continue;
@@ -381,7 +500,42 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
             nested: false,
         });
     }
+    add_substitutions(parsed, listed_before, &mut out);
     out
+}
+
+/// The text `parsed` was read from.
+fn parsed_text(parsed: &ShellParse) -> &str {
+    parsed.text.as_str()
+}
+
+/// Command substitutions run too: each one not inside a command already listed. Linear
+/// (both lists are in text order).
+fn add_substitutions(parsed: &ShellParse, from: usize, out: &mut Located) {
+    if parsed.substitutions.is_empty() {
+        return;
+    }
+    let listed: Vec<Span> = out.also_runs.get(from..).unwrap_or(&[]).iter().map(|a| a.span).collect();
+    let mut k = 0usize;
+    let mut last: Option<Span> = None;
+    let mut extra = Vec::new();
+    for &s in &parsed.substitutions {
+        if last == Some(s) {
+            continue;
+        }
+        last = Some(s);
+        while listed.get(k).is_some_and(|l| l.end <= s.start) {
+            k += 1;
+        }
+        let inside = listed.get(k).is_some_and(|l| l.start <= s.start && s.end <= l.end);
+        if !inside {
+            extra.push(AlsoRuns::new(parsed_text(parsed), s));
+        }
+    }
+    out.also_runs.extend(extra);
+    if let Some(tail) = out.also_runs.get_mut(from..) {
+        tail.sort_by_key(|a| (a.span.start, a.span.end));
+    }
 }
 
 /// The paths written after `--config` in each SGLang invocation of `text`: the files the CLI

@@ -107,7 +107,18 @@ fn report_entries<M: SerializeMap>(map: &mut M, r: &Report, o: &Offsets) -> Resu
     map.serialize_entry("hardware", &r.hardware)?;
     map.serialize_entry("accepted", &r.accepted)?;
     map.serialize_entry("commands", &Each(&r.commands, o))?;
-    map.serialize_entry("diagnostics", &Each(&r.diagnostics, o))
+    map.serialize_entry("diagnostics", &Each(&r.diagnostics, o))?;
+    map.serialize_entry("also_runs", &Each(&r.also_runs, o))
+}
+
+impl Serialize for With<'_, crate::invocation::AlsoRuns> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (a, o) = (self.0, self.1);
+        let mut map = s.serialize_map(None)?;
+        span_located(&mut map, o, a.span)?;
+        map.serialize_entry("text", &a.text)?;
+        map.end()
+    }
 }
 
 impl Serialize for LocatedReport<'_> {

@@ -105,6 +105,8 @@ pub struct ShellCommand {
     pub assignments: Vec<Assignment>,
     pub words: Vec<Word>,
     pub span: Span,
+    /// The command has a here-document whose body goes to a file (`cat > F <<EOF`, `tee F <<EOF`).
+    pub writes_here_doc: bool,
 }
 
 /// A file the pasted text writes with a here-document (`cat > cfg.yaml <<'EOF' ... EOF`), so a
@@ -151,6 +153,12 @@ pub struct ShellParse {
     pub written_files: Vec<WrittenFile>,
     /// Shell-level findings (stage `shell`, origin `preflight`).
     pub diagnostics: Vec<Diagnostic>,
+    /// Every command substitution (`$(...)`, `` `...` ``) outside here-documents, in text
+    /// order: commands the shell runs that are not among `commands` (all of them, unlike the
+    /// capped SH006 findings).
+    pub substitutions: Vec<Span>,
+    /// The text that was read (spans index into it).
+    pub text: String,
 }
 
 /// At most this many shell diagnostics are reported for one text.
@@ -181,6 +189,7 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
         brace_budget: Cell::new(BRACE_SLACK.saturating_add(BRACE_FACTOR.saturating_mul(text.len()))),
     };
     p.run();
+    p.out.text = text.to_string();
     p.out
 }
 
@@ -1008,6 +1017,9 @@ impl<'a> Parser<'a> {
                 };
                 self.push_src_range(d, end);
                 self.i = end;
+                if !arith {
+                    self.out.substitutions.push(Span::new(d, end));
+                }
                 let what = if arith { "arithmetic expansion" } else { "command substitution" };
                 self.diag(
                     "SH006",
@@ -1147,6 +1159,7 @@ impl<'a> Parser<'a> {
         let end = end.min(n);
         self.push_src_range(q, end);
         self.i = end;
+        self.out.substitutions.push(Span::new(q, end));
         self.diag(
             "SH006",
             Severity::Warning,
@@ -1281,6 +1294,7 @@ impl<'a> Parser<'a> {
                 _ => None,
             };
             let file = self.here.cmd_stdout.take().or(tee_file);
+            self.cmd.writes_here_doc = file.is_some();
             for (delimiter, strip_tabs) in std::mem::take(&mut self.here.cmd_docs) {
                 self.here.due.push((delimiter, strip_tabs, file.clone()));
             }

@@ -8,8 +8,11 @@
 //! * `TXT002` (warning) — a Unicode hyphen inside a flag's name (`--tp‑size`). Fix: `-`.
 //! * `TXT003` (warning) — typographic quotes (`“auto”`, `‘auto’`): the shell does not treat
 //!   them as quotes, so they become part of the value. Fix: ASCII quotes.
-//! * `TXT004` (warning) — invisible zero-width characters (U+200B, U+FEFF, soft hyphen, ...),
-//!   which make a flag or value differ from what is displayed. Fix: delete them.
+//! * `TXT004` (warning) — invisible or blank-looking characters: zero-width characters (U+200B,
+//!   U+FEFF, soft hyphen, ...), invisible operators, variation selectors, tag characters (which
+//!   can carry hidden text), Hangul fillers, the braille blank and every other Unicode
+//!   Default_Ignorable_Code_Point that is not a bidi control. They make a flag or value differ
+//!   from what is displayed. Fix: delete them.
 //! * `TXT005` (warning) — a non-breaking or other Unicode space outside quotes: the shell does
 //!   not split words there, so two arguments become one. Fix: an ASCII space.
 //! * `TXT006` (error) — a backtick at the end of a line: PowerShell's line continuation. In
@@ -20,8 +23,15 @@
 //! * `TXT008` (warning) — control characters (NUL, ESC colour codes copied from a terminal,
 //!   ...): a NUL cannot be part of an argument at all, the others are invisible. Fix: delete
 //!   them (a whole `ESC [ ... m` colour sequence at once).
+//! * `TXT009` (error) — bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F,
+//!   U+061C): they reorder how the text is displayed, so the command shown is not the command
+//!   that runs ("Trojan Source"). Fix: delete them.
 //!
-//! Comments (`#` at the start of a word, outside quotes) are skipped.
+//! `TXT004` and `TXT009` are found by a separate pass over the whole text (comments, quotes,
+//! here-documents, other commands: anywhere), one finding per run of such characters (runs in
+//! one word are merged), at most [`MAX_HIDDEN_FINDINGS`] per code and then one summary finding
+//! whose fix deletes all the rest. The other codes skip comments (`#` at the start of a word,
+//! outside quotes).
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
@@ -43,8 +53,35 @@ fn is_unicode_dash(c: char) -> bool {
     )
 }
 
-fn is_zero_width(c: char) -> bool {
-    matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' | '\u{180E}')
+/// Bidirectional formatting controls: embeddings, overrides, isolates and marks.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Invisible or blank-looking characters (bidi controls excepted): Unicode's
+/// Default_Ignorable_Code_Point set, plus the braille blank (U+2800), which displays as a
+/// space but is a letter-like symbol to the shell.
+fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' // soft hyphen
+            | '\u{034F}' // combining grapheme joiner
+            | '\u{115F}' | '\u{1160}' // Hangul choseong/jungseong fillers
+            | '\u{17B4}' | '\u{17B5}' // Khmer inherent vowels
+            | '\u{180B}'..='\u{180F}' // Mongolian free variation selectors, vowel separator
+            | '\u{200B}'..='\u{200D}' // zero-width space, non-joiner, joiner
+            | '\u{2060}'..='\u{2065}' // word joiner, invisible operators
+            | '\u{206A}'..='\u{206F}' // deprecated format characters
+            | '\u{2800}' // braille pattern blank
+            | '\u{3164}' // Hangul filler
+            | '\u{FE00}'..='\u{FE0F}' // variation selectors
+            | '\u{FEFF}' // zero-width no-break space (BOM)
+            | '\u{FFA0}' // halfwidth Hangul filler
+            | '\u{FFF0}'..='\u{FFF8}' // unassigned, default ignorable
+            | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
+            | '\u{1D173}'..='\u{1D17A}' // musical symbol format controls
+            | '\u{E0000}'..='\u{E0FFF}' // tags, variation selectors supplement, unassigned
+    )
 }
 
 fn is_control(c: char) -> bool {
@@ -82,6 +119,28 @@ fn char_name(c: char) -> String {
         '\u{FEFF}' => "zero-width no-break space (BOM)",
         '\u{00AD}' => "soft hyphen",
         '\u{180E}' => "Mongolian vowel separator",
+        '\u{180B}'..='\u{180D}' | '\u{180F}' => "Mongolian variation selector",
+        '\u{034F}' => "combining grapheme joiner",
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => "Hangul filler",
+        '\u{2061}' => "function application",
+        '\u{2062}' => "invisible times",
+        '\u{2063}' => "invisible separator",
+        '\u{2064}' => "invisible plus",
+        '\u{2800}' => "braille pattern blank",
+        '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => "variation selector",
+        '\u{E0000}'..='\u{E007F}' => "tag character",
+        '\u{202A}' => "left-to-right embedding",
+        '\u{202B}' => "right-to-left embedding",
+        '\u{202C}' => "pop directional formatting",
+        '\u{202D}' => "left-to-right override",
+        '\u{202E}' => "right-to-left override",
+        '\u{2066}' => "left-to-right isolate",
+        '\u{2067}' => "right-to-left isolate",
+        '\u{2068}' => "first strong isolate",
+        '\u{2069}' => "pop directional isolate",
+        '\u{200E}' => "left-to-right mark",
+        '\u{200F}' => "right-to-left mark",
+        '\u{061C}' => "Arabic letter mark",
         '\u{00A0}' => "no-break space",
         '\u{202F}' => "narrow no-break space",
         '\u{3000}' => "ideographic space",
@@ -292,35 +351,6 @@ pub fn lint(text: &str) -> Vec<Diagnostic> {
             );
             k = j;
             continue;
-        } else if is_zero_width(c) {
-            let mut j = k;
-            while chars.get(j).is_some_and(|&(_, d)| is_zero_width(d)) {
-                j += 1;
-            }
-            let end = end_of(j);
-            let count = j - k;
-            let names: Vec<String> = {
-                let mut v: Vec<String> = chars.get(k..j).unwrap_or(&[]).iter().map(|&(_, d)| char_name(d)).collect();
-                v.dedup();
-                v
-            };
-            let (what, them) = if count == 1 { ("an invisible character", "it") } else { ("invisible characters", "them") };
-            out.push(
-                Diagnostic::preflight(
-                    "TXT004",
-                    Severity::Warning,
-                    Stage::Shell,
-                    format!("{what} ({}) in the command", names.join(", ")),
-                    Span::new(at, end),
-                )
-                .with_explanation(
-                    "Zero-width characters are invisible but part of the text: a flag or value containing one is not \
-                     the flag or value it looks like. They come from copying out of web pages, chat apps and PDFs.",
-                )
-                .with_fix(fix(format!("Delete {them}"), vec![edit(at, end, "")])),
-            );
-            k = j;
-            continue;
         } else if is_unicode_space(c) && quote == Quote::None {
             let end = end_of(k + 1);
             out.push(
@@ -409,8 +439,150 @@ pub fn lint(text: &str) -> Vec<Diagnostic> {
             out.push(d);
         }
     }
+    out.extend(hidden(text));
     out.sort_by_key(|d| (d.span.start, d.span.end));
-    group(text, out)
+    cap_hidden(group(text, out))
+}
+
+/// At most this many `TXT004` findings (and as many `TXT009`) are listed one by one; the rest
+/// of each code make one summary finding whose fix deletes them all.
+pub const MAX_HIDDEN_FINDINGS: usize = 100;
+
+/// At most this many distinct characters are named in one finding's message.
+const MAX_NAMES: usize = 4;
+
+/// `TXT004` and `TXT009`: one finding per run of hidden (or of bidi) characters, anywhere in
+/// the text. One pass, constant work per character.
+fn hidden(text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut it = text.char_indices().peekable();
+    while let Some((at, c)) = it.next() {
+        let bidi = is_bidi_control(c);
+        if !bidi && !is_hidden(c) {
+            continue;
+        }
+        let same_class = |d: char| if bidi { is_bidi_control(d) } else { is_hidden(d) };
+        let mut end = at + c.len_utf8();
+        let mut count = 1usize;
+        let mut names: Vec<char> = vec![c];
+        let mut more_names = false;
+        // Tag characters U+E0020..U+E007E mirror ASCII: text hidden in plain sight.
+        let mut tagged = String::new();
+        let note_tag = |d: char, tagged: &mut String| {
+            if let Some(a) = (d as u32).checked_sub(0xE0000).filter(|a| (0x20..0x7f).contains(a)).and_then(char::from_u32) {
+                if tagged.len() < 80 {
+                    tagged.push(a);
+                }
+            }
+        };
+        note_tag(c, &mut tagged);
+        while let Some(&(o, d)) = it.peek() {
+            if !same_class(d) {
+                break;
+            }
+            it.next();
+            end = o + d.len_utf8();
+            count += 1;
+            note_tag(d, &mut tagged);
+            if !names.contains(&d) {
+                if names.len() < MAX_NAMES {
+                    names.push(d);
+                } else {
+                    more_names = true;
+                }
+            }
+        }
+        let mut listed: Vec<String> = names.iter().map(|&d| char_name(d)).collect();
+        listed.dedup();
+        if more_names {
+            listed.push("…".to_string());
+        }
+        let listed = listed.join(", ");
+        let them = if count == 1 { "it" } else { "them" };
+        let span = Span::new(at, end);
+        let d = if bidi {
+            let what = if count == 1 { "a bidirectional control character" } else { "bidirectional control characters" };
+            Diagnostic::preflight(
+                "TXT009",
+                Severity::Error,
+                Stage::Shell,
+                format!("{what} ({listed}): the text is displayed reordered, so what you see is not what runs"),
+                span,
+            )
+            .with_explanation(
+                "Bidirectional controls change the order in which the characters after them are displayed (the \
+                 \"Trojan Source\" trick): a comment can appear to end before text that the shell actually runs, a \
+                 quoted value can appear to hold flags that are really outside it, or the other way round. The shell \
+                 ignores the display order and reads the characters as stored. A launch command never needs them.",
+            )
+        } else {
+            let what = if count == 1 { "an invisible character" } else { "invisible characters" };
+            let hidden_text = if tagged.is_empty() { String::new() } else { format!("; as tag characters they spell `{tagged}`") };
+            Diagnostic::preflight("TXT004", Severity::Warning, Stage::Shell, format!("{what} ({listed}) in the command{hidden_text}"), span)
+                .with_explanation(
+                    "Zero-width and other invisible or blank-looking characters (joiners, variation selectors, tag \
+                     characters, Hangul fillers, the braille blank, ...) are part of the text even though they show \
+                     as nothing or as a space: a flag or value containing one is not the flag or value it looks like, \
+                     and a blank that is not a space does not separate words. They come from copying out of web \
+                     pages, chat apps and PDFs, or are planted to hide text.",
+                )
+        };
+        out.push(d.with_fix(fix(format!("Delete {them}"), vec![edit(at, end, "")])));
+    }
+    out
+}
+
+/// Keep the first [`MAX_HIDDEN_FINDINGS`] `TXT004` and `TXT009` findings; fold the rest of
+/// each code into one summary (span from the first to the last folded one, one fix deleting
+/// all of them). `diags` is in text order; so is the result.
+fn cap_hidden(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let slot = |code: &str| match code {
+        "TXT004" => Some(0usize),
+        "TXT009" => Some(1usize),
+        _ => None,
+    };
+    let mut seen = [0usize; 2];
+    let mut folded: [Option<(Diagnostic, usize)>; 2] = [None, None];
+    let mut out = Vec::with_capacity(diags.len().min(4 * MAX_HIDDEN_FINDINGS));
+    for d in diags {
+        let Some(i) = slot(&d.code) else {
+            out.push(d);
+            continue;
+        };
+        let (Some(n), Some(f)) = (seen.get_mut(i), folded.get_mut(i)) else { continue };
+        *n += 1;
+        if *n <= MAX_HIDDEN_FINDINGS {
+            out.push(d);
+            continue;
+        }
+        match f {
+            None => *f = Some((d, 1)),
+            Some((sum, k)) => {
+                *k += 1;
+                sum.span = sum.span.cover(d.span);
+                let edits = d.fixes.into_iter().flat_map(|x| x.edits);
+                match sum.fixes.first_mut() {
+                    Some(x) => x.edits.extend(edits),
+                    None => sum.fixes.push(fix("Delete them", edits.collect())),
+                }
+            }
+        }
+    }
+    let mut summaries = false;
+    for (sum, k) in folded.into_iter().flatten() {
+        summaries = true;
+        let mut sum = sum;
+        let what = if sum.code == "TXT009" { "bidirectional control characters" } else { "invisible characters" };
+        sum.message = format!("{what} in {k} more places (not listed one by one)");
+        if let Some(x) = sum.fixes.first_mut() {
+            x.title = "Delete all of them".to_string();
+        }
+        out.push(sum);
+    }
+    if summaries {
+        out.sort_by_key(|d| (d.span.start, d.span.end));
+    }
+    out
 }
 
 fn is_opening_quote(c: char) -> bool {

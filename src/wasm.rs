@@ -74,7 +74,13 @@ export interface Report {
   summary: Summary;
   /** The paths written after `--config` in the commands. */
   config_paths: string[];
+  /** Every other command the paste runs besides the SGLang launches and harmless set-up
+   *  (assignments, export, cd, set, here-documents written to files), and every command
+   *  substitution not inside one of those; in text order. `text` is the command as written,
+   *  cut to 200 characters (then ending in "…"). Each also has a P0003 diagnostic. */
+  also_runs: AlsoRuns[];
 }
+export interface AlsoRuns extends Located { span: Span; text: string; }
 export interface Counts { errors: number; warnings: number; notes: number; }
 export interface Summary {
   outcome: "none" | "accepted" | "rejected";
