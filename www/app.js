@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, diagCard, allDiagnostics } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics } from './render.js';
 import { Builder } from './builder.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,7 +16,7 @@ const DEFAULT_COMMAND = `python -m sglang.launch_server \\
   --dcp-size 2 \\
   --disaggregation-decode-retraction-backup host_pool`;
 
-const CARD_LIMIT = 40;
+const CARD_PAGE = 40;
 const cmd = $('command');
 const backdrop = $('backdrop');
 const yaml = $('yaml');
@@ -129,50 +129,65 @@ async function runCheck() {
       showNotice('');
     }
   } catch (e) {
-    if (e instanceof CheckAbandoned || e instanceof CheckerCrashed) {
-      const msg = e instanceof CheckAbandoned ? e.message : `The checker crashed on this input (a bug in sglang-preflight) and was restarted: ${e.message}`;
-      showNotice(msg);
-      notice.dataset.kind = 'checker';
-      abandonedSeq = editSeq;
-      verdict.textContent = 'No verdict: the check did not finish.';
-      verdict.className = 'verdict pending';
-      renderHighlights(backdrop, text, null);
-      cards.replaceChildren();
-    } else {
-      showNotice(`Could not check: ${e.message}`);
-    }
+    // Whatever went wrong, the previous result does not describe this text: clear it, and say
+    // in the verdict what happened.
+    let msg;
+    if (e instanceof CheckAbandoned) msg = e.message;
+    else if (e instanceof CheckerCrashed) msg = `The checker crashed on this input (a bug in sglang-preflight) and was restarted: ${e.message}`;
+    else msg = `Could not check: ${e.message}`;
+    showNotice(msg);
+    notice.dataset.kind = 'checker';
+    abandonedSeq = editSeq;
+    showFailure(text, e instanceof CheckAbandoned ? 'it took too long' : e instanceof CheckerCrashed ? 'the checker crashed' : 'an error');
   } finally {
     inflight = false;
   }
   if (dirty) runCheck();
 }
 
-function show(report, text) {
-  renderHighlights(backdrop, text, report);
+// Each render (a report or a failure) supersedes the ones before it, even while they are still
+// drawing their highlights.
+let showSeq = 0;
+
+function showFailure(text, why) {
+  const seq = ++showSeq;
+  verdict.textContent = `No verdict: the check did not finish (${why}). Edit the command to check it again.`;
+  verdict.className = 'verdict pending failed';
+  cards.replaceChildren();
+  $('notrun').textContent = '';
+  $('hl-note').hidden = true;
+  renderHighlights(backdrop, text, null);
   syncScroll();
+  return seq;
+}
+
+function show(report, text) {
+  const seq = ++showSeq;
   verdict.textContent = report.summary.verdict;
   verdict.className = `verdict ${report.summary.outcome}`;
   const items = allDiagnostics(report);
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else {
-    // Many findings (e.g. a flag repeated hundreds of times): render the first ones at once and
-    // the rest on request, so a keystroke never waits for hundreds of cards.
+    // Many findings (e.g. a flag repeated thousands of times): render a page of cards now and
+    // each next page on request, so a keystroke never waits for thousands of cards.
     const card = ({ d }) => diagCard(d, { text, onApply: (fix) => applyFix(fix, text), onLocate: locate });
-    cards.replaceChildren(...items.slice(0, CARD_LIMIT).map(card));
-    if (items.length > CARD_LIMIT) {
-      const more = el('button', 'more', `Show ${items.length - CARD_LIMIT} more findings`);
-      more.type = 'button';
-      more.addEventListener('click', () => more.replaceWith(...items.slice(CARD_LIMIT).map(card)));
-      cards.append(more);
-    }
+    renderCardPages(cards, items, card, { pageSize: CARD_PAGE });
   }
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
   if (builder && $('builder').open) syncBuilder(text);
-  renders++;
-  // How many reports the page has shown: lets a reader of the page (the browser tests, too)
-  // tell when the report for the current text is up.
-  document.body.dataset.renders = String(renders);
+  // The highlights last: many of them are drawn in slices that let typing go on in between.
+  renderHighlightsSliced(backdrop, text, report, { current: () => seq === showSeq }).then((done) => {
+    if (!done) return;
+    const note = $('hl-note');
+    note.textContent = done.unmarked ? `The first ${done.total - done.unmarked} of ${done.total} highlights are drawn in the command; the findings list has all of them.` : '';
+    note.hidden = !done.unmarked;
+    syncScroll();
+    renders++;
+    // How many reports the page has shown: lets a reader of the page (the browser tests, too)
+    // tell when the report for the current text is up.
+    document.body.dataset.renders = String(renders);
+  });
 }
 
 // Edits of the text (fixes, the builder) run one after another, each on the text as it is then.

@@ -31,6 +31,7 @@ mark.hl.point.info { border-left-color: var(--info); }
 .verdict { padding: 0.6em 0.9em; border-radius: 6px; font-weight: 600; border: 1px solid var(--line); background: var(--panel); color: var(--fg); }
 .verdict.accepted { background: var(--ok-bg); color: var(--ok); border-color: var(--ok); }
 .verdict.none { color: var(--muted); }
+.verdict.failed { background: var(--warn-bg); color: var(--warn); border-color: var(--warn); font-weight: 600; }
 .verdict.rejected { background: var(--err-bg); color: var(--err); border-color: var(--err); }
 .card { border: 1px solid var(--line); border-left: 4px solid var(--muted); border-radius: 6px; padding: 0.6em 0.8em; margin: 0 0 0.8em; background: var(--bg); color: var(--fg); }
 .card.error { border-left-color: var(--err); }

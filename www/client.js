@@ -1,9 +1,16 @@
-// Talks to the checker worker: one request at a time per worker, each with a time budget.
-// A check that exceeds the budget is abandoned (the worker is terminated and replaced), and a
-// crashed worker is replaced, so the page stays responsive whatever the core does.
+// Talks to the checker worker. Requests wait in a queue here and go to the worker one at a time,
+// each with its own time budget counted from when the worker gets it, so a slow request never
+// eats into the budget of the ones behind it. A request that exceeds its budget is abandoned
+// (the worker is terminated and replaced) and only that request fails: the queued ones go on to
+// the replacement. A worker that crashes (a wasm trap, a stack overflow) is replaced the same
+// way. A replacement reuses the compiled WebAssembly.Module of the first worker instead of
+// fetching and compiling the wasm again.
 
 export class CheckAbandoned extends Error {}
 export class CheckerCrashed extends Error {}
+
+/** The worker name of a replacement: it waits for a compiled module instead of fetching one. */
+export const REPLACEMENT_NAME = 'sglang-preflight-checker (replacement)';
 
 export class PreflightClient {
   /**
@@ -20,69 +27,150 @@ export class PreflightClient {
     this.loadBudgetMs = loadBudgetMs;
     this.workerUrl = new URL('./worker.js', base);
     this.nextId = 1;
-    this.pending = new Map();
+    /** Requests not yet sent, oldest first. */
+    this.queue = [];
+    /** The request the worker is working on, if any. */
+    this.active = null;
+    this.module = null;
+    this.worker = null;
     this.restarts = 0;
     this.onrestart = null;
     this.#spawn(adopt);
   }
 
+  /** For compatibility: every request not yet answered (the active one first). */
+  get pending() {
+    const m = new Map();
+    if (this.active) m.set(this.active.id, this.active);
+    for (const p of this.queue) m.set(p.id, p);
+    return m;
+  }
+
   #spawn(adopt = null) {
-    const w = adopt ? adopt.worker : new Worker(this.workerUrl, { type: 'module', name: 'sglang-preflight-checker' });
+    const reuse = !adopt && this.module;
+    const w = adopt ? adopt.worker : new Worker(this.workerUrl, { type: 'module', name: reuse ? REPLACEMENT_NAME : 'sglang-preflight-checker' });
     this.worker = w;
     this.ready = false;
+    this.loadFailed = false;
     w.onmessage = (e) => {
       if (w !== this.worker) return;
       const m = e.data || {};
       if (m.ready !== undefined && m.id === undefined) {
         if (m.ready) {
           this.ready = true;
-          // Requests waiting on the load now get the normal budget.
-          for (const p of this.pending.values()) this.#arm(p, p.budget);
-        } else this.#replace(new CheckerCrashed(m.error || 'the checker failed to load'));
+          if (m.module instanceof WebAssembly.Module) this.module = m.module;
+          // A request waiting on the load now gets the normal budget.
+          if (this.active) this.#arm(this.active, this.active.budget);
+        } else if (reuse) {
+          // The compiled module did not take: fall back to a worker that loads the wasm itself.
+          this.module = null;
+          const p = this.active;
+          this.active = null;
+          if (p) {
+            clearTimeout(p.timer);
+            this.queue.unshift(p);
+          }
+          this.#replace(null);
+        } else this.#loadFailed(new CheckerCrashed(m.error || 'the checker failed to load'));
         return;
       }
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
+      const p = this.active;
+      if (!p || p.id !== m.id) return;
       clearTimeout(p.timer);
+      if (m.part) {
+        // A part of a report with many findings: each arrives in its own short task.
+        const r = p.partial;
+        if (!r) return;
+        const list = m.part.list === 0 ? r.result.diagnostics : r.result.commands[m.part.list - 1].diagnostics;
+        for (const d of m.part.items) list.push(d);
+        if (--r.left > 0) return;
+        this.active = null;
+        p.resolve(r.result);
+        return this.#pump();
+      }
+      if (m.ok && m.parts) {
+        // The worker is done; the parts are on their way.
+        p.partial = { result: m.result, left: m.parts };
+        return;
+      }
+      this.active = null;
       if (m.ok) p.resolve(m.result);
       else if (m.crashed) {
         p.reject(new CheckerCrashed(m.error));
         this.#replace(new CheckerCrashed(m.error));
       } else p.reject(new Error(m.error));
+      this.#pump();
     };
     w.onerror = (e) => {
       if (w !== this.worker) return;
       e.preventDefault();
-      this.#replace(new CheckerCrashed(e.message || 'the checker crashed'));
+      const reason = new CheckerCrashed(e.message || 'the checker crashed');
+      if (!this.ready && !this.active) return this.#loadFailed(reason);
+      this.#failActive(reason);
+      this.#replace(reason);
     };
+    if (reuse) w.postMessage({ op: 'init', module: this.module });
     if (adopt) {
       for (const e of adopt.early.splice(0)) (e instanceof ErrorEvent || e.type === 'error' ? w.onerror : w.onmessage)(e);
+    }
+    this.#pump();
+  }
+
+  /** The checker could not load: every waiting request fails; the next request tries again. */
+  #loadFailed(reason) {
+    this.#failActive(reason);
+    for (const p of this.queue.splice(0)) p.reject(reason);
+    this.#retire();
+    this.loadFailed = true;
+  }
+
+  #failActive(reason) {
+    const p = this.active;
+    this.active = null;
+    if (p) {
+      clearTimeout(p.timer);
+      p.reject(reason);
     }
   }
 
   #arm(p, ms) {
     clearTimeout(p.timer);
     p.timer = setTimeout(() => {
-      if (!this.pending.has(p.id)) return;
-      this.#replace(new CheckAbandoned(`The check took longer than ${formatMs(ms)} and was abandoned; the checker was restarted.`));
+      if (this.active !== p) return;
+      const reason = new CheckAbandoned(`The check took longer than ${formatMs(ms)} and was abandoned; the checker was restarted.`);
+      this.#failActive(reason);
+      this.#replace(reason);
     }, ms);
   }
 
-  #replace(reason) {
+  #retire() {
     const old = this.worker;
+    if (!old) return;
     old.onmessage = null;
     old.onerror = null;
     old.terminate();
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of pending) {
-      clearTimeout(p.timer);
-      p.reject(reason);
-    }
+    this.worker = null;
+  }
+
+  /** A new worker for the queued requests; only the request that failed (already rejected) is lost. */
+  #replace(reason) {
+    this.#retire();
     this.restarts++;
     this.#spawn();
-    if (this.onrestart) this.onrestart(reason);
+    if (this.onrestart && reason) this.onrestart(reason);
+  }
+
+  #pump() {
+    if (this.active || !this.queue.length) return;
+    if (!this.worker) {
+      if (!this.loadFailed) return;
+      this.#spawn();
+      if (this.active || !this.worker) return;
+    }
+    const p = this.queue.shift();
+    this.active = p;
+    this.#arm(p, this.ready ? p.budget : Math.max(p.budget, this.loadBudgetMs));
+    this.worker.postMessage(p.msg);
   }
 
   /** Send one request; `budgetMs` overrides the time budget for this one. */
@@ -90,10 +178,8 @@ export class PreflightClient {
     const id = this.nextId++;
     const msg = { ...payload, op, id };
     return new Promise((resolve, reject) => {
-      const p = { id, resolve, reject, timer: 0, budget: budgetMs };
-      this.pending.set(id, p);
-      this.#arm(p, this.ready ? budgetMs : Math.max(budgetMs, this.loadBudgetMs));
-      this.worker.postMessage(msg);
+      this.queue.push({ id, msg, resolve, reject, timer: 0, budget: budgetMs });
+      this.#pump();
     });
   }
 

@@ -24,45 +24,173 @@ export function allDiagnostics(report) {
 }
 
 /**
+ * The highlight of `text` for a report's diagnostics, in one pass over the ranges sorted by
+ * position: `segs`, non-overlapping and in order, each with the worst severity of the ranges over
+ * it (neighbours of one severity merged into one), and `points`, the empty spans (a missing
+ * value, an insertion point) in order. Time O(n log n) in the number of diagnostics.
+ */
+export function highlightSegments(text, report) {
+  const n = text.length;
+  // Events: position * 8 + kind, kind 0..2 = a range of that rank ends, 4..6 = one starts.
+  const ev = [];
+  const points = [];
+  for (const { d } of allDiagnostics(report)) {
+    const s = d.span16;
+    if (!s || !(s.start <= n)) continue;
+    const rank = SEVERITY_RANK[d.severity] || 1;
+    const start = Math.max(0, s.start);
+    const end = Math.min(s.end, n);
+    if (end <= start) points.push({ at: start, sev: d.severity, i: points.length });
+    else ev.push(start * 8 + 3 + rank, end * 8 + rank - 1);
+  }
+  const events = Float64Array.from(ev).sort();
+  points.sort((a, b) => a.at - b.at || a.i - b.i);
+  const segs = [];
+  const open = [0, 0, 0, 0];
+  let prev = 0;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const at = Math.floor(e / 8);
+    if (at > prev) {
+      const rank = open[3] ? 3 : open[2] ? 2 : open[1] ? 1 : 0;
+      if (rank) {
+        const last = segs[segs.length - 1];
+        if (last && last.end === prev && last.rank === rank) last.end = at;
+        else segs.push({ start: prev, end: at, rank, sev: RANK_SEVERITY[rank] });
+      }
+      prev = at;
+    }
+    const kind = e - at * 8;
+    if (kind >= 4) open[kind - 3]++;
+    else open[kind + 1]--;
+  }
+  return { segs, points };
+}
+
+const RANK_SEVERITY = [null, 'info', 'warning', 'error'];
+
+/**
+ * Most marks a highlight draws: the browser lays out ~100,000 marks over one line for a second
+ * or more, so past this many the rest of the text is shown without marks (the cards still list
+ * every finding).
+ */
+export const MAX_MARKS = 5000;
+
+/** The nodes of a highlight, in order: text nodes and at most `MAX_MARKS` marks. */
+function* highlightNodes(text, { segs, points }) {
+  let at = 0;
+  let si = 0;
+  let pi = 0;
+  let marks = 0;
+  while ((si < segs.length || pi < points.length) && marks++ < MAX_MARKS) {
+    const seg = segs[si];
+    const pt = points[pi];
+    // A point at a position comes before the text that starts there.
+    if (pt && (!seg || pt.at <= Math.max(at, seg.start))) {
+      if (pt.at > at) yield document.createTextNode(text.slice(at, pt.at));
+      at = Math.max(at, pt.at);
+      // Empty and inline: no width and no line-break opportunity, so wrapping is unchanged.
+      yield el('mark', `hl point ${pt.sev}`);
+      pi++;
+      continue;
+    }
+    // A point inside a segment splits it, as a cut point did.
+    const end = pt && pt.at < seg.end ? pt.at : seg.end;
+    if (seg.start > at) yield document.createTextNode(text.slice(at, seg.start));
+    const from = Math.max(at, seg.start);
+    if (end > from) yield el('mark', `hl ${seg.sev}`, text.slice(from, end));
+    at = Math.max(at, end);
+    if (end === seg.end) si++;
+  }
+  if (at < text.length) yield document.createTextNode(text.slice(at));
+}
+
+/**
  * Fill `container` with `text` and <mark> elements over the diagnostics' spans, for the
  * backdrop behind the textarea (or a read-only code block). Overlaps take the worst severity.
  */
 export function renderHighlights(container, text, report, { trailingNewline = true } = {}) {
-  const ranges = [];
-  for (const { d } of allDiagnostics(report)) {
-    const s = d.span16;
-    if (!s || s.start > text.length) continue;
-    ranges.push({ start: s.start, end: Math.min(s.end, text.length), sev: d.severity });
-  }
+  const hl = highlightSegments(text, report);
   const frag = document.createDocumentFragment();
-  const cuts = new Set([0, text.length]);
-  for (const r of ranges) {
-    cuts.add(r.start);
-    cuts.add(r.end);
-  }
-  const points = [...cuts].sort((a, b) => a - b);
-  for (let i = 0; i < points.length; i++) {
-    const a = points[i];
-    const b = points[i + 1];
-    // Empty spans (a missing value, an insertion point) get a caret-like marker.
-    for (const r of ranges) {
-      if (r.start === a && r.end === a) {
-        // Empty and inline: no width and no line-break opportunity, so wrapping is unchanged.
-        frag.append(el('mark', `hl point ${r.sev}`));
-      }
-    }
-    if (b === undefined || b === a) continue;
-    let sev = null;
-    for (const r of ranges) {
-      if (r.start <= a && r.end >= b && r.end > r.start && (!sev || SEVERITY_RANK[r.sev] > SEVERITY_RANK[sev])) sev = r.sev;
-    }
-    const chunk = text.slice(a, b);
-    if (sev) frag.append(el('mark', `hl ${sev}`, chunk));
-    else frag.append(document.createTextNode(chunk));
-  }
+  for (const node of highlightNodes(text, hl)) frag.append(node);
   // A textarea shows a final empty line after a trailing newline; the backdrop must too.
   if (trailingNewline) frag.append(document.createTextNode('\n'));
   container.replaceChildren(frag);
+  return highlightInfo(hl);
+}
+
+/** How many places a highlight marks, and how many of them it leaves unmarked (over MAX_MARKS). */
+function highlightInfo(hl) {
+  const total = hl.segs.length + hl.points.length;
+  return { total, unmarked: Math.max(0, total - MAX_MARKS) };
+}
+
+/** Let the browser handle input and paint before the next slice of work. */
+export function yieldToInput() {
+  if (globalThis.scheduler && typeof globalThis.scheduler.yield === 'function') return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Milliseconds of work between yields. */
+const SLICE_MS = 10;
+
+/**
+ * `renderHighlights` in slices that yield to input, for reports with many findings; the nodes
+ * are built off-document and go in at once. Gives up (returns null) as soon as `current()`
+ * says a newer render has started; else returns what `renderHighlights` does.
+ */
+export async function renderHighlightsSliced(container, text, report, { trailingNewline = true, current = () => true } = {}) {
+  let t0 = performance.now();
+  const hl = highlightSegments(text, report);
+  if (hl.segs.length + hl.points.length < 400) return renderHighlights(container, text, report, { trailingNewline });
+  const frag = document.createDocumentFragment();
+  let k = 0;
+  for (const node of highlightNodes(text, hl)) {
+    frag.append(node);
+    if ((++k & 255) === 0 && performance.now() - t0 > SLICE_MS) {
+      await yieldToInput();
+      if (!current()) return null;
+      t0 = performance.now();
+    }
+  }
+  if (trailingNewline) frag.append(document.createTextNode('\n'));
+  await yieldToInput();
+  if (!current()) return null;
+  container.replaceChildren(frag);
+  return highlightInfo(hl);
+}
+
+/**
+ * Cards for `items`, a page at a time: the first `pageSize` now, and a "Show N more" button that
+ * renders the next page (not all of them), so many findings never hold up the page.
+ */
+export function renderCardPages(container, items, makeCard, { pageSize = 40, what = 'findings' } = {}) {
+  let shown = Math.min(pageSize, items.length);
+  container.replaceChildren(...items.slice(0, shown).map(makeCard));
+  if (shown >= items.length) return;
+  const more = el('button', 'more');
+  more.type = 'button';
+  const label = () => {
+    const left = items.length - shown;
+    const next = Math.min(pageSize, left);
+    more.textContent = next === left ? `Show ${left} more ${what}` : `Show ${next} more ${what} (${left} not shown)`;
+  };
+  label();
+  more.addEventListener('click', () => {
+    const next = items.slice(shown, shown + pageSize);
+    shown += next.length;
+    more.before(...next.map(makeCard));
+    if (shown >= items.length) {
+      // Keep the keyboard where the reader was: on the first card just shown.
+      const first = more.previousElementSibling && next.length ? container.children[shown - next.length] : null;
+      more.remove();
+      if (first) {
+        first.tabIndex = -1;
+        first.focus({ preventScroll: true });
+      }
+    } else label();
+  });
+  container.append(more);
 }
 
 /**

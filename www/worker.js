@@ -1,20 +1,41 @@
 // The checker runs here, off the page's thread. The page (client.js) abandons a check that
 // exceeds its time budget by terminating this worker and starting a new one.
 // Everything that knows about commands is the core's (wasm); this only routes messages.
+// The first worker compiles the wasm and hands the compiled WebAssembly.Module to the page with
+// its "ready"; a replacement (named so by client.js) is given that module as its first message
+// and instantiates it, without fetching or compiling the wasm again.
 import init, * as core from './pkg/sglang_preflight.js';
 
-const ready = init({ module_or_path: new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url) }).then(() => {
+const REPLACEMENT = self.name === 'sglang-preflight-checker (replacement)';
+const WASM_URL = new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url);
+
+async function compile() {
+  try {
+    return await WebAssembly.compileStreaming(fetch(WASM_URL));
+  } catch {
+    // e.g. served without the application/wasm type
+    const r = await fetch(WASM_URL);
+    if (!r.ok) throw new Error(`failed to fetch the wasm: ${r.status} ${r.statusText}`);
+    return WebAssembly.compile(await r.arrayBuffer());
+  }
+}
+
+let gotModule;
+const given = new Promise((resolve) => (gotModule = resolve));
+const module = REPLACEMENT ? given : compile();
+
+const ready = module.then(async (m) => {
+  await init({ module_or_path: m });
   // Warm up while the page is still loading its own modules: the first check parses the flag
   // schema and compiles most of the core (~40 ms in a cold engine), so the page's first real
   // check does not pay for it.
   core.checkJson('python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2', undefined);
+  // Before any request waiting on `ready` runs: the page starts each one's budget from here.
+  postMessage({ ready: true, module: REPLACEMENT ? undefined : m });
 });
 let broken = false;
 
-ready.then(
-  () => postMessage({ ready: true }),
-  (e) => postMessage({ ready: false, crashed: true, error: `could not load the checker: ${e && e.message ? e.message : e}` }),
-);
+ready.catch((e) => postMessage({ ready: false, crashed: true, error: `could not load the checker: ${e && e.message ? e.message : e}` }));
 
 function run(m) {
   switch (m.op) {
@@ -39,16 +60,46 @@ function run(m) {
   }
 }
 
+/** A trap in wasm (a bug in the core) or a stack overflow leaves the instance unusable. */
+function isCrash(err) {
+  return err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /call stack/i.test(err.message)) || (typeof InternalError === 'function' && err instanceof InternalError);
+}
+
+/** Findings per message: a report with many goes in parts, each a short task for the page. */
+const PART = 2000;
+
+/** Post a check's report; past `PART` findings, the findings follow in parts (client.js joins them). */
+function postReport(id, report) {
+  const lists = [report.diagnostics || [], ...(report.commands || []).map((c) => c.diagnostics || [])];
+  const total = lists.reduce((n, l) => n + l.length, 0);
+  if (total <= PART) return postMessage({ id, ok: true, result: report });
+  const parts = [];
+  lists.forEach((list, i) => {
+    for (let at = 0; at < list.length; at += PART) parts.push({ list: i, items: list.slice(at, at + PART) });
+  });
+  if (report.diagnostics) report.diagnostics = [];
+  for (const c of report.commands || []) if (c.diagnostics) c.diagnostics = [];
+  postMessage({ id, ok: true, result: report, parts: parts.length });
+  for (const part of parts) postMessage({ id, part });
+}
+
 self.onmessage = async (e) => {
   const m = e.data || {};
+  if (m.op === 'init') {
+    if (m.module instanceof WebAssembly.Module) gotModule(m.module);
+    else gotModule(compile());
+    return;
+  }
   try {
     await ready;
     if (broken) throw new Error('the checker is broken after an earlier crash');
-    postMessage({ id: m.id, ok: true, result: run(m) });
+    const result = run(m);
+    if (m.op === 'check') postReport(m.id, result);
+    else postMessage({ id: m.id, ok: true, result });
   } catch (err) {
-    // A trap in wasm (a bug in the core) leaves the instance unusable: ask to be replaced.
-    const crashed = err instanceof WebAssembly.RuntimeError || broken;
+    const crashed = isCrash(err) || broken;
     if (crashed) broken = true;
-    postMessage({ id: m.id, ok: false, crashed, error: String(err && err.message ? err.message : err) });
+    const error = String(err && err.message ? err.message : err);
+    postMessage({ id: m.id, ok: false, crashed, error: err instanceof RangeError && crashed ? `stack overflow (${error})` : error });
   }
 };

@@ -105,8 +105,9 @@ export async function cleanState(page, rec) {
  * Make the page's checker worker hang on demand, as a runaway check would, without any hook in
  * the page: before the page's scripts run, `Worker` is wrapped so the checker is started from
  * the test-only entry/hang-worker.js (the real worker plus a spin on a marked message), and
- * `window.__testWorkers.hangNextCheck()` marks the next check. `__testWorkers.started` counts
- * checker workers (the first one, plus one per restart).
+ * `window.__testWorkers.hangNextCheck()` marks the next check (`overflowNextCheck()`: the next
+ * check overflows the stack). `__testWorkers.started` counts checker workers (the first one,
+ * plus one per restart).
  */
 export async function installHangableWorker(context) {
   await context.addInitScript((entryPath) => {
@@ -114,8 +115,12 @@ export async function installHangableWorker(context) {
     const state = {
       started: 0,
       hangNext: false,
+      overflowNext: false,
       hangNextCheck() {
         state.hangNext = true;
+      },
+      overflowNextCheck() {
+        state.overflowNext = true;
       },
     };
     Object.defineProperty(window, '__testWorkers', { value: state });
@@ -132,9 +137,39 @@ export async function installHangableWorker(context) {
         if (state.hangNext && message && message.op === 'check') {
           state.hangNext = false;
           message = { ...message, testHang: true };
+        } else if (state.overflowNext && message && message.op === 'check') {
+          state.overflowNext = false;
+          message = { ...message, testOverflow: true };
         }
         return super.postMessage(message, ...rest);
       }
     };
   }, TEST_ENTRY_PATH);
+}
+
+/**
+ * Record the page's long tasks (PerformanceObserver 'longtask', from before its scripts run):
+ * `longTasks(page)` gives their durations in ms.
+ */
+export async function recordLongTasks(context) {
+  await context.addInitScript(() => {
+    const tasks = [];
+    Object.defineProperty(window, '__longTasks', { value: tasks });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) tasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+export function longTasks(page) {
+  return page.evaluate(() => [...window.__longTasks]);
+}
+
+/** Counts the requests for the wasm (page and workers): `counter.n`. */
+export function countWasmFetches(context) {
+  const counter = { n: 0 };
+  context.on('request', (r) => {
+    if (new URL(r.url()).pathname.endsWith('.wasm')) counter.n++;
+  });
+  return counter;
 }
