@@ -27,6 +27,10 @@ fi
 rm -rf dist
 mkdir -p dist/pkg
 cp www/*.html www/*.js www/*.css dist/
+# The HTTP headers for static hosts (Netlify / Cloudflare Pages), generated from
+# scripts/security-headers.mjs; the check fails if it, the nginx snippet or a page's CSP <meta> drifted.
+node scripts/security-headers.mjs check
+cp www/_headers dist/_headers
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
 # Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
 # re-run only when wasm-bindgen's output changed.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Build the page and serve dist/ on http://127.0.0.1:${PORT:-8080}/ (any static server works;
 # this one knows .wasm). Installs the build tools first (idempotent; no browser needed).
+# It sends the headers of scripts/security-headers.mjs, as dist/_headers and
+# deploy/nginx-preflight.conf do on real hosts (see docs/hosting.md).
 # Usage: scripts/serve.sh [PORT] [SUBPATH]   e.g. scripts/serve.sh 8080 /docs/preflight/
 #        SERVE_NO_BUILD=1 scripts/serve.sh   serve an existing dist/ as it is
 set -euo pipefail

@@ -1,11 +1,12 @@
 // <sglang-preflight command="python -m sglang.launch_server ..."> for any docs site:
 //   <script type="module" src="https://your.host/any/path/widget.js"></script>
 // The worker and the wasm are found next to this file (import.meta.url), so the widget works
-// under any sub-path. Attributes: command (or the element's text), gpu, gpus, sglang-version,
-// yaml. All styles live in the shadow root; everything shown is rendered as text.
-import { PreflightClient, CheckAbandoned } from './client.js';
+// under any sub-path and from any origin (what the host page's CSP must allow: docs/hosting.md).
+// Attributes: command (or the element's text), gpu, gpus, sglang-version, yaml. All styles live
+// in the shadow root; everything shown is rendered as text.
+import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, diagCard, allDiagnostics } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics } from './render.js';
 
 const WIDGET_CSS = `
 :host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); }
@@ -16,6 +17,7 @@ pre.cmd mark.hl { color: inherit; }
 .verdict { font-size: 0.95em; }
 .cards { margin-top: 0.6em; }
 .card { margin-bottom: 0.5em; }
+button.more { margin-top: 0.2em; }
 .foot { display: flex; justify-content: space-between; gap: 1em; font-size: 0.8em; color: var(--muted); padding: 0 0.9em 0.6em; }
 .foot a { color: var(--accent); }
 `;
@@ -32,10 +34,41 @@ function styleSheets() {
   return sheets;
 }
 
-// One checker worker for every widget on the page.
+// The URL to start the checker worker from. Same origin as the page: worker.js itself. From
+// another origin (a docs site loading https://docs.host/preflight/widget.js), the browser refuses
+// `new Worker()` on a cross-origin URL, so the worker starts from a same-origin blob: module whose
+// only line imports the real worker.js by absolute URL (a module worker imports cross-origin with
+// CORS). worker.js finds the wasm from its own import.meta.url, an absolute URL on this file's
+// origin. The host page's CSP (which such a worker runs under) must then allow this origin in
+// script-src, worker-src (with blob:) and connect-src, and 'wasm-unsafe-eval' (docs/hosting.md). One blob URL, kept for the page's life:
+// the client starts a new worker from it when it replaces a stuck or crashed one.
+let workerUrl = null;
+function checkerWorkerUrl() {
+  if (!workerUrl) {
+    const real = new URL('./worker.js', import.meta.url);
+    workerUrl = real.origin === location.origin
+      ? real
+      : URL.createObjectURL(new Blob([`import ${JSON.stringify(real.href)};\n`], { type: 'text/javascript' }));
+  }
+  return workerUrl;
+}
+
+// Cards a widget shows at first, and per "Show more".
+const CARD_PAGE = 10;
+
+// One checker worker for every widget on the page. Its requests queue and each has its own time
+// budget: a check that hangs fails only its own widget, and the others go on to the replacement
+// worker.
 let sharedClient = null;
 function client() {
-  if (!sharedClient) sharedClient = new PreflightClient({ budgetMs: 2000, base: import.meta.url });
+  if (!sharedClient) {
+    const url = checkerWorkerUrl();
+    const worker = new Worker(url, { type: 'module', name: 'sglang-preflight-checker' });
+    sharedClient = new PreflightClient({ budgetMs: 2000, base: import.meta.url, adopt: { worker, early: [] } });
+    // Replacement workers start from the same URL (the client's own default is worker.js next
+    // to client.js, which only works same-origin).
+    sharedClient.workerUrl = url;
+  }
   return sharedClient;
 }
 
@@ -100,6 +133,13 @@ class SglangPreflightElement extends HTMLElement {
     const opts = this.#options();
     const seq = ++this.seq;
     renderHighlights(this.pre, text, null, { trailingNewline: false });
+    // The verdict of the previous command does not describe this one.
+    if (this.report || this.verdict.classList.contains('failed')) {
+      this.report = null;
+      this.verdict.textContent = 'Checking…';
+      this.verdict.className = 'verdict pending';
+      this.cards.replaceChildren();
+    }
     const p = new URLSearchParams();
     p.set('cmd', text);
     p.set('gpu', opts.gpu);
@@ -111,16 +151,27 @@ class SglangPreflightElement extends HTMLElement {
       const report = await client().check(text, opts);
       if (seq !== this.seq) return;
       this.report = report;
-      renderHighlights(this.pre, text, report, { trailingNewline: false });
       this.verdict.textContent = report.summary.verdict;
       this.verdict.className = `verdict ${report.summary.outcome}`;
       const items = allDiagnostics(report);
-      this.cards.replaceChildren(...items.map(({ d }) => diagCard(d, { text, compact: true })));
+      renderCardPages(this.cards, items, ({ d }) => diagCard(d, { text, compact: true }), { pageSize: CARD_PAGE });
+      const done = await renderHighlightsSliced(this.pre, text, report, { trailingNewline: false, current: () => seq === this.seq });
+      if (!done) return;
       this.dispatchEvent(new CustomEvent('preflight-checked', { detail: { accepted: report.accepted } }));
     } catch (e) {
       if (seq !== this.seq) return;
-      this.verdict.textContent = e instanceof CheckAbandoned ? e.message : `Could not check: ${e.message}`;
-      this.verdict.className = 'verdict pending';
+      // No stale result: the previous verdict and cards are gone, and the verdict says why.
+      this.report = null;
+      renderHighlights(this.pre, text, null, { trailingNewline: false });
+      this.cards.replaceChildren();
+      this.verdict.textContent =
+        e instanceof CheckAbandoned
+          ? `No verdict: ${e.message}`
+          : e instanceof CheckerCrashed
+            ? `No verdict: the checker crashed on this command (a bug in sglang-preflight) and was restarted: ${e.message}`
+            : `No verdict: could not check: ${e.message}`;
+      this.verdict.className = 'verdict pending failed';
+      this.dispatchEvent(new CustomEvent('preflight-failed', { detail: { message: this.verdict.textContent } }));
     }
   }
 }

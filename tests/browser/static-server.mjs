@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { headersFor } from '../../scripts/security-headers.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -24,8 +25,11 @@ const TYPES = {
  * `extra` maps sub-paths of the prefix to other directories (e.g. { '__test__/': dir }): the
  * tests and the benchmark serve their own entry modules next to the page this way, so none of
  * them has to ship in dist/.
+ * `securityHeaders`: send the headers of scripts/security-headers.mjs (the same as dist/_headers
+ * and deploy/nginx-preflight.conf): CSP + X-Frame-Options on pages, the worker CSP on worker.js,
+ * nosniff, Referrer-Policy and CORS/CORP on everything. serve.sh turns it on.
  */
-export function startServer(root, { port = 0, prefix = '/', gzip = false, extra = {} } = {}) {
+export function startServer(root, { port = 0, prefix = '/', gzip = false, extra = {}, securityHeaders = false } = {}) {
   const base = path.resolve(root);
   if (!prefix.endsWith('/')) prefix += '/';
   const log = [];
@@ -39,6 +43,7 @@ export function startServer(root, { port = 0, prefix = '/', gzip = false, extra 
     }
     p = p.slice(prefix.length);
     if (p === '' || p.endsWith('/')) p += 'index.html';
+    const rel = p;
     let dir = base;
     for (const [sub, other] of Object.entries(extra)) {
       if (p.startsWith(sub)) {
@@ -58,6 +63,7 @@ export function startServer(root, { port = 0, prefix = '/', gzip = false, extra 
         return;
       }
       const headers = { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' };
+      if (securityHeaders) for (const [k, v] of Object.entries(headersFor(rel))) headers[k.toLowerCase()] = v;
       if (gzip && /gzip/.test(req.headers['accept-encoding'] || '')) {
         data = zlib.gzipSync(data, { level: 9 });
         headers['content-encoding'] = 'gzip';
@@ -84,7 +90,7 @@ export function startServer(root, { port = 0, prefix = '/', gzip = false, extra 
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [root = 'dist', port = '8080', prefix = '/'] = process.argv.slice(2);
-  startServer(root, { port: Number(port), prefix, gzip: true }).then((s) => {
+  startServer(root, { port: Number(port), prefix, gzip: true, securityHeaders: true }).then((s) => {
     console.log(`serving ${root} at ${s.url}`);
   });
 }
