@@ -6,6 +6,7 @@
 #   - wasm-pack                                                          (cargo install; skip with SETUP_NO_WASM_PACK=1,
 #                                                                         the build then runs cargo + wasm-bindgen itself)
 #   - chromium (Debian package) for the browser tests                    (skip with SETUP_NO_BROWSER=1)
+#   - nginx-light (Debian package), to test the shipped nginx snippet     (likewise)
 #   - npm devDependencies from package-lock.json: binaryen (wasm-opt), playwright-core
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +51,18 @@ else
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
+fi
+
+# 4b. nginx, to test the shipped nginx snippet for real (tests/browser/headers.test.mjs)
+if [ "${SETUP_NO_BROWSER:-}" = 1 ]; then
+  say "nginx: skipped (SETUP_NO_BROWSER=1)"
+elif [ -x /usr/sbin/nginx ]; then
+  say "nginx: present"
+else
+  say "installing nginx-light (apt)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends nginx-light
 fi
 
 # 5. npm devDependencies (binaryen's wasm-opt, playwright-core), exactly as locked
