@@ -146,11 +146,22 @@ fn is_harmless(cmd: &ShellCommand) -> bool {
     }
 }
 
-/// Programs that run another command given on their command line.
+/// Programs that run another command given on their command line, whose effect on the launch's
+/// environment is modelled (docker clears it, `env` and `sudo` set it, ...).
 const WRAPPERS: &[&str] = &[
     "nohup", "numactl", "srun", "env", "time", "exec", "sudo", "docker", "podman", "uv", "nice", "taskset", "stdbuf",
     "timeout", "command", "setsid", "ionice", "chrt", "conda", "mamba", "micromamba", "poetry", "pdm", "hatch", "pipenv",
     "pixi", "rye", "uvx", "mpirun", "salloc", "apptainer", "singularity", "enroot", "caffeinate", "xvfb-run",
+];
+
+/// Programs whose arguments are text, not a command they run: a launch written after them is
+/// printed, searched for or edited, not started. Any other program in front of a launch
+/// (profilers such as `nsys profile -o x`, `py-spy record --`, `accelerate launch`, launchers
+/// this list has never heard of) is taken to run it, with its own options skipped.
+const TEXT_ONLY: &[&str] = &[
+    "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "cat", "less", "more", "head", "tail", "man", "which", "whereis",
+    "type", "ls", "git", "pip", "pip3", "apt", "apt-get", "sed", "awk", "vi", "vim", "nano", "code", "emacs", "history",
+    "alias", "printenv", "pgrep", "pkill", "kill", "killall", "ps", "wc", "sort", "uniq", "tr", "cut", "jq", "yq",
 ];
 
 fn basename(s: &str) -> &str {
@@ -380,7 +391,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
         let direct = launcher_at(words, 0);
         let found = match direct {
             Some(f) => Some((0, f)),
-            None if WRAPPERS.contains(&basename(&first.text)) => (1..words.len()).find_map(|j| launcher_at(words, j).map(|f| (j, f))),
+            None if !TEXT_ONLY.contains(&basename(&first.text)) => (1..words.len()).find_map(|j| launcher_at(words, j).map(|f| (j, f))),
             None => None,
         };
         // ... or a shell running a command string: `bash -c "python -m sglang.launch_server ..."`
@@ -588,5 +599,42 @@ mod config_path_tests {
         let text = "python -m sglang.launch_server --config a.yaml --model-path m\n# --config c.yaml\ndocker run img sglang serve m --config b.yml\n";
         assert_eq!(config_paths(text), vec!["a.yaml".to_string(), "b.yml".to_string()]);
         assert!(config_paths("python -m sglang.launch_server --config").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod wrapper_tests {
+    use super::locate;
+    use crate::shell;
+
+    fn launches(text: &str) -> Vec<Vec<String>> {
+        locate(&shell::parse(text)).invocations.iter().map(|i| i.args.iter().map(|w| w.text.clone()).collect()).collect()
+    }
+
+    #[test]
+    fn the_launch_is_found_behind_any_wrapper() {
+        let want = vec![vec!["--model-path".to_string(), "m".to_string(), "--tp-size".to_string(), "2".to_string()]];
+        for text in [
+            "nsys profile -o report --trace=cuda,nvtx python -m sglang.launch_server --model-path m --tp-size 2",
+            "ncu --set full python3 -m sglang.launch_server --model-path m --tp-size 2",
+            "py-spy record -o out.svg -- python -m sglang.launch_server --model-path m --tp-size 2",
+            "taskset -c 0-15 timeout 600 stdbuf -oL python -m sglang.launch_server --model-path m --tp-size 2",
+            "env -u CUDA_VISIBLE_DEVICES chrt -f 10 ionice -c2 python -m sglang.launch_server --model-path m --tp-size 2",
+            "sudo -E accelerate-like-launcher --flag python -m sglang.launch_server --model-path m --tp-size 2",
+            "some-cluster-run --gpus 8 -- sglang serve --model-path m --tp-size 2",
+        ] {
+            assert_eq!(launches(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_launch_written_as_text_is_not_run() {
+        for text in [
+            "echo python -m sglang.launch_server --model-path m",
+            "grep -r 'python -m sglang.launch_server' .",
+            "git commit -m 'python -m sglang.launch_server --model-path m'",
+        ] {
+            assert!(launches(text).is_empty(), "{text}");
+        }
     }
 }
