@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges } from './render.js';
 import { Builder } from './builder.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +37,8 @@ let inflight = false;
 let dirty = false;
 let renders = 0;
 let builder = null;
+// The report shown and the text it was made for (the copy warning reads them).
+let shown = { report: null, text: null };
 
 function showNotice(text) {
   notice.textContent = text;
@@ -154,6 +156,9 @@ function showFailure(text, why) {
   verdict.textContent = `No verdict: the check did not finish (${why}). Edit the command to check it again.`;
   verdict.className = 'verdict pending failed';
   cards.replaceChildren();
+  shown = { report: null, text: null };
+  $('also-runs').replaceChildren();
+  showAsRuns(text);
   $('notrun').textContent = '';
   $('hl-note').hidden = true;
   renderHighlights(backdrop, text, null);
@@ -164,7 +169,14 @@ function showFailure(text, why) {
 function show(report, text) {
   const seq = ++showSeq;
   verdict.textContent = report.summary.verdict;
-  verdict.className = `verdict ${report.summary.outcome}`;
+  shown = { report, text };
+  // SGLang would start, but what is displayed is not what runs (a bidi control), or the paste runs
+  // more than the launch: not the all-clear green.
+  const caution = report.summary.outcome === 'accepted' && (hiddenFindings(report).bidi > 0 || (report.also_runs || []).length > 0);
+  verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
+  const also = alsoRunsPanel(report, { onLocate: locate });
+  $('also-runs').replaceChildren(...(also ? [also] : []));
+  showAsRuns(text);
   const items = allDiagnostics(report);
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else {
@@ -182,6 +194,7 @@ function show(report, text) {
     const note = $('hl-note');
     note.textContent = done.unmarked ? `The first ${done.total - done.unmarked} of ${done.total} highlights are drawn in the command; the findings list has all of them.` : '';
     note.hidden = !done.unmarked;
+    spreadBadges(backdrop);
     syncScroll();
     renders++;
     // How many reports the page has shown: lets a reader of the page (the browser tests, too)
@@ -255,6 +268,24 @@ async function applyFix(fix, reportText) {
   }
 }
 
+/** How many TXT009 (bidi) and TXT004 (invisible) findings a report has. */
+function hiddenFindings(report) {
+  let bidi = 0;
+  let invisible = 0;
+  for (const { d } of allDiagnostics(report)) {
+    if (d.code === 'TXT009') bidi++;
+    else if (d.code === 'TXT004') invisible++;
+  }
+  return { bidi, invisible };
+}
+
+// The "as it runs" view under the command: the lines holding hidden characters, spelled out.
+function showAsRuns(text) {
+  const view = asRunsView(text);
+  $('as-runs-body').replaceChildren(...(view ? [view] : []));
+  $('as-runs').hidden = !view;
+}
+
 function locate(d) {
   cmd.focus();
   cmd.setSelectionRange(d.span16.start, d.span16.end);
@@ -266,6 +297,45 @@ function syncScroll() {
 }
 
 // ---- copy ----
+// Copying a command (or a link to it) that holds hidden characters or runs other commands passes
+// them on: the copy waits for "Copy anyway" under a visible warning that says what is in it.
+let pendingCopy = null;
+
+/** What a copy of the current text would carry that the reader may not see, or '' if nothing. */
+function copyRisks(text) {
+  const parts = [];
+  let bidi = 0;
+  let hidden = 0;
+  for (const ch of text) {
+    if (!hasHiddenChars(ch)) continue;
+    if (isBidiControl(ch)) bidi++;
+    else hidden++;
+  }
+  if (bidi) parts.push(`${bidi} bidirectional control character${bidi === 1 ? '' : 's'} (what is displayed is not what runs)`);
+  if (hidden) parts.push(`${hidden} invisible or blank-looking character${hidden === 1 ? '' : 's'}`);
+  const runs = shown.text === text && shown.report ? shown.report.also_runs || [] : [];
+  if (runs.length) parts.push(`${runs.length} other command${runs.length === 1 ? '' : 's'} besides the SGLang launch (listed above the findings)`);
+  return parts.join('; ');
+}
+
+function copyWithWarning(getText, what) {
+  const risks = copyRisks(cmd.value);
+  if (!risks) {
+    hideCopyWarning();
+    return copyText(getText(), what);
+  }
+  pendingCopy = { getText, what };
+  $('copy-warn-text').textContent = `Careful: this ${what === 'Link' ? 'link carries a command that holds' : 'command holds'} ${risks}. Whoever runs it gets all of that. Copy anyway?`;
+  $('copy-anyway').textContent = `Copy ${what.toLowerCase()} anyway`;
+  $('copy-warn').hidden = false;
+  $('copy-cancel').focus();
+}
+
+function hideCopyWarning() {
+  pendingCopy = null;
+  $('copy-warn').hidden = true;
+}
+
 async function copyText(text, what) {
   try {
     await navigator.clipboard.writeText(text);
@@ -327,11 +397,17 @@ async function openBuilder() {
 // ---- start ----
 async function main() {
   cmd.addEventListener('input', () => {
+    // A warning about the text before this edit does not describe this one: copy again to see it.
+    if (pendingCopy) hideCopyWarning();
     schedule();
     writeHashSoon();
   });
   cmd.addEventListener('scroll', syncScroll);
-  new ResizeObserver(syncScroll).observe(cmd);
+  new ResizeObserver(() => {
+    // A new width wraps the text anew: the labels of hidden characters are placed again.
+    spreadBadges(backdrop);
+    syncScroll();
+  }).observe(cmd);
   yaml.addEventListener('input', () => {
     schedule();
     writeHashSoon();
@@ -343,10 +419,21 @@ async function main() {
       writeHash();
     });
   }
-  $('copy').addEventListener('click', () => copyText(cmd.value, 'Command'));
-  $('share').addEventListener('click', () => {
-    writeHash();
-    copyText(location.href, 'Link');
+  $('copy').addEventListener('click', () => copyWithWarning(() => cmd.value, 'Command'));
+  $('share').addEventListener('click', () =>
+    copyWithWarning(() => {
+      writeHash();
+      return location.href;
+    }, 'Link'),
+  );
+  $('copy-anyway').addEventListener('click', () => {
+    const p = pendingCopy;
+    hideCopyWarning();
+    if (p) copyText(p.getText(), p.what);
+  });
+  $('copy-cancel').addEventListener('click', () => {
+    hideCopyWarning();
+    $('copy').focus();
   });
   $('builder').addEventListener('toggle', () => {
     if ($('builder').open) openBuilder();
@@ -361,6 +448,7 @@ async function main() {
   const h = readHash();
   cmd.value = h.cmd !== null ? h.cmd : DEFAULT_COMMAND;
   renderHighlights(backdrop, cmd.value, null);
+  showAsRuns(cmd.value);
 
   try {
     meta = await client.meta();

@@ -62,5 +62,32 @@ button.apply { border-color: var(--accent); color: var(--accent); font-weight: 6
 .ba pre { margin: 0; padding: 0.3em 0.5em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-all; font-family: var(--mono); font-size: 0.85em; flex: 1; min-width: 0; }
 .ba del { background: var(--err-hl); text-decoration: line-through; color: inherit; }
 .ba ins { background: rgba(46, 160, 67, 0.30); text-decoration: none; color: inherit; }
+/* Hidden characters (TXT004/TXT009). In the backdrop behind the textarea the character itself
+   stays (the backdrop must lay out exactly as the textarea does) and is drawn out of the flow: a
+   bar where it is and a label just above it; absolutely placed, the label is a block of its own,
+   so no bidi control in the text reorders it. */
+.hc { position: relative; }
+.hc::before { content: ""; position: absolute; left: -1px; top: -0.1em; bottom: -0.1em; border-left: 2px solid var(--warn); }
+.hc.error::before { border-left-color: var(--err); }
+.hc[data-label]::after { content: attr(data-label); position: absolute; left: calc(var(--badge-dx, 0px) - 1px); bottom: calc(100% - 0.35em); font: 700 8.5px/1.25 var(--mono); letter-spacing: 0; padding: 0 2px; border-radius: 2px; white-space: nowrap; direction: ltr; unicode-bidi: isolate; background: var(--warn); color: var(--bg); opacity: 0.9; }
+.hc.error[data-label]::after { background: var(--err); }
+/* Read-only displays show the escaped form instead: the character is replaced by its label. */
+.esc { display: inline-block; font: 700 0.78em/1.3 var(--mono); padding: 0 0.3em; margin: 0 0.1em; border-radius: 3px; border: 1px solid var(--warn); background: var(--warn-bg); color: var(--warn); white-space: nowrap; direction: ltr; unicode-bidi: isolate; vertical-align: 0.05em; }
+.esc.bidi, .esc.error { border-color: var(--err); background: var(--err-bg); color: var(--err); }
+.verdict.accepted.caution { background: var(--warn-bg); color: var(--warn); border-color: var(--warn); }
+.also-runs { border: 2px solid var(--warn); border-radius: 6px; background: var(--warn-bg); color: var(--fg); padding: 0.5em 0.8em; margin: 0 0 0.8em; }
+.also-runs .also-head { margin: 0 0 0.35em; }
+.also-runs .also-head strong { color: var(--warn); }
+.also-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.3em; }
+.also-item { display: flex; gap: 0.6em; align-items: baseline; width: 100%; text-align: left; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 0.25em 0.5em; min-width: 0; }
+button.also-item { cursor: pointer; }
+.also-item .ln { flex: none; font-size: 0.8em; color: var(--muted); white-space: nowrap; }
+.also-cmd { font-family: var(--mono); font-size: 0.9em; white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; direction: ltr; unicode-bidi: bidi-override; }
+.also-runs.compact { padding: 0.35em 0.6em; font-size: 0.92em; }
+.as-runs-lines { list-style: none; margin: 0; padding: 0.4em 0.6em; background: var(--panel); border-radius: 4px; font: 12.5px/1.6 var(--mono); max-height: 16em; overflow: auto; }
+.as-runs-lines .line { display: flex; gap: 0.8em; align-items: baseline; }
+.as-runs-lines .ln { flex: none; min-width: 2.5em; text-align: right; color: var(--muted); user-select: none; }
+.as-runs-lines code { white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; direction: ltr; unicode-bidi: bidi-override; }
+.as-runs-lines .gap { color: var(--muted); font-style: italic; padding-left: 3.3em; }
 .muted { color: var(--muted); }
 `;

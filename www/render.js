@@ -12,6 +12,102 @@ export function el(tag, cls, text) {
   return e;
 }
 
+// ---- hidden characters: what you see is what runs ----
+
+// Characters that are invisible, blank-looking or reorder the display (bidi controls): format
+// characters (Cf: bidi controls, zero-width, tags, soft hyphen, ...), separators other than the
+// space, controls other than tab/newline, variation selectors, Hangul fillers, the braille blank.
+// Whatever TXT004/TXT009 flag is one of these; this test also covers what their cap leaves unlisted.
+const HIDDEN_RE = /[\p{Cf}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u3164\uFFA0\u2800\u034F\u180B-\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+const HIDDEN_RE_G = new RegExp(HIDDEN_RE.source, 'gu');
+const BIDI_RE = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+
+const SHORT_NAMES = {
+  0x202a: 'LRE', 0x202b: 'RLE', 0x202c: 'PDF', 0x202d: 'LRO', 0x202e: 'RLO',
+  0x2066: 'LRI', 0x2067: 'RLI', 0x2068: 'FSI', 0x2069: 'PDI', 0x200e: 'LRM', 0x200f: 'RLM', 0x061c: 'ALM',
+  0x200b: 'ZWSP', 0x200c: 'ZWNJ', 0x200d: 'ZWJ', 0x2060: 'WJ', 0xfeff: 'BOM', 0x00ad: 'SHY', 0x00a0: 'NBSP',
+  0x180e: 'MVS', 0x034f: 'CGJ', 0x115f: 'HF', 0x1160: 'HF', 0x3164: 'HF', 0xffa0: 'HF', 0x2800: 'BLANK',
+  0x2028: 'LS', 0x2029: 'PS', 0x3000: 'IDSP', 0x202f: 'NNBSP', 0x2061: 'FA', 0x2062: 'IT', 0x2063: 'IS', 0x2064: 'IP',
+};
+
+/** True when `text` holds a character that is invisible, blank-looking or a bidi control. */
+export function hasHiddenChars(text) {
+  return HIDDEN_RE.test(text);
+}
+
+/** True when `ch` (one code point) is a bidi control. */
+export function isBidiControl(ch) {
+  return BIDI_RE.test(ch);
+}
+
+/** "U+202E RLO", "U+E0041 TAG A", "U+FE0F VS16": what a hidden character is, in visible ASCII. */
+export function hiddenLabel(ch) {
+  const cp = ch.codePointAt(0);
+  const hex = 'U+' + cp.toString(16).toUpperCase().padStart(4, '0');
+  let name = SHORT_NAMES[cp];
+  if (!name && cp >= 0xfe00 && cp <= 0xfe0f) name = `VS${cp - 0xfe00 + 1}`;
+  else if (!name && cp >= 0xe0100 && cp <= 0xe01ef) name = `VS${cp - 0xe0100 + 17}`;
+  else if (!name && cp >= 0xe0020 && cp <= 0xe007e) name = `TAG ${String.fromCharCode(cp - 0xe0000)}`;
+  else if (!name && cp === 0xe0001) name = 'LANG TAG';
+  else if (!name && cp === 0xe007f) name = 'CANCEL TAG';
+  return name ? `${hex} ${name}` : hex;
+}
+
+/** Most escaped markers one rendering draws (a paste of 100,000 zero-width spaces stays fast). */
+export const MAX_ESCAPES = 2000;
+
+/**
+ * Append `str` to `parent` as text, each run of one hidden character (see `hasHiddenChars`) as a
+ * visible marker `⟨U+202E RLO⟩` (`⟨U+200B ZWSP ×12⟩` for a run) in a span.esc of its own, so no
+ * bidi control acts and nothing zero-width goes unseen. `budget.n` counts markers (MAX_ESCAPES).
+ */
+export function appendEscaped(parent, str, budget = { n: 0 }) {
+  let at = 0;
+  HIDDEN_RE_G.lastIndex = 0;
+  let m;
+  while ((m = HIDDEN_RE_G.exec(str)) && budget.n < MAX_ESCAPES) {
+    const ch = m[0];
+    let end = m.index + ch.length;
+    let count = 1;
+    while (str.startsWith(ch, end)) {
+      end += ch.length;
+      count++;
+    }
+    if (m.index > at) parent.append(str.slice(at, m.index));
+    const label = hiddenLabel(ch) + (count > 1 ? ` ×${count}` : '');
+    parent.append(el('span', `esc${isBidiControl(ch) ? ' bidi' : ''}`, `⟨${label}⟩`));
+    budget.n++;
+    at = end;
+    HIDDEN_RE_G.lastIndex = end;
+  }
+  if (at < str.length) parent.append(str.slice(at));
+  return parent;
+}
+
+/**
+ * The hidden characters of `text` (see `hasHiddenChars`: a superset of what TXT004/TXT009 flag,
+ * so they show before the check is done and past the findings' cap), one entry per run of one
+ * character: {start, end, ch, count, label, sev}, in order, at most MAX_ESCAPES.
+ */
+export function hiddenRuns(text) {
+  const out = [];
+  HIDDEN_RE_G.lastIndex = 0;
+  let m;
+  while (out.length < MAX_ESCAPES && (m = HIDDEN_RE_G.exec(text))) {
+    const ch = m[0];
+    let end = m.index + ch.length;
+    let count = 1;
+    while (text.startsWith(ch, end)) {
+      end += ch.length;
+      count++;
+    }
+    const sev = isBidiControl(ch) ? 'error' : 'warning';
+    out.push({ start: m.index, end, ch, count, label: hiddenLabel(ch) + (count > 1 ? ` ×${count}` : ''), sev });
+    HIDDEN_RE_G.lastIndex = end;
+  }
+  return out;
+}
+
 /** All diagnostics of a report, text-level first, each with the command index it belongs to. */
 export function allDiagnostics(report) {
   const out = [];
@@ -76,8 +172,46 @@ const RANK_SEVERITY = [null, 'info', 'warning', 'error'];
  */
 export const MAX_MARKS = 5000;
 
-/** The nodes of a highlight, in order: text nodes and at most `MAX_MARKS` marks. */
-function* highlightNodes(text, { segs, points }) {
+/**
+ * The pieces of `text` from `from` to `to`, with the flagged hidden characters in it (`hid`, a
+ * cursor over `hiddenRuns`) drawn visibly. `mode` "badge" (the backdrop behind the textarea):
+ * the character itself stays, in a span.hc whose ::before/::after draw a bar and a label out of
+ * the flow, so the backdrop lays out exactly as the textarea does. `mode` "escape" (read-only
+ * displays): the character is replaced by its label, `⟨U+202E RLO⟩`, so it cannot act.
+ */
+function* textPieces(text, from, to, hid, mode) {
+  const list = hid.list;
+  while (hid.i < list.length && list[hid.i].end <= from) hid.i++;
+  let at = from;
+  while (hid.i < list.length && list[hid.i].start < to) {
+    const h = list[hid.i];
+    const s = Math.max(h.start, at);
+    const e = Math.min(h.end, to);
+    if (s > at) yield document.createTextNode(text.slice(at, s));
+    const bidi = isBidiControl(h.ch) ? ' bidi' : '';
+    if (mode === 'escape') {
+      // A run split by a highlight boundary is labelled once, where it starts.
+      if (s === h.start) yield el('span', `esc${bidi} ${h.sev}`, `⟨${h.label}⟩`);
+    } else {
+      const hc = el('span', `hc${bidi} ${h.sev}`, text.slice(s, e));
+      if (s === h.start) hc.dataset.label = h.label.replace(/^U\+[0-9A-F]+ (?=\S)/, '');
+      yield hc;
+    }
+    at = e;
+    if (e === h.end) hid.i++;
+    else break;
+  }
+  if (to > at) yield document.createTextNode(text.slice(at, to));
+}
+
+/**
+ * The nodes of a highlight, in order: text nodes and at most `MAX_MARKS` marks. Returns how many
+ * of the findings were drawn whole (a point inside a range splits it into two marks, so the cap
+ * can stop short of MAX_MARKS findings).
+ */
+function* highlightNodes(text, { segs, points }, hidden = [], mode = 'badge') {
+  const hid = { list: hidden, i: 0 };
+  const piece = (a, b) => textPieces(text, a, b, hid, mode);
   let at = 0;
   let si = 0;
   let pi = 0;
@@ -87,7 +221,7 @@ function* highlightNodes(text, { segs, points }) {
     const pt = points[pi];
     // A point at a position comes before the text that starts there.
     if (pt && (!seg || pt.at <= Math.max(at, seg.start))) {
-      if (pt.at > at) yield document.createTextNode(text.slice(at, pt.at));
+      if (pt.at > at) yield* piece(at, pt.at);
       at = Math.max(at, pt.at);
       // Empty and inline: no width and no line-break opportunity, so wrapping is unchanged.
       yield el('mark', `hl point ${pt.sev}`);
@@ -96,33 +230,47 @@ function* highlightNodes(text, { segs, points }) {
     }
     // A point inside a segment splits it, as a cut point did.
     const end = pt && pt.at < seg.end ? pt.at : seg.end;
-    if (seg.start > at) yield document.createTextNode(text.slice(at, seg.start));
+    if (seg.start > at) yield* piece(at, seg.start);
     const from = Math.max(at, seg.start);
-    if (end > from) yield el('mark', `hl ${seg.sev}`, text.slice(from, end));
+    if (end > from) {
+      const mark = el('mark', `hl ${seg.sev}`);
+      for (const p of piece(from, end)) mark.append(p);
+      yield mark;
+    }
     at = Math.max(at, end);
     if (end === seg.end) si++;
   }
-  if (at < text.length) yield document.createTextNode(text.slice(at));
+  if (at < text.length) yield* piece(at, text.length);
+  return si + pi;
+}
+
+/** Append every node `nodes` yields to `frag`; the generator's return value. */
+function appendAll(frag, nodes) {
+  for (;;) {
+    const step = nodes.next();
+    if (step.done) return step.value;
+    frag.append(step.value);
+  }
 }
 
 /**
  * Fill `container` with `text` and <mark> elements over the diagnostics' spans, for the
  * backdrop behind the textarea (or a read-only code block). Overlaps take the worst severity.
  */
-export function renderHighlights(container, text, report, { trailingNewline = true } = {}) {
+export function renderHighlights(container, text, report, { trailingNewline = true, hidden = 'badge' } = {}) {
   const hl = highlightSegments(text, report);
   const frag = document.createDocumentFragment();
-  for (const node of highlightNodes(text, hl)) frag.append(node);
+  const drawn = appendAll(frag, highlightNodes(text, hl, hiddenRuns(text), hidden));
   // A textarea shows a final empty line after a trailing newline; the backdrop must too.
   if (trailingNewline) frag.append(document.createTextNode('\n'));
   container.replaceChildren(frag);
-  return highlightInfo(hl);
+  return highlightInfo(hl, drawn);
 }
 
-/** How many places a highlight marks, and how many of them it leaves unmarked (over MAX_MARKS). */
-function highlightInfo(hl) {
+/** How many places a highlight marks, and how many of them it left unmarked (the mark cap). */
+function highlightInfo(hl, drawn) {
   const total = hl.segs.length + hl.points.length;
-  return { total, unmarked: Math.max(0, total - MAX_MARKS) };
+  return { total, unmarked: Math.max(0, total - drawn) };
 }
 
 /** Let the browser handle input and paint before the next slice of work. */
@@ -139,14 +287,21 @@ const SLICE_MS = 10;
  * are built off-document and go in at once. Gives up (returns null) as soon as `current()`
  * says a newer render has started; else returns what `renderHighlights` does.
  */
-export async function renderHighlightsSliced(container, text, report, { trailingNewline = true, current = () => true } = {}) {
+export async function renderHighlightsSliced(container, text, report, { trailingNewline = true, current = () => true, hidden = 'badge' } = {}) {
   let t0 = performance.now();
   const hl = highlightSegments(text, report);
-  if (hl.segs.length + hl.points.length < 400) return renderHighlights(container, text, report, { trailingNewline });
+  if (hl.segs.length + hl.points.length < 400) return renderHighlights(container, text, report, { trailingNewline, hidden });
   const frag = document.createDocumentFragment();
   let k = 0;
-  for (const node of highlightNodes(text, hl)) {
-    frag.append(node);
+  const nodes = highlightNodes(text, hl, hiddenRuns(text), hidden);
+  let drawn = 0;
+  for (;;) {
+    const step = nodes.next();
+    if (step.done) {
+      drawn = step.value;
+      break;
+    }
+    frag.append(step.value);
     if ((++k & 255) === 0 && performance.now() - t0 > SLICE_MS) {
       await yieldToInput();
       if (!current()) return null;
@@ -157,7 +312,7 @@ export async function renderHighlightsSliced(container, text, report, { trailing
   await yieldToInput();
   if (!current()) return null;
   container.replaceChildren(frag);
-  return highlightInfo(hl);
+  return highlightInfo(hl, drawn);
 }
 
 /**
@@ -307,4 +462,123 @@ export function diagCard(d, opts = {}) {
     card.append(list);
   }
   return card;
+}
+
+/**
+ * "As it runs": the lines of `text` that hold a hidden character, in the order the shell reads
+ * them, each hidden character as its label (no bidi control acts here: they are all replaced, and
+ * the view is laid out left to right in logical order), with line numbers; gaps between lines
+ * are one "⋯". Null when the text holds none. At most `maxLines` lines, long lines clipped
+ * around their hidden characters.
+ */
+export function asRunsView(text, { maxLines = 40, clip = 160 } = {}) {
+  if (!hasHiddenChars(text)) return null;
+  const list = el('ol', 'as-runs-lines');
+  const budget = { n: 0 };
+  let lineNo = 0;
+  let lastShown = 0;
+  let shown = 0;
+  let more = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const line = text.slice(start, end);
+    HIDDEN_RE_G.lastIndex = 0;
+    const m = HIDDEN_RE_G.exec(line);
+    if (m) {
+      if (shown >= maxLines) more++;
+      else {
+        if (lastShown && lineNo > lastShown + 1) list.append(el('li', 'gap', `⋯ ${lineNo - lastShown - 1} more line${lineNo - lastShown - 1 === 1 ? '' : 's'}`));
+        const li = el('li', 'line');
+        li.append(el('span', 'ln', `${lineNo}`));
+        const code = el('code');
+        let from = 0;
+        let to = line.length;
+        if (line.length > clip * 2) {
+          from = Math.max(0, m.index - clip / 2);
+          to = Math.min(line.length, from + clip * 2);
+        }
+        if (from > 0) code.append('…');
+        appendEscaped(code, line.slice(from, to), budget);
+        if (to < line.length) code.append('…');
+        li.append(code);
+        list.append(li);
+        lastShown = lineNo;
+        shown++;
+      }
+    }
+    if (end === text.length) break;
+    start = end + 1;
+  }
+  if (more) list.append(el('li', 'gap', `⋯ ${more} more line${more === 1 ? '' : 's'} with hidden characters`));
+  return list;
+}
+
+/**
+ * "This paste also runs": every other command of `report.also_runs`, as escaped text with its
+ * line; `onLocate(a)` (the page) makes each a button that selects it in the editor. Null when
+ * there are none.
+ */
+export function alsoRunsPanel(report, { onLocate, compact = false, max = 50 } = {}) {
+  const runs = (report && report.also_runs) || [];
+  if (!runs.length) return null;
+  const box = el('section', `also-runs${compact ? ' compact' : ''}`);
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', 'This paste also runs');
+  const head = el('p', 'also-head');
+  head.append(el('strong', null, 'This paste also runs:'));
+  head.append(` ${runs.length} other command${runs.length === 1 ? '' : 's'} besides the SGLang launch. Read ${runs.length === 1 ? 'it' : 'them'} before you run this.`);
+  box.append(head);
+  const list = el('ul', 'also-list');
+  const budget = { n: 0 };
+  for (const a of runs.slice(0, max)) {
+    const li = el('li');
+    const item = el(onLocate ? 'button' : 'span', 'also-item');
+    if (onLocate) {
+      item.type = 'button';
+      item.title = 'Select it in the command';
+      item.addEventListener('click', () => onLocate(a));
+    }
+    item.append(el('span', 'ln', `line ${a.line}`));
+    item.append(appendEscaped(el('code', 'also-cmd'), a.text, budget));
+    li.append(item);
+    list.append(li);
+  }
+  if (runs.length > max) list.append(el('li', 'muted', `… and ${runs.length - max} more (each is a finding below)`));
+  box.append(list);
+  return box;
+}
+
+/**
+ * Keep the labels of hidden characters in the backdrop from covering each other: characters
+ * next to each other on screen (a bidi control and a zero-width space are both zero wide, and a
+ * reordered run puts logically distant ones side by side) would draw their labels at one place.
+ * Each label that would overlap the one before it on its line moves right (a CSS variable read by
+ * the ::after rule; CSSOM, allowed by the page's CSP). Widths are estimated from the label's
+ * length in the label font (monospace, 8.5px: about 5.2px a character, plus padding).
+ */
+export function spreadBadges(container) {
+  const hs = container.querySelectorAll('.hc[data-label]');
+  if (!hs.length) return;
+  // All writes, then all reads (one layout), then all writes: never a layout per label.
+  for (const h of hs) h.style.removeProperty('--badge-dx');
+  const items = [];
+  for (const h of hs) {
+    const r = h.getBoundingClientRect();
+    items.push({ h, x: r.left, y: Math.round(r.top), w: h.dataset.label.length * 5.2 + 6 });
+  }
+  items.sort((a, b) => a.y - b.y || a.x - b.x);
+  let line = null;
+  let right = -Infinity;
+  for (const it of items) {
+    if (it.y !== line) {
+      line = it.y;
+      right = -Infinity;
+    }
+    const dx = Math.max(0, right + 1 - it.x);
+    if (dx) it.h.style.setProperty('--badge-dx', `${dx.toFixed(1)}px`);
+    right = it.x + dx + it.w;
+  }
 }

@@ -6,13 +6,16 @@
 // in the shadow root; everything shown is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, alsoRunsPanel } from './render.js';
 
 const WIDGET_CSS = `
 :host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); }
 .box { border: 1px solid var(--line); border-radius: 8px; background: var(--bg); overflow: hidden; }
 pre.cmd { margin: 0; padding: 0.7em 0.9em; font: 13px/1.5 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); color: var(--fg); --hl-gap: var(--panel); }
 pre.cmd mark.hl { color: inherit; }
+/* The command is shown as it runs: hidden characters are replaced by labels, laid out in logical order. */
+pre.cmd.escaped { direction: ltr; unicode-bidi: bidi-override; }
+.also-runs { margin: 0.6em 0 0; }
 .body { padding: 0.6em 0.9em; }
 .verdict { font-size: 0.95em; }
 .cards { margin-top: 0.6em; }
@@ -105,8 +108,9 @@ class SglangPreflightElement extends HTMLElement {
     this.verdict = el('div', 'verdict pending', 'Checking…');
     this.verdict.setAttribute('role', 'status');
     this.verdict.setAttribute('part', 'verdict');
+    this.also = el('div', 'also');
     this.cards = el('div', 'cards');
-    this.body.append(this.verdict, this.cards);
+    this.body.append(this.verdict, this.also, this.cards);
     const foot = el('div', 'foot');
     foot.append(el('span', null, 'Checked in your browser by sglang-preflight'));
     this.link = el('a', null, 'Open in the full checker');
@@ -138,6 +142,7 @@ class SglangPreflightElement extends HTMLElement {
       this.report = null;
       this.verdict.textContent = 'Checking…';
       this.verdict.className = 'verdict pending';
+      this.also.replaceChildren();
       this.cards.replaceChildren();
     }
     const p = new URLSearchParams();
@@ -152,17 +157,23 @@ class SglangPreflightElement extends HTMLElement {
       if (seq !== this.seq) return;
       this.report = report;
       this.verdict.textContent = report.summary.verdict;
-      this.verdict.className = `verdict ${report.summary.outcome}`;
       const items = allDiagnostics(report);
+      const caution = report.summary.outcome === 'accepted' && ((report.also_runs || []).length > 0 || items.some(({ d }) => d.code === 'TXT009'));
+      this.verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
+      const also = alsoRunsPanel(report, { compact: true });
+      this.also.replaceChildren(...(also ? [also] : []));
       renderCardPages(this.cards, items, ({ d }) => diagCard(d, { text, compact: true }), { pageSize: CARD_PAGE });
-      const done = await renderHighlightsSliced(this.pre, text, report, { trailingNewline: false, current: () => seq === this.seq });
+      // A read-only display: flagged hidden characters are replaced by their labels.
+      const done = await renderHighlightsSliced(this.pre, text, report, { trailingNewline: false, hidden: 'escape', current: () => seq === this.seq });
       if (!done) return;
+      this.pre.classList.toggle('escaped', !!this.pre.querySelector('.esc'));
       this.dispatchEvent(new CustomEvent('preflight-checked', { detail: { accepted: report.accepted } }));
     } catch (e) {
       if (seq !== this.seq) return;
       // No stale result: the previous verdict and cards are gone, and the verdict says why.
       this.report = null;
       renderHighlights(this.pre, text, null, { trailingNewline: false });
+      this.also.replaceChildren();
       this.cards.replaceChildren();
       this.verdict.textContent =
         e instanceof CheckAbandoned
