@@ -9,6 +9,13 @@
 # they fix, determinism (see fuzz/props.rs). A crash, a property violation or a slow input
 # (-timeout) fails the run; the input is left in fuzz/artifacts/<target>/.
 #
+# The page's own logic (not the core) is fuzzed in JavaScript with fast-check, from a fixed seed,
+# by the browser test suite (`npm run test:browser`, after the build): tests/browser/render-props.test.mjs
+# (highlight ranges into segments and nodes, in Node; the real core's spans too) and
+# tests/browser/fuzz.test.mjs (generated permalinks and widget attributes in Chromium). FUZZ_SEED=<n>
+# runs them from another seed; in a timed run (FUZZ_SECONDS) this script also runs the Node one
+# from a random seed, when dist/ is built.
+#
 # Only the stable toolchain is available: cargo-fuzz's nightly flags are enabled with
 # RUSTC_BOOTSTRAP=1 and the sanitizer is off (`--sanitizer none`); libFuzzer's coverage
 # instrumentation works without it. Installs cargo-fuzz if missing (idempotent).
@@ -52,4 +59,13 @@ for t in "${TARGETS[@]}"; do
         exit 1
     fi
 done
+if [ "$TOTAL" -gt 0 ] && [ -f dist/pkg/sglang_preflight_bg.wasm ] && [ -d node_modules/fast-check ]; then
+    seed=$(( (RANDOM << 15) | RANDOM ))
+    echo "fuzz: page logic (tests/browser/render-props.test.mjs), FUZZ_SEED=$seed"
+    FUZZ_SEED=$seed node --test tests/browser/render-props.test.mjs >fuzz/artifacts/render-props.log 2>&1 || {
+        grep -E '^not ok|seed|Counterexample|Error' fuzz/artifacts/render-props.log | head -40
+        echo "fuzz: page logic FAILED with FUZZ_SEED=$seed; log in fuzz/artifacts/render-props.log"
+        exit 1
+    }
+fi
 echo "fuzz: ok"

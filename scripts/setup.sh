@@ -7,7 +7,7 @@
 #                                                                         the build then runs cargo + wasm-bindgen itself)
 #   - chromium (Debian package) for the browser tests                    (skip with SETUP_NO_BROWSER=1)
 #   - nginx-light (Debian package), to test the shipped nginx snippet     (likewise)
-#   - npm devDependencies from package-lock.json: binaryen (wasm-opt), playwright-core
+#   - npm devDependencies from package-lock.json: binaryen (wasm-opt), playwright-core, fast-check
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -65,10 +65,10 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends nginx-light
 fi
 
-# 5. npm devDependencies (binaryen's wasm-opt, playwright-core), exactly as locked
+# 5. npm devDependencies (binaryen's wasm-opt, playwright-core, fast-check for the fuzz tests), exactly as locked
 want() { node -p "require('./package-lock.json').packages['node_modules/$1'].version"; }
 have() { node -p "try { require('./node_modules/$1/package.json').version } catch { '' }"; }
-if [ "$(have binaryen)" = "$(want binaryen)" ] && [ "$(have playwright-core)" = "$(want playwright-core)" ]; then
+if [ "$(have binaryen)" = "$(want binaryen)" ] && [ "$(have playwright-core)" = "$(want playwright-core)" ] && [ "$(have fast-check)" = "$(want fast-check)" ]; then
   say "npm devDependencies: present"
 else
   say "installing npm devDependencies"
