@@ -154,3 +154,31 @@ test('a strict CSP is in force: no inline script, no inline handlers, wasm allow
     await context.close();
   }
 });
+
+test('the shipped page and widget carry no debug or test hooks', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    // Globals the page adds to a window (a blank frame has the browser's own).
+    const added = await page.evaluate(() => {
+      const frame = document.createElement('iframe');
+      document.body.append(frame);
+      const builtin = new Set(Object.getOwnPropertyNames(frame.contentWindow));
+      frame.remove();
+      return Object.getOwnPropertyNames(window).filter((n) => !builtin.has(n));
+    });
+    assert.deepEqual(added.filter((n) => /preflight|hang|bench|debug/i.test(n)), [], `globals the page adds: ${added.join(', ')}`);
+    // Every script the page loaded (its modules, the worker's): none holds a hook tests could call.
+    const sources = await page.evaluate(async () => {
+      const urls = [...new Set(performance.getEntriesByType('resource').map((e) => e.name).filter((u) => /\.js($|\?)/.test(u)))];
+      urls.push(new URL('widget.js', location.href).href);
+      return Promise.all(urls.map((u) => fetch(u).then((r) => r.text())));
+    });
+    assert.ok(sources.length >= 4, `scripts seen: ${sources.length}`);
+    for (const src of sources) assert.doesNotMatch(src, /hangNext|hangNextCheck|__preflight(?!EarlyWorker)|case 'bench'|op === 'bench'/);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
