@@ -41,29 +41,22 @@ else
   cargo install --locked wasm-pack --version "$WASM_PACK_VERSION" || cargo install wasm-pack --version "$WASM_PACK_VERSION"
 fi
 
-# 4. Chromium for the browser tests and the benchmark
-if [ "${SETUP_NO_BROWSER:-}" = 1 ]; then
-  say "chromium: skipped (SETUP_NO_BROWSER=1)"
-elif [ -x /usr/bin/chromium ]; then
-  say "chromium: present"
-else
-  say "installing chromium (apt)"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium
-fi
-
-# 4b. nginx, to test the shipped nginx snippet for real (tests/browser/headers.test.mjs)
-if [ "${SETUP_NO_BROWSER:-}" = 1 ]; then
-  say "nginx: skipped (SETUP_NO_BROWSER=1)"
-elif [ -x /usr/sbin/nginx ]; then
-  say "nginx: present"
-else
-  say "installing nginx-light (apt)"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends nginx-light
-fi
+# 4. Debian packages the browser tests need: Chromium, and nginx to test the shipped nginx snippet
+#    for real (tests/browser/headers.test.mjs).
+apt_install() { # PACKAGE BINARY
+  if [ "${SETUP_NO_BROWSER:-}" = 1 ]; then
+    say "$1: skipped (SETUP_NO_BROWSER=1)"
+  elif [ -x "$2" ]; then
+    say "$1: present"
+  else
+    say "installing $1 (apt)"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "$1"
+  fi
+}
+apt_install chromium /usr/bin/chromium
+apt_install nginx-light /usr/sbin/nginx
 
 # 5. npm devDependencies (binaryen's wasm-opt, playwright-core, fast-check for the fuzz tests), exactly as locked
 want() { node -p "require('./package-lock.json').packages['node_modules/$1'].version"; }
