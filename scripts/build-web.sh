@@ -26,7 +26,7 @@ fi
 
 rm -rf dist
 mkdir -p dist/pkg
-cp www/*.html www/*.js www/*.css dist/
+cp www/*.html www/*.js www/*.css www/*.svg dist/
 # The HTTP headers for static hosts (Netlify / Cloudflare Pages), generated from
 # scripts/security-headers.mjs; the check fails if it, the nginx snippet or a page's CSP <meta> drifted.
 node scripts/security-headers.mjs check
@@ -41,6 +41,33 @@ if [ ! -f "$OPT" ] || [ "$PKG/sglang_preflight_bg.wasm" -nt "$OPT" ]; then
   mv "$OPT.tmp" "$OPT"
 fi
 cp "$OPT" dist/pkg/sglang_preflight_bg.wasm
+# The service worker's precache list: every file the page can load (not _headers, the .d.ts or
+# sw.js itself), each with its SRI hash, and a version made of all of them. Written into
+# dist/sw.js, so each build's sw.js differs: browsers install it and it drops the last build's cache.
+node --input-type=module - <<'JS'
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+const files = {};
+const walk = (dir) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = path.join(dir, e.name);
+    const rel = path.relative('dist', full).split(path.sep).join('/');
+    if (e.isDirectory()) walk(full);
+    else if (!['_headers', 'sw.js'].includes(rel) && !rel.endsWith('.d.ts'))
+      files[rel] = `sha256-${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('base64')}`;
+  }
+};
+walk('dist');
+for (const need of ['index.html', 'docs-example.html', 'worker.js', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm'])
+  if (!files[need]) throw new Error(`sw precache: dist/${need} is missing`);
+const version = crypto.createHash('sha256').update(JSON.stringify(files)).digest('hex').slice(0, 16);
+const src = fs.readFileSync('dist/sw.js', 'utf8');
+const marked = /\/\* build:manifest \*\/[^]*?\/\* end:manifest \*\//;
+if (!marked.test(src)) throw new Error('www/sw.js lost its /* build:manifest */ ... /* end:manifest */ markers');
+fs.writeFileSync('dist/sw.js', src.replace(marked, () => JSON.stringify({ version, files }, null, 2)));
+console.error(`dist/sw.js: precaches ${Object.keys(files).length} files, version ${version}`);
+JS
 for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js; do
   printf '%8d bytes  %8d gzipped  %s\n' "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)" "$f" >&2
 done

@@ -10,3 +10,12 @@ worker.onerror = (e) => {
   early.push(e);
 };
 globalThis.__preflightEarlyWorker = { worker, early };
+
+// Offline after the first visit: sw.js (scope: this directory) precaches the page's files.
+// Registered once the page has loaded, so it never competes with the first download of the wasm.
+// Not available (file://, an insecure origin, a browser that blocks it): the page works as before.
+if ('serviceWorker' in navigator) {
+  const register = () => navigator.serviceWorker.register(new URL('./sw.js', import.meta.url), { scope: new URL('./', import.meta.url).href }).catch(() => {});
+  if (document.readyState === 'complete') register();
+  else addEventListener('load', register, { once: true });
+}

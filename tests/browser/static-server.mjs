@@ -21,7 +21,8 @@ const TYPES = {
 
 /**
  * Start serving `root` under `prefix` (e.g. '/docs/preflight/'). Resolves to
- * { url, port, close(), log } where log lists every request path.
+ * { url, port, close(), log, responses } where log lists every request path and responses every
+ * answered request's { path, status } (in the order they finished).
  * `extra` maps sub-paths of the prefix to other directories (e.g. { '__test__/': dir }): the
  * tests and the benchmark serve their own entry modules next to the page this way, so none of
  * them has to ship in dist/.
@@ -33,9 +34,11 @@ export function startServer(root, { port = 0, prefix = '/', gzip = false, extra 
   const base = path.resolve(root);
   if (!prefix.endsWith('/')) prefix += '/';
   const log = [];
+  const responses = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     log.push(url.pathname);
+    res.on('finish', () => responses.push({ path: url.pathname, status: res.statusCode }));
     let p = decodeURIComponent(url.pathname);
     if (!p.startsWith(prefix)) {
       res.writeHead(404).end('not found');
@@ -82,6 +85,7 @@ export function startServer(root, { port = 0, prefix = '/', gzip = false, extra 
         origin: `http://127.0.0.1:${actual}`,
         url: `http://127.0.0.1:${actual}${prefix}`,
         log,
+        responses,
         close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
       });
     });

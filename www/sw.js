@@ -1,0 +1,77 @@
+// The service worker: after the first visit the page works offline. It precaches the page's
+// own files (the list, with each file's hash, is written into dist/sw.js by
+// scripts/build-web.sh, so every build has a different sw.js and the browser installs it),
+// serves them cache-first, and deletes the caches of earlier builds when it activates.
+// It answers only for those files, under its own scope (the page's directory, which may be a
+// sub-path), on this origin: every other request goes to the network untouched and nothing from
+// another origin is ever stored.
+
+// Replaced by scripts/build-web.sh: { version, files: { 'index.html': 'sha256-…', … } }.
+const BUILD = /* build:manifest */ { version: 'dev', files: {} } /* end:manifest */;
+
+const SCOPE = self.registration.scope; // e.g. https://host/docs/preflight/
+// One origin can host several copies of the page (other sub-paths): their caches share
+// CacheStorage, so a cache is named after its scope and only this scope's old ones are deleted.
+const PREFIX = `sglang-preflight ${SCOPE} `;
+const CACHE = PREFIX + BUILD.version;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await Promise.all(
+        Object.entries(BUILD.files).map(async ([rel, integrity]) => {
+          const url = new URL(rel, SCOPE).href;
+          // no-cache: revalidate, so an HTTP cache cannot hand over the last build's file;
+          // integrity: the bytes this build was made with (a half-finished deploy fails the
+          // install, and the next visit tries again, instead of caching a mix of two builds).
+          const r = await fetch(url, { cache: 'no-cache', integrity });
+          if (!r.ok) throw new Error(`precache ${rel}: HTTP ${r.status}`);
+          // A host may redirect (index.html -> ./): store a plain response, since a redirected
+          // one cannot answer a navigation.
+          const plain = r.redirected ? new Response(await r.blob(), { status: r.status, statusText: r.statusText, headers: r.headers }) : r;
+          await cache.put(url, plain);
+        }),
+      );
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+/** The precached file a same-origin, in-scope URL stands for, or null. */
+function fileFor(url) {
+  if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return null;
+  let rel = decodeURIComponent(url.pathname.slice(new URL(SCOPE).pathname.length));
+  if (rel === '') rel = 'index.html';
+  if (Object.hasOwn(BUILD.files, rel)) return rel;
+  // Hosts with "pretty URLs" serve a page without its .html.
+  if (Object.hasOwn(BUILD.files, `${rel}.html`)) return `${rel}.html`;
+  return null;
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  let rel;
+  try {
+    rel = fileFor(new URL(request.url));
+  } catch {
+    return;
+  }
+  if (!rel) return; // not ours: the browser fetches it as if there were no service worker
+  event.respondWith(
+    (async () => {
+      const cached = await caches.match(new URL(rel, SCOPE).href, { cacheName: CACHE });
+      return cached || fetch(request);
+    })(),
+  );
+});
