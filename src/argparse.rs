@@ -23,6 +23,9 @@
 //! - `ARG011` `-h/--help`: SGLang prints help and exits (info)
 //! - `ARG012` `--log-level` that is not a logging level (`AttributeError` from
 //!   `prepare_server_args`, right after parsing)
+//! - `ARG013` one of several unrecognized arguments (preflight): each unknown flag (with the
+//!   leftover values after it) gets its own finding and its own fixes; `ARG008` keeps SGLang's
+//!   one message listing them all
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::pyvalue::{str_repr, PyValue};
@@ -828,6 +831,37 @@ impl<'a> Ctx<'a> {
             _ => Span::default(),
         };
         let mut d = Diagnostic::sglang_error("ARG008", Stage::Argparse, "SystemExit", msg, span);
+        // Each unknown flag (with the stray values after it) also gets a finding of its own, with
+        // its own fixes, when there are several: SGLang's one message stays as it is.
+        let groups = unrecognized_groups(extras, classes);
+        let split = groups.len() > 1;
+        let mut own: Vec<Diagnostic> = Vec::new();
+        if split {
+            // the first ones only: a paste with thousands of unknown flags needs SGLang's one error
+            for g in groups.iter().take(MAX_SUGGESTED_FLAGS) {
+                let ws: Vec<&Word> = g.iter().filter_map(|&i| self.words.get(i)).collect();
+                let (Some(first), Some(last)) = (ws.first(), ws.last()) else { continue };
+                let quoted = |ws: &[&Word]| ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+                let is_opt = g.first().is_some_and(|&i| matches!(classes.get(i), Some(Class::Opt { .. })));
+                let (message, explanation) = if is_opt {
+                    let values = ws.get(1..).unwrap_or(&[]);
+                    let with = if values.is_empty() { String::new() } else { format!(" (and the value `{}` after it)", quoted(values)) };
+                    (
+                        format!("unknown flag `{}`{with}", first.text),
+                        format!("SGLang has no flag `{}`; its argparse rejects it with the other unrecognized arguments (ARG008).", first.text),
+                    )
+                } else {
+                    (
+                        format!("leftover argument `{}`", quoted(&ws)),
+                        "No flag takes this value (a value after a flag that takes none, or one too many); SGLang's argparse rejects it with the other unrecognized arguments (ARG008).".to_string(),
+                    )
+                };
+                own.push(
+                    Diagnostic::preflight("ARG013", Severity::Error, Stage::Argparse, message, first.span.cover(last.span))
+                        .with_explanation(explanation),
+                );
+            }
+        }
         let mut notes: Vec<String> = Vec::new();
         // Suggestions for the first unknown flags only: a paste with thousands of them needs the
         // one error, not thousands of did-you-means (and the search is per flag).
@@ -846,9 +880,17 @@ impl<'a> Ctx<'a> {
             if suggested > MAX_SUGGESTED_FLAGS {
                 continue;
             }
+            // the finding of this flag's own (when split), holding its fixes
+            let mine = split.then(|| own.iter().position(|o| o.span.start == w.span.start)).flatten();
             for s in suggest::suggest_flag(self.schema, flag) {
                 if let Some(n) = &s.note {
-                    notes.push(n.clone());
+                    match mine.and_then(|k| own.get_mut(k)) {
+                        Some(o) => {
+                            o.explanation.push(' ');
+                            o.explanation.push_str(n);
+                        }
+                        None => notes.push(n.clone()),
+                    }
                 }
                 let edits = match &s.replacement {
                     Some(_) if s.applicability == Applicability::Display => Vec::new(),
@@ -867,11 +909,11 @@ impl<'a> Ctx<'a> {
                         vec![Edit { start: end.start, end: end.end, replacement: String::new() }]
                     }
                 };
-                d.fixes.push(Fix {
-                    title: s.title.clone(),
-                    applicability: s.applicability,
-                    edits,
-                });
+                let fix = Fix { title: s.title.clone(), applicability: s.applicability, edits };
+                match mine.and_then(|k| own.get_mut(k)) {
+                    Some(o) => o.fixes.push(fix),
+                    None => d.fixes.push(fix),
+                }
             }
         }
         let mut expl = String::from("argparse does not know these words: flags SGLang does not have (check the spelling: flags use `-`, not `_`), or values left over after a flag took what it accepts.");
@@ -879,9 +921,30 @@ impl<'a> Ctx<'a> {
             expl.push(' ');
             expl.push_str(&n);
         }
+        if split {
+            expl.push_str(" Each of them has a finding of its own below, with its fixes.");
+        }
         d.explanation = expl;
         self.parsed.diagnostics.push(d);
+        self.parsed.diagnostics.extend(own);
     }
+}
+
+/// The unrecognized words in groups: each unknown option with the leftover values right after
+/// it, and each run of stray values before any option. Indexes into argv.
+fn unrecognized_groups(extras: &[usize], classes: &[Class]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut prev: Option<usize> = None;
+    for &i in extras {
+        let is_opt = matches!(classes.get(i), Some(Class::Opt { .. }));
+        let follows = prev.is_some_and(|p| p + 1 == i);
+        match groups.last_mut() {
+            Some(g) if follows && !is_opt => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+        prev = Some(i);
+    }
+    groups
 }
 
 enum ConvErr {

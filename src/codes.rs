@@ -69,4 +69,5 @@ pub const CODES: &[Code] = &[
     code("ARG010", Stage::Argparse, P, "A flag given more than once; the last value wins."),
     code("ARG011", Stage::Argparse, P, "`-h`/`--help`: SGLang prints its help and exits; nothing else is checked."),
     code("ARG012", Stage::Argparse, S, "A log level that Python's `logging` does not have."),
+    code("ARG013", Stage::Argparse, P, "One of several unrecognized arguments, on its own (with its fixes); ARG008 lists them all."),
 ];

@@ -25,6 +25,7 @@ pub mod release;
 pub mod resolved;
 pub mod rules;
 pub mod schema;
+pub mod secrets;
 pub mod shell;
 pub mod snapshot;
 pub mod span;

@@ -120,6 +120,17 @@ export interface RuleInfo {
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
   explanation: string; flags: string[]; example_bad: string; example_good: string;
 }
+/** A secret value (token, key, password) that a link carries as a placeholder instead. */
+export interface Redaction {
+  /** The value's bytes in the original text, and the same range in UTF-16. */
+  span: Span; span16: Span16;
+  /** `HF_TOKEN`, `API_KEY`. */
+  name: string;
+  /** What the link has instead: `<HF_TOKEN>`. */
+  placeholder: string;
+}
+/** The text for a link: every secret value replaced by its placeholder, all else unchanged. */
+export interface Redacted { text: string; redacted: Redaction[]; }
 export interface VersionInfo {
   preflight: string; sglang: string[]; defaultSglang: string;
   /** How many rules this build checks (their metadata: `rules()`). */
@@ -339,4 +350,26 @@ pub fn set_flag(
 #[wasm_bindgen(js_name = clearFlags, unchecked_return_type = "Edited | null")]
 pub fn clear_flags(text: &str, command: usize) -> Result<JsValue, JsError> {
     edited(crate::flag_edit::clear_flags(text, command))
+}
+
+/// The text to put in a link (the permalink, a copied link): the values of tokens, keys and
+/// passwords (`export HF_TOKEN=...`, docker `-e NAME=...`, `--api-key ...`) replaced by a
+/// `<NAME>` placeholder, every other byte as written; and where each value was.
+#[wasm_bindgen(js_name = redactForLink, unchecked_return_type = "Redacted")]
+pub fn redact_for_link(text: &str) -> Result<JsValue, JsError> {
+    let r = crate::secrets::redact_for_link(text);
+    let offsets = crate::located::Offsets::new(text);
+    let redacted: Vec<Value> = r
+        .redacted
+        .iter()
+        .map(|x| {
+            json!({
+                "span": x.span,
+                "span16": { "start": offsets.u16(x.span.start), "end": offsets.u16(x.span.end) },
+                "name": x.name,
+                "placeholder": x.placeholder,
+            })
+        })
+        .collect();
+    to_js(&json!({ "text": r.text, "redacted": redacted }))
 }

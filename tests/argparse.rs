@@ -123,8 +123,10 @@ fn did_you_mean() {
 fn fixes_are_text_edits_that_apply() {
     let text = format!("python -m sglang.launch_server --model-path {M} --reasoning_parser qwen3 --max-model-len 4096");
     let r = check(&text, &CheckOptions::default());
-    let d = r.commands[0].diagnostics.iter().find(|d| d.code == "ARG008").unwrap();
-    let edits: Vec<_> = d.fixes.iter().filter(|f| f.applicability == Applicability::Safe).flat_map(|f| f.edits.clone()).collect();
+    // two unknown flags: SGLang's one ARG008, and a finding of each flag's own with its fixes
+    assert_eq!(r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG008").count(), 1);
+    assert_eq!(r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG013").count(), 2);
+    let edits: Vec<_> = r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG008" || d.code == "ARG013").flat_map(|d| d.fixes.iter()).filter(|f| f.applicability == Applicability::Safe).flat_map(|f| f.edits.clone()).collect();
     let fixed = apply_edits(&text, &edits).unwrap();
     assert_eq!(fixed, format!("python -m sglang.launch_server --model-path {M} --reasoning-parser qwen3 --context-length 4096"));
     assert!(check(&fixed, &CheckOptions::default()).commands[0].diagnostics.iter().all(|d| d.code != "ARG008"));

@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges } from './render.js';
 import { Builder } from './builder.js';
 
 const $ = (id) => document.getElementById(id);
@@ -59,21 +59,64 @@ function readHash() {
   return { cmd: p.get('cmd'), yaml: p.get('yaml'), gpu: p.get('gpu'), gpus: p.get('gpus'), v: p.get('v') };
 }
 
+// Secrets stay out of links: the hash (the permalink, written as you type) and every copied
+// link carry the command with the values of tokens, keys and passwords replaced by a
+// placeholder (the core's `redactForLink`); the editor keeps the real text. The hash is written
+// only once the redacted text is known, never the raw text in between.
 let hashTimer = 0;
+let hashSeq = 0;
+/** The last link written: the editor text it was made from, and the link. */
+let linked = { text: null, href: null, redacted: 0 };
 function writeHashSoon() {
   clearTimeout(hashTimer);
   hashTimer = setTimeout(writeHash, 250);
 }
-function writeHash() {
-  clearTimeout(hashTimer);
+
+/** The link for the current state (secrets replaced), as the hash to write. */
+async function linkHash() {
+  const text = cmd.value;
+  const r = await client.redactForLink(text);
   const p = new URLSearchParams();
-  p.set('cmd', cmd.value);
+  p.set('cmd', r.text);
   if (yaml.value) p.set('yaml', yaml.value);
   p.set('gpu', gpuSel.value);
   if (gpusIn.value.trim()) p.set('gpus', gpusIn.value.trim());
   p.set('v', versionSel.value);
-  const h = '#' + p.toString();
-  if (location.hash !== h) history.replaceState(null, '', h);
+  return { text, hash: '#' + p.toString(), redacted: r.redacted.length };
+}
+
+/** Write the permalink for the current state; resolves to the link, or null if superseded. */
+async function writeHash() {
+  clearTimeout(hashTimer);
+  const seq = ++hashSeq;
+  let h;
+  try {
+    h = await linkHash();
+  } catch {
+    return null; // the checker is not there (yet): the next edit writes it
+  }
+  if (seq !== hashSeq || h.text !== cmd.value) return null;
+  if (location.hash !== h.hash) history.replaceState(null, '', h.hash);
+  linked = { text: h.text, href: location.href, redacted: h.redacted };
+  showLinkNote(h.redacted);
+  // How many times the permalink was written (like `renders`: a reader can tell it is up).
+  document.body.dataset.links = String(Number(document.body.dataset.links || 0) + 1);
+  return location.href;
+}
+
+// "1 secret replaced by a placeholder in links", next to Copy link (made here: the page's HTML
+// has no place for it).
+let linkNote = null;
+function showLinkNote(n) {
+  if (!linkNote) {
+    if (!n) return;
+    linkNote = el('p', 'link-note muted');
+    linkNote.id = 'link-note';
+    linkNote.setAttribute('role', 'status');
+    $('share').closest('.editor-head').after(linkNote);
+  }
+  linkNote.textContent = n ? `${n} secret${n === 1 ? '' : 's'} replaced by a placeholder in links (the command box keeps ${n === 1 ? 'it' : 'them'}).` : '';
+  linkNote.hidden = !n;
 }
 
 function applyHash() {
@@ -177,12 +220,13 @@ function show(report, text) {
   const also = alsoRunsPanel(report, { onLocate: locate });
   $('also-runs').replaceChildren(...(also ? [also] : []));
   showAsRuns(text);
-  const items = allDiagnostics(report);
+  // Per command: errors first (open), then warnings and notes (folded to a line each).
+  const items = cardItems(report);
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else {
     // Many findings (e.g. a flag repeated thousands of times): render a page of cards now and
     // each next page on request, so a keystroke never waits for thousands of cards.
-    const card = ({ d }) => diagCard(d, { text, onApply: (fix) => applyFix(fix, text), onLocate: locate });
+    const card = ({ d, count }) => diagCard(d, { text, count, collapsed: d.severity !== 'error', onApply: (fix) => applyFix(fix, text), onLocate: locate });
     renderCardPages(cards, items, card, { pageSize: CARD_PAGE });
   }
   $('notrun').textContent = report.summary.not_run || '';
@@ -322,7 +366,7 @@ function copyWithWarning(getText, what) {
   const risks = copyRisks(cmd.value);
   if (!risks) {
     hideCopyWarning();
-    return copyText(getText(), what);
+    return copyText(getText, what);
   }
   pendingCopy = { getText, what };
   $('copy-warn-text').textContent = `Careful: this ${what === 'Link' ? 'link carries a command that holds' : 'command holds'} ${risks}. Whoever runs it gets all of that. Copy anyway?`;
@@ -336,7 +380,14 @@ function hideCopyWarning() {
   $('copy-warn').hidden = true;
 }
 
-async function copyText(text, what) {
+async function copyText(getText, what) {
+  let text;
+  try {
+    text = await getText();
+  } catch (e) {
+    showNotice(`Could not copy the ${what.toLowerCase()}: ${e.message}`);
+    return;
+  }
   try {
     await navigator.clipboard.writeText(text);
     showNotice(`${what} copied.`);
@@ -421,15 +472,18 @@ async function main() {
   }
   $('copy').addEventListener('click', () => copyWithWarning(() => cmd.value, 'Command'));
   $('share').addEventListener('click', () =>
-    copyWithWarning(() => {
-      writeHash();
-      return location.href;
+    copyWithWarning(async () => {
+      // The link with its secrets replaced: the one written for this text, or a new one.
+      if (linked.text === cmd.value && linked.href === location.href) return linked.href;
+      const href = await writeHash();
+      if (href === null) throw new Error('the command changed while the link was made');
+      return href;
     }, 'Link'),
   );
   $('copy-anyway').addEventListener('click', () => {
     const p = pendingCopy;
     hideCopyWarning();
-    if (p) copyText(p.getText(), p.what);
+    if (p) copyText(p.getText, p.what);
   });
   $('copy-cancel').addEventListener('click', () => {
     hideCopyWarning();
@@ -464,6 +518,15 @@ async function main() {
   $('preflight-version').textContent = `sglang-preflight ${meta.version.preflight} · ${meta.version.rules} rules`;
   applyHash();
   schedule();
+  // A link from before secrets were kept out of links may carry one: write it again without.
+  if (h.cmd !== null) {
+    client
+      .redactForLink(cmd.value)
+      .then((r) => {
+        if (r.redacted.length) writeHash();
+      })
+      .catch(() => {});
+  }
 }
 
 main();

@@ -90,4 +90,12 @@ button.also-item { cursor: pointer; }
 .as-runs-lines code { white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; direction: ltr; unicode-bidi: bidi-override; }
 .as-runs-lines .gap { color: var(--muted); font-style: italic; padding-left: 3.3em; }
 .muted { color: var(--muted); }
+/* Warnings and notes start folded: a summary line (head and the message on one line) opens the card. */
+.card details.fold > summary { list-style: none; cursor: pointer; }
+.card details.fold > summary::-webkit-details-marker { display: none; }
+.card .fold-mark { display: inline-block; width: 0.8em; color: var(--muted); transition: transform 0.1s; }
+.card details.fold[open] .fold-mark { transform: rotate(90deg); }
+.card .card-line { display: block; margin-top: 0.3em; font-family: var(--mono); font-size: 0.88em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.card details.fold[open] .card-line { display: none; }
+.card-head .count { font-weight: 700; font-size: 0.85em; padding: 0.05em 0.4em; border-radius: 4px; border: 1px solid var(--line); color: var(--fg); }
 `;

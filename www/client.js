@@ -204,6 +204,10 @@ export class PreflightClient {
   setFlag(text, version, option, value, command = 0) {
     return this.request('setFlag', { text, version, command, option, value });
   }
+  /** The text for a link: secret values (tokens, keys, passwords) replaced by `<NAME>`. */
+  redactForLink(text) {
+    return this.request('redactForLink', { text });
+  }
   /** `text` with every argument of the command dropped; null if it has none. */
   clearFlags(text, command = 0) {
     return this.request('clearFlags', { text, command });

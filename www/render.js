@@ -120,6 +120,34 @@ export function allDiagnostics(report) {
 }
 
 /**
+ * The cards to show for a report, in order: per command (text-level findings first), its errors,
+ * then its warnings, then its notes, each group in report order; identical findings (same code,
+ * message and span) once, with how many there were: [{d, command, count}].
+ */
+export function cardItems(report) {
+  const byCommand = new Map();
+  const seen = new Map();
+  for (const item of allDiagnostics(report)) {
+    const { d, command } = item;
+    const s = d.span || {};
+    const key = `${command}\u0000${d.code}\u0000${s.start}\u0000${s.end}\u0000${d.message}`;
+    const same = seen.get(key);
+    if (same) {
+      same.count++;
+      continue;
+    }
+    const it = { d, command, count: 1 };
+    seen.set(key, it);
+    let groups = byCommand.get(command);
+    if (!groups) byCommand.set(command, (groups = [[], [], []]));
+    groups[d.severity === 'error' ? 0 : d.severity === 'warning' ? 1 : 2].push(it);
+  }
+  const out = [];
+  for (const command of [...byCommand.keys()].sort((a, b) => a - b)) for (const g of byCommand.get(command)) for (const it of g) out.push(it);
+  return out;
+}
+
+/**
  * The highlight of `text` for a report's diagnostics, in one pass over the ranges sorted by
  * position: `segs`, non-overlapping and in order, each with the worst severity of the ranges over
  * it (neighbours of one severity merged into one), and `points`, the empty spans (a missing
@@ -406,9 +434,16 @@ const STAGE_LABEL = {
  */
 export function diagCard(d, opts = {}) {
   const card = el('article', `card ${d.severity}`);
-  card.setAttribute('aria-label', `${d.severity}: ${d.message}`);
+  const count = opts.count > 1 ? opts.count : 1;
+  card.setAttribute('aria-label', `${d.severity}: ${d.message}${count > 1 ? ` (${count} times)` : ''}`);
   const head = el('header', 'card-head');
+  if (opts.collapsed) head.append(el('span', 'fold-mark', '▸'));
   head.append(el('span', `badge ${d.severity}`, d.severity));
+  if (count > 1) {
+    const c = el('span', 'count', `×${count}`);
+    c.title = `The same finding ${count} times`;
+    head.append(c);
+  }
   head.append(el('span', 'origin', d.origin === 'sglang' ? 'SGLang says' : 'preflight notes'));
   if (d.exception) head.append(el('code', 'exception', d.exception));
   head.append(el('span', 'stage', STAGE_LABEL[d.stage] || d.stage));
@@ -422,14 +457,23 @@ export function diagCard(d, opts = {}) {
     }
     head.append(where);
   }
-  card.append(head);
+  // Warnings and notes (`opts.collapsed`): one summary line that expands to the whole card.
+  let body = card;
+  if (opts.collapsed) {
+    const fold = el('details', 'fold');
+    const summary = el('summary');
+    summary.append(head, el('span', 'card-line', d.message));
+    fold.append(summary);
+    card.append(fold);
+    body = fold;
+  } else card.append(head);
   const msg = el('pre', 'message');
   msg.append(el('code', null, d.message));
-  card.append(msg);
+  body.append(msg);
   if (d.explanation) {
     const ex = el('p', 'explanation');
     ex.append(el('strong', null, 'What it means: '), d.explanation);
-    card.append(ex);
+    body.append(ex);
   }
   const fixes = d.fixes || [];
   if (fixes.length) {
@@ -459,7 +503,7 @@ export function diagCard(d, opts = {}) {
       }
       list.append(row);
     }
-    card.append(list);
+    body.append(list);
   }
   return card;
 }

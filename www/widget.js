@@ -6,7 +6,7 @@
 // in the shadow root; everything shown is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, alsoRunsPanel } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel } from './render.js';
 
 const WIDGET_CSS = `
 :host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); }
@@ -145,13 +145,23 @@ class SglangPreflightElement extends HTMLElement {
       this.also.replaceChildren();
       this.cards.replaceChildren();
     }
+    // Secrets stay out of links: the link carries the command with placeholders for them.
+    this.link.removeAttribute('href');
+    let linkText = null;
+    try {
+      linkText = (await client().redactForLink(text)).text;
+    } catch {
+      // no link without a redacted text
+    }
+    if (seq !== this.seq) return;
     const p = new URLSearchParams();
-    p.set('cmd', text);
+    p.set('cmd', linkText ?? '');
+    const linkOk = linkText !== null;
     p.set('gpu', opts.gpu);
     if (opts.gpus !== undefined) p.set('gpus', String(opts.gpus));
     if (opts.configYaml) p.set('yaml', opts.configYaml);
     if (opts.sglangVersion) p.set('v', opts.sglangVersion);
-    this.link.href = new URL(`./index.html#${p}`, import.meta.url).href;
+    if (linkOk) this.link.href = new URL(`./index.html#${p}`, import.meta.url).href;
     try {
       const report = await client().check(text, opts);
       if (seq !== this.seq) return;
@@ -162,7 +172,7 @@ class SglangPreflightElement extends HTMLElement {
       this.verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
       const also = alsoRunsPanel(report, { compact: true });
       this.also.replaceChildren(...(also ? [also] : []));
-      renderCardPages(this.cards, items, ({ d }) => diagCard(d, { text, compact: true }), { pageSize: CARD_PAGE });
+      renderCardPages(this.cards, cardItems(report), ({ d, count }) => diagCard(d, { text, count, compact: true, collapsed: d.severity !== 'error' }), { pageSize: CARD_PAGE });
       // A read-only display: flagged hidden characters are replaced by their labels.
       const done = await renderHighlightsSliced(this.pre, text, report, { trailingNewline: false, hidden: 'escape', current: () => seq === this.seq });
       if (!done) return;

@@ -55,6 +55,8 @@ function run(m) {
       return core.setFlag(m.text, m.version, m.command, m.option, m.value);
     case 'clearFlags':
       return core.clearFlags(m.text, m.command);
+    case 'redactForLink':
+      return core.redactForLink(m.text);
     default:
       throw new Error(`unknown op ${m.op}`);
   }

@@ -326,6 +326,12 @@ test('the declared TypeScript types match what the wasm exports return, both way
     }
   }
   c.check(core.commandFlags('python -m sglang.launch_server --enable-metrics --no-enable-tf32-matmul', version.defaultSglang, 0), ret('commandFlags'), 'commandFlags(switches)');
+  // secrets kept out of links: none, and several (quoted, `--flag=value`, docker -e)
+  for (const text of [...COMMANDS, 'export HF_TOKEN=hf_abc\ndocker run -e "OPENAI_API_KEY=sk-1" img python -m sglang.launch_server --model-path m --api-key=k2 --admin-api-key \'k 3\'']) {
+    const r = core.redactForLink(text);
+    c.check(r, ret('redactForLink'), `redactForLink(${JSON.stringify(text).slice(0, 40)})`);
+    for (const x of r.redacted) assert.ok(!r.text.includes(text.slice(x.span16.start, x.span16.end)), `${x.name} left in the link text`);
+  }
 
   assert.deepEqual(c.problems, [], 'outputs that the types do not declare');
   assert.deepEqual([...functions.keys()].filter((f) => !called.has(f)), [], 'exports this test does not call: add them here');
