@@ -1,0 +1,5 @@
+//! (placeholder)
+
+pub fn extract(_text: &str) -> Vec<super::Snippet> {
+    Vec::new()
+}
