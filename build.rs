@@ -39,6 +39,11 @@ fn main() {
     }
     // Newest first: the first release is the default.
     releases.sort_by(|a, b| b.0.cmp(&a.0));
+    // The page's wasm carries the default release only (each schema adds ~40 KB gzipped to
+    // every visitor's download); the native CLI carries them all.
+    if std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32") {
+        releases.truncate(1);
+    }
 
     let mut fields: BTreeSet<String> = BTreeSet::new();
     let extra = std::fs::read_to_string(data.join("server-args-extra-fields.txt")).unwrap_or_default();
@@ -96,6 +101,9 @@ fn main() {
         let _ = writeln!(tables, "        warn_sites: &[{warn}],");
         let pipeline: Value = serde_json::from_str(&read(&dir.join("pipeline.json"))).unwrap_or(Value::Null);
         let _ = writeln!(tables, "        pipeline: {},", pipeline_steps(&pipeline["steps"]));
+        // Rules are replayed only for a release whose pipeline order was extracted (and whose
+        // raise sites they were checked against); for the others only the parser runs.
+        let _ = writeln!(tables, "        checks_modelled: {},", dir.join("pipeline.json").exists() && dir.join("raise-sites.jsonl").exists());
         let _ = writeln!(tables, "    }},");
     }
     let _ = writeln!(tables, "];");

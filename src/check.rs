@@ -20,6 +20,9 @@ pub struct CheckOptions {
     pub hardware: Hardware,
     /// `--config` YAML files by the path written in the command.
     pub config_files: ConfigFiles,
+    /// Check against the release the text names (`lmsysorg/sglang:v0.5.20`,
+    /// `pip install sglang==0.5.19`) instead of `sglang_version`, when this build carries it.
+    pub release_from_text: bool,
 }
 
 impl Default for CheckOptions {
@@ -28,6 +31,7 @@ impl Default for CheckOptions {
             sglang_version: schema::DEFAULT_VERSION.to_string(),
             hardware: Hardware::default_h100(),
             config_files: ConfigFiles::new(),
+            release_from_text: false,
         }
     }
 }
@@ -58,6 +62,10 @@ pub struct Report {
     /// Every other command the paste runs besides the SGLang launches and harmless set-up
     /// (see `invocation::AlsoRuns`), in text order; each also has a `P0003` finding.
     pub also_runs: Vec<invocation::AlsoRuns>,
+    /// Only SGLang's command-line parsing was replayed: this build does not model the
+    /// release's resolution and validation checks (see `ReleaseData::checks_modelled`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub parser_only: bool,
 }
 
 /// A launch inside a `bash -c "..."` string: an edit that writes quotes, `\`, `$` or a backtick
@@ -83,15 +91,42 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         commands: Vec::new(),
         diagnostics: Vec::new(),
         also_runs: Vec::new(),
+        parser_only: false,
     };
-    let Some(release) = crate::release::get(&opts.sglang_version) else {
+    let parsed = shell::parse(text);
+    let located = invocation::locate(&parsed);
+    let mut release_note = None;
+    if opts.release_from_text {
+        let first_launch = located.invocations.first().map(|i| i.span.start).unwrap_or(text.len());
+        if let Some(hint) = crate::release_hint::hint(text, first_launch) {
+            release_note = Some(if crate::release::get(&hint.version).is_some() {
+                report.sglang_version = hint.version.clone();
+                Diagnostic::preflight("P0004", Severity::Info, Stage::Shell, format!("Checked against SGLang {}, the release this text names.", hint.version), hint.span)
+                    .with_explanation("A command is judged by the release it runs on: flags come and go between releases. Choose another release to see how it would judge the command.")
+            } else {
+                Diagnostic::preflight(
+                    "P0005",
+                    Severity::Warning,
+                    Stage::Shell,
+                    format!("This text names SGLang {}, which this build does not carry: checked against SGLang {} instead.", hint.version, opts.sglang_version),
+                    hint.span,
+                )
+                .with_explanation(format!(
+                    "Flags and checks change between releases, so the verdict may differ on {}. Releases carried: {}.",
+                    hint.version,
+                    schema::SUPPORTED_VERSIONS.join(", ")
+                ))
+            });
+        }
+    }
+    let Some(release) = crate::release::get(&report.sglang_version) else {
         report.diagnostics.push(Diagnostic::preflight(
             "P0001",
             Severity::Error,
             Stage::Cli,
             format!(
                 "SGLang version {} is not supported by this build (supported: {})",
-                opts.sglang_version,
+                report.sglang_version,
                 schema::SUPPORTED_VERSIONS.join(", ")
             ),
             Span::empty_at(0),
@@ -99,9 +134,9 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         return report;
     };
     let schema = &release.schema;
+    report.parser_only = !release.data.checks_modelled;
 
-    let parsed = shell::parse(text);
-    let located = invocation::locate(&parsed);
+    report.diagnostics.extend(release_note);
     report.diagnostics.extend(typography::lint(text));
     report.diagnostics.extend(parsed.diagnostics);
     report.diagnostics.extend(located.diagnostics);
@@ -138,7 +173,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         // values that did parse are still worth resolving and checking.
         // With -h/--help SGLang prints help and exits: nothing is resolved or checked.
         let help = fe.help || parsed_args.help;
-        let (not_run, not_modelled_hooks) = if help {
+        let (not_run, not_modelled_hooks) = if help || report.parser_only {
             (Vec::new(), 0)
         } else {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);

@@ -8,6 +8,7 @@
 //! (fixes, the command builder) one exact byte span at a time.
 
 pub mod argparse;
+pub mod changes;
 pub mod check;
 pub mod codes;
 pub mod diagnostic;
@@ -24,6 +25,7 @@ pub mod pairs;
 pub mod pyjson;
 pub mod pyvalue;
 pub mod release;
+pub mod release_hint;
 pub mod resolved;
 pub mod rules;
 pub mod schema;

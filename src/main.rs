@@ -29,8 +29,10 @@ enum Format {
 enum Command {
     /// Check the SGLang launch command(s) in FILE (or stdin).
     Check {
-        #[arg(long, default_value = sglang_preflight::schema::DEFAULT_VERSION)]
-        sglang_version: String,
+        /// SGLang release to check against (default: the one the text names, as in
+        /// `lmsysorg/sglang:v0.5.20` or `pip install sglang==0.5.19`, else the newest carried)
+        #[arg(long)]
+        sglang_version: Option<String>,
         /// Hardware preset: h100 h200 b200 gb200 a100 l40s rtx5090 mi300x mi355x cpu
         #[arg(long, default_value = "h100")]
         gpu: String,
@@ -92,7 +94,8 @@ fn main() -> ExitCode {
             if write {
                 let ok = std::fs::create_dir_all("docs").is_ok()
                     && std::fs::write("docs/rules.md", &rules).is_ok()
-                    && std::fs::write("docs/compatibility.md", &matrix).is_ok();
+                    && std::fs::write("docs/compatibility.md", &matrix).is_ok()
+                    && std::fs::write("docs/changes.md", sglang_preflight::changes::history()).is_ok();
                 if !ok {
                     eprintln!("sglang-preflight: cannot write docs/");
                     return ExitCode::from(2);
@@ -130,6 +133,8 @@ fn main() -> ExitCode {
                 eprintln!("sglang-preflight: unknown --gpu preset {gpu:?}");
                 return ExitCode::from(2);
             };
+            let release_from_text = sglang_version.is_none();
+            let sglang_version = sglang_version.unwrap_or_else(|| sglang_preflight::schema::DEFAULT_VERSION.to_string());
             if sglang_preflight::schema::get(&sglang_version).is_none() {
                 eprintln!(
                     "sglang-preflight: SGLang {sglang_version} is not supported (supported: {})",
@@ -151,7 +156,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let mut opts = CheckOptions { sglang_version, hardware, ..Default::default() };
+            let mut opts = CheckOptions { sglang_version, hardware, release_from_text, ..Default::default() };
             // `--config FILE` in the command: the YAML from --config-file, else from that path.
             let given = match config_file.as_deref().map(std::fs::read_to_string) {
                 None => None,
@@ -215,6 +220,11 @@ fn print_text(text: &str, report: &sglang_preflight::Report) {
         }
         if let Some(note) = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks) {
             println!("  not run here: {note}");
+        }
+    }
+    if report.parser_only {
+        if let Some(note) = sglang_preflight::summary::report_not_run_note(report) {
+            println!("{note}");
         }
     }
     // The page's verdict line, word for word.

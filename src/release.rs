@@ -47,6 +47,9 @@ pub struct ReleaseData {
     pub raise_sites: &'static [Site],
     pub warn_sites: &'static [Site],
     pub pipeline: &'static [PipelineStep],
+    /// Whether the resolution and validation checks are replayed for this release; when not,
+    /// only its command-line parsing (schema, front end, `--config`) is.
+    pub checks_modelled: bool,
 }
 
 #[allow(clippy::indexing_slicing)]
@@ -171,6 +174,12 @@ pub fn get(version: &str) -> Option<&'static Release> {
 /// Every carried release, newest first.
 pub fn all() -> impl Iterator<Item = &'static Release> {
     SUPPORTED_VERSIONS.iter().filter_map(|v| get(v))
+}
+
+/// The carried releases whose start-up checks are replayed (see [`ReleaseData::checks_modelled`]):
+/// a rule's release range is stated over these only.
+pub fn with_checks() -> impl Iterator<Item = &'static Release> {
+    all().filter(|r| r.data.checks_modelled)
 }
 
 /// SGLang's message for `template` with each `{expr}` (also `{expr!r}`, `{expr:spec}`) replaced

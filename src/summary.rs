@@ -75,7 +75,11 @@ pub fn outcome(report: &Report) -> Outcome {
 
 /// The verdict line: who judged (version and hardware), what SGLang would do, and the counts.
 pub fn verdict(report: &Report) -> String {
-    let who = format!("SGLang {} on {}", report.sglang_version, report.hardware);
+    let who = if report.parser_only {
+        format!("SGLang {}'s command-line parser on {}", report.sglang_version, report.hardware)
+    } else {
+        format!("SGLang {} on {}", report.sglang_version, report.hardware)
+    };
     let found = counts_text(counts(report));
     let tail = if found.is_empty() { String::new() } else { format!(": {found}") };
     match outcome(report) {
@@ -106,6 +110,12 @@ pub fn not_run_note(not_run: &[NotRun], hooks: usize) -> Option<String> {
 pub fn report_not_run_note(report: &Report) -> Option<String> {
     let not_run: Vec<NotRun> = report.commands.iter().flat_map(|c| c.not_run.iter().cloned()).collect();
     let hooks = report.commands.iter().map(|c| c.not_modelled_hooks).max().unwrap_or(0);
+    if report.parser_only && !report.commands.is_empty() {
+        return Some(format!(
+            "Not run here: SGLang {}'s start-up checks after parsing are not modelled in this build; only its command-line parsing was replayed.",
+            report.sglang_version
+        ));
+    }
     not_run_note(&not_run, hooks).map(|note| format!("Not run here: {note}."))
 }
 

@@ -18,3 +18,8 @@ fn rule_reference_is_current() {
 fn compatibility_matrix_is_current() {
     assert_current("docs/compatibility.md", sglang_preflight::docs::compatibility_matrix());
 }
+
+#[test]
+fn release_history_is_current() {
+    assert_current("docs/changes.md", sglang_preflight::changes::history());
+}

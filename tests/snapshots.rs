@@ -154,6 +154,7 @@ fn report_with(span: Span, diagnostics: Vec<Diagnostic>) -> Report {
         }],
         diagnostics: vec![],
         also_runs: vec![],
+        parser_only: false,
     }
 }
 
