@@ -71,12 +71,12 @@ pub fn all_hints(text: &str) -> Vec<ReleaseHint> {
 /// launch at `launch_start` (what the launch runs on), else the first one named after it.
 pub fn hint(text: &str, launch_start: usize) -> Option<ReleaseHint> {
     let all = all_hints(text);
-    let before = all.iter().filter(|h| h.span.start < launch_start).last().cloned();
+    let before = all.iter().rfind(|h| h.span.start < launch_start).cloned();
     before.or_else(|| all.into_iter().next())
 }
 
 #[cfg(test)]
-#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)] // a failed expectation fails the test
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing, clippy::string_slice)] // a failed expectation fails the test
 mod tests {
     use super::*;
 
