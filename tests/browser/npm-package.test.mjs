@@ -1,8 +1,9 @@
 // The npm package as a user gets it: `npm run pack` (scripts/pack-npm.mjs) makes the tarball, a
 // fresh project installs it offline, and its page loads node_modules/sglang-preflight/widget.js:
 // the widget shows SGLang's recorded message for a command SGLang rejects, its link opens the
-// packaged full checker, the tarball holds exactly what ships, and the TypeScript types type-check
-// a consumer. Run: npm run build && node --test tests/browser/npm-package.test.mjs
+// packaged full checker, a Node script uses the wasm binding by package name, the tarball holds
+// exactly what ships, and the TypeScript types type-check a consumer.
+// Run: npm run build && node --test tests/browser/npm-package.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -175,6 +176,23 @@ test('a TypeScript consumer type-checks against the installed package', (t) => {
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   const r = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc:\n${r.stdout}${r.stderr}`);
+});
+
+// A Node script of the consumer (a CI check, a docs build) uses the binding by package name.
+const NODE_CONSUMER = `import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { initSync, check } from 'sglang-preflight/pkg/sglang_preflight.js';
+initSync({ module: fs.readFileSync(fileURLToPath(import.meta.resolve('sglang-preflight/pkg/sglang_preflight_bg.wasm'))) });
+const report = check(process.argv[2], { gpu: 'h100' });
+const first = report.commands[0].diagnostics.find((d) => d.origin === 'sglang' && d.severity === 'error');
+console.log(JSON.stringify({ accepted: report.accepted, exception: first.exception, message: first.message }));
+`;
+
+test('a Node script of the consumer imports the wasm binding by package name', () => {
+  fs.writeFileSync(path.join(project, 'check.mjs'), NODE_CONSUMER);
+  const r = spawnSync(process.execPath, ['check.mjs', RECORDED.cmd], { cwd: project, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { accepted: false, exception: RECORDED_COMMAND.exc_type, message: RECORDED_COMMAND.message });
 });
 
 test("the installed widget shows SGLang's recorded message, and its link opens the packaged checker", async () => {
