@@ -41,7 +41,7 @@ const CONSUMER_PAGE = `<!doctype html>
 </html>
 `;
 
-// A TypeScript consumer: what it may do type-checks, and each @ts-expect-error line must be an
+// A TypeScript consumer (with the package README's example beside it): what it may do type-checks, and each @ts-expect-error line must be an
 // error (so the types are not \`any\`).
 const CONSUMER_TS = `import 'sglang-preflight';
 import type { Report, Diagnostic, SglangPreflightElement } from 'sglang-preflight';
@@ -84,6 +84,12 @@ export async function viaBinding(): Promise<string> {
 export { found };
 `;
 
+/** The code blocks of the package's README in language `lang`, in order. */
+function readmeBlocks(lang) {
+  const readme = fs.readFileSync(path.join(ROOT, 'npm', 'README.md'), 'utf8');
+  return [...readme.matchAll(new RegExp('^```' + lang + '\\n([^]*?)^```$', 'gm'))].map((m) => m[1]);
+}
+
 const TSCONFIG = {
   compilerOptions: {
     strict: true,
@@ -94,7 +100,7 @@ const TSCONFIG = {
     lib: ['es2022', 'dom'],
     skipLibCheck: false,
   },
-  files: ['consumer.ts'],
+  files: ['consumer.ts', 'readme-example.ts'],
 };
 
 let packed;
@@ -173,6 +179,9 @@ test('a TypeScript consumer type-checks against the installed package', (t) => {
     return;
   }
   fs.writeFileSync(path.join(project, 'consumer.ts'), CONSUMER_TS);
+  const [readmeExample] = readmeBlocks('ts');
+  assert.ok(readmeExample, 'npm/README.md has a ts example');
+  fs.writeFileSync(path.join(project, 'readme-example.ts'), `${readmeExample}export {};\n`);
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   const r = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc:\n${r.stdout}${r.stderr}`);
@@ -193,6 +202,15 @@ test('a Node script of the consumer imports the wasm binding by package name', (
   const r = spawnSync(process.execPath, ['check.mjs', RECORDED.cmd], { cwd: project, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { accepted: false, exception: RECORDED_COMMAND.exc_type, message: RECORDED_COMMAND.message });
+});
+
+test("the package README's Node example runs against the installed package", () => {
+  const [example] = readmeBlocks('js');
+  assert.ok(example, 'npm/README.md has a js example');
+  fs.writeFileSync(path.join(project, 'readme-example.mjs'), example);
+  const r = spawnSync(process.execPath, ['readme-example.mjs'], { cwd: project, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `SGLang 0.5.23 on 8×H100 would reject this: 1 error\nPAR040 ValueError: ${RECORDED_COMMAND.message}\n`);
 });
 
 test("the installed widget shows SGLang's recorded message, and its link opens the packaged checker", async () => {
