@@ -120,13 +120,12 @@ before(async () => {
   // Offline, with a cache of its own: the tarball has no dependencies, so nothing is fetched.
   npm(['install', packed.tarball, '--offline', '--no-audit', '--no-fund', '--cache', path.join(project, '.npm-cache')], project);
   fs.writeFileSync(path.join(project, 'index.html'), CONSUMER_PAGE);
-  const server = await startServer(project, { prefix: '/consumer/', securityHeaders: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  env = { server, browser };
+  env = { server: await startServer(project, { prefix: '/consumer/', securityHeaders: true }) };
+  env.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 });
 
 after(async () => {
-  await env?.browser.close();
+  await env?.browser?.close();
   await env?.server.close();
   if (project) fs.rmSync(project, { recursive: true, force: true });
 });
