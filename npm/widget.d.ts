@@ -1,0 +1,45 @@
+// Types of widget.js: importing it defines the <sglang-preflight> element (it exports no values).
+// The report types of the WebAssembly binding are re-exported, so `import type { Report } from
+// 'sglang-preflight'` works.
+import type { Report } from './pkg/sglang_preflight.js';
+
+export type * from './pkg/sglang_preflight.js';
+
+/** Events an <sglang-preflight> element dispatches after each check of its command. */
+export interface SglangPreflightEventMap extends HTMLElementEventMap {
+  /** The command was checked; `accepted`: SGLang would start with it. */
+  'preflight-checked': CustomEvent<{ accepted: boolean }>;
+  /** No verdict (the check was abandoned, the checker crashed or could not load); `message` says why. */
+  'preflight-failed': CustomEvent<{ message: string }>;
+}
+
+/**
+ * `<sglang-preflight command="python -m sglang.launch_server ..." gpu="h100" gpus="8"
+ * sglang-version="0.5.23" yaml="...">`: checks its command (the `command` attribute, else its
+ * text) in a worker next to widget.js and shows the verdict and findings in its shadow root.
+ * Changing an attribute checks again.
+ */
+export interface SglangPreflightElement extends HTMLElement {
+  /** The command checked: the `command` attribute, else the element's trimmed text. */
+  readonly command: string;
+  /** The last report, or null while a check is under way or after a failed one. */
+  readonly report: Report | null;
+  addEventListener<K extends keyof SglangPreflightEventMap>(
+    type: K,
+    listener: (this: SglangPreflightElement, ev: SglangPreflightEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof SglangPreflightEventMap>(
+    type: K,
+    listener: (this: SglangPreflightElement, ev: SglangPreflightEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'sglang-preflight': SglangPreflightElement;
+  }
+}
