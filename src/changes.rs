@@ -333,3 +333,71 @@ mod tests {
         assert_eq!(h.matches("\n## SGLang ").count(), versions.len().saturating_sub(1), "{h}");
     }
 }
+
+/// How another release's parser judges a text differently from the checked one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReleaseDifference {
+    pub sglang_version: String,
+    /// Whether every command gets through that release's command-line parsing.
+    pub parser_accepts: bool,
+    /// That release's parser-stage errors that the checked release does not give, with fixes
+    /// (spans into the same text), and the checked release's that it does not give.
+    pub only_there: Vec<crate::diagnostic::Diagnostic>,
+    pub only_here: Vec<crate::diagnostic::Diagnostic>,
+}
+
+fn parser_errors(report: &crate::Report) -> Vec<crate::diagnostic::Diagnostic> {
+    use crate::diagnostic::Stage;
+    report
+        .commands
+        .iter()
+        .flat_map(|c| c.diagnostics.iter())
+        .filter(|d| d.is_sglang_error() && matches!(d.stage, Stage::Cli | Stage::Config | Stage::Argparse))
+        .cloned()
+        .collect()
+}
+
+/// The other carried releases whose command-line parsing judges `text` differently from the
+/// release `checked` was made with (the flags they know, their choices and types), newest
+/// first. Only the parser stage is compared: it is exact for every carried release.
+pub fn judged_differently(text: &str, checked: &crate::Report, opts: &crate::CheckOptions) -> Vec<ReleaseDifference> {
+    let here = parser_errors(checked);
+    let key = |d: &crate::diagnostic::Diagnostic| (d.code.clone(), d.message.clone(), d.span);
+    let mut out = Vec::new();
+    for version in crate::schema::SUPPORTED_VERSIONS.iter().filter(|v| **v != checked.sglang_version) {
+        let other = crate::check(text, &crate::CheckOptions { sglang_version: (*version).to_string(), release_from_text: false, ..opts.clone() });
+        let there = parser_errors(&other);
+        let only_there: Vec<_> = there.iter().filter(|d| !here.iter().any(|h| key(h) == key(d))).cloned().collect();
+        let only_here: Vec<_> = here.iter().filter(|h| !there.iter().any(|d| key(h) == key(d))).cloned().collect();
+        if !only_there.is_empty() || !only_here.is_empty() {
+            out.push(ReleaseDifference { sglang_version: (*version).to_string(), parser_accepts: there.is_empty(), only_there, only_here });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)] // a failed expectation fails the test
+mod difference_tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_renamed_since_0_5_18_is_judged_differently_there() {
+        let text = "python -m sglang.launch_server --model-path m --mamba-scheduler-strategy no_buffer";
+        let opts = crate::CheckOptions::default();
+        let report = crate::check(text, &opts);
+        let diff = judged_differently(text, &report, &opts);
+        // 0.5.23 rejects the old spelling; the releases that still had it accept it.
+        let old = diff.iter().find(|d| d.sglang_version == "0.5.18").unwrap();
+        assert!(old.parser_accepts);
+        assert!(old.only_here.iter().any(|d| d.message.contains("unrecognized arguments: --mamba-scheduler-strategy")), "{old:?}");
+        assert!(old.only_there.is_empty());
+    }
+
+    #[test]
+    fn a_command_every_release_parses_alike_has_no_differences() {
+        let text = "python -m sglang.launch_server --model-path m --tp-size 2";
+        let opts = crate::CheckOptions::default();
+        assert!(judged_differently(text, &crate::check(text, &opts), &opts).is_empty());
+    }
+}
