@@ -649,3 +649,117 @@ pub fn line_column(text: &str, at: usize) -> (usize, usize) {
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
     (line, before.get(line_start..).map(|s| s.chars().count()).unwrap_or(0) + 1)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::string_slice)] // a failed expectation fails the test
+mod tests {
+    use super::*;
+
+    fn seg(text: &str, file: Range<usize>, kind: PieceKind) -> Segment {
+        Segment { text: text.to_string(), file, kind }
+    }
+
+    fn edit(start: usize, end: usize, replacement: &str) -> Edit {
+        Edit { start, end, replacement: replacement.to_string() }
+    }
+
+    /// `> a \` / `> b`: two lines of a blockquote, their `> ` left out.
+    fn blockquote() -> (&'static str, Snippet) {
+        let file = "> a \\\n> b\n";
+        let mut b = SnippetBuilder::default();
+        b.push(seg("a \\\n", 2..6, PieceKind::Verbatim));
+        b.push(seg("b\n", 8..10, PieceKind::Verbatim));
+        (file, b.finish())
+    }
+
+    #[test]
+    fn neighbours_that_continue_each_other_in_the_file_merge() {
+        let mut b = SnippetBuilder::default();
+        b.push(seg("ab", 0..2, PieceKind::Verbatim));
+        b.push(seg("cd", 2..4, PieceKind::Verbatim));
+        b.push(seg("\n", 4..4, PieceKind::Synthetic));
+        b.push(seg("ef", 9..11, PieceKind::Verbatim));
+        let s = b.finish();
+        assert_eq!(s.text, "abcd\nef");
+        let spans: Vec<(Range<usize>, Range<usize>)> = s.pieces.iter().map(|p| (p.snippet.clone(), p.file.clone())).collect();
+        assert_eq!(spans, vec![(0..4, 0..4), (4..5, 4..4), (5..7, 9..11)]);
+    }
+
+    #[test]
+    fn spans_map_byte_for_byte_and_across_lines() {
+        let (file, s) = blockquote();
+        assert_eq!(s.text, "a \\\nb\n");
+        let whole = map_span(&s, Span::new(0, 5));
+        assert_eq!(&file[whole.start..whole.end], "a \\\n> b");
+        assert_eq!(map_span(&s, Span::empty_at(4)), Span::empty_at(8));
+        assert_eq!(map_span(&s, Span::empty_at(6)), Span::empty_at(10));
+    }
+
+    #[test]
+    fn an_insertion_where_lines_meet_goes_after_the_container_marks() {
+        let (_, s) = blockquote();
+        assert_eq!(map_edits(&s, &[edit(4, 4, "x ")]), Some(vec![edit(8, 8, "x ")]));
+        // an edit across the join would rewrite the `> `: not mapped
+        assert_eq!(map_edits(&s, &[edit(2, 5, "")]), None);
+    }
+
+    #[test]
+    fn an_insertion_before_supplied_text_goes_at_the_end_of_the_line() {
+        let mut b = SnippetBuilder::default();
+        b.push(seg("run --a", 10..17, PieceKind::Verbatim));
+        b.push(seg("\n", 17..17, PieceKind::Synthetic));
+        b.push(seg("next", 30..34, PieceKind::Verbatim));
+        let s = b.finish();
+        assert_eq!(map_edits(&s, &[edit(7, 7, " --b")]), Some(vec![edit(17, 17, " --b")]));
+        assert_eq!(map_edits(&s, &[edit(7, 8, " ")]), None);
+    }
+
+    #[test]
+    fn json_string_edits_are_written_escaped_and_escapes_are_not_edited() {
+        // the file holds `"a \"b\" c"`; the snippet `a "b" c`
+        let file = r#""a \"b\" c""#;
+        let mut b = SnippetBuilder::default();
+        b.push(seg("a ", 1..3, PieceKind::JsonString));
+        b.push(seg("\"", 3..5, PieceKind::Synthetic));
+        b.push(seg("b", 5..6, PieceKind::JsonString));
+        b.push(seg("\"", 6..8, PieceKind::Synthetic));
+        b.push(seg(" c", 8..10, PieceKind::JsonString));
+        let s = b.finish();
+        assert_eq!(s.text, "a \"b\" c");
+        assert_eq!(map_edits(&s, &[edit(6, 7, "'x\\y\"\n'")]), Some(vec![edit(9, 10, r#"'x\\y\"\n'"#)]));
+        assert_eq!(map_edits(&s, &[edit(2, 5, "b")]), None);
+        let quoted = map_span(&s, Span::new(2, 5));
+        assert_eq!(&file[quoted.start..quoted.end], r#"\"b\""#);
+    }
+
+    #[test]
+    fn lines_split_inside_segments_and_prompts_are_cut_exactly() {
+        let lines = split_lines(vec![seg("$ a\nout\n$ b", 0..11, PieceKind::Verbatim)]);
+        assert_eq!(lines.iter().map(line_text).collect::<Vec<_>>(), vec!["$ a\n", "out\n", "$ b"]);
+        let s = shell_snippet(lines, Prompts::Console).unwrap();
+        assert_eq!(s.text, "a\nb");
+        let spans: Vec<Range<usize>> = s.pieces.iter().map(|p| p.file.clone()).collect();
+        assert_eq!(spans, vec![2..4, 10..11]);
+    }
+
+    #[test]
+    fn console_prompts() {
+        assert_eq!(console_prompt_len("$ python"), Some(2));
+        assert_eq!(console_prompt_len("  # python"), Some(4));
+        assert_eq!(console_prompt_len("(venv) $ python"), Some(9));
+        assert_eq!(console_prompt_len("$\n"), Some(1));
+        assert_eq!(console_prompt_len("$HOME/x"), None);
+        assert_eq!(console_prompt_len("(a b) $ x"), None);
+        assert_eq!(console_prompt_len("#!/bin/bash"), None);
+    }
+
+    #[test]
+    fn ignore_directives() {
+        assert_eq!(directive_in("x # sglang-preflight: ignore[A1, B2]", false), Ignored::Codes(vec!["A1".into(), "B2".into()]));
+        assert_eq!(directive_in("<!-- sglang-preflight: ignore -->", true), Ignored::All);
+        assert_eq!(directive_in(".. sglang-preflight: ignore[X]", true), Ignored::Codes(vec!["X".into()]));
+        assert_eq!(directive_in("x # sglang-preflight: ignore", true), Ignored::Nothing);
+        assert_eq!(directive_in("echo sglang-preflight: ignore", false), Ignored::Nothing);
+        assert_eq!(directive_in("# sglang-preflight: ignores", false), Ignored::Nothing);
+    }
+}
