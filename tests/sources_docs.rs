@@ -220,8 +220,9 @@ fn rst_code_blocks_and_literal_blocks_are_read() {
 }
 
 /// A notebook as Jupyter writes it: a markdown cell (not read), a Python cell with a `!` launch
-/// continued over two lines, a `%%bash` cell with escaped quotes, and a cell whose flag is
-/// written with a JSON escape.
+/// continued over two lines, a `%%bash` cell with escaped quotes, a cell whose flag is written
+/// with a JSON escape, and a Python string holding a launch (read once, though a `!` line
+/// quotes one too).
 const NOTEBOOK: &str = r#"{
  "cells": [
   {
@@ -238,7 +239,7 @@ const NOTEBOOK: &str = r#"{
     "import os\n",
     "!python -m sglang.launch_server --model-path m \\\n",
     "    --tp-szie 2\n",
-    "print('python -m sglang.launch_server --python-not-checked')"
+    "print('sglang.launch_server --python-not-checked')"
    ]
   },
   {
@@ -256,6 +257,20 @@ const NOTEBOOK: &str = r#"{
    "metadata": {},
    "outputs": [],
    "source": "!sglang serve --model-path m --tp-s\u007aie 4"
+  },
+  {
+   "cell_type": "code",
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "server_process, port = launch_server_cmd(  # as SGLang's docs start servers\n",
+    "    \"\"\"\n",
+    "python3 -m sglang.launch_server --model-path m \\\n",
+    "    --mem-fraction 0.6 --dtype float17\n",
+    "\"\"\"\n",
+    ")\n",
+    "!bash -c 'python -m sglang.launch_server --model-path m'"
+   ]
   }
  ],
  "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
@@ -267,7 +282,7 @@ const NOTEBOOK: &str = r#"{
 #[test]
 fn notebook_bang_lines_and_bash_cells_are_read() {
     let report = check(Kind::Notebook, NOTEBOOK);
-    assert_eq!(places(&report), vec![(15, 7), (27, 6), (34, 16)]);
+    assert_eq!(places(&report), vec![(15, 7), (27, 6), (34, 16), (43, 6), (47, 16)]);
     assert_eq!(report.commands[1].command.argv[..2], ["--model-path".to_string(), "my model".to_string()]);
     for c in &report.commands {
         assert!(!c.command.argv.iter().any(|a| a.contains("not-checked")), "{:?}", c.command.argv);
@@ -275,13 +290,15 @@ fn notebook_bang_lines_and_bash_cells_are_read() {
     let typos: Vec<&str> = findings(&report, "ARG008").iter().map(|d| spanned(NOTEBOOK, d)).collect();
     // a span over an escape covers the escape as written
     assert_eq!(typos, vec!["--tp-szie 2", "--tp-s\\u007aie 4"]);
-    assert_eq!(findings(&report, "ARG005").iter().map(|d| spanned(NOTEBOOK, d)).collect::<Vec<_>>(), vec!["float17"]);
+    assert_eq!(findings(&report, "ARG005").iter().map(|d| spanned(NOTEBOOK, d)).collect::<Vec<_>>(), vec!["float17", "float17"]);
 }
 
 #[test]
 fn notebook_fixes_are_written_into_the_json_string() {
     let fixed = apply_fix(Kind::Notebook, NOTEBOOK, "ARG008", 0);
     let fixed = apply_fix(Kind::Notebook, &fixed, "ARG005", 0);
+    let fixed = apply_fix(Kind::Notebook, &fixed, "ARG005", 0);
+    assert!(fixed.contains("\"    --mem-fraction 0.6 --dtype float16\\n\",\n"));
     assert!(fixed.contains("\"    --tp-size 2\\n\",\n"));
     assert!(fixed.contains("--model-path \\\"my model\\\" --dtype float16\\n\""));
     let json: serde_json::Value = serde_json::from_str(&fixed).expect("still a notebook");

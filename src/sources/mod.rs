@@ -164,6 +164,28 @@ pub fn line_text(line: &Line) -> String {
     line.iter().map(|s| s.text.as_str()).collect()
 }
 
+/// The part of `segments` (read one after another) covering bytes `range` of their text
+/// (`range` on character boundaries).
+pub fn slice_segments(segments: &[Segment], range: Range<usize>) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for seg in segments {
+        let end = offset + seg.text.len();
+        if end > range.start && offset < range.end {
+            let from = range.start.saturating_sub(offset);
+            let until = range.end.min(end) - offset;
+            if let Some(part) = seg.until(until).and_then(|head| head.from(from)) {
+                out.push(part);
+            }
+        }
+        if end >= range.end {
+            break;
+        }
+        offset = end;
+    }
+    out
+}
+
 /// The line from byte `at` of its text on.
 fn line_from(line: &Line, at: usize) -> Line {
     let mut out = Vec::with_capacity(line.len());
@@ -490,6 +512,8 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
             out.commands.push(FileCommand { line, column, command });
         }
     }
+    // in file order, whatever order the extractor found them in
+    out.commands.sort_by_key(|c| c.command.span.start);
     out
 }
 

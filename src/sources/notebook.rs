@@ -1,7 +1,8 @@
 //! Launch commands in Jupyter notebooks: `!python -m sglang.launch_server ...` lines in code
-//! cells (the `!` removed, `\` continuations followed) and whole `%%bash` / `%%sh` /
-//! `%%script bash` cells (the magic line removed); in a notebook whose kernel is a shell, every
-//! code cell is a script.
+//! cells (the `!` removed, `\` continuations followed), Python string literals holding a launch
+//! (SGLang's own docs start servers with `launch_server_cmd("""python3 -m ...""")`), and whole
+//! `%%bash` / `%%sh` / `%%script bash` cells (the magic line removed); in a notebook whose kernel
+//! is a shell, every code cell is a script.
 //!
 //! The snippet is the cells' decoded source; its map points into the JSON file: characters a
 //! JSON string holds as they are map byte for byte ([`PieceKind::JsonString`], replacements
@@ -9,7 +10,7 @@
 //! touch. serde_json gives no positions, so strings are found by a small scanner, run only on
 //! text serde_json has accepted as JSON (its error is the finding for text it has not).
 
-use super::{shell_snippet, split_lines, PieceKind, Prompts, Segment, Snippet};
+use super::{shell_snippet, slice_segments, split_lines, PieceKind, Prompts, Segment, Snippet};
 use crate::diagnostic::{Diagnostic, Severity, Stage};
 use crate::span::Span;
 
@@ -220,25 +221,88 @@ fn is_shell_magic(first_line: &str) -> bool {
     }
 }
 
-/// The shell snippet of one code cell's source.
-fn cell_snippet(source: &Json, shell_kernel: bool) -> Option<Snippet> {
+/// Python string literals' contents (bytes of `code`), found by a small tokenizer that knows
+/// comments, string prefixes, triple quotes and backslash escapes. An unterminated string
+/// runs to the end of its line (or, triple-quoted, of the code).
+fn python_strings(code: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = code.as_bytes();
+    let at = |i: usize| bytes.get(i).copied();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while let Some(b) = at(i) {
+        // `!` shell lines and `%` magics are not Python (a `!` line is read on its own), nor
+        // are their `\` continuations
+        if line_start && matches!(b, b'!' | b'%') {
+            while let Some(c) = at(i) {
+                i += 1;
+                if c == b'\n' && at(i.saturating_sub(2)) != Some(b'\\') {
+                    break;
+                }
+            }
+            continue;
+        }
+        line_start = b == b'\n' || (line_start && matches!(b, b' ' | b'\t'));
+        match b {
+            b'#' => {
+                while at(i).is_some_and(|b| b != b'\n') {
+                    i += 1;
+                }
+            }
+            b'"' | b'\'' => {
+                let triple = at(i + 1) == Some(b) && at(i + 2) == Some(b);
+                let start = i + if triple { 3 } else { 1 };
+                let mut j = start;
+                let end = loop {
+                    let Some(c) = at(j) else { break j };
+                    if c == b'\\' {
+                        j += 2;
+                    } else if (triple && c == b && at(j + 1) == Some(b) && at(j + 2) == Some(b)) || (!triple && (c == b || c == b'\n')) {
+                        break j;
+                    } else {
+                        j += 1;
+                    }
+                };
+                let end = end.min(code.len());
+                out.push(start.min(end)..end);
+                // past the closing quotes (an unterminated string's newline starts a line)
+                i = end + if triple { 3 } else if at(end) == Some(b) { 1 } else { 0 };
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The shell snippets of one code cell's source: the whole cell for a shell kernel or a
+/// `%%bash` cell; else its `!` lines, and Python string literals that hold a launch
+/// (`launch_server_cmd("""python3 -m sglang.launch_server ...""")`, as SGLang's own docs
+/// write), their contents read as shell text as they stand.
+fn cell_snippets(source: &Json, shell_kernel: bool) -> Vec<Snippet> {
     let segments: Vec<Segment> = match source {
         Json::Str(segments) => segments.clone(),
         Json::Array(items) => items.iter().filter_map(|i| if let Json::Str(s) = i { Some(s.clone()) } else { None }).flatten().collect(),
-        _ => return None,
+        _ => return Vec::new(),
     };
-    let lines = split_lines(segments);
+    let code: String = segments.iter().map(|s| s.text.as_str()).collect();
+    let lines = split_lines(segments.clone());
     if shell_kernel {
-        return shell_snippet(lines, Prompts::None);
+        return shell_snippet(lines, Prompts::None).into_iter().collect();
     }
     let first: String = lines.first().map(super::line_text).unwrap_or_default();
     if is_shell_magic(&first) {
-        return shell_snippet(lines.into_iter().skip(1).collect(), Prompts::None);
+        return shell_snippet(lines.into_iter().skip(1).collect(), Prompts::None).into_iter().collect();
     }
-    shell_snippet(lines, Prompts::Bang)
+    let mut out: Vec<Snippet> = shell_snippet(lines, Prompts::Bang).into_iter().collect();
+    for literal in python_strings(&code) {
+        let holds_launch = code.get(literal.clone()).is_some_and(|s| s.contains("sglang.launch_server") || s.contains("sglang serve"));
+        if holds_launch {
+            out.extend(shell_snippet(split_lines(slice_segments(&segments, literal)), Prompts::None));
+        }
+    }
+    out
 }
 
-/// The shell snippets of a notebook's code cells, or the finding that it is not JSON.
 /// A notebook that does not mention `sglang` holds no launch and is not read (nor judged).
 pub fn read(text: &str) -> Result<Vec<Snippet>, Box<Diagnostic>> {
     if !text.contains("sglang") {
@@ -254,11 +318,37 @@ pub fn read(text: &str) -> Result<Vec<Snippet>, Box<Diagnostic>> {
     Ok(cells
         .iter()
         .filter(|c| c.get("cell_type").and_then(Json::str).as_deref() == Some("code"))
-        .filter_map(|c| c.get("source").and_then(|s| cell_snippet(s, shell)))
+        .filter_map(|c| c.get("source"))
+        .flat_map(|s| cell_snippets(s, shell))
         .collect())
 }
 
 /// The shell snippets of a notebook's code cells (none when it is not JSON; see [`read`]).
 pub fn extract(text: &str) -> Vec<Snippet> {
     read(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::string_slice, clippy::panic)] // a failed expectation fails the test
+mod tests {
+    use super::*;
+
+    fn strings(code: &str) -> Vec<&str> {
+        python_strings(code).into_iter().map(|r| &code[r]).collect()
+    }
+
+    #[test]
+    fn python_string_literals_are_found_outside_comments_and_shell_lines() {
+        let code = "a = f\"\"\"x \"y\" \\\"\"\" z\"\"\"  # \"comment\"\n!echo \"shell\" \\\n  \"more\"\n  %time b = 'q\\'r'\nc = 'open\n!echo 'no'\nd = '''run\n";
+        assert_eq!(strings(code), vec!["x \"y\" \\\"\"\" z", "open", "run\n"]);
+    }
+
+    #[test]
+    fn escapes_decode_and_map_to_the_escape_as_written() {
+        let text = r#"{"s": "a\"\u00e9\ud83d\ude00\ud800b"}"#;
+        let Some(Json::Object(members)) = (Scanner { text, pos: 0 }).value(0) else { panic!("an object") };
+        let Some((_, Json::Str(segments))) = members.first() else { panic!("a string") };
+        let decoded: Vec<(&str, &str)> = segments.iter().map(|s| (s.text.as_str(), &text[s.file.clone()])).collect();
+        assert_eq!(decoded, vec![("a", "a"), ("\"", "\\\""), ("é", "\\u00e9"), ("😀", "\\ud83d\\ude00"), ("\u{FFFD}", "\\ud800"), ("b", "b")]);
+    }
 }
