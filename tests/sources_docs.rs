@@ -152,6 +152,30 @@ fn markdown_fixes_edit_the_file_in_place() {
 }
 
 #[test]
+fn mdx_fences_indented_inside_jsx_are_fenced_blocks() {
+    let text = r#"import Tabs from '@theme/Tabs';
+
+<Tabs>
+  <TabItem value="bash">
+
+    ```bash
+    python -m sglang.launch_server --model-path m --tp-szie 2
+    ```
+
+    ```python
+    print("python -m sglang.launch_server --python-not-checked")
+    ```
+
+  </TabItem>
+</Tabs>
+"#;
+    let report = check(Kind::Markdown, text);
+    assert_eq!(places(&report), vec![(7, 5)]);
+    let fixed = apply_fix(Kind::Markdown, text, "ARG008", 0);
+    assert!(fixed.contains("    python -m sglang.launch_server --model-path m --tp-size 2\n"));
+}
+
+#[test]
 fn a_bash_block_with_dollar_prompts_is_a_terminal_session() {
     let text = "```bash\n$ export MODEL=m\n$ python -m sglang.launch_server --model-path $MODEL --dtype float17\nServer started\n```\n";
     let report = check(Kind::Markdown, text);

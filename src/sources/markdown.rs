@@ -13,9 +13,11 @@
 //! Markdown is parsed by `pulldown-cmark` (CommonMark: fences of any length with ``` or ~~~,
 //! indented fences, indented code blocks, blocks in list items and blockquotes), whose text
 //! events carry byte ranges: each line of a block maps back to the file exactly, with the
-//! container's indentation and `>` marks left out.
+//! container's indentation and `>` marks left out. MDX has no indented code blocks: a fenced
+//! block indented four spaces inside a JSX element, which CommonMark reads as an indented
+//! block holding the fences, is read as the fenced block it is.
 
-use super::{has_prompts, shell_snippet, split_lines, Line, PieceKind, Prompts, Segment, Snippet};
+use super::{has_prompts, line_text, shell_snippet, split_lines, Line, PieceKind, Prompts, Segment, Snippet};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 /// How a block of a given language is read.
@@ -48,16 +50,64 @@ fn block_snippet(lines: Vec<Line>, language: Language) -> Option<Snippet> {
     shell_snippet(lines, prompts)
 }
 
+/// The fence a line opens a fenced block with (three or more ``` or ~~~): its character, its
+/// length and the info string after it.
+fn fence(line: &str) -> Option<(char, usize, &str)> {
+    let t = line.trim();
+    let mark = t.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let info = t.trim_start_matches(mark);
+    let len = t.len() - info.len();
+    (len >= 3).then_some((mark, len, info))
+}
+
+/// An indented code block, read as shell; one that starts with a fence is fenced blocks
+/// indented (MDX has no indented code blocks: fences indented inside a JSX element are fenced
+/// blocks there), each read by its language.
+fn indented_block_snippets(lines: Vec<Line>) -> Vec<Snippet> {
+    let starts_fenced = lines.first().is_some_and(|l| fence(&line_text(l)).is_some());
+    if !starts_fenced {
+        return block_snippet(lines, Language::Shell).into_iter().collect();
+    }
+    let mut out = Vec::new();
+    // the open fence (character, length), its language and the lines so far
+    let mut open: Option<(char, usize, Language, Vec<Line>)> = None;
+    for line in lines {
+        let text = line_text(&line);
+        match open.as_mut() {
+            None => {
+                // lines between fenced blocks (blank, most likely) are not code
+                if let Some((mark, len, info)) = fence(&text) {
+                    open = Some((mark, len, language(info), Vec::new()));
+                }
+            }
+            Some((mark, len, lang, body)) => {
+                let closes = fence(&text).is_some_and(|(m, l, info)| m == *mark && l >= *len && info.trim().is_empty());
+                if closes {
+                    out.extend(block_snippet(std::mem::take(body), *lang));
+                    open = None;
+                } else {
+                    body.push(line);
+                }
+            }
+        }
+    }
+    if let Some((_, _, lang, body)) = open {
+        out.extend(block_snippet(body, lang));
+    }
+    out
+}
+
 /// The shell snippets of a Markdown or MDX file's code blocks, in file order.
 pub fn extract_markdown(text: &str) -> Vec<Snippet> {
     let mut out = Vec::new();
-    let mut block: Option<(Language, Vec<Segment>)> = None;
+    // a block's language: `None` for an indented block
+    let mut block: Option<(Option<Language>, Vec<Segment>)> = None;
     for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match &kind {
-                    CodeBlockKind::Fenced(info) => language(info),
-                    CodeBlockKind::Indented => Language::Shell,
+                    CodeBlockKind::Fenced(info) => Some(language(info)),
+                    CodeBlockKind::Indented => None,
                 };
                 block = Some((lang, Vec::new()));
             }
@@ -71,7 +121,11 @@ pub fn extract_markdown(text: &str) -> Vec<Snippet> {
             }
             Event::End(TagEnd::CodeBlock) => {
                 if let Some((lang, segments)) = block.take() {
-                    out.extend(block_snippet(split_lines(segments), lang));
+                    let lines = split_lines(segments);
+                    match lang {
+                        Some(lang) => out.extend(block_snippet(lines, lang)),
+                        None => out.extend(indented_block_snippets(lines)),
+                    }
                 }
             }
             _ => {}
