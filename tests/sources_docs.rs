@@ -201,6 +201,25 @@ fn docs_without_launches_are_quiet() {
     assert!(report.diagnostics.is_empty(), "no P0002 for a doc: {:?}", report.diagnostics);
 }
 
+#[test]
+fn shell_errors_that_hide_a_launch_are_reported_at_their_place() {
+    let text = "```bash\necho \"starting\npython -m sglang.launch_server --model-path m\n```\n\n```bash\necho \"an unrelated broken quote\n```\n";
+    let report = check(Kind::Markdown, text);
+    assert!(report.commands.is_empty());
+    let [finding] = &report.diagnostics[..] else { panic!("{:?}", report.diagnostics) };
+    assert_eq!((finding.code.as_str(), &text[finding.span.start..finding.span.end]), ("SH003", "\""));
+    assert_eq!(finding.span.start, text.find('"').unwrap());
+    assert!(report.accepted, "no launch was found that SGLang would reject");
+}
+
+#[test]
+fn an_sglang_release_this_build_does_not_carry_is_not_a_pass() {
+    let opts = CheckOptions { sglang_version: "0.0.1".to_string(), ..CheckOptions::default() };
+    let report = check_file("README.md", Kind::Markdown, README, &opts);
+    assert!(!report.accepted);
+    assert_eq!(report.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), vec!["P0001"]);
+}
+
 const RST: &str = "Serving
 =======
 

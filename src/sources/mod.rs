@@ -13,7 +13,7 @@ pub mod markdown;
 pub mod notebook;
 pub mod yaml;
 
-use crate::diagnostic::{Applicability, Diagnostic, Edit};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Severity};
 use crate::span::Span;
 use serde::Serialize;
 use std::ops::Range;
@@ -452,8 +452,10 @@ pub struct FileReport {
     /// suppressed counts as accepted.
     pub accepted: bool,
     pub commands: Vec<FileCommand>,
-    /// Findings outside any launch that matter (a file that cannot be read as its kind, an
-    /// SGLang version this build does not carry).
+    /// Findings outside any launch that matter: a file that cannot be read as its kind, an
+    /// SGLang version this build does not carry, shell errors outside any command in a block
+    /// that mentions a launch (an unterminated quote that swallowed it, say). Shell errors do
+    /// not change `accepted`, which is SGLang's verdict on the commands.
     pub diagnostics: Vec<Diagnostic>,
     /// Findings dropped by `# sglang-preflight: ignore[...]` comments or configured ignores.
     pub suppressed: usize,
@@ -470,7 +472,8 @@ pub fn check_file(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions
 /// Each snippet is checked as a paste; its commands are kept with every span and fix edit
 /// mapped into the file (a fix whose edits cannot all be written in the file becomes advice:
 /// [`Applicability::Display`], no edits, title kept). Text-level findings outside commands
-/// (no launch found, other commands a script runs) are left out: a doc with no launch is quiet.
+/// (no launch found, other commands a script runs) are left out: a doc with no launch is quiet;
+/// only shell errors in a snippet that mentions a launch are kept (in [`FileReport::diagnostics`]).
 /// A command whose remaining findings hold no error SGLang raises counts as accepted.
 pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions, ignored_codes: &[String]) -> FileReport {
     let (snippets, diagnostics) = extract_with_findings(kind, text);
@@ -484,10 +487,22 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
             continue;
         }
         let report = crate::check(&snippet.text, opts);
-        if let Some(unsupported) = report.diagnostics.into_iter().find(|d| d.code == "P0001") {
+        if let Some(unsupported) = report.diagnostics.iter().find(|d| d.code == "P0001").cloned() {
             out.accepted = false;
             out.diagnostics.push(unsupported);
             return out;
+        }
+        // Shell trouble outside any command (an unterminated quote that swallows a launch,
+        // bidi controls) matters where a launch was meant to be: kept, errors only.
+        if LAUNCHERS.iter().any(|l| snippet.text.contains(l)) {
+            for mut d in report.diagnostics.into_iter().filter(|d| d.severity == Severity::Error && !d.code.starts_with('P')) {
+                map_diagnostic(&snippet, &mut d);
+                if suppression_at(text, d.span.start).covers(&d.code) || ignored_codes.iter().any(|c| c == &d.code) {
+                    out.suppressed += 1;
+                } else {
+                    out.diagnostics.push(d);
+                }
+            }
         }
         for mut command in report.commands {
             command.span = map_span(&snippet, command.span);
@@ -516,6 +531,9 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     out.commands.sort_by_key(|c| c.command.span.start);
     out
 }
+
+/// What a launch looks like in text, to tell a snippet meant to hold one.
+const LAUNCHERS: [&str; 3] = ["sglang.launch_server", "sglang serve", "sglang/launch_server.py"];
 
 /// A diagnostic's span and fix edits, from snippet bytes to file bytes.
 fn map_diagnostic(snippet: &Snippet, d: &mut Diagnostic) {
