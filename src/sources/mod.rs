@@ -447,8 +447,9 @@ pub struct FileCommand {
 pub struct FileReport {
     pub file: String,
     pub kind: Kind,
-    /// Every launch found would start (true when there is none). Findings dropped by an
-    /// ignore comment or a configured ignore do not count: a command whose only errors were
+    /// Every launch found would start (true when there is none; false when the file cannot
+    /// be read as its kind or the release is not one this build carries). Findings dropped by
+    /// an ignore comment or a configured ignore do not count: a command whose only errors were
     /// suppressed counts as accepted.
     pub accepted: bool,
     pub commands: Vec<FileCommand>,
@@ -479,8 +480,7 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     let (snippets, diagnostics) = extract_with_findings(kind, text);
     let mut out = FileReport { file: path.to_string(), kind, accepted: diagnostics.is_empty(), commands: Vec::new(), diagnostics, suppressed: 0 };
     let lines = LineIndex::new(text);
-    // Launches on one line share its ignore comments: read them once (a line can be long).
-    let mut last_line: Option<(usize, Ignored)> = None;
+    let mut ignores = IgnoresByLine::default();
     for snippet in snippets {
         // Every launcher names `sglang` (`python -m sglang.launch_server`, `sglang serve`).
         if !snippet.text.contains("sglang") {
@@ -497,7 +497,7 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
         if LAUNCHERS.iter().any(|l| snippet.text.contains(l)) {
             for mut d in report.diagnostics.into_iter().filter(|d| d.severity == Severity::Error && !d.code.starts_with('P')) {
                 map_diagnostic(&snippet, &mut d);
-                if suppression_at(text, d.span.start).covers(&d.code) || ignored_codes.iter().any(|c| c == &d.code) {
+                if ignores.at(text, &lines, d.span.start).covers(&d.code) || ignored_codes.iter().any(|c| c == &d.code) {
                     out.suppressed += 1;
                 } else {
                     out.diagnostics.push(d);
@@ -509,12 +509,7 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
             for d in &mut command.diagnostics {
                 map_diagnostic(&snippet, d);
             }
-            let line_start = lines.line_start(command.span.start);
-            let ignored = match &last_line {
-                Some((start, ignored)) if *start == line_start => ignored.clone(),
-                _ => suppression_at(text, command.span.start),
-            };
-            last_line = Some((line_start, ignored.clone()));
+            let ignored = ignores.at(text, &lines, command.span.start);
             let before = command.diagnostics.len();
             command.diagnostics.retain(|d| !(ignored.covers(&d.code) || ignored_codes.iter().any(|c| c == &d.code)));
             let dropped = before - command.diagnostics.len();
@@ -530,6 +525,27 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     // in file order, whatever order the extractor found them in
     out.commands.sort_by_key(|c| c.command.span.start);
     out
+}
+
+/// The ignore comments for the last line asked about: findings and launches on one line
+/// share them, and are read once (a line can be long).
+#[derive(Default)]
+struct IgnoresByLine {
+    last: Option<(usize, Ignored)>,
+}
+
+impl IgnoresByLine {
+    fn at(&mut self, text: &str, lines: &LineIndex, at: usize) -> Ignored {
+        let line_start = lines.line_start(at);
+        match &self.last {
+            Some((start, ignored)) if *start == line_start => ignored.clone(),
+            _ => {
+                let ignored = suppression_at(text, at);
+                self.last = Some((line_start, ignored.clone()));
+                ignored
+            }
+        }
+    }
 }
 
 /// What a launch looks like in text, to tell a snippet meant to hold one.
