@@ -25,6 +25,7 @@ pub const CODES: &[Code] = &[
     code("P0003", Stage::Shell, P, "The paste also runs a command that is neither an SGLang launch nor harmless set-up (listed in `also_runs`)."),
     code("P0004", Stage::Shell, P, "The text names the SGLang release it runs (an image tag, a pinned install): checked against that release."),
     code("P0005", Stage::Shell, P, "The text names an SGLang release this build does not carry: checked against another one."),
+    code("SRC001", Stage::Shell, P, "A file that cannot be read as its kind (a notebook that is not JSON): its launches were not checked."),
     code("TXT001", Stage::Shell, P, "A flag starts with a dash-like character (en or em dash, ...) instead of `-`/`--`."),
     code("TXT002", Stage::Shell, P, "A flag name holds a hyphen-like character that is not the ASCII hyphen."),
     code("TXT003", Stage::Shell, P, "Typographic (curly) quotes, which the shell passes on as characters of the value."),
