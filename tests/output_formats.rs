@@ -46,7 +46,8 @@ fn sarif_log_is_valid_against_the_official_schema() {
 #[test]
 fn the_schema_check_rejects_broken_logs() {
     let log = bad_and_good_log();
-    let breakages: [(&str, fn(&mut Value)); 6] = [
+    type Breakage = (&'static str, fn(&mut Value));
+    let breakages: [Breakage; 6] = [
         ("no version", |l| {
             l.as_object_mut().unwrap().remove("version");
         }),
