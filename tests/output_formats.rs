@@ -211,3 +211,31 @@ fn warnings_and_notes_use_their_own_commands_and_levels() {
     assert!(severities.iter().any(|(code, _)| code == "ARG010"), "{severities:?}");
     assert_eq!(schema_errors(&log), Vec::<String>::new());
 }
+
+#[test]
+fn findings_outside_launches_and_spans_past_the_end_stay_in_the_file() {
+    use sglang_preflight::diagnostic::{Diagnostic, Severity, Stage};
+    use sglang_preflight::span::Span;
+    let text = "ab\ncd";
+    let file = FileReport {
+        file: "notes.md".into(),
+        kind: Kind::Markdown,
+        accepted: true,
+        commands: vec![],
+        diagnostics: vec![Diagnostic::preflight("P0002", Severity::Info, Stage::Shell, "No launch, 100%: none", Span::new(4, 99))],
+        suppressed: 3,
+    };
+    let log = sarif::render(&[(&file, text)]);
+    assert_eq!(schema_errors(&log), Vec::<String>::new());
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["level"], "note");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"],
+        json!({"startLine": 2, "startColumn": 2, "endLine": 2, "endColumn": 3, "byteOffset": 4, "byteLength": 1})
+    );
+    assert_eq!(log["runs"][0]["properties"]["suppressed"], 3);
+    assert_eq!(
+        github::render(&[(&file, text)]),
+        "::notice file=notes.md,line=2,col=2,endLine=2,endColumn=3,title=P0002::No launch, 100%25: none\n"
+    );
+}

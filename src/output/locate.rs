@@ -47,6 +47,11 @@ impl Locator {
         Locator { found, len }
     }
 
+    /// `offset`, or the end of the text when it lies past it.
+    pub fn clamp(&self, offset: usize) -> usize {
+        offset.min(self.len)
+    }
+
     /// The line and column of `offset` (one of those given to [`Locator::new`]; others get the
     /// position of the nearest given offset before them).
     pub fn at(&self, offset: usize) -> LineColumn {

@@ -195,15 +195,15 @@ fn percent_encode(path: &str) -> String {
 }
 
 fn region(span: Span, locator: &Locator) -> Value {
-    let start: LineColumn = locator.at(span.start);
-    let end: LineColumn = locator.at(span.end.max(span.start));
+    let (start, end) = (locator.clamp(span.start), locator.clamp(span.end.max(span.start)));
+    let (from, to): (LineColumn, LineColumn) = (locator.at(start), locator.at(end));
     json!({
-        "startLine": start.line,
-        "startColumn": start.column,
-        "endLine": end.line,
-        "endColumn": end.column,
-        "byteOffset": span.start,
-        "byteLength": span.len(),
+        "startLine": from.line,
+        "startColumn": from.column,
+        "endLine": to.line,
+        "endColumn": to.column,
+        "byteOffset": start,
+        "byteLength": end.saturating_sub(start),
     })
 }
 

@@ -46,8 +46,7 @@ REV=$(git -C "$WORK/hooks" rev-parse HEAD)
 hook_id=sglang-preflight-system
 if [ "${SGLANG_PREFLIGHT_TEST_RUST_HOOK:-0}" = 1 ]; then
   # pre-commit builds the CLI from the hooks repository: it needs the whole crate.
-  git -C "$ROOT" ls-files -z | (cd "$ROOT" && xargs -0 cp --parents -t "$WORK/hooks")
-  cp "$ROOT/.pre-commit-hooks.yaml" "$WORK/hooks/"
+  (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -C "$WORK/hooks" -xf -
   git -C "$WORK/hooks" add -A && git -C "$WORK/hooks" commit -q -m crate
   REV=$(git -C "$WORK/hooks" rev-parse HEAD)
   hook_id=sglang-preflight
@@ -95,7 +94,7 @@ pass "a .py file is not checked"
 mkdir -p jobs
 printf '%s\n' "$GOOD" >jobs/a.sbatch
 printf '%s\n' "$BAD" >jobs/b.sh
-if sglang-preflight check "$P/serve.sh" "$P/jobs/a.sbatch" >/dev/null 2>&1; then
+if "$BIN" check "$P/serve.sh" "$P/jobs/a.sbatch" >/dev/null 2>&1; then
   git add jobs
   if git commit -q -m "jobs" >"$WORK/out" 2>&1; then fail "several files with one bad launch went through"; fi
   grep -q "jobs/b.sh" "$WORK/out" || fail "the output does not name the bad file"
