@@ -239,3 +239,40 @@ fn findings_outside_launches_and_spans_past_the_end_stay_in_the_file() {
         "::notice file=notes.md,line=2,col=2,endLine=2,endColumn=3,title=P0002::No launch, 100%25: none\n"
     );
 }
+
+#[test]
+fn every_rule_and_code_makes_a_valid_rule_descriptor() {
+    use sglang_preflight::diagnostic::{Diagnostic, Severity, Stage};
+    use sglang_preflight::span::Span;
+    let codes: Vec<String> = sglang_preflight::rules::all_rules()
+        .iter()
+        .map(|r| r.code.to_string())
+        .chain(sglang_preflight::codes::CODES.iter().map(|c| c.code.to_string()))
+        .chain(["NEW999".to_string()])
+        .collect();
+    let file = FileReport {
+        file: "all.sh".into(),
+        kind: Kind::Shell,
+        accepted: false,
+        commands: vec![],
+        diagnostics: codes.iter().map(|code| Diagnostic::preflight(code, Severity::Error, Stage::Check, "m", Span::new(0, 1))).collect(),
+        suppressed: 0,
+    };
+    let log = sarif::render(&[(&file, "x\n")]);
+    assert_eq!(schema_errors(&log), Vec::<String>::new());
+    let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), codes.len());
+    for rule in rules {
+        let uri = rule["helpUri"].as_str().unwrap();
+        assert!(uri.starts_with(sarif::RULE_REFERENCE_URL), "{uri}");
+        assert!(!rule["shortDescription"]["text"].as_str().unwrap().is_empty(), "{rule}");
+    }
+    // Each rule's anchor is the heading docs/rules.md gives it.
+    let reference = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
+    for rule in sglang_preflight::rules::all_rules() {
+        assert!(reference.contains(&format!("## {} `{}`", rule.code, rule.name)), "{}", rule.code);
+        // GitHub's heading slug keeps exactly these characters, so the anchor is code-name.
+        assert!(rule.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'), "{}", rule.name);
+        assert_eq!(sarif::help_uri(rule.code), format!("{}#{}-{}", sarif::RULE_REFERENCE_URL, rule.code.to_lowercase(), rule.name));
+    }
+}
