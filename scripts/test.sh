@@ -34,6 +34,10 @@ python3 tools/recorder/record.py --check --sample "${RECORD_SAMPLE:-40}" tests/c
 step "short fuzz run"
 bash scripts/fuzz-ci.sh
 
+step "integrations: the pre-commit hooks under the real pre-commit, the GitHub Action's steps"
+bash tests/integrations/pre-commit.sh
+bash tests/integrations/action.sh
+
 step "browser tests (Debian Chromium via playwright-core)"
 npm run --silent build
 npm run --silent test:browser

@@ -2,4 +2,5 @@
 //! SARIF 2.1.0 for code scanning, GitHub workflow commands.
 
 pub mod github;
+pub mod locate;
 pub mod sarif;
