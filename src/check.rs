@@ -6,6 +6,7 @@ use crate::diagnostic::{Diagnostic, Origin, Severity, Stage};
 use crate::frontend::{self, ConfigFiles};
 use crate::hardware::Hardware;
 use crate::invocation::{self, Entry};
+use crate::pairs::PdServer;
 use crate::resolved::ResolvedConfig;
 use crate::rules::{self, Ctx, NotRun};
 use crate::schema;
@@ -125,6 +126,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         &with_written
     };
 
+    // PD prefill and decode servers, checked as pairs once every command is checked
+    let mut pd_servers: Vec<PdServer> = Vec::new();
     for inv in &located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
         let fe = frontend::run_with(Some(schema), inv, config_files);
@@ -166,6 +169,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             ctx.stage = Stage::Check;
             rules::pipeline::check_server_args(&mut ctx);
+            pd_servers.extend(PdServer::from_ctx(&ctx, report.commands.len()));
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once
             let mut hooks = ctx.not_modelled;
@@ -219,6 +223,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         c.diagnostics.extend(extra);
         c.diagnostics.extend(rest);
     }
+
+    crate::pairs::check_pairs(text, &pd_servers, &mut report.commands);
 
     if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics.push(

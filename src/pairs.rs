@@ -1,2 +1,698 @@
 //! Prefill and decode servers of one disaggregated (PD) deployment, checked as a pair: the
 //! settings the KV-cache transfer needs both sides to agree on.
+//!
+//! SGLang starts each server on its own and accepts both; the mismatch shows when the decode
+//! server first fetches the prefill server's parallel info from its bootstrap server, or when
+//! KV is moved. Each condition below names, in its rule, the SGLang function where the pair
+//! fails (or degrades) and SGLang's message there, as read in SGLang 0.5.23's source.
+//!
+//! Commands are paired by model: every decode server with the prefill servers of the same
+//! `--model-path` (when both sides have several, each decode server with the nearest prefill
+//! server before it, as deployments are written prefill first). A decode server whose model no
+//! prefill server serves is paired with the prefill servers no decode server shares a model
+//! with, when one side of those is a single command: the different model is then a finding.
+
+use crate::check::CommandReport;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Origin, Severity, Stage};
+use crate::fields::{f, Field};
+use crate::release;
+use crate::rules::validation::check::may_constrain_page_size;
+use crate::rules::{Ctx, Rule, Sglang};
+use crate::span::Span;
+use std::collections::{HashMap, HashSet};
+
+const CONN: &str = "sglang/srt/disaggregation/common/conn.py";
+const READ_IN: &str = "0.5.23";
+
+const fn transfer(file: &'static str, function: &'static str, exception: &'static str, template: &'static str, warns: bool) -> Sglang {
+    Sglang::Transfer { file, function, exception, template, warns, read_in: READ_IN }
+}
+
+
+pub static MODEL_DIFFERS: Rule = Rule {
+    code: "PAIR001",
+    name: "pd-pair-model-differs",
+    sglang: transfer(CONN, "CommonKVManager.try_ensure_parallel_info", "", "", true),
+    explanation: "The decode server receives the prefill server's KV cache page by page and layer by layer, addressed by its own model's layout; SGLang compares the two servers' page size, KV cache dtype and layouts when they connect (try_ensure_parallel_info), not their models. Two paths may name the same weights (a hub id and a local copy), so this is a warning; different models give wrong output or a failed transfer.",
+    flags: &["--model-path", "--disaggregation-mode"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
+};
+pub static TRANSFER_BACKEND_DIFFERS: Rule = Rule {
+    code: "PAIR002",
+    name: "pd-pair-transfer-backend-differs",
+    sglang: transfer("sglang/srt/disaggregation/mooncake/conn.py", "KVArgsRegisterInfo.from_zmq", "", "", false),
+    explanation: "Each side loads the KV manager of its own transfer backend: the prefill server's bootstrap thread reads the decode server's registration in its backend's message layout (Mooncake's and NIXL's `KVArgsRegisterInfo.from_zmq` read different frames), and with `fake` the decode server never registers. The transfer cannot happen; both servers need the same --disaggregation-transfer-backend.",
+    flags: &["--disaggregation-transfer-backend", "--disaggregation-mode"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-transfer-backend nixl",
+};
+pub static PAGE_SIZE_DIFFERS: Rule = Rule {
+    code: "PAIR003",
+    name: "pd-pair-page-size-differs",
+    sglang: transfer(
+        CONN,
+        "CommonKVManager.try_ensure_parallel_info",
+        "RuntimeError",
+        "Page size mismatch: prefill server has page_size={info.page_size}, but decode server has page_size={self.kv_args.page_size}. Both servers must use the same --page-size value.",
+        false,
+    ),
+    explanation: "KV is transferred in pages, so both servers need the same page size; the decode server raises when it first fetches the prefill server's parallel info. Page sizes come from --page-size or the default (1, or 64 on ROCm with the vectorized_5d AITER layout); an attention backend that sets its own page size (FlashMLA, TRT-LLM, FA4, ...) can still move it, and then this is a warning.",
+    flags: &["--page-size", "--disaggregation-mode"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --page-size 16\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --page-size 16\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --page-size 16",
+};
+pub static KV_CACHE_DTYPE_DIFFERS: Rule = Rule {
+    code: "PAIR004",
+    name: "pd-pair-kv-cache-dtype-differs",
+    sglang: transfer(
+        CONN,
+        "CommonKVManager.try_ensure_parallel_info",
+        "RuntimeError",
+        "KV cache dtype mismatch: prefill server has kv_cache_dtype={info.kv_cache_dtype}, but decode server has kv_cache_dtype={self.kv_cache_dtype_str}. Both servers must use the same --kv-cache-dtype value.",
+        false,
+    ),
+    explanation: "SGLang compares the two servers' KV cache dtype strings as written (`bf16` and `bfloat16` differ). `auto` stays `auto`, except for a model whose quantization config has an FP8 KV cache, where it becomes `fp8_e4m3` (mem_cache/kv_cache_dtype.py configure_kv_cache_dtype): `auto` against `fp8_e4m3` depends on the model and is a warning.",
+    flags: &["--kv-cache-dtype", "--disaggregation-mode"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --kv-cache-dtype fp8_e5m2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --kv-cache-dtype fp8_e5m2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --kv-cache-dtype fp8_e5m2",
+};
+pub static PP_SIZE_LAYOUT: Rule = Rule {
+    code: "PAIR005",
+    name: "pd-pair-decode-pp-size",
+    sglang: transfer(
+        CONN,
+        "CommonKVManager._resolve_rank_mapping",
+        "AssertionError",
+        "Decode pp size ({self.pp_size}) should be equal to prefill pp size ({info.pp_size}) or 1",
+        false,
+    ),
+    explanation: "The decode server maps the prefill server's pipeline stages onto its own: it must have the same pipeline-parallel size, or 1. SGLang asserts this when the decode server first fetches the prefill server's parallel info (the assert's message is a one-element tuple, so it prints in parentheses).",
+    flags: &["--pp-size", "--disaggregation-mode"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --pp-size 4",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --pp-size 2",
+};
+pub static ATTENTION_TP_DIFFERS: Rule = Rule {
+    code: "PAIR006",
+    name: "pd-pair-attention-tp-differs",
+    sglang: transfer(
+        CONN,
+        "CommonKVManager._resolve_rank_mapping",
+        "",
+        "Performance is NOT guaranteed when using different TP sizes for non-MLA models. ",
+        true,
+    ),
+    explanation: "Attention TP is --tp-size divided by the attention DP and attention CP sizes. With different attention TP sizes each decode rank pulls KV heads from several prefill ranks (or a share of one); for MLA models (DeepSeek, Kimi, ...) the latent cache is not split by head and this is fine, for other models SGLang warns that performance is not guaranteed. Some layouts cannot be resliced at all: an MXFP8 KV cache (`--kv-cache-dtype mxfp8`) on a non-MLA model, MiniMax sparse attention, and MLA with prefill `--enable-kv-cache-sharding` all raise in try_ensure_parallel_info / _resolve_rank_mapping. Which case applies depends on the model, which preflight does not read.",
+    flags: &["--tp-size", "--disaggregation-mode", "--attn-dp-size", "--attn-cp-size"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --tp-size 4",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --tp-size 2",
+};
+pub static DECODE_DCP_PREFILL_CP: Rule = Rule {
+    code: "PAIR007",
+    name: "pd-pair-decode-dcp-needs-prefill-attn-cp-1",
+    sglang: transfer(
+        CONN,
+        "CommonKVManager.try_ensure_parallel_info",
+        "RuntimeError",
+        "PD decode DCP currently requires prefill attention CP=1, got {info.attn_cp_size}.",
+        false,
+    ),
+    explanation: "A decode server with decode context parallelism (--dcp-size above 1) re-splits the received KV by context itself, which it only does for a prefill server without attention context parallelism.",
+    flags: &["--dcp-size", "--attn-cp-size"],
+    example_bad: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --attn-cp-size 2 --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --trust-remote-code",
+    example_good: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --trust-remote-code",
+};
+pub static DECODE_DCP_PREFILL_SHARDING: Rule = Rule {
+    code: "PAIR008",
+    name: "pd-pair-decode-dcp-excludes-prefill-kv-sharding",
+    sglang: transfer(
+        CONN,
+        "CommonKVManager.try_ensure_parallel_info",
+        "RuntimeError",
+        "PD decode DCP does not support a prefill with --enable-kv-cache-sharding.",
+        false,
+    ),
+    explanation: "With --enable-kv-cache-sharding each prefill rank owns only some of the KV pages, which a decode server with decode context parallelism (--dcp-size above 1) cannot gather.",
+    flags: &["--enable-kv-cache-sharding", "--dcp-size"],
+    example_bad: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --page-size 64 --enable-kv-cache-sharding --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --page-size 64 --trust-remote-code",
+    example_good: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --page-size 64 --enable-kv-cache-sharding --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 1 --page-size 64 --trust-remote-code",
+};
+pub static BOOTSTRAP_PORT_CLASH: Rule = Rule {
+    code: "PAIR009",
+    name: "pd-pair-bootstrap-port-clash",
+    sglang: transfer(CONN, "CommonKVBootstrapServer._run_server", "", "Server error: {str(e)}", true),
+    explanation: "Each prefill server starts a bootstrap server on --host at --disaggregation-bootstrap-port (default 8998). On one machine a second prefill server (or another server's --port) on the same port cannot bind: SGLang logs the error and the prefill server runs without its bootstrap server, so its decode servers never find it. SGLang says as much for role switching (managers/disagg_service.py: \"give each one a distinct --disaggregation-bootstrap-port or the bind will conflict\"). Servers written for different machines are fine, so this is a warning.",
+    flags: &["--disaggregation-bootstrap-port", "--port", "--host"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --port 30002 --base-gpu-id 2",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --port 30002 --base-gpu-id 2 --disaggregation-bootstrap-port 8999",
+};
+pub static DECODE_SPECULATIVE_ONLY: Rule = Rule {
+    code: "PAIR010",
+    name: "pd-pair-decode-eagle-without-prefill-eagle",
+    sglang: transfer(
+        "sglang/srt/disaggregation/prefill.py",
+        "SchedulerDisaggregationPrefillMixin.process_batch_result_disagg_prefill",
+        "",
+        "",
+        true,
+    ),
+    explanation: "An EAGLE-family decode server (EAGLE, EAGLE3, NEXTN) starts drafting from the hidden states and top-k draft tokens the prefill server sends with the KV (decode.py DecodeTransferQueue._commit_transfer_to_req); a prefill server sends them only when it runs EAGLE itself (`if self.spec_algorithm.is_eagle()`), so the decode server's first draft starts from empty buffers. Give the prefill server the same speculative settings.",
+    flags: &["--speculative-algorithm", "--disaggregation-mode"],
+    example_bad: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B",
+    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B",
+};
+
+/// Every pair rule.
+pub static RULES: &[&Rule] = &[
+    &MODEL_DIFFERS,
+    &TRANSFER_BACKEND_DIFFERS,
+    &PAGE_SIZE_DIFFERS,
+    &KV_CACHE_DTYPE_DIFFERS,
+    &PP_SIZE_LAYOUT,
+    &ATTENTION_TP_DIFFERS,
+    &DECODE_DCP_PREFILL_CP,
+    &DECODE_DCP_PREFILL_SHARDING,
+    &BOOTSTRAP_PORT_CLASH,
+    &DECODE_SPECULATIVE_ONLY,
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Prefill,
+    Decode,
+}
+
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Prefill => "prefill",
+            Role::Decode => "decode",
+        }
+    }
+}
+
+/// Where a command writes one of the compared fields, for spans and fixes.
+#[derive(Debug, Clone)]
+struct Written {
+    field: Field,
+    /// The flag that writes the field in this release (for appended fixes).
+    flag: String,
+    /// The whole `--flag value` on the command line (None: not written, or from `--config`).
+    span: Option<Span>,
+    from_config: bool,
+}
+
+/// What one launch brings to a PD pair: its role and the resolved values both sides must
+/// agree on (after SGLang's resolution hooks, defaults included), and where they are written.
+#[derive(Debug, Clone)]
+pub struct PdServer {
+    /// The command's index in the report.
+    pub command: usize,
+    pub role: Role,
+    pub model_path: String,
+    pub transfer_backend: String,
+    pub page_size: i64,
+    /// False when an attention backend may still set its own page size (then not known).
+    pub page_size_known: bool,
+    pub kv_cache_dtype: String,
+    pub pp_size: i64,
+    /// `tp_size // attn_dp_size // attn_cp_size` (runtime_context.derive_attn_tp_size).
+    pub attn_tp_size: i64,
+    pub attn_cp_size: i64,
+    pub dcp_size: i64,
+    pub kv_cache_sharding: bool,
+    /// The speculative algorithm as written (None without one).
+    pub speculative: Option<String>,
+    pub bootstrap_port: Option<i64>,
+    pub port: Option<i64>,
+    pub host: String,
+    /// `--dist-init-addr` and `--node-rank` of a multi-node server: its commands on other
+    /// nodes are one server, not two.
+    pub dist_init_addr: Option<String>,
+    pub node_rank: i64,
+    launcher: Span,
+    append_at: usize,
+    can_append: bool,
+    written: Vec<Written>,
+}
+
+const COMPARED: &[Field] = &[
+    f::model_path,
+    f::disaggregation_transfer_backend,
+    f::page_size,
+    f::kv_cache_dtype,
+    f::pp_size,
+    f::tp_size,
+    f::attn_cp_size,
+    f::dcp_size,
+    f::enable_kv_cache_sharding,
+    f::speculative_algorithm,
+    f::disaggregation_bootstrap_port,
+    f::port,
+];
+
+impl PdServer {
+    /// The command's PD facts from its resolved configuration, once SGLang's hooks have run;
+    /// None unless it is a PD prefill or decode server.
+    pub fn from_ctx(ctx: &Ctx, command: usize) -> Option<PdServer> {
+        let cfg = &ctx.cfg;
+        let role = match cfg.str(f::disaggregation_mode) {
+            Some("prefill") => Role::Prefill,
+            Some("decode") => Role::Decode,
+            _ => return None,
+        };
+        let int_or = |field: Field, default: i64| cfg.int(field).unwrap_or(default);
+        // overrides._page_size_default: 64 on ROCm with the vectorized_5d AITER layout, else 1.
+        let page_size = cfg.int(f::page_size).unwrap_or_else(|| {
+            let layout = ctx.env("SGLANG_AITER_KV_CACHE_LAYOUT").unwrap_or("nhd").to_lowercase();
+            if ctx.hw.is_hip() && layout == "vectorized_5d" {
+                64
+            } else {
+                1
+            }
+        });
+        let tp = int_or(f::tp_size, 1);
+        let attn_dp = int_or(f::attn_dp_size, 1).max(1);
+        let attn_cp = int_or(f::attn_cp_size, 1).max(1);
+        Some(PdServer {
+            command,
+            role,
+            model_path: cfg.str(f::model_path).unwrap_or("").trim_end_matches('/').to_string(),
+            transfer_backend: cfg.str(f::disaggregation_transfer_backend).unwrap_or("mooncake").to_string(),
+            page_size,
+            page_size_known: !may_constrain_page_size(ctx) && cfg.is_none(f::dllm_algorithm),
+            kv_cache_dtype: cfg.str(f::kv_cache_dtype).unwrap_or("auto").to_string(),
+            pp_size: int_or(f::pp_size, 1),
+            attn_tp_size: tp / attn_dp / attn_cp,
+            attn_cp_size: attn_cp,
+            dcp_size: int_or(f::dcp_size, 1),
+            kv_cache_sharding: cfg.truthy(f::enable_kv_cache_sharding),
+            speculative: cfg.str(f::speculative_algorithm).map(str::to_string),
+            bootstrap_port: cfg.int(f::disaggregation_bootstrap_port),
+            port: cfg.int(f::port),
+            host: cfg.str(f::host).unwrap_or("127.0.0.1").to_string(),
+            dist_init_addr: cfg.str(f::dist_init_addr).map(str::to_string),
+            node_rank: int_or(f::node_rank, 0),
+            launcher: ctx.fallback_span,
+            append_at: ctx.append_at,
+            can_append: ctx.can_append,
+            written: COMPARED
+                .iter()
+                .map(|&field| {
+                    let setting = cfg.setting(field);
+                    Written {
+                        field,
+                        flag: ctx.flag(field),
+                        span: setting.filter(|s| !s.from_config).map(|s| s.whole_span),
+                        from_config: setting.is_some_and(|s| s.from_config),
+                    }
+                })
+                .collect(),
+        })
+    }
+
+    fn written(&self, field: Field) -> Option<&Written> {
+        self.written.iter().find(|w| w.field == field)
+    }
+
+    /// Where a finding about `field` points: the flag, or the launcher when it is not written.
+    fn span_of(&self, field: Field) -> Span {
+        self.written(field).and_then(|w| w.span).unwrap_or(self.launcher)
+    }
+
+    /// Fix: set `field` to `value` on this command (replace the flag where written, else append).
+    /// Only plain words are written, so the edit reads the same inside `bash -c "..."`.
+    fn fix_set(&self, title: String, field: Field, value: &str, applicability: Applicability) -> Fix {
+        let Some(w) = self.written(field) else { return Fix::advice(title) };
+        let plain = !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@+,".contains(c));
+        if w.from_config || !plain {
+            return Fix::advice(title);
+        }
+        match w.span {
+            Some(span) => Fix { title, applicability, edits: vec![Edit { start: span.start, end: span.end, replacement: format!("{} {value}", w.flag) }] },
+            None if !self.can_append => Fix::advice(title),
+            None => Fix { title, applicability, edits: vec![Edit { start: self.append_at, end: self.append_at, replacement: format!(" {} {value}", w.flag) }] },
+        }
+    }
+
+    /// Fix: remove the flag that writes `field` (and the blanks before it).
+    fn fix_remove(&self, text: &str, title: String, field: Field, applicability: Applicability) -> Fix {
+        let Some(span) = self.written(field).and_then(|w| w.span) else { return Fix::advice(title) };
+        let bytes = text.as_bytes();
+        let mut start = span.start;
+        while start > 0 && matches!(bytes.get(start - 1), Some(b' ' | b'\t')) {
+            start -= 1;
+        }
+        Fix { title, applicability, edits: vec![Edit { start, end: span.end, replacement: String::new() }] }
+    }
+
+    /// One server across nodes: the commands of a multi-node server on different nodes.
+    fn same_server_as(&self, other: &PdServer) -> bool {
+        self.dist_init_addr.is_some() && self.dist_init_addr == other.dist_init_addr && self.node_rank != other.node_rank
+    }
+
+    fn eagle_family(&self) -> bool {
+        self.speculative.as_deref().is_some_and(|s| ["EAGLE", "EAGLE3", "NEXTN", "FROZEN_KV_MTP"].iter().any(|e| s.eq_ignore_ascii_case(e)))
+    }
+}
+
+/// Lines of the checked text, to name the other command of a pair by its line.
+struct Lines<'t> {
+    text: &'t str,
+    newlines: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Self {
+        Lines { text, newlines: text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect() }
+    }
+
+    /// 1-based line of the command `s`.
+    fn of(&self, s: &PdServer) -> usize {
+        self.newlines.partition_point(|&i| i < s.launcher.start) + 1
+    }
+}
+
+/// Which prefill server each decode server is checked against: (prefill, decode) indexes
+/// into `servers`, in text order. Linear in the number of servers.
+fn pairs(servers: &[PdServer]) -> Vec<(usize, usize)> {
+    let mut by_model: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
+    for (i, s) in servers.iter().enumerate() {
+        let entry = by_model.entry(s.model_path.as_str()).or_default();
+        match s.role {
+            Role::Prefill => entry.0.push(i),
+            Role::Decode => entry.1.push(i),
+        }
+    }
+    let mut out = Vec::new();
+    let (mut lone_prefills, mut lone_decodes) = (Vec::new(), Vec::new());
+    for (prefills, decodes) in by_model.values() {
+        match (prefills.as_slice(), decodes.as_slice()) {
+            ([], d) => lone_decodes.extend_from_slice(d),
+            (p, []) => lone_prefills.extend_from_slice(p),
+            (p, d) => match_up(p, d, &mut out),
+        }
+    }
+    lone_prefills.sort_unstable();
+    lone_decodes.sort_unstable();
+    // A different model on each side: only when one side is a single server, so the pairing
+    // is not a guess among several.
+    if lone_prefills.len() == 1 || lone_decodes.len() == 1 {
+        match_up(&lone_prefills, &lone_decodes, &mut out);
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Pairs among the prefill and decode servers `p` and `d` (sorted text positions): all of
+/// them when one side is a single server, else each decode server with the nearest prefill
+/// server before it (or the first one, when none is before it).
+fn match_up(p: &[usize], d: &[usize], out: &mut Vec<(usize, usize)>) {
+    if p.len() == 1 || d.len() == 1 {
+        out.extend(p.iter().flat_map(|&pi| d.iter().map(move |&di| (pi, di))));
+        return;
+    }
+    for &di in d {
+        let before = p.partition_point(|&pi| pi < di);
+        if let Some(&pi) = before.checked_sub(1).and_then(|i| p.get(i)).or_else(|| p.first()) {
+            out.push((pi, di));
+        }
+    }
+}
+
+/// A finding about a pair, on the command `on` (an index into `servers`).
+struct Finding {
+    on: usize,
+    diagnostic: Diagnostic,
+}
+
+fn finding(rule: &'static Rule, severity: Severity, span: Span, message: String, explanation: String, fixes: Vec<Fix>) -> Diagnostic {
+    Diagnostic {
+        code: rule.code.to_string(),
+        severity,
+        origin: Origin::Preflight,
+        stage: Stage::Check,
+        exception: None,
+        message,
+        span,
+        explanation: if explanation.is_empty() { rule.explanation.to_string() } else { format!("{explanation} {}", rule.explanation) },
+        fixes,
+    }
+}
+
+/// What SGLang raises or logs for `rule`, rendered with `args`, as a sentence for explanations.
+fn sglang_says(rule: &Rule, args: &crate::rules::Args) -> String {
+    let Sglang::Transfer { exception, template, warns, .. } = rule.sglang else { return String::new() };
+    if template.is_empty() {
+        return String::new();
+    }
+    let message = release::render(template, args);
+    match (warns, exception) {
+        (true, _) | (_, "") => format!("SGLang logs: \"{}\".", message.trim_end()),
+        (false, "AssertionError") => format!("SGLang raises AssertionError: ('{message}',)."),
+        (false, e) => format!("SGLang raises {e}: \"{message}\"."),
+    }
+}
+
+/// The findings for one prefill/decode pair.
+fn check_pair(lines: &Lines, servers: &[PdServer], pi: usize, di: usize, out: &mut Vec<Finding>) {
+    let (Some(p), Some(d)) = (servers.get(pi), servers.get(di)) else { return };
+    let text = lines.text;
+    let p_line = lines.of(p);
+    let d_line = lines.of(d);
+    let on_decode = |diagnostic: Diagnostic, out: &mut Vec<Finding>| out.push(Finding { on: di, diagnostic });
+
+    if p.model_path != d.model_path {
+        let fixes = vec![d.fix_set(format!("Serve {} on the decode server too", p.model_path), f::model_path, &p.model_path, Applicability::Unsafe)];
+        on_decode(
+            finding(
+                &MODEL_DIFFERS,
+                Severity::Warning,
+                d.span_of(f::model_path),
+                format!("This decode server serves `{}`, its prefill server (line {p_line}) `{}`.", d.model_path, p.model_path),
+                format!("Paired with the prefill server on line {p_line} (the only one no decode server shares a model with)."),
+                fixes,
+            ),
+            out,
+        );
+    }
+
+    if p.transfer_backend != d.transfer_backend {
+        let fixes = vec![
+            d.fix_set(format!("Use the prefill server's backend ({}) here", p.transfer_backend), f::disaggregation_transfer_backend, &p.transfer_backend, Applicability::Safe),
+            p.fix_set(format!("Use this backend ({}) on the prefill server (line {p_line})", d.transfer_backend), f::disaggregation_transfer_backend, &d.transfer_backend, Applicability::Safe),
+        ];
+        on_decode(
+            finding(
+                &TRANSFER_BACKEND_DIFFERS,
+                Severity::Error,
+                d.span_of(f::disaggregation_transfer_backend),
+                format!(
+                    "Transfer backend `{}` differs from the prefill server's `{}` (line {p_line}): the two servers cannot exchange KV.",
+                    d.transfer_backend, p.transfer_backend
+                ),
+                String::new(),
+                fixes,
+            ),
+            out,
+        );
+    }
+
+    if p.page_size != d.page_size {
+        let known = p.page_size_known && d.page_size_known;
+        let says = sglang_says(&PAGE_SIZE_DIFFERS, &[("info.page_size", &p.page_size), ("self.kv_args.page_size", &d.page_size)]);
+        let unknown = if known { String::new() } else { " An attention backend may still change a page size, so this is not certain.".to_string() };
+        let fixes = vec![
+            d.fix_set(format!("Use the prefill server's page size ({}) here", p.page_size), f::page_size, &p.page_size.to_string(), Applicability::Safe),
+            p.fix_set(format!("Use this page size ({}) on the prefill server (line {p_line})", d.page_size), f::page_size, &d.page_size.to_string(), Applicability::Safe),
+        ];
+        on_decode(
+            finding(
+                &PAGE_SIZE_DIFFERS,
+                if known { Severity::Error } else { Severity::Warning },
+                d.span_of(f::page_size),
+                format!("Page size {} differs from the prefill server's {} (line {p_line}).", d.page_size, p.page_size),
+                format!("{says}{unknown}"),
+                fixes,
+            ),
+            out,
+        );
+    }
+
+    if p.kv_cache_dtype != d.kv_cache_dtype {
+        // "auto" becomes "fp8_e4m3" for a model with an FP8 KV cache in its quantization config.
+        let model_decides = [p.kv_cache_dtype.as_str(), d.kv_cache_dtype.as_str()].contains(&"auto")
+            && [p.kv_cache_dtype.as_str(), d.kv_cache_dtype.as_str()].contains(&"fp8_e4m3");
+        let says = sglang_says(&KV_CACHE_DTYPE_DIFFERS, &[("info.kv_cache_dtype", &p.kv_cache_dtype), ("self.kv_cache_dtype_str", &d.kv_cache_dtype)]);
+        let unknown = if model_decides { " `auto` is `fp8_e4m3` for a model whose quantization config has an FP8 KV cache; preflight does not read the model." } else { "" };
+        let fixes = vec![
+            d.fix_set(format!("Use the prefill server's KV cache dtype ({}) here", p.kv_cache_dtype), f::kv_cache_dtype, &p.kv_cache_dtype, Applicability::Safe),
+            p.fix_set(format!("Use this KV cache dtype ({}) on the prefill server (line {p_line})", d.kv_cache_dtype), f::kv_cache_dtype, &d.kv_cache_dtype, Applicability::Safe),
+        ];
+        on_decode(
+            finding(
+                &KV_CACHE_DTYPE_DIFFERS,
+                if model_decides { Severity::Warning } else { Severity::Error },
+                d.span_of(f::kv_cache_dtype),
+                format!("KV cache dtype `{}` differs from the prefill server's `{}` (line {p_line}).", d.kv_cache_dtype, p.kv_cache_dtype),
+                format!("{says}{unknown}"),
+                fixes,
+            ),
+            out,
+        );
+    }
+
+    if d.pp_size != p.pp_size && d.pp_size != 1 {
+        let says = sglang_says(&PP_SIZE_LAYOUT, &[("self.pp_size", &d.pp_size), ("info.pp_size", &p.pp_size)]);
+        let fixes = vec![
+            d.fix_set(format!("Use the prefill server's pipeline-parallel size ({}) here", p.pp_size), f::pp_size, &p.pp_size.to_string(), Applicability::Unsafe),
+            d.fix_set("Use no pipeline parallelism here (--pp-size 1)".to_string(), f::pp_size, "1", Applicability::Unsafe),
+        ];
+        on_decode(
+            finding(
+                &PP_SIZE_LAYOUT,
+                Severity::Error,
+                d.span_of(f::pp_size),
+                format!("Pipeline-parallel size {} is neither the prefill server's {} (line {p_line}) nor 1.", d.pp_size, p.pp_size),
+                says,
+                fixes,
+            ),
+            out,
+        );
+    }
+
+    if p.attn_tp_size != d.attn_tp_size {
+        let says = sglang_says(&ATTENTION_TP_DIFFERS, &[]);
+        on_decode(
+            finding(
+                &ATTENTION_TP_DIFFERS,
+                Severity::Warning,
+                d.span_of(f::tp_size),
+                format!("Attention TP size {} differs from the prefill server's {} (line {p_line}).", d.attn_tp_size, p.attn_tp_size),
+                format!("For a model without MLA attention {says}"),
+                vec![Fix::advice(format!("Use attention TP {} on both servers unless the model uses MLA", p.attn_tp_size))],
+            ),
+            out,
+        );
+    }
+
+    if d.dcp_size > 1 && p.attn_cp_size != 1 {
+        let says = sglang_says(&DECODE_DCP_PREFILL_CP, &[("info.attn_cp_size", &p.attn_cp_size)]);
+        let fixes = vec![d.fix_remove(text, "Drop decode context parallelism here".to_string(), f::dcp_size, Applicability::Unsafe)];
+        on_decode(
+            finding(
+                &DECODE_DCP_PREFILL_CP,
+                Severity::Error,
+                d.span_of(f::dcp_size),
+                format!("Decode context parallelism (DCP {}) needs a prefill server with attention CP 1; the prefill server (line {p_line}) has {}.", d.dcp_size, p.attn_cp_size),
+                says,
+                fixes,
+            ),
+            out,
+        );
+    }
+
+    if d.dcp_size > 1 && p.kv_cache_sharding {
+        let says = sglang_says(&DECODE_DCP_PREFILL_SHARDING, &[]);
+        let fixes = vec![p.fix_remove(text, "Drop --enable-kv-cache-sharding from this prefill server".to_string(), f::enable_kv_cache_sharding, Applicability::Unsafe)];
+        out.push(Finding {
+            on: pi,
+            diagnostic: finding(
+                &DECODE_DCP_PREFILL_SHARDING,
+                Severity::Error,
+                p.span_of(f::enable_kv_cache_sharding),
+                format!("KV cache sharding on this prefill server cannot feed the decode server on line {d_line}, which uses decode context parallelism (DCP {}).", d.dcp_size),
+                says,
+                fixes,
+            ),
+        });
+    }
+
+    if d.eagle_family() && !p.eagle_family() {
+        let algorithm = d.speculative.as_deref().unwrap_or_default();
+        on_decode(
+            finding(
+                &DECODE_SPECULATIVE_ONLY,
+                Severity::Warning,
+                d.span_of(f::speculative_algorithm),
+                format!("This decode server drafts with {algorithm}, but its prefill server (line {p_line}) runs no EAGLE speculative decoding to send it draft hidden states."),
+                String::new(),
+                vec![Fix::advice(format!("Give the prefill server (line {p_line}) the same speculative settings"))],
+            ),
+            out,
+        );
+    }
+}
+
+/// Two prefill servers (or a prefill server and another server's HTTP port) on one bootstrap
+/// port, on the same `--host`. Linear: servers are grouped by (host, port).
+fn bootstrap_clashes(lines: &Lines, servers: &[PdServer], out: &mut Vec<Finding>) {
+    let used: HashSet<i64> = servers.iter().flat_map(|o| [o.bootstrap_port, o.port]).flatten().collect();
+    let mut first_at: HashMap<(&str, i64), usize> = HashMap::new();
+    let mut http_at: HashMap<(&str, i64), usize> = HashMap::new();
+    for (i, s) in servers.iter().enumerate() {
+        if let Some(port) = s.port {
+            http_at.entry((s.host.as_str(), port)).or_insert(i);
+        }
+    }
+    for (i, s) in servers.iter().enumerate() {
+        if s.role != Role::Prefill {
+            continue;
+        }
+        let Some(port) = s.bootstrap_port else { continue };
+        let key = (s.host.as_str(), port);
+        let earlier = match first_at.get(&key) {
+            Some(&j) => servers.get(j).filter(|o| !o.same_server_as(s)).map(|o| (o, "bootstrap port")),
+            None => {
+                first_at.insert(key, i);
+                None
+            }
+        };
+        let http = http_at.get(&key).filter(|&&j| j != i).and_then(|&j| servers.get(j)).map(|o| (o, "HTTP port"));
+        let Some((other, what)) = earlier.or(http) else { continue };
+        let other_line = lines.of(other);
+        // one of the next len(used)+1 ports is free
+        let free = (1..=i64::try_from(used.len()).unwrap_or(i64::MAX).saturating_add(1)).map(|k| port.saturating_add(k)).find(|p| !used.contains(p)).unwrap_or(port);
+        let fixes = vec![s.fix_set(
+            format!("Give this prefill server its own bootstrap port ({free}); the router must name it"),
+            f::disaggregation_bootstrap_port,
+            &free.to_string(),
+            Applicability::Unsafe,
+        )];
+        out.push(Finding {
+            on: i,
+            diagnostic: finding(
+                &BOOTSTRAP_PORT_CLASH,
+                Severity::Warning,
+                s.span_of(f::disaggregation_bootstrap_port),
+                format!(
+                    "Bootstrap port {port} on host {} is also the {what} of the {} server on line {other_line}: on one machine this prefill server's bootstrap server cannot bind.",
+                    s.host,
+                    other.role.name()
+                ),
+                String::new(),
+                fixes,
+            ),
+        });
+    }
+}
+
+/// Check the PD prefill/decode pairs among `servers` and add the findings to the commands
+/// they concern (`PdServer::command` indexes `commands`). `text` is the checked text.
+pub fn check_pairs(text: &str, servers: &[PdServer], commands: &mut [CommandReport]) {
+    let lines = Lines::new(text);
+    let mut found = Vec::new();
+    for (pi, di) in pairs(servers) {
+        check_pair(&lines, servers, pi, di, &mut found);
+    }
+    bootstrap_clashes(&lines, servers, &mut found);
+    for Finding { on, diagnostic } in found {
+        let Some(report) = servers.get(on).and_then(|s| commands.get_mut(s.command)) else { continue };
+        // a decode server paired with the prefill servers of one multi-node deployment gets a
+        // finding once
+        if report.diagnostics.iter().any(|d| d.code == diagnostic.code && d.span == diagnostic.span) {
+            continue;
+        }
+        report.diagnostics.push(diagnostic);
+    }
+}
