@@ -77,6 +77,13 @@ fn advice_only_when_requoting_needed(diags: &mut [Diagnostic]) {
 
 /// Check every SGLang launch command in `text`.
 pub fn check(text: &str, opts: &CheckOptions) -> Report {
+    check_with_pd_servers(text, opts).0
+}
+
+/// [`check`], also giving the PD prefill and decode servers among the commands (their lines
+/// in `text`): the launches of several texts of one file (a manifest's services, a page's code
+/// blocks) are paired with `crate::pairs::pair_findings`.
+pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<PdServer>) {
     let mut report = Report {
         sglang_version: opts.sglang_version.clone(),
         hardware: opts.hardware.summary(),
@@ -97,7 +104,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             ),
             Span::empty_at(0),
         ));
-        return report;
+        return (report, Vec::new());
     };
     let schema = &release.schema;
 
@@ -224,7 +231,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         c.diagnostics.extend(rest);
     }
 
-    crate::pairs::check_pairs(text, &pd_servers, &mut report.commands);
+    crate::pairs::check_pairs(text, &mut pd_servers, &mut report.commands);
 
     if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics.push(
@@ -241,7 +248,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
     // "Accepted" is SGLang's verdict: every command found would start. Shell-level findings
     // (a broken continuation, say) are reported as errors but SGLang judges what it receives.
     report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
-    report
+    (report, pd_servers)
 }
 
 /// SGLang's front end and parser stop at the first error, so a warning they would print later

@@ -199,6 +199,8 @@ struct Written {
     flag: String,
     /// The whole `--flag value` on the command line (None: not written, or from `--config`).
     span: Option<Span>,
+    /// Where removing the flag starts: the blanks before it go too.
+    remove_from: usize,
     from_config: bool,
 }
 
@@ -230,6 +232,10 @@ pub struct PdServer {
     /// nodes are one server, not two.
     pub dist_init_addr: Option<String>,
     pub node_rank: i64,
+    /// 1-based line of the command, named in the other command's findings. `check` sets it in
+    /// the checked text; to pair commands found in several texts of one file, set it to the
+    /// line in the file.
+    pub line: usize,
     launcher: Span,
     append_at: usize,
     can_append: bool,
@@ -293,6 +299,7 @@ impl PdServer {
             host: cfg.str(f::host).unwrap_or("127.0.0.1").to_string(),
             dist_init_addr: cfg.str(f::dist_init_addr).map(str::to_string),
             node_rank: int_or(f::node_rank, 0),
+            line: 0,
             launcher: ctx.fallback_span,
             append_at: ctx.append_at,
             can_append: ctx.can_append,
@@ -300,12 +307,10 @@ impl PdServer {
                 .iter()
                 .map(|&field| {
                     let setting = cfg.setting(field);
-                    Written {
-                        field,
-                        flag: ctx.flag(field),
-                        span: setting.filter(|s| !s.from_config).map(|s| s.whole_span),
-                        from_config: setting.is_some_and(|s| s.from_config),
-                    }
+                    let span = setting.filter(|s| !s.from_config).map(|s| s.whole_span);
+                    let start = span.map(|s| s.start).unwrap_or(0);
+                    let blanks = ctx.text.get(..start).map(|t| t.len() - t.trim_end_matches([' ', '\t']).len()).unwrap_or(0);
+                    Written { field, flag: ctx.flag(field), span, remove_from: start.saturating_sub(blanks), from_config: setting.is_some_and(|s| s.from_config) }
                 })
                 .collect(),
         })
@@ -336,14 +341,10 @@ impl PdServer {
     }
 
     /// Fix: remove the flag that writes `field` (and the blanks before it).
-    fn fix_remove(&self, text: &str, title: String, field: Field, applicability: Applicability) -> Fix {
-        let Some(span) = self.written(field).and_then(|w| w.span) else { return Fix::advice(title) };
-        let bytes = text.as_bytes();
-        let mut start = span.start;
-        while start > 0 && matches!(bytes.get(start - 1), Some(b' ' | b'\t')) {
-            start -= 1;
-        }
-        Fix { title, applicability, edits: vec![Edit { start, end: span.end, replacement: String::new() }] }
+    fn fix_remove(&self, title: String, field: Field, applicability: Applicability) -> Fix {
+        let Some(w) = self.written(field) else { return Fix::advice(title) };
+        let Some(span) = w.span else { return Fix::advice(title) };
+        Fix { title, applicability, edits: vec![Edit { start: w.remove_from, end: span.end, replacement: String::new() }] }
     }
 
     /// One server across nodes: the commands of a multi-node server on different nodes.
@@ -353,23 +354,6 @@ impl PdServer {
 
     fn eagle_family(&self) -> bool {
         self.speculative.as_deref().is_some_and(|s| ["EAGLE", "EAGLE3", "NEXTN", "FROZEN_KV_MTP"].iter().any(|e| s.eq_ignore_ascii_case(e)))
-    }
-}
-
-/// Lines of the checked text, to name the other command of a pair by its line.
-struct Lines<'t> {
-    text: &'t str,
-    newlines: Vec<usize>,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Self {
-        Lines { text, newlines: text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect() }
-    }
-
-    /// 1-based line of the command `s`.
-    fn of(&self, s: &PdServer) -> usize {
-        self.newlines.partition_point(|&i| i < s.launcher.start) + 1
     }
 }
 
@@ -420,13 +404,20 @@ fn match_up(p: &[usize], d: &[usize], out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// A finding about a pair, on the command `on` (an index into `servers`).
-struct Finding {
-    on: usize,
-    diagnostic: Diagnostic,
+/// A finding about a PD pair.
+#[derive(Debug, Clone)]
+pub struct PairFinding {
+    /// The server (an index into the servers given) the finding is on.
+    pub on: usize,
+    /// The two servers it is about (`on` and the other one).
+    pub between: (usize, usize),
+    pub diagnostic: Diagnostic,
+    /// For each of the diagnostic's fixes, the server whose command its edits change (a fix
+    /// may align the other command of the pair).
+    pub fix_on: Vec<usize>,
 }
 
-fn finding(rule: &'static Rule, severity: Severity, span: Span, message: String, explanation: String, fixes: Vec<Fix>) -> Diagnostic {
+fn finding(rule: &'static Rule, severity: Severity, span: Span, message: String, explanation: String) -> Diagnostic {
     Diagnostic {
         code: rule.code.to_string(),
         severity,
@@ -436,7 +427,7 @@ fn finding(rule: &'static Rule, severity: Severity, span: Span, message: String,
         message,
         span,
         explanation: if explanation.is_empty() { rule.explanation.to_string() } else { format!("{explanation} {}", rule.explanation) },
-        fixes,
+        fixes: Vec::new(),
     }
 }
 
@@ -454,35 +445,49 @@ fn sglang_says(rule: &Rule, args: &crate::rules::Args) -> String {
     }
 }
 
+/// Collects the findings of one pair: each on the decode server `di` or the prefill server
+/// `pi`, with fixes on either.
+struct PairOut<'o> {
+    pi: usize,
+    di: usize,
+    out: &'o mut Vec<PairFinding>,
+}
+
+impl PairOut<'_> {
+    fn push(&mut self, on: usize, diagnostic: Diagnostic, fixes: Vec<(usize, Fix)>) {
+        let (fix_on, fixes): (Vec<usize>, Vec<Fix>) = fixes.into_iter().unzip();
+        self.out.push(PairFinding { on, between: (self.pi, self.di), diagnostic: Diagnostic { fixes, ..diagnostic }, fix_on });
+    }
+}
+
 /// The findings for one prefill/decode pair.
-fn check_pair(lines: &Lines, servers: &[PdServer], pi: usize, di: usize, out: &mut Vec<Finding>) {
+fn check_pair(servers: &[PdServer], pi: usize, di: usize, out: &mut Vec<PairFinding>) {
     let (Some(p), Some(d)) = (servers.get(pi), servers.get(di)) else { return };
-    let text = lines.text;
-    let p_line = lines.of(p);
-    let d_line = lines.of(d);
-    let on_decode = |diagnostic: Diagnostic, out: &mut Vec<Finding>| out.push(Finding { on: di, diagnostic });
+    let (p_line, d_line) = (p.line, d.line);
+    let mut out = PairOut { pi, di, out };
 
     if p.model_path != d.model_path {
-        let fixes = vec![d.fix_set(format!("Serve {} on the decode server too", p.model_path), f::model_path, &p.model_path, Applicability::Unsafe)];
-        on_decode(
+        let fixes = vec![(di, d.fix_set(format!("Serve {} on the decode server too", p.model_path), f::model_path, &p.model_path, Applicability::Unsafe))];
+        out.push(
+            di,
             finding(
                 &MODEL_DIFFERS,
                 Severity::Warning,
                 d.span_of(f::model_path),
                 format!("This decode server serves `{}`, its prefill server (line {p_line}) `{}`.", d.model_path, p.model_path),
                 format!("Paired with the prefill server on line {p_line} (the only one no decode server shares a model with)."),
-                fixes,
             ),
-            out,
+            fixes,
         );
     }
 
     if p.transfer_backend != d.transfer_backend {
         let fixes = vec![
-            d.fix_set(format!("Use the prefill server's backend ({}) here", p.transfer_backend), f::disaggregation_transfer_backend, &p.transfer_backend, Applicability::Safe),
-            p.fix_set(format!("Use this backend ({}) on the prefill server (line {p_line})", d.transfer_backend), f::disaggregation_transfer_backend, &d.transfer_backend, Applicability::Safe),
+            (di, d.fix_set(format!("Use the prefill server's backend ({}) here", p.transfer_backend), f::disaggregation_transfer_backend, &p.transfer_backend, Applicability::Safe)),
+            (pi, p.fix_set(format!("Use this backend ({}) on the prefill server (line {p_line})", d.transfer_backend), f::disaggregation_transfer_backend, &d.transfer_backend, Applicability::Safe)),
         ];
-        on_decode(
+        out.push(
+            di,
             finding(
                 &TRANSFER_BACKEND_DIFFERS,
                 Severity::Error,
@@ -492,142 +497,141 @@ fn check_pair(lines: &Lines, servers: &[PdServer], pi: usize, di: usize, out: &m
                     d.transfer_backend, p.transfer_backend
                 ),
                 String::new(),
-                fixes,
             ),
-            out,
+            fixes,
         );
     }
 
     if p.page_size != d.page_size {
         let known = p.page_size_known && d.page_size_known;
         let says = sglang_says(&PAGE_SIZE_DIFFERS, &[("info.page_size", &p.page_size), ("self.kv_args.page_size", &d.page_size)]);
-        let unknown = if known { String::new() } else { " An attention backend may still change a page size, so this is not certain.".to_string() };
+        let unknown = if known { "" } else { " An attention backend may still change a page size, so this is not certain." };
         let fixes = vec![
-            d.fix_set(format!("Use the prefill server's page size ({}) here", p.page_size), f::page_size, &p.page_size.to_string(), Applicability::Safe),
-            p.fix_set(format!("Use this page size ({}) on the prefill server (line {p_line})", d.page_size), f::page_size, &d.page_size.to_string(), Applicability::Safe),
+            (di, d.fix_set(format!("Use the prefill server's page size ({}) here", p.page_size), f::page_size, &p.page_size.to_string(), Applicability::Safe)),
+            (pi, p.fix_set(format!("Use this page size ({}) on the prefill server (line {p_line})", d.page_size), f::page_size, &d.page_size.to_string(), Applicability::Safe)),
         ];
-        on_decode(
+        out.push(
+            di,
             finding(
                 &PAGE_SIZE_DIFFERS,
                 if known { Severity::Error } else { Severity::Warning },
                 d.span_of(f::page_size),
                 format!("Page size {} differs from the prefill server's {} (line {p_line}).", d.page_size, p.page_size),
                 format!("{says}{unknown}"),
-                fixes,
             ),
-            out,
+            fixes,
         );
     }
 
     if p.kv_cache_dtype != d.kv_cache_dtype {
         // "auto" becomes "fp8_e4m3" for a model with an FP8 KV cache in its quantization config.
-        let model_decides = [p.kv_cache_dtype.as_str(), d.kv_cache_dtype.as_str()].contains(&"auto")
-            && [p.kv_cache_dtype.as_str(), d.kv_cache_dtype.as_str()].contains(&"fp8_e4m3");
+        let both = [p.kv_cache_dtype.as_str(), d.kv_cache_dtype.as_str()];
+        let model_decides = both.contains(&"auto") && both.contains(&"fp8_e4m3");
         let says = sglang_says(&KV_CACHE_DTYPE_DIFFERS, &[("info.kv_cache_dtype", &p.kv_cache_dtype), ("self.kv_cache_dtype_str", &d.kv_cache_dtype)]);
         let unknown = if model_decides { " `auto` is `fp8_e4m3` for a model whose quantization config has an FP8 KV cache; preflight does not read the model." } else { "" };
         let fixes = vec![
-            d.fix_set(format!("Use the prefill server's KV cache dtype ({}) here", p.kv_cache_dtype), f::kv_cache_dtype, &p.kv_cache_dtype, Applicability::Safe),
-            p.fix_set(format!("Use this KV cache dtype ({}) on the prefill server (line {p_line})", d.kv_cache_dtype), f::kv_cache_dtype, &d.kv_cache_dtype, Applicability::Safe),
+            (di, d.fix_set(format!("Use the prefill server's KV cache dtype ({}) here", p.kv_cache_dtype), f::kv_cache_dtype, &p.kv_cache_dtype, Applicability::Safe)),
+            (pi, p.fix_set(format!("Use this KV cache dtype ({}) on the prefill server (line {p_line})", d.kv_cache_dtype), f::kv_cache_dtype, &d.kv_cache_dtype, Applicability::Safe)),
         ];
-        on_decode(
+        out.push(
+            di,
             finding(
                 &KV_CACHE_DTYPE_DIFFERS,
                 if model_decides { Severity::Warning } else { Severity::Error },
                 d.span_of(f::kv_cache_dtype),
                 format!("KV cache dtype `{}` differs from the prefill server's `{}` (line {p_line}).", d.kv_cache_dtype, p.kv_cache_dtype),
                 format!("{says}{unknown}"),
-                fixes,
             ),
-            out,
+            fixes,
         );
     }
 
     if d.pp_size != p.pp_size && d.pp_size != 1 {
         let says = sglang_says(&PP_SIZE_LAYOUT, &[("self.pp_size", &d.pp_size), ("info.pp_size", &p.pp_size)]);
         let fixes = vec![
-            d.fix_set(format!("Use the prefill server's pipeline-parallel size ({}) here", p.pp_size), f::pp_size, &p.pp_size.to_string(), Applicability::Unsafe),
-            d.fix_set("Use no pipeline parallelism here (--pp-size 1)".to_string(), f::pp_size, "1", Applicability::Unsafe),
+            (di, d.fix_set(format!("Use the prefill server's pipeline-parallel size ({}) here", p.pp_size), f::pp_size, &p.pp_size.to_string(), Applicability::Unsafe)),
+            (di, d.fix_set("Use no pipeline parallelism here (--pp-size 1)".to_string(), f::pp_size, "1", Applicability::Unsafe)),
         ];
-        on_decode(
+        out.push(
+            di,
             finding(
                 &PP_SIZE_LAYOUT,
                 Severity::Error,
                 d.span_of(f::pp_size),
                 format!("Pipeline-parallel size {} is neither the prefill server's {} (line {p_line}) nor 1.", d.pp_size, p.pp_size),
                 says,
-                fixes,
             ),
-            out,
+            fixes,
         );
     }
 
     if p.attn_tp_size != d.attn_tp_size {
         let says = sglang_says(&ATTENTION_TP_DIFFERS, &[]);
-        on_decode(
+        out.push(
+            di,
             finding(
                 &ATTENTION_TP_DIFFERS,
                 Severity::Warning,
                 d.span_of(f::tp_size),
                 format!("Attention TP size {} differs from the prefill server's {} (line {p_line}).", d.attn_tp_size, p.attn_tp_size),
                 format!("For a model without MLA attention {says}"),
-                vec![Fix::advice(format!("Use attention TP {} on both servers unless the model uses MLA", p.attn_tp_size))],
             ),
-            out,
+            vec![(di, Fix::advice(format!("Use attention TP {} on both servers unless the model uses MLA", p.attn_tp_size)))],
         );
     }
 
     if d.dcp_size > 1 && p.attn_cp_size != 1 {
         let says = sglang_says(&DECODE_DCP_PREFILL_CP, &[("info.attn_cp_size", &p.attn_cp_size)]);
-        let fixes = vec![d.fix_remove(text, "Drop decode context parallelism here".to_string(), f::dcp_size, Applicability::Unsafe)];
-        on_decode(
+        out.push(
+            di,
             finding(
                 &DECODE_DCP_PREFILL_CP,
                 Severity::Error,
                 d.span_of(f::dcp_size),
                 format!("Decode context parallelism (DCP {}) needs a prefill server with attention CP 1; the prefill server (line {p_line}) has {}.", d.dcp_size, p.attn_cp_size),
                 says,
-                fixes,
             ),
-            out,
+            vec![(di, d.fix_remove("Drop decode context parallelism here".to_string(), f::dcp_size, Applicability::Unsafe))],
         );
     }
 
     if d.dcp_size > 1 && p.kv_cache_sharding {
         let says = sglang_says(&DECODE_DCP_PREFILL_SHARDING, &[]);
-        let fixes = vec![p.fix_remove(text, "Drop --enable-kv-cache-sharding from this prefill server".to_string(), f::enable_kv_cache_sharding, Applicability::Unsafe)];
-        out.push(Finding {
-            on: pi,
-            diagnostic: finding(
+        out.push(
+            pi,
+            finding(
                 &DECODE_DCP_PREFILL_SHARDING,
                 Severity::Error,
                 p.span_of(f::enable_kv_cache_sharding),
                 format!("KV cache sharding on this prefill server cannot feed the decode server on line {d_line}, which uses decode context parallelism (DCP {}).", d.dcp_size),
                 says,
-                fixes,
             ),
-        });
+            vec![(pi, p.fix_remove("Drop --enable-kv-cache-sharding from this prefill server".to_string(), f::enable_kv_cache_sharding, Applicability::Unsafe))],
+        );
     }
 
     if d.eagle_family() && !p.eagle_family() {
         let algorithm = d.speculative.as_deref().unwrap_or_default();
-        on_decode(
+        out.push(
+            di,
             finding(
                 &DECODE_SPECULATIVE_ONLY,
                 Severity::Warning,
                 d.span_of(f::speculative_algorithm),
                 format!("This decode server drafts with {algorithm}, but its prefill server (line {p_line}) runs no EAGLE speculative decoding to send it draft hidden states."),
                 String::new(),
-                vec![Fix::advice(format!("Give the prefill server (line {p_line}) the same speculative settings"))],
             ),
-            out,
+            vec![(pi, Fix::advice(format!("Give the prefill server (line {p_line}) the same speculative settings")))],
         );
     }
 }
 
 /// Two prefill servers (or a prefill server and another server's HTTP port) on one bootstrap
 /// port, on the same `--host`. Linear: servers are grouped by (host, port).
-fn bootstrap_clashes(lines: &Lines, servers: &[PdServer], out: &mut Vec<Finding>) {
-    let used: HashSet<i64> = servers.iter().flat_map(|o| [o.bootstrap_port, o.port]).flatten().collect();
+fn bootstrap_clashes(servers: &[PdServer], out: &mut Vec<PairFinding>) {
+    let mut taken: HashSet<i64> = servers.iter().flat_map(|o| [o.bootstrap_port, o.port]).flatten().collect();
+    // suggested ports only go up, so finding free ones stays linear over all clashes
+    let mut next_free = 0i64;
     let mut first_at: HashMap<(&str, i64), usize> = HashMap::new();
     let mut http_at: HashMap<(&str, i64), usize> = HashMap::new();
     for (i, s) in servers.iter().enumerate() {
@@ -640,53 +644,71 @@ fn bootstrap_clashes(lines: &Lines, servers: &[PdServer], out: &mut Vec<Finding>
             continue;
         }
         let Some(port) = s.bootstrap_port else { continue };
+        // a host the shell expands is not known: no guess whether two servers share it
+        if s.host.contains('$') {
+            continue;
+        }
         let key = (s.host.as_str(), port);
         let earlier = match first_at.get(&key) {
-            Some(&j) => servers.get(j).filter(|o| !o.same_server_as(s)).map(|o| (o, "bootstrap port")),
+            Some(&j) => servers.get(j).filter(|o| !o.same_server_as(s)).map(|o| (j, o, "bootstrap port")),
             None => {
                 first_at.insert(key, i);
                 None
             }
         };
-        let http = http_at.get(&key).filter(|&&j| j != i).and_then(|&j| servers.get(j)).map(|o| (o, "HTTP port"));
-        let Some((other, what)) = earlier.or(http) else { continue };
-        let other_line = lines.of(other);
-        // one of the next len(used)+1 ports is free
-        let free = (1..=i64::try_from(used.len()).unwrap_or(i64::MAX).saturating_add(1)).map(|k| port.saturating_add(k)).find(|p| !used.contains(p)).unwrap_or(port);
-        let fixes = vec![s.fix_set(
-            format!("Give this prefill server its own bootstrap port ({free}); the router must name it"),
-            f::disaggregation_bootstrap_port,
-            &free.to_string(),
-            Applicability::Unsafe,
-        )];
-        out.push(Finding {
-            on: i,
-            diagnostic: finding(
-                &BOOTSTRAP_PORT_CLASH,
-                Severity::Warning,
-                s.span_of(f::disaggregation_bootstrap_port),
-                format!(
-                    "Bootstrap port {port} on host {} is also the {what} of the {} server on line {other_line}: on one machine this prefill server's bootstrap server cannot bind.",
-                    s.host,
-                    other.role.name()
-                ),
-                String::new(),
-                fixes,
+        let http = http_at.get(&key).filter(|&&j| j != i).and_then(|&j| Some((j, servers.get(j)?, "HTTP port")));
+        let Some((j, other, what)) = earlier.or(http) else { continue };
+        next_free = next_free.max(port.saturating_add(1));
+        while taken.contains(&next_free) && next_free < i64::MAX {
+            next_free += 1;
+        }
+        taken.insert(next_free);
+        let fix = if next_free <= 65535 {
+            s.fix_set(
+                format!("Give this prefill server its own bootstrap port ({next_free}); the router must name it"),
+                f::disaggregation_bootstrap_port,
+                &next_free.to_string(),
+                Applicability::Unsafe,
+            )
+        } else {
+            Fix::advice("Give this prefill server its own bootstrap port; the router must name it")
+        };
+        let diagnostic = finding(
+            &BOOTSTRAP_PORT_CLASH,
+            Severity::Warning,
+            s.span_of(f::disaggregation_bootstrap_port),
+            format!(
+                "Bootstrap port {port} on host {} is also the {what} of the {} server on line {}: on one machine this prefill server's bootstrap server cannot bind.",
+                s.host,
+                other.role.name(),
+                other.line
             ),
-        });
+            String::new(),
+        );
+        out.push(PairFinding { on: i, between: (j.min(i), j.max(i)), diagnostic: Diagnostic { fixes: vec![fix], ..diagnostic }, fix_on: vec![i] });
     }
 }
 
-/// Check the PD prefill/decode pairs among `servers` and add the findings to the commands
-/// they concern (`PdServer::command` indexes `commands`). `text` is the checked text.
-pub fn check_pairs(text: &str, servers: &[PdServer], commands: &mut [CommandReport]) {
-    let lines = Lines::new(text);
+/// The findings about the PD pairs among `servers` (their `line`s set), in no particular
+/// order. Spans and fix edits are in the coordinates of the text each server was checked in
+/// (`fix_on` says which server each fix edits). Linear in the number of servers.
+pub fn pair_findings(servers: &[PdServer]) -> Vec<PairFinding> {
     let mut found = Vec::new();
     for (pi, di) in pairs(servers) {
-        check_pair(&lines, servers, pi, di, &mut found);
+        check_pair(servers, pi, di, &mut found);
     }
-    bootstrap_clashes(&lines, servers, &mut found);
-    for Finding { on, diagnostic } in found {
+    bootstrap_clashes(servers, &mut found);
+    found
+}
+
+/// Check the PD prefill/decode pairs among `servers`, all found in `text`, and add the
+/// findings to the commands they concern (`PdServer::command` indexes `commands`).
+pub fn check_pairs(text: &str, servers: &mut [PdServer], commands: &mut [CommandReport]) {
+    let newlines: Vec<usize> = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
+    for s in servers.iter_mut() {
+        s.line = newlines.partition_point(|&i| i < s.launcher.start) + 1;
+    }
+    for PairFinding { on, diagnostic, .. } in pair_findings(servers) {
         let Some(report) = servers.get(on).and_then(|s| commands.get_mut(s.command)) else { continue };
         // a decode server paired with the prefill servers of one multi-node deployment gets a
         // finding once

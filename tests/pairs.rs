@@ -136,7 +136,13 @@ fn two_prefill_servers_on_one_bootstrap_port_clash() {
     assert_finding(&format!("{P} --disaggregation-bootstrap-port 9000\n{q} --disaggregation-bootstrap-port 9000"), "PAIR009", 1, "--disaggregation-bootstrap-port 9000", Severity::Warning);
     // a bootstrap port that is another server's HTTP port
     assert_finding(&format!("{P} --disaggregation-bootstrap-port 30001\n{D}"), "PAIR009", 0, "--disaggregation-bootstrap-port 30001", Severity::Warning);
-    // different hosts, or the nodes of one multi-node prefill server, do not clash
+    // two clashing prefill servers get different free ports
+    let report = check(&format!("{P}\n{q}\n{q} --port 30003"), &CheckOptions::default());
+    let ports: Vec<&str> = pair_findings(&report).iter().map(|(_, d)| d.fixes[0].edits[0].replacement.as_str()).collect();
+    assert_eq!(ports, vec![" --disaggregation-bootstrap-port 8999", " --disaggregation-bootstrap-port 9000"]);
+    // different hosts, a host the shell expands, or the nodes of one multi-node prefill server
+    // do not clash
+    assert_eq!(codes(&format!("{P} --host '$IP'\n{q} --host '$IP'")), Vec::<String>::new());
     assert_eq!(codes(&format!("{P} --host 10.0.0.1\n{q} --host 10.0.0.2")), Vec::<String>::new());
     let node = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --dist-init-addr 10.0.0.1:5000 --nnodes 2 --tp-size 16";
     assert_eq!(codes(&format!("{node} --node-rank 0\n{node} --node-rank 1")), Vec::<String>::new());
@@ -190,4 +196,36 @@ fn pair_findings_are_the_same_on_every_hardware_preset_and_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn servers_found_in_several_texts_of_one_file_pair_up() {
+    // e.g. two services of a manifest, each extracted as its own text: the caller checks each,
+    // sets each server's line in the file and pairs them all
+    let (_, mut prefill) = sglang_preflight::check::check_with_pd_servers(&format!("{P} --page-size 16"), &CheckOptions::default());
+    let (_, mut decode) = sglang_preflight::check::check_with_pd_servers(D, &CheckOptions::default());
+    assert_eq!((prefill.len(), decode.len()), (1, 1));
+    prefill[0].line = 12;
+    decode[0].line = 30;
+    let servers = vec![prefill.remove(0), decode.remove(0)];
+    let found = sglang_preflight::pairs::pair_findings(&servers);
+    assert_eq!(found.len(), 1);
+    let f = &found[0];
+    assert_eq!((f.diagnostic.code.as_str(), f.on, f.between), ("PAIR003", 1, (0, 1)));
+    assert!(f.diagnostic.message.contains("(line 12)"), "{}", f.diagnostic.message);
+    // the first fix edits the decode server's text, the second the prefill server's
+    assert_eq!(f.fix_on, vec![1, 0]);
+    assert_eq!(apply_edits(D, &f.diagnostic.fixes[0].edits).unwrap(), format!("{D} --page-size 16"));
+    assert_eq!(apply_edits(&format!("{P} --page-size 16"), &f.diagnostic.fixes[1].edits).unwrap(), format!("{P} --page-size 1"));
+}
+
+#[test]
+fn many_servers_pair_in_linear_time() {
+    // 300 deployments of one model, each prefill server followed by its decode server
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!("{P} --page-size {} --port {} --disaggregation-bootstrap-port {}\n", i + 1, 20000 + 2 * i, 40000 + i));
+        text.push_str(&format!("{D} --page-size {} --port {}\n", i + 1, 20001 + 2 * i));
+    }
+    assert_eq!(codes(&text), Vec::<String>::new());
 }
