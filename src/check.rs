@@ -231,7 +231,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         c.diagnostics.extend(rest);
     }
 
-    crate::pairs::check_pairs(text, &mut pd_servers, &mut report.commands);
+    crate::pairs::check_pairs(text, &mut pd_servers, &parsed.commands, &mut report.commands);
 
     if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics.push(

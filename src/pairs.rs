@@ -162,6 +162,16 @@ pub static DECODE_SPECULATIVE_ONLY: Rule = Rule {
     example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B",
 };
 
+pub static ROUTER_BOOTSTRAP_PORT: Rule = Rule {
+    code: "PAIR011",
+    name: "pd-pair-router-bootstrap-port",
+    sglang: transfer(CONN, "CommonKVManager.try_ensure_parallel_info", "", "Error fetching prefill server info from bootstrap: {e}", true),
+    explanation: "The router tells each decode server where a request's prefill server bootstraps (`--prefill URL BOOTSTRAP_PORT`); the decode server then asks that port for the prefill server's parallel info (decode.py `_bootstrap_addr`). A port other than the prefill server's --disaggregation-bootstrap-port (default 8998) reaches no bootstrap server: SGLang logs the error and the requests fail. Matched by the URL's port and the server's --port; it depends on the router command, so this is a warning.",
+    flags: &["--disaggregation-bootstrap-port", "--port"],
+    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 9001 --decode http://127.0.0.1:30001",
+};
+
 /// Every pair rule.
 pub static RULES: &[&Rule] = &[
     &MODEL_DIFFERS,
@@ -174,6 +184,7 @@ pub static RULES: &[&Rule] = &[
     &DECODE_DCP_PREFILL_SHARDING,
     &BOOTSTRAP_PORT_CLASH,
     &DECODE_SPECULATIVE_ONLY,
+    &ROUTER_BOOTSTRAP_PORT,
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -689,9 +700,113 @@ fn bootstrap_clashes(servers: &[PdServer], out: &mut Vec<PairFinding>) {
     }
 }
 
+/// A prefill server as a PD router command names it: `--prefill URL BOOTSTRAP_PORT`.
+#[derive(Debug, Clone)]
+pub struct RouterPrefill {
+    /// The URL's host and port.
+    pub host: String,
+    pub port: i64,
+    pub bootstrap_port: i64,
+    /// The bootstrap port word, when it is written as it reads (an edit can replace it).
+    pub bootstrap_port_span: Option<Span>,
+    /// Where the router command starts in its text, and its 1-based line (set by the caller,
+    /// as for [`PdServer::line`]).
+    pub at: usize,
+    pub line: usize,
+}
+
+/// The prefill servers the PD router commands among `commands` name with a bootstrap port
+/// (`python -m sglang_router.launch_router --pd-disaggregation --prefill URL PORT ...`).
+pub fn router_prefills(text: &str, commands: &[crate::shell::ShellCommand]) -> Vec<RouterPrefill> {
+    let mut out = Vec::new();
+    for cmd in commands {
+        if !cmd.words.iter().any(|w| w.text == "sglang_router.launch_router" || w.text.ends_with("sglang_router/launch_router.py")) {
+            continue;
+        }
+        let mut words = cmd.words.iter().peekable();
+        while let Some(w) = words.next() {
+            if w.text != "--prefill" {
+                continue;
+            }
+            let Some(url) = words.next_if(|u| u.text.starts_with("http://") || u.text.starts_with("https://")) else { continue };
+            let Some(port_word) = words.next_if(|p| !p.text.starts_with('-')) else { continue };
+            let Ok(bootstrap_port) = port_word.text.parse::<i64>() else { continue };
+            let authority = url.text.split("://").nth(1).unwrap_or("").split('/').next().unwrap_or("");
+            let Some((host, port)) = authority.rsplit_once(':') else { continue };
+            let Ok(port) = port.parse::<i64>() else { continue };
+            let written_as_read = text.get(port_word.span.start..port_word.span.end) == Some(port_word.text.as_str());
+            out.push(RouterPrefill {
+                host: host.to_string(),
+                port,
+                bootstrap_port,
+                bootstrap_port_span: written_as_read.then_some(port_word.span),
+                at: cmd.span.start,
+                line: 0,
+            });
+        }
+    }
+    out
+}
+
+/// Hosts that may be the same machine: equal, or one of them a wildcard, loopback or a name
+/// the shell expands.
+fn may_be_same_host(a: &str, b: &str) -> bool {
+    let any = |h: &str| matches!(h, "0.0.0.0" | "::" | "[::]" | "127.0.0.1" | "localhost" | "") || h.contains('$');
+    a == b || any(a) || any(b)
+}
+
+/// Router entries whose bootstrap port is not their prefill server's. The prefill server is
+/// the one prefill server whose --port is the URL's on a host that may be the URL's.
+fn router_mismatches(servers: &[PdServer], routers: &[RouterPrefill], out: &mut Vec<PairFinding>) {
+    let mut by_port: HashMap<i64, Vec<usize>> = HashMap::new();
+    for (i, s) in servers.iter().enumerate() {
+        if let (Role::Prefill, Some(port)) = (s.role, s.port) {
+            by_port.entry(port).or_default().push(i);
+        }
+    }
+    for r in routers {
+        let Some(candidates) = by_port.get(&r.port) else { continue };
+        let mut matching = candidates.iter().filter(|&&i| servers.get(i).is_some_and(|s| may_be_same_host(&s.host, &r.host)));
+        let (Some(&i), None) = (matching.next(), matching.next()) else { continue };
+        let Some(s) = servers.get(i) else { continue };
+        let Some(expected) = s.bootstrap_port else { continue };
+        if expected == r.bootstrap_port {
+            continue;
+        }
+        let mut fixes = vec![s.fix_set(
+            format!("Bootstrap this prefill server on the router's port ({})", r.bootstrap_port),
+            f::disaggregation_bootstrap_port,
+            &r.bootstrap_port.to_string(),
+            Applicability::Safe,
+        )];
+        let mut fix_on = vec![i];
+        // the router's word is not a command of the report: its edit rides on this finding
+        if let Some(span) = r.bootstrap_port_span {
+            fixes.push(Fix {
+                title: format!("Name this server's bootstrap port ({expected}) in the router command (line {})", r.line),
+                applicability: Applicability::Safe,
+                edits: vec![Edit { start: span.start, end: span.end, replacement: expected.to_string() }],
+            });
+            fix_on.push(i);
+        }
+        let diagnostic = finding(
+            &ROUTER_BOOTSTRAP_PORT,
+            Severity::Warning,
+            s.span_of(f::disaggregation_bootstrap_port),
+            format!(
+                "The router (line {}) sends decode servers to bootstrap port {} for this prefill server, which bootstraps on {expected}.",
+                r.line, r.bootstrap_port
+            ),
+            String::new(),
+        );
+        out.push(PairFinding { on: i, between: (i, i), diagnostic: Diagnostic { fixes, ..diagnostic }, fix_on });
+    }
+}
+
 /// The findings about the PD pairs among `servers` (their `line`s set), in no particular
 /// order. Spans and fix edits are in the coordinates of the text each server was checked in
-/// (`fix_on` says which server each fix edits). Linear in the number of servers.
+/// (`fix_on` says which server each fix edits; a router finding's second fix edits the router
+/// command's text). Linear in the number of servers.
 pub fn pair_findings(servers: &[PdServer]) -> Vec<PairFinding> {
     let mut found = Vec::new();
     for (pi, di) in pairs(servers) {
@@ -703,12 +818,21 @@ pub fn pair_findings(servers: &[PdServer]) -> Vec<PairFinding> {
 
 /// Check the PD prefill/decode pairs among `servers`, all found in `text`, and add the
 /// findings to the commands they concern (`PdServer::command` indexes `commands`).
-pub fn check_pairs(text: &str, servers: &mut [PdServer], commands: &mut [CommandReport]) {
+pub fn check_pairs(text: &str, servers: &mut [PdServer], shell_commands: &[crate::shell::ShellCommand], commands: &mut [CommandReport]) {
     let newlines: Vec<usize> = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
+    let line_of = |at: usize| newlines.partition_point(|&i| i < at) + 1;
     for s in servers.iter_mut() {
-        s.line = newlines.partition_point(|&i| i < s.launcher.start) + 1;
+        s.line = line_of(s.launcher.start);
     }
-    for PairFinding { on, diagnostic, .. } in pair_findings(servers) {
+    let mut found = pair_findings(servers);
+    if !servers.is_empty() {
+        let mut routers = router_prefills(text, shell_commands);
+        for r in &mut routers {
+            r.line = line_of(r.at);
+        }
+        router_mismatches(servers, &routers, &mut found);
+    }
+    for PairFinding { on, diagnostic, .. } in found {
         let Some(report) = servers.get(on).and_then(|s| commands.get_mut(s.command)) else { continue };
         // a decode server paired with the prefill servers of one multi-node deployment gets a
         // finding once

@@ -229,3 +229,24 @@ fn many_servers_pair_in_linear_time() {
     }
     assert_eq!(codes(&text), Vec::<String>::new());
 }
+
+#[test]
+fn a_router_naming_another_bootstrap_port_is_a_warning() {
+    let p = format!("{P} --port 30000 --disaggregation-bootstrap-port 9001");
+    let router = |port: &str| format!("python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 {port} --decode http://127.0.0.1:30001");
+    let text = format!("{p}\n{D}\n{}", router("8998"));
+    let report = check(&text, &CheckOptions::default());
+    let found = pair_findings(&report);
+    assert_eq!(found.len(), 1);
+    let (on, d) = found[0];
+    assert_eq!((d.code.as_str(), on, d.severity, &text[d.span.start..d.span.end]), ("PAIR011", 0, Severity::Warning, "--disaggregation-bootstrap-port 9001"));
+    assert!(d.message.contains("(line 3)"));
+    // either fix aligns them: the prefill server's flag, or the router's word
+    for fix in &d.fixes {
+        let fixed = apply_edits(&text, &fix.edits).unwrap();
+        assert!(!codes(&fixed).contains(&"PAIR011".to_string()), "{fixed}");
+    }
+    assert_eq!(codes(&format!("{p}\n{D}\n{}", router("9001"))), Vec::<String>::new());
+    // a router entry no prefill server in the paste answers is not guessed at
+    assert_eq!(codes(&format!("{p}\n{D}\n{}", router("8998").replace(":30000", ":31000"))), Vec::<String>::new());
+}
