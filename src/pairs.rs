@@ -559,10 +559,10 @@ fn check_pair(servers: &[PdServer], pi: usize, di: usize, out: &mut Vec<PairFind
 
     if d.pp_size != p.pp_size && d.pp_size != 1 {
         let says = sglang_says(&PP_SIZE_LAYOUT, &[("self.pp_size", &d.pp_size), ("info.pp_size", &p.pp_size)]);
-        let fixes = vec![
-            (di, d.fix_set(format!("Use the prefill server's pipeline-parallel size ({}) here", p.pp_size), f::pp_size, &p.pp_size.to_string(), Applicability::Unsafe)),
-            (di, d.fix_set("Use no pipeline parallelism here (--pp-size 1)".to_string(), f::pp_size, "1", Applicability::Unsafe)),
-        ];
+        let mut fixes = vec![(di, d.fix_set(format!("Use the prefill server's pipeline-parallel size ({}) here", p.pp_size), f::pp_size, &p.pp_size.to_string(), Applicability::Unsafe))];
+        if p.pp_size != 1 {
+            fixes.push((di, d.fix_set("Use no pipeline parallelism here (--pp-size 1)".to_string(), f::pp_size, "1", Applicability::Unsafe)));
+        }
         out.push(
             di,
             finding(
