@@ -6,6 +6,7 @@ use crate::diagnostic::{Diagnostic, Origin, Severity, Stage};
 use crate::frontend::{self, ConfigFiles};
 use crate::hardware::Hardware;
 use crate::invocation::{self, Entry};
+use crate::pairs::PdServer;
 use crate::resolved::ResolvedConfig;
 use crate::rules::{self, Ctx, NotRun};
 use crate::schema;
@@ -84,6 +85,13 @@ fn advice_only_when_requoting_needed(diags: &mut [Diagnostic]) {
 
 /// Check every SGLang launch command in `text`.
 pub fn check(text: &str, opts: &CheckOptions) -> Report {
+    check_with_pd_servers(text, opts).0
+}
+
+/// [`check`], also giving the PD prefill and decode servers among the commands (their lines
+/// in `text`): the launches of several texts of one file (a manifest's services, a page's code
+/// blocks) are paired with `crate::pairs::pair_findings`.
+pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<PdServer>) {
     let mut report = Report {
         sglang_version: opts.sglang_version.clone(),
         hardware: opts.hardware.summary(),
@@ -131,7 +139,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             ),
             Span::empty_at(0),
         ));
-        return report;
+        return (report, Vec::new());
     };
     let schema = &release.schema;
     report.parser_only = !release.data.checks_modelled;
@@ -160,6 +168,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         &with_written
     };
 
+    // PD prefill and decode servers, checked as pairs once every command is checked
+    let mut pd_servers: Vec<PdServer> = Vec::new();
     for inv in &located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
         let fe = frontend::run_with(Some(schema), inv, config_files);
@@ -201,6 +211,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             ctx.stage = Stage::Check;
             rules::pipeline::check_server_args(&mut ctx);
+            pd_servers.extend(PdServer::from_ctx(&ctx, report.commands.len()));
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once
             let mut hooks = ctx.not_modelled;
@@ -255,6 +266,8 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
         c.diagnostics.extend(rest);
     }
 
+    crate::pairs::check_pairs(text, &mut pd_servers, &parsed.commands, &mut report.commands);
+
     if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics.push(
             Diagnostic::preflight(
@@ -270,7 +283,7 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
     // "Accepted" is SGLang's verdict: every command found would start. Shell-level findings
     // (a broken continuation, say) are reported as errors but SGLang judges what it receives.
     report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
-    report
+    (report, pd_servers)
 }
 
 /// SGLang's front end and parser stop at the first error, so a warning they would print later

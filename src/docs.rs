@@ -2,17 +2,31 @@
 //! (`docs/rules.md`, `docs/compatibility.md`; kept current by `tests/docs.rs`).
 
 use crate::check::{check, CheckOptions};
-use crate::rules::{all_rules, Rule, RuleInfo};
+use crate::rules::{all_rules, Rule, RuleInfo, Sglang};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 const LAUNCH: &str = "python -m sglang.launch_server ";
 
+/// The command an example stands for: the args after the launcher, or a whole command when it
+/// starts with an environment assignment or a launcher (as `tests/metadata.rs` reads them).
+fn example_command(example: &str) -> String {
+    let first = example.split_whitespace().next().unwrap_or_default();
+    let env_assignment = first.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
+    });
+    if env_assignment || ["python", "python3", "sglang"].contains(&first) {
+        example.to_string()
+    } else {
+        format!("{LAUNCH}{example}")
+    }
+}
+
 fn fixes_offered(rule: &Rule) -> Vec<String> {
     if rule.example_bad.is_empty() {
         return Vec::new();
     }
-    let report = check(&format!("{LAUNCH}{}", rule.example_bad), &CheckOptions::default());
+    let report = check(&example_command(rule.example_bad), &CheckOptions::default());
     report
         .commands
         .iter()
@@ -38,8 +52,17 @@ pub fn rules_reference() -> String {
         let _ = writeln!(out, "## {} `{}`\n", r.code, r.name);
         let kind = if r.exception.is_empty() { "warning".to_string() } else { format!("`{}`", r.exception) };
         let until = r.until.map(|u| format!(" to {u}")).unwrap_or_else(|| " on".to_string());
-        let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.warning_site.unwrap_or(r.site), r.since);
-        let _ = writeln!(out, "- Message: `{}`", r.template.replace('`', "'"));
+        if let Sglang::Transfer { exception, .. } = rule.sglang {
+            // a PD pair condition: both servers start; it shows when they connect
+            let kind = if exception.is_empty() { "no exception".to_string() } else { format!("`{exception}`") };
+            let severity = format!("{:?}", r.severity).to_lowercase();
+            let _ = writeln!(out, "- SGLang: `{}` `{}`, {kind} when the servers of a PD pair run together ({severity}; each server starts on its own), read in SGLang {}{until}", r.file, r.function, r.since);
+        } else {
+            let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.warning_site.unwrap_or(r.site), r.since);
+        }
+        if !r.template.is_empty() {
+            let _ = writeln!(out, "- Message: `{}`", r.template.replace('`', "'"));
+        }
         if !r.flags.is_empty() {
             let _ = writeln!(out, "- Flags: {}", r.flags.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "));
         }
@@ -53,10 +76,10 @@ pub fn rules_reference() -> String {
             let _ = writeln!(out);
         }
         if !r.example_bad.is_empty() {
-            let _ = writeln!(out, "Before:\n\n```sh\n{LAUNCH}{}\n```\n", r.example_bad);
+            let _ = writeln!(out, "Before:\n\n```sh\n{}\n```\n", example_command(r.example_bad));
         }
         if !r.example_good.is_empty() {
-            let _ = writeln!(out, "After:\n\n```sh\n{LAUNCH}{}\n```\n", r.example_good);
+            let _ = writeln!(out, "After:\n\n```sh\n{}\n```\n", example_command(r.example_good));
         }
     }
     other_codes(&mut out);

@@ -76,6 +76,19 @@ pub enum Sglang {
     /// An exception Python itself (or a library SGLang calls) raises while SGLang runs
     /// `function`: there is no raise site in SGLang's source to read it from.
     Python { function: &'static str, raised_by: &'static str, exception: &'static str, template: &'static str },
+    /// A condition of the KV transfer between a PD prefill server and a decode server
+    /// (`crate::pairs`): each server starts, and the pair fails (or degrades) when they
+    /// connect. `function` (`module.Class.method`, in `file`) is where, `exception` and
+    /// `template` what SGLang raises or logs there ("" when it says nothing), as read in the
+    /// source of SGLang `read_in`; `warns`: the pair works, worse or only under conditions.
+    Transfer {
+        file: &'static str,
+        function: &'static str,
+        exception: &'static str,
+        template: &'static str,
+        warns: bool,
+        read_in: &'static str,
+    },
 }
 
 /// The rule reproduces the raise site of SGLang's `function` (`module.function`) whose message
@@ -114,7 +127,7 @@ pub type Step = Result<(), Raised>;
 impl Rule {
     pub fn severity(&self) -> Severity {
         match self.sglang {
-            Sglang::Warns(_) => Severity::Warning,
+            Sglang::Warns(_) | Sglang::Transfer { warns: true, .. } => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -125,7 +138,7 @@ impl Rule {
         match &self.sglang {
             Sglang::Raises(s) | Sglang::Reraised { site: s, .. } => release.raise_site(s),
             Sglang::Warns(s) => release.warn_site(s),
-            Sglang::Python { .. } => None,
+            Sglang::Python { .. } | Sglang::Transfer { .. } => None,
         }
     }
 
@@ -133,6 +146,7 @@ impl Rule {
     pub fn applies_to(&self, release: &Release) -> bool {
         match &self.sglang {
             Sglang::Python { function, .. } => release.has_function(function),
+            Sglang::Transfer { read_in, .. } => release.version == *read_in,
             Sglang::Reraised { by, .. } => self.site(release).is_some() && release.raise_site(by).is_some(),
             _ => self.site(release).is_some(),
         }
@@ -141,7 +155,7 @@ impl Rule {
     /// SGLang's exception class ("" for a warning) and message template in `release`.
     pub fn sglang_text(&self, release: &Release) -> Option<(&'static str, &'static str)> {
         match &self.sglang {
-            Sglang::Python { exception, template, .. } => Some((exception, template)),
+            Sglang::Python { exception, template, .. } | Sglang::Transfer { exception, template, .. } => Some((exception, template)),
             Sglang::Warns(_) => self.site(release).map(|s| ("", s.template)),
             Sglang::Raises(_) => self.site(release).map(|s| (s.exception, s.template)),
             Sglang::Reraised { site, by } => Some((release.raise_site(by)?.exception, release.raise_site(site)?.template)),
@@ -156,12 +170,14 @@ impl Rule {
         let site = newest.and_then(|r| self.site(r)).or_else(|| release::all().find_map(|r| self.site(r)));
         let (file, function) = match (&self.sglang, site) {
             (Sglang::Python { raised_by, function, .. }, _) => (format!("{raised_by} (via {function})"), (*raised_by).to_string()),
+            (Sglang::Transfer { file, function, .. }, _) => ((*file).to_string(), (*function).to_string()),
             (_, Some(s)) => (s.file.to_string(), s.id.split('#').next().unwrap_or("").rsplit('.').next().unwrap_or("").to_string()),
             (_, None) => (String::new(), String::new()),
         };
         let text = newest.and_then(|r| self.sglang_text(r)).or_else(|| release::all().find_map(|r| self.sglang_text(r)));
         let in_check = match &self.sglang {
             Sglang::Python { function, .. } => function.ends_with(".check_server_args"),
+            Sglang::Transfer { .. } => true,
             _ => site.is_some_and(|s| s.hook == "check_server_args"),
         };
         let stage = if in_check { Stage::Check } else { Stage::Resolve };
@@ -463,5 +479,6 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(shared::ib_devices::RULES);
     v.extend_from_slice(kv_cache::RULES);
     v.extend_from_slice(cuda_graph::RULES);
+    v.extend_from_slice(crate::pairs::RULES);
     v
 }

@@ -1092,7 +1092,7 @@ fn lcm(a: i64, b: i64) -> i64 {
 }
 
 /// Whether an attention backend that rewrites page_size may be in use (see check_chunked_prefill).
-fn may_constrain_page_size(ctx: &Ctx) -> bool {
+pub(crate) fn may_constrain_page_size(ctx: &Ctx) -> bool {
     const CONSTRAINING: &[&str] = &["flashmla", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla", "trtllm_mha", "hpc_ops", "fa4", "intel_xpu"];
     let explicit_backend = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::speculative_draft_attention_backend]
         .iter()
