@@ -1,5 +1,819 @@
-//! (placeholder)
+//! Launches in YAML files: Kubernetes manifests (Pods, Deployments, Jobs, LeaderWorkerSets:
+//! wherever a mapping holds `command` / `args`), docker-compose services (`entrypoint` /
+//! `command`), SkyPilot tasks (`run`, `envs`), GitHub Actions workflows (`run`, `env`), and any
+//! other string that holds a shell launch.
+//!
+//! * A string scalar that mentions `sglang.launch_server` or `sglang serve` is shell text. Its
+//!   value's bytes that are the file's bytes (a plain or quoted scalar's characters, a block
+//!   scalar's lines without their indentation) are [`PieceKind::Verbatim`] pieces; escapes and
+//!   line folding are [`PieceKind::Synthetic`].
+//! * Exec-form lists: a mapping's `entrypoint` + `command` + `args` sequences of strings are one
+//!   argv run with no shell (Kubernetes `command` + `args`, compose `entrypoint` + `command`).
+//!   A launch there is written as shell-quoted words, each an [`PieceKind::Element`] piece;
+//!   `bash -c TEXT` / `sh -c TEXT` makes `TEXT` shell text as above.
+//! * Variables: every enclosing mapping's `env` (a Kubernetes `[{name, value}]` list, or a
+//!   mapping as in GitHub Actions at workflow, job and step level), `envs` (SkyPilot) and
+//!   `environment` (compose: `K=V` list or mapping) become `export K=V` lines before the
+//!   command, outer first. A variable whose value is not in the file (`valueFrom`, a secret, a
+//!   compose `K` with no value, a template) is not exported: the checker then says that `$K`
+//!   is not expanded (SH005) and checks the text around it, which is the honest reading.
+//! * Templates (`{{ ... }}` of Helm, Jinja or Go templates, `${{ ... }}` of GitHub Actions) are
+//!   replaced by a placeholder of the same length before the YAML is parsed, so offsets stay
+//!   exact; in a snippet a template becomes an unset variable (`${VALUES_TP}` for
+//!   `{{ .Values.tp }}`), and [`extract_with_findings`] adds a `SRC001` warning at it.
+//! * A file that does not parse gives one `SRC002` finding (when it mentions a launch) and no
+//!   snippets. Aliases are not expanded; nesting deeper than [`MAX_DEPTH`] is not read.
 
-pub fn extract(_text: &str) -> Vec<super::Snippet> {
-    Vec::new()
+use super::exec::{self, Builder, Item, Style};
+use super::Snippet;
+use crate::diagnostic::{Diagnostic, Severity, Stage};
+use crate::shell::quote_word;
+use crate::span::Span;
+use std::ops::Range;
+use yaml_rust2::parser::{Event, Parser};
+use yaml_rust2::scanner::TScalarStyle;
+
+/// Collections nested deeper than this are skipped (manifests nest a dozen levels or so).
+pub const MAX_DEPTH: usize = 100;
+
+/// What a YAML file holds for the checker: launch snippets, and findings about the file itself
+/// (templates in a launch, a file that does not parse), with spans in the file's bytes.
+#[derive(Debug, Clone, Default)]
+pub struct Extracted {
+    pub snippets: Vec<Snippet>,
+    pub findings: Vec<Diagnostic>,
+}
+
+/// The launch-bearing snippets of a YAML file.
+pub fn extract(text: &str) -> Vec<Snippet> {
+    extract_with_findings(text).snippets
+}
+
+/// The launch-bearing snippets of a YAML file, and the `SRC001` / `SRC002` findings about it.
+pub fn extract_with_findings(text: &str) -> Extracted {
+    let templates = find_templates(text);
+    let parsed_text = with_placeholders(text, &templates);
+    let docs = match read_tree(&parsed_text) {
+        Ok(docs) => docs,
+        Err((message, at)) => {
+            let mut out = Extracted::default();
+            if mentions_launch(text) {
+                out.findings.push(not_yaml(text, &message, at));
+            }
+            return out;
+        }
+    };
+    let mut walker = Walker { file: &parsed_text, original: text, templates: &templates, used_templates: Vec::new(), snippets: Vec::new() };
+    for doc in &docs {
+        walker.node(doc, &[], 0);
+    }
+    let mut used = std::mem::take(&mut walker.used_templates);
+    used.sort_unstable();
+    used.dedup();
+    let findings = used.into_iter().filter_map(|k| templates.get(k)).map(|t| template_finding(text, t.clone())).collect();
+    Extracted { snippets: walker.snippets, findings }
+}
+
+fn not_yaml(text: &str, message: &str, at: usize) -> Diagnostic {
+    let at = floor_char_boundary(text, at.min(text.len()));
+    Diagnostic::preflight(
+        "SRC002",
+        Severity::Error,
+        Stage::Shell,
+        format!("This file is not valid YAML ({message}); its launch commands are not checked"),
+        Span::empty_at(at),
+    )
+    .with_explanation(
+        "The file mentions an SGLang launch, but it does not parse as YAML, so the commands in it cannot be found \
+         reliably (and kubectl, docker compose or the CI runner would reject the file too). Fix the YAML first.",
+    )
+}
+
+fn template_finding(text: &str, range: Range<usize>) -> Diagnostic {
+    let written = text.get(range.clone()).unwrap_or("");
+    Diagnostic::preflight(
+        "SRC001",
+        Severity::Warning,
+        Stage::Shell,
+        format!("`{}` is a template: its value is not known here; the launch is checked around it", preview(written)),
+        Span::new(range.start, range.end),
+    )
+    .with_explanation(
+        "The value is filled in when the template is rendered (Helm, Jinja, GitHub Actions expressions), which preflight \
+         does not do. The template is read as an unset shell variable, so the rest of the command is still checked; a \
+         flag whose value is templated cannot be checked. Render the template (`helm template ...`) and check the output \
+         to check those values too.",
+    )
+}
+
+fn preview(s: &str) -> String {
+    let shown: String = s.chars().take(60).collect();
+    if shown.len() < s.len() {
+        format!("{shown}…")
+    } else {
+        shown
+    }
+}
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Whether shell text mentions an SGLang launch (`sglang.launch_server`, `sglang serve`).
+pub fn mentions_launch(text: &str) -> bool {
+    if text.contains("sglang.launch_server") {
+        return true;
+    }
+    text.match_indices("sglang").any(|(i, m)| {
+        let rest = text.get(i + m.len()..).unwrap_or("");
+        let trimmed = rest.trim_start_matches([' ', '\t']);
+        trimmed.len() < rest.len() && trimmed.starts_with("serve")
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates
+
+/// Every `{{ ... }}` (with a `$` just before it, as in `${{ ... }}`), in file order.
+pub fn find_templates(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text.get(from..).and_then(|t| t.find("{{")).map(|i| i + from) {
+        let Some(close) = text.get(open + 2..).and_then(|t| t.find("}}")).map(|i| i + open + 2) else { break };
+        let start = if open > 0 && text.as_bytes().get(open - 1) == Some(&b'$') { open - 1 } else { open };
+        let end = close + 2;
+        out.push(start..end);
+        from = end;
+    }
+    out
+}
+
+/// `text` with each template replaced by bytes of the same length that parse as YAML: a
+/// comment when the template has a line to itself (a Helm `{{- if ... }}`), else `x`s (line
+/// breaks inside a template are kept).
+fn with_placeholders(text: &str, templates: &[Range<usize>]) -> String {
+    if templates.is_empty() {
+        return text.to_string();
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for t in templates {
+        let line_start = text.get(..t.start).and_then(|s| s.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+        let line_end = text.get(t.end..).and_then(|s| s.find('\n')).map(|i| i + t.end).unwrap_or(text.len());
+        let blank = |r: Range<usize>| text.get(r).is_some_and(|s| s.trim().is_empty());
+        let own_line = blank(line_start..t.start) && blank(t.end..line_end);
+        for (k, b) in bytes.iter_mut().enumerate().take(t.end).skip(t.start) {
+            if *b == b'\n' || *b == b'\r' {
+                continue;
+            }
+            *b = if own_line { if k == t.start { b'#' } else { b' ' } } else { b'x' };
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+}
+
+/// A shell variable name for a template (`{{ .Values.tp }}` → `VALUES_TP`).
+fn template_variable(written: &str) -> String {
+    let inner = written.trim_start_matches('$').trim_start_matches('{').trim_end_matches('}');
+    let parts: Vec<String> = inner.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()).map(|p| p.to_ascii_uppercase()).collect();
+    let mut name = parts.join("_");
+    name.truncate(48);
+    if name.is_empty() {
+        name = "TEMPLATE".to_string();
+    }
+    if name.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        name.insert(0, '_');
+    }
+    name
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalars: which of a value's bytes are the file's
+
+/// How a scalar is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quoting {
+    Plain,
+    Single,
+    /// Double-quoted YAML, and JSON strings (whose escapes YAML's double quotes read too).
+    Double,
+    /// A literal or folded block scalar: each line after this many bytes of indentation.
+    Block { indent: usize },
+}
+
+/// A stretch of a scalar's value and where it is in the file: the same bytes (`verbatim`), or
+/// an escape, a folded line break, ... written there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Seg {
+    pub value: Range<usize>,
+    pub file: Range<usize>,
+    pub verbatim: bool,
+}
+
+/// A scalar's value laid over the file.
+#[derive(Debug, Clone)]
+pub(crate) struct Aligned {
+    pub segs: Vec<Seg>,
+    /// Where the scalar ends in the file (after the closing quote).
+    pub end: usize,
+    /// Every byte of the value was accounted for: `end` and the segments are exact.
+    pub exact: bool,
+}
+
+/// Lay `value` over `file` from `content_start` (after an opening quote; a block scalar's
+/// first line). Linear in the bytes read; never reads past the scalar's end on a match.
+pub(crate) fn align(file: &str, content_start: usize, value: &str, quoting: Quoting) -> Aligned {
+    let fb = file.as_bytes();
+    let vb = value.as_bytes();
+    let mut segs: Vec<Seg> = Vec::new();
+    let mut f = content_start;
+    let mut i = 0usize;
+    let mut exact = false;
+    let push = |segs: &mut Vec<Seg>, value: Range<usize>, file: Range<usize>, verbatim: bool| {
+        if let Some(last) = segs.last_mut() {
+            if verbatim && last.verbatim && last.value.end == value.start && last.file.end == file.start {
+                last.value.end = value.end;
+                last.file.end = file.end;
+                return;
+            }
+        }
+        segs.push(Seg { value, file, verbatim });
+    };
+    let skip_indent = |mut f: usize, indent: usize| {
+        let mut n = 0;
+        while n < indent && fb.get(f) == Some(&b' ') {
+            f += 1;
+            n += 1;
+        }
+        f
+    };
+    if let Quoting::Block { indent } = quoting {
+        f = skip_indent(f, indent);
+    }
+    while let Some(&c) = fb.get(f) {
+        match quoting {
+            Quoting::Double if c == b'"' => {
+                f += 1;
+                exact = i == vb.len();
+                break;
+            }
+            Quoting::Double if c == b'\\' => {
+                match fb.get(f + 1) {
+                    Some(b'\n') | Some(b'\r') => {
+                        // an escaped line break: nothing in the value, the next line's blanks skipped
+                        f += if fb.get(f + 1) == Some(&b'\r') && fb.get(f + 2) == Some(&b'\n') { 3 } else { 2 };
+                        while matches!(fb.get(f), Some(b' ') | Some(b'\t')) {
+                            f += 1;
+                        }
+                    }
+                    next => {
+                        let len = match next {
+                            Some(b'x') => 4,
+                            Some(b'u') => 6,
+                            Some(b'U') => 10,
+                            _ => 2,
+                        };
+                        let end = (f + len).min(fb.len());
+                        let ch = value.get(i..).and_then(|r| r.chars().next()).map(char::len_utf8).unwrap_or(0);
+                        // a UTF-16 surrogate pair is two `\u` escapes for one character
+                        let pair = next == Some(&b'u') && ch == 4 && fb.get(end) == Some(&b'\\') && fb.get(end + 1) == Some(&b'u');
+                        let end = if pair { (end + 6).min(fb.len()) } else { end };
+                        push(&mut segs, i..i + ch, f..end, false);
+                        i += ch;
+                        f = end;
+                    }
+                }
+                continue;
+            }
+            Quoting::Single if c == b'\'' => {
+                if fb.get(f + 1) == Some(&b'\'') && vb.get(i) == Some(&b'\'') {
+                    push(&mut segs, i..i + 1, f..f + 1, true);
+                    i += 1;
+                    f += 2;
+                    continue;
+                }
+                f += 1;
+                exact = i == vb.len();
+                break;
+            }
+            _ => {}
+        }
+        let Some(&v) = vb.get(i) else {
+            match quoting {
+                Quoting::Plain | Quoting::Block { .. } => {
+                    exact = true;
+                    break;
+                }
+                // trailing blanks before the closing quote
+                _ if matches!(c, b' ' | b'\t' | b'\r' | b'\n') => {
+                    f += 1;
+                    continue;
+                }
+                _ => break,
+            }
+        };
+        if v == c {
+            push(&mut segs, i..i + 1, f..f + 1, true);
+            i += 1;
+            f += 1;
+            if let (Quoting::Block { indent }, b'\n') = (quoting, c) {
+                f = skip_indent(f, indent);
+            }
+            continue;
+        }
+        if !matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+            break;
+        }
+        match quoting {
+            Quoting::Block { indent } => {
+                if c == b'\n' && v == b' ' {
+                    // a folded line break
+                    push(&mut segs, i..i + 1, f..f + 1, false);
+                    i += 1;
+                }
+                f += 1;
+                if c == b'\n' {
+                    f = skip_indent(f, indent);
+                }
+            }
+            _ => {
+                let run = fb.get(f..).map(|r| r.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count()).unwrap_or(0);
+                let breaks = fb.get(f..f + run).map(|r| r.iter().filter(|&&b| b == b'\n').count()).unwrap_or(0);
+                if breaks == 0 {
+                    break;
+                }
+                // a line fold: one space, or one line break fewer than the empty lines
+                let want = if breaks == 1 { 1 } else { breaks - 1 };
+                let from = i;
+                while i - from < want && matches!(vb.get(i), Some(b' ') | Some(b'\n')) {
+                    i += 1;
+                }
+                if i > from {
+                    push(&mut segs, from..i, f..f + run, false);
+                }
+                f += run;
+            }
+        }
+    }
+    if i < vb.len() {
+        exact = false;
+        // what could not be laid over the file is shown at the scalar's start
+        segs.push(Seg { value: i..vb.len(), file: content_start..f.max(content_start).min(fb.len()), verbatim: false });
+    }
+    Aligned { segs, end: f.min(fb.len()), exact }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document tree (values with their places; aliases not expanded)
+
+#[derive(Debug)]
+enum Node {
+    Scalar(Scalar),
+    Seq(Seq),
+    Map(Vec<(Node, Node)>),
+    /// An alias, or something nested too deep.
+    Other,
+}
+
+#[derive(Debug)]
+struct Scalar {
+    value: String,
+    style: TScalarStyle,
+    /// The marker's byte: the opening quote; a block scalar's first content byte.
+    start: usize,
+}
+
+#[derive(Debug)]
+struct Seq {
+    /// `[`, or the first `-`.
+    start: usize,
+    items: Vec<Node>,
+}
+
+enum Open {
+    Seq(Seq),
+    Map(Vec<(Node, Node)>, Option<Node>),
+}
+
+/// Char index → byte offset (yaml-rust2's markers count characters).
+struct Offsets {
+    starts: Option<Vec<usize>>,
+    len: usize,
+}
+
+impl Offsets {
+    fn new(text: &str) -> Offsets {
+        let starts = (!text.is_ascii()).then(|| text.char_indices().map(|(b, _)| b).collect());
+        Offsets { starts, len: text.len() }
+    }
+    fn byte(&self, char_index: usize) -> usize {
+        match &self.starts {
+            None => char_index.min(self.len),
+            Some(s) => s.get(char_index).copied().unwrap_or(self.len),
+        }
+    }
+}
+
+/// The documents of `text` as trees, or the parse error's message and byte.
+fn read_tree(text: &str) -> Result<Vec<Node>, (String, usize)> {
+    let offsets = Offsets::new(text);
+    let mut parser = Parser::new_from_str(text);
+    let mut docs = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    // collections opened below MAX_DEPTH, not read
+    let mut skipped = 0usize;
+    loop {
+        let (event, mark) = parser.next_token().map_err(|e| (e.info().to_string(), offsets.byte(e.marker().index())))?;
+        let done: Option<Node> = match event {
+            Event::StreamEnd => break,
+            Event::SequenceStart(..) | Event::MappingStart(..) if skipped > 0 || stack.len() >= MAX_DEPTH => {
+                skipped += 1;
+                None
+            }
+            Event::SequenceEnd | Event::MappingEnd if skipped > 0 => {
+                skipped -= 1;
+                (skipped == 0).then_some(Node::Other)
+            }
+            _ if skipped > 0 => None,
+            Event::Scalar(value, style, _, _) => Some(Node::Scalar(Scalar { value, style, start: offsets.byte(mark.index()) })),
+            Event::Alias(_) => Some(Node::Other),
+            Event::SequenceStart(..) => {
+                stack.push(Open::Seq(Seq { start: offsets.byte(mark.index()), items: Vec::new() }));
+                None
+            }
+            Event::MappingStart(..) => {
+                stack.push(Open::Map(Vec::new(), None));
+                None
+            }
+            Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
+                Some(Open::Seq(seq)) => Some(Node::Seq(seq)),
+                Some(Open::Map(entries, _)) => Some(Node::Map(entries)),
+                None => None,
+            },
+            Event::Nothing | Event::StreamStart | Event::DocumentStart | Event::DocumentEnd => None,
+        };
+        let Some(node) = done else { continue };
+        match stack.last_mut() {
+            None => docs.push(node),
+            Some(Open::Seq(seq)) => seq.items.push(node),
+            Some(Open::Map(entries, pending)) => match pending.take() {
+                None => *pending = Some(node),
+                Some(key) => entries.push((key, node)),
+            },
+        }
+    }
+    Ok(docs)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Walking the tree
+
+/// A variable an enclosing mapping sets.
+#[derive(Debug, Clone)]
+struct Var {
+    name: String,
+    /// `None`: set, but its value is not in the file.
+    value: Option<String>,
+    anchor: Range<usize>,
+}
+
+struct Walker<'a> {
+    /// The file with templates replaced by placeholders (same bytes elsewhere).
+    file: &'a str,
+    /// The file as written.
+    original: &'a str,
+    templates: &'a [Range<usize>],
+    /// Indexes into `templates` of those inside a launch.
+    used_templates: Vec<usize>,
+    snippets: Vec<Snippet>,
+}
+
+fn key_is(key: &Node, name: &str) -> bool {
+    matches!(key, Node::Scalar(s) if s.value == name)
+}
+
+impl Walker<'_> {
+    fn node(&mut self, node: &Node, env: &[Var], depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match node {
+            Node::Scalar(s) => {
+                if s.style != TScalarStyle::Plain || !s.value.is_empty() {
+                    self.shell_string(s, env);
+                }
+            }
+            Node::Seq(seq) => {
+                for item in &seq.items {
+                    self.node(item, env, depth + 1);
+                }
+            }
+            Node::Map(entries) => {
+                let mut scope = env.to_vec();
+                for (key, value) in entries {
+                    if key_is(key, "env") || key_is(key, "envs") || key_is(key, "environment") {
+                        self.variables(value, &mut scope);
+                    }
+                }
+                let handled = self.exec_form(entries, &scope);
+                for (key, value) in entries {
+                    let is_env = key_is(key, "env") || key_is(key, "envs") || key_is(key, "environment");
+                    let is_handled = handled && ["entrypoint", "command", "args"].iter().any(|k| key_is(key, k));
+                    if !is_env && !is_handled {
+                        self.node(value, &scope, depth + 1);
+                    }
+                }
+            }
+            Node::Other => {}
+        }
+    }
+
+    /// Variables from an `env` / `envs` / `environment` value.
+    fn variables(&self, value: &Node, scope: &mut Vec<Var>) {
+        match value {
+            // GitHub Actions `env:`, SkyPilot `envs:`, compose `environment:` as a mapping
+            Node::Map(entries) => {
+                for (k, v) in entries {
+                    let Node::Scalar(name) = k else { continue };
+                    let known = match v {
+                        Node::Scalar(s) => self.known_value(s),
+                        _ => None,
+                    };
+                    scope.push(Var { name: name.value.clone(), value: known, anchor: name.start..name.start + name.value.len() });
+                }
+            }
+            Node::Seq(seq) => {
+                for item in &seq.items {
+                    match item {
+                        // Kubernetes: {name: K, value: V} or {name: K, valueFrom: ...}
+                        Node::Map(fields) => {
+                            let field = |n: &str| fields.iter().find(|(k, _)| key_is(k, n)).map(|(_, v)| v);
+                            let Some(Node::Scalar(name)) = field("name") else { continue };
+                            let value = match field("value") {
+                                Some(Node::Scalar(v)) => self.known_value(v),
+                                _ => None,
+                            };
+                            scope.push(Var { name: name.value.clone(), value, anchor: name.start..name.start + name.value.len() });
+                        }
+                        // compose: "K=V", or "K" (taken from the host: not known)
+                        Node::Scalar(s) => {
+                            let (name, value) = match s.value.split_once('=') {
+                                Some((n, v)) if self.no_template(s) => (n.to_string(), Some(v.to_string())),
+                                Some((n, _)) => (n.to_string(), None),
+                                None => (s.value.clone(), None),
+                            };
+                            scope.push(Var { name, value, anchor: s.start..s.start + s.value.len() });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A variable's value as written, unless it is null or templated.
+    fn known_value(&self, s: &Scalar) -> Option<String> {
+        let null = s.style == TScalarStyle::Plain && matches!(s.value.as_str(), "" | "~" | "null" | "Null" | "NULL");
+        (!null && self.no_template(s)).then(|| s.value.clone())
+    }
+
+    fn no_template(&self, s: &Scalar) -> bool {
+        let end = self.scalar_extent(s).end;
+        !self.templates.iter().any(|t| t.start < end && s.start < t.end)
+    }
+
+    /// Where a scalar's content starts, and how it is quoted.
+    fn scalar_layout(&self, s: &Scalar) -> (usize, Quoting) {
+        match s.style {
+            TScalarStyle::SingleQuoted => (s.start + 1, Quoting::Single),
+            TScalarStyle::DoubleQuoted => (s.start + 1, Quoting::Double),
+            TScalarStyle::Literal | TScalarStyle::Folded => {
+                // the marker is the first content line's first byte after the indentation; the
+                // value starts on the line after the `|` / `>` header (blank lines included)
+                let line_start = self.file.get(..s.start).and_then(|t| t.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+                let indent = s.start - line_start;
+                let mut body = line_start;
+                while body > 0 {
+                    let prev_start = self.file.get(..body - 1).and_then(|t| t.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+                    if self.file.get(prev_start..body).is_some_and(|l| l.trim().is_empty()) {
+                        body = prev_start;
+                    } else {
+                        break;
+                    }
+                }
+                (body, Quoting::Block { indent })
+            }
+            _ => (s.start, Quoting::Plain),
+        }
+    }
+
+    fn align_scalar(&self, s: &Scalar) -> Aligned {
+        let (content, quoting) = self.scalar_layout(s);
+        align(self.file, content, &s.value, quoting)
+    }
+
+    /// The scalar's bytes in the file, quotes included.
+    fn scalar_extent(&self, s: &Scalar) -> Range<usize> {
+        let a = self.align_scalar(s);
+        s.start..a.end.max(s.start)
+    }
+
+    /// Templates overlapping `file`, by index.
+    fn templates_in(&self, file: &Range<usize>) -> std::ops::Range<usize> {
+        let first = self.templates.partition_point(|t| t.end <= file.start);
+        let last = self.templates.partition_point(|t| t.start < file.end);
+        first..last.max(first)
+    }
+
+    /// A string scalar that mentions a launch: its value is shell text.
+    fn shell_string(&mut self, s: &Scalar, env: &[Var]) {
+        if !mentions_launch(&s.value) {
+            return;
+        }
+        let mut out = Builder::default();
+        exports(&mut out, env);
+        let aligned = self.align_scalar(s);
+        self.write_value(&mut out, &s.value, &aligned.segs);
+        if !out.is_empty() {
+            self.snippets.push(out.finish());
+        }
+    }
+
+    /// A scalar's value into the snippet, verbatim where it is the file's bytes, templates as
+    /// unset variables.
+    fn write_value(&mut self, out: &mut Builder, value: &str, segs: &[Seg]) {
+        for seg in segs {
+            let text = value.get(seg.value.clone()).unwrap_or("");
+            if !seg.verbatim {
+                out.synthetic(text, seg.file.clone());
+                continue;
+            }
+            let mut at = seg.file.start;
+            for k in self.templates_in(&seg.file) {
+                let Some(t) = self.templates.get(k) else { continue };
+                let from = t.start.max(seg.file.start);
+                let to = t.end.min(seg.file.end);
+                if from > at {
+                    out.verbatim(self.file.get(at..from).unwrap_or(""), at);
+                }
+                // the placeholder's bytes stand for the template: an unset variable in their place
+                let name = template_variable(self.template_text(t));
+                out.synthetic(&format!("${{{name}}}"), t.clone());
+                self.used_templates.push(k);
+                at = to.max(at);
+            }
+            if seg.file.end > at {
+                out.verbatim(self.file.get(at..seg.file.end).unwrap_or(""), at);
+            }
+        }
+    }
+
+    /// A template's text as written.
+    fn template_text(&self, t: &Range<usize>) -> &str {
+        self.original.get(t.clone()).unwrap_or("")
+    }
+
+    /// A mapping's exec-form `entrypoint` + `command` + `args`; true when they were read as one.
+    fn exec_form(&mut self, entries: &[(Node, Node)], env: &[Var]) -> bool {
+        let lists: Vec<&Seq> = ["entrypoint", "command", "args"]
+            .iter()
+            .filter_map(|k| entries.iter().find(|(key, _)| key_is(key, k)).map(|(_, v)| v))
+            .filter_map(|v| match v {
+                Node::Seq(seq) => Some(seq),
+                _ => None,
+            })
+            .collect();
+        if lists.is_empty() {
+            return false;
+        }
+        let mut argv: Vec<Item> = Vec::new();
+        let mut same_list: Vec<bool> = Vec::new();
+        let mut scalars: Vec<&Scalar> = Vec::new();
+        for seq in &lists {
+            let style = self.seq_style(seq);
+            for (k, item) in seq.items.iter().enumerate() {
+                // a list of something other than strings is not an argv
+                let Node::Scalar(s) = item else { return false };
+                let aligned = self.align_scalar(s);
+                let file = s.start..aligned.end.max(s.start);
+                let templated = !self.templates_in(&file).is_empty();
+                let word = if templated { self.templated_word(s, &aligned) } else { quote_word(&s.value) };
+                let style = if aligned.exact && !templated { style.clone() } else { None };
+                argv.push(Item { value: s.value.clone(), file, style, word });
+                same_list.push(k > 0);
+                scalars.push(s);
+            }
+        }
+        let values: Vec<&str> = argv.iter().map(|i| i.value.as_str()).collect();
+        if let Some(script) = shell_script_index(&values) {
+            // `bash -c TEXT`: TEXT is shell text
+            if let Some(s) = scalars.get(script) {
+                self.shell_string(s, env);
+            }
+            return true;
+        }
+        if !is_launch_argv(&values) {
+            return true;
+        }
+        let mut out = Builder::default();
+        exports(&mut out, env);
+        for item in &argv {
+            for k in self.templates_in(&item.file) {
+                self.used_templates.push(k);
+            }
+        }
+        exec::write_argv(&mut out, &argv, &same_list);
+        self.snippets.push(out.finish());
+        true
+    }
+
+    /// An item with a template in it, as a double-quoted shell word with the template as an
+    /// unset variable.
+    fn templated_word(&self, s: &Scalar, aligned: &Aligned) -> String {
+        let mut word = String::from("\"");
+        for seg in &aligned.segs {
+            let text = s.value.get(seg.value.clone()).unwrap_or("");
+            let mut at = seg.value.start;
+            if seg.verbatim {
+                for k in self.templates_in(&seg.file) {
+                    let Some(t) = self.templates.get(k) else { continue };
+                    let from = seg.value.start + t.start.saturating_sub(seg.file.start);
+                    let to = (seg.value.start + t.end.saturating_sub(seg.file.start)).min(seg.value.end);
+                    word.push_str(&double_quote_escape(s.value.get(at..from.max(at)).unwrap_or("")));
+                    word.push_str(&format!("${{{}}}", template_variable(self.template_text(t))));
+                    at = to.max(at);
+                }
+                word.push_str(&double_quote_escape(s.value.get(at..seg.value.end).unwrap_or("")));
+            } else {
+                word.push_str(&double_quote_escape(text));
+            }
+        }
+        word.push('"');
+        word
+    }
+
+    /// The syntax of a sequence's items.
+    fn seq_style(&self, seq: &Seq) -> Option<Style> {
+        let bytes = self.file.as_bytes();
+        match bytes.get(seq.start) {
+            Some(b'[') => Some(Style::YamlFlow),
+            Some(b'-') => {
+                let line_start = self.file.get(..seq.start).and_then(|t| t.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+                let before = self.file.get(line_start..seq.start)?;
+                before.bytes().all(|b| b == b' ').then_some(Style::YamlBlock { indent: before.len() })
+            }
+            _ => None,
+        }
+    }
+}
+
+fn double_quote_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `export K=V` lines for the variables whose values are known, each at its entry.
+fn exports(out: &mut Builder, env: &[Var]) {
+    for var in env {
+        let Some(value) = &var.value else { continue };
+        if crate::shell::assignment_name_len(&format!("{}=", var.name)).is_none() {
+            continue;
+        }
+        out.synthetic(&format!("export {}={}\n", var.name, quote_word(value)), var.anchor.clone());
+    }
+}
+
+fn basename(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// In an argv, the index of the script of `sh -c SCRIPT` / `bash -lc SCRIPT` (after `env`,
+/// variable assignments, ...): the word after the first `-...c` option of a shell.
+pub(crate) fn shell_script_index(argv: &[&str]) -> Option<usize> {
+    let shell = argv.iter().position(|w| matches!(basename(w), "sh" | "bash" | "zsh" | "dash" | "ash" | "ksh"))?;
+    let mut k = shell + 1;
+    while let Some(w) = argv.get(k) {
+        if !w.starts_with('-') || *w == "--" {
+            return None;
+        }
+        if !w.starts_with("--") && w.contains('c') {
+            return Some(k + 1).filter(|&s| s < argv.len());
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Whether an argv runs an SGLang server: `... -m sglang.launch_server ...` or `sglang serve`.
+pub(crate) fn is_launch_argv(argv: &[&str]) -> bool {
+    argv.iter().any(|w| w.ends_with("sglang.launch_server")) || argv.windows(2).any(|p| matches!(p, [a, b] if basename(a) == "sglang" && *b == "serve"))
 }
