@@ -203,3 +203,316 @@ fn edits_that_cannot_be_written_in_the_list_are_refused() {
     let at = start_of(snippet, "--tp 2") + 2;
     assert_eq!(exec::map_edit(snippet, &Edit { start: at, end: at + 4, replacement: "x".into() }), None);
 }
+
+// ---------------------------------------------------------------------------------------------
+// LeaderWorkerSet: `bash -c` with a literal block
+
+const LEADER_WORKER_SET: &str = r#"apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+spec:
+  leaderWorkerTemplate:
+    leaderTemplate:
+      spec:
+        containers:
+          - name: sglang-leader
+            command:
+              - /bin/bash
+              - -c
+              - |
+                python3 -m sglang.launch_server \
+                  --model-path deepseek-ai/DeepSeek-V3 \
+                  --tp 16 --nnodes 2 --node-rank 0 \
+                  --max-running-requests lots
+            env:
+              - name: LWS_GROUP_SIZE
+                value: "2"
+"#;
+
+#[test]
+fn bash_c_block_is_shell_text_each_line_without_its_indentation() {
+    let [snippet] = yaml::extract(LEADER_WORKER_SET).try_into().unwrap();
+    assert_eq!(
+        snippet.text,
+        "export LWS_GROUP_SIZE=2\npython3 -m sglang.launch_server \\\n  --model-path deepseek-ai/DeepSeek-V3 \\\n  --tp 16 --nnodes 2 --node-rank 0 \\\n  --max-running-requests lots\n"
+    );
+    // every byte of the script is the file's own, line by line
+    let p = pieces(LEADER_WORKER_SET, &snippet);
+    assert_eq!(p[1], ("python3 -m sglang.launch_server \\\n".into(), "verbatim", "python3 -m sglang.launch_server \\\n".into()));
+    assert_eq!(p[2].2, "  --model-path deepseek-ai/DeepSeek-V3 \\\n");
+    assert!(p[1..].iter().all(|(text, kind, bytes)| *kind == "verbatim" && text == bytes));
+    let errs = errors(LEADER_WORKER_SET, &snippet);
+    assert_eq!(errs[0].0, "ARG004");
+    assert_eq!(errs[0].1, "argument --max-running-requests: invalid int value: 'lots'");
+    assert_eq!(errs[0].2, "lots");
+}
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose: string command (shell text), list command (exec form), environment
+
+const COMPOSE: &str = r#"services:
+  router:
+    image: lmsysorg/sglang:latest
+    command: python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --port 30000 --tool-call-parser qwen25x
+    environment:
+      - SGLANG_HOST_IP=0.0.0.0
+      - HF_TOKEN
+  worker:
+    image: lmsysorg/sglang:latest
+    entrypoint: ["python3", "-m", "sglang.launch_server"]
+    command: ["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--tp-size", "two"]
+    environment:
+      SGLANG_LOG_LEVEL: debug
+      EMPTY:
+"#;
+
+#[test]
+fn compose_string_command_is_shell_text_and_list_command_follows_the_entrypoint() {
+    let [router, worker] = yaml::extract(COMPOSE).try_into().unwrap();
+    // `HF_TOKEN` alone takes the host's value: not known, not exported
+    assert_eq!(
+        router.text,
+        "export SGLANG_HOST_IP=0.0.0.0\npython3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --port 30000 --tool-call-parser qwen25x"
+    );
+    assert_eq!(pieces(COMPOSE, &router)[0].2, "SGLANG_HOST_IP=0.0.0.0");
+    assert_eq!(pieces(COMPOSE, &router)[1].1, "verbatim");
+    assert_eq!(errors(COMPOSE, &router)[0].2, "qwen25x");
+
+    assert_eq!(
+        worker.text,
+        "export SGLANG_LOG_LEVEL=debug\npython3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --tp-size two"
+    );
+    let errs = errors(COMPOSE, &worker);
+    assert_eq!((errs[0].0.as_str(), errs[0].2.as_str()), ("ARG004", "\"two\""));
+    // a value replaced: written as a flow item, quoted because a plain `2` would be a number
+    let at = start_of(&worker, "two");
+    let file = edited(COMPOSE, &worker, Edit { start: at, end: at + 3, replacement: "2".into() });
+    assert!(file.contains(r#"command: ["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--tp-size", "2"]"#));
+    // appended: new flow items
+    let end = worker.text.len();
+    let file = edited(COMPOSE, &worker, Edit { start: end, end, replacement: " --enable-metrics --port 30001".into() });
+    assert!(file.contains(r#""--tp-size", "two", --enable-metrics, --port, "30001"]"#));
+    let doc = &yaml_rust2::YamlLoader::load_from_str(&file).unwrap()[0];
+    let command: Vec<&str> = doc["services"]["worker"]["command"].as_vec().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(command, ["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--tp-size", "two", "--enable-metrics", "--port", "30001"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SkyPilot: `run: |` with `envs`
+
+const SKYPILOT: &str = r#"resources:
+  accelerators: H100:8
+envs:
+  MODEL: meta-llama/Llama-3.1-70B-Instruct
+  TP: 8
+setup: pip install "sglang[all]"
+run: |
+  python -m sglang.launch_server --model-path $MODEL --tp-size $TP \
+    --port 30000 --tool-call-parser llama4x
+"#;
+
+#[test]
+fn skypilot_run_gets_its_envs() {
+    let [snippet] = yaml::extract(SKYPILOT).try_into().unwrap();
+    assert_eq!(
+        snippet.text,
+        "export MODEL=meta-llama/Llama-3.1-70B-Instruct\nexport TP=8\npython -m sglang.launch_server --model-path $MODEL --tp-size $TP \\\n  --port 30000 --tool-call-parser llama4x\n"
+    );
+    // `$TP` is 8: no invalid int; only the bad parser name, on the file's bytes
+    let errs = errors(SKYPILOT, &snippet);
+    assert_eq!(errs.len(), 1);
+    assert_eq!((errs[0].0.as_str(), errs[0].2.as_str()), ("ARG005", "llama4x"));
+    let report = sglang_preflight::check(&snippet.text, &Default::default());
+    assert_eq!(report.commands[0].argv[..4], owned(&["--model-path", "meta-llama/Llama-3.1-70B-Instruct", "--tp-size", "8"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub Actions: `run:` with `env:` at three levels and `${{ }}` expressions
+
+const WORKFLOW: &str = r#"name: smoke
+on: push
+env:
+  MODEL: Qwen/Qwen2.5-0.5B-Instruct
+jobs:
+  serve:
+    runs-on: [self-hosted, gpu]
+    env:
+      TP: 1
+    steps:
+      - uses: actions/checkout@v4
+      - name: launch
+        env:
+          HF_TOKEN: ${{ secrets.HF_TOKEN }}
+        run: python -m sglang.launch_server --model-path $MODEL --tp-size $TP --served-model-name ${{ matrix.name }} --tool-call-parser llama4x
+"#;
+
+#[test]
+fn actions_run_gets_workflow_job_and_step_env_and_expressions_become_unset_variables() {
+    let found = yaml::extract_with_findings(WORKFLOW);
+    let [snippet] = found.snippets.as_slice() else { panic!() };
+    // the secret is an expression: its value is not known, not exported
+    assert_eq!(
+        snippet.text,
+        "export MODEL=Qwen/Qwen2.5-0.5B-Instruct\nexport TP=1\npython -m sglang.launch_server --model-path $MODEL --tp-size $TP --served-model-name ${MATRIX_NAME} --tool-call-parser llama4x"
+    );
+    let p = pieces(WORKFLOW, snippet);
+    assert!(p.contains(&("${MATRIX_NAME}".into(), "synthetic", "${{ matrix.name }}".into())));
+    // one warning, at the expression inside the launch (not at the secret of an env entry)
+    assert_eq!(found.findings.len(), 1);
+    let warning = &found.findings[0];
+    assert_eq!(warning.code, "SRC001");
+    assert_eq!(&WORKFLOW[warning.span.start..warning.span.end], "${{ matrix.name }}");
+    assert!(!warning.explanation.is_empty());
+    // the rest of the command is checked around it
+    assert_eq!(errors(WORKFLOW, snippet).iter().map(|e| (e.0.as_str(), e.2.as_str())).collect::<Vec<_>>(), [("ARG005", "llama4x")]);
+    assert!(codes(snippet).contains(&"SH005".to_string()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helm: `{{ ... }}` everywhere, control structures on their own lines
+
+const HELM: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-sglang
+spec:
+  replicas: {{ .Values.replicas }}
+  template:
+    spec:
+      containers:
+        - name: sglang
+          {{- if .Values.gpu }}
+          resources:
+            limits:
+              nvidia.com/gpu: {{ .Values.gpus }}
+          {{- end }}
+          command: ["python3", "-m", "sglang.launch_server"]
+          args:
+            - --model-path
+            - {{ .Values.model | quote }}
+            - --served-model-name
+            - "{{ .Values.name }}-chat"
+            - --tool-call-parser
+            - llama4x
+"#;
+
+#[test]
+fn helm_templates_parse_as_placeholders_and_are_checked_around() {
+    let found = yaml::extract_with_findings(HELM);
+    let [snippet] = found.snippets.as_slice() else { panic!("{:?}", found.findings) };
+    assert_eq!(
+        snippet.text,
+        r#"python3 -m sglang.launch_server --model-path "${VALUES_MODEL_QUOTE}" --served-model-name "${VALUES_NAME}-chat" --tool-call-parser llama4x"#
+    );
+    let warned: Vec<&str> = found.findings.iter().map(|d| &HELM[d.span.start..d.span.end]).collect();
+    assert_eq!(warned, ["{{ .Values.model | quote }}", "{{ .Values.name }}"]);
+    assert!(found.findings.iter().all(|d| d.code == "SRC001"));
+    assert_eq!(errors(HELM, snippet).iter().map(|e| (e.0.as_str(), e.2.as_str())).collect::<Vec<_>>(), [("ARG005", "llama4x")]);
+    // a templated item is not rewritten (its value is not known)
+    let at = start_of(snippet, "\"${VALUES_NAME}");
+    let end = end_of(snippet, "-chat\"");
+    assert_eq!(exec::map_edit(snippet, &Edit { start: at, end, replacement: "x".into() }), None);
+    // the plain items still take fixes
+    let fix = &first_error(snippet, "ARG005").fixes[0];
+    let file = edited(HELM, snippet, fix.edits[0].clone());
+    assert!(file.ends_with("            - --tool-call-parser\n            - llama3\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfiles
+
+const DOCKERFILE_EXEC: &str = r#"# syntax=docker/dockerfile:1
+FROM lmsysorg/sglang:latest AS base
+ARG REVISION=main
+ENV HF_HOME=/models PORT="30000"
+ENV SGLANG_LOG info
+ENTRYPOINT ["python3", "-m", "sglang.launch_server"]
+CMD ["--model-path", "Qwen/Qwen2.5-7B-Instruct", \
+     "--tool-call-parser", "llama4x"]
+"#;
+
+#[test]
+fn dockerfile_exec_entrypoint_and_cmd_are_one_argv_with_the_stage_env() {
+    let [snippet] = dockerfile::extract(DOCKERFILE_EXEC).try_into().unwrap();
+    // ARG is a build-time value: not in the container's environment
+    assert_eq!(
+        snippet.text,
+        "export HF_HOME=/models\nexport PORT=30000\nexport SGLANG_LOG=info\npython3 -m sglang.launch_server --model-path Qwen/Qwen2.5-7B-Instruct --tool-call-parser llama4x"
+    );
+    let p = pieces(DOCKERFILE_EXEC, &snippet);
+    assert_eq!(p[0], ("export HF_HOME=/models\n".into(), "synthetic", "HF_HOME=/models".into()));
+    assert_eq!(p[1].2, "PORT=\"30000\"");
+    assert_eq!(p[2].2, "SGLANG_LOG info");
+    assert_eq!(p[3], ("python3".into(), "element", "\"python3\"".into()));
+    assert_eq!(errors(DOCKERFILE_EXEC, &snippet)[0].2, "\"llama4x\"");
+
+    let fix = &first_error(&snippet, "ARG005").fixes[0];
+    let file = edited(DOCKERFILE_EXEC, &snippet, fix.edits[0].clone());
+    assert!(file.contains("\"--tool-call-parser\", \"llama3\"]"));
+    assert_eq!(docker_argv(&file)[3], "llama3");
+
+    let end = snippet.text.len();
+    let file = edited(DOCKERFILE_EXEC, &snippet, Edit { start: end, end, replacement: " --tp-size 2".into() });
+    assert!(file.contains(r#""--tool-call-parser", "llama4x", "--tp-size", "2"]"#));
+    assert_eq!(docker_argv(&file)[2..], owned(&["--tool-call-parser", "llama4x", "--tp-size", "2"]));
+
+    // removing the last CMD pair: the separator goes with it, the array stays JSON
+    let (start, stop) = (end_of(&snippet, "Instruct"), end);
+    let file = edited(DOCKERFILE_EXEC, &snippet, Edit { start, end: stop, replacement: String::new() });
+    assert!(file.contains("CMD [\"--model-path\", \"Qwen/Qwen2.5-7B-Instruct\"]"));
+    assert_eq!(docker_argv(&file), owned(&["--model-path", "Qwen/Qwen2.5-7B-Instruct"]));
+}
+
+const DOCKERFILE_SHELL: &str = "FROM lmsysorg/sglang:latest
+ENV TP=2
+CMD python3 -m sglang.launch_server \\
+    --model-path Qwen/Qwen2.5-7B-Instruct \\
+    # the port the service expects
+    --tp-size $TP --port 30000 --tool-call-parser llama4x
+";
+
+#[test]
+fn dockerfile_shell_form_keeps_its_continuations_and_drops_comment_lines() {
+    let [snippet] = dockerfile::extract(DOCKERFILE_SHELL).try_into().unwrap();
+    assert_eq!(
+        snippet.text,
+        "export TP=2\npython3 -m sglang.launch_server \\\n    --model-path Qwen/Qwen2.5-7B-Instruct \\\n    --tp-size $TP --port 30000 --tool-call-parser llama4x"
+    );
+    assert!(pieces(DOCKERFILE_SHELL, &snippet)[1..].iter().all(|(text, kind, bytes)| *kind == "verbatim" && text == bytes));
+    let errs = errors(DOCKERFILE_SHELL, &snippet);
+    assert_eq!(errs.iter().map(|e| (e.0.as_str(), e.2.as_str())).collect::<Vec<_>>(), [("ARG005", "llama4x")]);
+    let report = sglang_preflight::check(&snippet.text, &Default::default());
+    assert_eq!(report.commands[0].argv[2..4], owned(&["--tp-size", "2"]));
+}
+
+const DOCKERFILE_STAGES: &str = r#"FROM lmsysorg/sglang:latest AS one
+ENV ONLY_IN_ONE=1
+CMD ["sh", "-c", "python3 -m sglang.launch_server --model-path \"m1\" --tp-size x"]
+
+FROM lmsysorg/sglang:latest AS two
+ARG TP=4
+RUN python3 -m sglang.launch_server --model-path m2 --tp-size $TP --help
+RUN <<EOF
+python3 -m sglang.launch_server --model-path m3 --help
+EOF
+CMD ["echo", "not a launch"]
+"#;
+
+#[test]
+fn dockerfile_stages_reset_variables_and_sh_c_and_heredocs_are_shell_text() {
+    let snippets = dockerfile::extract(DOCKERFILE_STAGES);
+    let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            // stage one's CMD, found when the stage ends: the JSON string is shell text
+            "export ONLY_IN_ONE=1\npython3 -m sglang.launch_server --model-path \"m1\" --tp-size x",
+            // RUN sees build arguments, and not stage one's ENV
+            "export TP=4\npython3 -m sglang.launch_server --model-path m2 --tp-size $TP --help",
+            "export TP=4\npython3 -m sglang.launch_server --model-path m3 --help\n",
+        ]
+    );
+    let stage_one = &snippets[0];
+    // the escaped quote stands for `\"` in the file
+    assert!(pieces(DOCKERFILE_STAGES, stage_one).contains(&("\"".into(), "synthetic", "\\\"".into())));
+    assert_eq!(errors(DOCKERFILE_STAGES, stage_one)[0].2, "x");
+}

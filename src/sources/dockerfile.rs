@@ -102,7 +102,8 @@ impl Reader<'_> {
             let word_start = at + (line.len() - trimmed.len());
             let word_len = trimmed.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
             let keyword = trimmed.get(..word_len).unwrap_or("").to_ascii_uppercase();
-            let (logical, after) = self.logical(word_start + word_len);
+            let args_start = word_start + word_len + trimmed.get(word_len..).map(|r| r.len() - r.trim_start_matches([' ', '\t']).len()).unwrap_or(0);
+            let (logical, after) = self.logical(args_start);
             let after = self.skip_heredocs(&logical, after, &keyword, &stage);
             match keyword.as_str() {
                 "FROM" => {
