@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 /// their whole file range.
 fn file_range(snippet: &Snippet, span: Range<usize>) -> Range<usize> {
     let at = |offset: usize, end: bool| {
-        let piece = snippet
-            .pieces
-            .iter()
-            .find(|p| if end { p.snippet.start < offset && offset <= p.snippet.end } else { p.snippet.start <= offset && offset < p.snippet.end })
-            .unwrap();
+        let inside = |p: &&sglang_preflight::sources::Piece, end: bool| {
+            if end { p.snippet.start < offset && offset <= p.snippet.end } else { p.snippet.start <= offset && offset < p.snippet.end }
+        };
+        // an empty span at the very end of the text belongs to the last piece
+        let piece = snippet.pieces.iter().find(|p| inside(p, end)).or_else(|| snippet.pieces.iter().find(|p| inside(p, true))).unwrap();
         match piece.kind {
             PieceKind::Verbatim => piece.file.start + (offset - piece.snippet.start),
             _ if end => piece.file.end,
@@ -515,4 +515,174 @@ fn dockerfile_stages_reset_variables_and_sh_c_and_heredocs_are_shell_text() {
     // the escaped quote stands for `\"` in the file
     assert!(pieces(DOCKERFILE_STAGES, stage_one).contains(&("\"".into(), "synthetic", "\\\"".into())));
     assert_eq!(errors(DOCKERFILE_STAGES, stage_one)[0].2, "x");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalars of every style map back byte for byte where they can
+
+#[test]
+fn quoted_and_folded_scalars_map_their_own_bytes_and_mark_escapes_and_folds() {
+    let file = concat!(
+        "a: \"python -m sglang.launch_server --model-path \\\"m\\\" \\\n",
+        "   --tp-size x\"\n",
+        "b: 'python -m sglang.launch_server --model-path ''m''\n",
+        "   --tp-size y'\n",
+        "c: >\n",
+        "  python -m sglang.launch_server\n",
+        "  --model-path m --tp-size z\n",
+        "d: python -m sglang.launch_server\n",
+        "   --model-path m --tp-size w\n",
+    );
+    let snippets = yaml::extract(file);
+    let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "python -m sglang.launch_server --model-path \"m\" --tp-size x",
+            "python -m sglang.launch_server --model-path 'm' --tp-size y",
+            "python -m sglang.launch_server --model-path m --tp-size z\n",
+            "python -m sglang.launch_server --model-path m --tp-size w",
+        ]
+    );
+    for snippet in &snippets {
+        for (text, kind, bytes) in pieces(file, snippet) {
+            match kind {
+                "verbatim" => assert_eq!(text, bytes),
+                // an escape (`\"`), a folded line break, an escaped line break's nothing
+                _ => assert!(["\\\"", "\n", "\n   "].contains(&bytes.as_str()), "{text:?} at {bytes:?}"),
+            }
+        }
+        let value = snippet.text.trim_end().rsplit(' ').next().unwrap();
+        assert_eq!(errors(file, snippet)[0].2, value, "{}", snippet.text);
+    }
+    // the doubled quote of a single-quoted scalar is the quote once, at its first byte: only
+    // the folded line break is not the file's own
+    assert_eq!(pieces(file, &snippets[1]).iter().filter(|(_, kind, _)| *kind != "verbatim").count(), 1);
+}
+
+#[test]
+fn text_that_only_mentions_sglang_is_not_a_launch() {
+    let file = "a: pip install sglang\nb: [python3, -m, sglang.check_env]\nc: {command: [python3, app.py], args: [--serve]}\n";
+    assert!(yaml::extract_with_findings(file).snippets.is_empty());
+    assert!(dockerfile::extract("FROM x\nRUN pip install sglang\nCMD [\"python3\", \"app.py\"]\n").is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile files: no panic, no blow-up, one clear finding when the YAML is broken
+
+#[test]
+fn yaml_that_does_not_parse_gives_one_finding_and_nothing_else() {
+    let file = "run: |\n  python -m sglang.launch_server --model-path m\n bad: [unclosed\n";
+    let found = yaml::extract_with_findings(file);
+    assert!(found.snippets.is_empty());
+    assert_eq!(found.findings.len(), 1);
+    assert_eq!(found.findings[0].code, "SRC002");
+    assert!(found.findings[0].message.starts_with("This file is not valid YAML ("));
+    assert!(found.findings[0].span.start <= file.len());
+    // broken YAML with no launch in it is none of our business
+    assert!(yaml::extract_with_findings("a: [unclosed\n").findings.is_empty());
+}
+
+fn quickly<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = f();
+    assert!(started.elapsed() < Duration::from_secs(5), "{what} took {:?}", started.elapsed());
+    out
+}
+
+#[test]
+fn alias_bombs_are_not_expanded() {
+    // each level refers to the one before four times: 4^30 values if expanded
+    let mut file = String::from("l0: &l0 [\"python -m sglang.launch_server --model-path m\", x]\n");
+    for k in 1..30 {
+        let before = format!("*l{}", k - 1);
+        file.push_str(&format!("l{k}: &l{k} [{before}, {before}, {before}, {before}]\n"));
+    }
+    let found = quickly("alias bomb", || yaml::extract_with_findings(&file));
+    // the launch is read once, where it is written
+    assert_eq!(found.snippets.len(), 1);
+}
+
+#[test]
+fn ten_thousand_args_and_deep_nesting_and_huge_lines_stay_linear() {
+    let mut file = String::from("command: [python3, -m, sglang.launch_server]\nargs:\n");
+    for k in 0..10_000 {
+        file.push_str(&format!("  - --arg-{k}\n"));
+    }
+    let found = quickly("10k args", || yaml::extract(&file));
+    assert_eq!(found[0].pieces.iter().filter(|p| matches!(p.kind, PieceKind::Element(_))).count(), 10_003);
+    let last = found[0].text.len();
+    let edit = quickly("edit after 10k args", || exec::map_edit(&found[0], &Edit { start: last, end: last, replacement: " --x".into() }));
+    assert_eq!(edit.unwrap().replacement, "\n  - --x");
+
+    let deep = format!("{}python -m sglang.launch_server{}", "[".repeat(20_000), "]".repeat(20_000));
+    quickly("deep nesting", || yaml::extract_with_findings(&deep));
+    let deep_block = (0..2_000).map(|k| format!("{}- \n", " ".repeat(k))).collect::<String>();
+    quickly("deep block nesting", || yaml::extract_with_findings(&deep_block));
+
+    let huge = format!("run: python -m sglang.launch_server --model-path m {}\n", "--x y ".repeat(200_000));
+    let found = quickly("huge line", || yaml::extract(&huge));
+    assert_eq!(found.len(), 1);
+    let huge_json = format!("CMD [\"python3\", \"-m\", \"sglang.launch_server\"{}]\n", ", \"--x\"".repeat(200_000));
+    assert_eq!(quickly("huge JSON", || dockerfile::extract(&huge_json)).len(), 1);
+}
+
+#[test]
+fn broken_dockerfiles_and_truncated_files_do_not_panic() {
+    // an unterminated JSON array is shell form, as Docker reads it
+    let [snippet] = dockerfile::extract("CMD [\"python3\", \"-m\", \"sglang.launch_server\"\n").try_into().unwrap();
+    assert_eq!(snippet.text, "[\"python3\", \"-m\", \"sglang.launch_server\"");
+    for text in ["CMD [\"\\", "CMD [\"a\\u12", "RUN <<", "RUN <<EOF\npython -m sglang.launch_server", "CMD \\", "ENV", "ARG =", "# escape=`\nCMD python -m sglang.launch_server `\n --tp 2"] {
+        dockerfile::extract(text);
+    }
+    // every prefix of every fixture, cut anywhere (also inside a character)
+    for file in [DEPLOYMENT, LEADER_WORKER_SET, COMPOSE, SKYPILOT, WORKFLOW, HELM, "a: \"é\\u00e9 python -m sglang.launch_server ü\"\n"] {
+        for cut in 0..file.len() {
+            if let Some(prefix) = file.get(..cut) {
+                for snippet in yaml::extract_with_findings(prefix).snippets {
+                    check_pieces_cover(prefix, &snippet);
+                }
+            }
+        }
+    }
+    for file in [DOCKERFILE_EXEC, DOCKERFILE_SHELL, DOCKERFILE_STAGES] {
+        for cut in 0..file.len() {
+            for snippet in dockerfile::extract(&file[..cut]) {
+                check_pieces_cover(&file[..cut], &snippet);
+            }
+        }
+    }
+}
+
+/// The pieces cover the snippet in order, and every file range is inside the file on character
+/// boundaries; Verbatim pieces are the file's bytes.
+fn check_pieces_cover(file: &str, snippet: &Snippet) {
+    let mut at = 0;
+    for p in &snippet.pieces {
+        assert_eq!(p.snippet.start, at, "{snippet:?}");
+        assert!(p.snippet.end > p.snippet.start);
+        at = p.snippet.end;
+        assert!(file.get(p.file.clone()).is_some(), "{p:?} outside {file:?}");
+        if p.kind == PieceKind::Verbatim {
+            assert_eq!(&snippet.text[p.snippet.clone()], &file[p.file.clone()]);
+        }
+    }
+    assert_eq!(at, snippet.text.len());
+}
+
+#[test]
+fn multi_byte_text_maps_by_bytes() {
+    let file = "# ümlaut ☃\nrun: \"python -m sglang.launch_server --model-path ☃ --tp-size é\"\n";
+    let [snippet] = yaml::extract(file).try_into().unwrap();
+    check_pieces_cover(file, &snippet);
+    assert_eq!(errors(file, &snippet)[0].2, "é");
+}
+
+#[test]
+fn several_documents_are_all_read() {
+    let file = "command: [python3, -m, sglang.launch_server, --tp, a]\n---\nrun: python -m sglang.launch_server --tp b\n...\n---\n- sglang serve --model-path m --tp c\n";
+    let snippets = yaml::extract(file);
+    assert_eq!(snippets.len(), 3);
+    let values: Vec<String> = snippets.iter().map(|s| errors(file, s)[0].2.clone()).collect();
+    assert_eq!(values, ["a", "b", "c"]);
 }
