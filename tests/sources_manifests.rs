@@ -686,3 +686,57 @@ fn several_documents_are_all_read() {
     let values: Vec<String> = snippets.iter().map(|s| errors(file, s)[0].2.clone()).collect();
     assert_eq!(values, ["a", "b", "c"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kubernetes `$(NAME)`: the kubelet expands the container's declared variables in command/args
+
+const LWS_WORKER: &str = r#"workerTemplate:
+  spec:
+    containers:
+      - name: sglang-worker
+        command: ["python3", "-m", "sglang.launch_server"]
+        args:
+          - --model-path
+          - $(MODEL)
+          - --tp-size
+          - $(TP)
+          - --dist-init-addr
+          - $(LWS_LEADER_ADDRESS):20000
+          - --node-rank
+          - $(LWS_WORKER_INDEX)
+          - --tool-call-parser
+          - $(PARSER)
+          - --served-model-name
+          - $$(MODEL)
+        env:
+          - name: MODEL
+            value: deepseek-ai/DeepSeek-V3
+          - name: TP
+            value: "16"
+          - name: PARSER
+            valueFrom: {configMapKeyRef: {name: sglang, key: parser}}
+      - name: sidecar
+        command: [sh, -c, "python3 -m sglang.launch_server --model-path $(MODEL) --tp $(TP)"]
+"#;
+
+#[test]
+fn kubelet_references_take_declared_values_and_unknown_ones_stay_variables() {
+    let [worker, sidecar] = yaml::extract(LWS_WORKER).try_into().unwrap();
+    assert_eq!(
+        worker.text,
+        "export MODEL=deepseek-ai/DeepSeek-V3\nexport TP=16\npython3 -m sglang.launch_server --model-path \"deepseek-ai/DeepSeek-V3\" --tp-size \"16\" \
+         --dist-init-addr \"${LWS_LEADER_ADDRESS}:20000\" --node-rank \"${LWS_WORKER_INDEX}\" --tool-call-parser \"${PARSER}\" \
+         --served-model-name \"\\$(MODEL)\""
+    );
+    let report = sglang_preflight::check(&worker.text, &Default::default());
+    assert_eq!(report.commands[0].argv[..4], owned(&["--model-path", "deepseek-ai/DeepSeek-V3", "--tp-size", "16"]));
+    // `$$` is the kubelet's escape for one `$`
+    assert_eq!(report.commands[0].argv.last().unwrap(), "$(MODEL)");
+    // an item with a reference is shown where it is written, and not rewritten by fixes
+    assert!(pieces(LWS_WORKER, &worker).contains(&("\"16\"".into(), "synthetic", "$(TP)".into())));
+    let at = start_of(&worker, "\"16\"");
+    assert_eq!(exec::map_edit(&worker, &Edit { start: at, end: at + 4, replacement: "8".into() }), None);
+
+    // another container of the same pod has no `env`: its references are left as written
+    assert_eq!(sidecar.text, "python3 -m sglang.launch_server --model-path $(MODEL) --tp $(TP)");
+}

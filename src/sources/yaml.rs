@@ -502,7 +502,7 @@ impl Walker<'_> {
         match node {
             Node::Scalar(s) => {
                 if s.style != TScalarStyle::Plain || !s.value.is_empty() {
-                    self.shell_string(s, env);
+                    self.shell_string(s, env, None);
                 }
             }
             Node::Seq(seq) => {
@@ -517,7 +517,19 @@ impl Walker<'_> {
                         self.variables(value, &mut scope);
                     }
                 }
-                let handled = self.exec_form(entries, &scope);
+                // a Kubernetes container: the kubelet expands `$(NAME)` of the variables its
+                // `env` list declares (and those LeaderWorkerSet injects) in `command` / `args`
+                let kube: Option<Vec<Var>> = entries.iter().find(|(k, _)| key_is(k, "env")).and_then(|(_, v)| match v {
+                    Node::Seq(_) => {
+                        let mut declared = Vec::new();
+                        self.variables(v, &mut declared);
+                        Some(declared)
+                    }
+                    _ => None,
+                });
+                let has_args = entries.iter().any(|(k, _)| key_is(k, "args"));
+                let kube = kube.or_else(|| has_args.then(Vec::new));
+                let handled = self.exec_form(entries, &scope, kube.as_deref());
                 for (key, value) in entries {
                     let is_env = key_is(key, "env") || key_is(key, "envs") || key_is(key, "environment");
                     let is_handled = handled && ["entrypoint", "command", "args"].iter().any(|k| key_is(key, k));
@@ -628,23 +640,51 @@ impl Walker<'_> {
         first..last.max(first)
     }
 
+    /// What stands in the snippet for file bytes of a scalar's verbatim stretches: templates
+    /// (an unset variable), and in a Kubernetes container the `$(NAME)` references the kubelet
+    /// expands (`kube`: the container's declared variables) — by value when it is in the file,
+    /// else as an unset variable. In file order, not overlapping.
+    fn stand_ins(&self, segs: &[Seg], kube: Option<&[Var]>) -> Vec<StandIn> {
+        let mut out: Vec<StandIn> = Vec::new();
+        for seg in segs.iter().filter(|s| s.verbatim) {
+            let mut found: Vec<StandIn> = Vec::new();
+            for k in self.templates_in(&seg.file) {
+                let Some(t) = self.templates.get(k) else { continue };
+                let name = template_variable(self.template_text(t));
+                found.push(StandIn { file: t.start.max(seg.file.start)..t.end.min(seg.file.end), text: format!("${{{name}}}"), template: Some(k) });
+            }
+            if let Some(vars) = kube {
+                let text = self.file.get(seg.file.clone()).unwrap_or("");
+                found.extend(kubelet_references(text, vars).into_iter().map(|(r, text)| StandIn { file: seg.file.start + r.start..seg.file.start + r.end, text, template: None }));
+            }
+            found.sort_by_key(|s| s.file.start);
+            for f in found {
+                if !out.last().is_some_and(|last| last.file.end > f.file.start) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
     /// A string scalar that mentions a launch: its value is shell text.
-    fn shell_string(&mut self, s: &Scalar, env: &[Var]) {
+    fn shell_string(&mut self, s: &Scalar, env: &[Var], kube: Option<&[Var]>) {
         if !mentions_launch(&s.value) {
             return;
         }
         let mut out = Builder::default();
         exports(&mut out, env);
         let aligned = self.align_scalar(s);
-        self.write_value(&mut out, &s.value, &aligned.segs);
+        let stand_ins = self.stand_ins(&aligned.segs, kube);
+        self.write_value(&mut out, &s.value, &aligned.segs, &stand_ins);
         if !out.is_empty() {
             self.snippets.push(out.finish());
         }
     }
 
-    /// A scalar's value into the snippet, verbatim where it is the file's bytes, templates as
-    /// unset variables.
-    fn write_value(&mut self, out: &mut Builder, value: &str, segs: &[Seg]) {
+    /// A scalar's value into the snippet, verbatim where it is the file's bytes, with its stand-ins.
+    fn write_value(&mut self, out: &mut Builder, value: &str, segs: &[Seg], stand_ins: &[StandIn]) {
+        let mut next = 0;
         for seg in segs {
             let text = value.get(seg.value.clone()).unwrap_or("");
             if !seg.verbatim {
@@ -652,18 +692,14 @@ impl Walker<'_> {
                 continue;
             }
             let mut at = seg.file.start;
-            for k in self.templates_in(&seg.file) {
-                let Some(t) = self.templates.get(k) else { continue };
-                let from = t.start.max(seg.file.start);
-                let to = t.end.min(seg.file.end);
-                if from > at {
-                    out.verbatim(self.file.get(at..from).unwrap_or(""), at);
+            while let Some(stand) = stand_ins.get(next).filter(|s| s.file.start < seg.file.end) {
+                if stand.file.start > at {
+                    out.verbatim(self.file.get(at..stand.file.start).unwrap_or(""), at);
                 }
-                // the placeholder's bytes stand for the template: an unset variable in their place
-                let name = template_variable(self.template_text(t));
-                out.synthetic(&format!("${{{name}}}"), t.clone());
-                self.used_templates.push(k);
-                at = to.max(at);
+                out.synthetic(&stand.text, stand.file.clone());
+                self.used_templates.extend(stand.template);
+                at = stand.file.end.max(at);
+                next += 1;
             }
             if seg.file.end > at {
                 out.verbatim(self.file.get(at..seg.file.end).unwrap_or(""), at);
@@ -677,7 +713,7 @@ impl Walker<'_> {
     }
 
     /// A mapping's exec-form `entrypoint` + `command` + `args`; true when they were read as one.
-    fn exec_form(&mut self, entries: &[(Node, Node)], env: &[Var]) -> bool {
+    fn exec_form(&mut self, entries: &[(Node, Node)], env: &[Var], kube: Option<&[Var]>) -> bool {
         let lists: Vec<&Seq> = ["entrypoint", "command", "args"]
             .iter()
             .filter_map(|k| entries.iter().find(|(key, _)| key_is(key, k)).map(|(_, v)| v))
@@ -692,6 +728,7 @@ impl Walker<'_> {
         let mut argv: Vec<Item> = Vec::new();
         let mut same_list: Vec<bool> = Vec::new();
         let mut scalars: Vec<&Scalar> = Vec::new();
+        let mut used: Vec<usize> = Vec::new();
         for seq in &lists {
             let style = self.seq_style(seq);
             for (k, item) in seq.items.iter().enumerate() {
@@ -699,9 +736,11 @@ impl Walker<'_> {
                 let Node::Scalar(s) = item else { return false };
                 let aligned = self.align_scalar(s);
                 let file = s.start..aligned.end.max(s.start);
-                let templated = !self.templates_in(&file).is_empty();
-                let word = if templated { self.templated_word(s, &aligned) } else { quote_word(&s.value) };
-                let style = if aligned.exact && !templated { style.clone() } else { None };
+                let stand_ins = self.stand_ins(&aligned.segs, kube);
+                used.extend(stand_ins.iter().filter_map(|s| s.template));
+                let word = if stand_ins.is_empty() { quote_word(&s.value) } else { self.word_with_stand_ins(s, &aligned, &stand_ins) };
+                // an item with a value not in the file is checked, not rewritten
+                let style = if aligned.exact && stand_ins.is_empty() { style.clone() } else { None };
                 argv.push(Item { value: s.value.clone(), file, style, word });
                 same_list.push(k > 0);
                 scalars.push(s);
@@ -711,7 +750,7 @@ impl Walker<'_> {
         if let Some(script) = shell_script_index(&values) {
             // `bash -c TEXT`: TEXT is shell text
             if let Some(s) = scalars.get(script) {
-                self.shell_string(s, env);
+                self.shell_string(s, env, kube);
             }
             return true;
         }
@@ -720,36 +759,37 @@ impl Walker<'_> {
         }
         let mut out = Builder::default();
         exports(&mut out, env);
-        for item in &argv {
-            for k in self.templates_in(&item.file) {
-                self.used_templates.push(k);
-            }
-        }
+        self.used_templates.extend(used);
         exec::write_argv(&mut out, &argv, &same_list);
         self.snippets.push(out.finish());
         true
     }
 
-    /// An item with a template in it, as a double-quoted shell word with the template as an
-    /// unset variable.
-    fn templated_word(&self, s: &Scalar, aligned: &Aligned) -> String {
+    /// An item with stand-ins, as a double-quoted shell word.
+    fn word_with_stand_ins(&self, s: &Scalar, aligned: &Aligned, stand_ins: &[StandIn]) -> String {
         let mut word = String::from("\"");
+        let mut next = 0;
         for seg in &aligned.segs {
-            let text = s.value.get(seg.value.clone()).unwrap_or("");
-            let mut at = seg.value.start;
-            if seg.verbatim {
-                for k in self.templates_in(&seg.file) {
-                    let Some(t) = self.templates.get(k) else { continue };
-                    let from = seg.value.start + t.start.saturating_sub(seg.file.start);
-                    let to = (seg.value.start + t.end.saturating_sub(seg.file.start)).min(seg.value.end);
-                    word.push_str(&double_quote_escape(s.value.get(at..from.max(at)).unwrap_or("")));
-                    word.push_str(&format!("${{{}}}", template_variable(self.template_text(t))));
-                    at = to.max(at);
-                }
-                word.push_str(&double_quote_escape(s.value.get(at..seg.value.end).unwrap_or("")));
-            } else {
-                word.push_str(&double_quote_escape(text));
+            if !seg.verbatim {
+                word.push_str(&double_quote_escape(s.value.get(seg.value.clone()).unwrap_or("")));
+                continue;
             }
+            // verbatim: value offsets follow file offsets one for one
+            let to_value = |f: usize| seg.value.start + f.saturating_sub(seg.file.start).min(seg.value.len());
+            let mut at = seg.value.start;
+            while let Some(stand) = stand_ins.get(next).filter(|st| st.file.start < seg.file.end) {
+                let from = to_value(stand.file.start).max(at);
+                word.push_str(&double_quote_escape(s.value.get(at..from).unwrap_or("")));
+                // a known value is literal text; an unknown one stays a variable
+                if stand.text.starts_with("${") {
+                    word.push_str(&stand.text);
+                } else {
+                    word.push_str(&double_quote_escape(&stand.text));
+                }
+                at = to_value(stand.file.end).max(at);
+                next += 1;
+            }
+            word.push_str(&double_quote_escape(s.value.get(at..seg.value.end).unwrap_or("")));
         }
         word.push('"');
         word
@@ -768,6 +808,51 @@ impl Walker<'_> {
             _ => None,
         }
     }
+}
+
+/// File bytes that a snippet shows as other text.
+#[derive(Debug, Clone)]
+struct StandIn {
+    file: Range<usize>,
+    text: String,
+    /// The template it is, by index.
+    template: Option<usize>,
+}
+
+/// The kubelet's `$(NAME)` references in `text` (and its `$$` escape, one `$`): for each, its range
+/// and what the container receives — the value when known, an unset variable when it is
+/// declared without one (or injected by LeaderWorkerSet, `LWS_*`). Undeclared references stay
+/// as written, as the kubelet leaves them.
+fn kubelet_references(text: &str, declared: &[Var]) -> Vec<(Range<usize>, String)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(k) = text.get(i..).and_then(|t| t.find('$')).map(|k| k + i) {
+        if b.get(k + 1) == Some(&b'$') {
+            out.push((k..k + 2, "$".to_string()));
+            i = k + 2;
+            continue;
+        }
+        i = k + 1;
+        if b.get(k + 1) != Some(&b'(') {
+            continue;
+        }
+        let name_len = b.get(k + 2..).map(|r| r.iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'.' || **c == b'-').count()).unwrap_or(0);
+        if name_len == 0 || b.get(k + 2 + name_len) != Some(&b')') {
+            continue;
+        }
+        let name = text.get(k + 2..k + 2 + name_len).unwrap_or("");
+        let end = k + 3 + name_len;
+        // the last declaration wins
+        match declared.iter().rev().find(|v| v.name == name) {
+            Some(Var { value: Some(value), .. }) => out.push((k..end, value.clone())),
+            Some(_) => out.push((k..end, format!("${{{}}}", name.replace(['.', '-'], "_")))),
+            None if name.starts_with("LWS_") => out.push((k..end, format!("${{{name}}}"))),
+            None => {}
+        }
+        i = end;
+    }
+    out
 }
 
 fn double_quote_escape(s: &str) -> String {
