@@ -460,6 +460,14 @@ fn dockerfile_exec_entrypoint_and_cmd_are_one_argv_with_the_stage_env() {
     let file = edited(DOCKERFILE_EXEC, &snippet, Edit { start, end: stop, replacement: String::new() });
     assert!(file.contains("CMD [\"--model-path\", \"Qwen/Qwen2.5-7B-Instruct\"]"));
     assert_eq!(docker_argv(&file), owned(&["--model-path", "Qwen/Qwen2.5-7B-Instruct"]));
+
+    // every CMD item removed: `CMD []`, the ENTRYPOINT untouched
+    let start = start_of(&snippet, "--model-path");
+    let file = edited(DOCKERFILE_EXEC, &snippet, Edit { start, end, replacement: String::new() });
+    assert!(file.contains("ENTRYPOINT [\"python3\", \"-m\", \"sglang.launch_server\"]\nCMD []\n"), "{file}");
+    // from the ENTRYPOINT into the CMD: two arrays, not one edit
+    let start = end_of(&snippet, "sglang.launch_server");
+    assert_eq!(exec::map_edit(&snippet, &Edit { start, end, replacement: String::new() }), None);
 }
 
 const DOCKERFILE_SHELL: &str = "FROM lmsysorg/sglang:latest
@@ -739,4 +747,48 @@ fn kubelet_references_take_declared_values_and_unknown_ones_stay_variables() {
 
     // another container of the same pod has no `env`: its references are left as written
     assert_eq!(sidecar.text, "python3 -m sglang.launch_server --model-path $(MODEL) --tp $(TP)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edits written as the shell text's own bytes inside a quoted scalar: checked before writing
+
+#[test]
+fn an_edit_that_would_break_the_quoting_is_caught_before_writing() {
+    let file = "command: [\"/bin/bash\", \"-c\", \"python -m sglang.launch_server --model-path m --tp 2\"]\n";
+    let [snippet] = yaml::extract(file).try_into().unwrap();
+    assert_eq!(snippet.text, "python -m sglang.launch_server --model-path m --tp 2");
+    let at = end_of(&snippet, "--tp 2");
+    let file_at = file_range(&snippet, at..at).start;
+    let write = |replacement: &str| apply_edits(file, &[Edit { start: file_at, end: file_at, replacement: replacement.into() }]).unwrap();
+    // plain words fit inside the double-quoted string
+    assert!(yaml::edit_keeps_file(file, &write(" --tp-size 2")));
+    // a `"` would end the YAML string early
+    assert!(!yaml::edit_keeps_file(file, &write(" --json-model-override-args \"{}\"")));
+
+    let docker = "CMD [\"sh\", \"-c\", \"python3 -m sglang.launch_server --model-path m\"]\n";
+    let [snippet] = dockerfile::extract(docker).try_into().unwrap();
+    let at = file_range(&snippet, snippet.text.len()..snippet.text.len()).start;
+    let write = |replacement: &str| apply_edits(docker, &[Edit { start: at, end: at, replacement: replacement.into() }]).unwrap();
+    assert!(dockerfile::edit_keeps_file(docker, &write(" --tp 2")));
+    assert!(!dockerfile::edit_keeps_file(docker, &write(" --x \"y\"")));
+}
+
+#[test]
+fn crlf_files_map_like_lf_files() {
+    let lf = "spec:\n  containers:\n    - command:\n        - python3\n        - -m\n        - sglang.launch_server\n      args: [--tp-size, x]\n    - command: [bash, -c]\n      args:\n        - |\n          python -m sglang.launch_server \\\n            --tp-size y\n";
+    let crlf = lf.replace('\n', "\r\n");
+    for file in [lf, crlf.as_str()] {
+        let snippets = yaml::extract(file);
+        let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["python3 -m sglang.launch_server --tp-size x", "python -m sglang.launch_server \\\n  --tp-size y\n"]);
+        for s in &snippets {
+            check_pieces_cover(file, s);
+        }
+        assert_eq!(errors(file, &snippets[0])[0].2, "x");
+        assert_eq!(errors(file, &snippets[1])[0].2, "y");
+        let end = snippets[0].text.len();
+        let edit = exec::map_edit(&snippets[0], &Edit { start: start_of(&snippets[0], "--tp"), end, replacement: String::new() }).unwrap();
+        let edited = apply_edits(file, &[edit]).unwrap();
+        assert!(edited.contains("args: []"), "{edited}");
+    }
 }

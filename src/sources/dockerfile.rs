@@ -49,9 +49,22 @@ enum Form {
 
 /// The launch-bearing snippets of a Dockerfile.
 pub fn extract(text: &str) -> Vec<Snippet> {
-    let mut reader = Reader { text, escape: escape_directive(text), snippets: Vec::new() };
+    read(text).snippets
+}
+
+fn read(text: &str) -> Reader<'_> {
+    let mut reader = Reader { text, escape: escape_directive(text), snippets: Vec::new(), exec_forms: 0 };
     reader.run();
-    reader.snippets
+    reader
+}
+
+/// Whether `edited` (the file after fixes were applied) holds as many launches as `original`,
+/// with every exec-form (JSON) instruction still JSON: an edit inside a `sh -c "..."` string is
+/// written as the shell text's own bytes, and a `"` there would turn the instruction into shell
+/// form. `--fix` checks the result with this before writing it.
+pub fn edit_keeps_file(original: &str, edited: &str) -> bool {
+    let (before, after) = (read(original), read(edited));
+    before.snippets.len() == after.snippets.len() && before.exec_forms == after.exec_forms
 }
 
 /// The `# escape=` parser directive at the top of the file (`\` when absent).
@@ -74,6 +87,8 @@ struct Reader<'a> {
     text: &'a str,
     escape: u8,
     snippets: Vec<Snippet>,
+    /// How many `CMD` / `ENTRYPOINT` / `RUN` are in exec (JSON) form.
+    exec_forms: usize,
 }
 
 /// A stage's state.
@@ -247,9 +262,10 @@ impl Reader<'_> {
     }
 
     /// An instruction's exec (JSON array) or shell form.
-    fn form(&self, logical: &Logical) -> Form {
+    fn form(&mut self, logical: &Logical) -> Form {
         match json_array(&logical.text) {
             Some(tokens) => {
+                self.exec_forms += 1;
                 let items = tokens
                     .into_iter()
                     .map(|(range, value)| Item { word: quote_word(&value), file: logical.file_range(&range), value, style: Some(Style::Json) })

@@ -172,7 +172,7 @@ pub fn map_edit(snippet: &Snippet, edit: &crate::diagnostic::Edit) -> Option<cra
         (first.piece.file.start, last.piece.file.start, r)
     } else if starts_at_start && ends_at_end {
         if words.is_empty() {
-            return remove_items(&elements, a, b);
+            return remove_items(snippet, &elements, a, b);
         }
         (first.piece.file.start, last.piece.file.end, items(&words)?)
     } else if starts_at_end && ends_at_start && !words.is_empty() {
@@ -223,7 +223,7 @@ fn edit_inside(snippet: &Snippet, elements: &[El], k: usize, edit: &Edit) -> Opt
         Some(rendered?.join(&sep))
     };
     match words.as_slice() {
-        [] => remove_items(elements, k, k),
+        [] => remove_items(snippet, elements, k, k),
         // the item stays as the user wrote it; the new words go after it
         [first, rest @ ..] if first == old && !rest.is_empty() => {
             Some(Edit { start: piece.file.end, end: piece.file.end, replacement: format!("{sep}{}", render(rest)?) })
@@ -235,18 +235,22 @@ fn edit_inside(snippet: &Snippet, elements: &[El], k: usize, edit: &Edit) -> Opt
     }
 }
 
-/// Delete items `a..=b` with one separator (the one before them, else the one after them).
-fn remove_items(elements: &[El], a: usize, b: usize) -> Option<Edit> {
+/// Delete items `a..=b` with one separator (the one before them, else the one after them); a
+/// flow or JSON list may become empty (`[]`), a block sequence may not (it would turn null).
+fn remove_items(snippet: &Snippet, elements: &[El], a: usize, b: usize) -> Option<Edit> {
     let first = elements.get(a)?;
     let last = elements.get(b)?;
-    let same = |x: usize, y: usize| matches!((elements.get(x), elements.get(y)), (Some(p), Some(q)) if p.style == q.style && p.piece.file.end <= q.piece.file.start);
-    if let Some(before) = a.checked_sub(1).filter(|&p| same(p, a)).and_then(|p| elements.get(p)) {
+    let same = |x: &El, y: &El| x.style == y.style && neighbours(snippet, x.piece, y.piece);
+    if let Some(before) = a.checked_sub(1).and_then(|p| elements.get(p)).filter(|p| same(p, first)) {
         return Some(Edit { start: before.piece.file.end, end: last.piece.file.end, replacement: String::new() });
     }
-    if let Some(after) = elements.get(b + 1).filter(|_| same(b, b + 1)) {
+    if let Some(after) = elements.get(b + 1).filter(|n| same(last, n)) {
         return Some(Edit { start: first.piece.file.start, end: after.piece.file.start, replacement: String::new() });
     }
-    None
+    match first.style {
+        Style::Json | Style::YamlFlow => Some(Edit { start: first.piece.file.start, end: last.piece.file.end, replacement: String::new() }),
+        Style::YamlBlock { .. } => None,
+    }
 }
 
 /// What goes between two items of a list.

@@ -65,13 +65,23 @@ pub fn extract_with_findings(text: &str) -> Extracted {
     };
     let mut walker = Walker { file: &parsed_text, original: text, templates: &templates, used_templates: Vec::new(), snippets: Vec::new() };
     for doc in &docs {
-        walker.node(doc, &[], 0);
+        walker.node(doc, &mut Vec::new(), 0);
     }
     let mut used = std::mem::take(&mut walker.used_templates);
     used.sort_unstable();
     used.dedup();
     let findings = used.into_iter().filter_map(|k| templates.get(k)).map(|t| template_finding(text, t.clone())).collect();
     Extracted { snippets: walker.snippets, findings }
+}
+
+/// Whether `edited` (the file after fixes were applied) still parses and holds as many launches
+/// as `original`. Edits inside a quoted or plain scalar are written as the shell text's own
+/// bytes, and a `"` in a double-quoted scalar (or `: ` in a plain one) would change the YAML:
+/// `--fix` checks the result with this before writing it.
+pub fn edit_keeps_file(original: &str, edited: &str) -> bool {
+    let before = extract_with_findings(original);
+    let after = extract_with_findings(edited);
+    after.findings.iter().all(|d| d.code != "SRC002") && after.snippets.len() == before.snippets.len()
 }
 
 fn not_yaml(text: &str, message: &str, at: usize) -> Diagnostic {
@@ -495,7 +505,9 @@ fn key_is(key: &Node, name: &str) -> bool {
 }
 
 impl Walker<'_> {
-    fn node(&mut self, node: &Node, env: &[Var], depth: usize) {
+    /// `env`: the variables of the enclosing mappings, outer first (a stack: each mapping's
+    /// are pushed while its values are walked, so the walk stays linear).
+    fn node(&mut self, node: &Node, env: &mut Vec<Var>, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -511,10 +523,10 @@ impl Walker<'_> {
                 }
             }
             Node::Map(entries) => {
-                let mut scope = env.to_vec();
+                let outer = env.len();
                 for (key, value) in entries {
                     if key_is(key, "env") || key_is(key, "envs") || key_is(key, "environment") {
-                        self.variables(value, &mut scope);
+                        self.variables(value, env);
                     }
                 }
                 // a Kubernetes container: the kubelet expands `$(NAME)` of the variables its
@@ -529,14 +541,15 @@ impl Walker<'_> {
                 });
                 let has_args = entries.iter().any(|(k, _)| key_is(k, "args"));
                 let kube = kube.or_else(|| has_args.then(Vec::new));
-                let handled = self.exec_form(entries, &scope, kube.as_deref());
+                let handled = self.exec_form(entries, env, kube.as_deref());
                 for (key, value) in entries {
                     let is_env = key_is(key, "env") || key_is(key, "envs") || key_is(key, "environment");
                     let is_handled = handled && ["entrypoint", "command", "args"].iter().any(|k| key_is(key, k));
                     if !is_env && !is_handled {
-                        self.node(value, &scope, depth + 1);
+                        self.node(value, env, depth + 1);
                     }
                 }
+                env.truncate(outer);
             }
             Node::Other => {}
         }
