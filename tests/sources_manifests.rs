@@ -492,12 +492,13 @@ fn dockerfile_shell_form_keeps_its_continuations_and_drops_comment_lines() {
     assert_eq!(report.commands[0].argv[2..4], owned(&["--tp-size", "2"]));
 }
 
-const DOCKERFILE_STAGES: &str = r#"FROM lmsysorg/sglang:latest AS one
+const DOCKERFILE_STAGES: &str = r#"ARG TP=4
+FROM lmsysorg/sglang:latest AS one
 ENV ONLY_IN_ONE=1
 CMD ["sh", "-c", "python3 -m sglang.launch_server --model-path \"m1\" --tp-size x"]
 
 FROM lmsysorg/sglang:latest AS two
-ARG TP=4
+ARG TP
 RUN python3 -m sglang.launch_server --model-path m2 --tp-size $TP --help
 RUN <<EOF
 python3 -m sglang.launch_server --model-path m3 --help
@@ -514,7 +515,8 @@ fn dockerfile_stages_reset_variables_and_sh_c_and_heredocs_are_shell_text() {
         [
             // stage one's CMD, found when the stage ends: the JSON string is shell text
             "export ONLY_IN_ONE=1\npython3 -m sglang.launch_server --model-path \"m1\" --tp-size x",
-            // RUN sees build arguments, and not stage one's ENV
+            // RUN sees build arguments (`ARG TP` takes the default given before the first FROM),
+            // and not stage one's ENV
             "export TP=4\npython3 -m sglang.launch_server --model-path m2 --tp-size $TP --help",
             "export TP=4\npython3 -m sglang.launch_server --model-path m3 --help\n",
         ]
@@ -586,6 +588,9 @@ fn yaml_that_does_not_parse_gives_one_finding_and_nothing_else() {
     assert_eq!(found.findings.len(), 1);
     assert_eq!(found.findings[0].code, "SRC002");
     assert!(found.findings[0].message.starts_with("This file is not valid YAML ("));
+    assert_eq!(found.findings[0].message, "This file is not valid YAML (while parsing a block mapping, did not find expected key); its launch commands are not checked");
+    // on the line where the YAML goes wrong
+    assert_eq!(sglang_preflight::sources::line_column(file, found.findings[0].span.start).0, 3);
     assert!(found.findings[0].span.start <= file.len());
     // broken YAML with no launch in it is none of our business
     assert!(yaml::extract_with_findings("a: [unclosed\n").findings.is_empty());

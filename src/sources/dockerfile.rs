@@ -105,6 +105,9 @@ impl Reader<'_> {
     fn run(&mut self) {
         let text = self.text;
         let mut stage = Stage::default();
+        // `ARG`s before the first `FROM`: a stage's `ARG NAME` without a default takes theirs
+        let mut global_args: Vec<Var> = Vec::new();
+        let mut before_first_from = true;
         let mut at = 0usize;
         while at < text.len() {
             let line_end = line_end(text, at);
@@ -122,6 +125,10 @@ impl Reader<'_> {
             let after = self.skip_heredocs(&logical, after, &keyword, &stage);
             match keyword.as_str() {
                 "FROM" => {
+                    if before_first_from {
+                        global_args = std::mem::take(&mut stage.args);
+                        before_first_from = false;
+                    }
                     self.finish_stage(&stage);
                     stage = Stage::default();
                 }
@@ -130,7 +137,10 @@ impl Reader<'_> {
                     stage.env.extend(vars);
                 }
                 "ARG" => {
-                    let vars = self.assignments(&logical, &stage, false);
+                    let mut vars = self.assignments(&logical, &stage, false);
+                    for var in vars.iter_mut().filter(|v| v.value.is_none()) {
+                        var.value = global_args.iter().rev().find(|g| g.name == var.name).and_then(|g| g.value.clone());
+                    }
                     stage.args.extend(vars);
                 }
                 "CMD" => {
