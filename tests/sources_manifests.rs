@@ -151,6 +151,7 @@ fn kubernetes_command_and_args_are_one_argv_with_no_shell() {
     let p = pieces(DEPLOYMENT, snippet);
     assert_eq!(p[0], ("export SGLANG_PORT=30000\n".into(), "synthetic", "SGLANG_PORT".into()));
     assert_eq!(p[1], ("python3".into(), "element", "\"python3\"".into()));
+    assert!(matches!(found.snippets[0].pieces[1].kind, PieceKind::Element(exec::Style::Json)));
     assert_eq!(p[2], (" ".into(), "synthetic", ", ".into()));
     // from the last `command` item to the first `args` item: two lists, an empty anchor
     assert_eq!(p[6], (" ".into(), "synthetic", "".into()));
@@ -287,10 +288,10 @@ fn compose_string_command_is_shell_text_and_list_command_follows_the_entrypoint(
     let at = start_of(&worker, "two");
     let file = edited(COMPOSE, &worker, Edit { start: at, end: at + 3, replacement: "2".into() });
     assert!(file.contains(r#"command: ["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--tp-size", "2"]"#));
-    // appended: new flow items
+    // appended: new items, quoted like the others
     let end = worker.text.len();
     let file = edited(COMPOSE, &worker, Edit { start: end, end, replacement: " --enable-metrics --port 30001".into() });
-    assert!(file.contains(r#""--tp-size", "two", --enable-metrics, --port, "30001"]"#));
+    assert!(file.contains(r#""--tp-size", "two", "--enable-metrics", "--port", "30001"]"#));
     let doc = &yaml_rust2::YamlLoader::load_from_str(&file).unwrap()[0];
     let command: Vec<&str> = doc["services"]["worker"]["command"].as_vec().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(command, ["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--tp-size", "two", "--enable-metrics", "--port", "30001"]);
@@ -795,5 +796,9 @@ fn crlf_files_map_like_lf_files() {
         let edit = exec::map_edit(&snippets[0], &Edit { start: start_of(&snippets[0], "--tp"), end, replacement: String::new() }).unwrap();
         let edited = apply_edits(file, &[edit]).unwrap();
         assert!(edited.contains("args: []"), "{edited}");
+        // a plain flow sequence gets plain items where YAML reads them as the same strings
+        let edit = exec::map_edit(&snippets[0], &Edit { start: end, end, replacement: " --port 30000".into() }).unwrap();
+        let edited = apply_edits(file, &[edit]).unwrap();
+        assert!(edited.contains("args: [--tp-size, x, --port, \"30000\"]"), "{edited}");
     }
 }

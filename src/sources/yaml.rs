@@ -744,6 +744,9 @@ impl Walker<'_> {
         let mut used: Vec<usize> = Vec::new();
         for seq in &lists {
             let style = self.seq_style(seq);
+            // a flow sequence of double-quoted strings is written on as JSON
+            let all_quoted = seq.items.iter().all(|i| matches!(i, Node::Scalar(s) if s.style == TScalarStyle::DoubleQuoted));
+            let style = if style == Some(Style::YamlFlow) && all_quoted { Some(Style::Json) } else { style };
             for (k, item) in seq.items.iter().enumerate() {
                 // a list of something other than strings is not an argv
                 let Node::Scalar(s) = item else { return false };
