@@ -628,6 +628,13 @@ fn ten_thousand_args_and_deep_nesting_and_huge_lines_stay_linear() {
     let last = found[0].text.len();
     let edit = quickly("edit after 10k args", || exec::map_edit(&found[0], &Edit { start: last, end: last, replacement: " --x".into() }));
     assert_eq!(edit.unwrap().replacement, "\n  - --x");
+    let from = end_of(&found[0], "sglang.launch_server --arg-0");
+    let edit = quickly("removing 10k items", || exec::map_edit(&found[0], &Edit { start: from, end: last, replacement: String::new() }));
+    assert_eq!(apply_edits(&file, &[edit.unwrap()]).unwrap(), "command: [python3, -m, sglang.launch_server]\nargs:\n  - --arg-0\n");
+
+    let templated = format!("run: python -m sglang.launch_server --model-path m {}\n", "--x {{ .Values.x }} ".repeat(100_000));
+    let found = quickly("100k templates on one line", || yaml::extract_with_findings(&templated));
+    assert_eq!(found.findings.len(), 100_000);
 
     let deep = format!("{}python -m sglang.launch_server{}", "[".repeat(20_000), "]".repeat(20_000));
     quickly("deep nesting", || yaml::extract_with_findings(&deep));

@@ -365,7 +365,7 @@ impl Reader<'_> {
 }
 
 fn exports(out: &mut Builder, env: &[Var]) {
-    for var in env {
+    for var in env.get(env.len().saturating_sub(yaml::MAX_EXPORTS)..).unwrap_or(env) {
         let Some(value) = &var.value else { continue };
         if crate::shell::assignment_name_len(&format!("{}=", var.name)).is_none() {
             continue;

@@ -112,6 +112,8 @@ pub(crate) fn write_argv(out: &mut Builder, argv: &[Item], same_list: &[bool]) {
 /// An element of a snippet, by its piece.
 struct El<'a> {
     piece: &'a Piece,
+    /// The piece's index in the snippet.
+    index: usize,
     style: &'a Style,
 }
 
@@ -130,8 +132,9 @@ pub fn map_edit(snippet: &Snippet, edit: &crate::diagnostic::Edit) -> Option<cra
     let elements: Vec<El> = snippet
         .pieces
         .iter()
-        .filter_map(|p| match &p.kind {
-            PieceKind::Element(style) => Some(El { piece: p, style }),
+        .enumerate()
+        .filter_map(|(index, p)| match &p.kind {
+            PieceKind::Element(style) => Some(El { piece: p, index, style }),
             _ => None,
         })
         .collect();
@@ -145,7 +148,7 @@ pub fn map_edit(snippet: &Snippet, edit: &crate::diagnostic::Edit) -> Option<cra
     // every element from a to b must be in one list
     for k in a..b {
         let (Some(x), Some(y)) = (elements.get(k), elements.get(k + 1)) else { return None };
-        if x.style != y.style || !neighbours(snippet, x.piece, y.piece) {
+        if x.style != y.style || !neighbours(snippet, x, y) {
             return None;
         }
     }
@@ -186,8 +189,12 @@ pub fn map_edit(snippet: &Snippet, edit: &crate::diagnostic::Edit) -> Option<cra
 
 /// Whether `y` follows `x` in the same list: the separator between them is anchored at exactly
 /// the file bytes between the two items.
-fn neighbours(snippet: &Snippet, x: &Piece, y: &Piece) -> bool {
-    snippet.pieces.iter().any(|p| p.kind == PieceKind::Synthetic && p.snippet.start == x.snippet.end && p.snippet.end == y.snippet.start && p.file == (x.file.end..y.file.start) && !p.file.is_empty())
+fn neighbours(snippet: &Snippet, x: &El, y: &El) -> bool {
+    let (xp, yp) = (x.piece, y.piece);
+    y.index == x.index + 2
+        && snippet.pieces.get(x.index + 1).is_some_and(|p| {
+            p.kind == PieceKind::Synthetic && p.snippet.start == xp.snippet.end && p.snippet.end == yp.snippet.start && p.file == (xp.file.end..yp.file.start) && !p.file.is_empty()
+        })
 }
 
 /// The words a piece of shell text is read as; `None` when it is not plain words.
@@ -240,7 +247,7 @@ fn edit_inside(snippet: &Snippet, elements: &[El], k: usize, edit: &Edit) -> Opt
 fn remove_items(snippet: &Snippet, elements: &[El], a: usize, b: usize) -> Option<Edit> {
     let first = elements.get(a)?;
     let last = elements.get(b)?;
-    let same = |x: &El, y: &El| x.style == y.style && neighbours(snippet, x.piece, y.piece);
+    let same = |x: &El, y: &El| x.style == y.style && neighbours(snippet, x, y);
     if let Some(before) = a.checked_sub(1).and_then(|p| elements.get(p)).filter(|p| same(p, first)) {
         return Some(Edit { start: before.piece.file.end, end: last.piece.file.end, replacement: String::new() });
     }

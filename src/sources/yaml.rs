@@ -169,16 +169,29 @@ fn with_placeholders(text: &str, templates: &[Range<usize>]) -> String {
         return text.to_string();
     }
     let mut bytes = text.as_bytes().to_vec();
-    for t in templates {
-        let line_start = text.get(..t.start).and_then(|s| s.rfind('\n')).map(|i| i + 1).unwrap_or(0);
-        let line_end = text.get(t.end..).and_then(|s| s.find('\n')).map(|i| i + t.end).unwrap_or(text.len());
-        let blank = |r: Range<usize>| text.get(r).is_some_and(|s| s.trim().is_empty());
-        let own_line = blank(line_start..t.start) && blank(t.end..line_end);
-        for (k, b) in bytes.iter_mut().enumerate().take(t.end).skip(t.start) {
+    let blank = |r: Range<usize>| text.get(r).is_some_and(|s| s.trim().is_empty());
+    // each byte is looked at a bounded number of times, however many templates share a line
+    let mut line_start = 0;
+    let mut next_newline: Option<usize> = None;
+    for (k, t) in templates.iter().enumerate() {
+        let previous_end = k.checked_sub(1).and_then(|p| templates.get(p)).map(|p| p.end).unwrap_or(0);
+        if let Some(nl) = text.get(previous_end..t.start).and_then(|s| s.rfind('\n')) {
+            line_start = previous_end + nl + 1;
+        }
+        let line_end = match next_newline {
+            Some(nl) if nl >= t.end => nl,
+            _ => text.get(t.end..).and_then(|s| s.find('\n')).map(|i| i + t.end).unwrap_or(text.len()),
+        };
+        next_newline = Some(line_end);
+        let first_on_line = previous_end <= line_start && blank(line_start..t.start);
+        let next_start = templates.get(k + 1).map(|n| n.start).unwrap_or(usize::MAX);
+        let last_on_line = next_start >= line_end && blank(t.end..line_end);
+        let own_line = first_on_line && last_on_line;
+        for (i, b) in bytes.iter_mut().enumerate().take(t.end).skip(t.start) {
             if *b == b'\n' || *b == b'\r' {
                 continue;
             }
-            *b = if own_line { if k == t.start { b'#' } else { b' ' } } else { b'x' };
+            *b = if own_line { if i == t.start { b'#' } else { b' ' } } else { b'x' };
         }
     }
     String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
@@ -882,9 +895,12 @@ fn double_quote_escape(s: &str) -> String {
     out
 }
 
+/// At most this many variables are exported before one launch (the innermost ones).
+pub const MAX_EXPORTS: usize = 256;
+
 /// `export K=V` lines for the variables whose values are known, each at its entry.
 fn exports(out: &mut Builder, env: &[Var]) {
-    for var in env {
+    for var in env.get(env.len().saturating_sub(MAX_EXPORTS)..).unwrap_or(env) {
         let Some(value) = &var.value else { continue };
         if crate::shell::assignment_name_len(&format!("{}=", var.name)).is_none() {
             continue;
