@@ -500,7 +500,7 @@ CMD ["sh", "-c", "python3 -m sglang.launch_server --model-path \"m1\" --tp-size 
 
 FROM lmsysorg/sglang:latest AS two
 ARG TP
-RUN python3 -m sglang.launch_server --model-path m2 --tp-size $TP --help
+RUN --mount=type=cache,target=/root/.cache python3 -m sglang.launch_server --model-path m2 --tp-size $TP --help
 RUN <<EOF
 python3 -m sglang.launch_server --model-path m3 --help
 EOF
@@ -517,7 +517,7 @@ fn dockerfile_stages_reset_variables_and_sh_c_and_heredocs_are_shell_text() {
             // stage one's CMD, found when the stage ends: the JSON string is shell text
             "export ONLY_IN_ONE=1\npython3 -m sglang.launch_server --model-path \"m1\" --tp-size x",
             // RUN sees build arguments (`ARG TP` takes the default given before the first FROM),
-            // and not stage one's ENV
+            // and not stage one's ENV; its build flags (`--mount=...`) are not the command
             "export TP=4\npython3 -m sglang.launch_server --model-path m2 --tp-size $TP --help",
             "export TP=4\npython3 -m sglang.launch_server --model-path m3 --help\n",
         ]
@@ -597,10 +597,12 @@ fn yaml_that_does_not_parse_gives_one_finding_and_nothing_else() {
     assert!(yaml::extract_with_findings("a: [unclosed\n").findings.is_empty());
 }
 
+/// Linear work on these inputs takes well under a second (debug build); a quadratic path takes
+/// minutes. The bound leaves room for a busy machine.
 fn quickly<T>(what: &str, f: impl FnOnce() -> T) -> T {
     let started = Instant::now();
     let out = f();
-    assert!(started.elapsed() < Duration::from_secs(5), "{what} took {:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(20), "{what} took {:?}", started.elapsed());
     out
 }
 

@@ -121,6 +121,8 @@ impl Reader<'_> {
             let word_len = trimmed.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
             let keyword = trimmed.get(..word_len).unwrap_or("").to_ascii_uppercase();
             let args_start = word_start + word_len + trimmed.get(word_len..).map(|r| r.len() - r.trim_start_matches([' ', '\t']).len()).unwrap_or(0);
+            // `RUN --mount=... --network=none cmd`: the build flags are not the command
+            let args_start = if keyword == "RUN" { after_build_flags(text, args_start) } else { args_start };
             let (logical, after) = self.logical(args_start);
             let after = self.skip_heredocs(&logical, after, &keyword, &stage);
             match keyword.as_str() {
@@ -372,6 +374,20 @@ fn exports(out: &mut Builder, env: &[Var]) {
         }
         out.synthetic(&format!("export {}={}\n", var.name, quote_word(value)), var.anchor.clone());
     }
+}
+
+/// Past `--flag[=value]` words (and the blanks after them) from `at`, on this line.
+fn after_build_flags(text: &str, mut at: usize) -> usize {
+    let b = text.as_bytes();
+    while b.get(at) == Some(&b'-') && b.get(at + 1) == Some(&b'-') {
+        while b.get(at).is_some_and(|c| !c.is_ascii_whitespace()) {
+            at += 1;
+        }
+        while matches!(b.get(at), Some(b' ') | Some(b'\t')) {
+            at += 1;
+        }
+    }
+    at
 }
 
 /// The end of the line starting at `at` (before its `\n`).
