@@ -811,3 +811,40 @@ fn crlf_files_map_like_lf_files() {
         assert!(edited.contains("args: [--tp-size, x, --port, \"30000\"]"), "{edited}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// docker compose interpolates `$VAR` from the host before the container sees the command
+
+const COMPOSE_INTERPOLATION: &str = r#"services:
+  sglang:
+    image: lmsysorg/sglang:latest
+    command: ["python3", "-m", "sglang.launch_server", "--model-path", "${MODEL:-Qwen/Qwen2.5-7B-Instruct}", "--port", "$$PORT"]
+    environment:
+      PORT: "30000"
+      TP: ${TP:-1}
+  shell:
+    image: lmsysorg/sglang:latest
+    command: sh -c "python3 -m sglang.launch_server --model-path m --port $PORT --tp-size $$TP"
+    environment:
+      - PORT=30000
+      - TP=2
+"#;
+
+#[test]
+fn compose_interpolation_comes_from_the_host_and_double_dollar_is_one_dollar() {
+    let [exec_form, shell] = yaml::extract(COMPOSE_INTERPOLATION).try_into().unwrap();
+    // `${MODEL:-...}` is the host's value or the default; `$$PORT` reaches the container as `$PORT`
+    // (no shell in exec form: the literal text); `TP: ${TP:-1}` depends on the host: not exported
+    assert_eq!(
+        exec_form.text,
+        "export PORT=30000\npython3 -m sglang.launch_server --model-path \"${MODEL:-Qwen/Qwen2.5-7B-Instruct}\" --port \"\\$PORT\""
+    );
+    let report = sglang_preflight::check(&exec_form.text, &Default::default());
+    assert_eq!(report.commands[0].argv, owned(&["--model-path", "Qwen/Qwen2.5-7B-Instruct", "--port", "$PORT"]));
+    // in shell text, `$PORT` is the host's (not the service's environment): unset here;
+    // `$$TP` is the container shell's `$TP`, from the service's environment
+    assert_eq!(shell.text, "export TP=2\nsh -c \"python3 -m sglang.launch_server --model-path m --port ${PORT} --tp-size $TP\"");
+    assert!(pieces(COMPOSE_INTERPOLATION, &shell).contains(&("${PORT}".into(), "synthetic", "$PORT".into())));
+    let report = sglang_preflight::check(&shell.text, &Default::default());
+    assert_eq!(report.commands[0].argv[4..], owned(&["--tp-size", "2"]));
+}

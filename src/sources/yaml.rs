@@ -63,8 +63,9 @@ pub fn extract_with_findings(text: &str) -> Extracted {
             return out;
         }
     };
-    let mut walker = Walker { file: &parsed_text, original: text, templates: &templates, used_templates: Vec::new(), snippets: Vec::new() };
+    let mut walker = Walker { file: &parsed_text, original: text, templates: &templates, used_templates: Vec::new(), compose: false, snippets: Vec::new() };
     for doc in &docs {
+        walker.compose = matches!(doc, Node::Map(entries) if entries.iter().any(|(k, _)| key_is(k, "services")));
         walker.node(doc, &mut Vec::new(), 0);
     }
     let mut used = std::mem::take(&mut walker.used_templates);
@@ -510,6 +511,9 @@ struct Walker<'a> {
     templates: &'a [Range<usize>],
     /// Indexes into `templates` of those inside a launch.
     used_templates: Vec<usize>,
+    /// The document is a Compose file (`services:` at the top): docker compose interpolates
+    /// `$VAR` / `${VAR...}` in every value from the host's environment, `$$` is one `$`.
+    compose: bool,
     snippets: Vec<Snippet>,
 }
 
@@ -598,7 +602,7 @@ impl Walker<'_> {
                         // compose: "K=V", or "K" (taken from the host: not known)
                         Node::Scalar(s) => {
                             let (name, value) = match s.value.split_once('=') {
-                                Some((n, v)) if self.no_template(s) => (n.to_string(), Some(v.to_string())),
+                                Some((n, v)) if self.no_template(s) => (n.to_string(), self.interpolated(v.to_string())),
                                 Some((n, _)) => (n.to_string(), None),
                                 None => (s.value.clone(), None),
                             };
@@ -615,7 +619,23 @@ impl Walker<'_> {
     /// A variable's value as written, unless it is null or templated.
     fn known_value(&self, s: &Scalar) -> Option<String> {
         let null = s.style == TScalarStyle::Plain && matches!(s.value.as_str(), "" | "~" | "null" | "Null" | "NULL");
-        (!null && self.no_template(s)).then(|| s.value.clone())
+        if null || !self.no_template(s) {
+            return None;
+        }
+        self.interpolated(s.value.clone())
+    }
+
+    /// A value after docker compose's interpolation, when it does not depend on the host's
+    /// environment (`$$` is one `$`); other files' values as written.
+    fn interpolated(&self, value: String) -> Option<String> {
+        if !self.compose || !value.contains('$') {
+            return Some(value);
+        }
+        let refs = compose_references(&value);
+        if refs.iter().any(|(_, _, host)| host.is_some()) {
+            return None;
+        }
+        Some(value.replace("$$", "$"))
     }
 
     fn no_template(&self, s: &Scalar) -> bool {
@@ -677,11 +697,19 @@ impl Walker<'_> {
             for k in self.templates_in(&seg.file) {
                 let Some(t) = self.templates.get(k) else { continue };
                 let name = template_variable(self.template_text(t));
-                found.push(StandIn { file: t.start.max(seg.file.start)..t.end.min(seg.file.end), text: format!("${{{name}}}"), template: Some(k) });
+                found.push(StandIn { file: t.start.max(seg.file.start)..t.end.min(seg.file.end), text: format!("${{{name}}}"), template: Some(k), host: None });
             }
             if let Some(vars) = kube {
                 let text = self.file.get(seg.file.clone()).unwrap_or("");
-                found.extend(kubelet_references(text, vars).into_iter().map(|(r, text)| StandIn { file: seg.file.start + r.start..seg.file.start + r.end, text, template: None }));
+                found.extend(kubelet_references(text, vars).into_iter().map(|(r, text)| StandIn { file: seg.file.start + r.start..seg.file.start + r.end, text, template: None, host: None }));
+            }
+            if self.compose {
+                let text = self.file.get(seg.file.clone()).unwrap_or("");
+                found.extend(
+                    compose_references(text)
+                        .into_iter()
+                        .map(|(r, text, host)| StandIn { file: seg.file.start + r.start..seg.file.start + r.end, text, template: None, host }),
+                );
             }
             found.sort_by_key(|s| s.file.start);
             for f in found {
@@ -699,9 +727,9 @@ impl Walker<'_> {
             return;
         }
         let mut out = Builder::default();
-        exports(&mut out, env);
         let aligned = self.align_scalar(s);
         let stand_ins = self.stand_ins(&aligned.segs, kube);
+        exports(&mut out, env, &host_variables(&stand_ins));
         self.write_value(&mut out, &s.value, &aligned.segs, &stand_ins);
         if !out.is_empty() {
             self.snippets.push(out.finish());
@@ -755,6 +783,7 @@ impl Walker<'_> {
         let mut same_list: Vec<bool> = Vec::new();
         let mut scalars: Vec<&Scalar> = Vec::new();
         let mut used: Vec<usize> = Vec::new();
+        let mut host: Vec<String> = Vec::new();
         for seq in &lists {
             let style = self.seq_style(seq);
             // a flow sequence of double-quoted strings is written on as JSON
@@ -767,6 +796,7 @@ impl Walker<'_> {
                 let file = s.start..aligned.end.max(s.start);
                 let stand_ins = self.stand_ins(&aligned.segs, kube);
                 used.extend(stand_ins.iter().filter_map(|s| s.template));
+                host.extend(host_variables(&stand_ins));
                 let word = if stand_ins.is_empty() { quote_word(&s.value) } else { self.word_with_stand_ins(s, &aligned, &stand_ins) };
                 // an item with a value not in the file is checked, not rewritten
                 let style = if aligned.exact && stand_ins.is_empty() { style.clone() } else { None };
@@ -787,7 +817,7 @@ impl Walker<'_> {
             return true;
         }
         let mut out = Builder::default();
-        exports(&mut out, env);
+        exports(&mut out, env, &host);
         self.used_templates.extend(used);
         exec::write_argv(&mut out, &argv, &same_list);
         self.snippets.push(out.finish());
@@ -846,6 +876,49 @@ struct StandIn {
     text: String,
     /// The template it is, by index.
     template: Option<usize>,
+    /// The host variable docker compose fills in here.
+    host: Option<String>,
+}
+
+fn host_variables(stand_ins: &[StandIn]) -> Vec<String> {
+    stand_ins.iter().filter_map(|s| s.host.clone()).collect()
+}
+
+/// Docker compose's interpolation in `text`: `$$` is one `$`; `$NAME` and `${NAME...}` take the
+/// host's value (not known here: written as `${NAME...}`, which the snippet leaves unset). For
+/// each, its range, the snippet's text and the host variable's name.
+fn compose_references(text: &str) -> Vec<(Range<usize>, String, Option<String>)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let name_len = |from: usize| b.get(from..).map(|r| r.iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count()).unwrap_or(0);
+    while let Some(k) = text.get(i..).and_then(|t| t.find('$')).map(|k| k + i) {
+        i = k + 1;
+        match b.get(k + 1) {
+            Some(b'$') => {
+                out.push((k..k + 2, "$".to_string(), None));
+                i = k + 2;
+            }
+            Some(b'{') => {
+                let Some(close) = text.get(k..).and_then(|t| t.find('}')).map(|c| c + k) else { continue };
+                let n = name_len(k + 2);
+                if n == 0 {
+                    continue;
+                }
+                let name = text.get(k + 2..k + 2 + n).unwrap_or("").to_string();
+                out.push((k..close + 1, text.get(k..close + 1).unwrap_or("").to_string(), Some(name)));
+                i = close + 1;
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                let n = name_len(k + 1);
+                let name = text.get(k + 1..k + 1 + n).unwrap_or("").to_string();
+                out.push((k..k + 1 + n, format!("${{{name}}}"), Some(name.clone())));
+                i = k + 1 + n;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The kubelet's `$(NAME)` references in `text` (and its `$$` escape, one `$`): for each, its range
@@ -898,10 +971,14 @@ fn double_quote_escape(s: &str) -> String {
 /// At most this many variables are exported before one launch (the innermost ones).
 pub const MAX_EXPORTS: usize = 256;
 
-/// `export K=V` lines for the variables whose values are known, each at its entry.
-fn exports(out: &mut Builder, env: &[Var]) {
+/// `export K=V` lines for the variables whose values are known, each at its entry (not those
+/// docker compose fills in from the host where the command names them).
+fn exports(out: &mut Builder, env: &[Var], host: &[String]) {
     for var in env.get(env.len().saturating_sub(MAX_EXPORTS)..).unwrap_or(env) {
         let Some(value) = &var.value else { continue };
+        if host.contains(&var.name) {
+            continue;
+        }
         if crate::shell::assignment_name_len(&format!("{}=", var.name)).is_none() {
             continue;
         }
