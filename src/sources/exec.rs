@@ -2,7 +2,7 @@
 //! list, a Dockerfile `CMD ["python3", ...]`): argv with no shell. Written into a snippet as
 //! shell-quoted words; edits come back as list elements in the list's own syntax.
 //!
-//! Snippets are put together with [`Builder`]. Between two elements of one exec-form argv the
+//! Snippets are put together with `Builder`. Between two elements of one exec-form argv the
 //! snippet has a one-space [`PieceKind::Synthetic`] separator whose anchor is exactly the file
 //! bytes between the two items when they are neighbours in one list (`, ` or `\n  - `), and an
 //! empty anchor at the second item otherwise (the last `ENTRYPOINT` item and the first `CMD`

@@ -5,11 +5,11 @@
 //!
 //! * A string scalar that mentions `sglang.launch_server` or `sglang serve` is shell text. Its
 //!   value's bytes that are the file's bytes (a plain or quoted scalar's characters, a block
-//!   scalar's lines without their indentation) are [`PieceKind::Verbatim`] pieces; escapes and
-//!   line folding are [`PieceKind::Synthetic`].
+//!   scalar's lines without their indentation) are [`PieceKind::Verbatim`](super::PieceKind::Verbatim) pieces; escapes and
+//!   line folding are [`PieceKind::Synthetic`](super::PieceKind::Synthetic).
 //! * Exec-form lists: a mapping's `entrypoint` + `command` + `args` sequences of strings are one
 //!   argv run with no shell (Kubernetes `command` + `args`, compose `entrypoint` + `command`).
-//!   A launch there is written as shell-quoted words, each an [`PieceKind::Element`] piece;
+//!   A launch there is written as shell-quoted words, each an [`PieceKind::Element`](super::PieceKind::Element) piece;
 //!   `bash -c TEXT` / `sh -c TEXT` makes `TEXT` shell text as above.
 //! * Variables: every enclosing mapping's `env` (a Kubernetes `[{name, value}]` list, or a
 //!   mapping as in GitHub Actions at workflow, job and step level), `envs` (SkyPilot) and
@@ -17,6 +17,11 @@
 //!   command, outer first. A variable whose value is not in the file (`valueFrom`, a secret, a
 //!   compose `K` with no value, a template) is not exported: the checker then says that `$K`
 //!   is not expanded (SH005) and checks the text around it, which is the honest reading.
+//! * Expansion before the command runs: in a Kubernetes container (a mapping with `args` or an
+//!   `env` list) the kubelet's `$(NAME)` takes the declared value (unknown ones, and the `LWS_*`
+//!   variables LeaderWorkerSet injects, become unset variables; `$$` is one `$`); in a Compose
+//!   file (`services:` at the top) `$VAR` / `${VAR...}` are the host's (unset here, and not
+//!   exported from `environment:` for that command) and `$$` is one `$`.
 //! * Templates (`{{ ... }}` of Helm, Jinja or Go templates, `${{ ... }}` of GitHub Actions) are
 //!   replaced by a placeholder of the same length before the YAML is parsed, so offsets stay
 //!   exact; in a snippet a template becomes an unset variable (`${VALUES_TP}` for
