@@ -848,3 +848,11 @@ fn compose_interpolation_comes_from_the_host_and_double_dollar_is_one_dollar() {
     let report = sglang_preflight::check(&shell.text, &Default::default());
     assert_eq!(report.commands[0].argv[4..], owned(&["--tp-size", "2"]));
 }
+
+#[test]
+fn a_launch_handed_to_another_program_is_read_as_shell_text() {
+    let file = "command: [/opt/run-with-retries.sh]\nargs: [\"python -m sglang.launch_server --model-path m --tp-size z\"]\n";
+    let [snippet] = yaml::extract(file).try_into().unwrap();
+    assert_eq!(snippet.text, "python -m sglang.launch_server --model-path m --tp-size z");
+    assert_eq!(errors(file, &snippet)[0].2, "z");
+}

@@ -771,7 +771,8 @@ impl Walker<'_> {
         self.original.get(t.clone()).unwrap_or("")
     }
 
-    /// A mapping's exec-form `entrypoint` + `command` + `args`; true when they were read as one.
+    /// A mapping's exec-form `entrypoint` + `command` + `args`; true when they were read as a
+    /// launch (or a shell's script), false when their items are to be read one by one.
     fn exec_form(&mut self, entries: &[(Node, Node)], env: &[Var], kube: Option<&[Var]>) -> bool {
         let lists: Vec<&Seq> = ["entrypoint", "command", "args"]
             .iter()
@@ -819,7 +820,8 @@ impl Walker<'_> {
             return true;
         }
         if !is_launch_argv(&values) {
-            return true;
+            // not a launch itself: an item may still be a launch another program runs
+            return false;
         }
         let mut out = Builder::default();
         exports(&mut out, env, &host);
