@@ -856,3 +856,13 @@ fn a_launch_handed_to_another_program_is_read_as_shell_text() {
     assert_eq!(snippet.text, "python -m sglang.launch_server --model-path m --tp-size z");
     assert_eq!(errors(file, &snippet)[0].2, "z");
 }
+
+#[test]
+fn jinja_statements_on_their_own_lines_read_as_comments() {
+    let file = "{# an Ansible template #}\nspec:\n  containers:\n    - name: s\n{% if gpu %}\n      resources: {limits: {nvidia.com/gpu: 8}}\n{% endif %}\n      command: [python3, -m, sglang.launch_server, --model-path, \"{{ model }}\", --tp-size, z, --x, \"${#ARR}\"]\n";
+    let found = yaml::extract_with_findings(file);
+    let [snippet] = found.snippets.as_slice() else { panic!("{:?}", found.findings) };
+    assert_eq!(snippet.text, "python3 -m sglang.launch_server --model-path \"${MODEL}\" --tp-size z --x '${#ARR}'");
+    assert_eq!(errors(file, snippet)[0].2, "z");
+    assert_eq!(yaml::find_templates("a {# b {{ c }} d"), [7..14]);
+}

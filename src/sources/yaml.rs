@@ -22,7 +22,8 @@
 //!   variables LeaderWorkerSet injects, become unset variables; `$$` is one `$`); in a Compose
 //!   file (`services:` at the top) `$VAR` / `${VAR...}` are the host's (unset here, and not
 //!   exported from `environment:` for that command) and `$$` is one `$`.
-//! * Templates (`{{ ... }}` of Helm, Jinja or Go templates, `${{ ... }}` of GitHub Actions) are
+//! * Templates (`{{ ... }}` of Helm, Jinja or Go templates, `${{ ... }}` of GitHub Actions,
+//!   Jinja's `{% ... %}` and `{# ... #}`) are
 //!   replaced by a placeholder of the same length before the YAML is parsed, so offsets stay
 //!   exact; in a snippet a template becomes an unset variable (`${VALUES_TP}` for
 //!   `{{ .Values.tp }}`), and [`extract_with_findings`] adds a `SRC001` warning at it.
@@ -153,16 +154,29 @@ pub fn mentions_launch(text: &str) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Templates
 
-/// Every `{{ ... }}` (with a `$` just before it, as in `${{ ... }}`), in file order.
+/// Every template in file order: `{{ ... }}` (with a `$` just before it, as in `${{ ... }}`),
+/// and Jinja's `{% ... %}` statements and `{# ... #}` comments.
 pub fn find_templates(text: &str) -> Vec<Range<usize>> {
+    const KINDS: [(u8, &str); 3] = [(b'{', "}}"), (b'%', "%}"), (b'#', "#}")];
+    let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(open) = text.get(from..).and_then(|t| t.find("{{")).map(|i| i + from) {
-        let Some(close) = text.get(open + 2..).and_then(|t| t.find("}}")).map(|i| i + open + 2) else { break };
-        let start = if open > 0 && text.as_bytes().get(open - 1) == Some(&b'$') { open - 1 } else { open };
+    // a kind with no closer after some opener has none after any later opener either
+    let mut unclosed = [false; 3];
+    let mut at = 0;
+    while let Some(open) = text.get(at..).and_then(|t| t.find('{')).map(|i| i + at) {
+        at = open + 1;
+        let Some(kind) = KINDS.iter().position(|(second, _)| b.get(open + 1) == Some(second)) else { continue };
+        let (Some(closer), Some(false)) = (KINDS.get(kind).map(|k| k.1), unclosed.get(kind).copied()) else { continue };
+        let Some(close) = text.get(open + 2..).and_then(|t| t.find(closer)).map(|i| i + open + 2) else {
+            if let Some(flag) = unclosed.get_mut(kind) {
+                *flag = true;
+            }
+            continue;
+        };
+        let start = if kind == 0 && open > 0 && b.get(open - 1) == Some(&b'$') { open - 1 } else { open };
         let end = close + 2;
         out.push(start..end);
-        from = end;
+        at = end;
     }
     out
 }
