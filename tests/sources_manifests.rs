@@ -864,5 +864,5 @@ fn jinja_statements_on_their_own_lines_read_as_comments() {
     let [snippet] = found.snippets.as_slice() else { panic!("{:?}", found.findings) };
     assert_eq!(snippet.text, "python3 -m sglang.launch_server --model-path \"${MODEL}\" --tp-size z --x '${#ARR}'");
     assert_eq!(errors(file, snippet)[0].2, "z");
-    assert_eq!(yaml::find_templates("a {# b {{ c }} d"), [7..14]);
+    assert_eq!(yaml::find_templates("a {# b {{ c }} d"), vec![Range { start: 7, end: 14 }]);
 }
