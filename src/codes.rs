@@ -45,6 +45,8 @@ pub const CODES: &[Code] = &[
     code("SH008", Stage::Shell, P, "A leading `$ ` prompt, ignored."),
     code("SH009", Stage::Shell, P, "Digits before `>`/`<` that the shell reads as a file descriptor, not as a value."),
     code("SH010", Stage::Shell, P, "A here-document without its closing delimiter."),
+    code("SRC001", Stage::Shell, P, "A template (`{{ ... }}`, `${{ ... }}`) in a launch in a file: its value is not known; the launch is checked around it."),
+    code("SRC002", Stage::Shell, P, "A YAML file that mentions a launch does not parse: its launches are not checked."),
     code("CLI001", Stage::Cli, S, "`sglang serve --model-type` without a value."),
     code("CLI002", Stage::Cli, S, "`sglang serve --model-type` with an empty value."),
     code("CLI003", Stage::Cli, S, "`sglang serve --model-type` with an unknown backend."),
