@@ -10,29 +10,10 @@ use sglang_preflight::sources::{dockerfile, exec, yaml, PieceKind, Snippet};
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-// ---------------------------------------------------------------------------------------------
-// Test-local helpers (the shared `sources::map_span` is another helper's part)
-
-/// Where snippet bytes `span` are in the file: Verbatim pieces byte for byte, other pieces at
-/// their whole file range.
+/// Where snippet bytes `span` are in the file.
 fn file_range(snippet: &Snippet, span: Range<usize>) -> Range<usize> {
-    let at = |offset: usize, end: bool| {
-        let inside = |p: &&sglang_preflight::sources::Piece, end: bool| {
-            if end { p.snippet.start < offset && offset <= p.snippet.end } else { p.snippet.start <= offset && offset < p.snippet.end }
-        };
-        // an empty span at the very end of the text belongs to the last piece
-        let piece = snippet.pieces.iter().find(|p| inside(p, end)).or_else(|| snippet.pieces.iter().find(|p| inside(p, true))).unwrap();
-        match piece.kind {
-            PieceKind::Verbatim => piece.file.start + (offset - piece.snippet.start),
-            _ if end => piece.file.end,
-            _ => piece.file.start,
-        }
-    };
-    if span.is_empty() {
-        let s = at(span.start, false);
-        return s..s;
-    }
-    at(span.start, false)..at(span.end, true)
+    let mapped = sglang_preflight::sources::map_span(snippet, sglang_preflight::span::Span::new(span.start, span.end));
+    mapped.start..mapped.end
 }
 
 /// The file bytes each piece of the snippet stands for, in order.
@@ -45,6 +26,7 @@ fn pieces(file: &str, snippet: &Snippet) -> Vec<(String, &'static str, String)> 
                 PieceKind::Verbatim => "verbatim",
                 PieceKind::Element(_) => "element",
                 PieceKind::Synthetic => "synthetic",
+                PieceKind::JsonString => "json string",
             };
             (snippet.text[p.snippet.clone()].to_string(), kind, file[p.file.clone()].to_string())
         })
@@ -83,7 +65,7 @@ fn edited(file: &str, snippet: &Snippet, edit: Edit) -> String {
 fn yaml_argv(file: &str) -> Vec<String> {
     assert!(yaml_rust2::YamlLoader::load_from_str(file).is_ok(), "not YAML any more:\n{file}");
     let found = yaml::extract_with_findings(file);
-    assert!(found.findings.iter().all(|d| d.code != "SRC002"), "{:?}", found.findings);
+    assert!(found.findings.iter().all(|d| d.code != "SRC001"), "{:?}", found.findings);
     argv_of(&found.snippets)
 }
 
@@ -360,7 +342,7 @@ fn actions_run_gets_workflow_job_and_step_env_and_expressions_become_unset_varia
     // one warning, at the expression inside the launch (not at the secret of an env entry)
     assert_eq!(found.findings.len(), 1);
     let warning = &found.findings[0];
-    assert_eq!(warning.code, "SRC001");
+    assert_eq!(warning.code, "SRC002");
     assert_eq!(&WORKFLOW[warning.span.start..warning.span.end], "${{ matrix.name }}");
     assert!(!warning.explanation.is_empty());
     // the rest of the command is checked around it
@@ -406,7 +388,7 @@ fn helm_templates_parse_as_placeholders_and_are_checked_around() {
     );
     let warned: Vec<&str> = found.findings.iter().map(|d| &HELM[d.span.start..d.span.end]).collect();
     assert_eq!(warned, ["{{ .Values.model | quote }}", "{{ .Values.name }}"]);
-    assert!(found.findings.iter().all(|d| d.code == "SRC001"));
+    assert!(found.findings.iter().all(|d| d.code == "SRC002"));
     assert_eq!(errors(HELM, snippet).iter().map(|e| (e.0.as_str(), e.2.as_str())).collect::<Vec<_>>(), [("ARG005", "llama4x")]);
     // a templated item is not rewritten (its value is not known)
     let at = start_of(snippet, "\"${VALUES_NAME}");
@@ -587,7 +569,7 @@ fn yaml_that_does_not_parse_gives_one_finding_and_nothing_else() {
     let found = yaml::extract_with_findings(file);
     assert!(found.snippets.is_empty());
     assert_eq!(found.findings.len(), 1);
-    assert_eq!(found.findings[0].code, "SRC002");
+    assert_eq!(found.findings[0].code, "SRC001");
     assert!(found.findings[0].message.starts_with("This file is not valid YAML ("));
     assert_eq!(found.findings[0].message, "This file is not valid YAML (while parsing a block mapping, did not find expected key); its launch commands are not checked");
     // on the line where the YAML goes wrong

@@ -336,7 +336,10 @@ pub fn extract_with_findings(kind: Kind, text: &str) -> (Vec<Snippet>, Vec<Diagn
         Kind::Shell => (vec![Snippet::verbatim(text, 0..text.len())], Vec::new()),
         Kind::Markdown => (markdown::extract_markdown(text), Vec::new()),
         Kind::Rst => (markdown::extract_rst(text), Vec::new()),
-        Kind::Yaml => (yaml::extract(text), Vec::new()),
+        Kind::Yaml => {
+            let extracted = yaml::extract_with_findings(text);
+            (extracted.snippets, extracted.findings)
+        }
         Kind::Dockerfile => (dockerfile::extract(text), Vec::new()),
         Kind::Notebook => match notebook::read(text) {
             Ok(snippets) => (snippets, Vec::new()),
@@ -477,8 +480,11 @@ pub fn check_file(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions
 /// only shell errors in a snippet that mentions a launch are kept (in [`FileReport::diagnostics`]).
 /// A command whose remaining findings hold no error SGLang raises counts as accepted.
 pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions, ignored_codes: &[String]) -> FileReport {
-    let (snippets, diagnostics) = extract_with_findings(kind, text);
-    let mut out = FileReport { file: path.to_string(), kind, accepted: diagnostics.is_empty(), commands: Vec::new(), diagnostics, suppressed: 0 };
+    let (snippets, findings) = extract_with_findings(kind, text);
+    // A file that cannot be read is not accepted; a template's warning belongs to its launch.
+    let accepted = !findings.iter().any(|d| d.severity == Severity::Error);
+    let (templates, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) = findings.into_iter().partition(|d| d.code == "SRC002");
+    let mut out = FileReport { file: path.to_string(), kind, accepted, commands: Vec::new(), diagnostics, suppressed: 0 };
     let lines = LineIndex::new(text);
     let mut ignores = IgnoresByLine::default();
     for snippet in snippets {
@@ -524,7 +530,25 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     }
     // in file order, whatever order the extractor found them in
     out.commands.sort_by_key(|c| c.command.span.start);
+    attach_template_findings(&mut out, templates);
     out
+}
+
+/// Each template's SRC002 goes to the launch it sits in, in place of the shell's SH005 for the
+/// unset variable it was read as (the same bytes); one outside every launch stays file-level.
+fn attach_template_findings(out: &mut FileReport, templates: Vec<Diagnostic>) {
+    for t in templates {
+        let inside = |c: &FileCommand| c.command.span.start <= t.span.start && t.span.end <= c.command.span.end;
+        match out.commands.iter_mut().find(|c| inside(c)) {
+            Some(c) => {
+                let overlaps = |d: &Diagnostic| d.span.start < t.span.end.max(t.span.start + 1) && t.span.start < d.span.end.max(d.span.start + 1);
+                c.command.diagnostics.retain(|d| !(d.code == "SH005" && overlaps(d)));
+                let at = c.command.diagnostics.iter().take_while(|d| d.stage == crate::diagnostic::Stage::Shell).count();
+                c.command.diagnostics.insert(at, t);
+            }
+            None => out.diagnostics.push(t),
+        }
+    }
 }
 
 /// The ignore comments for the last line asked about: findings and launches on one line

@@ -26,8 +26,8 @@
 //!   Jinja's `{% ... %}` and `{# ... #}`) are
 //!   replaced by a placeholder of the same length before the YAML is parsed, so offsets stay
 //!   exact; in a snippet a template becomes an unset variable (`${VALUES_TP}` for
-//!   `{{ .Values.tp }}`), and [`extract_with_findings`] adds a `SRC001` warning at it.
-//! * A file that does not parse gives one `SRC002` finding (when it mentions a launch) and no
+//!   `{{ .Values.tp }}`), and [`extract_with_findings`] adds a `SRC002` warning at it.
+//! * A file that does not parse gives one `SRC001` finding (when it mentions a launch) and no
 //!   snippets. Aliases are not expanded; nesting deeper than [`MAX_DEPTH`] is not read.
 
 use super::exec::{self, Builder, Item, Style};
@@ -55,7 +55,7 @@ pub fn extract(text: &str) -> Vec<Snippet> {
     extract_with_findings(text).snippets
 }
 
-/// The launch-bearing snippets of a YAML file, and the `SRC001` / `SRC002` findings about it.
+/// The launch-bearing snippets of a YAML file, and the `SRC002` / `SRC001` findings about it.
 pub fn extract_with_findings(text: &str) -> Extracted {
     let templates = find_templates(text);
     let parsed_text = with_placeholders(text, &templates);
@@ -88,13 +88,13 @@ pub fn extract_with_findings(text: &str) -> Extracted {
 pub fn edit_keeps_file(original: &str, edited: &str) -> bool {
     let before = extract_with_findings(original);
     let after = extract_with_findings(edited);
-    after.findings.iter().all(|d| d.code != "SRC002") && after.snippets.len() == before.snippets.len()
+    after.findings.iter().all(|d| d.code != "SRC001") && after.snippets.len() == before.snippets.len()
 }
 
 fn not_yaml(text: &str, message: &str, at: usize) -> Diagnostic {
     let at = floor_char_boundary(text, at.min(text.len()));
     Diagnostic::preflight(
-        "SRC002",
+        "SRC001",
         Severity::Error,
         Stage::Shell,
         format!("This file is not valid YAML ({message}); its launch commands are not checked"),
@@ -109,7 +109,7 @@ fn not_yaml(text: &str, message: &str, at: usize) -> Diagnostic {
 fn template_finding(text: &str, range: Range<usize>) -> Diagnostic {
     let written = text.get(range.clone()).unwrap_or("");
     Diagnostic::preflight(
-        "SRC001",
+        "SRC002",
         Severity::Warning,
         Stage::Shell,
         format!("`{}` is a template: its value is not known here; the launch is checked around it", preview(written)),
