@@ -23,6 +23,7 @@ pub const CODES: &[Code] = &[
     code("P0001", Stage::Cli, P, "The SGLang version asked for is not one this build carries."),
     code("P0002", Stage::Shell, P, "The text holds no SGLang launch command."),
     code("P0003", Stage::Shell, P, "The paste also runs a command that is neither an SGLang launch nor harmless set-up (listed in `also_runs`)."),
+    code("IO001", Stage::Shell, P, "A file found while checking a tree that could not be read, or not as UTF-8 text, though it mentions SGLang: its launches were not checked."),
     code("TXT001", Stage::Shell, P, "A flag starts with a dash-like character (en or em dash, ...) instead of `-`/`--`."),
     code("TXT002", Stage::Shell, P, "A flag name holds a hyphen-like character that is not the ASCII hyphen."),
     code("TXT003", Stage::Shell, P, "Typographic (curly) quotes, which the shell passes on as characters of the value."),

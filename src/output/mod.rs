@@ -3,3 +3,4 @@
 
 pub mod github;
 pub mod sarif;
+pub mod text;
