@@ -2,7 +2,7 @@
 //! are read, what is printed (file:line:col), the exit codes, `--fix` / `--diff`, settings files
 //! and ignores; and one pasted text (stdin, one shell file) printing exactly today's report.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice, clippy::panic)]
 
 use serde_json::Value;
 use std::io::Write;
