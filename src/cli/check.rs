@@ -28,7 +28,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     match run_checked(args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("sglang-preflight: {message}");
+            super::note(&format!("sglang-preflight: {message}"));
             ExitCode::from(2)
         }
     }
@@ -50,7 +50,7 @@ fn run_checked(args: &CheckArgs) -> Result<ExitCode, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let settings = Settings::resolve(args, &cwd)?;
     if args.show_settings {
-        print!("{}", settings.show());
+        super::emit(&settings.show());
         return Ok(ExitCode::SUCCESS);
     }
     let given_config = match &args.config_file {
@@ -145,23 +145,23 @@ impl Run<'_> {
         if self.args.fix || self.args.diff {
             let fixed = fix::fix(&text, self.args.unsafe_fixes, |t| self.check_file(&shown, Kind::Shell, t, dir.as_deref()));
             if self.args.diff {
-                print!("{}", fix::unified_diff(&shown, &text, &fixed.text));
-                eprintln!("{}", fix_note(&shown, fixed.applied, false));
+                super::emit(&fix::unified_diff(&shown, &text, &fixed.text));
+                super::note(&fix_note(&shown, fixed.applied, false));
                 return Ok(paste_exit(&fixed.first));
             }
             let Some((candidate, bytes)) = &file else {
                 // stdin: the fixed text is the output.
-                print!("{}", fixed.text);
-                eprintln!("{}", fix_note(&shown, fixed.applied, true));
+                super::emit(&fixed.text);
+                super::note(&fix_note(&shown, fixed.applied, true));
                 return Ok(paste_exit(&fixed.last));
             };
             if fixed.text != text {
                 match fix::write_atomically(&candidate.path, bytes, &fixed.text) {
                     Ok(()) => {
-                        eprintln!("{}", fix_note(&shown, fixed.applied, true));
+                        super::note(&fix_note(&shown, fixed.applied, true));
                         text = fixed.text;
                     }
-                    Err(e) => eprintln!("sglang-preflight: {e}"),
+                    Err(e) => super::note(&format!("sglang-preflight: {e}")),
                 }
             }
         }
@@ -170,8 +170,8 @@ impl Run<'_> {
                 let mut report = check(&text, &self.opts_for(Kind::Shell, &text, dir.as_deref()));
                 drop_ignored(&mut report, &self.ignored);
                 match self.args.format {
-                    Format::Json => println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?),
-                    Format::Snapshot => print!("{}", sglang_preflight::snapshot::render(&text, &report)),
+                    Format::Json => super::emit(&format!("{}\n", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?)),
+                    Format::Snapshot => super::emit(&sglang_preflight::snapshot::render(&text, &report)),
                     _ => super::paste::print_text(&text, &report),
                 }
                 Ok(exit(report.accepted))
@@ -198,17 +198,17 @@ impl Run<'_> {
             let mut changed = 0;
             for c in &checked {
                 if !c.diff.is_empty() {
-                    print!("{}", c.diff);
+                    super::emit(&c.diff);
                     changed += 1;
                 }
             }
             let fixes: usize = checked.iter().map(|c| c.fixes_applied).sum();
-            eprintln!("sglang-preflight: {fixes} finding(s) would be fixed in {changed} file(s); nothing written");
+            super::note(&format!("sglang-preflight: {fixes} finding(s) would be fixed in {changed} file(s); nothing written"));
             return Ok(exit(accepted));
         }
         for c in &checked {
             if c.fixes_applied > 0 {
-                eprintln!("{}", fix_note(&c.shown, c.fixes_applied, true));
+                super::note(&fix_note(&c.shown, c.fixes_applied, true));
             }
         }
         self.print_files(&pairs, checked.len())?;
@@ -258,7 +258,7 @@ impl Run<'_> {
                         (fixed.last, fixed.text)
                     }
                     Err(e) => {
-                        eprintln!("sglang-preflight: {e}");
+                        super::note(&format!("sglang-preflight: {e}"));
                         (fixed.first, text)
                     }
                 }
@@ -275,14 +275,11 @@ impl Run<'_> {
     fn print_files(&self, files: &[(&FileReport, &str)], files_read: usize) -> Result<(), String> {
         let judge = format!("SGLang {} on {}", self.opts.sglang_version, self.opts.hardware.summary());
         let reports: Vec<&FileReport> = files.iter().map(|(r, _)| *r).collect();
-        match self.args.format {
+        let out = match self.args.format {
             Format::Text => {
                 let findings = text_output::render(files);
-                print!("{findings}");
-                if !findings.is_empty() {
-                    println!();
-                }
-                println!("{}", text_output::summary(&judge, Totals::of(&reports, files_read)));
+                let gap = if findings.is_empty() { "" } else { "\n" };
+                format!("{findings}{gap}{}\n", text_output::summary(&judge, Totals::of(&reports, files_read)))
             }
             Format::Json => {
                 let value = serde_json::json!({
@@ -292,20 +289,13 @@ impl Run<'_> {
                     "files_read": files_read,
                     "files": reports,
                 });
-                println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+                format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?)
             }
-            Format::Snapshot => {
-                for (report, text) in files {
-                    println!("== {} ==", report.file);
-                    print!("{}", sglang_preflight::snapshot::render(text, &self.as_report(report)));
-                }
-            }
-            Format::Sarif => {
-                let log = sglang_preflight::output::sarif::render(files);
-                println!("{}", serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?);
-            }
-            Format::Github => print!("{}", sglang_preflight::output::github::render(files)),
-        }
+            Format::Snapshot => files.iter().map(|(report, text)| format!("== {} ==\n{}", report.file, sglang_preflight::snapshot::render(text, &self.as_report(report)))).collect(),
+            Format::Sarif => format!("{}\n", serde_json::to_string_pretty(&sglang_preflight::output::sarif::render(files)).map_err(|e| e.to_string())?),
+            Format::Github => sglang_preflight::output::github::render(files),
+        };
+        super::emit(&out);
         Ok(())
     }
 
