@@ -146,19 +146,19 @@ impl Run<'_> {
             let fixed = fix::fix(&text, self.args.unsafe_fixes, |t| self.check_file(&shown, Kind::Shell, t, dir.as_deref()));
             if self.args.diff {
                 super::emit(&fix::unified_diff(&shown, &text, &fixed.text));
-                super::note(&fix_note(&shown, fixed.applied, false));
+                super::note(&fix_note(&shown, fixed.applied, false, &fixed.last));
                 return Ok(paste_exit(&fixed.first));
             }
             let Some((candidate, bytes)) = &file else {
                 // stdin: the fixed text is the output.
                 super::emit(&fixed.text);
-                super::note(&fix_note(&shown, fixed.applied, true));
+                super::note(&fix_note(&shown, fixed.applied, true, &fixed.last));
                 return Ok(paste_exit(&fixed.last));
             };
             if fixed.text != text {
                 match fix::write_atomically(&candidate.path, bytes, &fixed.text) {
                     Ok(()) => {
-                        super::note(&fix_note(&shown, fixed.applied, true));
+                        super::note(&fix_note(&shown, fixed.applied, true, &fixed.last));
                         text = fixed.text;
                     }
                     Err(e) => super::note(&format!("sglang-preflight: {e}")),
@@ -208,7 +208,9 @@ impl Run<'_> {
         }
         for c in &checked {
             if c.fixes_applied > 0 {
-                super::note(&fix_note(&c.shown, c.fixes_applied, true));
+                if let Some(report) = &c.report {
+                    super::note(&fix_note(&c.shown, c.fixes_applied, true, report));
+                }
             }
         }
         self.print_files(&pairs, checked.len())?;
@@ -383,13 +385,13 @@ fn exit(accepted: bool) -> ExitCode {
     }
 }
 
-fn fix_note(shown: &str, applied: usize, written: bool) -> String {
-    let what = if applied == 1 { "1 finding".to_string() } else { format!("{applied} findings") };
-    if written {
-        format!("sglang-preflight: {shown}: fixed {what}")
-    } else {
-        format!("sglang-preflight: {shown}: would fix {what}")
-    }
+/// What fixing a file did, and how many findings are left in it.
+fn fix_note(shown: &str, applied: usize, written: bool, left: &FileReport) -> String {
+    let findings = |n: usize| if n == 1 { "1 finding".to_string() } else { format!("{n} findings") };
+    let remaining = left.diagnostics.len() + left.commands.iter().map(|c| c.command.diagnostics.len()).sum::<usize>();
+    let verb = if written { "fixed" } else { "would fix" };
+    let left_word = if written { "left" } else { "would be left" };
+    format!("sglang-preflight: {shown}: {verb} {}, {} {left_word}", findings(applied), remaining)
 }
 
 #[cfg(test)]

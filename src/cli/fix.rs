@@ -82,14 +82,25 @@ pub fn write_atomically(path: &Path, original: &[u8], text: &str) -> Result<(), 
     if now != original {
         return Err(format!("{shown} changed while it was being checked; not written"));
     }
-    let permissions = std::fs::metadata(&target).map_err(|e| format!("cannot write {shown}: {e}"))?.permissions();
+    let metadata = std::fs::metadata(&target).map_err(|e| format!("cannot write {shown}: {e}"))?;
     let dir = target.parent().ok_or_else(|| format!("cannot write {shown}: no parent directory"))?;
     let mut temp = tempfile::Builder::new().prefix(".sglang-preflight-").tempfile_in(dir).map_err(|e| format!("cannot write {shown}: {e}"))?;
     temp.write_all(text.as_bytes()).and_then(|()| temp.as_file().sync_all()).map_err(|e| format!("cannot write {shown}: {e}"))?;
-    std::fs::set_permissions(temp.path(), permissions).map_err(|e| format!("cannot write {shown}: {e}"))?;
+    std::fs::set_permissions(temp.path(), metadata.permissions()).map_err(|e| format!("cannot write {shown}: {e}"))?;
+    keep_owner(temp.path(), &metadata);
     temp.persist(&target).map_err(|e| format!("cannot write {shown}: {}", e.error))?;
     Ok(())
 }
+
+/// The new file keeps the old one's owner where we may set it (as root, or our own file).
+#[cfg(unix)]
+fn keep_owner(path: &Path, old: &std::fs::Metadata) {
+    use std::os::unix::fs::MetadataExt;
+    let _ = std::os::unix::fs::chown(path, Some(old.uid()), Some(old.gid()));
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &Path, _: &std::fs::Metadata) {}
 
 /// `old` → `new` as a unified diff with `a/` and `b/` headers (nothing when equal).
 pub fn unified_diff(shown: &str, old: &str, new: &str) -> String {
@@ -156,6 +167,29 @@ mod tests {
         assert_eq!(grows.applied, 10);
         let same = fix("x", false, |_| report(vec![finding(vec![fix_of(Applicability::Safe, &[(0, 1, "x")])])]));
         assert_eq!((same.text.as_str(), same.applied), ("x", 0));
+    }
+
+    #[test]
+    fn a_file_is_written_only_if_it_still_holds_what_was_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.sh");
+        std::fs::write(&path, "new since\n").unwrap();
+        let err = write_atomically(&path, b"as read\n", "fixed\n").unwrap_err();
+        assert!(err.contains("changed while it was being checked"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new since\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn through_a_symlink_the_file_it_points_to_is_replaced_and_the_link_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.sh");
+        let link = dir.path().join("link.sh");
+        std::fs::write(&target, "old\n").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomically(&link, b"old\n", "new\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new\n");
     }
 
     #[test]
