@@ -20,12 +20,16 @@ GOOD_FLAGS = ["--tp-size 2", "--mem-fraction-static 0.85", "--context-length 327
 BAD_FLAGS = ["--tool-call-parser lama3", "--tp 2 --tp-size 4", "--mem-fraction-statc 0.8", "--cuda-graph-prefill-max-context 0"]
 
 
-def launch(rng, bad):
+def launch_args(rng, bad):
     flags = rng.sample(GOOD_FLAGS, 3)
     if bad:
         flags.append(rng.choice(BAD_FLAGS))
-    entry = rng.choice(["python -m sglang.launch_server --model-path", "python3 -m sglang.launch_server --model-path", "sglang serve --model-path"])
-    return f"{entry} {rng.choice(MODELS)} " + " ".join(flags)
+    return f"--model-path {rng.choice(MODELS)} " + " ".join(flags)
+
+
+def launch(rng, bad):
+    entry = rng.choice(["python -m sglang.launch_server", "python3 -m sglang.launch_server", "sglang serve"])
+    return f"{entry} {launch_args(rng, bad)}"
 
 
 def shell_script(rng, bad):
@@ -38,7 +42,7 @@ def markdown_doc(rng, bad):
 
 
 def manifest(rng, bad):
-    args = launch(rng, bad).split()[3:]
+    args = launch_args(rng, bad).split()
     quoted = ", ".join(f'"{a}"' for a in args)
     return ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: sglang\nspec:\n  template:\n    spec:\n"
             "      containers:\n        - name: server\n          image: lmsysorg/sglang:latest\n"

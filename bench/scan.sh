@@ -23,7 +23,7 @@ done
 cargo build --locked --quiet --profile "$profile" --bin sglang-preflight
 dir=$profile
 [ "$profile" = dev ] && dir=debug
-bin=$PWD/target/$dir/sglang-preflight
+bin=${CARGO_TARGET_DIR:-$PWD/target}/$dir/sglang-preflight
 
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
