@@ -281,7 +281,8 @@ impl Run<'_> {
             Format::Text => {
                 let findings = text_output::render(files);
                 let gap = if findings.is_empty() { "" } else { "\n" };
-                format!("{findings}{gap}{}\n", text_output::summary(&judge, Totals::of(&reports, files_read)))
+                let not_run = text_output::not_run_line(&reports).map(|line| format!("{line}\n")).unwrap_or_default();
+                format!("{findings}{gap}{}\n{not_run}", text_output::summary(&judge, Totals::of(&reports, files_read)))
             }
             Format::Json => {
                 let value = serde_json::json!({
