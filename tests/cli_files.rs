@@ -371,6 +371,13 @@ fn stdin_and_one_named_shell_file_print_todays_report_unchanged() {
     // A single shell text with no launch is still a paste without a verdict: exit 1.
     tree.write("empty.sh", b"echo hi\n");
     assert_eq!(run(tree.0.path(), &["check", "empty.sh"]).code, Some(1));
+    // With --files (pre-commit names the files a commit changes, maybe one) it is a file like
+    // any other: no launch is fine, and the output is the files'.
+    let out = run(tree.0.path(), &["check", "--files", "empty.sh"]);
+    assert_eq!(out.code, Some(0));
+    assert_eq!(out.stdout, "SGLang 0.5.23 on 8×H100: no launch command found (1 file read)\n");
+    let report = run(tree.0.path(), &["check", "--files", "--format", "json", "run.sh"]).json();
+    assert_eq!(files_of(&report), ["run.sh"]);
 }
 
 #[test]

@@ -61,6 +61,10 @@ pub struct CheckArgs {
     /// Print the resolved settings and where each came from, then exit
     #[arg(long)]
     pub show_settings: bool,
+    /// Check the PATHs as files even when one shell file is named: a file without a launch is
+    /// fine, output as for files (for pre-commit hooks and CI, which name files one or many)
+    #[arg(long)]
+    pub files: bool,
     /// Files and directories to check; `-` or none for stdin
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,

@@ -1,6 +1,6 @@
 //! `sglang-preflight check`: one pasted text, or files and directories.
 //!
-//! - **One text** (stdin, `-`, or a single shell file named): judged as a paste, as before. The
+//! - **One text** (stdin, `-`, or a single shell file named without `--files`): judged as a paste, as before. The
 //!   JSON and snapshot formats print today's report unchanged; no launch found is exit 1.
 //! - **Files** (several paths, a directory, or a file of another kind): each file's launches,
 //!   with file, line and column. A file with no launch is fine; exit 1 when any launch would
@@ -73,7 +73,7 @@ fn run_checked(args: &CheckArgs) -> Result<ExitCode, String> {
     let exclude = Patterns::new(&settings.exclude)?;
     let candidates = walk::collect(&args.paths, &cwd, &include, &exclude)?;
     if let [only] = candidates.as_slice() {
-        if only.named && only.kind == Kind::Shell && args.paths.len() == 1 {
+        if only.named && only.kind == Kind::Shell && args.paths.len() == 1 && !args.files {
             let bytes = std::fs::read(&only.path).map_err(|e| format!("cannot read {}: {e}", only.display))?;
             let text = utf8(bytes.clone(), Some(&only.display))?;
             return run.paste(text, Some((only, bytes)));
