@@ -422,3 +422,13 @@ fn github_and_sarif_formats_cover_every_file() {
     let uris: Vec<&str> = log["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap()).collect();
     assert!(uris.contains(&"a.sh") && uris.contains(&"b/c.sh"), "{uris:?}");
 }
+
+#[test]
+fn snapshot_format_for_files_is_each_file_s_snapshot_under_its_name() {
+    use sglang_preflight::{check, CheckOptions};
+    let tree = Tree::new(&[("a.sh", &bad()), ("b/c.sh", &good())]);
+    let out = run(tree.0.path(), &["check", "--format", "snapshot", "."]);
+    assert_eq!(out.code, Some(1));
+    let snapshot = |text: &str| sglang_preflight::snapshot::render(text, &check(text, &CheckOptions::default()));
+    assert_eq!(out.stdout, format!("== a.sh ==\n{}== b/c.sh ==\n{}", snapshot(&bad()), snapshot(&good())));
+}
