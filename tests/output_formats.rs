@@ -224,6 +224,8 @@ fn findings_outside_launches_and_spans_past_the_end_stay_in_the_file() {
         commands: vec![],
         diagnostics: vec![Diagnostic::preflight("P0002", Severity::Info, Stage::Shell, "No launch, 100%: none", Span::new(4, 99))],
         suppressed: 3,
+        sglang_version: "0.5.23".into(),
+        parser_only: false,
     };
     let log = sarif::render(&[(&file, text)]);
     assert_eq!(schema_errors(&log), Vec::<String>::new());
@@ -257,6 +259,8 @@ fn every_rule_and_code_makes_a_valid_rule_descriptor() {
         commands: vec![],
         diagnostics: codes.iter().map(|code| Diagnostic::preflight(code, Severity::Error, Stage::Check, "m", Span::new(0, 1))).collect(),
         suppressed: 0,
+        sglang_version: "0.5.23".into(),
+        parser_only: false,
     };
     let log = sarif::render(&[(&file, "x\n")]);
     assert_eq!(schema_errors(&log), Vec::<String>::new());

@@ -4,3 +4,4 @@
 pub mod github;
 pub mod locate;
 pub mod sarif;
+pub mod text;

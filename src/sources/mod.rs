@@ -463,6 +463,11 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Findings dropped by `# sglang-preflight: ignore[...]` comments or configured ignores.
     pub suppressed: usize,
+    /// The SGLang release the file was checked against (the one it names, when asked to
+    /// follow that: `CheckOptions::release_from_text`), and whether only its parser is modelled.
+    pub sglang_version: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub parser_only: bool,
 }
 
 /// Check every launch in a file's text. Files with no launch give an empty, accepted report.
@@ -484,7 +489,32 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     // A file that cannot be read is not accepted; a template's warning belongs to its launch.
     let accepted = !findings.iter().any(|d| d.severity == Severity::Error);
     let (templates, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) = findings.into_iter().partition(|d| d.code == "SRC002");
-    let mut out = FileReport { file: path.to_string(), kind, accepted, commands: Vec::new(), diagnostics, suppressed: 0 };
+    let mut out = FileReport {
+        file: path.to_string(),
+        kind,
+        accepted,
+        commands: Vec::new(),
+        diagnostics,
+        suppressed: 0,
+        sglang_version: opts.sglang_version.clone(),
+        parser_only: false,
+    };
+    // The release a file names (`FROM lmsysorg/sglang:v0.5.20`, `image: ...`, `pip install
+    // sglang==...`) is read from the whole file: a snippet holds only the launch.
+    let named;
+    let opts = match opts.release_from_text.then(|| crate::release_hint::hint(text, first_launch(text))).flatten() {
+        Some(hint) if crate::release::get(&hint.version).is_some() => {
+            out.diagnostics.push(
+                Diagnostic::preflight("P0004", Severity::Info, crate::diagnostic::Stage::Shell, format!("Checked against SGLang {}, the release this file names.", hint.version), hint.span)
+                    .with_explanation("A command is judged by the release it runs on: flags come and go between releases. `--sglang-version` checks against another release."),
+            );
+            out.sglang_version = hint.version.clone();
+            named = crate::CheckOptions { sglang_version: hint.version, release_from_text: false, ..opts.clone() };
+            &named
+        }
+        _ => opts,
+    };
+    out.parser_only = crate::release::get(&out.sglang_version).is_some_and(|r| !r.data.checks_modelled);
     let lines = LineIndex::new(text);
     let mut ignores = IgnoresByLine::default();
     for snippet in snippets {
@@ -570,6 +600,11 @@ impl IgnoresByLine {
             }
         }
     }
+}
+
+/// Where the first launch-looking text of a file is (its end when there is none).
+fn first_launch(text: &str) -> usize {
+    LAUNCHERS.iter().filter_map(|l| text.find(l)).min().unwrap_or(text.len())
 }
 
 /// What a launch looks like in text, to tell a snippet meant to hold one.

@@ -1,0 +1,48 @@
+//! One pasted text (stdin, or one shell file named): today's report, unchanged, so the tools
+//! and tests that read it keep working.
+
+use sglang_preflight::diagnostic::Severity;
+use std::fmt::Write;
+
+pub fn print_text(text: &str, report: &sglang_preflight::Report) {
+    super::emit(&render_text(text, report));
+}
+
+fn render_text(text: &str, report: &sglang_preflight::Report) -> String {
+    let mut out = String::new();
+    // Line starts, once: each lookup is a binary search (a paste can carry 10^5 findings).
+    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_of = |at: usize| starts.partition_point(|&s| s <= at).max(1);
+    for d in &report.diagnostics {
+        let _ = writeln!(out, "{}: {} [{}]", sev(d.severity), d.message, d.code);
+    }
+    for (i, c) in report.commands.iter().enumerate() {
+        let _ = writeln!(out, "command {} (line {}): {}", i + 1, line_of(c.span.start), if c.accepted { "accepted" } else { "rejected" });
+        for d in &c.diagnostics {
+            let exc = d.exception.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
+            let _ = writeln!(out, "  {} [{}] line {}: {}{}", sev(d.severity), d.code, line_of(d.span.start), exc, d.message);
+            for f in &d.fixes {
+                let _ = writeln!(out, "    fix: {}", f.title);
+            }
+        }
+        if let Some(note) = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks) {
+            let _ = writeln!(out, "  not run here: {note}");
+        }
+    }
+    if report.parser_only {
+        if let Some(note) = sglang_preflight::summary::report_not_run_note(report) {
+            let _ = writeln!(out, "{note}");
+        }
+    }
+    // The page's verdict line, word for word.
+    let _ = writeln!(out, "{}.", sglang_preflight::summary::verdict(report));
+    out
+}
+
+fn sev(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
