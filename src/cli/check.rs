@@ -145,7 +145,7 @@ impl Run<'_> {
         let dir = file.as_ref().and_then(|(c, _)| c.path.parent().map(Path::to_path_buf));
         let mut text = text;
         if self.args.fix || self.args.diff {
-            let fixed = fix::fix(&text, self.args.unsafe_fixes, |t| self.check_file(&shown, Kind::Shell, t, dir.as_deref()));
+            let fixed = fix::fix(&text, self.args.unsafe_fixes, |t| self.check_file(&shown, Kind::Shell, t, dir.as_deref()), |_, _| true);
             if self.args.diff {
                 super::emit(&fix::unified_diff(&shown, &text, &fixed.text));
                 super::note(&fix_note(&shown, fixed.applied, false, &fixed.last));
@@ -248,7 +248,12 @@ impl Run<'_> {
         }
         let dir = candidate.path.parent();
         let (report, text) = if self.args.fix || self.args.diff {
-            let fixed = fix::fix(&text, self.args.unsafe_fixes, |t| self.check_file(&shown, candidate.kind, t, dir));
+            let fixed = fix::fix(
+                &text,
+                self.args.unsafe_fixes,
+                |t| self.check_file(&shown, candidate.kind, t, dir),
+                |before, after| sglang_preflight::sources::edit_keeps_file(candidate.kind, before, after),
+            );
             if self.args.diff {
                 checked.diff = fix::unified_diff(&shown, &text, &fixed.text);
                 checked.fixes_applied = fixed.applied;

@@ -23,14 +23,25 @@ pub struct Fixed {
 
 /// Apply fixes to `text` round by round: in each, per finding the first fix of an allowed
 /// applicability that has edits, skipping those that overlap or touch one already taken (they
-/// are offered again by the next round's check).
-pub fn fix(text: &str, unsafe_fixes: bool, check: impl Fn(&str) -> FileReport) -> Fixed {
+/// are offered again by the next round's check), and those after which the file would no
+/// longer be a file of its kind (`keeps(before, after)`: YAML that still parses, ...).
+pub fn fix(text: &str, unsafe_fixes: bool, check: impl Fn(&str) -> FileReport, keeps: impl Fn(&str, &str) -> bool) -> Fixed {
     let first = check(text);
     let mut current = text.to_string();
     let mut last = first.clone();
     let mut applied = 0;
     for _ in 0..MAX_ROUNDS {
-        let (edits, findings) = choose_edits(&last, &current, unsafe_fixes);
+        let (groups, _) = choose_edits(&last, &current, unsafe_fixes);
+        // Each finding's edits are kept only if the file stays readable with them.
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut findings = 0;
+        for group in groups {
+            let trial: Vec<Edit> = edits.iter().chain(group.iter()).cloned().collect();
+            if apply_edits(&current, &trial).is_some_and(|t| keeps(&current, &t)) {
+                edits = trial;
+                findings += 1;
+            }
+        }
         let Some(next) = (findings > 0).then(|| apply_edits(&current, &edits)).flatten() else { break };
         if next == current {
             break;
@@ -42,8 +53,8 @@ pub fn fix(text: &str, unsafe_fixes: bool, check: impl Fn(&str) -> FileReport) -
     Fixed { text: current, applied, first, last }
 }
 
-/// The edits to apply to `text` this round, and how many findings they fix.
-fn choose_edits(report: &FileReport, text: &str, unsafe_fixes: bool) -> (Vec<Edit>, usize) {
+/// The edits to apply to `text` this round, one group per finding they fix, and how many.
+fn choose_edits(report: &FileReport, text: &str, unsafe_fixes: bool) -> (Vec<Vec<Edit>>, usize) {
     // Taken edits by start, pairwise apart (not even touching): a closed-interval set.
     let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
     let mut edits = Vec::new();
@@ -65,7 +76,7 @@ fn choose_edits(report: &FileReport, text: &str, unsafe_fixes: bool) -> (Vec<Edi
         }
         if ok {
             taken = trial;
-            edits.extend(fix.edits.iter().cloned());
+            edits.push(fix.edits.clone());
             findings += 1;
         }
     }
@@ -153,12 +164,12 @@ mod tests {
             finding(vec![fix_of(Applicability::Unsafe, &[(5, 6, "U")])]),
             finding(vec![fix_of(Applicability::Safe, &[(8, 10, "W")])]),
         ]);
-        let (edits, n) = choose_edits(&r, text, false);
+        let (groups, n) = choose_edits(&r, text, false);
         assert_eq!(n, 2);
-        assert_eq!(apply_edits(text, &edits).unwrap(), "XcdefghW");
-        let (edits, n) = choose_edits(&r, text, true);
+        assert_eq!(apply_edits(text, &groups.concat()).unwrap(), "XcdefghW");
+        let (groups, n) = choose_edits(&r, text, true);
         assert_eq!(n, 3);
-        assert_eq!(apply_edits(text, &edits).unwrap(), "XcdeUghW");
+        assert_eq!(apply_edits(text, &groups.concat()).unwrap(), "XcdeUghW");
     }
 
     #[test]
@@ -169,12 +180,29 @@ mod tests {
     }
 
     #[test]
+    fn a_fix_after_which_the_file_is_no_longer_readable_is_left_out() {
+        // Two findings: one writes a `"` (say, inside a double-quoted YAML scalar), one a plain word.
+        let check = |t: &str| {
+            let mut findings = Vec::new();
+            if t.starts_with('a') {
+                findings.push(finding(vec![fix_of(Applicability::Safe, &[(0, 1, "\"")])]));
+            }
+            if t.ends_with('z') {
+                findings.push(finding(vec![fix_of(Applicability::Safe, &[(t.len() - 1, t.len(), "Z")])]));
+            }
+            report(findings)
+        };
+        let fixed = fix("abz", false, check, |_, after| !after.contains('"'));
+        assert_eq!((fixed.text.as_str(), fixed.applied), ("abZ", 1));
+    }
+
+    #[test]
     fn stops_when_a_round_changes_nothing_and_after_ten_rounds() {
         // A fix that always offers to append: bounded.
-        let grows = fix("x", false, |t| report(vec![finding(vec![fix_of(Applicability::Safe, &[(t.len(), t.len(), "x")])])]));
+        let grows = fix("x", false, |t| report(vec![finding(vec![fix_of(Applicability::Safe, &[(t.len(), t.len(), "x")])])]), |_, _| true);
         assert_eq!(grows.text, "x".repeat(11));
         assert_eq!(grows.applied, 10);
-        let same = fix("x", false, |_| report(vec![finding(vec![fix_of(Applicability::Safe, &[(0, 1, "x")])])]));
+        let same = fix("x", false, |_| report(vec![finding(vec![fix_of(Applicability::Safe, &[(0, 1, "x")])])]), |_, _| true);
         assert_eq!((same.text.as_str(), same.applied), ("x", 0));
     }
 

@@ -348,6 +348,18 @@ pub fn extract_with_findings(kind: Kind, text: &str) -> (Vec<Snippet>, Vec<Diagn
     }
 }
 
+/// Whether `edited` (the file after fix edits) is still a file of its kind holding as many
+/// launches as `original`: an edit written inside a quoted YAML scalar or a JSON string can
+/// change the file's syntax, and `--fix` must not write such a file.
+pub fn edit_keeps_file(kind: Kind, original: &str, edited: &str) -> bool {
+    match kind {
+        Kind::Yaml => yaml::edit_keeps_file(original, edited),
+        Kind::Dockerfile => dockerfile::edit_keeps_file(original, edited),
+        Kind::Notebook => notebook::read(edited).is_ok_and(|after| notebook::read(original).is_ok_and(|before| before.len() == after.len())),
+        Kind::Shell | Kind::Markdown | Kind::Rst => true,
+    }
+}
+
 /// The index of the piece holding snippet byte `at` (the one starting there, at a boundary;
 /// the last one at the very end).
 fn piece_at(snippet: &Snippet, at: usize) -> Option<&Piece> {
