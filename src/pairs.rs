@@ -247,7 +247,7 @@ pub struct PdServer {
     /// the checked text; to pair commands found in several texts of one file, set it to the
     /// line in the file.
     pub line: usize,
-    launcher: Span,
+    pub launcher: Span,
     append_at: usize,
     can_append: bool,
     written: Vec<Written>,

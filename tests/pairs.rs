@@ -250,3 +250,26 @@ fn a_router_naming_another_bootstrap_port_is_a_warning() {
     // a router entry no prefill server in the paste answers is not guessed at
     assert_eq!(codes(&format!("{p}\n{D}\n{}", router("8998").replace(":30000", ":31000"))), Vec::<String>::new());
 }
+
+/// A file's launches are paired across its snippets (a compose file's services, a page's code
+/// blocks), with the file's line numbers, and a fix for the other server edits that server's
+/// bytes in the file.
+#[test]
+fn servers_in_different_snippets_of_a_file_are_paired() {
+    use sglang_preflight::sources::{check_file, Kind};
+    let file = "services:\n  prefill:\n    command: python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --page-size 64\n  decode:\n    command: >\n      python3 -m sglang.launch_server --model-path m\n      --disaggregation-mode decode --page-size 32\n";
+    let report = check_file("compose.yaml", Kind::Yaml, file, &sglang_preflight::CheckOptions::default());
+    let findings: Vec<_> = report.commands.iter().flat_map(|c| c.command.diagnostics.iter().map(move |d| (c.line, d))).filter(|(_, d)| d.code == "PAIR003").collect();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let (line, d) = findings[0];
+    assert_eq!(line, 6, "on the decode server");
+    assert!(d.message.contains("(line 3)"), "the prefill server's line in the file: {}", d.message);
+    assert_eq!(&file[d.span.start..d.span.end], "--page-size 32");
+    // Each fix edits its own server's bytes in the file, and the finding is gone afterwards.
+    for fix in &d.fixes {
+        let fixed = sglang_preflight::diagnostic::apply_edits(file, &fix.edits).unwrap();
+        assert_eq!(fixed.matches("--page-size 64").count() + fixed.matches("--page-size 32").count(), 2, "{fixed}");
+        let again = check_file("compose.yaml", Kind::Yaml, &fixed, &sglang_preflight::CheckOptions::default());
+        assert!(again.commands.iter().all(|c| c.command.diagnostics.iter().all(|d| d.code != "PAIR003")), "{fixed}");
+    }
+}

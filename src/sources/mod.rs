@@ -529,12 +529,22 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     out.parser_only = crate::release::get(&out.sglang_version).is_some_and(|r| !r.data.checks_modelled);
     let lines = LineIndex::new(text);
     let mut ignores = IgnoresByLine::default();
-    for snippet in snippets {
+    // PD servers of every snippet, paired over the whole file below: (snippet, server).
+    let mut servers: Vec<(usize, crate::pairs::PdServer)> = Vec::new();
+    // For each entry of `out.commands`: its snippet and its index in that snippet's report.
+    let mut origins: Vec<(usize, usize)> = Vec::new();
+    for (snippet_index, snippet) in snippets.iter().enumerate() {
         // Every launcher names `sglang` (`python -m sglang.launch_server`, `sglang serve`).
         if !snippet.text.contains("sglang") {
             continue;
         }
-        let report = crate::check(&snippet.text, opts);
+        let (mut report, found) = crate::check::check_with_pd_servers(&snippet.text, opts);
+        // Pairs are judged over the whole file (below), with the file's line numbers; a
+        // router's `--prefill` is compared within its own text.
+        for c in &mut report.commands {
+            c.diagnostics.retain(|d| !is_pair_finding(d));
+        }
+        servers.extend(found.into_iter().map(|s| (snippet_index, s)));
         if let Some(unsupported) = report.diagnostics.iter().find(|d| d.code == "P0001").cloned() {
             out.accepted = false;
             out.diagnostics.push(unsupported);
@@ -544,7 +554,7 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
         // bidi controls) matters where a launch was meant to be: kept, errors only.
         if LAUNCHERS.iter().any(|l| snippet.text.contains(l)) {
             for mut d in report.diagnostics.into_iter().filter(|d| d.severity == Severity::Error && !d.code.starts_with('P')) {
-                map_diagnostic(&snippet, &mut d);
+                map_diagnostic(snippet, &mut d);
                 if ignores.at(text, &lines, d.span.start).covers(&d.code) || ignored_codes.iter().any(|c| c == &d.code) {
                     out.suppressed += 1;
                 } else {
@@ -552,10 +562,11 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
                 }
             }
         }
-        for mut command in report.commands {
-            command.span = map_span(&snippet, command.span);
+        for (command_index, mut command) in report.commands.into_iter().enumerate() {
+            origins.push((snippet_index, command_index));
+            command.span = map_span(snippet, command.span);
             for d in &mut command.diagnostics {
-                map_diagnostic(&snippet, d);
+                map_diagnostic(snippet, d);
             }
             let ignored = ignores.at(text, &lines, command.span.start);
             let before = command.diagnostics.len();
@@ -570,10 +581,66 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
             out.commands.push(FileCommand { line, column, command });
         }
     }
+    pair_over_file(&mut out, text, &lines, &snippets, servers, &origins, ignored_codes);
     // in file order, whatever order the extractor found them in
     out.commands.sort_by_key(|c| c.command.span.start);
     attach_template_findings(&mut out, templates);
     out
+}
+
+/// A finding about a prefill/decode pair judged over one text; PAIR011 (a router's
+/// `--prefill` against its prefill server) stays with the text that holds the router.
+fn is_pair_finding(d: &Diagnostic) -> bool {
+    d.code.starts_with("PAIR") && d.code != "PAIR011"
+}
+
+/// The PD prefill and decode servers of all of a file's launches, paired as in one paste:
+/// a compose file's services, a page's code blocks. Findings land on the file's bytes with the
+/// file's line numbers; a fix that edits the other server is mapped through its own snippet.
+fn pair_over_file(
+    out: &mut FileReport,
+    text: &str,
+    lines: &LineIndex,
+    snippets: &[Snippet],
+    servers: Vec<(usize, crate::pairs::PdServer)>,
+    origins: &[(usize, usize)],
+    ignored_codes: &[String],
+) {
+    if servers.len() < 2 {
+        return;
+    }
+    let (homes, mut servers): (Vec<usize>, Vec<crate::pairs::PdServer>) = servers.into_iter().unzip();
+    for (s, &home) in servers.iter_mut().zip(&homes) {
+        if let Some(snippet) = snippets.get(home) {
+            s.line = lines.line_column(text, map_span(snippet, s.launcher).start).0;
+        }
+    }
+    for finding in crate::pairs::pair_findings(&servers) {
+        let (Some(&home), Some(server)) = (homes.get(finding.on), servers.get(finding.on)) else { continue };
+        let Some(snippet) = snippets.get(home) else { continue };
+        let mut d = finding.diagnostic;
+        d.span = map_span(snippet, d.span);
+        for (i, fix) in d.fixes.iter_mut().enumerate() {
+            let edited = finding.fix_on.get(i).and_then(|&s| homes.get(s)).and_then(|&h| snippets.get(h));
+            match edited.and_then(|sn| map_edits(sn, &fix.edits)) {
+                Some(edits) if !fix.edits.is_empty() => fix.edits = edits,
+                _ => {
+                    fix.edits.clear();
+                    fix.applicability = Applicability::Display;
+                }
+            }
+        }
+        let Some(i) = origins.iter().position(|&o| o == (home, server.command)) else { continue };
+        let Some(command) = out.commands.get_mut(i) else { continue };
+        if command.command.diagnostics.iter().any(|x| x.code == d.code && x.span == d.span) {
+            continue;
+        }
+        if suppression_at(text, command.command.span.start).covers(&d.code) || ignored_codes.iter().any(|c| c == &d.code) {
+            out.suppressed += 1;
+            continue;
+        }
+        command.command.diagnostics.push(d);
+    }
 }
 
 /// Each template's SRC002 goes to the launch it sits in, in place of the shell's SH005 for the
