@@ -13,6 +13,9 @@
 // { version, files: { 'index.html': 'sha256-…', … }, releases: { 'releases/0.5.18.json': 'sha256-…', … } }.
 const BUILD = /* build:manifest */ { version: 'dev', files: {}, releases: {} } /* end:manifest */;
 
+// releases/ files: none in a build whose wasm carries every release.
+const RELEASES = BUILD.releases || {};
+
 const SCOPE = self.registration.scope; // e.g. https://host/docs/preflight/
 // One origin can host several copies of the page (other sub-paths): their caches share
 // CacheStorage, so a cache is named after its scope and only this scope's old ones are deleted.
@@ -74,7 +77,7 @@ async function releaseFile(rel) {
   const cached = await caches.match(url, { cacheName: CACHE });
   if (cached) return cached;
   // integrity: only this build's bytes are stored (a later build's file waits for its own sw.js).
-  const r = await fetch(url, { integrity: BUILD.releases[rel] });
+  const r = await fetch(url, { integrity: RELEASES[rel] });
   if (r.ok && !r.redirected) await (await caches.open(CACHE)).put(url, r.clone());
   return r;
 }
@@ -88,7 +91,7 @@ self.addEventListener('fetch', (event) => {
     const url = new URL(request.url);
     rel = fileFor(url);
     const under = relativeOf(url);
-    if (under !== null && Object.hasOwn(BUILD.releases, under)) release = under;
+    if (under !== null && Object.hasOwn(RELEASES, under)) release = under;
   } catch {
     return;
   }
