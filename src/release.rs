@@ -192,22 +192,22 @@ fn is_version(v: &str) -> bool {
 
 /// Why a parsed schema cannot be checked against, if it cannot: the parser replays argparse
 /// from these facts, so each must be one argparse could have produced.
-fn schema_problem(schema: &Schema) -> Option<String> {
+fn schema_problem(schema: &Schema) -> Option<&'static str> {
     if !is_version(&schema.sglang_version) {
-        return Some(format!("its sglang_version {:?} is not a release number", schema.sglang_version));
+        return Some("its sglang_version is not a release number");
     }
+    let nargs_ok = |nargs: &Option<serde_json::Value>| match nargs {
+        None | Some(serde_json::Value::Null) => true,
+        Some(serde_json::Value::Number(n)) => n.as_u64().is_some_and(|n| n <= 64),
+        Some(serde_json::Value::String(s)) => matches!(s.as_str(), "?" | "*" | "+"),
+        Some(_) => false,
+    };
     for a in &schema.actions {
-        if let Some(o) = a.option_strings.iter().find(|o| o.len() < 2 || !o.starts_with('-')) {
-            return Some(format!("option string {o:?} of {:?} does not start with '-'", a.dest));
+        if a.option_strings.iter().any(|o| o.len() < 2 || !o.starts_with('-')) {
+            return Some("an option string does not start with '-'");
         }
-        let nargs_ok = match &a.nargs {
-            None | Some(serde_json::Value::Null) => true,
-            Some(serde_json::Value::Number(n)) => n.as_u64().is_some_and(|n| n <= 64),
-            Some(serde_json::Value::String(s)) => matches!(s.as_str(), "?" | "*" | "+"),
-            Some(_) => false,
-        };
-        if !nargs_ok {
-            return Some(format!("the nargs of {:?} is not one argparse takes", a.dest));
+        if !nargs_ok(&a.nargs) {
+            return Some("an nargs is not one argparse takes");
         }
     }
     None
