@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -265,5 +266,41 @@ test('with the service worker, a release used once works offline; it is not prec
   } finally {
     await browser.close();
     await server.close();
+  }
+});
+
+test('a widget on another origin fetches its release from the widget\'s origin, under the host CSP docs/hosting.md gives', async () => {
+  const prefix = '/cdn/preflight/';
+  const widget = await startServer(DIST, { prefix, securityHeaders: true });
+  const widgetOrigin = `http://localhost:${widget.port}`;
+  const cmd = fixture('0.5.18', OLD_FLAG).cmd;
+  const csp = ["default-src 'none'", `script-src 'self' ${widgetOrigin} 'wasm-unsafe-eval'`, `worker-src blob: ${widgetOrigin}`, `connect-src ${widgetOrigin}`, "style-src 'self'", "img-src 'self'", "base-uri 'none'"].join('; ');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title>
+<script type="module" src="${widgetOrigin}${prefix}widget.js"></script></head><body>
+<sglang-preflight id="old" gpu="h100" sglang-version="0.5.18" command="${cmd}"></sglang-preflight></body></html>`;
+  const host = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(html));
+  await new Promise((r) => host.listen(0, '127.0.0.1', r));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await context.addInitScript(() => {
+      window.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const from = widget.log.length;
+    await page.goto(`http://127.0.0.1:${host.address().port}/docs/page.html`);
+    const old = page.locator('sglang-preflight#old');
+    await old.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
+    assert.match(await old.locator('.verdict').textContent(), /^SGLang 0\.5\.18's command-line parser on \S+ would accept this/);
+    assert.deepEqual(widget.log.slice(from).filter((p) => p.includes('/releases/')), [`${prefix}releases/0.5.18.json`]);
+    assert.deepEqual({ csp: await page.evaluate(() => window.__cspViolations), errors }, { csp: [], errors: [] });
+    await context.close();
+  } finally {
+    await browser.close();
+    await widget.close();
+    await new Promise((r) => host.close(r));
   }
 });
