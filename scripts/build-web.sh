@@ -46,7 +46,8 @@ cp "$OPT" dist/pkg/sglang_preflight_bg.wasm
 # Minified by dropping the whitespace between tokens only, so every value keeps its exact text.
 node --input-type=module - <<'JS'
 import fs from 'node:fs';
-const key = (v) => v.split('.').map(Number);
+// Newest first, ordered as build.rs orders them (a part that is not a number counts as 0).
+const key = (v) => v.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : 0));
 const newer = (a, b) => { const [x, y] = [key(a), key(b)]; for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] || 0) !== (y[i] || 0)) return (y[i] || 0) - (x[i] || 0); return 0; };
 const versions = fs.readdirSync('data').filter((d) => d.startsWith('sglang-') && fs.existsSync(`data/${d}/schema.json`)).map((d) => d.slice('sglang-'.length)).sort(newer);
 function minify(json) {

@@ -64,6 +64,18 @@ test('the fixtures hold the two cases: each release rejects the other\'s flag', 
   assert.match(new18.message, /^unrecognized arguments: --enable-w4a4-mxfp4-megamoe/);
 });
 
+test('dist/releases/ holds every release but the newest, each its data/ schema with the whitespace dropped', () => {
+  const data = path.resolve(here, '../../data');
+  const releases = fs.readdirSync(path.join(DIST, 'releases')).sort();
+  assert.deepEqual(releases, ['0.5.18.json', '0.5.19.json', '0.5.20.json', '0.5.21.json', '0.5.22.json']);
+  for (const f of releases) {
+    const shipped = fs.readFileSync(path.join(DIST, 'releases', f), 'utf8');
+    const source = fs.readFileSync(path.join(data, `sglang-${f.replace(/\.json$/, '')}`, 'schema.json'), 'utf8');
+    assert.deepEqual(JSON.parse(shipped), JSON.parse(source), f);
+    assert.ok(!/\n/.test(shipped) && shipped.length < source.length, `${f} is minified`);
+  }
+});
+
 test('picking 0.5.18 fetches its flags (only that file, once) and checks with its parser; the builder shows its flags', async () => {
   const { page, context, rec } = await newPage(env);
   const from = env.server.log.length;
