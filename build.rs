@@ -39,6 +39,9 @@ fn main() {
     }
     // Newest first: the first release is the default.
     releases.sort_by(|a, b| b.0.cmp(&a.0));
+    // Every release the project has data for, carried or not: the page offers them all and
+    // fetches the schema of one it does not carry (`dist/releases/<version>.json`).
+    let known: Vec<String> = releases.iter().map(|r| r.1.clone()).collect();
     // The page's wasm carries the default release only (each schema adds ~40 KB gzipped to
     // every visitor's download); the native CLI carries them all.
     if std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32") {
@@ -89,6 +92,8 @@ fn main() {
     let _ = writeln!(tables, "/// The SGLang releases this build carries, newest first; the first is the default.");
     let _ = writeln!(tables, "pub const SUPPORTED_VERSIONS: &[&str] = &{versions:?};");
     let _ = writeln!(tables, "pub const DEFAULT_VERSION: &str = {:?};", versions.first().map(|v| v.as_str()).unwrap_or(""));
+    let _ = writeln!(tables, "/// Every SGLang release the project has data for, newest first (a superset of the carried ones).");
+    let _ = writeln!(tables, "pub const KNOWN_VERSIONS: &[&str] = &{known:?};");
     let _ = writeln!(tables, "/// The SGLang releases this build carries, newest first.");
     let _ = writeln!(tables, "pub static RELEASE_DATA: &[ReleaseData] = &[");
     for ((_, version, dir), (_, schema_path)) in releases.iter().zip(&schemas) {

@@ -12,7 +12,8 @@ export declare const REPLACEMENT_NAME: string;
 export interface PreflightClientOptions {
   /** Time budget of one request once the checker is loaded, in ms (default 2000). */
   budgetMs?: number;
-  /** Time budget for loading the checker (the wasm) in a new worker, in ms (default 20000). */
+  /** Time budget for loading the checker (the wasm) in a new worker, and for fetching the flags
+   *  of a release the wasm does not carry when a request needs them, in ms (default 20000). */
   loadBudgetMs?: number;
   /** The URL worker.js is found next to (default: client.js's own URL). */
   base?: string | URL;

@@ -17,7 +17,9 @@ export interface SglangPreflightEventMap extends HTMLElementEventMap {
  * `<sglang-preflight command="python -m sglang.launch_server ..." gpu="h100" gpus="8"
  * sglang-version="0.5.23" yaml="...">`: checks its command (the `command` attribute, else its
  * text) in a worker next to widget.js and shows the verdict and findings in its shadow root.
- * Changing an attribute checks again.
+ * Without `sglang-version`, the release the command names (`lmsysorg/sglang:v0.5.20`,
+ * `sglang==0.5.19`), else the newest; an older release's flags are fetched from `releases/`
+ * next to widget.js. Changing an attribute checks again.
  */
 export interface SglangPreflightElement extends HTMLElement {
   /** The command checked: the `command` attribute, else the element's trimmed text. */

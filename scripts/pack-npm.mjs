@@ -69,11 +69,14 @@ export function stage() {
 
   // What ships is exactly what is staged: a new file in dist/ that `files` does not list would
   // be missing from the package (and sw.js would fail to precache it), so that fails here.
+  // An entry ending in "/" is a folder: every file under it (releases/: one file per SGLang release
+  // the wasm does not carry).
   const listed = new Set([...manifest.files, ...ALWAYS_SHIPPED]);
+  const folders = manifest.files.filter((f) => f.endsWith('/'));
   const staged = filesUnder(STAGE);
-  const unlisted = staged.filter((f) => !listed.has(f));
+  const unlisted = staged.filter((f) => !listed.has(f) && !folders.some((d) => f.startsWith(d)));
   if (unlisted.length) throw new Error(`npm/package.json "files" does not list ${unlisted.join(', ')}`);
-  const absent = manifest.files.filter((f) => !staged.includes(f));
+  const absent = manifest.files.filter((f) => (f.endsWith('/') ? !staged.some((s) => s.startsWith(f)) : !staged.includes(f)));
   if (absent.length) throw new Error(`npm/package.json "files" lists ${absent.join(', ')}, which the package does not have`);
   const dangling = [...exportTargets(manifest.exports), manifest.main, manifest.types].filter((t) => !fs.existsSync(path.join(STAGE, t)));
   if (dangling.length) throw new Error(`npm/package.json points to missing files: ${dangling.join(', ')}`);

@@ -105,7 +105,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
     let located = invocation::locate(&parsed);
     let mut release_note = None;
     if opts.release_from_text {
-        let first_launch = located.invocations.first().map(|i| i.span.start).unwrap_or(text.len());
+        // The image a `docker run` in front of the launcher names counts as named before it.
+        let first_launch = located.invocations.first().map(|i| i.launcher.start).unwrap_or(text.len());
         if let Some(hint) = crate::release_hint::hint(text, first_launch) {
             release_note = Some(if crate::release::get(&hint.version).is_some() {
                 report.sglang_version = hint.version.clone();
@@ -122,23 +123,20 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
                 .with_explanation(format!(
                     "Flags and checks change between releases, so the verdict may differ on {}. Releases carried: {}.",
                     hint.version,
-                    schema::SUPPORTED_VERSIONS.join(", ")
+                    crate::release::KNOWN_VERSIONS.join(", ")
                 ))
             });
         }
     }
     let Some(release) = crate::release::get(&report.sglang_version) else {
-        report.diagnostics.push(Diagnostic::preflight(
-            "P0001",
-            Severity::Error,
-            Stage::Cli,
-            format!(
-                "SGLang version {} is not supported by this build (supported: {})",
-                report.sglang_version,
-                schema::SUPPORTED_VERSIONS.join(", ")
-            ),
-            Span::empty_at(0),
-        ));
+        // A known release this build does not carry (the page's wasm carries the default only)
+        // is checked once its schema is registered (`release::register`).
+        let message = if crate::release::KNOWN_VERSIONS.contains(&report.sglang_version.as_str()) {
+            format!("SGLang {}'s flag schema is not loaded: register it (releases/{}.json) before checking against it", report.sglang_version, report.sglang_version)
+        } else {
+            format!("SGLang version {} is not supported by this build (supported: {})", report.sglang_version, crate::release::KNOWN_VERSIONS.join(", "))
+        };
+        report.diagnostics.push(Diagnostic::preflight("P0001", Severity::Error, Stage::Cli, message, Span::empty_at(0)));
         return (report, Vec::new());
     };
     let schema = &release.schema;

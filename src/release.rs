@@ -7,7 +7,7 @@
 use crate::schema::Schema;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// One `raise` / `assert` (or one warning) of SGLang's launch-time code.
 #[derive(Debug, Serialize)]
@@ -43,6 +43,7 @@ pub enum PipelineStep {
 /// The generated data of one release.
 pub struct ReleaseData {
     pub version: &'static str,
+    /// Empty for a release registered at run time ([`register`]): its schema is kept parsed only.
     pub schema_json: &'static str,
     pub raise_sites: &'static [Site],
     pub warn_sites: &'static [Site],
@@ -57,7 +58,7 @@ mod generated {
     use super::{PipelineStep, ReleaseData, Site};
     include!(concat!(env!("OUT_DIR"), "/releases.rs"));
 }
-pub use generated::{DEFAULT_VERSION, RELEASE_DATA, SUPPORTED_VERSIONS};
+pub use generated::{DEFAULT_VERSION, KNOWN_VERSIONS, RELEASE_DATA, SUPPORTED_VERSIONS};
 
 /// How a rule names a site: the SGLang function (`module.function`, as in the site ids) and the
 /// start of the message template (whitespace-insensitive; the whole template when it is also the
@@ -162,13 +163,93 @@ impl Release {
     }
 }
 
-/// A carried release, parsed once.
+/// A carried release, parsed once, or one registered at run time ([`register`]).
 pub fn get(version: &str) -> Option<&'static Release> {
     static CELLS: OnceLock<Vec<OnceLock<Option<Release>>>> = OnceLock::new();
     let cells = CELLS.get_or_init(|| RELEASE_DATA.iter().map(|_| OnceLock::new()).collect());
-    let i = RELEASE_DATA.iter().position(|d| d.version == version)?;
+    let Some(i) = RELEASE_DATA.iter().position(|d| d.version == version) else {
+        return registered().iter().copied().find(|r| r.version == version);
+    };
     let data = RELEASE_DATA.get(i)?;
     cells.get(i)?.get_or_init(|| Release::load(data)).as_ref()
+}
+
+/// The releases registered at run time, in registration order (a poisoned lock still holds
+/// whole entries: each is pushed in one step).
+fn registered() -> std::sync::MutexGuard<'static, Vec<&'static Release>> {
+    static REGISTERED: Mutex<Vec<&'static Release>> = Mutex::new(Vec::new());
+    REGISTERED.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Whether `v` reads as a release number (`0.5.20`, `0.5.6.post2`): it names a file to fetch and
+/// is shown to the user, so nothing else (no `/`, no spaces, no `..`) is taken.
+fn is_version(v: &str) -> bool {
+    v.len() <= 32
+        && v.starts_with(|c: char| c.is_ascii_digit())
+        && v.split('.').count() >= 2
+        && v.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Why a parsed schema cannot be checked against, if it cannot: the parser replays argparse
+/// from these facts, so each must be one argparse could have produced.
+fn schema_problem(schema: &Schema) -> Option<&'static str> {
+    if !is_version(&schema.sglang_version) {
+        return Some("its sglang_version is not a release number");
+    }
+    let nargs_ok = |nargs: &Option<serde_json::Value>| match nargs {
+        None | Some(serde_json::Value::Null) => true,
+        Some(serde_json::Value::Number(n)) => n.as_u64().is_some_and(|n| n <= 64),
+        Some(serde_json::Value::String(s)) => matches!(s.as_str(), "?" | "*" | "+"),
+        Some(_) => false,
+    };
+    for a in &schema.actions {
+        if a.option_strings.iter().any(|o| o.len() < 2 || !o.starts_with('-')) {
+            return Some("an option string does not start with '-'");
+        }
+        if !nargs_ok(&a.nargs) {
+            return Some("an nargs is not one argparse takes");
+        }
+    }
+    None
+}
+
+/// Make the release `schema_json` describes (a `data/sglang-<version>/schema.json`) available to
+/// [`get`] and so to `check`, as a parser-only release (its start-up checks are not modelled):
+/// the page's wasm carries the default release only and fetches another when it is asked for.
+/// Returns its version. Registering a version again (or a carried one) keeps the release there
+/// is; a schema that is not one (malformed JSON, missing fields, an option string without `-`)
+/// is an error. Each version's tables are kept for the life of the program.
+pub fn register(schema_json: &str) -> Result<&'static str, String> {
+    let schema = Schema::parse(schema_json).ok_or("not an SGLang flag schema (schema.json as tools/dump_schema.py writes it)")?;
+    if let Some(problem) = schema_problem(&schema) {
+        return Err(format!("not a usable SGLang flag schema: {problem}"));
+    }
+    if let Some(known) = get(&schema.sglang_version) {
+        return Ok(known.version);
+    }
+    let mut list = registered();
+    // Checked again under the lock: two threads may register one version at once.
+    if let Some(known) = list.iter().find(|r| r.version == schema.sglang_version) {
+        return Ok(known.version);
+    }
+    let version: &'static str = Box::leak(schema.sglang_version.clone().into_boxed_str());
+    // The schema is kept parsed only; its text is not needed again.
+    let data: &'static ReleaseData =
+        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false }));
+    let release: &'static Release = Box::leak(Box::new(Release {
+        version,
+        schema,
+        data,
+        raise_by_function: FxHashMap::default(),
+        warn_by_function: FxHashMap::default(),
+    }));
+    list.push(release);
+    Ok(version)
+}
+
+/// Every release [`get`] finds now: the carried ones, newest first, then those registered.
+pub fn available_versions() -> Vec<&'static str> {
+    SUPPORTED_VERSIONS.iter().copied().chain(registered().iter().map(|r| r.version)).collect()
 }
 
 /// Every carried release, newest first.
@@ -256,6 +337,96 @@ mod tests {
         assert_eq!(got, "dwdp_size (2) must equal tp_size (4)");
         assert_eq!(render("in {{None, 1}}; got {x!r}.", &[("x", &"'a'")]), "in {None, 1}; got 'a'.");
         assert_eq!(render("keep {missing} as is", &[]), "keep {missing} as is");
+    }
+
+    fn schema_text(version: &str) -> String {
+        std::fs::read_to_string(format!("{}/data/sglang-{version}/schema.json", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default()
+    }
+
+    /// `version`'s schema under another release number, so it registers at run time (every
+    /// release with data is carried natively).
+    fn renamed(version: &str, to: &str) -> String {
+        schema_text(version).replacen(&format!("\"sglang_version\": \"{version}\""), &format!("\"sglang_version\": \"{to}\""), 1)
+    }
+
+    #[test]
+    fn known_versions_are_every_release_with_data_newest_first() {
+        assert_eq!(KNOWN_VERSIONS.first().copied(), Some(DEFAULT_VERSION));
+        assert!(KNOWN_VERSIONS.contains(&"0.5.18") && KNOWN_VERSIONS.contains(&"0.5.23"), "{KNOWN_VERSIONS:?}");
+        let key = |v: &str| v.split('.').map(|p| p.parse::<u32>().unwrap_or(0)).collect::<Vec<_>>();
+        assert!(KNOWN_VERSIONS.windows(2).all(|w| matches!(w, [a, b] if key(a) > key(b))), "{KNOWN_VERSIONS:?}");
+        // Natively every known release is carried.
+        assert_eq!(KNOWN_VERSIONS, SUPPORTED_VERSIONS);
+        for v in KNOWN_VERSIONS {
+            assert!(is_version(v), "{v}");
+            assert_eq!(get(v).map(|r| r.schema.sglang_version.as_str()), Some(*v));
+            assert_eq!(get(v).map(|r| schema_problem(&r.schema)), Some(None), "{v}");
+        }
+    }
+
+    #[test]
+    fn a_registered_release_checks_as_its_parser_does() {
+        assert!(get("0.5.18.901").is_none());
+        assert_eq!(register(&renamed("0.5.18", "0.5.18.901")), Ok("0.5.18.901"));
+        // Idempotent: a second registration (even of other content) keeps the first.
+        assert_eq!(register(&renamed("0.5.23", "0.5.18.901")), Ok("0.5.18.901"));
+        assert!(available_versions().contains(&"0.5.18.901"));
+        let r = get("0.5.18.901");
+        assert!(r.is_some_and(|r| !r.data.checks_modelled && r.schema.actions.len() == get("0.5.18").map_or(0, |s| s.schema.actions.len())));
+        // The same verdicts and messages as the carried 0.5.18, which is parser-only too.
+        for text in [
+            "python -m sglang.launch_server --model-path m --mamba-scheduler-strategy no_buffer",
+            "python -m sglang.launch_server --model-path m --enable-paged-experts",
+            "sglang serve --model-path m --tp 2 --tp-size 3 --no-such",
+            "python -m sglang.launch_server --model-path m --help",
+        ] {
+            let check = |v: &str| crate::check(text, &crate::CheckOptions { sglang_version: v.to_string(), ..crate::CheckOptions::default() });
+            let (ours, carried) = (check("0.5.18.901"), check("0.5.18"));
+            assert!(ours.parser_only, "{text}");
+            assert_eq!(ours.accepted, carried.accepted, "{text}");
+            let messages = |r: &crate::check::Report| r.commands.iter().flat_map(|c| c.diagnostics.iter().map(|d| (d.code.clone(), d.message.clone()))).collect::<Vec<_>>();
+            assert_eq!(messages(&ours), messages(&carried), "{text}");
+        }
+    }
+
+    #[test]
+    fn registering_a_carried_release_keeps_the_carried_one() {
+        let carried = get("0.5.23").map(|r| r as *const Release);
+        assert_eq!(register(&schema_text("0.5.23")), Ok("0.5.23"));
+        assert_eq!(get("0.5.23").map(|r| r as *const Release), carried);
+        assert!(get("0.5.23").is_some_and(|r| r.data.checks_modelled));
+    }
+
+    /// `text` with the first `from` replaced by `to` (which must be there).
+    fn corrupt(text: &str, from: &str, to: &str) -> String {
+        assert!(text.contains(from), "{from:?} is not in the schema");
+        text.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn malformed_or_hostile_schemas_are_errors() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let bad = [
+            String::new(),
+            "null".to_string(),
+            "{}".to_string(),
+            deep,
+            "{\"sglang_version\": 5}".to_string(),
+            schema_text("0.5.18").get(..1000).unwrap_or("").to_string(),
+            renamed("0.5.18", "../../etc/passwd"),
+            renamed("0.5.18", "v0.5.18"),
+            renamed("0.5.18", "0.5.18 x"),
+            renamed("0.5.18", ""),
+            corrupt(&renamed("0.5.18", "0.5.18.902"), "\"option_strings\": [\n    \"-", "\"option_strings\": [\n    \""),
+            corrupt(&renamed("0.5.18", "0.5.18.903"), "\"nargs\": null", "\"nargs\": 1000000000000"),
+            corrupt(&renamed("0.5.18", "0.5.18.904"), "\"nargs\": null", "\"nargs\": \"...\""),
+        ];
+        for (i, text) in bad.iter().enumerate() {
+            assert!(register(text).is_err(), "case {i} registered");
+        }
+        for v in ["v0.5.18", "0.5.18 x", "../../etc/passwd", "0.5.18.902", "0.5.18.903", "0.5.18.904"] {
+            assert!(get(v).is_none(), "{v}");
+        }
     }
 
     #[test]

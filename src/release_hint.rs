@@ -75,6 +75,17 @@ pub fn hint(text: &str, launch_start: usize) -> Option<ReleaseHint> {
     before.or_else(|| all.into_iter().next())
 }
 
+/// The release `check` with `release_from_text` would use for `text`: [`hint`] before the first
+/// SGLang launcher the text holds (an image a `docker run` in front of it names counts).
+pub fn for_text(text: &str) -> Option<ReleaseHint> {
+    // Most texts name no release: skip reading the shell words then.
+    if all_hints(text).is_empty() {
+        return None;
+    }
+    let located = crate::invocation::locate(&crate::shell::parse(text));
+    hint(text, located.invocations.first().map(|i| i.launcher.start).unwrap_or(text.len()))
+}
+
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing, clippy::string_slice)] // a failed expectation fails the test
 mod tests {
@@ -109,5 +120,25 @@ mod tests {
         assert_eq!(hint(text, launch).map(|h| h.version), Some("0.5.20".to_string()));
         assert_eq!(hint("python -m sglang.launch_server # on sglang==0.5.21", 0).map(|h| h.version), Some("0.5.21".to_string()));
         assert_eq!(hint("python -m sglang.launch_server --model-path m", 0), None);
+    }
+
+    #[test]
+    fn the_image_the_launch_runs_in_wins_over_an_earlier_pin() {
+        let text = "pip install sglang==0.5.19\ndocker run --gpus all lmsysorg/sglang:v0.5.20 python3 -m sglang.launch_server --model-path m";
+        assert_eq!(for_text(text).map(|h| h.version), Some("0.5.20".to_string()));
+    }
+
+    #[test]
+    fn for_text_is_the_release_check_uses() {
+        let opts = crate::CheckOptions { release_from_text: true, ..crate::CheckOptions::default() };
+        for (text, version, named) in [
+            ("docker run lmsysorg/sglang:v0.5.20 python -m sglang.launch_server --model-path m\n# sglang==0.5.21", "0.5.20", "lmsysorg/sglang:v0.5.20"),
+            ("pip install sglang==0.5.19\npip install sglang==0.5.22\npython -m sglang.launch_server --model-path m # sglang==0.5.21", "0.5.22", "sglang==0.5.22"),
+        ] {
+            let h = for_text(text).unwrap();
+            assert_eq!((h.version.as_str(), &text[h.span.start..h.span.end]), (version, named));
+            assert_eq!(crate::check(text, &opts).sglang_version, version);
+        }
+        assert_eq!(for_text("python -m sglang.launch_server --model-path m"), None);
     }
 }

@@ -19,8 +19,14 @@ use wasm_bindgen::prelude::*;
 const TS_TYPES: &'static str = r#"
 /** Options of `check`. Every field is optional. */
 export interface CheckOptions {
-  /** SGLang release to check against (default: the newest this build carries). */
+  /** SGLang release to check against (default: the newest this build carries). A known
+   *  release this build does not carry (`VersionInfo.known`) is checked once `registerRelease`
+   *  has been given its schema (`releases/<version>.json`). */
   sglangVersion?: string;
+  /** Check against the release the text names (`lmsysorg/sglang:v0.5.20`, `sglang==0.5.19`,
+   *  see `releaseHint`) instead, when it is loaded: a P0004 note says so, a P0005 warning when
+   *  it is not. */
+  releaseFromText?: boolean;
   /** Hardware preset name: h100 h200 b200 gb200 a100 l40s rtx5090 mi300x mi355x cpu. */
   gpu?: string;
   /** GPU count (default: the preset's). */
@@ -131,8 +137,22 @@ export interface Redaction {
 }
 /** The text for a link: every secret value replaced by its placeholder, all else unchanged. */
 export interface Redacted { text: string; redacted: Redaction[]; }
+/** A release the text names for itself, and where: the image it runs or the package it installs. */
+export interface ReleaseHint {
+  /** "0.5.20" */
+  version: string;
+  /** `lmsysorg/sglang:v0.5.20` or `sglang==0.5.20` in the text (bytes, and UTF-16). */
+  span: Span; span16: Span16;
+}
 export interface VersionInfo {
-  preflight: string; sglang: string[]; defaultSglang: string;
+  preflight: string;
+  /** The releases `check` takes now: the carried ones (the first is the default), then those
+   *  registered. */
+  sglang: string[];
+  defaultSglang: string;
+  /** Every release the project has data for, newest first: those not in `sglang` are fetched
+   *  (`releases/<version>.json`, next to the page) and given to `registerRelease`. */
+  known: string[];
   /** How many rules this build checks (their metadata: `rules()`). */
   rules: number;
 }
@@ -147,6 +167,7 @@ pub fn start() {
 #[serde(rename_all = "camelCase", default)]
 struct JsOptions {
     sglang_version: Option<String>,
+    release_from_text: bool,
     gpu: Option<String>,
     gpus: Option<u32>,
     config_yaml: Option<String>,
@@ -167,6 +188,7 @@ fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError>
     if let Some(v) = o.sglang_version.filter(|v| !v.is_empty()) {
         opts.sglang_version = v;
     }
+    opts.release_from_text = o.release_from_text;
     let gpu = o.gpu.filter(|g| !g.is_empty()).unwrap_or_else(|| "h100".to_string());
     opts.hardware = Hardware::preset(&gpu, o.gpus).ok_or_else(|| err(format!("unknown GPU preset {gpu:?}")))?;
     let mut files = ConfigFiles::new();
@@ -266,13 +288,15 @@ pub fn rules() -> Result<JsValue, JsError> {
     to_js(&crate::rules::all_rules().iter().map(|r| r.info()).collect::<Vec<_>>())
 }
 
-/// This build's version and the SGLang versions it carries (the first is the default).
+/// This build's version, the SGLang releases `check` takes now (the carried ones first, the
+/// first of them the default) and every release there is data for (`known`).
 #[wasm_bindgen(unchecked_return_type = "VersionInfo")]
 pub fn version() -> Result<JsValue, JsError> {
     to_js(&json!({
         "preflight": env!("CARGO_PKG_VERSION"),
-        "sglang": crate::schema::SUPPORTED_VERSIONS,
+        "sglang": crate::release::available_versions(),
         "defaultSglang": crate::schema::DEFAULT_VERSION,
+        "known": crate::release::KNOWN_VERSIONS,
         "rules": crate::rules::all_rules().len(),
     }))
 }
@@ -372,4 +396,26 @@ pub fn redact_for_link(text: &str) -> Result<JsValue, JsError> {
         })
         .collect();
     to_js(&json!({ "text": r.text, "redacted": redacted }))
+}
+
+/// Make a release this build does not carry available to `check`, `schema` and the flag
+/// editors, from its schema JSON (`releases/<version>.json`): its command-line parsing is
+/// replayed, its later start-up checks are not. Returns its version; registering it again does
+/// nothing. An error when the text is not an SGLang flag schema.
+#[wasm_bindgen(js_name = registerRelease)]
+pub fn register_release(schema_json: &str) -> Result<String, JsError> {
+    crate::release::register(schema_json).map(str::to_string).map_err(err)
+}
+
+/// The release the text names for itself (`lmsysorg/sglang:v0.5.20`, `pip install
+/// sglang==0.5.19`), the one `check` with `releaseFromText` uses, or null.
+#[wasm_bindgen(js_name = releaseHint, unchecked_return_type = "ReleaseHint | null")]
+pub fn release_hint(text: &str) -> Result<JsValue, JsError> {
+    let Some(h) = crate::release_hint::for_text(text) else { return Ok(JsValue::NULL) };
+    let offsets = crate::located::Offsets::new(text);
+    to_js(&json!({
+        "version": h.version,
+        "span": h.span,
+        "span16": { "start": offsets.u16(h.span.start), "end": offsets.u16(h.span.end) },
+    }))
 }

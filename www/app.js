@@ -26,6 +26,7 @@ const cards = $('cards');
 const gpuSel = $('gpu');
 const gpusIn = $('gpus');
 const versionSel = $('version');
+const releaseNote = $('release-note');
 
 // boot.js started the worker before this module graph had loaded; take it over (once).
 const early = globalThis.__preflightEarlyWorker || null;
@@ -39,6 +40,10 @@ let renders = 0;
 let builder = null;
 // The report shown and the text it was made for (the copy warning reads them).
 let shown = { report: null, text: null };
+// Whether the SGLang release was chosen (the picker, or a link's `v`). Until it is, a release the
+// text names (`lmsysorg/sglang:v0.5.20`, `sglang==0.5.19`) is the one checked against, and the
+// picker shows the release each report was checked against.
+let versionPicked = false;
 
 function showNotice(text) {
   notice.textContent = text;
@@ -46,7 +51,9 @@ function showNotice(text) {
 }
 
 function options() {
-  const o = { sglangVersion: versionSel.value || undefined, gpu: gpuSel.value || 'h100' };
+  const o = versionPicked
+    ? { sglangVersion: versionSel.value || undefined, gpu: gpuSel.value || 'h100' }
+    : { sglangVersion: meta ? meta.version.defaultSglang : undefined, releaseFromText: true, gpu: gpuSel.value || 'h100' };
   const n = gpusIn.value.trim();
   if (/^\d{1,4}$/.test(n)) o.gpus = Number(n);
   if (yaml.value.trim()) o.configYaml = yaml.value;
@@ -81,7 +88,8 @@ async function linkHash() {
   if (yaml.value) p.set('yaml', yaml.value);
   p.set('gpu', gpuSel.value);
   if (gpusIn.value.trim()) p.set('gpus', gpusIn.value.trim());
-  p.set('v', versionSel.value);
+  // Only a chosen release: a link to a text that names its release checks against that one.
+  if (versionPicked) p.set('v', versionSel.value);
   return { text, hash: '#' + p.toString(), redacted: r.redacted.length };
 }
 
@@ -135,13 +143,22 @@ function applyHash() {
     if (/^\d{1,4}$/.test(h.gpus)) gpusIn.value = h.gpus;
     else problems.push('GPU count');
   }
+  versionPicked = false;
   if (h.v !== null) {
-    if (meta.version.sglang.includes(h.v)) versionSel.value = h.v;
-    else problems.push('SGLang version');
+    if (knownReleases().includes(h.v)) {
+      versionSel.value = h.v;
+      versionPicked = true;
+    } else problems.push('SGLang version');
   }
+  if (!versionPicked) versionSel.value = meta.version.defaultSglang;
   updateGpusPlaceholder();
   // Shown as text; the rejected values themselves are not echoed.
   showNotice(problems.length ? `The link's ${problems.join(', ')} is not one this page knows; using the default.` : '');
+}
+
+/** Every release the picker offers, newest first: the carried one and those fetched on demand. */
+function knownReleases() {
+  return meta.version.known || meta.version.sglang;
 }
 
 function updateGpusPlaceholder() {
@@ -198,6 +215,8 @@ function showFailure(text, why) {
   const seq = ++showSeq;
   verdict.textContent = `No verdict: the check did not finish (${why}). Edit the command to check it again.`;
   verdict.className = 'verdict pending failed';
+  releaseNote.textContent = '';
+  releaseNote.hidden = true;
   cards.replaceChildren();
   shown = { report: null, text: null };
   $('also-runs').replaceChildren();
@@ -213,6 +232,7 @@ function show(report, text) {
   const seq = ++showSeq;
   verdict.textContent = report.summary.verdict;
   shown = { report, text };
+  showRelease(report, text);
   // SGLang would start, but what is displayed is not what runs (a bidi control), or the paste runs
   // more than the launch: not the all-clear green.
   const caution = report.summary.outcome === 'accepted' && (hiddenFindings(report).bidi > 0 || (report.also_runs || []).length > 0);
@@ -231,7 +251,10 @@ function show(report, text) {
   }
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
-  if (builder && $('builder').open) syncBuilder(text);
+  if (builder && $('builder').open) {
+    if (builder.version !== versionSel.value) showBuilderRelease(versionSel.value);
+    else syncBuilder(text);
+  }
   // The highlights last: many of them are drawn in slices that let typing go on in between.
   renderHighlightsSliced(backdrop, text, report, { current: () => seq === showSeq }).then((done) => {
     if (!done) return;
@@ -245,6 +268,16 @@ function show(report, text) {
     // tell when the report for the current text is up.
     document.body.dataset.renders = String(renders);
   });
+}
+
+/** Under the verdict: which release was checked against when the text chose it (the core's P0004
+ * note says where), and the picker showing it. */
+function showRelease(report, text) {
+  if (!versionPicked && report.sglang_version && [...versionSel.options].some((o) => o.value === report.sglang_version)) versionSel.value = report.sglang_version;
+  const named = allDiagnostics(report).find(({ d }) => d.code === 'P0004');
+  const where = named ? text.slice(named.d.span16.start, named.d.span16.end) : '';
+  releaseNote.textContent = named ? `Checked against SGLang ${report.sglang_version}, named in the text (${where}). Choose a release to check against another.` : '';
+  releaseNote.hidden = !named;
 }
 
 // Edits of the text (fixes, the builder) run one after another, each on the text as it is then.
@@ -421,6 +454,7 @@ async function syncBuilder(text) {
 
 async function openBuilder() {
   if (builder) {
+    if (builder.version !== versionSel.value) return showBuilderRelease(versionSel.value);
     syncBuilder(cmd.value);
     return;
   }
@@ -445,6 +479,23 @@ async function openBuilder() {
   }
 }
 
+// The builder shows the flags of the release checked against: another release, other flags.
+let builderRelease = null;
+async function showBuilderRelease(version) {
+  if (builderRelease === version) return;
+  builderRelease = version;
+  try {
+    const schema = await client.schema(version);
+    if (builderRelease !== version || !builder) return;
+    builder.setSchema(schema);
+    syncBuilder(cmd.value);
+  } catch (e) {
+    $('builder-body').replaceChildren(el('p', 'notice', `Could not load the flag schema: ${e.message}`));
+  } finally {
+    if (builderRelease === version) builderRelease = null;
+  }
+}
+
 // ---- start ----
 async function main() {
   cmd.addEventListener('input', () => {
@@ -462,6 +513,9 @@ async function main() {
   yaml.addEventListener('input', () => {
     schedule();
     writeHashSoon();
+  });
+  versionSel.addEventListener('change', () => {
+    versionPicked = true;
   });
   for (const c of [gpuSel, gpusIn, versionSel]) {
     c.addEventListener(c === gpusIn ? 'input' : 'change', () => {
@@ -511,7 +565,7 @@ async function main() {
     return;
   }
   presets = meta.presets;
-  for (const v of meta.version.sglang) versionSel.append(new Option(v, v));
+  for (const v of knownReleases()) versionSel.append(new Option(v, v));
   versionSel.value = meta.version.defaultSglang;
   for (const p of presets) gpuSel.append(new Option(`${p.summary} (${p.preset})`, p.preset));
   gpuSel.value = 'h100';

@@ -55,6 +55,19 @@ export class Builder {
     this.search = search;
     this.onlySet = onlySet;
     this.onChange = onChange;
+    this.setSchema(schema);
+    search.addEventListener('input', () => this.filter());
+    onlySet.addEventListener('change', () => this.filter());
+    reset.addEventListener('click', () => {
+      for (const f of this.fields) this.#setControl(f, null);
+      this.filter();
+      onReset();
+    });
+  }
+
+  /** Show the flags of `schema` (another release's, say) instead; the search and filter stay. */
+  setSchema(schema) {
+    this.version = schema.sglang_version;
     this.fields = [];
     this.byOption = new Map();
     for (const a of schema.actions) {
@@ -65,13 +78,7 @@ export class Builder {
       for (const o of a.option_strings) this.byOption.set(o, f);
     }
     this.#render();
-    search.addEventListener('input', () => this.filter());
-    onlySet.addEventListener('change', () => this.filter());
-    reset.addEventListener('click', () => {
-      for (const f of this.fields) this.#setControl(f, null);
-      this.filter();
-      onReset();
-    });
+    this.filter();
   }
 
   #render() {

@@ -16,7 +16,8 @@ export class PreflightClient {
   /**
    * @param {{budgetMs?: number, loadBudgetMs?: number, base?: string | URL}} opts
    *   budgetMs: time budget of one request once the checker is loaded;
-   *   loadBudgetMs: budget for loading the checker (wasm) in a new worker.
+   *   loadBudgetMs: budget for loading the checker (wasm) in a new worker, and for fetching the
+   *   flags of a release the wasm does not carry (the worker does that when a request needs it).
    */
   /**
    * @param {{worker: Worker, early: Event[]} | null} [opts.adopt] a worker already started for this
@@ -76,6 +77,10 @@ export class PreflightClient {
       }
       const p = this.active;
       if (!p || p.id !== m.id) return;
+      // The worker fetches a release's flags for this request: the load budget covers the
+      // download, the request's own budget starts again once it is there.
+      if (m.loading) return this.#arm(p, Math.max(p.budget, this.loadBudgetMs));
+      if (m.loaded) return this.#arm(p, p.budget);
       clearTimeout(p.timer);
       if (m.part) {
         // A part of a report with many findings: each arrives in its own short task.

@@ -2,12 +2,19 @@
 // own files (the list, with each file's hash, is written into dist/sw.js by
 // scripts/build-web.sh, so every build has a different sw.js and the browser installs it),
 // serves them cache-first, and deletes the caches of earlier builds when it activates.
+// The schemas of releases the wasm does not carry (releases/<version>.json) are not precached:
+// most visitors never need one. Each is stored the first time it is fetched (checked against
+// this build's hash), so a release used once works offline too.
 // It answers only for those files, under its own scope (the page's directory, which may be a
 // sub-path), on this origin: every other request goes to the network untouched and nothing from
 // another origin is ever stored.
 
-// Replaced by scripts/build-web.sh: { version, files: { 'index.html': 'sha256-…', … } }.
-const BUILD = /* build:manifest */ { version: 'dev', files: {} } /* end:manifest */;
+// Replaced by scripts/build-web.sh:
+// { version, files: { 'index.html': 'sha256-…', … }, releases: { 'releases/0.5.18.json': 'sha256-…', … } }.
+const BUILD = /* build:manifest */ { version: 'dev', files: {}, releases: {} } /* end:manifest */;
+
+// releases/ files: none in a build whose wasm carries every release.
+const RELEASES = BUILD.releases || {};
 
 const SCOPE = self.registration.scope; // e.g. https://host/docs/preflight/
 // One origin can host several copies of the page (other sub-paths): their caches share
@@ -49,22 +56,47 @@ self.addEventListener('activate', (event) => {
 
 /** The precached file a same-origin, in-scope URL stands for, or null. */
 function fileFor(url) {
-  if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return null;
-  let rel = decodeURIComponent(url.pathname.slice(new URL(SCOPE).pathname.length));
-  if (rel === '') rel = 'index.html';
+  const rel = relativeOf(url);
+  if (rel === null) return null;
   if (Object.hasOwn(BUILD.files, rel)) return rel;
   // Hosts with "pretty URLs" serve a page without its .html.
   if (Object.hasOwn(BUILD.files, `${rel}.html`)) return `${rel}.html`;
   return null;
 }
 
+/** The path of a same-origin, in-scope URL under the scope ('index.html' for the scope itself), or null. */
+function relativeOf(url) {
+  if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return null;
+  const rel = decodeURIComponent(url.pathname.slice(new URL(SCOPE).pathname.length));
+  return rel === '' ? 'index.html' : rel;
+}
+
+/** A release's schema (releases/<version>.json of this build): from the cache, or fetched and stored. */
+async function releaseFile(rel) {
+  const url = new URL(rel, SCOPE).href;
+  const cached = await caches.match(url, { cacheName: CACHE });
+  if (cached) return cached;
+  // integrity: only this build's bytes are stored (a later build's file waits for its own sw.js).
+  const r = await fetch(url, { integrity: RELEASES[rel] });
+  if (r.ok && !r.redirected) await (await caches.open(CACHE)).put(url, r.clone());
+  return r;
+}
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   let rel;
+  let release = null;
   try {
-    rel = fileFor(new URL(request.url));
+    const url = new URL(request.url);
+    rel = fileFor(url);
+    const under = relativeOf(url);
+    if (under !== null && Object.hasOwn(RELEASES, under)) release = under;
   } catch {
+    return;
+  }
+  if (release) {
+    event.respondWith(releaseFile(release));
     return;
   }
   if (!rel) return; // not ours: the browser fetches it as if there were no service worker

@@ -2,8 +2,9 @@
 //   <script type="module" src="https://your.host/any/path/widget.js"></script>
 // The worker and the wasm are found next to this file (import.meta.url), so the widget works
 // under any sub-path and from any origin (what the host page's CSP must allow: docs/hosting.md).
-// Attributes: command (or the element's text), gpu, gpus, sglang-version, yaml. All styles live
-// in the shadow root; everything shown is rendered as text.
+// Attributes: command (or the element's text), gpu, gpus, sglang-version (default: the release the
+// command names, else the newest), yaml. All styles live in the shadow root; everything shown is
+// rendered as text. A release other than the newest is fetched from releases/ next to this file.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
 import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel } from './render.js';
@@ -125,8 +126,11 @@ class SglangPreflightElement extends HTMLElement {
     const o = { gpu: this.getAttribute('gpu') || 'h100' };
     const n = this.getAttribute('gpus');
     if (n && /^\d{1,4}$/.test(n)) o.gpus = Number(n);
+    // Without the attribute, the release the command names (`lmsysorg/sglang:v0.5.20`, `sglang==0.5.19`)
+    // if any; either is fetched next to this file when the wasm does not carry it (worker.js).
     const v = this.getAttribute('sglang-version');
     if (v) o.sglangVersion = v;
+    else o.releaseFromText = true;
     const y = this.getAttribute('yaml');
     if (y) o.configYaml = y;
     return o;

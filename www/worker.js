@@ -35,6 +35,39 @@ const ready = module.then(async (m) => {
 });
 let broken = false;
 
+// Releases the wasm does not carry (it carries the newest only) are fetched when a request needs
+// one, from releases/<version>.json next to this file (as the wasm is found), and registered with
+// the core. Each is fetched once per worker; a failed fetch is tried again by a later request.
+const releaseLoads = new Map();
+
+/** The known releases a request needs that the core does not have yet. */
+function releasesToLoad(m) {
+  const info = core.version();
+  const wanted = [m.version, m.options && m.options.sglangVersion];
+  if (m.op === 'check' && m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
+  return [...new Set(wanted.filter((v) => typeof v === 'string' && info.known.includes(v) && !info.sglang.includes(v)))];
+}
+
+function loadRelease(version) {
+  if (!releaseLoads.has(version)) {
+    const load = (async () => {
+      const file = `releases/${version}.json`;
+      let text;
+      try {
+        const r = await fetch(new URL(`./${file}`, import.meta.url));
+        if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
+        text = await r.text();
+      } catch (e) {
+        throw new Error(`could not load SGLang ${version}'s flags (${file}): ${e && e.message ? e.message : e}`);
+      }
+      core.registerRelease(text);
+    })();
+    releaseLoads.set(version, load);
+    load.catch(() => releaseLoads.delete(version));
+  }
+  return releaseLoads.get(version);
+}
+
 ready.catch((e) => postMessage({ ready: false, crashed: true, error: `could not load the checker: ${e && e.message ? e.message : e}` }));
 
 function run(m) {
@@ -95,6 +128,13 @@ self.onmessage = async (e) => {
   try {
     await ready;
     if (broken) throw new Error('the checker is broken after an earlier crash');
+    const missing = releasesToLoad(m);
+    if (missing.length) {
+      // The network is not the check's: the client gives the request its load budget meanwhile.
+      postMessage({ id: m.id, loading: missing });
+      await Promise.all(missing.map(loadRelease));
+      postMessage({ id: m.id, loaded: missing });
+    }
     const result = run(m);
     if (m.op === 'check') postReport(m.id, result);
     else postMessage({ id: m.id, ok: true, result });

@@ -333,6 +333,26 @@ test('the declared TypeScript types match what the wasm exports return, both way
     for (const x of r.redacted) assert.ok(!r.text.includes(text.slice(x.span16.start, x.span16.end)), `${x.name} left in the link text`);
   }
 
+  // A release the wasm does not carry: registered from its releases/ file (declared `string`:
+  // its version), then checked against; the release a text names.
+  assert.ok(version.known.length > version.sglang.length, 'the wasm carries every known release: nothing to register');
+  ret('registerRelease');
+  assert.equal(core.registerRelease(fs.readFileSync(path.join(PKG, '../releases/0.5.18.json'), 'utf8')), '0.5.18');
+  assert.throws(() => core.registerRelease('{"sglang_version": "0.5.18"}'), Error);
+  const registered = core.version();
+  c.check(registered, ret('version'), 'version() after registerRelease');
+  assert.ok(registered.sglang.includes('0.5.18'));
+  c.check(core.schema('0.5.18'), ret('schema'), 'schema(0.5.18)');
+  c.check(core.check(COMMANDS[0], { sglangVersion: '0.5.18' }), ret('check'), 'check(0.5.18)');
+  for (const text of ['python -m sglang.launch_server --model-path m', '# ✓ pinned: pip install "sglang[all]==0.5.18"\npython -m sglang.launch_server --model-path m']) {
+    const hint = core.releaseHint(text);
+    c.check(hint, ret('releaseHint'), `releaseHint(${JSON.stringify(text).slice(0, 40)})`);
+    if (hint) {
+      assert.equal(text.slice(hint.span16.start, hint.span16.end), 'sglang[all]==0.5.18');
+      c.check(core.check(text, { releaseFromText: true }), ret('check'), 'check(releaseFromText)');
+    }
+  }
+
   assert.deepEqual(c.problems, [], 'outputs that the types do not declare');
   assert.deepEqual([...functions.keys()].filter((f) => !called.has(f)), [], 'exports this test does not call: add them here');
 
