@@ -211,6 +211,10 @@ fn print_text(text: &str, report: &sglang_preflight::Report) {
     }
     for (i, c) in report.commands.iter().enumerate() {
         println!("command {} (line {}): {}", i + 1, line_of(c.span.start), if c.accepted { "accepted" } else { "rejected" });
+        for m in c.model.iter().chain(&c.draft_model) {
+            let role = if m.flag == "model_path" { "model" } else { "draft model" };
+            println!("  {role}: {}", m.summary);
+        }
         for d in &c.diagnostics {
             let exc = d.exception.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
             println!("  {} [{}] line {}: {}{}", sev(d.severity), d.code, line_of(d.span.start), exc, d.message);

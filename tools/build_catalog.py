@@ -99,6 +99,9 @@ def layer_types_summary(text: dict):
     return dict(sorted(counts.items()))
 
 
+QUANT_STRING_KEYS = ("quant_method", "fmt", "quant_algo", "kv_cache_quant_algo", "activation_scheme", "format")
+
+
 def quant_essentials(cfg: dict, text: dict, hf_quant):
     """`quantization_config` (top level or text config) or `hf_quant_config.json`'s essentials."""
     q = cfg.get("quantization_config")
@@ -107,17 +110,19 @@ def quant_essentials(cfg: dict, text: dict, hf_quant):
     out = {}
     if isinstance(q, dict):
         out["from"] = "quantization_config"
-        for key in ("quant_method", "fmt", "bits", "weight_block_size", "quant_algo", "kv_cache_quant_algo",
-                    "activation_scheme", "format"):
-            v = q.get(key)
-            if isinstance(v, (str, int, float)) and not isinstance(v, bool) or (
-                    isinstance(v, list) and all(isinstance(x, int) for x in v)):
-                out[key] = v
+        for key in QUANT_STRING_KEYS:
+            if isinstance(q.get(key), str):
+                out[key] = q[key]
+        bits = q.get("bits")
+        if isinstance(bits, int) and not isinstance(bits, bool):
+            out["bits"] = bits
+        block = q.get("weight_block_size")
+        if isinstance(block, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in block):
+            out["weight_block_size"] = block
     elif isinstance(hf_quant, dict):
         q = hf_quant.get("quantization")
         if isinstance(q, dict):
             out["from"] = "hf_quant_config.json"
-            out["quant_method"] = "modelopt"
             for key in ("quant_algo", "kv_cache_quant_algo"):
                 if isinstance(q.get(key), str):
                     out[key] = q[key]
