@@ -15,6 +15,10 @@ use std::collections::BTreeMap;
 pub struct RawFacts {
     pub architecture: Option<String>,
     pub model_type: Option<String>,
+    /// The sub-config holding the language model (`text_config`, `llm_config` ...), if any.
+    pub text_config_key: Option<String>,
+    /// That sub-config's `model_type`.
+    pub text_model_type: Option<String>,
     pub hidden_size: Option<i64>,
     pub num_attention_heads: Option<i64>,
     pub num_key_value_heads: Option<i64>,
@@ -127,6 +131,10 @@ pub struct ModelLists {
     pub mla_architectures_conditional: Vec<String>,
     pub dsa_architectures_with_index_topk: Vec<String>,
     pub multimodal_architectures: Vec<String>,
+    /// Served text-only unless `--enable-multimodal`.
+    pub multimodal_disabled_by_default_architectures: Vec<String>,
+    /// Multimodal only when the config has its vision and audio sub-configs.
+    pub multimodal_needs_sub_configs_architectures: Vec<String>,
     pub non_generation_architectures: Vec<String>,
     /// Hybrid SWA by architecture; some also need config values.
     pub hybrid_swa_architectures: Vec<String>,
@@ -164,13 +172,23 @@ impl Derived {
     pub fn from_lists(raw: &RawFacts, lists: &ModelLists) -> Self {
         let arch = raw.architecture.as_deref();
         let in_list = |list: &[String]| arch.is_some_and(|a| list.iter().any(|x| x == a));
-        let model_type = raw.model_type.as_deref();
-        let type_in = |list: &[String]| model_type.is_some_and(|t| list.iter().any(|x| x == t));
+        // SGLang matches hybrid configs by class, of the config or of its text config.
+        let types = [raw.model_type.as_deref(), raw.text_model_type.as_deref()];
+        let type_in = |list: &[String]| types.iter().flatten().any(|t| list.iter().any(|x| x == t));
         let unless_conditional = |yes: bool, conditional: bool| if yes { Some(true) } else if conditional { None } else { Some(false) };
         Derived {
             is_mla: unless_conditional(in_list(&lists.mla_architectures), in_list(&lists.mla_architectures_conditional)),
             is_dsa: Some(in_list(&lists.dsa_architectures_with_index_topk) && raw.index_topk.is_some()),
-            is_multimodal: Some(in_list(&lists.multimodal_architectures)),
+            // By default (no --enable-multimodal): a listed architecture, or a language model in a
+            // sub-config, unless SGLang disables multimodal for the architecture by default. Without
+            // either it is not known: SGLang's config classes can still split off a text config.
+            is_multimodal: if in_list(&lists.multimodal_disabled_by_default_architectures) {
+                Some(false)
+            } else if in_list(&lists.multimodal_needs_sub_configs_architectures) || raw.model_type.as_deref() == Some("deepseek_v41") {
+                None
+            } else {
+                (in_list(&lists.multimodal_architectures) || raw.text_config_key.is_some()).then_some(true)
+            },
             is_embedding: Some(in_list(&lists.non_generation_architectures)),
             is_hybrid_linear_attention: unless_conditional(
                 type_in(&lists.hybrid_linear_attention_model_types),
@@ -521,14 +539,12 @@ impl Reader<'_> {
     }
 }
 
-fn text_config_of<'a>(cfg: &'a Object, architecture: Option<&str>) -> &'a Object {
+/// The key of the sub-config holding the language model, as SGLang's `get_hf_text_config` picks it.
+fn text_config_key(cfg: &Object, architecture: Option<&str>) -> Option<&'static str> {
     if architecture.is_some_and(|a| a.starts_with("Llava") && a.ends_with("ForCausalLM")) {
-        return cfg;
+        return None;
     }
-    ["text_config", "llm_config", "language_config", "thinker_config"]
-        .iter()
-        .find_map(|k| cfg.get(*k).and_then(serde_json::Value::as_object))
-        .unwrap_or(cfg)
+    ["text_config", "llm_config", "language_config", "thinker_config"].into_iter().find(|k| cfg.get(*k).is_some_and(serde_json::Value::is_object))
 }
 
 fn quant_facts(cfg: &Object, text: &Object, hf_quant: Option<&Object>) -> Option<QuantFacts> {
@@ -589,7 +605,8 @@ impl GivenConfig {
                 None
             }
         };
-        let text = text_config_of(&cfg, architecture.as_deref());
+        let text_key = text_config_key(&cfg, architecture.as_deref());
+        let text = text_key.and_then(|k| cfg.get(k)).and_then(serde_json::Value::as_object).unwrap_or(&cfg);
         let layer_types = match text.get("layer_types") {
             Some(serde_json::Value::Array(a)) => {
                 let mut counts = BTreeMap::new();
@@ -602,6 +619,8 @@ impl GivenConfig {
         };
         let raw = RawFacts {
             model_type: r.string(&cfg, &["model_type"]),
+            text_config_key: text_key.map(str::to_string),
+            text_model_type: if text_key.is_some() { r.string(text, &["model_type"]) } else { None },
             hidden_size: r.int(text, &["hidden_size"]),
             num_attention_heads: r.int(text, &["num_attention_heads"]),
             num_key_value_heads: r.int(text, &["num_key_value_heads"]),

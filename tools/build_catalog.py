@@ -51,16 +51,20 @@ AIC_NAME = re.compile(r"^(?P<org>[A-Za-z0-9_.-]+?)--(?P<name>[A-Za-z0-9_.-]+?)_(
 TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "thinker_config")
 
 
-def text_config_of(cfg: dict) -> dict:
-    """The sub-config holding the language model's sizes (as SGLang's get_hf_text_config picks it)."""
+def text_config_key(cfg: dict):
+    """The key of the sub-config holding the language model (as SGLang's get_hf_text_config picks it)."""
     arch = first_architecture(cfg) or ""
     if arch.startswith("Llava") and arch.endswith("ForCausalLM"):
-        return cfg
+        return None
     for key in TEXT_CONFIG_KEYS:
-        sub = cfg.get(key)
-        if isinstance(sub, dict):
-            return sub
-    return cfg
+        if isinstance(cfg.get(key), dict):
+            return key
+    return None
+
+
+def text_config_of(cfg: dict) -> dict:
+    key = text_config_key(cfg)
+    return cfg[key] if key else cfg
 
 
 def first_architecture(cfg: dict):
@@ -134,6 +138,8 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
     return {
         "architecture": first_architecture(cfg),
         "model_type": _str(cfg, "model_type"),
+        "text_config_key": text_config_key(cfg),
+        "text_model_type": _str(text, "model_type") if text is not cfg else None,
         "hidden_size": _int(text, "hidden_size"),
         "num_attention_heads": _int(text, "num_attention_heads"),
         "num_key_value_heads": _int(text, "num_key_value_heads"),
@@ -311,6 +317,12 @@ def release_lists(sglang_dir: str) -> dict:
     def tuple_in(func: str) -> list:
         return [s for s in _strings_in(funcs[func]) if s[:1].isupper()]
 
+    # Multimodal architectures SGLang serves text-only unless --enable-multimodal (ModelConfig.__init__).
+    mm_disabled = []
+    for node in ast.walk(funcs["__init__"]):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "mm_disabled_models" for t in node.targets):
+            mm_disabled = _strings_in(node.value)
+
     import sglang.srt.configs.model_config as M
 
     lists = {
@@ -318,6 +330,8 @@ def release_lists(sglang_dir: str) -> dict:
         "mla_architectures_conditional": sorted(set(mla_conditional)),
         "dsa_architectures_with_index_topk": sorted(set(tuple_in("is_deepseek_dsa"))),
         "multimodal_architectures": sorted(set(M.multimodal_model_archs)),
+        "multimodal_disabled_by_default_architectures": sorted(set(mm_disabled)),
+        "multimodal_needs_sub_configs_architectures": sorted(set(M.MIMO_V2_MULTIMODAL_ARCHS)),
         "non_generation_architectures": sorted(set(tuple_in("is_generation_model"))),
         "hybrid_swa_architectures": sorted(set(tuple_in("is_hybrid_swa_model"))
                                            | set(M.SWA_SINK_ARCHS) | set(M.MIMO_V2_MODEL_ARCHS)),
