@@ -6,6 +6,7 @@ use crate::diagnostic::{Diagnostic, Origin, Severity, Stage};
 use crate::frontend::{self, ConfigFiles};
 use crate::hardware::Hardware;
 use crate::invocation::{self, Entry};
+use crate::models::{self, ModelReport};
 use crate::pairs::PdServer;
 use crate::resolved::ResolvedConfig;
 use crate::rules::{self, Ctx, NotRun};
@@ -50,6 +51,13 @@ pub struct CommandReport {
     /// How many of SGLang's resolution hooks on this command's path this build does not model
     /// yet (their checks are not run; they are named in `src/rules/pipeline.rs`).
     pub not_modelled_hooks: usize,
+    /// Which model `--model-path` names, as the built-in catalog recognizes it (native builds;
+    /// absent where there is no catalog, as in the page's wasm).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelReport>,
+    /// The same for `--speculative-draft-model-path`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draft_model: Option<ModelReport>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -181,6 +189,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         // values that did parse are still worth resolving and checking.
         // With -h/--help SGLang prints help and exits: nothing is resolved or checked.
         let help = fe.help || parsed_args.help;
+        let (model, draft_model) = if help { (None, None) } else { recognized_models(schema, &parsed_args.namespace) };
         let (not_run, not_modelled_hooks) = if help || report.parser_only {
             (Vec::new(), 0)
         } else {
@@ -231,6 +240,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
             diagnostics: diags,
             not_run,
             not_modelled_hooks,
+            model,
+            draft_model,
         });
     }
 
@@ -282,6 +293,14 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
     // (a broken continuation, say) are reported as errors but SGLang judges what it receives.
     report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
     (report, pd_servers)
+}
+
+/// The models the command names, as the built-in catalog knows them (none without a catalog).
+fn recognized_models(schema: &schema::Schema, namespace: &argparse::Namespace) -> (Option<ModelReport>, Option<ModelReport>) {
+    let Some(catalog) = models::builtin() else { return (None, None) };
+    let cfg = ResolvedConfig::new(schema, namespace);
+    let describe = |flag: &'static str, field| cfg.str(field).filter(|p| !p.is_empty()).map(|p| models::describe(catalog, flag, p));
+    (describe("model_path", crate::fields::f::model_path), describe("speculative_draft_model_path", crate::fields::f::speculative_draft_model_path))
 }
 
 /// SGLang's front end and parser stop at the first error, so a warning they would print later

@@ -20,6 +20,7 @@ pub mod frontend;
 pub mod hardware;
 pub mod invocation;
 pub mod located;
+pub mod models;
 pub mod output;
 pub mod pairs;
 pub mod pyjson;

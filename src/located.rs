@@ -168,6 +168,12 @@ impl Serialize for With<'_, CommandReport> {
         map.serialize_entry("diagnostics", &Each(&c.diagnostics, o))?;
         map.serialize_entry("not_run", &c.not_run)?;
         map.serialize_entry("not_modelled_hooks", &c.not_modelled_hooks)?;
+        if let Some(m) = &c.model {
+            map.serialize_entry("model", m)?;
+        }
+        if let Some(m) = &c.draft_model {
+            map.serialize_entry("draft_model", m)?;
+        }
         map.end()
     }
 }
@@ -240,7 +246,8 @@ mod tests {
             Value::Array(items) => items.iter_mut().for_each(strip),
             Value::Object(map) => {
                 map.retain(|k, _| !ADDED.contains(&k.as_str()));
-                map.values_mut().for_each(strip);
+                // a recognized model is the same in both (its `summary` is the model's own)
+                map.iter_mut().filter(|(k, _)| !matches!(k.as_str(), "model" | "draft_model")).for_each(|(_, v)| strip(v));
             }
             _ => {}
         }

@@ -151,6 +151,8 @@ fn report_with(span: Span, diagnostics: Vec<Diagnostic>) -> Report {
             diagnostics,
             not_run: vec![],
             not_modelled_hooks: 0,
+            model: None,
+            draft_model: None,
         }],
         diagnostics: vec![],
         also_runs: vec![],

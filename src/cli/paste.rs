@@ -18,6 +18,10 @@ fn render_text(text: &str, report: &sglang_preflight::Report) -> String {
     }
     for (i, c) in report.commands.iter().enumerate() {
         let _ = writeln!(out, "command {} (line {}): {}", i + 1, line_of(c.span.start), if c.accepted { "accepted" } else { "rejected" });
+        for m in c.model.iter().chain(&c.draft_model) {
+            let role = if m.flag == "model_path" { "model" } else { "draft model" };
+            let _ = writeln!(out, "  {role}: {}", m.summary);
+        }
         for d in &c.diagnostics {
             let exc = d.exception.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
             let _ = writeln!(out, "  {} [{}] line {}: {}{}", sev(d.severity), d.code, line_of(d.span.start), exc, d.message);

@@ -1,0 +1,739 @@
+//! Knowing the model: the facts SGLang reads from a model's `config.json`, from the built-in
+//! catalog (`data/models/catalog.json`, built by `tools/build_catalog.py` by running SGLang's own
+//! `ModelConfig` on public configs) or from a config the user gives.
+//!
+//! Pure: no I/O. The catalog is embedded in the native build only ([`builtin`]); the page's wasm
+//! stays as small as it was and will fetch the catalog on demand.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What a `config.json` says, read as written (the text config of a multimodal model for the
+/// sizes). `tools/build_catalog.py` reads configs the same way, so a pasted copy of a catalog
+/// config gives the catalog entry's raw facts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawFacts {
+    pub architecture: Option<String>,
+    pub model_type: Option<String>,
+    /// The sub-config holding the language model (`text_config`, `llm_config` ...), if any.
+    pub text_config_key: Option<String>,
+    /// That sub-config's `model_type`.
+    pub text_model_type: Option<String>,
+    pub hidden_size: Option<i64>,
+    pub num_attention_heads: Option<i64>,
+    pub num_key_value_heads: Option<i64>,
+    pub head_dim: Option<i64>,
+    pub num_hidden_layers: Option<i64>,
+    pub routed_experts: Option<i64>,
+    pub shared_experts: Option<i64>,
+    pub experts_per_token: Option<i64>,
+    pub kv_lora_rank: Option<i64>,
+    pub index_topk: Option<i64>,
+    pub sliding_window: Option<i64>,
+    /// How many layers of each type `layer_types` lists.
+    pub layer_types: Option<BTreeMap<String, i64>>,
+    pub torch_dtype: Option<String>,
+    pub max_position_embeddings: Option<i64>,
+    pub quantization: Option<QuantFacts>,
+}
+
+/// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuantFacts {
+    /// `quantization_config` or `hf_quant_config.json`.
+    pub from: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quant_method: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fmt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quant_algo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache_quant_algo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activation_scheme: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight_block_size: Option<Vec<i64>>,
+}
+
+/// What SGLang's `ModelConfig` computed for a catalog config (by running it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SglangFacts {
+    pub context_length: i64,
+    pub dtype: String,
+    pub quantization: Option<String>,
+    pub num_kv_heads: i64,
+    pub num_attention_heads: i64,
+    pub head_dim: i64,
+    pub num_hidden_layers: i64,
+    pub is_mla: bool,
+    pub is_dsa: bool,
+    pub is_multimodal: bool,
+    pub is_embedding: bool,
+    pub is_hybrid_linear_attention: bool,
+    pub is_hybrid_swa: bool,
+}
+
+/// Where a catalog config comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// A git blob id, where the commit was not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl Source {
+    /// `repo path @ commit` or the URL.
+    pub fn describe(&self) -> String {
+        match (&self.repository, &self.path, &self.url) {
+            (Some(repo), Some(path), _) => {
+                let at = self.commit.as_deref().or(self.blob.as_deref()).unwrap_or("");
+                format!("github:{repo} {path} @ {}", at.get(..10).unwrap_or(at))
+            }
+            (_, _, Some(url)) => url.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// One catalog model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CatalogEntry {
+    pub raw: RawFacts,
+    pub sglang: SglangFacts,
+    pub source: Source,
+    pub license: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hf_quant_source: Option<Source>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+/// SGLang's hard-coded architecture sets of one release (`data/sglang-<release>/model-lists.json`,
+/// read from the release's source by `tools/build_catalog.py`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ModelLists {
+    pub sglang_version: String,
+    pub mla_architectures: Vec<String>,
+    /// MLA only when a config value also says so (Pixtral with `kv_lora_rank`, ...).
+    pub mla_architectures_conditional: Vec<String>,
+    pub dsa_architectures_with_index_topk: Vec<String>,
+    pub multimodal_architectures: Vec<String>,
+    /// Served text-only unless `--enable-multimodal`.
+    pub multimodal_disabled_by_default_architectures: Vec<String>,
+    /// Multimodal only when the config has its vision and audio sub-configs.
+    pub multimodal_needs_sub_configs_architectures: Vec<String>,
+    pub non_generation_architectures: Vec<String>,
+    /// Hybrid SWA by architecture; some also need config values.
+    pub hybrid_swa_architectures: Vec<String>,
+    pub pure_ssm_architectures: Vec<String>,
+    pub hybrid_linear_attention_model_types: Vec<String>,
+    pub hybrid_linear_attention_model_types_conditional: Vec<String>,
+}
+
+/// SGLang's predicates for a model: `None` where they cannot be known without running SGLang's
+/// config classes on it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Derived {
+    pub is_mla: Option<bool>,
+    pub is_dsa: Option<bool>,
+    pub is_multimodal: Option<bool>,
+    pub is_embedding: Option<bool>,
+    pub is_hybrid_linear_attention: Option<bool>,
+    pub is_hybrid_swa: Option<bool>,
+}
+
+impl Derived {
+    /// As SGLang computed them for a catalog model.
+    pub fn computed(s: &SglangFacts) -> Self {
+        Derived {
+            is_mla: Some(s.is_mla),
+            is_dsa: Some(s.is_dsa),
+            is_multimodal: Some(s.is_multimodal),
+            is_embedding: Some(s.is_embedding),
+            is_hybrid_linear_attention: Some(s.is_hybrid_linear_attention),
+            is_hybrid_swa: Some(s.is_hybrid_swa),
+        }
+    }
+
+    /// Replayed from the release's lists for raw facts alone (a pasted config, an inferred family).
+    pub fn from_lists(raw: &RawFacts, lists: &ModelLists) -> Self {
+        let arch = raw.architecture.as_deref();
+        let in_list = |list: &[String]| arch.is_some_and(|a| list.iter().any(|x| x == a));
+        // SGLang matches hybrid configs by class, of the config or of its text config.
+        let types = [raw.model_type.as_deref(), raw.text_model_type.as_deref()];
+        let type_in = |list: &[String]| types.iter().flatten().any(|t| list.iter().any(|x| x == t));
+        let unless_conditional = |yes: bool, conditional: bool| if yes { Some(true) } else if conditional { None } else { Some(false) };
+        Derived {
+            is_mla: unless_conditional(in_list(&lists.mla_architectures), in_list(&lists.mla_architectures_conditional)),
+            is_dsa: Some(in_list(&lists.dsa_architectures_with_index_topk) && raw.index_topk.is_some()),
+            // By default (no --enable-multimodal): a listed architecture, or a language model in a
+            // sub-config, unless SGLang disables multimodal for the architecture by default. Without
+            // either it is not known: SGLang's config classes can still split off a text config.
+            is_multimodal: if in_list(&lists.multimodal_disabled_by_default_architectures) {
+                Some(false)
+            } else if in_list(&lists.multimodal_needs_sub_configs_architectures) || raw.model_type.as_deref() == Some("deepseek_v41") {
+                None
+            } else {
+                (in_list(&lists.multimodal_architectures) || raw.text_config_key.is_some()).then_some(true)
+            },
+            is_embedding: Some(in_list(&lists.non_generation_architectures)),
+            is_hybrid_linear_attention: unless_conditional(
+                type_in(&lists.hybrid_linear_attention_model_types),
+                type_in(&lists.hybrid_linear_attention_model_types_conditional),
+            ),
+            // Several of these architectures also need config values (SGLang's is_hybrid_swa_model).
+            is_hybrid_swa: if in_list(&lists.hybrid_swa_architectures) { None } else { Some(false) },
+        }
+    }
+}
+
+/// The built-in catalog: models by hub id, and hub ids that are the same file as a catalog model.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Catalog {
+    pub sglang_version: String,
+    pub models: BTreeMap<String, CatalogEntry>,
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
+    /// Configs the tool left out, with why.
+    #[serde(default)]
+    pub left_out: BTreeMap<String, String>,
+    #[serde(skip)]
+    lowercase: BTreeMap<String, String>,
+    #[serde(skip)]
+    by_name: BTreeMap<String, Vec<String>>,
+    #[serde(skip)]
+    by_family: BTreeMap<String, Vec<String>>,
+}
+
+/// How a model path was recognized.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum How {
+    /// The hub id itself (or an alias for the same file).
+    Exact,
+    /// The hub id in other letter case (the hub resolves ids case-insensitively).
+    CaseInsensitive,
+    /// `org__name`, as some tools name a downloaded model's folder.
+    OrgDoubleUnderscore,
+    /// A Hugging Face cache path: `…/models--org--name/snapshots/<sha>/…`.
+    HfCachePath,
+    /// A local folder named like a catalog model (`/models/DeepSeek-V3`).
+    LocalBasename,
+    /// Not in the catalog; the name is a catalog model's plus variant suffixes (`-Instruct`,
+    /// `-FP8`, `-2507` ...): the family's architecture is likely, nothing else is claimed.
+    Inferred { family: String },
+}
+
+impl How {
+    pub fn is_inferred(&self) -> bool {
+        matches!(self, How::Inferred { .. })
+    }
+}
+
+/// What is known of a recognized model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Facts<'c> {
+    /// The catalog's config for this very model: every fact holds.
+    Known(&'c CatalogEntry),
+    /// An inferred family: only what the family shares is claimed; sizes (layers, heads,
+    /// experts, context length) may differ and are not given.
+    FamilyOnly { architecture: &'c str, model_type: Option<&'c str> },
+}
+
+impl<'c> Facts<'c> {
+    pub fn architecture(&self) -> Option<&'c str> {
+        match self {
+            Facts::Known(e) => e.raw.architecture.as_deref(),
+            Facts::FamilyOnly { architecture, .. } => Some(architecture),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recognized<'c> {
+    /// The catalog model it is (for an inferred match, the family member it was matched to).
+    pub hub_id: &'c str,
+    pub how: How,
+    pub facts: Facts<'c>,
+}
+
+/// Name tokens that mark a variant of the same family (instruction tuning, quantization, a
+/// dated refresh), dropped from the end of a name to find its family.
+const VARIANT_TOKENS: &[&str] = &[
+    "instruct", "chat", "it", "hf", "base", "thinking", "reasoning", "fp8", "fp4", "nvfp4", "mxfp4", "awq", "gptq", "int4", "int8",
+    "w4a16", "w8a8", "w4a8", "bf16", "fp16", "dynamic", "static", "pertensor", "block", "gguf", "eagle", "eagle3", "mtp", "fp8kv",
+];
+
+/// A name's family key: lower case, variant tokens dropped from the end (a 4-digit token is a date:
+/// `-0324`, `-2507`).
+fn family_key(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let mut tokens: Vec<&str> = lower.split(['-', '_']).collect();
+    while let Some(last) = tokens.last() {
+        let is_date = last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit());
+        if tokens.len() > 1 && (is_date || VARIANT_TOKENS.contains(last)) {
+            tokens.pop();
+        } else {
+            break;
+        }
+    }
+    tokens.join("-")
+}
+
+/// The part of a hub id after the organization.
+fn model_name(hub_id: &str) -> &str {
+    hub_id.rsplit_once('/').map(|(_, n)| n).unwrap_or(hub_id)
+}
+
+/// `org--name` (a HF cache folder without its `models--` prefix, or a recorder folder) → `org/name`.
+fn dashed_to_hub_id(s: &str) -> Option<String> {
+    let (org, name) = s.split_once("--")?;
+    (!org.is_empty() && !name.is_empty()).then(|| format!("{org}/{name}"))
+}
+
+/// Whether the text is written like a hub id (`org/name`), not a local path.
+fn looks_like_hub_id(s: &str) -> bool {
+    !s.starts_with(['/', '.', '~']) && s.matches('/').count() == 1
+}
+
+impl Catalog {
+    /// Parse `catalog.json` and index it.
+    pub fn parse(text: &str) -> Result<Catalog, String> {
+        let mut catalog: Catalog = serde_json::from_str(text).map_err(|e| format!("catalog.json: {e}"))?;
+        catalog.index();
+        Ok(catalog)
+    }
+
+    fn index(&mut self) {
+        let ids: Vec<String> = self.models.keys().cloned().collect();
+        for id in ids.iter().chain(self.aliases.keys()) {
+            self.lowercase.entry(id.to_ascii_lowercase()).or_insert_with(|| id.clone());
+        }
+        for id in &ids {
+            self.by_name.entry(model_name(id).to_ascii_lowercase()).or_default().push(id.clone());
+            self.by_family.entry(family_key(model_name(id))).or_default().push(id.clone());
+        }
+    }
+
+    /// The catalog model a hub id or alias names, exactly.
+    fn exact(&self, id: &str) -> Option<(&str, &CatalogEntry)> {
+        let id = self.aliases.get(id).map(String::as_str).unwrap_or(id);
+        self.models.get_key_value(id).map(|(k, v)| (k.as_str(), v))
+    }
+
+    fn exact_or_case(&self, id: &str) -> Option<(&str, &CatalogEntry, bool)> {
+        if let Some((k, e)) = self.exact(id) {
+            return Some((k, e, true));
+        }
+        let canonical = self.lowercase.get(&id.to_ascii_lowercase())?;
+        self.exact(canonical).map(|(k, e)| (k, e, false))
+    }
+
+    /// Recognize `--model-path` (or a draft model path): a hub id, its case variants, `org__name`,
+    /// a HF cache path, a local folder named like a catalog model, or a family by its name.
+    pub fn lookup(&self, model_path: &str) -> Option<Recognized<'_>> {
+        fn known<'c>((hub_id, entry): (&'c str, &'c CatalogEntry), how: How) -> Recognized<'c> {
+            Recognized { hub_id, how, facts: Facts::Known(entry) }
+        }
+        let path = model_path.trim().trim_end_matches('/');
+        if path.is_empty() {
+            return None;
+        }
+        if looks_like_hub_id(path) {
+            if let Some((k, e, exact)) = self.exact_or_case(path) {
+                return Some(known((k, e), if exact { How::Exact } else { How::CaseInsensitive }));
+            }
+        }
+        // HF cache: …/models--org--name/snapshots/<sha>/…
+        if let Some(folder) = path.split('/').find_map(|c| c.strip_prefix("models--")) {
+            if let Some((k, e, _)) = dashed_to_hub_id(folder).and_then(|id| self.exact_or_case(&id)) {
+                return Some(known((k, e), How::HfCachePath));
+            }
+        }
+        let base = path.rsplit('/').next().unwrap_or(path);
+        if let Some((org, name)) = base.split_once("__") {
+            if let Some((k, e, _)) = self.exact_or_case(&format!("{org}/{name}")) {
+                return Some(known((k, e), How::OrgDoubleUnderscore));
+            }
+        }
+        if !looks_like_hub_id(path) {
+            let by_org_dashes = dashed_to_hub_id(base).and_then(|id| self.exact_or_case(&id));
+            if let Some((k, e, _)) = by_org_dashes {
+                return Some(known((k, e), How::LocalBasename));
+            }
+            if let Some(id) = self.by_name.get(&base.to_ascii_lowercase()).and_then(|ids| self.preferred(ids)) {
+                if let Some((k, e)) = self.exact(id) {
+                    return Some(known((k, e), How::LocalBasename));
+                }
+            }
+        }
+        self.infer(base)
+    }
+
+    /// Of several catalog models with one name, the publisher's own (not a re-quantization).
+    fn preferred<'a>(&self, ids: &'a [String]) -> Option<&'a String> {
+        ids.iter().find(|id| !id.starts_with("nvidia/")).or_else(|| ids.first())
+    }
+
+    fn infer(&self, name: &str) -> Option<Recognized<'_>> {
+        let key = family_key(name);
+        let members = self.by_family.get(&key)?;
+        let (hub_id, first) = self.exact(self.preferred(members)?)?;
+        let architecture = first.raw.architecture.as_deref()?;
+        // A family whose members disagree on the architecture names none.
+        let agree = members.iter().filter_map(|m| self.models.get(m)).all(|e| e.raw.architecture.as_deref() == Some(architecture));
+        agree.then(|| Recognized {
+            hub_id,
+            how: How::Inferred { family: hub_id.to_string() },
+            facts: Facts::FamilyOnly { architecture, model_type: first.raw.model_type.as_deref() },
+        })
+    }
+
+    /// Every architecture the catalog holds.
+    pub fn architectures(&self) -> std::collections::BTreeSet<&str> {
+        self.models.values().filter_map(|e| e.raw.architecture.as_deref()).collect()
+    }
+}
+
+impl ModelLists {
+    pub fn parse(text: &str) -> Result<ModelLists, String> {
+        serde_json::from_str(text).map_err(|e| format!("model-lists.json: {e}"))
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+const CATALOG_JSON: &str = include_str!("../data/models/catalog.json");
+#[cfg(not(target_arch = "wasm32"))]
+const MODEL_LISTS_JSON: &[(&str, &str)] = &[("0.5.23", include_str!("../data/sglang-0.5.23/model-lists.json"))];
+
+/// The built-in catalog (native builds; the page's wasm has none).
+pub fn builtin() -> Option<&'static Catalog> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static CATALOG: std::sync::OnceLock<Option<Catalog>> = std::sync::OnceLock::new();
+        CATALOG.get_or_init(|| Catalog::parse(CATALOG_JSON).ok()).as_ref()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        None
+    }
+}
+
+/// SGLang's architecture lists of `release`, when this build carries them.
+pub fn builtin_lists(release: &str) -> Option<ModelLists> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        MODEL_LISTS_JSON.iter().find(|(v, _)| *v == release).and_then(|(_, text)| ModelLists::parse(text).ok())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = release;
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A config given by the user
+// ---------------------------------------------------------------------------------------------
+
+/// Larger than any real `config.json` (the biggest are a few hundred KB); a bigger text is not
+/// read, so a paste cannot make the check slow.
+pub const MAX_CONFIG_BYTES: usize = 16 << 20;
+
+/// Why a given config could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum ConfigError {
+    TooLarge { bytes: usize, limit: usize },
+    /// Not JSON (or nested deeper than the parser follows): transformers' `json.load` fails too.
+    NotJson { message: String },
+    /// JSON, but not an object: transformers cannot make a config of it.
+    NotAnObject { found: &'static str },
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::TooLarge { bytes, limit } => write!(f, "the config is {bytes} bytes, more than the {limit} bytes a config.json can reasonably be; not read"),
+            ConfigError::NotJson { message } => write!(f, "the config is not valid JSON ({message}); SGLang (transformers) could not load it either"),
+            ConfigError::NotAnObject { found } => write!(f, "the config is a JSON {found}, not an object; SGLang (transformers) needs an object"),
+        }
+    }
+}
+
+/// A key whose value has the wrong type: read as absent (transformers would keep it, and SGLang
+/// would likely fail where it uses it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WrongType {
+    pub key: String,
+    pub expected: &'static str,
+}
+
+/// Facts of a config the user gave: raw facts read as the catalog tool reads them; SGLang's
+/// computed values (context length, dtype, KV heads ...) are unknown without running it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenConfig {
+    pub raw: RawFacts,
+    pub wrong_types: Vec<WrongType>,
+}
+
+type Object = serde_json::Map<String, serde_json::Value>;
+
+fn kind_of(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "boolean",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+struct Reader<'a> {
+    wrong: &'a mut Vec<WrongType>,
+}
+
+impl Reader<'_> {
+    fn int(&mut self, o: &Object, keys: &[&str]) -> Option<i64> {
+        keys.iter().find_map(|k| match o.get(*k) {
+            Some(v @ serde_json::Value::Number(n)) => n.as_i64().or_else(|| {
+                self.note(k, "an integer", v);
+                None
+            }),
+            Some(serde_json::Value::Null) | None => None,
+            Some(v) => {
+                self.note(k, "an integer", v);
+                None
+            }
+        })
+    }
+
+    fn string(&mut self, o: &Object, keys: &[&str]) -> Option<String> {
+        keys.iter().find_map(|k| match o.get(*k) {
+            Some(serde_json::Value::String(s)) => Some(s.clone()),
+            Some(serde_json::Value::Null) | None => None,
+            Some(v) => {
+                self.note(k, "a string", v);
+                None
+            }
+        })
+    }
+
+    fn note(&mut self, key: &str, expected: &'static str, _found: &serde_json::Value) {
+        if !self.wrong.iter().any(|w| w.key == key) {
+            self.wrong.push(WrongType { key: key.to_string(), expected });
+        }
+    }
+}
+
+/// The key of the sub-config holding the language model, as SGLang's `get_hf_text_config` picks it.
+fn text_config_key(cfg: &Object, architecture: Option<&str>) -> Option<&'static str> {
+    if architecture.is_some_and(|a| a.starts_with("Llava") && a.ends_with("ForCausalLM")) {
+        return None;
+    }
+    ["text_config", "llm_config", "language_config", "thinker_config"].into_iter().find(|k| cfg.get(*k).is_some_and(serde_json::Value::is_object))
+}
+
+fn quant_facts(cfg: &Object, text: &Object, hf_quant: Option<&Object>) -> Option<QuantFacts> {
+    let q = cfg.get("quantization_config").and_then(serde_json::Value::as_object).or_else(|| text.get("quantization_config").and_then(serde_json::Value::as_object));
+    let s = |o: &Object, k: &str| o.get(k).and_then(serde_json::Value::as_str).map(str::to_string);
+    if let Some(q) = q {
+        let block = q.get("weight_block_size").and_then(serde_json::Value::as_array).and_then(|a| a.iter().map(serde_json::Value::as_i64).collect::<Option<Vec<i64>>>());
+        return Some(QuantFacts {
+            from: "quantization_config".into(),
+            quant_method: s(q, "quant_method"),
+            fmt: s(q, "fmt"),
+            quant_algo: s(q, "quant_algo"),
+            kv_cache_quant_algo: s(q, "kv_cache_quant_algo"),
+            activation_scheme: s(q, "activation_scheme"),
+            format: s(q, "format"),
+            bits: q.get("bits").and_then(serde_json::Value::as_i64),
+            weight_block_size: block,
+        });
+    }
+    let q = hf_quant?.get("quantization")?.as_object()?;
+    Some(QuantFacts { from: "hf_quant_config.json".into(), quant_algo: s(q, "quant_algo"), kv_cache_quant_algo: s(q, "kv_cache_quant_algo"), ..QuantFacts::default() })
+}
+
+fn parse_object(text: &str) -> Result<Object, ConfigError> {
+    if text.len() > MAX_CONFIG_BYTES {
+        return Err(ConfigError::TooLarge { bytes: text.len(), limit: MAX_CONFIG_BYTES });
+    }
+    // serde_json stops at 128 levels of nesting with an error: a deep config cannot overflow the stack.
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(o)) => Ok(o),
+        Ok(other) => Err(ConfigError::NotAnObject { found: kind_of(&other) }),
+        Err(e) => Err(ConfigError::NotJson { message: e.to_string() }),
+    }
+}
+
+impl GivenConfig {
+    /// Read a `config.json` text (and the checkpoint's `hf_quant_config.json`, when given).
+    pub fn parse(config_json: &str, hf_quant_config_json: Option<&str>) -> Result<GivenConfig, ConfigError> {
+        let cfg = parse_object(config_json)?;
+        let hf_quant = match hf_quant_config_json {
+            Some(t) => Some(parse_object(t)?),
+            None => None,
+        };
+        let mut wrong_types = Vec::new();
+        let mut r = Reader { wrong: &mut wrong_types };
+        let architecture = match cfg.get("architectures") {
+            Some(serde_json::Value::Array(a)) => match a.first() {
+                Some(serde_json::Value::String(s)) => Some(s.clone()),
+                None => None,
+                Some(v) => {
+                    r.note("architectures", "a list of strings", v);
+                    None
+                }
+            },
+            Some(serde_json::Value::Null) | None => None,
+            Some(v) => {
+                r.note("architectures", "a list of strings", v);
+                None
+            }
+        };
+        let text_key = text_config_key(&cfg, architecture.as_deref());
+        let text = text_key.and_then(|k| cfg.get(k)).and_then(serde_json::Value::as_object).unwrap_or(&cfg);
+        let layer_types = match text.get("layer_types") {
+            Some(serde_json::Value::Array(a)) => {
+                let mut counts = BTreeMap::new();
+                for t in a.iter().filter_map(serde_json::Value::as_str) {
+                    *counts.entry(t.to_string()).or_insert(0) += 1;
+                }
+                Some(counts)
+            }
+            _ => None,
+        };
+        let raw = RawFacts {
+            model_type: r.string(&cfg, &["model_type"]),
+            text_config_key: text_key.map(str::to_string),
+            text_model_type: if text_key.is_some() { r.string(text, &["model_type"]) } else { None },
+            hidden_size: r.int(text, &["hidden_size"]),
+            num_attention_heads: r.int(text, &["num_attention_heads"]),
+            num_key_value_heads: r.int(text, &["num_key_value_heads"]),
+            head_dim: r.int(text, &["head_dim"]),
+            num_hidden_layers: r.int(text, &["num_hidden_layers"]),
+            routed_experts: r.int(text, &["n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts"]),
+            shared_experts: r.int(text, &["n_shared_experts", "num_shared_experts"]),
+            experts_per_token: r.int(text, &["num_experts_per_tok", "moe_topk", "top_k"]),
+            kv_lora_rank: r.int(text, &["kv_lora_rank"]),
+            index_topk: r.int(text, &["index_topk"]),
+            sliding_window: r.int(text, &["sliding_window"]),
+            layer_types,
+            torch_dtype: r.string(&cfg, &["torch_dtype", "dtype"]).or_else(|| r.string(text, &["torch_dtype", "dtype"])),
+            max_position_embeddings: r.int(text, &["max_position_embeddings"]),
+            quantization: quant_facts(&cfg, text, hf_quant.as_ref()),
+            architecture,
+        };
+        Ok(GivenConfig { raw, wrong_types })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report's line
+// ---------------------------------------------------------------------------------------------
+
+/// What the report says about a model path: which model it is, how surely and from where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelReport {
+    /// `model_path` or `speculative_draft_model_path`.
+    pub flag: &'static str,
+    pub model_path: String,
+    /// None when the model is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hub_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub how: Option<How>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<String>,
+    pub summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+fn fact_phrases(e: &CatalogEntry) -> Vec<String> {
+    let s = &e.sglang;
+    let mut out = Vec::new();
+    if s.is_mla {
+        out.push("MLA".to_string());
+    }
+    if s.is_dsa {
+        out.push("DSA".to_string());
+    }
+    if s.is_hybrid_linear_attention {
+        out.push("hybrid linear attention".to_string());
+    }
+    if s.is_hybrid_swa {
+        out.push("hybrid sliding-window attention".to_string());
+    }
+    if let Some(n) = e.raw.routed_experts {
+        out.push(format!("{n} routed experts"));
+    }
+    if s.is_multimodal {
+        out.push("multimodal".to_string());
+    }
+    if s.is_embedding {
+        out.push("embedding".to_string());
+    }
+    if let Some(q) = &s.quantization {
+        out.push(format!("{q} checkpoint"));
+    }
+    out
+}
+
+/// The report's account of `model_path` (named by `flag`) against `catalog`.
+pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> ModelReport {
+    let Some(found) = catalog.lookup(model_path) else {
+        return ModelReport {
+            flag,
+            model_path: model_path.to_string(),
+            hub_id: None,
+            how: None,
+            architecture: None,
+            summary: format!("{model_path}: not a model the built-in catalog knows; checks that need the model's config did not run (give its config.json to run them)"),
+            source: None,
+        };
+    };
+    let name = model_name(found.hub_id);
+    let (summary, source) = match found.facts {
+        Facts::Known(e) => {
+            let mut parts = vec![e.raw.architecture.clone().unwrap_or_default()];
+            parts.extend(fact_phrases(e));
+            let via = match &found.how {
+                How::Exact => String::new(),
+                How::CaseInsensitive => " (hub id matched ignoring case)".into(),
+                How::OrgDoubleUnderscore => " (from the org__name folder name)".into(),
+                How::HfCachePath => " (from the Hugging Face cache path)".into(),
+                How::LocalBasename => format!(" (a local folder named like {})", found.hub_id),
+                How::Inferred { .. } => String::new(),
+            };
+            (format!("{name} — {} — from the built-in catalog{via}", parts.join(", ")), Some(e.source.describe()))
+        }
+        Facts::FamilyOnly { architecture, .. } => (
+            format!("{model_path}: likely {architecture}, as {} (inferred from the name; sizes not known, size-dependent checks did not run)", found.hub_id),
+            None,
+        ),
+    };
+    ModelReport {
+        flag,
+        model_path: model_path.to_string(),
+        hub_id: Some(found.hub_id.to_string()),
+        architecture: found.facts.architecture().map(str::to_string),
+        how: Some(found.how),
+        summary,
+        source,
+    }
+}

@@ -1,0 +1,286 @@
+//! The model catalog and model recognition (`src/models.rs`, `data/models/catalog.json`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use sglang_preflight::models::{self, Catalog, ConfigError, Derived, Facts, GivenConfig, How, ModelLists};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const CATALOG_JSON: &str = include_str!("../data/models/catalog.json");
+const LISTS_JSON: &str = include_str!("../data/sglang-0.5.23/model-lists.json");
+
+fn catalog() -> &'static Catalog {
+    models::builtin().expect("the native build embeds the catalog")
+}
+
+fn lists() -> ModelLists {
+    ModelLists::parse(LISTS_JSON).unwrap()
+}
+
+// ---- recognition ------------------------------------------------------------------------------
+
+#[test]
+fn a_hub_id_is_recognized_exactly() {
+    let r = catalog().lookup("deepseek-ai/DeepSeek-V3").unwrap();
+    assert_eq!((r.hub_id, &r.how), ("deepseek-ai/DeepSeek-V3", &How::Exact));
+    let Facts::Known(e) = r.facts else { panic!("a catalog model's facts are known") };
+    assert!(e.sglang.is_mla);
+    assert_eq!(e.raw.routed_experts, Some(256));
+}
+
+#[test]
+fn a_hub_id_in_other_letter_case_is_the_same_model() {
+    let r = catalog().lookup("DEEPSEEK-AI/deepseek-v3").unwrap();
+    assert_eq!((r.hub_id, &r.how), ("deepseek-ai/DeepSeek-V3", &How::CaseInsensitive));
+}
+
+#[test]
+fn an_org_double_underscore_folder_names_its_model() {
+    let r = catalog().lookup("/data/models/Qwen__Qwen3-8B").unwrap();
+    assert_eq!((r.hub_id, &r.how), ("Qwen/Qwen3-8B", &How::OrgDoubleUnderscore));
+}
+
+#[test]
+fn a_hugging_face_cache_path_names_its_model() {
+    let path = "/root/.cache/huggingface/hub/models--zai-org--GLM-5.1-FP8/snapshots/0123abcd/";
+    let r = catalog().lookup(path).unwrap();
+    assert_eq!((r.hub_id, &r.how), ("zai-org/GLM-5.1-FP8", &How::HfCachePath));
+}
+
+#[test]
+fn a_local_folder_named_like_a_catalog_model_is_that_model() {
+    let r = catalog().lookup("/models/DeepSeek-V3").unwrap();
+    assert_eq!((r.hub_id, &r.how), ("deepseek-ai/DeepSeek-V3", &How::LocalBasename));
+    // the publisher's own model, not a re-quantization with the same name
+    let r = catalog().lookup("./Qwen3-235B-A22B").unwrap();
+    assert_eq!(r.hub_id, "Qwen/Qwen3-235B-A22B");
+}
+
+#[test]
+fn a_variant_name_gives_its_family_architecture_and_claims_no_sizes() {
+    let r = catalog().lookup("Qwen/Qwen3-235B-A22B-Instruct-2507-FP8").unwrap();
+    assert_eq!(r.how, How::Inferred { family: "Qwen/Qwen3-235B-A22B".into() });
+    assert_eq!(r.facts, Facts::FamilyOnly { architecture: "Qwen3MoeForCausalLM", model_type: Some("qwen3_moe") });
+    assert_eq!(r.facts.architecture(), Some("Qwen3MoeForCausalLM"));
+    let r = catalog().lookup("deepseek-ai/DeepSeek-V3-0324").unwrap();
+    assert!(r.how.is_inferred());
+    assert!(matches!(r.facts, Facts::FamilyOnly { architecture: "DeepseekV3ForCausalLM", .. }));
+}
+
+#[test]
+fn an_inferred_match_never_carries_the_catalog_entry() {
+    for name in ["Qwen/Qwen3-8B-AWQ", "meta-llama/Llama-3.3-70B-Instruct-FP8", "openai/gpt-oss-120b-MXFP4", "/models/Qwen3-32B-Instruct"] {
+        let r = catalog().lookup(name).unwrap_or_else(|| panic!("{name} is a known family"));
+        assert!(r.how.is_inferred(), "{name}");
+        assert!(matches!(r.facts, Facts::FamilyOnly { .. }), "{name}: sizes must not be claimed from a guess");
+    }
+}
+
+#[test]
+fn an_unknown_model_is_not_recognized() {
+    for name in ["someone/some-model", "/models/my-finetune", "", "Qwen/Qwen3-14B", "Qwen3"] {
+        assert_eq!(catalog().lookup(name), None, "{name:?}");
+    }
+}
+
+#[test]
+fn the_report_says_what_was_recognized_and_how_surely() {
+    let known = models::describe(catalog(), "model_path", "deepseek-ai/DeepSeek-V3");
+    assert_eq!(known.summary, "DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the built-in catalog");
+    assert!(known.source.unwrap().starts_with("github:ai-dynamo/aiconfigurator "));
+    let inferred = models::describe(catalog(), "model_path", "Qwen/Qwen3-30B-A3B-Instruct-2507");
+    assert!(inferred.summary.contains("inferred from the name; sizes not known"), "{}", inferred.summary);
+    let unknown = models::describe(catalog(), "speculative_draft_model_path", "me/draft");
+    assert_eq!((unknown.hub_id, unknown.architecture), (None, None));
+    assert!(unknown.summary.contains("checks that need the model's config did not run"));
+}
+
+#[test]
+fn each_command_report_names_its_model_and_draft_model() {
+    let text = "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --speculative-draft-model-path me/draft";
+    let report = sglang_preflight::check(text, &Default::default());
+    let c = &report.commands[0];
+    assert_eq!(c.model.as_ref().and_then(|m| m.hub_id.as_deref()), Some("deepseek-ai/DeepSeek-V3"));
+    assert_eq!(c.draft_model.as_ref().map(|m| m.hub_id.is_none()), Some(true));
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["commands"][0]["model"]["how"]["kind"], "exact");
+    assert_eq!(json["commands"][0]["model"]["architecture"], "DeepseekV3ForCausalLM");
+}
+
+// ---- the catalog ------------------------------------------------------------------------------
+
+#[test]
+fn every_catalog_model_has_a_source_and_a_license() {
+    for (id, e) in &catalog().models {
+        let s = &e.source;
+        let pinned = s.repository.is_some() && s.path.is_some() && (s.commit.is_some() || s.blob.is_some());
+        assert!(pinned || s.url.is_some(), "{id}: no source");
+        assert!(!e.license.is_empty(), "{id}: no license");
+        assert!(e.raw.architecture.is_some(), "{id}: no architecture");
+        assert!(e.sglang.context_length > 0, "{id}: no context length");
+    }
+}
+
+#[test]
+fn aliases_point_at_catalog_models() {
+    for (alias, id) in &catalog().aliases {
+        assert!(catalog().models.contains_key(id), "{alias} -> {id}");
+    }
+}
+
+#[test]
+fn the_catalog_round_trips_through_the_typed_facts() {
+    let original: serde_json::Value = serde_json::from_str(CATALOG_JSON).unwrap();
+    let parsed = Catalog::parse(CATALOG_JSON).unwrap();
+    assert_eq!(parsed.sglang_version, lists().sglang_version);
+    for (id, entry) in &parsed.models {
+        let mut expected = original["models"][id].clone();
+        strip_nulls(&mut expected);
+        let mut again = serde_json::to_value(entry).unwrap();
+        strip_nulls(&mut again);
+        assert_eq!(again, expected, "{id}");
+    }
+}
+
+fn strip_nulls(v: &mut serde_json::Value) {
+    if let serde_json::Value::Object(o) = v {
+        o.retain(|_, x| !x.is_null());
+        o.values_mut().for_each(strip_nulls);
+    }
+}
+
+/// The recorder's model folders hold copies of catalog configs: read as a pasted config, each
+/// gives the catalog entry's raw facts.
+#[test]
+fn a_pasted_catalog_config_gives_the_catalog_raw_facts() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/recorder/models");
+    let ids: BTreeMap<String, String> = serde_json::from_str(&std::fs::read_to_string(folder.join("hub_ids.json")).unwrap()).unwrap();
+    let mut compared = 0;
+    for (id, local) in &ids {
+        let Some(entry) = catalog().models.get(id) else { continue };
+        let dir = folder.join(local);
+        let config = std::fs::read_to_string(dir.join("config.json")).unwrap();
+        let hf_quant = std::fs::read_to_string(dir.join("hf_quant_config.json")).ok();
+        let given = GivenConfig::parse(&config, hf_quant.as_deref()).unwrap();
+        assert_eq!(given.raw, entry.raw, "{id}");
+        assert!(given.wrong_types.is_empty(), "{id}");
+        compared += 1;
+    }
+    assert!(compared >= 20, "only {compared} configs compared");
+}
+
+/// SGLang's predicates replayed from the release's lists agree with what SGLang computed,
+/// wherever the lists decide them.
+#[test]
+fn the_release_lists_replay_sglangs_predicates_on_the_catalog() {
+    let lists = lists();
+    for (id, e) in &catalog().models {
+        let replayed = Derived::from_lists(&e.raw, &lists);
+        let computed = Derived::computed(&e.sglang);
+        for (what, got, want) in [
+            ("is_mla", replayed.is_mla, computed.is_mla),
+            ("is_dsa", replayed.is_dsa, computed.is_dsa),
+            ("is_multimodal", replayed.is_multimodal, computed.is_multimodal),
+            ("is_embedding", replayed.is_embedding, computed.is_embedding),
+            ("is_hybrid_linear_attention", replayed.is_hybrid_linear_attention, computed.is_hybrid_linear_attention),
+            ("is_hybrid_swa", replayed.is_hybrid_swa, computed.is_hybrid_swa),
+        ] {
+            if got.is_some() {
+                assert_eq!(got, want, "{id}: {what}");
+            }
+        }
+    }
+}
+
+// ---- hostile configs --------------------------------------------------------------------------
+
+#[test]
+fn a_config_that_is_not_json_is_a_clear_error() {
+    let err = GivenConfig::parse("{\"architectures\": [\"X\"", None).unwrap_err();
+    assert!(matches!(err, ConfigError::NotJson { .. }));
+    assert!(err.to_string().starts_with("the config is not valid JSON"));
+    assert!(matches!(GivenConfig::parse("", None), Err(ConfigError::NotJson { .. })));
+    assert!(matches!(GivenConfig::parse("{}", Some("nope")), Err(ConfigError::NotJson { .. })));
+}
+
+#[test]
+fn a_config_that_is_not_an_object_is_a_clear_error() {
+    assert_eq!(GivenConfig::parse("[1, 2]", None), Err(ConfigError::NotAnObject { found: "array" }));
+    assert_eq!(GivenConfig::parse("null", None), Err(ConfigError::NotAnObject { found: "null" }));
+}
+
+#[test]
+fn a_deeply_nested_config_is_an_error_not_a_crash() {
+    let deep = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(matches!(GivenConfig::parse(&deep, None), Err(ConfigError::NotJson { .. })));
+}
+
+#[test]
+fn a_ten_megabyte_config_is_read_and_a_larger_than_any_real_one_is_refused() {
+    let padding = "x".repeat(10 << 20);
+    let big = format!("{{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 4096, \"padding\": \"{padding}\"}}");
+    let given = GivenConfig::parse(&big, None).unwrap();
+    assert_eq!(given.raw.architecture.as_deref(), Some("LlamaForCausalLM"));
+    let huge = " ".repeat(models::MAX_CONFIG_BYTES + 1);
+    assert!(matches!(GivenConfig::parse(&huge, None), Err(ConfigError::TooLarge { .. })));
+}
+
+#[test]
+fn values_of_the_wrong_type_are_named_and_read_as_absent() {
+    let given = GivenConfig::parse(r#"{"architectures": "LlamaForCausalLM", "hidden_size": "4096", "num_hidden_layers": 32.5, "model_type": 7}"#, None).unwrap();
+    assert_eq!((given.raw.architecture, given.raw.hidden_size, given.raw.num_hidden_layers, given.raw.model_type), (None, None, None, None));
+    let keys: Vec<&str> = given.wrong_types.iter().map(|w| w.key.as_str()).collect();
+    assert_eq!(keys, ["architectures", "model_type", "hidden_size", "num_hidden_layers"]);
+}
+
+#[test]
+fn a_config_missing_keys_gives_what_it_has() {
+    let given = GivenConfig::parse(r#"{"architectures": ["DeepseekV3ForCausalLM"], "index_topk": 2048}"#, None).unwrap();
+    assert_eq!(given.raw.hidden_size, None);
+    let derived = Derived::from_lists(&given.raw, &lists());
+    assert_eq!((derived.is_mla, derived.is_dsa), (Some(true), Some(true)));
+}
+
+// ---- how much of the real-world corpora the catalog knows -------------------------------------
+
+/// Prints how many commands of the real-world corpora name a model the catalog knows
+/// (`cargo test --test models corpus -- --nocapture`).
+#[test]
+fn corpus_coverage() {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut unknown: BTreeMap<String, usize> = BTreeMap::new();
+    for file in ["real_world.jsonl", "real_world_2.jsonl"] {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases").join(file)).unwrap();
+        for line in text.lines().filter(|l| l.starts_with('{')) {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let Some(cmd) = case["cmd"].as_str() else { continue };
+            let report = sglang_preflight::check(cmd, &Default::default());
+            let Some(c) = report.commands.first() else {
+                *counts.entry("no command").or_default() += 1;
+                continue;
+            };
+            let kind = match c.model.as_ref() {
+                None => "no --model-path",
+                Some(m) => match &m.how {
+                    Some(How::Exact | How::CaseInsensitive) => "known: hub id (exact or case)",
+                    Some(How::OrgDoubleUnderscore | How::HfCachePath | How::LocalBasename) => "known: alias / local path",
+                    Some(How::Inferred { .. }) => "inferred family",
+                    None => {
+                        *unknown.entry(m.model_path.clone()).or_default() += 1;
+                        "unknown"
+                    }
+                },
+            };
+            *counts.entry(kind).or_default() += 1;
+        }
+    }
+    let total: usize = counts.values().sum();
+    println!("real-world corpora: {total} commands");
+    for (k, n) in &counts {
+        println!("  {k}: {n}");
+    }
+    let mut top: Vec<_> = unknown.into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    println!("  most named unknown models: {:?}", top.iter().take(25).collect::<Vec<_>>());
+    println!("catalog: {} models, {} aliases, {} architectures", catalog().models.len(), catalog().aliases.len(), catalog().architectures().len());
+    assert!(total > 0);
+}

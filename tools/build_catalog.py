@@ -1,0 +1,511 @@
+#!/usr/bin/env python3
+"""Build the model catalog (`data/models/catalog.json`) and SGLang's per-release architecture lists
+(`data/sglang-<release>/model-lists.json`) from public `config.json` files, by running the real
+SGLang package on each.
+
+Sources (each config keeps its source and license):
+  - folders of configs with a `hub_ids.json` (hub id -> folder) and a `SOURCES.md` whose tables give
+    each hub id's source (`--folder`, default: /work/shared/oracle/models and tools/recorder/models);
+  - NVIDIA's aiconfigurator (Apache-2.0), a local git directory (`--aiconfigurator`): every
+    `<org>--<name>_config.json` (and `_hf_quant_config.json`) in its history, newest version.
+
+Facts are of two kinds:
+  - `raw`: read from the config dict as written (the same reading `src/models.rs` applies to a pasted
+    config, so a pasted copy gives the same raw facts);
+  - `sglang`: what SGLang 0.5.23's `ModelConfig` computes (context length, dtype, quantization, KV
+    heads, head dim, layers, and its predicates: MLA, DSA, multimodal, embedding, hybrid linear
+    attention, hybrid SWA), run under the recorder's stubs (torch stubbed, offline).
+
+Usage:
+    python3 tools/build_catalog.py [--version 0.5.23] [--aiconfigurator DIR] [--folder DIR ...]
+
+The script re-runs itself in the recorder's venv of the release (~/.cache/sgl-oracle/venv-<release>).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RECORDER = os.path.join(HERE, "recorder")
+STATE = os.environ.get("SGL_ORACLE_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "sgl-oracle")
+DEFAULT_FOLDERS = ["/work/shared/oracle/models", os.path.join(RECORDER, "models")]
+AIC_LICENSE = "Apache-2.0"
+AIC_REPO = "ai-dynamo/aiconfigurator"
+AIC_NAME = re.compile(r"^(?P<org>[A-Za-z0-9_.-]+?)--(?P<name>[A-Za-z0-9_.-]+?)_(?P<kind>config|hf_quant_config)\.json$")
+
+
+# ---------------------------------------------------------------------------------------------
+# Raw facts: the config dict as written (mirrored by src/models.rs `RawFacts::from_config`)
+# ---------------------------------------------------------------------------------------------
+
+TEXT_CONFIG_KEYS = ("text_config", "llm_config", "language_config", "thinker_config")
+
+
+def text_config_key(cfg: dict):
+    """The key of the sub-config holding the language model (as SGLang's get_hf_text_config picks it)."""
+    arch = first_architecture(cfg) or ""
+    if arch.startswith("Llava") and arch.endswith("ForCausalLM"):
+        return None
+    for key in TEXT_CONFIG_KEYS:
+        if isinstance(cfg.get(key), dict):
+            return key
+    return None
+
+
+def text_config_of(cfg: dict) -> dict:
+    key = text_config_key(cfg)
+    return cfg[key] if key else cfg
+
+
+def first_architecture(cfg: dict):
+    archs = cfg.get("architectures")
+    if isinstance(archs, list) and archs and isinstance(archs[0], str):
+        return archs[0]
+    return None
+
+
+def _int(d: dict, *keys):
+    for k in keys:
+        v = d.get(k)
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            return v
+    return None
+
+
+def _str(d: dict, *keys):
+    for k in keys:
+        v = d.get(k)
+        if isinstance(v, str):
+            return v
+    return None
+
+
+def layer_types_summary(text: dict):
+    lt = text.get("layer_types")
+    if not isinstance(lt, list):
+        return None
+    counts: dict[str, int] = {}
+    for t in lt:
+        if isinstance(t, str):
+            counts[t] = counts.get(t, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+QUANT_STRING_KEYS = ("quant_method", "fmt", "quant_algo", "kv_cache_quant_algo", "activation_scheme", "format")
+
+
+def quant_essentials(cfg: dict, text: dict, hf_quant):
+    """`quantization_config` (top level or text config) or `hf_quant_config.json`'s essentials."""
+    q = cfg.get("quantization_config")
+    if not isinstance(q, dict):
+        q = text.get("quantization_config")
+    out = {}
+    if isinstance(q, dict):
+        out["from"] = "quantization_config"
+        for key in QUANT_STRING_KEYS:
+            if isinstance(q.get(key), str):
+                out[key] = q[key]
+        bits = q.get("bits")
+        if isinstance(bits, int) and not isinstance(bits, bool):
+            out["bits"] = bits
+        block = q.get("weight_block_size")
+        if isinstance(block, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in block):
+            out["weight_block_size"] = block
+    elif isinstance(hf_quant, dict):
+        q = hf_quant.get("quantization")
+        if isinstance(q, dict):
+            out["from"] = "hf_quant_config.json"
+            for key in ("quant_algo", "kv_cache_quant_algo"):
+                if isinstance(q.get(key), str):
+                    out[key] = q[key]
+    return out or None
+
+
+def raw_facts(cfg: dict, hf_quant=None) -> dict:
+    text = text_config_of(cfg)
+    return {
+        "architecture": first_architecture(cfg),
+        "model_type": _str(cfg, "model_type"),
+        "text_config_key": text_config_key(cfg),
+        "text_model_type": _str(text, "model_type") if text is not cfg else None,
+        "hidden_size": _int(text, "hidden_size"),
+        "num_attention_heads": _int(text, "num_attention_heads"),
+        "num_key_value_heads": _int(text, "num_key_value_heads"),
+        "head_dim": _int(text, "head_dim"),
+        "num_hidden_layers": _int(text, "num_hidden_layers"),
+        "routed_experts": _int(text, "n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts"),
+        "shared_experts": _int(text, "n_shared_experts", "num_shared_experts"),
+        "experts_per_token": _int(text, "num_experts_per_tok", "moe_topk", "top_k"),
+        "kv_lora_rank": _int(text, "kv_lora_rank"),
+        "index_topk": _int(text, "index_topk"),
+        "sliding_window": _int(text, "sliding_window"),
+        "layer_types": layer_types_summary(text),
+        "torch_dtype": _str(cfg, "torch_dtype", "dtype") or _str(text, "torch_dtype", "dtype"),
+        "max_position_embeddings": _int(text, "max_position_embeddings"),
+        "quantization": quant_essentials(cfg, text, hf_quant),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources
+# ---------------------------------------------------------------------------------------------
+
+def sources_md_rows(path: str) -> dict:
+    """hub id -> (source text, notes) from SOURCES.md's tables."""
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    for line in open(path, encoding="utf-8"):
+        if not line.startswith("| `"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3:
+            continue
+        hub_id = cells[0].strip("`")
+        rows.setdefault(hub_id, {"source": cells[2], "notes": cells[3] if len(cells) > 3 else ""})
+    return rows
+
+
+def parse_source(text: str):
+    """A SOURCES.md source cell -> {repository, path, commit} or {url}; license when known."""
+    m = re.match(r"github:(\S+) (\S+) @ (?:blob )?([0-9a-f]{40})", text)
+    if m:
+        repo, path, commit = m.groups()
+        kind = "blob" if "@ blob" in text else "commit"
+        src = {"repository": repo, "path": path, kind: commit}
+        lic = "Apache-2.0" if repo.split("/")[0] in ("ai-dynamo", "triple-mu", "tenstorrent") else None
+        return src, lic
+    m = re.match(r"(https?://\S+)", text)
+    if m:
+        return {"url": m.group(1)}, None
+    return None, None
+
+
+def folder_entries(folder: str) -> list:
+    ids_file = os.path.join(folder, "hub_ids.json")
+    if not os.path.exists(ids_file):
+        return []
+    ids = json.load(open(ids_file))
+    rows = sources_md_rows(os.path.join(folder, "SOURCES.md"))
+    out = []
+    for hub_id, local in ids.items():
+        row = rows.get(hub_id)
+        if row is None:
+            continue
+        src, lic = parse_source(row["source"])
+        if src is None:
+            continue
+        d = os.path.join(folder, local)
+        if not os.path.exists(os.path.join(d, "config.json")):
+            continue
+        out.append({"hub_id": hub_id, "dir": d, "source": src, "license": lic,
+                    "notes": row["notes"]})
+    return out
+
+
+def git(d: str, *args: str) -> str:
+    return subprocess.run(["git", "-C", d] + list(args), capture_output=True, text=True, check=True).stdout
+
+
+def aiconfigurator_entries(repo: str, work: str) -> list:
+    """Every `<org>--<name>_config.json` of aiconfigurator's history, at the newest commit that has it."""
+    log = git(repo, "log", "--format=@%H", "--name-only", "HEAD", "--", "*model_configs/*")
+    newest: dict[str, tuple[str, str]] = {}  # file name -> (commit, path)
+    commit = None
+    for line in log.splitlines():
+        if line.startswith("@"):
+            commit = line[1:]
+        elif line.strip() and commit:
+            name = os.path.basename(line)
+            newest.setdefault(name, (commit, line))
+    by_id: dict[str, dict] = {}
+    for name, (commit, path) in sorted(newest.items()):
+        m = AIC_NAME.match(name)
+        if not m:
+            continue
+        try:
+            text = git(repo, "show", f"{commit}:{path}")
+        except subprocess.CalledProcessError:
+            continue  # the newest commit touching it deleted it: look for the version before
+        hub_id = f"{m['org']}/{m['name']}"
+        e = by_id.setdefault(hub_id, {"hub_id": hub_id, "license": AIC_LICENSE, "notes": ""})
+        if m["kind"] == "config":
+            e["source"] = {"repository": AIC_REPO, "path": path, "commit": commit}
+            e["config_text"] = text
+        else:
+            e["hf_quant_source"] = {"repository": AIC_REPO, "path": path, "commit": commit}
+            e["hf_quant_text"] = text
+    # Files deleted at their newest commit: take the version before the deletion.
+    for name, (commit, path) in sorted(newest.items()):
+        m = AIC_NAME.match(name)
+        if not m:
+            continue
+        hub_id = f"{m['org']}/{m['name']}"
+        e = by_id.get(hub_id)
+        key = "config_text" if m["kind"] == "config" else "hf_quant_text"
+        if e is not None and key in e:
+            continue
+        prev = git(repo, "log", "-1", "--format=%H", f"{commit}^", "--", path).strip()
+        if not prev:
+            continue
+        text = git(repo, "show", f"{prev}:{path}")
+        e = by_id.setdefault(hub_id, {"hub_id": hub_id, "license": AIC_LICENSE, "notes": ""})
+        src = {"repository": AIC_REPO, "path": path, "commit": prev}
+        if key == "config_text":
+            e["source"], e["config_text"] = src, text
+        else:
+            e["hf_quant_source"], e["hf_quant_text"] = src, text
+    out = []
+    for hub_id, e in sorted(by_id.items()):
+        if "config_text" not in e:
+            continue
+        d = os.path.join(work, hub_id.replace("/", "--"))
+        os.makedirs(d, exist_ok=True)
+        open(os.path.join(d, "config.json"), "w").write(e.pop("config_text"))
+        if "hf_quant_text" in e:
+            open(os.path.join(d, "hf_quant_config.json"), "w").write(e.pop("hf_quant_text"))
+        e["dir"] = d
+        out.append(e)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# SGLang's side (inside the venv)
+# ---------------------------------------------------------------------------------------------
+
+def _strings_in(node) -> list:
+    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def release_lists(sglang_dir: str) -> dict:
+    """SGLang's hard-coded architecture lists, read from the release's source (AST) and modules."""
+    mc_path = os.path.join(sglang_dir, "srt", "configs", "model_config.py")
+    tree = ast.parse(open(mc_path).read())
+    funcs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+
+    # MLA: the branches of ModelConfig._derive_model_shapes that set attention_arch = MLA.
+    mla, mla_conditional = [], []
+    for node in ast.walk(funcs["_derive_model_shapes"]):
+        if not isinstance(node, ast.If):
+            continue
+        sets_mla = any(
+            isinstance(s, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "attention_arch" for t in s.targets)
+            and isinstance(s.value, ast.Attribute) and s.value.attr == "MLA"
+            for s in node.body)
+        if not sets_mla:
+            continue
+        tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.Or) else [node.test]
+        for t in tests:
+            names = [s for s in _strings_in(t) if s[:1].isupper()]
+            if isinstance(t, ast.Compare) and names:
+                mla.extend(names)
+            elif names:
+                mla_conditional.extend(names)
+
+    def tuple_in(func: str) -> list:
+        return [s for s in _strings_in(funcs[func]) if s[:1].isupper()]
+
+    # Multimodal architectures SGLang serves text-only unless --enable-multimodal (ModelConfig.__init__).
+    mm_disabled = []
+    for node in ast.walk(funcs["__init__"]):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "mm_disabled_models" for t in node.targets):
+            mm_disabled = _strings_in(node.value)
+
+    import sglang.srt.configs.model_config as M
+
+    lists = {
+        "mla_architectures": sorted(set(mla)),
+        "mla_architectures_conditional": sorted(set(mla_conditional)),
+        "dsa_architectures_with_index_topk": sorted(set(tuple_in("is_deepseek_dsa"))),
+        "multimodal_architectures": sorted(set(M.multimodal_model_archs)),
+        "multimodal_disabled_by_default_architectures": sorted(set(mm_disabled)),
+        "multimodal_needs_sub_configs_architectures": sorted(set(M.MIMO_V2_MULTIMODAL_ARCHS)),
+        "non_generation_architectures": sorted(set(tuple_in("is_generation_model"))),
+        "hybrid_swa_architectures": sorted(set(tuple_in("is_hybrid_swa_model"))
+                                           | set(M.SWA_SINK_ARCHS) | set(M.MIMO_V2_MODEL_ARCHS)),
+        "pure_ssm_architectures": sorted(set(M.PURE_SSM_ARCHITECTURES)),
+    }
+    # Hybrid linear attention (hybrid_arch.mambaish_config): decided by config class; their model_types.
+    import sglang.srt.configs.hybrid_arch as H
+    hy_tree = ast.parse(open(H.__file__).read())
+    unconditional, conditional = set(), set()
+    for fn in ast.walk(hy_tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+                names = [n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)]
+                for name in names:
+                    cls = getattr(H, name, None)
+                    mt = getattr(cls, "model_type", None)
+                    if isinstance(mt, str) and mt:
+                        unconditional.add(mt)
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Compare) and any(isinstance(c, ast.Constant) and c.value == "glm5_next" for c in node.comparators):
+                unconditional.add("glm5_next")
+    # Classes whose match also needs a config value (use_kda, has_lightning_layers, mamba layers...).
+    for name in ("BailingHybridConfig", "MiniCPMHybridConfig", "GraniteMoeHybridConfig", "InklingModelConfig", "InklingMMConfig"):
+        mt = getattr(getattr(H, name, None), "model_type", None)
+        if isinstance(mt, str) and mt in unconditional:
+            unconditional.discard(mt)
+            conditional.add(mt)
+    lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
+    lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
+    return lists
+
+
+def sglang_facts(d: str) -> dict:
+    from sglang.srt.configs.model_config import AttentionArch, ModelConfig, is_deepseek_dsa, is_generation_model
+    from sglang.srt.configs.hybrid_arch import mambaish_config
+
+    mc = ModelConfig(model_path=d, trust_remote_code=True)
+    archs = list(mc.hf_config.architectures or [])
+    dtype = str(mc.dtype).replace("torch.", "")
+    return {
+        "context_length": mc.context_len,
+        "dtype": dtype,
+        "quantization": mc.quantization,
+        "num_kv_heads": mc.get_total_num_kv_heads(),
+        "num_attention_heads": mc.get_total_num_attention_heads(),
+        "head_dim": mc.head_dim,
+        "num_hidden_layers": mc.num_hidden_layers,
+        "is_mla": mc.attention_arch == AttentionArch.MLA,
+        "is_dsa": bool(is_deepseek_dsa(mc.hf_text_config)),
+        "is_multimodal": bool(mc.is_multimodal),
+        "is_embedding": not is_generation_model(archs),
+        "is_hybrid_linear_attention": mambaish_config(mc) is not None,
+        "is_hybrid_swa": bool(mc.is_hybrid_swa),
+    }
+
+
+def run_in_venv(args) -> int:
+    sys.path.insert(0, RECORDER)
+    import sgl_oracle  # noqa: E402
+
+    sgl_oracle.Worker(None, args.version)  # stubs, offline, simulated hardware
+    import sglang
+
+    sglang_dir = os.path.dirname(sglang.__file__)
+    lists = release_lists(sglang_dir)
+    lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
+    with open(lists_path, "w") as f:
+        json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py", **lists},
+                  f, indent=1, sort_keys=False)
+        f.write("\n")
+
+    work = tempfile.mkdtemp(prefix="catalog-")
+    entries = []
+    seen = set()
+    for folder in args.folder:
+        for e in folder_entries(folder):
+            if e["hub_id"] not in seen:
+                seen.add(e["hub_id"])
+                entries.append(e)
+    if args.aiconfigurator:
+        for e in aiconfigurator_entries(args.aiconfigurator, work):
+            if e["hub_id"] not in seen:
+                seen.add(e["hub_id"])
+                entries.append(e)
+
+    models, failed = {}, {}
+    for e in sorted(entries, key=lambda e: e["hub_id"].lower()):
+        if not e["license"]:
+            failed[e["hub_id"]] = "left out: the license of its source is not recorded"
+            continue
+        src_dir = e["dir"]
+        cfg = json.load(open(os.path.join(src_dir, "config.json")))
+        hq_path = os.path.join(src_dir, "hf_quant_config.json")
+        hf_quant = json.load(open(hq_path)) if os.path.exists(hq_path) else None
+        # SGLang runs on a copy without `auto_map` (its custom code is not available offline; the
+        # model_type is known locally), as the recorder's model folders do (SOURCES.md).
+        run_dir = os.path.join(work, "run", e["hub_id"].replace("/", "--"))
+        os.makedirs(run_dir, exist_ok=True)
+        run_cfg = {k: v for k, v in cfg.items() if k != "auto_map"}
+        json.dump(run_cfg, open(os.path.join(run_dir, "config.json"), "w"))
+        if hf_quant is not None:
+            shutil.copy(hq_path, os.path.join(run_dir, "hf_quant_config.json"))
+        try:
+            computed = sglang_facts(run_dir)
+        except BaseException as exc:  # noqa: BLE001 - a config SGLang rejects is reported, not fatal
+            failed[e["hub_id"]] = f"{type(exc).__name__}: {str(exc)[:300]}"
+            continue
+        record = {"raw": raw_facts(cfg, hf_quant), "sglang": computed, "source": e["source"],
+                  "license": e["license"]}
+        if e.get("hf_quant_source"):
+            record["hf_quant_source"] = e["hf_quant_source"]
+        if e.get("notes"):
+            record["notes"] = e["notes"]
+        models[e["hub_id"]] = record
+    shutil.rmtree(work, ignore_errors=True)
+
+    # Aliases: hub ids the recorder's folders map to the same file as a catalog entry.
+    aliases = {}
+    for folder in args.folder:
+        ids_file = os.path.join(folder, "hub_ids.json")
+        if not os.path.exists(ids_file):
+            continue
+        ids = json.load(open(ids_file))
+        for alias, local in ids.items():
+            if alias in models:
+                continue
+            same = [h for h, l in ids.items() if l == local and h in models]
+            if same:
+                aliases[alias] = same[0]
+
+    out = {
+        "sglang_version": args.version,
+        "generated_by": "tools/build_catalog.py",
+        "models": models,
+        "aliases": aliases,
+        "left_out": failed,
+    }
+    path = os.path.join(ROOT, "data", "models", "catalog.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(out, f, indent=None, separators=(",", ":"), sort_keys=False)
+        f.write("\n")
+    archs = {m["raw"]["architecture"] for m in models.values()}
+    print(f"catalog: {len(models)} models, {len(aliases)} aliases, {len(archs)} architectures; "
+          f"{len(failed)} configs left out (SGLang did not load them, or no license)", file=sys.stderr)
+    for k, v in failed.items():
+        print(f"  left out: {k}: {v}", file=sys.stderr)
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", default="0.5.23")
+    ap.add_argument("--aiconfigurator", help="local git directory of ai-dynamo/aiconfigurator")
+    ap.add_argument("--folder", action="append", help="folder with hub_ids.json and SOURCES.md")
+    ap.add_argument("--in-venv", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if not args.folder:
+        args.folder = DEFAULT_FOLDERS
+    if args.in_venv:
+        return run_in_venv(args)
+    python = os.path.join(STATE, f"venv-{args.version}", "bin", "python")
+    if not os.path.exists(python):
+        sys.exit(f"{python} missing: run tools/recorder/setup.sh --version {args.version}")
+    cmd = [python, os.path.abspath(__file__), "--in-venv", "--version", args.version]
+    for f in args.folder:
+        cmd += ["--folder", f]
+    if args.aiconfigurator:
+        cmd += ["--aiconfigurator", args.aiconfigurator]
+    return subprocess.call(cmd, stdout=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
