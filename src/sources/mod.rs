@@ -644,14 +644,23 @@ fn pair_over_file(
 }
 
 /// Each template's SRC002 goes to the launch it sits in, in place of the shell's SH005 for the
-/// unset variable it was read as (the same bytes); one outside every launch stays file-level.
+/// unset variable it was read as (the same bytes) and of argparse's type or choice error on
+/// that stand-in: the launch is checked around the template. One outside every launch stays
+/// file-level.
 fn attach_template_findings(out: &mut FileReport, templates: Vec<Diagnostic>) {
     for t in templates {
         let inside = |c: &FileCommand| c.command.span.start <= t.span.start && t.span.end <= c.command.span.end;
         match out.commands.iter_mut().find(|c| inside(c)) {
             Some(c) => {
                 let overlaps = |d: &Diagnostic| d.span.start < t.span.end.max(t.span.start + 1) && t.span.start < d.span.end.max(d.span.start + 1);
-                c.command.diagnostics.retain(|d| !(d.code == "SH005" && overlaps(d)));
+                // The template stands for a value the checker cannot know: the shell's SH005 for
+                // the variable it was read as, and argparse's verdict on that literal text (an
+                // "invalid int value" for `--tp-size {{ .Values.tp }}`), are not findings.
+                let before = c.command.diagnostics.len();
+                c.command.diagnostics.retain(|d| !(matches!(d.code.as_str(), "SH005" | "ARG004" | "ARG005") && overlaps(d)));
+                if c.command.diagnostics.len() != before {
+                    c.command.accepted = !c.command.diagnostics.iter().any(|d| d.is_sglang_error() || d.code == "CFG009");
+                }
                 let at = c.command.diagnostics.iter().take_while(|d| d.stage == crate::diagnostic::Stage::Shell).count();
                 c.command.diagnostics.insert(at, t);
             }
