@@ -170,7 +170,7 @@ impl Run<'_> {
         match (self.args.format, &file) {
             (Format::Json | Format::Snapshot, _) | (Format::Text, None) => {
                 let mut report = check(&text, &self.opts_for(Kind::Shell, &text, dir.as_deref()));
-                drop_ignored(&mut report, &self.ignored);
+                drop_ignored(&mut report, &text, &self.ignored);
                 match self.args.format {
                     Format::Json => super::emit(&format!("{}\n", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?)),
                     Format::Snapshot => super::emit(&sglang_preflight::snapshot::render(&text, &report)),
@@ -375,17 +375,21 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Findings whose code is ignored are dropped from a paste's report, and the verdicts follow
-/// (as `check` decides them: no SGLang error left). Nothing changes when nothing is ignored.
-fn drop_ignored(report: &mut Report, ignored: &[String]) {
-    if ignored.is_empty() {
-        return;
-    }
+/// Findings whose code is ignored (configured, or by a `# sglang-preflight: ignore[...]`
+/// comment on or above the command, as in files) are dropped from a paste's report, and the
+/// verdicts follow (as `check` decides them: no SGLang error left).
+fn drop_ignored(report: &mut Report, text: &str, ignored: &[String]) {
     let ignored: HashSet<&str> = ignored.iter().map(String::as_str).collect();
-    report.diagnostics.retain(|d| !ignored.contains(d.code.as_str()));
+    if !ignored.is_empty() {
+        report.diagnostics.retain(|d| !ignored.contains(d.code.as_str()));
+    }
     for c in &mut report.commands {
-        c.diagnostics.retain(|d| !ignored.contains(d.code.as_str()));
-        c.accepted = !c.diagnostics.iter().any(|d| d.is_sglang_error() || d.code == "CFG009");
+        let commented = sglang_preflight::sources::suppression_at(text, c.span.start);
+        let before = c.diagnostics.len();
+        c.diagnostics.retain(|d| !ignored.contains(d.code.as_str()) && !commented.covers(&d.code));
+        if c.diagnostics.len() != before {
+            c.accepted = !c.diagnostics.iter().any(|d| d.is_sglang_error() || d.code == "CFG009");
+        }
     }
     report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
 }
@@ -437,7 +441,21 @@ mod tests {
         let mut report = check("python -m sglang.launch_server --model-path m --tool-call-parser lama3", &CheckOptions::default());
         assert!(!report.accepted);
         let codes: Vec<String> = report.commands.iter().flat_map(|c| c.diagnostics.iter().map(|d| d.code.clone())).collect();
-        drop_ignored(&mut report, &codes);
+        drop_ignored(&mut report, "", &codes);
         assert!(report.accepted);
+    }
+
+    #[test]
+    fn an_ignore_comment_above_a_pasted_command_drops_its_codes() {
+        let text = "# sglang-preflight: ignore[ARG005]\npython -m sglang.launch_server --model-path m --tool-call-parser lama3";
+        let mut report = check(text, &CheckOptions::default());
+        assert!(!report.accepted);
+        drop_ignored(&mut report, text, &[]);
+        assert!(report.accepted, "{:?}", report.commands);
+        // another code is not covered
+        let text = "# sglang-preflight: ignore[ARG004]\npython -m sglang.launch_server --model-path m --tool-call-parser lama3";
+        let mut report = check(text, &CheckOptions::default());
+        drop_ignored(&mut report, text, &[]);
+        assert!(!report.accepted);
     }
 }
