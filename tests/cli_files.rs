@@ -432,3 +432,33 @@ fn snapshot_format_for_files_is_each_file_s_snapshot_under_its_name() {
     let snapshot = |text: &str| sglang_preflight::snapshot::render(text, &check(text, &CheckOptions::default()));
     assert_eq!(out.stdout, format!("== a.sh ==\n{}== b/c.sh ==\n{}", snapshot(&bad()), snapshot(&good())));
 }
+
+#[test]
+fn a_pasted_text_that_names_its_release_is_checked_against_it_unless_one_is_chosen() {
+    let tree = Tree::new(&[]);
+    // The image names 0.5.18, which still had --mamba-scheduler-strategy (0.5.20 renamed it).
+    let text = "docker run --gpus all lmsysorg/sglang:v0.5.18 \\\n  python3 -m sglang.launch_server --model-path m --mamba-scheduler-strategy no_buffer\n";
+    let named = run_with_input(tree.0.path(), &["check", "--format", "json", "-"], text).json();
+    assert_eq!(named["sglang_version"], "0.5.18");
+    assert_eq!(named["accepted"], true, "0.5.18 still had --mamba-scheduler-strategy");
+    assert_eq!(named["parser_only"], true);
+    let chosen = run_with_input(tree.0.path(), &["check", "--format", "json", "--sglang-version", "0.5.23", "-"], text).json();
+    assert_eq!(chosen["sglang_version"], "0.5.23");
+    assert_eq!(chosen["accepted"], false);
+}
+
+#[test]
+fn compare_releases_says_which_releases_parse_a_text_differently() {
+    let tree = Tree::new(&[]);
+    let text = "python -m sglang.launch_server --model-path m --mamba-scheduler-strategy no_buffer\n";
+    let out = run_with_input(tree.0.path(), &["check", "--format", "json", "--compare-releases", "-"], text).json();
+    let others = out["other_releases"].as_array().unwrap();
+    let on = |v: &str| others.iter().find(|o| o["sglang_version"] == v).unwrap_or_else(|| panic!("{v} missing: {others:?}"));
+    // The flag was renamed in 0.5.20: the releases before still parse it; those after judge it
+    // as 0.5.23 does, so they are not listed.
+    assert_eq!(on("0.5.18")["parser_accepts"], true);
+    assert_eq!(on("0.5.19")["parser_accepts"], true);
+    assert!(others.iter().all(|o| o["sglang_version"] != "0.5.20" && o["sglang_version"] != "0.5.22"), "{others:?}");
+    let text_out = run_with_input(tree.0.path(), &["check", "--compare-releases", "-"], text);
+    assert!(text_out.stdout.contains("On SGLang 0.5.18: its command-line parser accepts it."), "{}", text_out.stdout);
+}

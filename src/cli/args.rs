@@ -66,6 +66,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub files: bool,
     /// Files and directories to check; `-` or none for stdin
+    /// Also say which other SGLang releases' command-line parsers judge the text differently
+    /// (flags added, removed or renamed; choices and types that changed), with their findings
+    #[arg(long)]
+    pub compare_releases: bool,
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
 }

@@ -169,12 +169,35 @@ impl Run<'_> {
         }
         match (self.args.format, &file) {
             (Format::Json | Format::Snapshot, _) | (Format::Text, None) => {
-                let mut report = check(&text, &self.opts_for(Kind::Shell, &text, dir.as_deref()));
+                let opts = self.opts_for(Kind::Shell, &text, dir.as_deref());
+                let mut report = check(&text, &opts);
                 drop_ignored(&mut report, &text, &self.ignored);
+                let others = if self.args.compare_releases {
+                    let as_checked = CheckOptions { sglang_version: report.sglang_version.clone(), ..opts.clone() };
+                    Some(sglang_preflight::changes::judged_differently(&text, &report, &as_checked))
+                } else {
+                    None
+                };
                 match self.args.format {
-                    Format::Json => super::emit(&format!("{}\n", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?)),
+                    Format::Json => {
+                        // Today's report object, with `other_releases` after its keys when asked for.
+                        #[derive(serde::Serialize)]
+                        struct WithOthers<'a> {
+                            #[serde(flatten)]
+                            report: &'a Report,
+                            #[serde(skip_serializing_if = "Option::is_none")]
+                            other_releases: Option<&'a Vec<sglang_preflight::changes::ReleaseDifference>>,
+                        }
+                        let value = WithOthers { report: &report, other_releases: others.as_ref() };
+                        super::emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
+                    }
                     Format::Snapshot => super::emit(&sglang_preflight::snapshot::render(&text, &report)),
-                    _ => super::paste::print_text(&text, &report),
+                    _ => {
+                        super::paste::print_text(&text, &report);
+                        if let Some(others) = &others {
+                            super::emit(&super::paste::other_releases_text(&report.sglang_version, others));
+                        }
+                    }
                 }
                 Ok(exit(report.accepted))
             }

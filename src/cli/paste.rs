@@ -50,3 +50,28 @@ fn sev(s: Severity) -> &'static str {
         Severity::Info => "info",
     }
 }
+
+/// `--compare-releases`: the other releases whose parsers judge the text differently, and how.
+pub fn other_releases_text(checked: &str, others: &[sglang_preflight::changes::ReleaseDifference]) -> String {
+    let mut out = String::new();
+    if others.is_empty() {
+        let _ = writeln!(out, "Every other carried SGLang release parses this command as {checked} does.");
+        return out;
+    }
+    for o in others {
+        let verdict = if o.parser_accepts { "its command-line parser accepts it" } else { "its command-line parser rejects it" };
+        let _ = writeln!(out, "On SGLang {}: {verdict}.", o.sglang_version);
+        for d in &o.only_there {
+            let exc = d.exception.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
+            let _ = writeln!(out, "  only on {}: [{}] {exc}{}", o.sglang_version, d.code, d.message);
+            for f in &d.fixes {
+                let _ = writeln!(out, "    fix there: {}", f.title);
+            }
+        }
+        for d in &o.only_here {
+            let exc = d.exception.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
+            let _ = writeln!(out, "  only on {checked}: [{}] {exc}{}", d.code, d.message);
+        }
+    }
+    out
+}
