@@ -10,6 +10,7 @@ step() { printf '\n==> %s\n' "$*"; }
 step "setup (toolchains, npm packages, Chromium, SGLang recorder venv)"
 bash scripts/setup.sh
 bash tools/recorder/setup.sh >/dev/null
+bash tools/recorder/setup.sh --version 0.5.18 >/dev/null
 
 step "lints (clippy, panics denied in the core)"
 bash scripts/lint.sh
@@ -30,6 +31,8 @@ COVERAGE_NO_BUILD=1 python3 tools/coverage.py --check
 
 step "live re-record sample: committed fixtures vs the real sglang package"
 python3 tools/recorder/record.py --check --sample "${RECORD_SAMPLE:-40}" tests/cases/*.jsonl
+# The oldest release carried, too (its parser stage is exact; tests/fixtures/0.5.18/).
+python3 tools/recorder/record.py --check --version 0.5.18 --sample "${RECORD_SAMPLE_OLDEST:-20}" tests/cases/*.jsonl
 
 step "short fuzz run"
 bash scripts/fuzz-ci.sh

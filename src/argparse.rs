@@ -789,14 +789,11 @@ impl<'a> Ctx<'a> {
                 .map_err(|_| ConvErr::Type(format!("Invalid JSON list: {s}. Please provide a valid JSON list."))),
             "human_readable_int" => human_readable_int(s).map_err(ConvErr::Type),
             "nullable_str" => Ok(if s.is_empty() || s == "None" { PyValue::None } else { PyValue::Str(s.to_string()) }),
-            "parse_cuda_graph_backend_arg" => {
-                if s == "tc_piecewise" {
-                    Err(ConvErr::Type("tc_piecewise was removed; select breakable, full, or disabled".into()))
-                } else {
-                    Ok(PyValue::Str(s.to_string()))
-                }
-            }
-            "parse_cuda_graph_config_arg" => parse_cuda_graph_config(s),
+            "parse_cuda_graph_backend_arg" => match removed_backend_message(action) {
+                Some(message) if s == "tc_piecewise" => Err(ConvErr::Type(message.to_string())),
+                _ => Ok(PyValue::Str(s.to_string())),
+            },
+            "parse_cuda_graph_config_arg" => parse_cuda_graph_config(action, s),
             _ => Ok(PyValue::Str(s.to_string())),
         };
         match res {
@@ -1125,7 +1122,30 @@ fn py_type_name(v: &PyValue) -> &'static str {
     }
 }
 
-fn parse_cuda_graph_config(raw: &str) -> Result<PyValue, ConvErr> {
+/// What the release's type function says of the removed `tc_piecewise` backend, if it rejects it.
+fn removed_backend_message(action: &Action) -> Option<&str> {
+    action.type_facts.as_ref()?.get("removed_backend_message")?.as_str()
+}
+
+/// `--cuda-graph-config`'s phases and each phase's keys in this release (and the text its
+/// messages print for them), from the schema's probe of the real type function.
+struct CudaGraphConfigKeys<'a> {
+    facts: Option<&'a serde_json::Value>,
+}
+
+impl<'a> CudaGraphConfigKeys<'a> {
+    fn phases_text(&self) -> &'a str {
+        self.facts.and_then(|f| f.get("phases_text")?.as_str()).unwrap_or("('decode', 'prefill')")
+    }
+    fn allowed(&self, phase: &str) -> Option<(Vec<&'a str>, &'a str)> {
+        let facts = self.facts?;
+        let keys = facts.get("allowed_keys")?.get(phase)?.as_array()?.iter().filter_map(serde_json::Value::as_str).collect();
+        let text = facts.get("allowed_keys_text")?.get(phase)?.as_str()?;
+        Some((keys, text))
+    }
+}
+
+fn parse_cuda_graph_config(action: &Action, raw: &str) -> Result<PyValue, ConvErr> {
     let parsed = crate::pyjson::loads(raw).map_err(|e| {
         if e.exception == "JSONDecodeError" {
             ConvErr::Type(format!("--cuda-graph-config must be JSON: {}", e.message))
@@ -1133,31 +1153,31 @@ fn parse_cuda_graph_config(raw: &str) -> Result<PyValue, ConvErr> {
             ConvErr::Raw(e.exception, e.message)
         }
     })?;
-    parse_cuda_graph_config_value(parsed).map_err(ConvErr::Type)
+    let keys = CudaGraphConfigKeys { facts: action.type_facts.as_ref() };
+    parse_cuda_graph_config_value(parsed, &keys, removed_backend_message(action)).map_err(ConvErr::Type)
 }
 
-fn parse_cuda_graph_config_value(parsed: PyValue) -> Result<PyValue, String> {
+fn parse_cuda_graph_config_value(parsed: PyValue, keys: &CudaGraphConfigKeys, removed_backend: Option<&str>) -> Result<PyValue, String> {
     let PyValue::Dict(items) = parsed else {
         return Err(format!("--cuda-graph-config must be a JSON object, got {}", py_type_name(&parsed)));
     };
     let mut out: Vec<(String, PyValue)> = Vec::new();
     for (phase, settings) in items {
-        let allowed: &[&str] = match phase.as_str() {
-            "decode" => &["backend", "max_bs", "bs"],
-            "prefill" => &["backend", "max_bs", "bs", "max_context_size", "full_prefill_max_req", "full_prefill_prefix_chunk_tokens", "max_seq_len"],
-            _ => return Err(format!("--cuda-graph-config: unknown phase '{phase}', expected one of ('decode', 'prefill')")),
+        let Some((allowed, allowed_text)) = keys.allowed(&phase) else {
+            return Err(format!("--cuda-graph-config: unknown phase '{phase}', expected one of {}", keys.phases_text()));
         };
         let PyValue::Dict(kv) = settings else {
             return Err(format!("--cuda-graph-config['{phase}'] must be a JSON object, got {}", py_type_name(&settings)));
         };
-        if kv.iter().any(|(k, v)| k == "backend" && v.as_str() == Some("tc_piecewise")) {
-            return Err("tc_piecewise was removed; select breakable, full, or disabled".into());
+        if let Some(message) = removed_backend {
+            if kv.iter().any(|(k, v)| k == "backend" && v.as_str() == Some("tc_piecewise")) {
+                return Err(message.to_string());
+            }
         }
         let mut res: Vec<(String, PyValue)> = Vec::new();
         for (k, v) in kv {
             if !allowed.contains(&k.as_str()) {
-                let tuple = format!("({})", allowed.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "));
-                return Err(format!("--cuda-graph-config['{phase}']: unknown key '{k}', expected one of {tuple}"));
+                return Err(format!("--cuda-graph-config['{phase}']: unknown key '{k}', expected one of {allowed_text}"));
             }
             dict_set(&mut res, k, v);
         }

@@ -34,6 +34,14 @@ pub struct Action {
     /// Extra attributes of custom actions (`new_flag`, `const_value`, ...).
     #[serde(default)]
     pub extra: Option<HashMap<String, serde_json::Value>>,
+    /// The choices are a Python set: argparse lists them in an order that changes from run to
+    /// run (the string hash seed), so SGLang's "choose from" list has no fixed order.
+    #[serde(default)]
+    pub choices_unordered: bool,
+    /// What a custom type function checks in this release (`--cuda-graph-config`'s phases and
+    /// keys, a removed backend's message), probed on the real package by `tools/dump_schema.py`.
+    #[serde(default)]
+    pub type_facts: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]

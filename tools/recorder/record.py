@@ -239,6 +239,31 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
     return out
 
 
+def unordered_choice_flags(version: str) -> set[str]:
+    """Option strings whose choices SGLang keeps in a set (`choices_unordered` in the schema):
+    argparse lists them in an order that changes from run to run."""
+    path = os.path.join(ROOT, "data", f"sglang-{version}", "schema.json")
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        schema = json.load(f)
+    return {o for a in schema["actions"] if a.get("choices_unordered") for o in a["option_strings"]}
+
+
+def normalized(fixture, unordered: set[str]):
+    """A fixture with the "choose from" list of an unordered-choices flag sorted."""
+    if not fixture or not unordered:
+        return fixture
+    out = json.loads(json.dumps(fixture))
+    for c in out.get("commands", []):
+        msg = c.get("message") or ""
+        flag = msg.removeprefix("argument ").split(":")[0].split("/")[0] if msg.startswith("argument ") else ""
+        if flag in unordered and " (choose from " in msg and msg.endswith(")"):
+            head, items = msg.rsplit(" (choose from ", 1)
+            c["message"] = head + " (choose from " + ", ".join(sorted(items[:-1].split(", "))) + ")"
+    return out
+
+
 def load(path: str) -> list[dict]:
     with open(path) as f:
         return [json.loads(l) for l in f if l.strip() and not l.startswith("//")]
@@ -274,6 +299,7 @@ def main() -> int:
     if args.out_dir is None:
         args.out_dir = os.path.join(ROOT, "tests", "fixtures", args.version)
     binary = cli_binary()
+    unordered = unordered_choice_flags(args.version)
     failures = 0
     total = 0
     all_cases = sum(len(expand_profiles(load(p))) for p in args.cases)
@@ -298,7 +324,7 @@ def main() -> int:
             fresh = record([dict(c) for c in chosen], args.version, binary)
             for f in fresh:
                 total += 1
-                if committed.get(f["id"]) != f:
+                if normalized(committed.get(f["id"]), unordered) != normalized(f, unordered):
                     failures += 1
                     print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
         else:
