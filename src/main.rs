@@ -27,7 +27,17 @@ enum Command {
     Extract {
         file: Option<String>,
     },
-    /// Print (or with --write, write to docs/) the rule reference and compatibility matrix.
+    /// List the launch flags added, removed, renamed and changed (default, choices, type,
+    /// deprecation) from SGLang release FROM to release TO (docs/changes.md has every step).
+    Changes {
+        from: String,
+        to: String,
+        /// Print JSON instead of Markdown.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print (or with --write, write to docs/) the rule reference, compatibility matrix and
+    /// release history.
     Reference {
         #[arg(long)]
         write: bool,
@@ -51,6 +61,27 @@ fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Changes { from, to, json } => {
+            let Some(changes) = sglang_preflight::changes::between_releases(&from, &to) else {
+                eprintln!(
+                    "sglang-preflight: SGLang {from} or {to} is not carried (carried: {})",
+                    sglang_preflight::schema::SUPPORTED_VERSIONS.join(", ")
+                );
+                return ExitCode::from(2);
+            };
+            if json {
+                match serde_json::to_string_pretty(&changes) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("sglang-preflight: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                print!("{}", sglang_preflight::changes::markdown(&changes));
+            }
+            ExitCode::SUCCESS
+        }
         Command::Reference { json: true, .. } => {
             let rules: Vec<_> = sglang_preflight::rules::all_rules().iter().map(|r| r.info()).collect();
             match serde_json::to_string_pretty(&rules) {

@@ -462,3 +462,17 @@ fn compare_releases_says_which_releases_parse_a_text_differently() {
     let text_out = run_with_input(tree.0.path(), &["check", "--compare-releases", "-"], text);
     assert!(text_out.stdout.contains("On SGLang 0.5.18: its command-line parser accepts it."), "{}", text_out.stdout);
 }
+
+#[test]
+fn changes_lists_what_changed_between_two_releases() {
+    let tree = Tree::new(&[]);
+    let out = run(tree.0.path(), &["changes", "0.5.18", "0.5.23", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let json = out.json();
+    let renamed = json["changes"].as_array().unwrap().iter().find(|c| c["flag"] == "--mamba-scheduler-strategy").unwrap();
+    assert_eq!(renamed["kind"], "renamed");
+    assert_eq!(renamed["to"][0], "--mamba-radix-cache-strategy");
+    let md = run(tree.0.path(), &["changes", "0.5.22", "0.5.23"]);
+    assert!(md.stdout.starts_with("## SGLang 0.5.22 → 0.5.23\n"), "{}", md.stdout);
+    assert_eq!(run(tree.0.path(), &["changes", "0.4.0", "0.5.23"]).code, Some(2));
+}
