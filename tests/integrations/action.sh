@@ -6,22 +6,8 @@
 # installs the CLI built here (target/debug; or SGLANG_PREFLIGHT_BIN) instead of a release build.
 # Reads action.yml with PyYAML from the pre-commit venv (tests/integrations/pre-commit.sh).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRE_COMMIT_VERSION=4.7.0
-VENV=${SGLANG_PREFLIGHT_PRE_COMMIT_VENV:-$HOME/.cache/sglang-preflight/pre-commit-venv}
-
-if [ -z "${SGLANG_PREFLIGHT_BIN:-}" ]; then
-  (cd "$ROOT" && cargo build --locked --quiet --bin sglang-preflight)
-fi
-BIN=${SGLANG_PREFLIGHT_BIN:-$ROOT/target/debug/sglang-preflight}
-if [ "$("$VENV/bin/pre-commit" --version 2>/dev/null)" != "pre-commit $PRE_COMMIT_VERSION" ]; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "pre-commit==$PRE_COMMIT_VERSION"
-fi
+source "$(dirname "$0")/common.sh"
 PY=$VENV/bin/python
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; [ -f "$WORK/out" ] && sed 's/^/    /' "$WORK/out" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 

@@ -9,21 +9,7 @@
 # SGLANG_PREFLIGHT_TEST_RUST_HOOK=1 to test that one too.
 # pre-commit lives in a venv cached under ~/.cache/sglang-preflight (made once).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRE_COMMIT_VERSION=4.7.0
-VENV=${SGLANG_PREFLIGHT_PRE_COMMIT_VENV:-$HOME/.cache/sglang-preflight/pre-commit-venv}
-
-if [ -z "${SGLANG_PREFLIGHT_BIN:-}" ]; then
-  (cd "$ROOT" && cargo build --locked --quiet --bin sglang-preflight)
-fi
-BIN=${SGLANG_PREFLIGHT_BIN:-$ROOT/target/debug/sglang-preflight}
-if [ "$("$VENV/bin/pre-commit" --version 2>/dev/null)" != "pre-commit $PRE_COMMIT_VERSION" ]; then
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "pre-commit==$PRE_COMMIT_VERSION"
-fi
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "$0")/common.sh"
 # Nothing from the user's git or pre-commit set-up (signing, hooks paths, caches) leaks in.
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.invalid
