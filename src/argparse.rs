@@ -57,6 +57,9 @@ pub struct Setting {
 pub struct Namespace {
     /// (Fx-hashed: rules look fields up by name hundreds of times per command.)
     pub explicit: rustc_hash::FxHashMap<String, Setting>,
+    /// Dests whose last setting's value is unknown here (it expands a variable unknown by
+    /// design, `CheckOptions::unknown_variables`): their value is the word as written.
+    pub unknown: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -200,6 +203,8 @@ fn is_negative_number(s: &str) -> bool {
 struct Ctx<'a> {
     schema: &'a Schema,
     words: &'a [Word],
+    /// `unknown_words[i]`: word `i`'s value is unknown here (empty: none is).
+    unknown_words: &'a [bool],
     parsed: Parsed,
     /// Dests already set by this parse, with the span of the setting (for repeat warnings).
     seen: Vec<usize>,
@@ -216,7 +221,14 @@ pub fn parse_args(schema: &Schema, argv: &[Word]) -> Parsed {
 const MAX_SUGGESTED_FLAGS: usize = 64;
 
 pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> Parsed {
-    let mut ctx = Ctx { schema, words: argv, parsed: Parsed::default(), seen: Vec::new() };
+    parse_args_unknown(schema, argv, from_config, &[])
+}
+
+/// Like [`parse_args_with`], with `unknown_words[i]` telling whether word `i` expands a value
+/// unknown here (a template): the option it is the value of is not judged (no `ARG004` /
+/// `ARG005`); it is set to the word as written and listed in [`Namespace::unknown`].
+pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], unknown_words: &[bool]) -> Parsed {
+    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed: Parsed::default(), seen: Vec::new() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
     if let Some(w) = argv.iter().find(|w| w.text == "-h" || w.text == "--help") {
         ctx.help(w.span);
@@ -326,7 +338,8 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
         }
     }
     // 5. prepare_server_args: logging.basicConfig(level=getattr(logging, log_level.upper()))
-    if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level") {
+    let log_level = ctx.parsed.namespace.explicit.get("log_level").filter(|_| !ctx.parsed.namespace.unknown.iter().any(|d| d == "log_level"));
+    if let Some(setting) = log_level {
         if let PyValue::Str(level) = &setting.value {
             let up = level.to_uppercase();
             if !matches!(up.as_str(), "CRITICAL" | "FATAL" | "ERROR" | "WARN" | "WARNING" | "INFO" | "DEBUG" | "NOTSET") {
@@ -495,7 +508,8 @@ impl<'a> Ctx<'a> {
             }
             let vals = vec![(value, value_span)];
             let written = word.text.split('=').next().unwrap_or(&word.text).to_string();
-            self.take_action(ai, option, &written, flag_span, vals, word.span, from_config);
+            let unknown = self.unknown_words.get(start).copied().unwrap_or(false);
+            self.take_action(ai, option, &written, flag_span, vals, word.span, from_config, unknown);
             return start + 1;
         }
         // Match following argument words.
@@ -545,7 +559,8 @@ impl<'a> Ctx<'a> {
             return start + 1;
         }
         let written = word.text.clone();
-        self.take_action(ai, option, &written, flag_span, vals, whole, from_config);
+        let unknown = self.unknown_words.get(start + 1..start + 1 + take).is_some_and(|u| u.contains(&true));
+        self.take_action(ai, option, &written, flag_span, vals, whole, from_config, unknown);
         start + 1 + take
     }
 
@@ -575,7 +590,7 @@ impl<'a> Ctx<'a> {
 
     /// `take_action`: `_get_values`, then the action's `__call__`.
     #[allow(clippy::too_many_arguments)]
-    fn take_action(&mut self, ai: usize, option: &str, written: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool) {
+    fn take_action(&mut self, ai: usize, option: &str, written: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool, unknown: bool) {
         let schema = self.schema;
         let Some(action) = schema.actions.get(ai) else { return };
         let name = option_name(action);
@@ -600,9 +615,9 @@ impl<'a> Ctx<'a> {
             }
         } else if strings.len() == 1 && matches!(nargs, Nargs::One | Nargs::Optional) {
             let Some((s, sp)) = strings.first() else { return };
-            match self.convert(action, &name, s, *sp) {
+            match self.convert_or_unknown(action, &name, s, *sp, unknown) {
                 Some(v) => {
-                    if !self.check_choice(action, &name, &v, *sp) {
+                    if !unknown && !self.check_choice(action, &name, &v, *sp) {
                         return;
                     }
                     v
@@ -614,13 +629,13 @@ impl<'a> Ctx<'a> {
         } else {
             let mut out = Vec::with_capacity(strings.len());
             for (s, sp) in &strings {
-                match self.convert(action, &name, s, *sp) {
+                match self.convert_or_unknown(action, &name, s, *sp, unknown) {
                     Some(v) => out.push(v),
                     None => return,
                 }
             }
             for (v, (_, sp)) in out.iter().zip(&strings) {
-                if !self.check_choice(action, &name, v, *sp) {
+                if !unknown && !self.check_choice(action, &name, v, *sp) {
                     return;
                 }
             }
@@ -685,6 +700,15 @@ impl<'a> Ctx<'a> {
         }
         if !self.seen.contains(&ai) {
             self.seen.push(ai);
+        }
+        // the last setting decides whether the value is known
+        let unknown_dests = &mut self.parsed.namespace.unknown;
+        if unknown {
+            if !unknown_dests.contains(&action.dest) {
+                unknown_dests.push(action.dest.clone());
+            }
+        } else if !unknown_dests.is_empty() {
+            unknown_dests.retain(|d| *d != action.dest);
         }
         let canonical = action
             .option_strings
@@ -774,6 +798,18 @@ impl<'a> Ctx<'a> {
             }
         }
         false
+    }
+
+    /// [`Self::convert`], except that a value unknown here is not judged: what does not
+    /// convert stands as the word as written, and no error is reported.
+    fn convert_or_unknown(&mut self, action: &Action, name: &str, s: &str, span: Span, unknown: bool) -> Option<PyValue> {
+        if !unknown {
+            return self.convert(action, name, s, span);
+        }
+        let reported = self.parsed.diagnostics.len();
+        let value = self.convert(action, name, s, span).unwrap_or_else(|| PyValue::Str(s.to_string()));
+        self.parsed.diagnostics.truncate(reported);
+        Some(value)
     }
 
     /// `_get_value`: the type callable.

@@ -7,6 +7,7 @@ use crate::argparse::{Namespace, Setting};
 use crate::fields::Field;
 use crate::pyvalue::PyValue;
 use crate::schema::Schema;
+use std::cell::Cell;
 
 pub struct ResolvedConfig<'s> {
     pub schema: &'s Schema,
@@ -18,6 +19,12 @@ pub struct ResolvedConfig<'s> {
     derived: Vec<PyValue>,
     /// The command's settings by field (one vector read per lookup).
     explicit_by_field: Vec<Option<&'s Setting>>,
+    /// Fields whose value is not known here (a template's; `Namespace::unknown`), and those a
+    /// hook assigned after reading one. Empty in the common case: a lookup then costs one branch.
+    unknown: Vec<Field>,
+    /// Set when a field in `unknown` is read; cleared when a hook starts (`Ctx::run`), so a
+    /// finding the hook reports is known to depend on a value not known here.
+    read_unknown: Cell<bool>,
 }
 
 static NONE: PyValue = PyValue::None;
@@ -30,11 +37,34 @@ impl<'s> ResolvedConfig<'s> {
                 *slot = Some(setting);
             }
         }
-        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), explicit_by_field }
+        let unknown = explicit.unknown.iter().filter_map(|dest| Field::from_name(dest)).collect();
+        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), explicit_by_field, unknown, read_unknown: Cell::new(false) }
+    }
+
+    /// Whether a field whose value is not known here was read since [`Self::forget_reads`].
+    pub fn read_unknown(&self) -> bool {
+        self.read_unknown.get()
+    }
+
+    /// Start tracking reads afresh (a hook starts).
+    pub fn forget_reads(&self) {
+        self.read_unknown.set(false);
+    }
+
+    /// Whether this field's value is not known here.
+    pub fn is_unknown(&self, field: Field) -> bool {
+        !self.unknown.is_empty() && self.unknown.contains(&field)
+    }
+
+    fn note_read(&self, field: Field) {
+        if self.is_unknown(field) {
+            self.read_unknown.set(true);
+        }
     }
 
     /// Current value of a `ServerArgs` field, as SGLang would read it now.
     pub fn get(&self, field: Field) -> &PyValue {
+        self.note_read(field);
         let i = field.index();
         if let Some(v) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
             return v;
@@ -50,6 +80,14 @@ impl<'s> ResolvedConfig<'s> {
 
     /// Assign a field, as a hook does.
     pub fn set(&mut self, field: Field, value: PyValue) {
+        // A value computed after reading an unknown one is unknown too; any other is known.
+        if self.read_unknown.get() {
+            if !self.unknown.contains(&field) {
+                self.unknown.push(field);
+            }
+        } else if !self.unknown.is_empty() {
+            self.unknown.retain(|&f| f != field);
+        }
         let Some(at) = self.derived_at.get_mut(field.index()) else { return };
         match usize::from(*at).checked_sub(1).and_then(|j| self.derived.get_mut(j)) {
             Some(slot) => *slot = value,
@@ -66,8 +104,14 @@ impl<'s> ResolvedConfig<'s> {
         self.setting(field).is_some()
     }
 
-    /// Where the command set this field, for spans and fixes.
+    /// Where the command set this field, and to what (a read of the value).
     pub fn setting(&self, field: Field) -> Option<&'s Setting> {
+        self.note_read(field);
+        self.setting_place(field)
+    }
+
+    /// Where the command set this field, for spans and fixes only: not a read of its value.
+    pub fn setting_place(&self, field: Field) -> Option<&'s Setting> {
         self.explicit_by_field.get(field.index()).copied().flatten()
     }
 
