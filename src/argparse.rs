@@ -604,7 +604,9 @@ impl<'a> Ctx<'a> {
             _ => None,
         };
         // _get_values
-        let value: PyValue = if strings.is_empty() && nargs == Nargs::Optional {
+        let value: PyValue = if unknown {
+            self.unknown_value(action, &name, &strings, matches!(nargs, Nargs::One | Nargs::Optional))
+        } else if strings.is_empty() && nargs == Nargs::Optional {
             let c = PyValue::from_json(&action.r#const);
             match &c {
                 PyValue::Str(s) => match self.convert(action, &name, s, flag_span) {
@@ -615,9 +617,9 @@ impl<'a> Ctx<'a> {
             }
         } else if strings.len() == 1 && matches!(nargs, Nargs::One | Nargs::Optional) {
             let Some((s, sp)) = strings.first() else { return };
-            match self.convert_or_unknown(action, &name, s, *sp, unknown) {
+            match self.convert(action, &name, s, *sp) {
                 Some(v) => {
-                    if !unknown && !self.check_choice(action, &name, &v, *sp) {
+                    if !self.check_choice(action, &name, &v, *sp) {
                         return;
                     }
                     v
@@ -629,13 +631,13 @@ impl<'a> Ctx<'a> {
         } else {
             let mut out = Vec::with_capacity(strings.len());
             for (s, sp) in &strings {
-                match self.convert_or_unknown(action, &name, s, *sp, unknown) {
+                match self.convert(action, &name, s, *sp) {
                     Some(v) => out.push(v),
                     None => return,
                 }
             }
             for (v, (_, sp)) in out.iter().zip(&strings) {
-                if !unknown && !self.check_choice(action, &name, v, *sp) {
+                if !self.check_choice(action, &name, v, *sp) {
                     return;
                 }
             }
@@ -800,16 +802,30 @@ impl<'a> Ctx<'a> {
         false
     }
 
-    /// [`Self::convert`], except that a value unknown here is not judged: what does not
-    /// convert stands as the word as written, and no error is reported.
-    fn convert_or_unknown(&mut self, action: &Action, name: &str, s: &str, span: Span, unknown: bool) -> Option<PyValue> {
-        if !unknown {
-            return self.convert(action, name, s, span);
-        }
+    /// `_get_values` for words whose value is unknown here: not judged (no error). The words
+    /// as written when they convert to an allowed value, else the flag's default: the resolved
+    /// value always has a type and value the flag can give, so the rules' arithmetic holds.
+    fn unknown_value(&mut self, action: &Action, name: &str, strings: &[(String, Span)], single: bool) -> PyValue {
         let reported = self.parsed.diagnostics.len();
-        let value = self.convert(action, name, s, span).unwrap_or_else(|| PyValue::Str(s.to_string()));
+        let mut values = Vec::with_capacity(strings.len());
+        for (s, sp) in strings {
+            match self.convert(action, name, s, *sp) {
+                Some(v) => values.push(v),
+                None => break,
+            }
+        }
         self.parsed.diagnostics.truncate(reported);
-        Some(value)
+        let allowed = |v: &PyValue| action.choices.as_ref().map_or(true, |cs| cs.iter().any(|c| py_eq(&PyValue::from_json(c), v)));
+        if values.len() != strings.len() || !values.iter().all(allowed) {
+            return self.schema.defaults.get(&action.dest).cloned().unwrap_or(PyValue::None);
+        }
+        match values.pop() {
+            Some(v) if single && values.is_empty() => v,
+            last => {
+                values.extend(last);
+                PyValue::List(values)
+            }
+        }
     }
 
     /// `_get_value`: the type callable.

@@ -123,3 +123,16 @@ fn check_options_can_name_unknown_variables_for_a_paste() {
     let report = check("python -m sglang.launch_server --model-path m --port $PORT", &opts);
     assert!(report.accepted, "{:#?}", report.commands[0].diagnostics);
 }
+
+#[test]
+fn a_pd_pair_that_differs_only_by_a_templated_value_is_not_judged() {
+    let pair = |prefill_page: &str| {
+        format!(
+            "spec:\n  containers:\n    - name: prefill\n      command: [\"python3\", \"-m\", \"sglang.launch_server\"]\n      args: [\"--model-path\", \"a/x\", \"--disaggregation-mode\", \"prefill\", \"--page-size\", \"{prefill_page}\"]\n    - name: decode\n      command: [\"python3\", \"-m\", \"sglang.launch_server\"]\n      args: [\"--model-path\", \"a/x\", \"--disaggregation-mode\", \"decode\", \"--page-size\", \"16\", \"--port\", \"30001\"]\n"
+        )
+    };
+    // the pair check exists: a known, different page size is a finding
+    assert!(codes(&check_yaml(&pair("32")), Severity::Error).contains(&"PAIR003"));
+    let report = check_yaml(&pair("{{ .Values.page }}"));
+    assert!(!findings(&report).iter().any(|d| d.code.starts_with("PAIR")), "{:#?}", findings(&report));
+}
