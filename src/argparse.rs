@@ -50,6 +50,9 @@ pub struct Setting {
     pub whole_span: Span,
     /// True when it came from the `--config` YAML file, not the command line.
     pub from_config: bool,
+    /// The value is not known here: its words expand a variable unknown by design
+    /// (`CheckOptions::unknown_variables`). `value` is then a stand-in (see `unknown_value`).
+    pub value_unknown: bool,
 }
 
 /// Explicitly set values, by argparse `dest`. Defaults stay in the schema.
@@ -57,9 +60,6 @@ pub struct Setting {
 pub struct Namespace {
     /// (Fx-hashed: rules look fields up by name hundreds of times per command.)
     pub explicit: rustc_hash::FxHashMap<String, Setting>,
-    /// Dests whose last setting's value is unknown here (it expands a variable unknown by
-    /// design, `CheckOptions::unknown_variables`): their value is the word as written.
-    pub unknown: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -226,7 +226,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
 
 /// Like [`parse_args_with`], with `unknown_words[i]` telling whether word `i` expands a value
 /// unknown here (a template): the option it is the value of is not judged (no `ARG004` /
-/// `ARG005`); it is set to the word as written and listed in [`Namespace::unknown`].
+/// `ARG005`); its setting is marked [`Setting::value_unknown`].
 pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], unknown_words: &[bool]) -> Parsed {
     let mut ctx = Ctx { schema, words: argv, unknown_words, parsed: Parsed::default(), seen: Vec::new() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
@@ -338,8 +338,7 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
         }
     }
     // 5. prepare_server_args: logging.basicConfig(level=getattr(logging, log_level.upper()))
-    let log_level = ctx.parsed.namespace.explicit.get("log_level").filter(|_| !ctx.parsed.namespace.unknown.iter().any(|d| d == "log_level"));
-    if let Some(setting) = log_level {
+    if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level").filter(|s| !s.value_unknown) {
         if let PyValue::Str(level) = &setting.value {
             let up = level.to_uppercase();
             if !matches!(up.as_str(), "CRITICAL" | "FATAL" | "ERROR" | "WARN" | "WARNING" | "INFO" | "DEBUG" | "NOTSET") {
@@ -703,15 +702,6 @@ impl<'a> Ctx<'a> {
         if !self.seen.contains(&ai) {
             self.seen.push(ai);
         }
-        // the last setting decides whether the value is known
-        let unknown_dests = &mut self.parsed.namespace.unknown;
-        if unknown {
-            if !unknown_dests.contains(&action.dest) {
-                unknown_dests.push(action.dest.clone());
-            }
-        } else if !unknown_dests.is_empty() {
-            unknown_dests.retain(|d| *d != action.dest);
-        }
         let canonical = action
             .option_strings
             .iter()
@@ -733,6 +723,7 @@ impl<'a> Ctx<'a> {
                 value_span,
                 whole_span: whole,
                 from_config,
+                value_unknown: unknown,
             },
         );
     }
