@@ -16,7 +16,9 @@
 //!   `environment` (compose: `K=V` list or mapping) become `export K=V` lines before the
 //!   command, outer first. A variable whose value is not in the file (`valueFrom`, a secret, a
 //!   compose `K` with no value, a template) is not exported: the checker then says that `$K`
-//!   is not expanded (SH005) and checks the text around it, which is the honest reading.
+//!   is not expanded (SH005) and checks the text around it, which is the honest reading; a
+//!   Kubernetes one is also unknown by design ([`Extracted::unknown_variables`]): a flag whose
+//!   value expands it is not judged.
 //! * Expansion before the command runs: in a Kubernetes container (a mapping with `args` or an
 //!   `env` list) the kubelet's `$(NAME)` takes the declared value (unknown ones, and the `LWS_*`
 //!   variables LeaderWorkerSet injects, become unset variables; `$$` is one `$`); in a Compose
