@@ -50,6 +50,9 @@ pub struct Setting {
     pub whole_span: Span,
     /// True when it came from the `--config` YAML file, not the command line.
     pub from_config: bool,
+    /// The value is not known here: its words expand a variable unknown by design
+    /// (`CheckOptions::unknown_variables`). `value` is then a stand-in (see `unknown_value`).
+    pub value_unknown: bool,
 }
 
 /// Explicitly set values, by argparse `dest`. Defaults stay in the schema.
@@ -200,6 +203,8 @@ fn is_negative_number(s: &str) -> bool {
 struct Ctx<'a> {
     schema: &'a Schema,
     words: &'a [Word],
+    /// `unknown_words[i]`: word `i`'s value is unknown here (empty: none is).
+    unknown_words: &'a [bool],
     parsed: Parsed,
     /// Dests already set by this parse, with the span of the setting (for repeat warnings).
     seen: Vec<usize>,
@@ -216,7 +221,14 @@ pub fn parse_args(schema: &Schema, argv: &[Word]) -> Parsed {
 const MAX_SUGGESTED_FLAGS: usize = 64;
 
 pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> Parsed {
-    let mut ctx = Ctx { schema, words: argv, parsed: Parsed::default(), seen: Vec::new() };
+    parse_args_unknown(schema, argv, from_config, &[])
+}
+
+/// Like [`parse_args_with`], with `unknown_words[i]` telling whether word `i` expands a value
+/// unknown here (a template): the option it is the value of is not judged (no `ARG004` /
+/// `ARG005`); its setting is marked [`Setting::value_unknown`].
+pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], unknown_words: &[bool]) -> Parsed {
+    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed: Parsed::default(), seen: Vec::new() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
     if let Some(w) = argv.iter().find(|w| w.text == "-h" || w.text == "--help") {
         ctx.help(w.span);
@@ -326,7 +338,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
         }
     }
     // 5. prepare_server_args: logging.basicConfig(level=getattr(logging, log_level.upper()))
-    if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level") {
+    if let Some(setting) = ctx.parsed.namespace.explicit.get("log_level").filter(|s| !s.value_unknown) {
         if let PyValue::Str(level) = &setting.value {
             let up = level.to_uppercase();
             if !matches!(up.as_str(), "CRITICAL" | "FATAL" | "ERROR" | "WARN" | "WARNING" | "INFO" | "DEBUG" | "NOTSET") {
@@ -495,7 +507,8 @@ impl<'a> Ctx<'a> {
             }
             let vals = vec![(value, value_span)];
             let written = word.text.split('=').next().unwrap_or(&word.text).to_string();
-            self.take_action(ai, option, &written, flag_span, vals, word.span, from_config);
+            let unknown = self.unknown_words.get(start).copied().unwrap_or(false);
+            self.take_action(ai, option, &written, flag_span, vals, word.span, from_config, unknown);
             return start + 1;
         }
         // Match following argument words.
@@ -545,7 +558,8 @@ impl<'a> Ctx<'a> {
             return start + 1;
         }
         let written = word.text.clone();
-        self.take_action(ai, option, &written, flag_span, vals, whole, from_config);
+        let unknown = self.unknown_words.get(start + 1..start + 1 + take).is_some_and(|u| u.contains(&true));
+        self.take_action(ai, option, &written, flag_span, vals, whole, from_config, unknown);
         start + 1 + take
     }
 
@@ -575,7 +589,7 @@ impl<'a> Ctx<'a> {
 
     /// `take_action`: `_get_values`, then the action's `__call__`.
     #[allow(clippy::too_many_arguments)]
-    fn take_action(&mut self, ai: usize, option: &str, written: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool) {
+    fn take_action(&mut self, ai: usize, option: &str, written: &str, flag_span: Span, vals: Vec<(String, Span)>, whole: Span, from_config: bool, unknown: bool) {
         let schema = self.schema;
         let Some(action) = schema.actions.get(ai) else { return };
         let name = option_name(action);
@@ -589,7 +603,9 @@ impl<'a> Ctx<'a> {
             _ => None,
         };
         // _get_values
-        let value: PyValue = if strings.is_empty() && nargs == Nargs::Optional {
+        let value: PyValue = if unknown {
+            self.unknown_value(action, &name, &strings, matches!(nargs, Nargs::One | Nargs::Optional))
+        } else if strings.is_empty() && nargs == Nargs::Optional {
             let c = PyValue::from_json(&action.r#const);
             match &c {
                 PyValue::Str(s) => match self.convert(action, &name, s, flag_span) {
@@ -707,6 +723,7 @@ impl<'a> Ctx<'a> {
                 value_span,
                 whole_span: whole,
                 from_config,
+                value_unknown: unknown,
             },
         );
     }
@@ -774,6 +791,32 @@ impl<'a> Ctx<'a> {
             }
         }
         false
+    }
+
+    /// `_get_values` for words whose value is unknown here: not judged (no error). The words
+    /// as written when they convert to an allowed value, else the flag's default: the resolved
+    /// value always has a type and value the flag can give, so the rules' arithmetic holds.
+    fn unknown_value(&mut self, action: &Action, name: &str, strings: &[(String, Span)], single: bool) -> PyValue {
+        let reported = self.parsed.diagnostics.len();
+        let mut values = Vec::with_capacity(strings.len());
+        for (s, sp) in strings {
+            match self.convert(action, name, s, *sp) {
+                Some(v) => values.push(v),
+                None => break,
+            }
+        }
+        self.parsed.diagnostics.truncate(reported);
+        let allowed = |v: &PyValue| action.choices.as_ref().map_or(true, |cs| cs.iter().any(|c| py_eq(&PyValue::from_json(c), v)));
+        if values.len() != strings.len() || !values.iter().all(allowed) {
+            return self.schema.defaults.get(&action.dest).cloned().unwrap_or(PyValue::None);
+        }
+        match values.pop() {
+            Some(v) if single && values.is_empty() => v,
+            last => {
+                values.extend(last);
+                PyValue::List(values)
+            }
+        }
     }
 
     /// `_get_value`: the type callable.

@@ -25,6 +25,11 @@ pub struct CheckOptions {
     /// Check against the release the text names (`lmsysorg/sglang:v0.5.20`,
     /// `pip install sglang==0.5.19`) instead of `sglang_version`, when this build carries it.
     pub release_from_text: bool,
+    /// Variables whose values are unknown by design (a file's templates, read as `${VALUES_TP}`;
+    /// see `sources::yaml::Extracted::unknown_variables`). A flag whose value word expands one
+    /// is not judged: no type or choice error, and a check that reads its value is not run
+    /// (`NotRunReason::UnknownValue`). Empty for a paste: `$PORT` there is an unset variable.
+    pub unknown_variables: Vec<String>,
 }
 
 impl Default for CheckOptions {
@@ -34,6 +39,7 @@ impl Default for CheckOptions {
             hardware: Hardware::default_h100(),
             config_files: ConfigFiles::new(),
             release_from_text: false,
+            unknown_variables: Vec::new(),
         }
     }
 }
@@ -181,7 +187,10 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         let fe = frontend::run_with(Some(schema), inv, config_files);
         diags.extend(fe.diagnostics);
 
-        let parsed_args = argparse::parse_args_with(schema, &fe.argv, &fe.from_config);
+        // Empty (no allocation) unless the text has values unknown by design.
+        let unknown_words: Vec<bool> =
+            if opts.unknown_variables.is_empty() { Vec::new() } else { fe.argv.iter().map(|w| expands_any(&w.text, &opts.unknown_variables)).collect() };
+        let parsed_args = argparse::parse_args_unknown(schema, &fe.argv, &fe.from_config, &unknown_words);
         diags.extend(parsed_args.diagnostics);
         stopped_before_warning(&mut diags);
 
@@ -214,6 +223,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
                 diagnostics: Vec::new(),
                 not_run: Vec::new(),
                 not_modelled: Vec::with_capacity(64),
+                on_unknown_branch: false,
             };
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             ctx.stage = Stage::Check;
@@ -293,6 +303,20 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
     // (a broken continuation, say) are reported as errors but SGLang judges what it receives.
     report.accepted = !report.commands.is_empty() && report.commands.iter().all(|c| c.accepted);
     (report, pd_servers)
+}
+
+/// Whether `word` expands one of `names` (`$NAME`, `${NAME}`, `${NAME:-x}`, ...). The word's
+/// text is as the shell leaves an unset variable's expansion it cannot perform: written out.
+fn expands_any(word: &str, names: &[String]) -> bool {
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    word.match_indices('$').any(|(at, _)| {
+        let rest = word.get(at + 1..).unwrap_or("");
+        let braced = rest.strip_prefix('{');
+        let after = braced.unwrap_or(rest);
+        let len = after.bytes().take_while(|&b| is_name_byte(b)).count();
+        let name = after.get(..len).unwrap_or("");
+        !name.is_empty() && names.iter().any(|n| n == name)
+    })
 }
 
 /// The models the command names, as the built-in catalog knows them (none without a catalog).

@@ -270,9 +270,11 @@ const COMPARED: &[Field] = &[
 
 impl PdServer {
     /// The command's PD facts from its resolved configuration, once SGLang's hooks have run;
-    /// None unless it is a PD prefill or decode server.
+    /// None unless it is a PD prefill or decode server, and when a fact compared depends on a
+    /// value not known here (a template's): the pair is then not judged.
     pub fn from_ctx(ctx: &Ctx, command: usize) -> Option<PdServer> {
         let cfg = &ctx.cfg;
+        cfg.forget_reads();
         let role = match cfg.str(f::disaggregation_mode) {
             Some("prefill") => Role::Prefill,
             Some("decode") => Role::Decode,
@@ -317,7 +319,7 @@ impl PdServer {
             written: COMPARED
                 .iter()
                 .map(|&field| {
-                    let setting = cfg.setting(field);
+                    let setting = cfg.setting_place(field);
                     let span = setting.filter(|s| !s.from_config).map(|s| s.whole_span);
                     let start = span.map(|s| s.start).unwrap_or(0);
                     let blanks = ctx.text.get(..start).map(|t| t.len() - t.trim_end_matches([' ', '\t']).len()).unwrap_or(0);
@@ -325,6 +327,7 @@ impl PdServer {
                 })
                 .collect(),
         })
+        .filter(|_| !cfg.read_unknown())
     }
 
     fn written(&self, field: Field) -> Option<&Written> {

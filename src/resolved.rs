@@ -7,6 +7,7 @@ use crate::argparse::{Namespace, Setting};
 use crate::fields::Field;
 use crate::pyvalue::PyValue;
 use crate::schema::Schema;
+use std::cell::Cell;
 
 pub struct ResolvedConfig<'s> {
     pub schema: &'s Schema,
@@ -15,9 +16,14 @@ pub struct ResolvedConfig<'s> {
     /// `derived_at[field]` is 1 + the value's place in `derived`, or 0 when unset. A check
     /// assigns a few dozen of the ~540 fields, so the dense part is a small index, not values.
     derived_at: Vec<u16>,
-    derived: Vec<PyValue>,
+    /// Each value, and whether it is unknown here (assigned after reading an unknown value).
+    derived: Vec<(PyValue, bool)>,
     /// The command's settings by field (one vector read per lookup).
     explicit_by_field: Vec<Option<&'s Setting>>,
+    /// Set when a value not known here is read (a setting's `value_unknown`, a value derived
+    /// from one); cleared when a hook starts (`Ctx::run`), so a finding the hook reports is known
+    /// to depend on it. Defaults are always known: reading one costs nothing more.
+    read_unknown: Cell<bool>,
 }
 
 static NONE: PyValue = PyValue::None;
@@ -30,16 +36,34 @@ impl<'s> ResolvedConfig<'s> {
                 *slot = Some(setting);
             }
         }
-        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), explicit_by_field }
+        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), explicit_by_field, read_unknown: Cell::new(false) }
+    }
+
+    /// Whether a field whose value is not known here was read since [`Self::forget_reads`].
+    pub fn read_unknown(&self) -> bool {
+        self.read_unknown.get()
+    }
+
+    /// Start tracking reads afresh (a hook starts).
+    pub fn forget_reads(&self) {
+        self.read_unknown.set(false);
+    }
+
+    fn note_read(&self, unknown: bool) {
+        if unknown {
+            self.read_unknown.set(true);
+        }
     }
 
     /// Current value of a `ServerArgs` field, as SGLang would read it now.
     pub fn get(&self, field: Field) -> &PyValue {
         let i = field.index();
-        if let Some(v) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+        if let Some((v, unknown)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+            self.note_read(*unknown);
             return v;
         }
         if let Some(Some(s)) = self.explicit_by_field.get(i) {
+            self.note_read(s.value_unknown);
             return &s.value;
         }
         match self.schema.dest_of_field.get(i) {
@@ -50,11 +74,13 @@ impl<'s> ResolvedConfig<'s> {
 
     /// Assign a field, as a hook does.
     pub fn set(&mut self, field: Field, value: PyValue) {
+        // A value computed after reading an unknown one is unknown too; any other is known.
+        let entry = (value, self.read_unknown.get());
         let Some(at) = self.derived_at.get_mut(field.index()) else { return };
         match usize::from(*at).checked_sub(1).and_then(|j| self.derived.get_mut(j)) {
-            Some(slot) => *slot = value,
+            Some(slot) => *slot = entry,
             None => {
-                self.derived.push(value);
+                self.derived.push(entry);
                 // More assignments than u16 can count cannot happen (one per field at most).
                 *at = u16::try_from(self.derived.len()).unwrap_or(u16::MAX);
             }
@@ -66,8 +92,15 @@ impl<'s> ResolvedConfig<'s> {
         self.setting(field).is_some()
     }
 
-    /// Where the command set this field, for spans and fixes.
+    /// Where the command set this field, and to what (a read of the value).
     pub fn setting(&self, field: Field) -> Option<&'s Setting> {
+        let setting = self.setting_place(field);
+        self.note_read(setting.is_some_and(|s| s.value_unknown));
+        setting
+    }
+
+    /// Where the command set this field, for spans and fixes only: not a read of its value.
+    pub fn setting_place(&self, field: Field) -> Option<&'s Setting> {
         self.explicit_by_field.get(field.index()).copied().flatten()
     }
 

@@ -196,6 +196,7 @@ fn render_not_run(out: &mut String, c: &CommandReport) {
             NotRunReason::Files => "needs files",
             NotRunReason::Network => "needs the network",
             NotRunReason::NotImplemented => "not modelled yet",
+            NotRunReason::UnknownValue => "depends on a value not known here",
         };
         let _ = writeln!(out, "  not run: {} ({reason})", n.site);
     }

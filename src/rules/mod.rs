@@ -269,6 +269,8 @@ pub struct Ctx<'a> {
     pub not_run: Vec<NotRun>,
     /// SGLang hooks on this command's path that this build does not model yet.
     pub not_modelled: Vec<&'static str>,
+    /// The hooks running now run on a branch of the pipeline taken on a value not known here.
+    pub on_unknown_branch: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -285,6 +287,8 @@ pub enum NotRunReason {
     Files,
     Network,
     NotImplemented,
+    /// The check read a value not known here (a template's: `CheckOptions::unknown_variables`).
+    UnknownValue,
 }
 
 /// What the model's `config.json` tells SGLang's checks. Nothing is read yet (the model issue
@@ -313,14 +317,21 @@ impl<'a> Ctx<'a> {
     /// The span to point at for these fields: the first one set on the command line, else
     /// the launcher.
     pub fn span_of(&self, fields: &[Field]) -> Span {
-        fields.iter().filter_map(|&f| self.cfg.setting(f)).map(|s| s.whole_span).next().unwrap_or(self.fallback_span)
+        fields.iter().filter_map(|&f| self.cfg.setting_place(f)).map(|s| s.whole_span).next().unwrap_or(self.fallback_span)
     }
 
     /// SGLang raises what `rule` reproduces, its message rendered from this release's template
     /// with `args`. Returns the `Err` that stops the hook. A rule whose site this release does
     /// not have reports nothing and does not stop.
+    ///
+    /// When the hook read a value not known here, whether SGLang raises is not known: the check
+    /// is recorded as not run, and the hook goes on as if it had not raised.
     pub fn raise(&mut self, rule: &'static Rule, args: &Args, fields: &[Field], fixes: Vec<Fix>) -> Step {
         let Some((exception, template)) = rule.sglang_text(self.release) else { return Ok(()) };
+        if self.depends_on_unknown() {
+            self.not_run_for_unknown(rule);
+            return Ok(());
+        }
         let span = self.span_of(fields);
         self.diagnostics.push(Diagnostic {
             code: rule.code.to_string(),
@@ -344,6 +355,10 @@ impl<'a> Ctx<'a> {
             return;
         }
         let Some((_, template)) = rule.sglang_text(self.release) else { return };
+        if self.depends_on_unknown() {
+            self.not_run_for_unknown(rule);
+            return;
+        }
         let span = self.span_of(fields);
         self.diagnostics.push(Diagnostic {
             code: rule.code.to_string(),
@@ -361,15 +376,34 @@ impl<'a> Ctx<'a> {
     /// Run one hook of SGLang's pipeline. A raise stops that hook, not the pipeline: the
     /// later hooks still run, so every error is found at once.
     pub fn run(&mut self, hook: fn(&mut Ctx) -> Step) {
+        self.cfg.forget_reads();
         let _ = hook(self);
     }
 
     /// Run hooks that SGLang runs as one function: the first raise stops the rest.
     pub fn run_in_turn(&mut self, hooks: &[fn(&mut Ctx) -> Step]) {
         for hook in hooks {
+            self.cfg.forget_reads();
             if hook(self).is_err() {
                 return;
             }
+        }
+    }
+
+    /// Whether what the running hook would report now depends on a value not known here: it
+    /// read one (since it started), or it runs on a branch taken on one.
+    fn depends_on_unknown(&self) -> bool {
+        self.cfg.read_unknown() || self.on_unknown_branch
+    }
+
+    /// `rule`'s check read a value not known here: not run, rather than reported.
+    fn not_run_for_unknown(&mut self, rule: &'static Rule) {
+        let site = match &rule.sglang {
+            Sglang::Python { function, .. } | Sglang::Transfer { function, .. } => Some(*function),
+            _ => rule.site(self.release).map(|s| s.id),
+        };
+        if let Some(site) = site {
+            self.not_run.push(NotRun { site, reason: NotRunReason::UnknownValue });
         }
     }
 
@@ -413,7 +447,7 @@ impl<'a> Ctx<'a> {
     pub fn fix_set(&self, title: impl Into<String>, field: Field, value: &str, applicability: Applicability) -> Fix {
         let title = title.into();
         let flag = self.flag(field);
-        match self.cfg.setting(field) {
+        match self.cfg.setting_place(field) {
             Some(s) if s.from_config => Fix::advice(title),
             Some(s) => Fix {
                 title,
@@ -444,7 +478,7 @@ impl<'a> Ctx<'a> {
     /// Fix: remove the flag that set `field` (and its value) from the command.
     pub fn fix_remove(&self, title: impl Into<String>, field: Field, applicability: Applicability) -> Fix {
         let title = title.into();
-        match self.cfg.setting(field) {
+        match self.cfg.setting_place(field) {
             Some(s) if !s.from_config => {
                 // Also take the whitespace before the flag so no double space is left.
                 let mut start = s.whole_span.start;

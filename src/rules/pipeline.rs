@@ -143,8 +143,14 @@ fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
             Compiled::Run(hooks) => hooks.iter().for_each(|hook| ctx.run(*hook)),
             Compiled::NotModelled(name) | Compiled::Unreadable(name) => ctx.not_modelled(name),
             Compiled::If(holds, then, otherwise) => {
+                ctx.cfg.forget_reads();
                 let branch = if holds(ctx) { then } else { otherwise };
-                if run_steps(ctx, branch) {
+                // a branch taken on a value not known here may not be SGLang's
+                let outer = ctx.on_unknown_branch;
+                ctx.on_unknown_branch |= ctx.cfg.read_unknown();
+                let returned = run_steps(ctx, branch);
+                ctx.on_unknown_branch = outer;
+                if returned {
                     return true;
                 }
             }

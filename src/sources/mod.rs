@@ -326,24 +326,22 @@ pub fn shell_snippet(lines: Vec<Line>, prompts: Prompts) -> Option<Snippet> {
 
 /// The launch-bearing snippets of `text`, read as a file of `kind`.
 pub fn extract(kind: Kind, text: &str) -> Vec<Snippet> {
-    extract_with_findings(kind, text).0
+    extract_with_findings(kind, text).snippets
 }
 
 /// [`extract`], with findings about a file that cannot be read as its kind (a notebook that
-/// is not JSON).
-pub fn extract_with_findings(kind: Kind, text: &str) -> (Vec<Snippet>, Vec<Diagnostic>) {
+/// is not JSON) and, for YAML, its templates and the variables whose values it cannot give.
+pub fn extract_with_findings(kind: Kind, text: &str) -> yaml::Extracted {
+    let snippets_only = |snippets| yaml::Extracted { snippets, ..yaml::Extracted::default() };
     match kind {
-        Kind::Shell => (vec![Snippet::verbatim(text, 0..text.len())], Vec::new()),
-        Kind::Markdown => (markdown::extract_markdown(text), Vec::new()),
-        Kind::Rst => (markdown::extract_rst(text), Vec::new()),
-        Kind::Yaml => {
-            let extracted = yaml::extract_with_findings(text);
-            (extracted.snippets, extracted.findings)
-        }
-        Kind::Dockerfile => (dockerfile::extract(text), Vec::new()),
+        Kind::Shell => snippets_only(vec![Snippet::verbatim(text, 0..text.len())]),
+        Kind::Markdown => snippets_only(markdown::extract_markdown(text)),
+        Kind::Rst => snippets_only(markdown::extract_rst(text)),
+        Kind::Yaml => yaml::extract_with_findings(text),
+        Kind::Dockerfile => snippets_only(dockerfile::extract(text)),
         Kind::Notebook => match notebook::read(text) {
-            Ok(snippets) => (snippets, Vec::new()),
-            Err(finding) => (Vec::new(), vec![*finding]),
+            Ok(snippets) => snippets_only(snippets),
+            Err(finding) => yaml::Extracted { findings: vec![*finding], ..yaml::Extracted::default() },
         },
     }
 }
@@ -497,7 +495,7 @@ pub fn check_file(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions
 /// only shell errors in a snippet that mentions a launch are kept (in [`FileReport::diagnostics`]).
 /// A command whose remaining findings hold no error SGLang raises counts as accepted.
 pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOptions, ignored_codes: &[String]) -> FileReport {
-    let (snippets, findings) = extract_with_findings(kind, text);
+    let yaml::Extracted { snippets, findings, unknown_variables } = extract_with_findings(kind, text);
     // A file that cannot be read is not accepted; a template's warning belongs to its launch.
     let accepted = !findings.iter().any(|d| d.severity == Severity::Error);
     let (templates, diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) = findings.into_iter().partition(|d| d.code == "SRC002");
@@ -527,6 +525,17 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
         _ => opts,
     };
     out.parser_only = crate::release::get(&out.sglang_version).is_some_and(|r| !r.data.checks_modelled);
+    // The file's templates and undeclared values are unknown to every snippet of it (the names
+    // are the file's own: one list for the file keeps this simple).
+    let with_unknown;
+    let opts = if unknown_variables.is_empty() {
+        opts
+    } else {
+        let mut unknown = opts.unknown_variables.clone();
+        unknown.extend(unknown_variables);
+        with_unknown = crate::CheckOptions { unknown_variables: unknown, ..opts.clone() };
+        &with_unknown
+    };
     let lines = LineIndex::new(text);
     let mut ignores = IgnoresByLine::default();
     // PD servers of every snippet, paired over the whole file below: (snippet, server).
@@ -644,8 +653,8 @@ fn pair_over_file(
 }
 
 /// Each template's SRC002 goes to the launch it sits in, in place of the shell's SH005 for the
-/// unset variable it was read as (the same bytes) and of argparse's type or choice error on
-/// that stand-in: the launch is checked around the template. One outside every launch stays
+/// unset variable it was read as (the same bytes): the launch is checked around the template
+/// (its value is unknown: `CheckOptions::unknown_variables`). One outside every launch stays
 /// file-level.
 fn attach_template_findings(out: &mut FileReport, templates: Vec<Diagnostic>) {
     for t in templates {
@@ -654,10 +663,9 @@ fn attach_template_findings(out: &mut FileReport, templates: Vec<Diagnostic>) {
             Some(c) => {
                 let overlaps = |d: &Diagnostic| d.span.start < t.span.end.max(t.span.start + 1) && t.span.start < d.span.end.max(d.span.start + 1);
                 // The template stands for a value the checker cannot know: the shell's SH005 for
-                // the variable it was read as, and argparse's verdict on that literal text (an
-                // "invalid int value" for `--tp-size {{ .Values.tp }}`), are not findings.
+                // the variable it was read as says the same thing less well.
                 let before = c.command.diagnostics.len();
-                c.command.diagnostics.retain(|d| !(matches!(d.code.as_str(), "SH005" | "ARG004" | "ARG005") && overlaps(d)));
+                c.command.diagnostics.retain(|d| !(d.code == "SH005" && overlaps(d)));
                 if c.command.diagnostics.len() != before {
                     c.command.accepted = !c.command.diagnostics.iter().any(|d| d.is_sglang_error() || d.code == "CFG009");
                 }

@@ -16,7 +16,9 @@
 //!   `environment` (compose: `K=V` list or mapping) become `export K=V` lines before the
 //!   command, outer first. A variable whose value is not in the file (`valueFrom`, a secret, a
 //!   compose `K` with no value, a template) is not exported: the checker then says that `$K`
-//!   is not expanded (SH005) and checks the text around it, which is the honest reading.
+//!   is not expanded (SH005) and checks the text around it, which is the honest reading; a
+//!   Kubernetes one is also unknown by design ([`Extracted::unknown_variables`]): a flag whose
+//!   value expands it is not judged.
 //! * Expansion before the command runs: in a Kubernetes container (a mapping with `args` or an
 //!   `env` list) the kubelet's `$(NAME)` takes the declared value (unknown ones, and the `LWS_*`
 //!   variables LeaderWorkerSet injects, become unset variables; `$$` is one `$`); in a Compose
@@ -48,6 +50,12 @@ pub const MAX_DEPTH: usize = 100;
 pub struct Extracted {
     pub snippets: Vec<Snippet>,
     pub findings: Vec<Diagnostic>,
+    /// The names of the variables whose values the file cannot give, by design, that its
+    /// snippets expand (sorted, once each; over the whole file): templates read as unset
+    /// variables (`VALUES_TP` for `{{ .Values.tp }}`), Kubernetes variables declared with no
+    /// value in the file (`valueFrom`, a secret) and the `LWS_*` ones LeaderWorkerSet injects.
+    /// A flag whose value expands one of them is not judged (`CheckOptions::unknown_variables`).
+    pub unknown_variables: Vec<String>,
 }
 
 /// The launch-bearing snippets of a YAML file.
@@ -69,7 +77,8 @@ pub fn extract_with_findings(text: &str) -> Extracted {
             return out;
         }
     };
-    let mut walker = Walker { file: &parsed_text, original: text, templates: &templates, used_templates: Vec::new(), compose: false, snippets: Vec::new() };
+    let mut walker =
+        Walker { file: &parsed_text, original: text, templates: &templates, used_templates: Vec::new(), compose: false, snippets: Vec::new(), unknown_variables: Vec::new() };
     for doc in &docs {
         walker.compose = matches!(doc, Node::Map(entries) if entries.iter().any(|(k, _)| key_is(k, "services")));
         walker.node(doc, &mut Vec::new(), 0);
@@ -78,7 +87,10 @@ pub fn extract_with_findings(text: &str) -> Extracted {
     used.sort_unstable();
     used.dedup();
     let findings = used.into_iter().filter_map(|k| templates.get(k)).map(|t| template_finding(text, t.clone())).collect();
-    Extracted { snippets: walker.snippets, findings }
+    let mut unknown_variables = walker.unknown_variables;
+    unknown_variables.sort_unstable();
+    unknown_variables.dedup();
+    Extracted { snippets: walker.snippets, findings, unknown_variables }
 }
 
 /// Whether `edited` (the file after fixes were applied) still parses and holds as many launches
@@ -534,6 +546,8 @@ struct Walker<'a> {
     /// `$VAR` / `${VAR...}` in every value from the host's environment, `$$` is one `$`.
     compose: bool,
     snippets: Vec<Snippet>,
+    /// See [`Extracted::unknown_variables`] (unsorted, repeats included).
+    unknown_variables: Vec<String>,
 }
 
 fn key_is(key: &Node, name: &str) -> bool {
@@ -592,7 +606,20 @@ impl Walker<'_> {
     }
 
     /// Variables from an `env` / `envs` / `environment` value.
-    fn variables(&self, value: &Node, scope: &mut Vec<Var>) {
+    fn variables(&mut self, value: &Node, scope: &mut Vec<Var>) {
+        let first = scope.len();
+        self.declared_variables(value, scope);
+        // A Kubernetes variable declared with no value here (`valueFrom`, a secret) is set when
+        // the container starts: its value is unknown by design. Compose's and Actions' are not
+        // declared that way (a compose `K` with no value is the host's, left as today).
+        if !self.compose {
+            let unknown = scope.get(first..).unwrap_or(&[]).iter().filter(|v| v.value.is_none()).map(|v| v.name.clone());
+            self.unknown_variables.extend(unknown);
+        }
+    }
+
+    /// Variables from an `env` / `envs` / `environment` value, as declared.
+    fn declared_variables(&self, value: &Node, scope: &mut Vec<Var>) {
         match value {
             // GitHub Actions `env:`, SkyPilot `envs:`, compose `environment:` as a mapping
             Node::Map(entries) => {
@@ -740,6 +767,16 @@ impl Walker<'_> {
         out
     }
 
+    /// The unset variables that stand for values the file cannot give (templates, and the
+    /// kubelet's `$(NAME)` of a variable with no value here); not docker compose's host ones.
+    fn note_unknown(&mut self, stand_ins: &[StandIn]) {
+        for s in stand_ins.iter().filter(|s| s.host.is_none()) {
+            if let Some(name) = s.text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
+                self.unknown_variables.push(name.to_string());
+            }
+        }
+    }
+
     /// A string scalar that mentions a launch: its value is shell text.
     fn shell_string(&mut self, s: &Scalar, env: &[Var], kube: Option<&[Var]>) {
         if !mentions_launch(&s.value) {
@@ -748,6 +785,7 @@ impl Walker<'_> {
         let mut out = Builder::default();
         let aligned = self.align_scalar(s);
         let stand_ins = self.stand_ins(&aligned.segs, kube);
+        self.note_unknown(&stand_ins);
         exports(&mut out, env, &host_variables(&stand_ins));
         self.write_value(&mut out, &s.value, &aligned.segs, &stand_ins);
         if !out.is_empty() {
@@ -815,6 +853,7 @@ impl Walker<'_> {
                 let aligned = self.align_scalar(s);
                 let file = s.start..aligned.end.max(s.start);
                 let stand_ins = self.stand_ins(&aligned.segs, kube);
+                self.note_unknown(&stand_ins);
                 used.extend(stand_ins.iter().filter_map(|s| s.template));
                 host.extend(host_variables(&stand_ins));
                 let word = if stand_ins.is_empty() { quote_word(&s.value) } else { self.word_with_stand_ins(s, &aligned, &stand_ins) };

@@ -1,0 +1,138 @@
+//! Values the checker cannot know (issue 13): a template in a file (`{{ .Values.tp }}`, read as
+//! the unset variable `${VALUES_TP}`) or a Kubernetes variable whose value is not in the file
+//! makes its flag's value unknown. SGLang's verdict on that value is not claimed either way:
+//! argparse does not judge it, and a check that reads it is not run (and said so), while the
+//! checks that do not read it still report what SGLang raises.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice, clippy::panic)]
+
+use sglang_preflight::diagnostic::{Diagnostic, Severity};
+use sglang_preflight::rules::NotRunReason;
+use sglang_preflight::sources::{check_file, yaml, FileReport, Kind};
+use sglang_preflight::{check, CheckOptions};
+
+/// A Kubernetes container whose args are `args` (YAML flow items, as written).
+fn pod(args: &str) -> String {
+    format!("spec:\n  containers:\n    - name: sglang\n      command: [\"python3\", \"-m\", \"sglang.launch_server\"]\n      args: [{args}]\n")
+}
+
+fn check_yaml(text: &str) -> FileReport {
+    check_file("pod.yaml", Kind::Yaml, text, &CheckOptions::default())
+}
+
+fn findings(report: &FileReport) -> Vec<&Diagnostic> {
+    report.diagnostics.iter().chain(report.commands.iter().flat_map(|c| c.command.diagnostics.iter())).collect()
+}
+
+fn codes(report: &FileReport, severity: Severity) -> Vec<&str> {
+    findings(report).into_iter().filter(|d| d.severity == severity).map(|d| d.code.as_str()).collect()
+}
+
+fn unknown_value_checks(report: &FileReport) -> usize {
+    report.commands.iter().flat_map(|c| c.command.not_run.iter()).filter(|n| n.reason == NotRunReason::UnknownValue).count()
+}
+
+const HELM: &str = r#"spec:
+  containers:
+    - name: sglang
+      command: ["python3", "-m", "sglang.launch_server"]
+      args:
+        - --model-path
+        - "{{ .Values.model }}"
+        - --tp-size
+        - "{{ .Values.tp }}"
+        - --dp-size
+        - "3"
+        - --enable-dp-attention
+"#;
+
+#[test]
+fn a_check_that_reads_a_templated_value_is_not_run_and_says_so() {
+    // With a known tp-size of 1 SGLang raises PAR022 (tp-size must be a multiple of dp-size) ...
+    let known = check("python -m sglang.launch_server --model-path m --tp-size 1 --dp-size 3 --enable-dp-attention", &CheckOptions::default());
+    assert!(known.commands[0].diagnostics.iter().any(|d| d.code == "PAR022"), "{:#?}", known.commands[0].diagnostics);
+    // ... with a templated one nobody knows whether it does: no SGLang error, no type error.
+    let report = check_yaml(HELM);
+    assert_eq!(codes(&report, Severity::Error), Vec::<&str>::new(), "{:#?}", findings(&report));
+    assert_eq!(findings(&report).iter().filter(|d| d.code == "SRC002").count(), 2);
+    assert!(report.accepted);
+    assert_eq!(unknown_value_checks(&report), 1);
+    let c = &report.commands[0].command;
+    let note = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks).unwrap();
+    assert!(note.contains("1 check depends on a value not known here (a template)"), "{note}");
+}
+
+#[test]
+fn the_template_variables_are_the_files_unknown_values() {
+    assert_eq!(yaml::extract_with_findings(HELM).unknown_variables, ["VALUES_MODEL", "VALUES_TP"]);
+}
+
+#[test]
+fn a_templated_choice_is_not_an_invalid_choice() {
+    let report = check_yaml(&pod(r#""--model-path", "m", "--attention-backend", "{{ .Values.backend }}""#));
+    assert!(!findings(&report).iter().any(|d| d.code == "ARG005"), "{:#?}", findings(&report));
+    assert_eq!(codes(&report, Severity::Error), Vec::<&str>::new());
+    assert_eq!(codes(&report, Severity::Warning), ["SRC002"]);
+}
+
+#[test]
+fn a_check_that_does_not_read_the_templated_value_still_reports() {
+    // tests/fixtures/0.5.23/rules_cuda_graph.jsonl, CG002-trigger, with a templated tp-size
+    let paste = check(
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 0",
+        &CheckOptions::default(),
+    );
+    let expected: Vec<(&str, &str)> = paste.commands[0].diagnostics.iter().filter(|d| d.is_sglang_error()).map(|d| (d.code.as_str(), d.message.as_str())).collect();
+    assert_eq!(expected.iter().map(|e| e.0).collect::<Vec<_>>(), ["CG002"]);
+    let file = pod(r#""--model-path", "meta-llama/Llama-3.1-8B-Instruct", "--cuda-graph-prefill-max-context", "0", "--tp-size", "{{ .Values.tp }}""#);
+    let report = check_yaml(&file);
+    let got: Vec<(&str, &str)> = findings(&report).into_iter().filter(|d| d.is_sglang_error()).map(|d| (d.code.as_str(), d.message.as_str())).collect();
+    assert_eq!(got, expected);
+    assert!(!report.accepted);
+}
+
+#[test]
+fn a_later_known_value_wins_over_a_templated_one() {
+    let file = pod(r#""--model-path", "m", "--tp-size", "{{ .Values.tp }}", "--tp-size", "1", "--dp-size", "3", "--enable-dp-attention""#);
+    let report = check_yaml(&file);
+    assert!(codes(&report, Severity::Error).contains(&"PAR022"), "{:#?}", findings(&report));
+    assert_eq!(unknown_value_checks(&report), 0);
+}
+
+#[test]
+fn a_kubernetes_variable_with_no_value_in_the_file_is_unknown() {
+    let file = "spec:\n  containers:\n    - name: sglang\n      command: [\"python3\", \"-m\", \"sglang.launch_server\"]\n      args: [\"--model-path\", \"m\", \"--tp-size\", \"$(TP)\"]\n      env:\n        - name: TP\n          valueFrom:\n            secretKeyRef: {name: s, key: tp}\n";
+    assert_eq!(yaml::extract_with_findings(file).unknown_variables, ["TP"]);
+    let report = check_yaml(file);
+    assert!(!findings(&report).iter().any(|d| d.code == "ARG004"), "{:#?}", findings(&report));
+    assert_eq!(codes(&report, Severity::Error), Vec::<&str>::new());
+}
+
+#[test]
+fn a_paste_with_an_unset_variable_is_judged_as_written() {
+    // In a paste `$PORT` is an unset variable: SGLang receives the text `$PORT` and says so.
+    let report = check("python -m sglang.launch_server --model-path m --port $PORT", &CheckOptions::default());
+    let c = &report.commands[0];
+    let arg004 = c.diagnostics.iter().find(|d| d.code == "ARG004").expect("ARG004");
+    assert_eq!(arg004.message, "argument --port: invalid int value: '$PORT'");
+    assert!(c.not_run.iter().all(|n| n.reason != NotRunReason::UnknownValue));
+}
+
+#[test]
+fn check_options_can_name_unknown_variables_for_a_paste() {
+    let opts = CheckOptions { unknown_variables: vec!["PORT".into()], ..CheckOptions::default() };
+    let report = check("python -m sglang.launch_server --model-path m --port $PORT", &opts);
+    assert!(report.accepted, "{:#?}", report.commands[0].diagnostics);
+}
+
+#[test]
+fn a_pd_pair_that_differs_only_by_a_templated_value_is_not_judged() {
+    let pair = |prefill_page: &str| {
+        format!(
+            "spec:\n  containers:\n    - name: prefill\n      command: [\"python3\", \"-m\", \"sglang.launch_server\"]\n      args: [\"--model-path\", \"a/x\", \"--disaggregation-mode\", \"prefill\", \"--page-size\", \"{prefill_page}\"]\n    - name: decode\n      command: [\"python3\", \"-m\", \"sglang.launch_server\"]\n      args: [\"--model-path\", \"a/x\", \"--disaggregation-mode\", \"decode\", \"--page-size\", \"16\", \"--port\", \"30001\"]\n"
+        )
+    };
+    // the pair check exists: a known, different page size is a finding
+    assert!(codes(&check_yaml(&pair("32")), Severity::Error).contains(&"PAIR003"));
+    let report = check_yaml(&pair("{{ .Values.page }}"));
+    assert!(!findings(&report).iter().any(|d| d.code.starts_with("PAIR")), "{:#?}", findings(&report));
+}
