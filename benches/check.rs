@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the whole check (`cargo bench --bench check`): every fixture
-//! command (tests/fixtures/*.jsonl `cmd`), a typical command, 1 MB inputs, and each input shape
+//! command (tests/fixtures/<default release>/*.jsonl `cmd`), a typical command, 1 MB inputs, and each input shape
 //! that could grow super-linearly at 100 KB and at 1 MB (the 1 MB time should be about 10x the
 //! 100 KB one; these measurements replaced wall-clock ratio assertions in tests/properties.rs).
 
@@ -11,7 +11,8 @@ use std::path::Path;
 const TYPICAL: &str = "CUDA_VISIBLE_DEVICES=0,1,2,3 python -m sglang.launch_server \\\n  --model-path meta-llama/Llama-3.1-8B-Instruct \\\n  --tp-size 4 --mem-fraction-static 0.85 --context-length 32768 \\\n  --host 0.0.0.0 --port 30000 --enable-metrics --served-model-name llama\n";
 
 fn fixture_commands() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    // The default release's fixtures (they live per release: tests/fixtures/<release>/).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(sglang_preflight::schema::DEFAULT_VERSION);
     let mut paths: Vec<_> = std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
     paths.sort();
     paths
