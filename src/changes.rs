@@ -59,7 +59,9 @@ fn show(v: &Value) -> String {
 fn deprecation(a: &Action) -> Option<String> {
     let new_flag = a.extra.as_ref().and_then(|e| e.get("new_flag")).and_then(Value::as_str);
     let help = a.help.as_deref().unwrap_or("");
-    let says = help.to_ascii_lowercase().contains("deprecated");
+    // As the schema dump decides it: the help starts with "Deprecated" or says "(Deprecated".
+    let lower = help.to_ascii_lowercase();
+    let says = lower.starts_with("deprecated") || lower.contains("(deprecated") || lower.contains("[deprecated");
     if a.action.starts_with("Deprecated") || a.deprecated || says {
         Some(match new_flag {
             Some(n) => format!("use {n} instead"),
@@ -104,6 +106,14 @@ fn details(old: &Action, new: &Action) -> Vec<String> {
         (Some(_), None) => out.push("no longer restricted to fixed choices".to_string()),
         _ => {}
     }
+    let spelled = |a: &Action, b: &Action| a.option_strings.iter().filter(|o| !b.option_strings.contains(o)).cloned().collect::<Vec<_>>();
+    let (gone, added) = (spelled(old, new), spelled(new, old));
+    if !gone.is_empty() {
+        out.push(format!("no longer spelled {}", gone.join(", ")));
+    }
+    if !added.is_empty() {
+        out.push(format!("also spelled {}", added.join(", ")));
+    }
     match (deprecation(old), deprecation(new)) {
         (None, Some(how)) => out.push(format!("deprecated: {how}")),
         (Some(_), None) => out.push("no longer deprecated".to_string()),
@@ -120,14 +130,22 @@ pub fn between(from: &Schema, to: &Schema) -> Changes {
     let mut flags: Vec<&str> = old.keys().chain(new.keys()).copied().collect();
     flags.sort_unstable();
     flags.dedup();
+    // A flag with several spellings (`--tp-size`/`--tensor-parallel-size`) is one action: its
+    // changes are listed once, under its first spelling that both releases have.
+    let mut seen: std::collections::HashSet<*const Action> = std::collections::HashSet::new();
     for flag in flags {
         match (old.get(flag), new.get(flag)) {
             (Some(a), Some(b)) => {
+                if !seen.insert(*a as *const Action) {
+                    continue;
+                }
                 let d = details(a, b);
                 if !d.is_empty() {
                     changes.push(FlagChange::Changed { flag: flag.to_string(), details: d });
                 }
             }
+            // A spelling dropped from an action that keeps another is listed with that action.
+            (Some(a), None) if a.option_strings.iter().any(|o| new.contains_key(o.as_str())) => {}
             (Some(a), None) => match to.action_for_dest(&a.dest).filter(|b| b.dest != "help") {
                 Some(b) => changes.push(FlagChange::Renamed { flag: flag.to_string(), to: b.option_strings.clone() }),
                 None => changes.push(FlagChange::Removed { flag: flag.to_string(), advice: deprecation(a) }),

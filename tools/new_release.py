@@ -170,7 +170,11 @@ def main() -> int:
     binary = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"), "debug", "sglang-preflight")
 
     cases = args.cases or sorted(glob.glob(os.path.join(ROOT, "tests", "cases", "*.jsonl")))
-    step("record every fixture", lambda: run([sys.executable, "tools/recorder/record.py", "--version", v, *cases]))
+    def record() -> None:
+        todo = [c for c in cases if args.force or not os.path.exists(os.path.join(ROOT, "tests", "fixtures", v, os.path.basename(c)))]
+        if todo:
+            run([sys.executable, "tools/recorder/record.py", "--version", v, *todo])
+    step("record every fixture", record)
 
     report = [f"# SGLang {v}: review report", ""]
     if previous:
@@ -183,8 +187,8 @@ def main() -> int:
                    "Re-read these against the rules named (and their recorded triggers).", "", *(files or ["None."]), ""]
         warns = warn_site_changes(previous, v)
         report += [f"## Warning sites whose message changed ({len(warns)})", "", *(warns or ["None."]), ""]
-    report += ["## Time", "", *(f"- {name}: {secs:.0f} s" for name, secs in timings),
-               f"- in all: {sum(s for _, s in timings):.0f} s", ""]
+    report += ["## Time", "", "This run (steps whose output was already there are skipped: `--force` redoes them):", "",
+               *(f"- {name}: {secs:.0f} s" for name, secs in timings), f"- in all: {sum(s for _, s in timings):.0f} s", ""]
     out = args.report or os.path.join(ROOT, "docs", "releases", f"{v}.md")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
