@@ -59,7 +59,9 @@ button.apply { border-color: var(--accent); color: var(--accent); font-weight: 6
 .before-after { display: grid; grid-template-columns: 1fr; gap: 0.3em; margin-top: 0.4em; }
 .ba { display: flex; gap: 0.5em; align-items: baseline; min-width: 0; }
 .ba-label { font-size: 0.75em; color: var(--muted); width: 3.5em; flex: none; }
-.ba pre { margin: 0; padding: 0.3em 0.5em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-all; font-family: var(--mono); font-size: 0.85em; flex: 1; min-width: 0; }
+.ba pre { margin: 0; padding: 0.3em 0.5em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--mono); font-size: 0.85em; flex: 1; min-width: 0; }
+/* A word moves to the next line whole; only one longer than a line breaks inside. */
+.ba pre .w, .card .message .w { display: inline-block; max-width: 100%; }
 .ba del { background: var(--err-hl); text-decoration: line-through; color: inherit; }
 .ba ins { background: rgba(46, 160, 67, 0.30); text-decoration: none; color: inherit; }
 /* Hidden characters (TXT004/TXT009). In the backdrop behind the textarea the character itself

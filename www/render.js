@@ -380,6 +380,16 @@ export function renderCardPages(container, items, makeCard, { pageSize = 40, wha
  * The lines a fix touches, before and after, with the changed parts marked (display only: the
  * new text itself comes from the core, `applyEdits`). Null when the edits are not in order.
  */
+/** `str` appended to `node` with each word in its own span (text only): the CSS keeps a word
+ * whole on a line (`--dcp-size` does not break after its hyphens) unless it is longer than a line. */
+function appendWords(node, str) {
+  for (const part of str.split(/(\s+)/)) {
+    if (!part) continue;
+    if (/\s/.test(part)) node.append(part);
+    else node.append(el('span', 'w', part));
+  }
+}
+
 export function fixPreview(text, edits) {
   if (edits.length === 0) return null;
   const sorted = [...edits].sort((a, b) => a.start16 - b.start16);
@@ -404,14 +414,22 @@ export function fixPreview(text, edits) {
   for (const e of sorted) {
     if (e.start16 < at || e.end16 > text.length) return null;
     const same = text.slice(at, e.start16);
-    before.append(same);
-    aft.append(same);
-    if (e.end16 > e.start16) before.append(el('del', null, text.slice(e.start16, e.end16)));
-    if (e.replacement) aft.append(el('ins', null, e.replacement));
+    appendWords(before, same);
+    appendWords(aft, same);
+    if (e.end16 > e.start16) {
+      const del = el('del');
+      appendWords(del, text.slice(e.start16, e.end16));
+      before.append(del);
+    }
+    if (e.replacement) {
+      const ins = el('ins');
+      appendWords(ins, e.replacement);
+      aft.append(ins);
+    }
     at = e.end16;
   }
-  before.append(text.slice(at, to));
-  aft.append(text.slice(at, to));
+  appendWords(before, text.slice(at, to));
+  appendWords(aft, text.slice(at, to));
   if (clipEnd) {
     before.append('…');
     aft.append('…');
@@ -468,7 +486,9 @@ export function diagCard(d, opts = {}) {
     body = fold;
   } else card.append(head);
   const msg = el('pre', 'message');
-  msg.append(el('code', null, d.message));
+  const code = el('code');
+  appendWords(code, d.message);
+  msg.append(code);
   body.append(msg);
   if (d.explanation) {
     const ex = el('p', 'explanation');

@@ -249,3 +249,42 @@ test('a check over the time budget is abandoned, the worker replaced, the page r
     await context.close();
   }
 });
+
+test('messages and fix previews keep each flag whole on a line at phone width (no break after a hyphen)', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(hashUrl(env, { cmd: DCP_CMD }));
+    await renders(page, 1);
+    const card = page.locator('#cards article.card', { hasText: DCP_MSG }).first();
+    await card.waitFor({ timeout: 5000 });
+    // Every word of every before/after preview is laid out on one line, unless it is longer than
+    // a whole line of its preview.
+    const broken = await card.evaluate((c) => {
+      const out = [];
+      for (const pre of c.querySelectorAll('.before-after pre, .message')) {
+        const style = getComputedStyle(pre);
+        // A word as wide as the line's content box is longer than a line: it may break.
+        const width = pre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 1;
+        for (const w of pre.querySelectorAll('.w')) {
+          const range = document.createRange();
+          range.selectNodeContents(w);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (lines.size > 1 && w.getBoundingClientRect().width < width) out.push(w.textContent);
+        }
+      }
+      return out;
+    });
+    const words = await card.locator('.before-after pre .w').allTextContents();
+    assert.ok(words.includes('--dcp-size'), `preview words: ${JSON.stringify(words)}`);
+    // SGLang's message reads exactly as it did: the words are only laid out.
+    assert.equal(await card.locator('.message').textContent(), DCP_MSG);
+    assert.deepEqual(broken, [], 'words broken across lines in the previews');
+    // The previews still read as the text: the words and spaces, nothing added.
+    const before = await card.locator('.before-after pre.before').first().textContent();
+    assert.ok(before.includes('--dcp-size 2'), before);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
