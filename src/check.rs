@@ -122,24 +122,9 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         // The image a `docker run` in front of the launcher names counts as named before it.
         let first_launch = located.invocations.first().map(|i| i.launcher.start).unwrap_or(text.len());
         if let Some(hint) = crate::release_hint::hint(text, first_launch) {
-            release_note = Some(if crate::release::get(&hint.version).is_some() {
-                report.sglang_version = hint.version.clone();
-                Diagnostic::preflight("P0004", Severity::Info, Stage::Shell, format!("Checked against SGLang {}, the release this text names.", hint.version), hint.span)
-                    .with_explanation("A command is judged by the release it runs on: flags come and go between releases. Choose another release to see how it would judge the command.")
-            } else {
-                Diagnostic::preflight(
-                    "P0005",
-                    Severity::Warning,
-                    Stage::Shell,
-                    format!("This text names SGLang {}, which this build does not carry: checked against SGLang {} instead.", hint.version, opts.sglang_version),
-                    hint.span,
-                )
-                .with_explanation(format!(
-                    "Flags and checks change between releases, so the verdict may differ on {}. Releases carried: {}.",
-                    hint.version,
-                    crate::release::KNOWN_VERSIONS.join(", ")
-                ))
-            });
+            let (version, note) = crate::release_hint::decide(hint, &opts.sglang_version, "text");
+            report.sglang_version = version;
+            release_note = Some(note);
         }
     }
     let Some(release) = crate::release::get(&report.sglang_version) else {

@@ -86,6 +86,31 @@ pub fn for_text(text: &str) -> Option<ReleaseHint> {
     hint(text, located.invocations.first().map(|i| i.launcher.start).unwrap_or(text.len()))
 }
 
+/// The release to check against when `text` names `hint` (`what`: "text" or "file"), and the
+/// finding that says so: P0004 when this build carries it, else P0005 and `default` stays.
+pub fn decide(hint: ReleaseHint, default: &str, what: &str) -> (String, crate::diagnostic::Diagnostic) {
+    use crate::diagnostic::{Diagnostic, Severity, Stage};
+    if crate::release::get(&hint.version).is_some() {
+        let note = Diagnostic::preflight("P0004", Severity::Info, Stage::Shell, format!("Checked against SGLang {}, the release this {what} names.", hint.version), hint.span)
+            .with_explanation("A command is judged by the release it runs on: flags come and go between releases. Choose another release explicitly to see how it would judge the command.");
+        (hint.version, note)
+    } else {
+        let note = Diagnostic::preflight(
+            "P0005",
+            Severity::Warning,
+            Stage::Shell,
+            format!("This {what} names SGLang {}, which this build does not carry: checked against SGLang {default} instead.", hint.version),
+            hint.span,
+        )
+        .with_explanation(format!(
+            "Flags and checks change between releases, so the verdict may differ on {}. Releases carried: {}.",
+            hint.version,
+            crate::release::KNOWN_VERSIONS.join(", ")
+        ));
+        (default.to_string(), note)
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing, clippy::string_slice)] // a failed expectation fails the test
 mod tests {

@@ -510,20 +510,15 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
         parser_only: false,
     };
     // The release a file names (`FROM lmsysorg/sglang:v0.5.20`, `image: ...`, `pip install
-    // sglang==...`) is read from the whole file: a snippet holds only the launch.
-    let named;
-    let opts = match opts.release_from_text.then(|| crate::release_hint::hint(text, first_launch(text))).flatten() {
-        Some(hint) if crate::release::get(&hint.version).is_some() => {
-            out.diagnostics.push(
-                Diagnostic::preflight("P0004", Severity::Info, crate::diagnostic::Stage::Shell, format!("Checked against SGLang {}, the release this file names.", hint.version), hint.span)
-                    .with_explanation("A command is judged by the release it runs on: flags come and go between releases. `--sglang-version` checks against another release."),
-            );
-            out.sglang_version = hint.version.clone();
-            named = crate::CheckOptions { sglang_version: hint.version, release_from_text: false, ..opts.clone() };
-            &named
-        }
-        _ => opts,
-    };
+    // sglang==...`) is read from the whole file, once: a snippet holds only the launch.
+    let hint = opts.release_from_text.then(|| crate::release_hint::hint(text, first_launch(text))).flatten();
+    if let Some(hint) = hint {
+        let (version, note) = crate::release_hint::decide(hint, &opts.sglang_version, "file");
+        out.diagnostics.push(note);
+        out.sglang_version = version;
+    }
+    let named = crate::CheckOptions { sglang_version: out.sglang_version.clone(), release_from_text: false, ..opts.clone() };
+    let opts = &named;
     out.parser_only = crate::release::get(&out.sglang_version).is_some_and(|r| !r.data.checks_modelled);
     // The file's templates and undeclared values are unknown to every snippet of it (the names
     // are the file's own: one list for the file keeps this simple).
