@@ -10,6 +10,7 @@ use crate::frontend::{self, ConfigFiles};
 use crate::invocation::{self, Entry, Invocation};
 use crate::schema::{Action, Schema};
 use crate::shell::{self, quote_word, Word};
+use crate::span::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -162,6 +163,51 @@ pub fn command_flags(text: &str, schema: &Schema, index: usize) -> CommandFlags 
     CommandFlags { command: Some(index), entry: Some(entry), values }
 }
 
+/// One flag as a command writes it: which action, the option as typed, where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenSetting {
+    /// The action's main option string (`--tp-size`, also when written `--tp`).
+    pub main_option: String,
+    /// The option string argparse resolved the typed word to (`--tp-size` for `--tp`).
+    pub resolved_option: String,
+    /// The option part of the flag word as typed (`--tp` in `--tp=2`).
+    pub written: String,
+    /// The option part of the flag word in the text (quotes included); `None` inside a
+    /// nested string whose bytes are not the word's (a `bash -c '...'` with escapes).
+    pub option_span: Option<Span>,
+    /// The flag word and its values in the text.
+    pub whole_span: Span,
+    pub value: ShownValue,
+}
+
+/// Every flag command `index` of `text` writes on its command line, in order (repeats kept).
+pub fn command_settings(text: &str, schema: &Schema, index: usize) -> Vec<WrittenSetting> {
+    let parsed = shell::parse(text);
+    let Some(inv) = invocation::locate(&parsed).invocations.into_iter().nth(index) else { return Vec::new() };
+    let cmd = parse_command(schema, inv);
+    let mut out = Vec::new();
+    for occ in &cmd.occurrences {
+        let Some(action) = schema.actions.get(occ.action) else { continue };
+        let Some(word) = cmd.argv.get(occ.words.start) else { continue };
+        if action.action == "_HelpAction" {
+            continue;
+        }
+        let written = word.text.split_once('=').map(|(o, _)| o).unwrap_or(&word.text).to_string();
+        // The option's bytes are the word's own only when the word is written verbatim.
+        let verbatim = word.map.is_none() && text.get(word.span.start..word.span.end) == Some(word.text.as_str());
+        let option_span = verbatim.then(|| Span::new(word.span.start, word.span.start + written.len()));
+        out.push(WrittenSetting {
+            main_option: main_option(action).to_string(),
+            resolved_option: occ.option.clone(),
+            written,
+            option_span,
+            whole_span: occ.whole_span,
+            value: shown_value(action, occ, &cmd.argv),
+        });
+    }
+    out
+}
+
 /// The words that give `action` the value `value` (without the option).
 fn value_words(action: &Action, value: &str) -> Vec<String> {
     if takes_several_values(action) {
@@ -278,6 +324,15 @@ fn edits_for(text: &str, action: &Action, ai: usize, value: &FlagValue, cmd: &Pa
 /// the value `value`, editing only the bytes of that setting. `Ok(None)` when the command
 /// already says so. Without any launch command in the text, setting a flag starts one.
 pub fn set_flag(text: &str, schema: &Schema, index: usize, option: &str, value: &FlagValue) -> Result<Option<Applied>, EditError> {
+    let edits = set_flag_edits(text, schema, index, option, value)?;
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    Ok(edits::apply(text, &edits))
+}
+
+/// The edits [`set_flag`] makes (none when the command already says so), for a fix.
+pub fn set_flag_edits(text: &str, schema: &Schema, index: usize, option: &str, value: &FlagValue) -> Result<Vec<Edit>, EditError> {
     let (ai, action) = schema
         .actions
         .iter()
@@ -313,10 +368,7 @@ pub fn set_flag(text: &str, schema: &Schema, index: usize, option: &str, value: 
         },
         None => return Err(EditError::NoSuchCommand(index)),
     };
-    if edits.is_empty() {
-        return Ok(None);
-    }
-    Ok(edits::apply(text, &edits))
+    Ok(edits)
 }
 
 /// Drop every argument of command `index` (the builder's reset), keeping the launcher and

@@ -38,6 +38,7 @@ pub mod span;
 pub mod suggest;
 pub mod summary;
 pub mod typography;
+pub mod upgrade;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -222,6 +222,56 @@ impl Serialize for With<'_, Edit> {
     }
 }
 
+impl Serialize for With<'_, crate::upgrade::MigrationNote> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (n, o) = (self.0, self.1);
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("kind", &n.kind)?;
+        if let Some(flag) = &n.flag {
+            map.serialize_entry("flag", flag)?;
+        }
+        if let Some(span) = n.span {
+            span_located(&mut map, o, span)?;
+        }
+        map.serialize_entry("note", &n.note)?;
+        if let Some(d) = &n.finding {
+            map.serialize_entry("finding", &With(d, o))?;
+        }
+        map.serialize_entry("fixes", &Each(&n.fixes, o))?;
+        map.end()
+    }
+}
+
+impl Serialize for With<'_, crate::upgrade::CommandUpgrade> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (c, o) = (self.0, self.1);
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("command", &c.command)?;
+        map.serialize_entry("accepted_before", &c.accepted_before)?;
+        map.serialize_entry("accepted_after", &c.accepted_after)?;
+        map.serialize_entry("notes", &Each(&c.notes, o))?;
+        map.end()
+    }
+}
+
+/// A move between releases ([`crate::upgrade::upgrade`]) as JSON with JavaScript positions
+/// (what the wasm `upgradeJson` returns).
+pub fn upgrade_to_json(text: &str, u: &crate::upgrade::Upgrade) -> String {
+    struct Located<'a>(&'a crate::upgrade::Upgrade, &'a Offsets);
+    impl Serialize for Located<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut map = s.serialize_map(None)?;
+            map.serialize_entry("from", &self.0.from)?;
+            map.serialize_entry("to", &self.0.to)?;
+            map.serialize_entry("parser_only", &self.0.parser_only)?;
+            map.serialize_entry("commands", &Each(&self.0.commands, self.1))?;
+            map.end()
+        }
+    }
+    let offsets = Offsets::new(text);
+    serde_json::to_string(&Located(u, &offsets)).unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string())
+}
+
 /// The report as JSON with JavaScript positions, its summary and `--config` paths (what the
 /// wasm `checkJson` returns).
 pub fn to_json(text: &str, report: &Report) -> String {

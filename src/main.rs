@@ -36,6 +36,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Explain what moving the launch commands of FILE (or stdin) from SGLang release FROM to
+    /// release TO changes: flags removed or renamed, values no longer accepted, defaults the
+    /// command relies on that change, findings that appear or go, each with its fixes.
+    /// Exit 0 when every command is accepted on TO, 1 otherwise, 2 on a usage error.
+    Upgrade {
+        from: String,
+        to: String,
+        file: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// GPU preset the commands are checked on (as `check --gpu`).
+        #[arg(long)]
+        gpu: Option<String>,
+    },
     /// Print (or with --write, write to docs/) the rule reference, compatibility matrix and
     /// release history.
     Reference {
@@ -132,6 +147,48 @@ fn main() -> ExitCode {
                 println!("{line}");
             }
             ExitCode::SUCCESS
+        }
+        Command::Upgrade { from, to, file, json, gpu } => {
+            let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("sglang-preflight: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut opts = sglang_preflight::CheckOptions::default();
+            if let Some(g) = gpu {
+                match sglang_preflight::hardware::Hardware::preset(&g, None) {
+                    Some(hw) => opts.hardware = hw,
+                    None => {
+                        eprintln!("sglang-preflight: unknown GPU preset {g}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let up = match sglang_preflight::upgrade::upgrade(&text, &from, &to, &opts) {
+                Ok(u) => u,
+                Err(e) => {
+                    eprintln!("sglang-preflight: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if json {
+                match serde_json::to_string_pretty(&up) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("sglang-preflight: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                print!("{}", sglang_preflight::upgrade::render_text(&up, &text));
+            }
+            if up.commands.iter().all(|c| c.accepted_after) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Command::Check(args) => cli::check::run(&args),
     }

@@ -407,6 +407,17 @@ pub fn register_release(schema_json: &str) -> Result<String, JsError> {
     crate::release::register(schema_json).map(str::to_string).map_err(err)
 }
 
+/// What moving the commands of `text` from SGLang `from` to SGLang `to` changes (flags removed or
+/// renamed, values no longer accepted, defaults relied on that change, findings that appear or
+/// go), each note with its fixes, as a JSON string with JavaScript positions. Both releases must
+/// be carried or registered.
+#[wasm_bindgen(js_name = upgradeJson)]
+pub fn upgrade_json(text: &str, from: &str, to: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<String, JsError> {
+    let opts = self::options(text, options)?;
+    let u = crate::upgrade::upgrade(text, from, to, &opts).map_err(err)?;
+    Ok(crate::located::upgrade_to_json(text, &u))
+}
+
 /// The release the text names for itself (`lmsysorg/sglang:v0.5.20`, `pip install
 /// sglang==0.5.19`), the one `check` with `releaseFromText` uses, or null.
 #[wasm_bindgen(js_name = releaseHint, unchecked_return_type = "ReleaseHint | null")]

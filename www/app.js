@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView } from './render.js';
 import { Builder } from './builder.js';
 
 const $ = (id) => document.getElementById(id);
@@ -251,6 +251,7 @@ function show(report, text) {
   }
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
+  if ($('upgrade').open) showUpgrade();
   if (builder && $('builder').open) {
     if (builder.version !== versionSel.value) showBuilderRelease(versionSel.value);
     else syncBuilder(text);
@@ -268,6 +269,30 @@ function show(report, text) {
     // tell when the report for the current text is up.
     document.body.dataset.renders = String(renders);
   });
+}
+
+// "Moving to another SGLang release?": the notes for the text as it is, from one release to
+// another; redrawn after each check while open. From: the release checked against; to: the newest.
+let upgradeSeq = 0;
+async function showUpgrade() {
+  const seq = ++upgradeSeq;
+  const body = $('upgrade-body');
+  const from = $('upgrade-from').value;
+  const to = $('upgrade-to').value;
+  const text = cmd.value;
+  if (from === to) {
+    body.replaceChildren(el('p', 'muted', 'Choose two different releases.'));
+    return;
+  }
+  try {
+    const { sglangVersion, releaseFromText, ...opts } = options();
+    const up = await client.upgrade(text, from, to, opts);
+    if (seq !== upgradeSeq) return;
+    body.replaceChildren(migrationView(up, { text, onApply: (fix) => applyFix(fix, text), onLocate: locate }));
+    body.dataset.shown = `${from}>${to}`;
+  } catch (e) {
+    if (seq === upgradeSeq) body.replaceChildren(el('p', 'muted', `Could not compare the releases: ${e.message}`));
+  }
 }
 
 /** Under the verdict: which release was checked against when the text chose it (the core's P0004
@@ -543,6 +568,16 @@ async function main() {
     hideCopyWarning();
     $('copy').focus();
   });
+  $('upgrade').addEventListener('toggle', () => {
+    if (!$('upgrade').open) return;
+    // From the release the command is checked against, to the newest (or the oldest, from the newest).
+    const checked = (shown.report && shown.report.sglang_version) || versionSel.value;
+    $('upgrade-from').value = checked;
+    const releases = knownReleases();
+    $('upgrade-to').value = checked === releases[0] ? releases[releases.length - 1] : releases[0];
+    showUpgrade();
+  });
+  for (const id of ['upgrade-from', 'upgrade-to']) $(id).addEventListener('change', showUpgrade);
   $('builder').addEventListener('toggle', () => {
     if ($('builder').open) openBuilder();
   });
@@ -566,6 +601,7 @@ async function main() {
   }
   presets = meta.presets;
   for (const v of knownReleases()) versionSel.append(new Option(v, v));
+  for (const id of ['upgrade-from', 'upgrade-to']) for (const v of knownReleases()) $(id).append(new Option(v, v));
   versionSel.value = meta.version.defaultSglang;
   for (const p of presets) gpuSel.append(new Option(`${p.summary} (${p.preset})`, p.preset));
   gpuSel.value = 'h100';

@@ -213,6 +213,10 @@ export class PreflightClient {
   redactForLink(text) {
     return this.request('redactForLink', { text });
   }
+  /** What moving `text` from SGLang `from` to SGLang `to` changes, note by note, with fixes. */
+  upgrade(text, from, to, options) {
+    return this.request('upgrade', { text, from, to, options });
+  }
   /** `text` with every argument of the command dropped; null if it has none. */
   clearFlags(text, command = 0) {
     return this.request('clearFlags', { text, command });

@@ -495,37 +495,41 @@ export function diagCard(d, opts = {}) {
     ex.append(el('strong', null, 'What it means: '), d.explanation);
     body.append(ex);
   }
-  const fixes = d.fixes || [];
-  if (fixes.length) {
-    const list = el('div', 'fixes');
-    for (const f of fixes) {
-      const row = el('section', `fix ${f.applicability}`);
-      const top = el('div', 'fix-head');
-      top.append(el('span', 'fix-title', f.title));
-      top.append(el('span', `applic ${f.applicability}`, f.applicability === 'safe' ? 'safe fix' : f.applicability === 'unsafe' ? 'changes behaviour' : 'advice'));
-      const preview = opts.text !== undefined && f.edits.length ? fixPreview(opts.text, f.edits) : null;
-      if (opts.onApply && f.edits.length && f.applicability !== 'display') {
-        const b = el('button', 'apply', 'Apply');
-        b.type = 'button';
-        b.setAttribute('aria-label', `Apply: ${f.title}`);
-        b.addEventListener('click', () => opts.onApply(f));
-        top.append(b);
-      }
-      row.append(top);
-      if (preview && !opts.compact) {
-        const ba = el('div', 'before-after');
-        const l1 = el('div', 'ba');
-        l1.append(el('span', 'ba-label', 'Before'), preview.before);
-        const l2 = el('div', 'ba');
-        l2.append(el('span', 'ba-label', 'After'), preview.after);
-        ba.append(l1, l2);
-        row.append(ba);
-      }
-      list.append(row);
-    }
-    body.append(list);
-  }
+  const list = fixList(d.fixes || [], opts);
+  if (list) body.append(list);
   return card;
+}
+
+/** A finding's or a note's fixes: title, how safe, Apply (`opts.onApply`), before/after. Null when none. */
+export function fixList(fixes, opts = {}) {
+  if (!fixes.length) return null;
+  const list = el('div', 'fixes');
+  for (const f of fixes) {
+    const row = el('section', `fix ${f.applicability}`);
+    const top = el('div', 'fix-head');
+    top.append(el('span', 'fix-title', f.title));
+    top.append(el('span', `applic ${f.applicability}`, f.applicability === 'safe' ? 'safe fix' : f.applicability === 'unsafe' ? 'changes behaviour' : 'advice'));
+    const preview = opts.text !== undefined && f.edits.length ? fixPreview(opts.text, f.edits) : null;
+    if (opts.onApply && f.edits.length && f.applicability !== 'display') {
+      const b = el('button', 'apply', 'Apply');
+      b.type = 'button';
+      b.setAttribute('aria-label', `Apply: ${f.title}`);
+      b.addEventListener('click', () => opts.onApply(f));
+      top.append(b);
+    }
+    row.append(top);
+    if (preview && !opts.compact) {
+      const ba = el('div', 'before-after');
+      const l1 = el('div', 'ba');
+      l1.append(el('span', 'ba-label', 'Before'), preview.before);
+      const l2 = el('div', 'ba');
+      l2.append(el('span', 'ba-label', 'After'), preview.after);
+      ba.append(l1, l2);
+      row.append(ba);
+    }
+    list.append(row);
+  }
+  return list;
 }
 
 /**
@@ -645,4 +649,66 @@ export function spreadBadges(container) {
     if (dx) it.h.style.setProperty('--badge-dx', `${dx.toFixed(1)}px`);
     right = it.x + dx + it.w;
   }
+}
+
+const NOTE_KIND = {
+  removed: 'removed',
+  renamed: 'renamed',
+  changed: 'changed',
+  default_changed: 'new default',
+  new_finding: 'new',
+  finding_gone: 'gone',
+};
+
+/**
+ * A move between releases (the core's `upgradeJson`): per command, the verdict on each release
+ * and its migration notes, each with its finding (as a card) and fixes. All text is rendered as
+ * text. `opts`: `{ text, onApply, onLocate }` as for `diagCard`.
+ */
+export function migrationView(up, opts = {}) {
+  const root = el('div', 'migration');
+  const verdict = (ok) => (ok ? 'accepted' : 'rejected');
+  for (const c of up.commands) {
+    const sec = el('section', 'migration-command');
+    const head = el('p', 'migration-verdict');
+    head.append(
+      el('strong', null, up.commands.length > 1 ? `Command ${c.command + 1}: ` : ''),
+      el('span', `was ${verdict(c.accepted_before)}`, `SGLang ${up.from} ${verdict(c.accepted_before)}`),
+      ' → ',
+      el('span', `now ${verdict(c.accepted_after)}`, `SGLang ${up.to} ${verdict(c.accepted_after)}`),
+    );
+    sec.append(head);
+    if (!c.notes.length) sec.append(el('p', 'muted', 'Nothing changes for this command.'));
+    const list = el('ul', 'migration-notes');
+    // What the command writes first (flags, findings), then the defaults it relies on.
+    const order = ['removed', 'renamed', 'changed', 'new_finding', 'finding_gone', 'default_changed'];
+    const notes = [...c.notes].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+    for (const n of notes) {
+      const li = el('li', `migration-note ${n.kind}`);
+      const line = el('div', 'note-line');
+      line.append(el('span', `note-kind ${n.kind}`, NOTE_KIND[n.kind] || n.kind), ' ');
+      const words = el('span', 'note-text');
+      appendWords(words, n.note);
+      line.append(words);
+      if (typeof n.line === 'number' && opts.onLocate) {
+        const where = el('button', 'where', `line ${n.line}, col ${n.column}`);
+        where.type = 'button';
+        where.title = 'Show this in the command';
+        where.addEventListener('click', () => opts.onLocate(n));
+        line.append(' ', where);
+      }
+      li.append(line);
+      // A flag's note has fixes of its own; a finding's note has the finding's (shown on its card).
+      const own = n.kind === 'new_finding' || n.kind === 'finding_gone' ? null : fixList(n.fixes || [], opts);
+      if (own) li.append(own);
+      if (n.finding) li.append(diagCard(n.finding, { ...opts, collapsed: n.finding.severity !== 'error' || n.kind === 'finding_gone', onApply: n.kind === 'finding_gone' ? undefined : opts.onApply }));
+      list.append(li);
+    }
+    if (c.notes.length) sec.append(list);
+    root.append(sec);
+  }
+  if (up.parser_only.length) {
+    root.append(el('p', 'muted', `Only the command line of SGLang ${up.parser_only.join(' and ')} is replayed here, so errors after it are not compared.`));
+  }
+  return root;
 }

@@ -43,7 +43,7 @@ const releaseLoads = new Map();
 /** The known releases a request needs that the core does not have yet. */
 function releasesToLoad(m) {
   const info = core.version();
-  const wanted = [m.version, m.options && m.options.sglangVersion];
+  const wanted = [m.version, m.options && m.options.sglangVersion, m.from, m.to];
   if (m.op === 'check' && m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
   return [...new Set(wanted.filter((v) => typeof v === 'string' && info.known.includes(v) && !info.sglang.includes(v)))];
 }
@@ -86,6 +86,8 @@ function run(m) {
       return core.commandFlags(m.text, m.version, m.command);
     case 'setFlag':
       return core.setFlag(m.text, m.version, m.command, m.option, m.value);
+    case 'upgrade':
+      return JSON.parse(core.upgradeJson(m.text, m.from, m.to, m.options));
     case 'clearFlags':
       return core.clearFlags(m.text, m.command);
     case 'redactForLink':

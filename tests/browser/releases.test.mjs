@@ -316,3 +316,40 @@ test('a widget on another origin fetches its release from the widget\'s origin, 
     await new Promise((r) => host.close(r));
   }
 });
+
+test('the upgrade view explains a command written for 0.5.18 on 0.5.23, and its fix edits only the flag', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    // Recorded: 0.5.18 accepts the old spelling, 0.5.23 rejects it.
+    const c = fixture('0.5.18', OLD_FLAG);
+    const text = `docker run lmsysorg/sglang:v0.5.18 \\\n  ${c.cmd}  # keep this comment`;
+    await pasteCommand(page, text);
+    await page.locator('#upgrade > summary').click();
+    const body = page.locator('#upgrade-body');
+    await page.waitForFunction(() => document.querySelector('#upgrade-body').dataset.shown === '0.5.18>0.5.23');
+    // From the release the text names (checked against it), to the newest.
+    assert.equal(await page.locator('#upgrade-from').inputValue(), '0.5.18');
+    assert.equal(await page.locator('#upgrade-to').inputValue(), '0.5.23');
+    assert.match(await body.locator('.migration-verdict').first().textContent(), /SGLang 0\.5\.18 accepted → SGLang 0\.5\.23 rejected/);
+    const note = body.locator('.migration-note.renamed').first();
+    assert.match(await note.locator('.note-text').textContent(), /--mamba-scheduler-strategy is now spelled --mamba-radix-cache-strategy/);
+    // SGLang 0.5.23's own error for it is on the note, verbatim from the recording.
+    const c23 = fixture('0.5.23', OLD_FLAG);
+    assert.ok((await body.locator('.message').allTextContents()).includes(c23.message));
+    // Defaults the command relies on that change are listed after what the command writes.
+    assert.ok((await body.locator('.migration-note.default_changed').count()) > 0);
+    const before = await page.locator('#command').inputValue();
+    await note.locator('.fixes button.apply').first().click();
+    await page.waitForFunction((t) => document.querySelector('#command').value !== t, before);
+    const after = await page.locator('#command').inputValue();
+    assert.equal(after, before.replace('--mamba-scheduler-strategy', '--mamba-radix-cache-strategy'), 'only the flag changed');
+    // Undo restores the text exactly.
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction((t) => document.querySelector('#command').value === t, before);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
