@@ -140,6 +140,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
     };
     let schema = &release.schema;
     report.parser_only = !release.data.checks_modelled;
+    let vllm_launches = crate::vllm::translate(&parsed, schema);
 
     report.diagnostics.extend(release_note);
     report.diagnostics.extend(typography::lint(text));
@@ -272,7 +273,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
 
     crate::pairs::check_pairs(text, &mut pd_servers, &parsed.commands, &mut report.commands);
 
-    if report.commands.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+    report.diagnostics.extend(vllm_launches.iter().map(crate::vllm::diagnostic));
+    if report.commands.is_empty() && vllm_launches.is_empty() && !report.diagnostics.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics.push(
             Diagnostic::preflight(
                 "P0002",

@@ -25,6 +25,7 @@ pub const CODES: &[Code] = &[
     code("P0003", Stage::Shell, P, "The paste also runs a command that is neither an SGLang launch nor harmless set-up (listed in `also_runs`)."),
     code("P0004", Stage::Shell, P, "The text names the SGLang release it runs (an image tag, a pinned install): checked against that release."),
     code("P0005", Stage::Shell, P, "The text names an SGLang release this build does not carry: checked against another one."),
+    code("P0006", Stage::Shell, P, "A vLLM launch (`vllm serve ...`): its SGLang equivalent, flag by flag, offered as a fix."),
     code("SRC001", Stage::Shell, P, "A file that mentions a launch but cannot be read as its kind (a notebook that is not JSON, YAML that does not parse): its launches were not checked."),
     code("IO001", Stage::Shell, P, "A file found while checking a tree that could not be read, or not as UTF-8 text, though it mentions SGLang: its launches were not checked."),
     code("TXT001", Stage::Shell, P, "A flag starts with a dash-like character (en or em dash, ...) instead of `-`/`--`."),

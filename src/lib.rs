@@ -39,6 +39,7 @@ pub mod suggest;
 pub mod summary;
 pub mod typography;
 pub mod upgrade;
+pub mod vllm;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -275,7 +275,10 @@ fn finding_notes(before: &[Diagnostic], after: &[Diagnostic], notes: &mut Vec<Mi
             // shown with it; more about the same flag would only repeat it.
             Some(n) => {
                 if n.finding.is_none() {
-                    n.finding = Some(d.clone());
+                    // The note's own edit (the respelling) is the finding's fix too: once.
+                    let mut d = d.clone();
+                    d.fixes.retain(|f| !n.fixes.iter().any(|g| g.edits == f.edits));
+                    n.finding = Some(d);
                 }
             }
             None => notes.push(MigrationNote {

@@ -46,7 +46,7 @@ mark.hl.point.info { border-left-color: var(--info); }
 .card-head code, .card code { font-family: var(--mono); }
 .card button.where { font: inherit; color: var(--accent); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
 .card .message { margin: 0.5em 0; padding: 0.5em 0.6em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-word; font-size: 0.92em; }
-.card .explanation { margin: 0.4em 0; line-height: 1.45; }
+.card .explanation { margin: 0.4em 0; line-height: 1.45; white-space: pre-line; }
 .fix { border-top: 1px dashed var(--line); padding-top: 0.5em; margin-top: 0.5em; }
 .fix-head { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: center; }
 .fix-title { font-weight: 600; }

@@ -683,6 +683,13 @@ export function migrationView(up, opts = {}) {
     // What the command writes first (flags, findings), then the defaults it relies on.
     const order = ['removed', 'renamed', 'changed', 'new_finding', 'finding_gone', 'default_changed'];
     const notes = [...c.notes].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+    // Defaults the command relies on: one folded group, fixes without previews.
+    const defaults = notes.filter((n) => n.kind === 'default_changed');
+    let group = null;
+    if (defaults.length) {
+      group = el('details', 'migration-defaults');
+      group.append(el('summary', null, `${defaults.length} default${defaults.length > 1 ? 's' : ''} this command relies on change${defaults.length > 1 ? '' : 's'}`));
+    }
     for (const n of notes) {
       const li = el('li', `migration-note ${n.kind}`);
       const line = el('div', 'note-line');
@@ -699,12 +706,17 @@ export function migrationView(up, opts = {}) {
       }
       li.append(line);
       // A flag's note has fixes of its own; a finding's note has the finding's (shown on its card).
-      const own = n.kind === 'new_finding' || n.kind === 'finding_gone' ? null : fixList(n.fixes || [], opts);
+      const own = n.kind === 'new_finding' || n.kind === 'finding_gone' ? null : fixList(n.fixes || [], { ...opts, compact: n.kind === 'default_changed' });
       if (own) li.append(own);
       if (n.finding) li.append(diagCard(n.finding, { ...opts, collapsed: n.finding.severity !== 'error' || n.kind === 'finding_gone', onApply: n.kind === 'finding_gone' ? undefined : opts.onApply }));
-      list.append(li);
+      if (n.kind === 'default_changed') {
+        let inner = group.querySelector('ul');
+        if (!inner) group.append((inner = el('ul', 'migration-notes')));
+        inner.append(li);
+      } else list.append(li);
     }
-    if (c.notes.length) sec.append(list);
+    if (list.childElementCount) sec.append(list);
+    if (group) sec.append(group);
     root.append(sec);
   }
   if (up.parser_only.length) {

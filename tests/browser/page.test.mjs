@@ -288,3 +288,33 @@ test('messages and fix previews keep each flag whole on a line at phone width (n
     await context.close();
   }
 });
+
+test('a vLLM launch is recognized and offered as its SGLang equivalent, flag by flag, in one undoable edit', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    const text = '# served with vLLM before\nCUDA_VISIBLE_DEVICES=0,1 vllm serve Qwen/Qwen3-8B \\\n  --tensor-parallel-size 2 \\\n  --max-model-len 8192 \\\n  --swap-space 4\necho done';
+    await pasteCommand(page, text);
+    const card = page.locator('#cards .card', { hasText: 'This is a vLLM launch' });
+    await card.waitFor();
+    // A note: folded to its line until opened.
+    await card.locator('summary').click();
+    const explanation = await card.locator('.explanation').innerText();
+    assert.match(explanation, /`--tensor-parallel-size 2` → `--tp-size 2`/);
+    assert.match(explanation, /`--swap-space 4` dropped: no SGLang equivalent/);
+    const before = await page.locator('#command').inputValue();
+    await card.locator('button.apply').click();
+    await page.waitForFunction((t) => document.querySelector('#command').value !== t, before);
+    const after = await page.locator('#command').inputValue();
+    // Only the launch changed: the comment, the environment and the next command are as written.
+    assert.equal(after, '# served with vLLM before\nCUDA_VISIBLE_DEVICES=0,1 python -m sglang.launch_server \\\n  --model-path Qwen/Qwen3-8B \\\n  --tp-size 2 \\\n  --context-length 8192\necho done');
+    // The result is checked as an SGLang launch.
+    await page.waitForFunction(() => /would (accept|reject)/.test(document.querySelector('#verdict').textContent));
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction((t) => document.querySelector('#command').value === t, before);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});

@@ -339,7 +339,8 @@ test('the upgrade view explains a command written for 0.5.18 on 0.5.23, and its 
     const c23 = fixture('0.5.23', OLD_FLAG);
     assert.ok((await body.locator('.message').allTextContents()).includes(c23.message));
     // Defaults the command relies on that change are listed after what the command writes.
-    assert.ok((await body.locator('.migration-note.default_changed').count()) > 0);
+    assert.ok((await body.locator('.migration-defaults .migration-note.default_changed').count()) > 0);
+    assert.equal(await body.locator('.migration-defaults').evaluate((d) => d.open), false, 'folded');
     const before = await page.locator('#command').inputValue();
     await note.locator('.fixes button.apply').first().click();
     await page.waitForFunction((t) => document.querySelector('#command').value !== t, before);
