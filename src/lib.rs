@@ -14,6 +14,7 @@ pub mod codes;
 pub mod diagnostic;
 pub mod docs;
 pub mod edits;
+pub mod examples;
 pub mod fields;
 pub mod flag_edit;
 pub mod frontend;

@@ -418,6 +418,12 @@ pub fn upgrade_json(text: &str, from: &str, to: &str, #[wasm_bindgen(unchecked_p
     Ok(crate::located::upgrade_to_json(text, &u))
 }
 
+/// The page's examples menu: real scenarios, each with the GPU preset it is meant for.
+#[wasm_bindgen(unchecked_return_type = "Array<{ id: string; title: string; about: string; gpu: string; command: string }>")]
+pub fn examples() -> Result<JsValue, JsError> {
+    to_js(crate::examples::EXAMPLES)
+}
+
 /// The release the text names for itself (`lmsysorg/sglang:v0.5.20`, `pip install
 /// sglang==0.5.19`), the one `check` with `releaseFromText` uses, or null.
 #[wasm_bindgen(js_name = releaseHint, unchecked_return_type = "ReleaseHint | null")]

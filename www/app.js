@@ -604,6 +604,26 @@ async function main() {
   for (const id of ['upgrade-from', 'upgrade-to']) for (const v of knownReleases()) $(id).append(new Option(v, v));
   versionSel.value = meta.version.defaultSglang;
   for (const p of presets) gpuSel.append(new Option(`${p.summary} (${p.preset})`, p.preset));
+  const examples = meta.examples || [];
+  for (const ex of examples) {
+    const o = new Option(ex.title, ex.id);
+    o.title = ex.about;
+    $('examples').append(o);
+  }
+  $('examples').addEventListener('change', () => {
+    const ex = examples.find((x) => x.id === $('examples').value);
+    $('examples').value = '';
+    if (!ex) return;
+    // The whole text is replaced as one edit: Ctrl+Z (or Undo) brings the previous text back.
+    gpuSel.value = ex.gpu;
+    gpusIn.value = '';
+    updateGpusPlaceholder();
+    editText(() => ({ text: ex.command })).then(() => {
+      cmd.focus();
+      schedule();
+      writeHash();
+    });
+  });
   gpuSel.value = 'h100';
   $('preflight-version').textContent = `sglang-preflight ${meta.version.preflight} · ${meta.version.rules} rules`;
   applyHash();

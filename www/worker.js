@@ -77,7 +77,7 @@ function run(m) {
     case 'meta':
       // Not the rules' metadata (`core.rules()`): the page needs only their number, and
       // serializing all of them took ~10 ms of the first load.
-      return { version: core.version(), presets: core.presets() };
+      return { version: core.version(), presets: core.presets(), examples: core.examples() };
     case 'schema':
       return core.schema(m.version);
     case 'applyEdits':

@@ -318,3 +318,28 @@ test('a vLLM launch is recognized and offered as its SGLang equivalent, flag by 
     await context.close();
   }
 });
+
+test('the examples menu is labelled, loads a recorded scenario on its hardware, and Ctrl+Z brings the text back', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    const menu = page.getByLabel('Load an example command');
+    const labels = await menu.locator('option').allTextContents();
+    assert.equal(labels[0], 'Examples…');
+    assert.ok(labels.includes('DeepSeek-V3 with MTP and DP attention on 8×H200'), labels.join(' | '));
+    const before = await page.locator('#command').inputValue();
+    const n = await page.evaluate(() => Number(document.body.dataset.renders || 0));
+    await menu.selectOption({ label: 'A docker launch' });
+    await renders(page, n + 1);
+    assert.match(await page.locator('#command').inputValue(), /^docker run --gpus all/);
+    assert.equal(await page.locator('#gpu').inputValue(), 'h100');
+    assert.equal(await menu.inputValue(), '', 'the menu goes back to its label');
+    await page.locator('#command').focus();
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction((t) => document.querySelector('#command').value === t, before);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
