@@ -17,7 +17,8 @@ Inputs, all in this repository:
   in-scope site is neither checked nor named there, so a new gap cannot go unnoticed.
 
 "In scope" is the modules of the rules issue: validation, parallel, KV-cache, HiCache, PD
-disaggregation and serving hooks, and the launch front end. Other modules (speculative decoding,
+disaggregation, serving, platform and memory hooks (with the MLX / MPS runtime gates), and the
+launch front end. Other modules (speculative decoding,
 MoE, attention, LoRA, ...) are counted, not listed.
 """
 import argparse

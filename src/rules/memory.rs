@@ -61,8 +61,18 @@ pub static SYMM_MEM_PREALLOC_DEFAULT: Rule = Rule {
     example_good: "SGLANG_SYMM_MEM_PREALLOC_GB_SIZE=4 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --enable-symm-mem",
 };
 
+pub static CPU_MEMORY_UNKNOWN: Rule = Rule {
+    code: "MEM102",
+    name: "cpu-memory-unknown-with-omp-binding",
+    sglang: warns("utils.common.get_cpu_memory_capacity", "SGLANG_CPU_OMP_THREADS_BIND is set for explicit control"),
+    explanation: "On the CPU device SGLang sizes its defaults from the host memory of one NUMA node. With the OpenMP threads of each TP rank bound by hand (SGLANG_CPU_OMP_THREADS_BIND) it cannot tell which memory a rank gets, so it falls back to small defaults (chunked prefill 4096, mem_fraction_static 0.95) and asks for --max-total-tokens to keep the KV cache within memory.",
+    flags: &["--device"],
+    example_bad: "SGLANG_CPU_OMP_THREADS_BIND=0-31 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device cpu",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device cpu",
+};
+
 /// Every rule in this family.
-pub static RULES: &[&Rule] = &[&PLE_WITH_LAYER_OFFLOAD, &PLE_FILE_NEEDS_OFFLOAD, &CPU_GRAPH_BS_POSITIVE, &SYMM_MEM_PREALLOC_DEFAULT];
+pub static RULES: &[&Rule] = &[&PLE_WITH_LAYER_OFFLOAD, &PLE_FILE_NEEDS_OFFLOAD, &CPU_GRAPH_BS_POSITIVE, &SYMM_MEM_PREALLOC_DEFAULT, &CPU_MEMORY_UNKNOWN];
 
 const DEFAULT_PP_PREFILL_CUDA_GRAPH_MAX_TOKENS: i64 = 8192;
 
@@ -107,7 +117,7 @@ enum GpuMem {
     Unknown,
 }
 
-fn device_memory_capacity(ctx: &Ctx, device: &str) -> GpuMem {
+fn device_memory_capacity(ctx: &mut Ctx, device: &str) -> GpuMem {
     match ctx.hw.platform {
         // is_cuda() / is_hip() come first, whatever --device says.
         Platform::Cuda | Platform::Rocm => GpuMem::Known(Some(ctx.hw.gpu_mem_mib as f64)),
@@ -116,6 +126,8 @@ fn device_memory_capacity(ctx: &Ctx, device: &str) -> GpuMem {
                 // get_cpu_memory_capacity: host memory per NUMA node, unless the OMP threads
                 // are bound by hand (then SGLang does not know, and says so).
                 if ctx.env("SGLANG_CPU_OMP_THREADS_BIND").is_some_and(|v| !v.is_empty()) {
+                    let fixes = vec![Fix::advice("Give --max-total-tokens so the KV cache fits each rank's memory")];
+                    ctx.warn(&CPU_MEMORY_UNKNOWN, &[], &[f::device], fixes);
                     GpuMem::Known(None)
                 } else {
                     GpuMem::Unknown
@@ -462,4 +474,28 @@ fn reserve_for_graph_mb(ctx: &Ctx, config: &PyValue, mode: &str) -> f64 {
         }
     }
     reserved
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failed expectation fails the test
+mod tests {
+    use super::*;
+
+    /// Python's `round(x, 3)`, values from CPython 3.11.
+    #[test]
+    fn round3_is_pythons() {
+        assert_eq!(round3(0.0625), 0.062);
+        assert_eq!(round3(1.0005), 1.0);
+        assert_eq!(round3(0.8125), 0.812);
+        assert_eq!(round3((81559.0 - 13520.0) / 81559.0), 0.834);
+    }
+
+    /// `generate_prefill_cuda_graph_batch_sizes`, compared with the Python function's output.
+    #[test]
+    fn prefill_sizes_are_sglangs() {
+        let v = prefill_batch_sizes(8192);
+        assert_eq!(v.len(), 58);
+        assert_eq!(v.last(), Some(&8192));
+        assert!(prefill_batch_sizes(-1).is_empty());
+    }
 }
