@@ -87,6 +87,24 @@ impl<'s> ResolvedConfig<'s> {
         }
     }
 
+    /// Assign a field with a value not known here (it depends on what the check does not know:
+    /// the model's config, the machine): reading it makes a finding not run. `value` is what is
+    /// kept for display and later arithmetic.
+    pub fn set_unknown(&mut self, field: Field, value: PyValue) {
+        let was = self.read_unknown.replace(true);
+        self.set(field, value);
+        self.read_unknown.set(was);
+    }
+
+    /// Whether the field's current value is not known here (without counting as a read).
+    pub fn is_unknown(&self, field: Field) -> bool {
+        let i = field.index();
+        if let Some((_, unknown)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+            return *unknown;
+        }
+        matches!(self.explicit_by_field.get(i), Some(Some(s)) if s.value_unknown)
+    }
+
     /// Whether the command (or its config file) set this field.
     pub fn is_explicit(&self, field: Field) -> bool {
         self.setting(field).is_some()

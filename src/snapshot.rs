@@ -197,6 +197,7 @@ fn render_not_run(out: &mut String, c: &CommandReport) {
             NotRunReason::Network => "needs the network",
             NotRunReason::NotImplemented => "not modelled yet",
             NotRunReason::UnknownValue => "depends on a value not known here",
+            NotRunReason::Hardware => "needs hardware without a profile here",
         };
         let _ = writeln!(out, "  not run: {} ({reason})", n.site);
     }

@@ -98,6 +98,7 @@ pub fn not_run_note(not_run: &[NotRun], hooks: usize) -> Option<String> {
         (NotRunReason::Network, "check needs the network", "checks need the network"),
         (NotRunReason::NotImplemented, "check is not modelled yet", "checks are not modelled yet"),
         (NotRunReason::UnknownValue, "check depends on a value not known here (a template)", "checks depend on values not known here (templates)"),
+        (NotRunReason::Hardware, "check needs hardware without a profile here", "checks need hardware without a profile here"),
     ]
     .into_iter()
     .filter_map(|(r, one, many)| Some(count(r)).filter(|&n| n > 0).map(|n| plural(n, one, many)))

@@ -67,7 +67,7 @@ export interface Diagnostic extends Located {
   explanation: string;
   fixes: Fix[];
 }
-export interface NotRun { site: string; reason: "model_config" | "files" | "network" | "not_implemented" | "unknown_value"; }
+export interface NotRun { site: string; reason: "model_config" | "files" | "network" | "not_implemented" | "unknown_value" | "hardware"; }
 export interface CommandReport extends Located {
   entry: "serve" | "launch_server"; argv: string[]; accepted: boolean; span: Span;
   diagnostics: Diagnostic[]; not_run: NotRun[];

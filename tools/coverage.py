@@ -17,7 +17,8 @@ Inputs, all in this repository:
   in-scope site is neither checked nor named there, so a new gap cannot go unnoticed.
 
 "In scope" is the modules of the rules issue: validation, parallel, KV-cache, HiCache, PD
-disaggregation and serving hooks, and the launch front end. Other modules (speculative decoding,
+disaggregation, serving, platform and memory hooks (with the MLX / MPS runtime gates), and the
+launch front end. Other modules (speculative decoding,
 MoE, attention, LoRA, ...) are counted, not listed.
 """
 import argparse
@@ -44,6 +45,10 @@ IN_SCOPE_FILES = (
     "sglang/srt/arg_groups/argparse_actions.py",
     "sglang/srt/utils/server_args_config_parser.py",
     "sglang/srt/model_executor/cuda_graph_config.py",
+    "sglang/srt/arg_groups/platform_hook.py",
+    "sglang/srt/arg_groups/memory_hook.py",
+    "sglang/srt/hardware_backend/mlx/runtime.py",
+    "sglang/srt/hardware_backend/mps/runtime.py",
 )
 
 # In-scope sites that are reachable, do not need the model's config, and are not checked: why.
@@ -61,6 +66,8 @@ NOT_CHECKED = {
     "validation_hook.validate_ib_devices#3": "reads /sys/class/infiniband on the serving machine",
     "parallel_hook.validate_prefill_cp_platform#1": "MUSA (Moore Threads) platform only; no hardware profile models one",
     "model_executor.cuda_graph_config.with_phase#1": "an internal invariant: every caller passes one of the fixed phase names, whatever the command says",
+    "hardware_backend.mps.runtime.validate_mps_runtime#1": "Torch older than 2.13.0: SGLang 0.5.23 pins torch 2.14.1, the Torch of every hardware profile",
+    "hardware_backend.mps.runtime.validate_mps_runtime#3": "reached only on a Mac, after Torch found an MPS device; no hardware profile models a Mac",
     # needing the model's config as well
     "validation_hook.validate_mps_model_config#1": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_mps_model_config#2": "Apple MPS platform only; no hardware profile models a Mac",
@@ -78,6 +85,7 @@ REASON_TEXT = {
     "Files": "reads files on the serving machine",
     "Network": "needs the network",
     "NotImplemented": "not implemented yet",
+    "Hardware": "needs hardware without a profile here",
 }
 
 
@@ -226,7 +234,7 @@ def render(version, sites, rules, sources):
     w("give (the model's config, files), which the report says per command; **named** when it is not checked,")
     w("with the reason below.")
     w("")
-    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving hooks and the launch front end")
+    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving, platform and memory hooks and the launch front end")
     w("")
     w("| Class | Sites | Rule | Front end | Not run | Named below | Unaccounted |")
     w("|---|---:|---:|---:|---:|---:|---:|")

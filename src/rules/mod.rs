@@ -14,6 +14,8 @@
 //! | `cuda_graph_hook.py` | `cuda_graph.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
+//! | `platform_hook.py` (+ the MLX / MPS runtime gates of `resolve_once`) | `platform.rs` |
+//! | `memory_hook.py` | `memory.rs` |
 //!
 //! SGLang's shared modules (`runtime_context.py`, `environ.py`, `overrides.py`'s constants,
 //! `model_executor/cuda_graph_config.py`, `validation_hook.validate_ib_devices`, the speculative
@@ -25,11 +27,13 @@ pub mod cuda_graph;
 pub mod hicache;
 pub mod kv_cache;
 pub mod lora;
+pub mod memory;
 pub mod model_config;
 pub mod model_path;
 pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
+pub mod platform;
 pub mod serving;
 pub mod shared;
 pub mod validation;
@@ -289,6 +293,9 @@ pub enum NotRunReason {
     NotImplemented,
     /// The check read a value not known here (a template's: `CheckOptions::unknown_variables`).
     UnknownValue,
+    /// What SGLang does there depends on a machine this build has no hardware profile for
+    /// (`--device hpu|npu|xpu|mps|musa`).
+    Hardware,
 }
 
 /// What the model's `config.json` tells SGLang's checks. Nothing is read yet (the model issue
@@ -513,6 +520,8 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(shared::ib_devices::RULES);
     v.extend_from_slice(kv_cache::RULES);
     v.extend_from_slice(cuda_graph::RULES);
+    v.extend_from_slice(platform::RULES);
+    v.extend_from_slice(memory::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

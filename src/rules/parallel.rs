@@ -1021,16 +1021,16 @@ pub fn handle_dwdp(ctx: &mut Ctx) -> Step {
 }
 
 /// `chunked_prefill_size` as SGLang has it when `handle_data_parallelism` runs: the value on the
-/// command line, one a modelled hook set, or else `memory_hook.handle_gpu_memory_settings`'s
-/// default from the GPU memory (that hook is not modelled; same thresholds, MiB). None when it
-/// cannot be known (CPU device, which sizes from host memory).
+/// command line or the one `memory_hook.handle_gpu_memory_settings` set from the GPU memory,
+/// unless `attention_hook.handle_multi_item_scoring` (not modelled) turned chunked prefill off.
+/// None when it cannot be known.
 fn chunked_prefill_size_now(ctx: &Ctx) -> Option<i64> {
-    if let Some(v) = ctx.cfg.int(f::chunked_prefill_size) {
-        return Some(v);
-    }
     if ctx.cfg.truthy(f::enable_mis) {
         // attention_hook.handle_multi_item_scoring turns chunked prefill off.
         return Some(-1);
+    }
+    if let Some(v) = ctx.cfg.int(f::chunked_prefill_size) {
+        return Some(v);
     }
     if !(ctx.hw.is_cuda() || ctx.hw.is_hip()) {
         return None;

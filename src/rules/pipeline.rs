@@ -8,7 +8,7 @@
 //! A hook stops at its first raise (`Step`); the pipeline goes on with the next hook, so one
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
-use super::{cuda_graph, hicache, kv_cache, lora, model_config, model_path, parallel, pd_disaggregation, serving, validation, Ctx, Step};
+use super::{cuda_graph, hicache, kv_cache, lora, memory, model_config, model_path, parallel, pd_disaggregation, platform, serving, validation, Ctx, Step};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -23,11 +23,13 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("serving_hook.handle_media_url_security", &[serving::handle_media_url_security]),
     ("serving_hook.handle_watermark_config", &[serving::handle_watermark_config]),
     ("hicache_hook.handle_hicache_ratio_default", &[hicache::handle_hicache_ratio_default]),
+    ("memory_hook.handle_offload_compatibility", &[memory::handle_offload_compatibility]),
     ("validation_hook.validate_prefill_decode_interval", &[validation::validate_prefill_decode_interval]),
     ("validation_hook.validate_response_store", &[validation::validate_response_store]),
     ("validation_hook.validate_sampling_mask_max_tokens", &[validation::validate_sampling_mask_max_tokens]),
     ("validation_hook.handle_aux_hidden_state_capture", &[validation::handle_aux_hidden_state_capture]),
     ("parallel_hook.validate_prefill_cp_platform", &[parallel::validate_prefill_cp_platform]),
+    ("platform_hook.handle_hardware_runtime_validation", &[platform::handle_hardware_runtime_validation]),
     ("model_path_hook.handle_model_source_paths", &[model_path::handle_model_source_paths]),
     // its model-source load (repo id validation) is checked by handle_model_source_paths
     ("muse_spark_hook.apply_muse_spark_env_defaults", &[]),
@@ -45,11 +47,22 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("cuda_graph_hook.apply_muse_glimmer_prefill_cuda_graph_max_bs_default", &[cuda_graph::apply_muse_glimmer_prefill_cuda_graph_max_bs_default]),
     ("parallel_hook.handle_dwdp", &[parallel::handle_dwdp]),
     ("cuda_graph_hook.handle_cuda_graph_config", &[cuda_graph::handle_cuda_graph_config]),
+    ("platform_hook.handle_hpu_backends", &[platform::handle_hpu_backends]),
+    ("platform_hook.handle_cpu_backends", &[platform::handle_cpu_backends]),
+    ("platform_hook.handle_npu_backends", &[platform::handle_npu_backends]),
+    ("platform_hook.handle_mps_backends", &[platform::handle_mps_backends]),
+    ("platform_hook.handle_xpu_backends", &[platform::handle_xpu_backends]),
+    ("platform_hook.handle_symm_mem_device_support", &[platform::handle_symm_mem_device_support]),
+    ("platform_hook.handle_platform_defaults", &[platform::handle_platform_defaults]),
+    ("memory_hook.handle_gpu_memory_settings", &[memory::handle_gpu_memory_settings]),
     ("validation_hook.default_unset_prefill_decode_interval", &[validation::default_unset_prefill_decode_interval]),
+    ("overrides._sampling_backend_default", &[platform::sampling_backend_default]),
     ("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", &[kv_cache::handle_nvfp4_prefill_kv_dequant_dtype]),
     ("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", &[cuda_graph::disable_prefill_cuda_graph_for_deepseek_trtllm_mla]),
     ("kv_cache_hook.handle_kv4_compatibility", &[kv_cache::handle_kv4_compatibility]),
     ("kv_cache_hook.handle_mxfp8_kv_cache_compatibility", &[kv_cache::handle_mxfp8_kv_cache_compatibility]),
+    ("platform_hook.handle_amd_specifics", &[platform::handle_amd_specifics]),
+    ("platform_hook.handle_nccl_pre_warm", &[platform::handle_nccl_pre_warm]),
     ("serving_hook.handle_grammar_backend", &[serving::handle_grammar_backend]),
     ("kv_cache_hook.handle_prefill_only_disable_kv_cache", &[kv_cache::handle_prefill_only_disable_kv_cache]),
     ("hicache_hook.handle_hicache", &[hicache::handle_hicache]),
@@ -133,6 +146,8 @@ fn compiled(release: &Release) -> &'static [Compiled] {
 /// Run resolution (`ServerArgs.resolve_once`), stage `resolve`, in the checked release's order.
 pub fn run_resolution_pipeline(ctx: &mut Ctx) {
     let steps = compiled(ctx.release);
+    // resolve_once's runtime gates (MLX, MPS) run before the pipeline's first step
+    ctx.run(platform::resolve_once_runtime_gates);
     run_steps(ctx, steps);
 }
 

@@ -276,6 +276,8 @@ const COMMANDS = [
   // checks that need files and the network
   'SGLANG_USE_MODELSCOPE=1 python -m sglang.launch_server --model-path m --ssl-keyfile k.pem --ssl-certfile c.pem',
   'python -m sglang.launch_server --model-path m --tp-size x --enable-metrics=yes --log-level loud',
+  // a device without a hardware profile: its platform hook is not run
+  'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device xpu',
 ];
 
 test('the declared TypeScript types match what the wasm exports return, both ways', async () => {

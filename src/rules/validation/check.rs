@@ -970,6 +970,13 @@ pub fn final_chunked_prefill_size(ctx: &Ctx) -> Option<i64> {
     if ctx.cfg.truthy(f::enable_kv_cache_sharding) {
         return None;
     }
+    if ctx.cfg.truthy(f::enable_mis) {
+        // -1 (and -1 // attn_dp_size stays -1)
+        return Some(-1);
+    }
+    if ctx.cfg.is_unknown(f::chunked_prefill_size) {
+        return None; // e.g. a CPU host's memory per NUMA node (memory_hook)
+    }
     let current = ctx.cfg.get(f::chunked_prefill_size);
     let explicit = ctx.cfg.setting(f::chunked_prefill_size).map(|s| &s.value);
     // A value another family already derived (not the command's) is taken as final.
