@@ -336,7 +336,13 @@ pub fn render(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String
         };
         let inner = body.get(..end).unwrap_or("");
         let expr = inner.split_once("!r").map(|(e, _)| e).unwrap_or(inner);
-        match args.iter().find(|(name, _)| *name == expr || *name == inner) {
+        let found = args.iter().find(|(name, _)| *name == expr || *name == inner).or_else(|| {
+            // the same value read through another receiver: 0.5.18's methods read
+            // `self.tp_size`, a hook module's function `cfg.tp_size` or `server_args.tp_size`
+            let same = receiverless(expr);
+            args.iter().find(|(name, _)| receiverless(name) == same)
+        });
+        match found {
             Some((_, value)) => {
                 let _ = write!(out, "{value}");
             }
@@ -352,6 +358,28 @@ pub fn render(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String
     out
 }
 
+/// A placeholder expression with the receivers of `ServerArgs` fields (`self.`, `cfg.`,
+/// `server_args.`) left out, so `type(self.x)` and `type(cfg.x)` are one expression.
+pub fn receiverless(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while !rest.is_empty() {
+        let at_word_start = !matches!(out.chars().next_back(), Some(c) if c.is_alphanumeric() || c == '_' || c == '.');
+        if at_word_start {
+            if let Some(r) = ["self.", "cfg.", "server_args."].iter().find_map(|p| rest.strip_prefix(p)) {
+                rest = r;
+                continue;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,6 +390,9 @@ mod tests {
         assert_eq!(got, "dwdp_size (2) must equal tp_size (4)");
         assert_eq!(render("in {{None, 1}}; got {x!r}.", &[("x", &"'a'")]), "in {None, 1}; got 'a'.");
         assert_eq!(render("keep {missing} as is", &[]), "keep {missing} as is");
+        // 0.5.18's template reads the field through `self`, the hook passes `cfg.`'s value
+        assert_eq!(render("got {type(self.x)} and {self.tp_size}", &[("type(cfg.x)", &"<class 'list'>"), ("cfg.tp_size", &2)]), "got <class 'list'> and 2");
+        assert_eq!(receiverless("len(server_args.lora_paths) + cfg.tp_size"), "len(lora_paths) + tp_size");
     }
 
     fn schema_text(version: &str) -> String {

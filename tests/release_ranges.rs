@@ -136,3 +136,64 @@ fn intermediate_releases_stay_parser_only_until_their_pipeline_agrees() {
     }
     assert!(release::get(release::DEFAULT_VERSION).is_some_and(|r| r.data.checks_modelled));
 }
+
+/// The `{expressions}` of a message template (the f-string's fields, `!r` / `:spec` left out).
+fn placeholders(template: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut cur) = (0usize, String::new());
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if depth == 0 && chars.peek() == Some(&'{') => {
+                chars.next();
+            }
+            '{' => {
+                if depth > 0 {
+                    cur.push(c);
+                }
+                depth += 1;
+            }
+            '}' if depth == 0 => {}
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    let expr = cur.split("!r").next().unwrap_or("").split(':').next().unwrap_or("").to_string();
+                    out.push(expr);
+                    cur.clear();
+                } else {
+                    cur.push(c);
+                }
+            }
+            _ if depth > 0 => cur.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn each_releases_message_renders_from_the_values_the_hook_gives() {
+    // A hook passes the values of the newest release's placeholders; an older release's
+    // template must ask for the same values (read through another receiver at most:
+    // `self.tp_size` in 0.5.18 for `cfg.tp_size`), or the rule would print `{...}` there.
+    let newest = release::get(release::DEFAULT_VERSION);
+    assert!(newest.is_some());
+    let Some(newest) = newest else { return };
+    let mut problems = Vec::new();
+    for rule in all_rules() {
+        let Some((_, new_template)) = rule.sglang_text(newest) else { continue };
+        let wanted: Vec<String> = placeholders(new_template).iter().map(|p| release::receiverless(p)).collect();
+        for r in release::with_sites() {
+            if !rule.applies_to(r) {
+                continue;
+            }
+            let Some((_, template)) = rule.sglang_text(r) else { continue };
+            for p in placeholders(template) {
+                if !wanted.contains(&release::receiverless(&p)) {
+                    problems.push(format!("{} in {}: {{{p}}} is not one of {}'s placeholders", rule.code, r.version, newest.version));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
