@@ -2,6 +2,7 @@
 """Measure a parser-only release's modelled steps against its recorded fixtures, at every stage.
 
     python3 tools/measure_steps.py 0.5.18 [--list]
+    python3 tools/measure_steps.py 0.5.22      # a hook-module release: 0.5.23's hooks on its pipeline
 
 Builds with `SGLANG_PREFLIGHT_MODEL_CHECKS=<version>` (build.rs then replays the release's start-up
 checks although its `status.json` says parser-only: for 0.5.18 the steps whose source is the
@@ -61,8 +62,22 @@ def main():
         log = proc.stdout + proc.stderr
     data = os.path.join(ROOT, "data", f"sglang-{v}")
     sites = [json.loads(l) for l in open(os.path.join(data, "raise-sites.jsonl"), encoding="utf-8")]
-    steps = json.load(open(os.path.join(data, "steps.json"), encoding="utf-8"))["steps"]
-    run = {s["step"].rsplit(".", 1)[-1] for s in steps if s["status"] == "same"}
+    if os.path.exists(os.path.join(data, "steps.json")):
+        # before the hook modules: the steps whose source is the hook's
+        steps = json.load(open(os.path.join(data, "steps.json"), encoding="utf-8"))["steps"]
+        run = {s["step"].rsplit(".", 1)[-1] for s in steps if s["status"] == "same"}
+    else:
+        # a hook-module release: the steps of its pipeline.json that src/rules/pipeline.rs models
+        modelled = set(re.findall(r'^\s*\("([\w.]+)", &\[', open(os.path.join(ROOT, "src", "rules", "pipeline.rs"), encoding="utf-8").read(), re.M))
+        pipeline = json.load(open(os.path.join(data, "pipeline.json"), encoding="utf-8"))
+
+        def flat(steps):
+            for st in steps:
+                if "step" in st:
+                    yield st["step"]
+                for k in ("then", "else"):
+                    yield from flat(st.get(k, []))
+        run = {n.rsplit(".", 1)[-1] for n in flat(pipeline["steps"]) if n in modelled} | {"check_server_args"}
     pats = [(to_re(s["message_template"]), s["hook"]) for s in sites if s["message_template"]]
 
     def hooks_of(msg):
@@ -98,7 +113,7 @@ def main():
             cats["other"] += 1
         listed.append(block)
     not_modelled = sum(n for k, n in cats.items() if "not modelled" in k)
-    print(f"SGLang {v}, every stage, the {len(run)} steps whose source is 0.5.23's hook running:")
+    print(f"SGLang {v}, every stage, {len(run)} modelled steps running:")
     print(f"  {agree} of {total} fixtures agree; {total - agree} differ:")
     for k, n in cats.most_common():
         print(f"    {n:5d}  {k}")
