@@ -24,6 +24,7 @@ fn main() {
     let data = root.join("data");
     println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=src/rules");
+    println!("cargo:rerun-if-env-changed=SGLANG_PREFLIGHT_MODEL_CHECKS");
     let referenced = referenced_functions(&root.join("src").join("rules"));
     let mut releases: Vec<(Vec<u32>, String, PathBuf)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&data) {
@@ -97,8 +98,13 @@ fn main() {
     let _ = writeln!(tables, "/// The SGLang releases this build carries, newest first.");
     let _ = writeln!(tables, "pub static RELEASE_DATA: &[ReleaseData] = &[");
     for ((_, version, dir), (_, schema_path)) in releases.iter().zip(&schemas) {
-        let raise = sites(&dir.join("raise-sites.jsonl"), &referenced, &mut pool);
-        let warn = sites(&dir.join("warn-sites.jsonl"), &referenced, &mut pool);
+        // A release before the hook modules names the rules' functions otherwise
+        // (`function-map.json`): their sites are kept under both names.
+        let map = function_map(&dir.join("function-map.json"), &referenced);
+        let mut referenced_here = Referenced { functions: referenced.functions.clone(), owners: referenced.owners.clone() };
+        referenced_here.functions.extend(map.iter().map(|(_, was)| was.clone()));
+        let raise = sites(&dir.join("raise-sites.jsonl"), &referenced_here, &mut pool);
+        let warn = sites(&dir.join("warn-sites.jsonl"), &referenced_here, &mut pool);
         let _ = writeln!(tables, "    ReleaseData {{");
         let _ = writeln!(tables, "        version: {version:?},");
         let _ = writeln!(tables, "        schema_json: include_str!({:?}),", schema_path.display().to_string());
@@ -107,8 +113,34 @@ fn main() {
         let pipeline: Value = serde_json::from_str(&read(&dir.join("pipeline.json"))).unwrap_or(Value::Null);
         let _ = writeln!(tables, "        pipeline: {},", pipeline_steps(&pipeline["steps"]));
         // Rules are replayed only for a release whose pipeline order was extracted (and whose
-        // raise sites they were checked against); for the others only the parser runs.
-        let _ = writeln!(tables, "        checks_modelled: {},", dir.join("pipeline.json").exists() && dir.join("raise-sites.jsonl").exists());
+        // raise sites they were checked against), unless its `status.json` says its checks are
+        // not modelled yet (`"checks": "parser-only"`: its raise sites give the rules' ranges,
+        // its parser stage is exact); for the others only the parser runs.
+        let status: Value = serde_json::from_str(&read(&dir.join("status.json"))).unwrap_or(Value::Null);
+        // `SGLANG_PREFLIGHT_MODEL_CHECKS=0.5.18` replays a parser-only release's modelled steps
+        // anyway, to measure them (tools/measure_steps.py); never in a normal build.
+        let forced = std::env::var("SGLANG_PREFLIGHT_MODEL_CHECKS").is_ok_and(|v| v.split(',').any(|x| x == version));
+        let parser_only = status["checks"].as_str() == Some("parser-only") && !forced;
+        let _ = writeln!(
+            tables,
+            "        checks_modelled: {},",
+            dir.join("pipeline.json").exists() && dir.join("raise-sites.jsonl").exists() && !parser_only
+        );
+        let mut pairs = String::new();
+        for (named, was) in &map {
+            let _ = write!(pairs, "(S[{}], S[{}]), ", pool.id(named), pool.id(was));
+        }
+        let _ = writeln!(tables, "        function_map: &[{pairs}],");
+        // A release before the hook modules: its steps whose source is the same as a hook's
+        // (`steps.json`, tools/compare_steps.py), run by that hook's model.
+        let steps: Value = serde_json::from_str(&read(&dir.join("steps.json"))).unwrap_or(Value::Null);
+        let mut same = String::new();
+        for row in steps["steps"].as_array().into_iter().flatten() {
+            if let (Some(step), Some(hook), Some("same")) = (row["step"].as_str(), row["hook"].as_str(), row["status"].as_str()) {
+                let _ = write!(same, "(S[{}], S[{}]), ", pool.id(step), pool.id(hook));
+            }
+        }
+        let _ = writeln!(tables, "        same_steps: &[{same}],");
         let _ = writeln!(tables, "    }},");
     }
     let _ = writeln!(tables, "];");
@@ -188,6 +220,34 @@ fn referenced_functions(rules: &Path) -> Referenced {
         }
     }
     found
+}
+
+/// The rules' functions a release had under other names (`function-map.json`: the hook-module
+/// function -> the `ServerArgs` method it was), also for a nested function of a mapped one
+/// (`validation_hook.validate_ib_devices._normalize_device_group`).
+fn function_map(path: &Path, referenced: &Referenced) -> Vec<(String, String)> {
+    let doc: Value = serde_json::from_str(&read(path)).unwrap_or(Value::Null);
+    let Some(map) = doc["functions"].as_object() else { return Vec::new() };
+    let mut out = Vec::new();
+    for f in &referenced.functions {
+        let mut parts: Vec<&str> = f.split('.').collect();
+        let mut rest: Vec<&str> = Vec::new();
+        while parts.len() >= 2 {
+            if let Some(was) = map.get(&parts.join(".")).and_then(Value::as_str) {
+                let mut target = was.to_string();
+                for r in rest.iter().rev() {
+                    target.push('.');
+                    target.push_str(r);
+                }
+                out.push((f.clone(), target));
+                break;
+            }
+            if let Some(last) = parts.pop() {
+                rest.push(last);
+            }
+        }
+    }
+    out
 }
 
 /// Whether a site of SGLang's `function` is one the rules can name.

@@ -115,7 +115,9 @@ fn main() -> ExitCode {
                 let ok = std::fs::create_dir_all("docs").is_ok()
                     && std::fs::write("docs/rules.md", &rules).is_ok()
                     && std::fs::write("docs/compatibility.md", &matrix).is_ok()
-                    && std::fs::write("docs/changes.md", sglang_preflight::changes::history()).is_ok();
+                    && std::fs::write("docs/changes.md", sglang_preflight::changes::history()).is_ok()
+                    && std::fs::create_dir_all("docs/releases").is_ok()
+                    && std::fs::write("docs/releases/rule-ranges.md", sglang_preflight::docs::rule_ranges()).is_ok();
                 if !ok {
                     eprintln!("sglang-preflight: cannot write docs/");
                     return ExitCode::from(2);

@@ -51,6 +51,16 @@ pub struct ReleaseData {
     /// Whether the resolution and validation checks are replayed for this release; when not,
     /// only its command-line parsing (schema, front end, `--config`) is.
     pub checks_modelled: bool,
+    /// For a release before SGLang's hook modules (`data/sglang-<v>/function-map.json`): the
+    /// function a rule names (`parallel_hook.handle_dwdp`) and the one that was it in this
+    /// release (`server_args.ServerArgs._handle_dwdp`); the rule's site is found there by its
+    /// message.
+    pub function_map: &'static [(&'static str, &'static str)],
+    /// For a release before the hook modules (`data/sglang-<v>/steps.json`): its pipeline steps
+    /// whose source is the same as a later release's hook (`server_args.ServerArgs._handle_dwdp`,
+    /// `parallel_hook.handle_dwdp`), which the hook's model then runs; every other step of such
+    /// a release is not modelled.
+    pub same_steps: &'static [(&'static str, &'static str)],
 }
 
 #[allow(clippy::indexing_slicing)]
@@ -80,10 +90,18 @@ pub struct Release {
     warn_by_function: FxHashMap<&'static str, Vec<&'static Site>>,
 }
 
-fn by_function(sites: &'static [Site]) -> FxHashMap<&'static str, Vec<&'static Site>> {
+fn by_function(sites: &'static [Site], function_map: &[(&'static str, &'static str)]) -> FxHashMap<&'static str, Vec<&'static Site>> {
     let mut map: FxHashMap<&'static str, Vec<&'static Site>> = FxHashMap::default();
     for s in sites {
         map.entry(s.function).or_default().push(s);
+    }
+    // A function a rule names that this release had under another name: its sites are there.
+    for (named, was) in function_map {
+        if !map.contains_key(named) {
+            if let Some(found) = map.get(was).cloned() {
+                map.insert(named, found);
+            }
+        }
     }
     map
 }
@@ -130,8 +148,8 @@ impl Release {
             version: data.version,
             schema: Schema::parse(data.schema_json)?,
             data,
-            raise_by_function: by_function(data.raise_sites),
-            warn_by_function: by_function(data.warn_sites),
+            raise_by_function: by_function(data.raise_sites, data.function_map),
+            warn_by_function: by_function(data.warn_sites, data.function_map),
         })
     }
 
@@ -235,7 +253,7 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
     let version: &'static str = Box::leak(schema.sglang_version.clone().into_boxed_str());
     // The schema is kept parsed only; its text is not needed again.
     let data: &'static ReleaseData =
-        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false }));
+        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[] }));
     let release: &'static Release = Box::leak(Box::new(Release {
         version,
         schema,
@@ -261,6 +279,13 @@ pub fn all() -> impl Iterator<Item = &'static Release> {
 /// a rule's release range is stated over these only.
 pub fn with_checks() -> impl Iterator<Item = &'static Release> {
     all().filter(|r| r.data.checks_modelled)
+}
+
+/// The carried releases whose raise sites this build has (`data/sglang-<v>/raise-sites.jsonl`),
+/// whether or not their checks are replayed: a rule's range as each release's source decides
+/// it (`docs/releases/rule-ranges.md`).
+pub fn with_sites() -> impl Iterator<Item = &'static Release> {
+    all().filter(|r| !r.data.raise_sites.is_empty())
 }
 
 /// SGLang's message for `template` with each `{expr}` (also `{expr!r}`, `{expr:spec}`) replaced
@@ -311,7 +336,13 @@ pub fn render(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String
         };
         let inner = body.get(..end).unwrap_or("");
         let expr = inner.split_once("!r").map(|(e, _)| e).unwrap_or(inner);
-        match args.iter().find(|(name, _)| *name == expr || *name == inner) {
+        let found = args.iter().find(|(name, _)| *name == expr || *name == inner).or_else(|| {
+            // the same value read through another receiver: 0.5.18's methods read
+            // `self.tp_size`, a hook module's function `cfg.tp_size` or `server_args.tp_size`
+            let same = receiverless(expr);
+            args.iter().find(|(name, _)| receiverless(name) == same)
+        });
+        match found {
             Some((_, value)) => {
                 let _ = write!(out, "{value}");
             }
@@ -327,6 +358,28 @@ pub fn render(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String
     out
 }
 
+/// A placeholder expression with the receivers of `ServerArgs` fields (`self.`, `cfg.`,
+/// `server_args.`) left out, so `type(self.x)` and `type(cfg.x)` are one expression.
+pub fn receiverless(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while !rest.is_empty() {
+        let at_word_start = !matches!(out.chars().next_back(), Some(c) if c.is_alphanumeric() || c == '_' || c == '.');
+        if at_word_start {
+            if let Some(r) = ["self.", "cfg.", "server_args."].iter().find_map(|p| rest.strip_prefix(p)) {
+                rest = r;
+                continue;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,6 +390,9 @@ mod tests {
         assert_eq!(got, "dwdp_size (2) must equal tp_size (4)");
         assert_eq!(render("in {{None, 1}}; got {x!r}.", &[("x", &"'a'")]), "in {None, 1}; got 'a'.");
         assert_eq!(render("keep {missing} as is", &[]), "keep {missing} as is");
+        // 0.5.18's template reads the field through `self`, the hook passes `cfg.`'s value
+        assert_eq!(render("got {type(self.x)} and {self.tp_size}", &[("type(cfg.x)", &"<class 'list'>"), ("cfg.tp_size", &2)]), "got <class 'list'> and 2");
+        assert_eq!(receiverless("len(server_args.lora_paths) + cfg.tp_size"), "len(lora_paths) + tp_size");
     }
 
     fn schema_text(version: &str) -> String {

@@ -23,3 +23,8 @@ fn compatibility_matrix_is_current() {
 fn release_history_is_current() {
     assert_current("docs/changes.md", sglang_preflight::changes::history());
 }
+
+#[test]
+fn rule_ranges_are_current() {
+    assert_current("docs/releases/rule-ranges.md", sglang_preflight::docs::rule_ranges());
+}

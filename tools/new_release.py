@@ -7,7 +7,9 @@ against it, and write a review report, so a person reviews a diff instead of re-
 Steps (each skipped when its output is already there and --force is not given):
 1. `tools/recorder/setup.sh --version V`: the recorder's venv with the real package;
 2. `data/sglang-V/schema.json` (tools/dump_schema.py) and a README;
-3. `data/sglang-V/warn-sites.jsonl` (tools/extract_warn_sites.py) and, when the release has
+3. `data/sglang-V/raise-sites.jsonl` (tools/extract_raise_sites.py, with `status.json` saying its
+   checks are not replayed yet: the raise sites give the rules' ranges, docs/releases/rule-ranges.md),
+   `warn-sites.jsonl` (tools/extract_warn_sites.py) and, when the release has
    `arg_groups/pipeline.py`, `pipeline.json.candidate` (tools/extract_pipeline.py) for review:
    the rules run for a release only once its raise sites and pipeline order are in place
    (`checks_modelled`); until then its parser is replayed and reports say so;
@@ -157,6 +159,18 @@ def main() -> int:
     step("generate the schema", schema)
 
     def sites() -> None:
+        # raise sites first: the warning sites take their hooks from them
+        raise_out = os.path.join(data, "raise-sites.jsonl")
+        if args.force or not os.path.exists(raise_out):
+            with open(raise_out, "w") as f:
+                run([sys.executable, "tools/extract_raise_sites.py", v], stdout=f)
+        status = os.path.join(data, "status.json")
+        if not os.path.exists(status):
+            with open(status, "w") as f:
+                json.dump({"checks": "parser-only", "why": "New release: its raise sites decide the rules' ranges "
+                           "(docs/releases/rule-ranges.md); its start-up checks are replayed once the pipeline order and the "
+                           "hooks are reviewed against its source."}, f, indent=1)
+                f.write("\n")
         out = os.path.join(data, "warn-sites.jsonl")
         if args.force or not os.path.exists(out):
             with open(out, "w") as f:
@@ -164,7 +178,7 @@ def main() -> int:
         if os.path.exists(os.path.join(package_dir(v), "srt", "arg_groups", "pipeline.py")):
             with open(os.path.join(data, "pipeline.json.candidate"), "w") as f:
                 run([sys.executable, "tools/extract_pipeline.py", "--version", v], stdout=f)
-    step("extract warning sites and the pipeline order", sites)
+    step("extract raise and warning sites and the pipeline order", sites)
 
     step("build the CLI", lambda: run(["cargo", "build", "--quiet", "--bin", "sglang-preflight"]))
     binary = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"), "debug", "sglang-preflight")

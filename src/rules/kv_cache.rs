@@ -520,7 +520,7 @@ pub static PAGE_MAJOR_NEEDS_UNIFIED: Rule = Rule {
 pub static PAGE_MAJOR_MAMBA_BACKEND: Rule = Rule {
     code: "KV049",
     name: "page-major-kv-needs-triton-mamba",
-    sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the"),
+    sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton Mamba kernels"),
     explanation: "In the page-major layout the Mamba state is strided, which only the Triton Mamba kernels read correctly.",
     flags: &["--enable-page-major-kv-layout", "--mamba-backend"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --mamba-backend flashinfer",
@@ -624,7 +624,7 @@ pub static UM_NO_TBO: Rule = Rule {
 pub static UM_NO_LMCACHE: Rule = Rule {
     code: "KV060",
     name: "unified-memory-rejects-lmcache",
-    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible"),
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with --enable-lmcache"),
     explanation: "LMCache would read the unified pool with virtual ids as if they were physical. Choose one of the two.",
     flags: &["--enable-unified-memory", "--enable-lmcache"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-lmcache",

@@ -218,7 +218,7 @@ pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
 pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
     code: "PAR028",
     name: "tp-lm-head-all-to-all-needs-pure-dp",
-    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size"),
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size"),
     explanation: "The TP LM-head all-to-all is only implemented for pure attention DP, where every TP rank is its own attention-DP group.",
     flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--attn-dp-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",

@@ -106,6 +106,7 @@ type Condition = fn(&Ctx) -> bool;
 /// The pipeline's conditions, by their source text in the release data.
 const CONDITIONS: &[(&str, Condition)] = &[
     ("cfg.model_path.lower() in ['none', 'dummy']", dummy_model),
+    ("self.model_path.lower() in ['none', 'dummy']", dummy_model),
     ("cfg.enable_prefill_cp", prefill_cp),
 ];
 
@@ -119,16 +120,20 @@ enum Compiled {
     Return,
 }
 
-fn compile(steps: &'static [PipelineStep]) -> Vec<Compiled> {
+fn compile(steps: &'static [PipelineStep], same_steps: &[(&'static str, &'static str)]) -> Vec<Compiled> {
     steps
         .iter()
         .map(|step| match step {
-            PipelineStep::Hook(name) => match STEPS.iter().find(|(n, _)| n == name) {
-                Some((_, hooks)) => Compiled::Run(hooks),
-                None => Compiled::NotModelled(name),
-            },
+            PipelineStep::Hook(name) => {
+                // a release before the hook modules: a step whose source is the hook's
+                let hook = same_steps.iter().find(|(step, _)| step == name).map(|(_, hook)| *hook).unwrap_or(name);
+                match STEPS.iter().find(|(n, _)| *n == hook) {
+                    Some((_, hooks)) => Compiled::Run(hooks),
+                    None => Compiled::NotModelled(name),
+                }
+            }
             PipelineStep::If { condition, then, otherwise } => match CONDITIONS.iter().find(|(c, _)| c == condition) {
-                Some((_, holds)) => Compiled::If(*holds, compile(then), compile(otherwise)),
+                Some((_, holds)) => Compiled::If(*holds, compile(then, same_steps), compile(otherwise, same_steps)),
                 None => Compiled::Unreadable(condition),
             },
             PipelineStep::Return => Compiled::Return,
@@ -139,7 +144,7 @@ fn compile(steps: &'static [PipelineStep]) -> Vec<Compiled> {
 /// Every carried release's compiled pipeline, in `RELEASE_DATA` order, built once.
 fn compiled(release: &Release) -> &'static [Compiled] {
     static ALL: OnceLock<Vec<Vec<Compiled>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| RELEASE_DATA.iter().map(|d| compile(d.pipeline)).collect());
+    let all = ALL.get_or_init(|| RELEASE_DATA.iter().map(|d| compile(d.pipeline, d.same_steps)).collect());
     RELEASE_DATA.iter().position(|d| std::ptr::eq(d, release.data)).and_then(|i| all.get(i)).map(Vec::as_slice).unwrap_or(&[])
 }
 
@@ -177,6 +182,13 @@ fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
 
 /// `ServerArgs.check_server_args()`, stage `check` (run by the engine right after resolution).
 pub fn check_server_args(ctx: &mut Ctx) {
+    // A release before the hook modules runs `ServerArgs.check_server_args`: modelled only where
+    // its source is the hook's (`steps.json`).
+    let data = ctx.release.data;
+    if !data.function_map.is_empty() && !data.same_steps.iter().any(|(_, hook)| *hook == "validation_hook.check_server_args") {
+        ctx.not_modelled("server_args.ServerArgs.check_server_args");
+        return;
+    }
     // validation_hook.check_server_args calls lora_hook.check_lora_server_args midway: one
     // function in SGLang, so a raise in any part stops the rest.
     ctx.run_in_turn(&[validation::check_server_args, lora::check_lora_server_args, validation::check_server_args_after_lora]);
