@@ -87,6 +87,15 @@ impl<'s> ResolvedConfig<'s> {
         }
     }
 
+    /// Assign a field a value that is not known here (a hook assigns it after a decision this
+    /// build cannot make, e.g. one that reads the model's config): later reads see it as unknown.
+    pub fn set_unknown(&mut self, field: Field, value: PyValue) {
+        let was = self.read_unknown.get();
+        self.read_unknown.set(true);
+        self.set(field, value);
+        self.read_unknown.set(was);
+    }
+
     /// Whether the command (or its config file) set this field.
     pub fn is_explicit(&self, field: Field) -> bool {
         self.setting(field).is_some()

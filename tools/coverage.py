@@ -44,6 +44,10 @@ IN_SCOPE_FILES = (
     "sglang/srt/arg_groups/argparse_actions.py",
     "sglang/srt/utils/server_args_config_parser.py",
     "sglang/srt/model_executor/cuda_graph_config.py",
+    "sglang/srt/arg_groups/moe_hook.py",
+    "sglang/srt/arg_groups/mega_moe_hook.py",
+    "sglang/srt/arg_groups/expert_pack_hook.py",
+    "sglang/srt/model_loader/expert_pack_runtime.py",
 )
 
 # In-scope sites that are reachable, do not need the model's config, and are not checked: why.
@@ -61,6 +65,24 @@ NOT_CHECKED = {
     "validation_hook.validate_ib_devices#3": "reads /sys/class/infiniband on the serving machine",
     "parallel_hook.validate_prefill_cp_platform#1": "MUSA (Moore Threads) platform only; no hardware profile models one",
     "model_executor.cuda_graph_config.with_phase#1": "an internal invariant: every caller passes one of the fixed phase names, whatever the command says",
+    # --load-format expert_pack preparing a raw GGUF: reached only when --model-path is a GGUF file on the serving machine
+    "model_loader.expert_pack_runtime.resolve_kimi_tokenizer#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.resolve_kimi_tokenizer#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.prepare_kimi_model_metadata#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._expert_pack_path#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._expert_pack_tools_dir#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.ensure_kimi_assets#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.ensure_kimi_assets#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_gguf_value#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_model_config_from_gguf#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_model_config_from_gguf#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_model_config_from_gguf#3": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._write_deepseek_tokenizer_from_gguf#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._prepare_deepseek_model_metadata#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_digest#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._prepare_deepseek_pack#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.prepare_raw_expert_pack_server_args#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.prepare_raw_expert_pack_server_args#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
     # needing the model's config as well
     "validation_hook.validate_mps_model_config#1": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_mps_model_config#2": "Apple MPS platform only; no hardware profile models a Mac",
@@ -226,7 +248,7 @@ def render(version, sites, rules, sources):
     w("give (the model's config, files), which the report says per command; **named** when it is not checked,")
     w("with the reason below.")
     w("")
-    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving hooks and the launch front end")
+    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving, MoE (moe, mega_moe, expert_pack) hooks and the launch front end")
     w("")
     w("| Class | Sites | Rule | Front end | Not run | Named below | Unaccounted |")
     w("|---|---:|---:|---:|---:|---:|---:|")
