@@ -419,6 +419,36 @@ pub static DEEPEP_V2_DRAFT: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-30B-A3B --speculative-algorithm NGRAM --speculative-moe-a2a-backend none",
 };
 
+pub static W4A16_NEEDS_BF16_DISPATCH_ENV: Rule = Rule {
+    code: "MOE041",
+    name: "cutedsl-w4a16-nvfp4-dispatch-env",
+    sglang: raises("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires BF16 FlashInfer MoE dispatch"),
+    explanation: "The CuteDSL NVFP4 W4A16 experts (SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1) take bf16 activations, so FlashInfer's all-to-all must not quantize them to NVFP4: unset SGLANG_MOE_NVFP4_DISPATCH.",
+    flags: &["--moe-a2a-backend", "--moe-runner-backend"],
+    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 SGLANG_MOE_NVFP4_DISPATCH=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
+    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
+};
+
+pub static W4A16_NEEDS_BF16_DISPATCH_TYPE: Rule = Rule {
+    code: "MOE042",
+    name: "cutedsl-w4a16-dispatch-type",
+    sglang: raises("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16."),
+    explanation: "The CuteDSL NVFP4 W4A16 experts take bf16 activations: with an explicit --flashinfer-a2a-dispatch-type it must be bf16 (auto would pick NVFP4 for an FP4 checkpoint).",
+    flags: &["--flashinfer-a2a-dispatch-type", "--moe-runner-backend"],
+    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type nvfp4",
+    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type bf16",
+};
+
+pub static DISPATCH_TYPE_AND_ENV: Rule = Rule {
+    code: "MOE043",
+    name: "flashinfer-a2a-dispatch-type-and-nvfp4-env",
+    sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "SGLANG_MOE_NVFP4_DISPATCH cannot be set together"),
+    explanation: "SGLANG_MOE_NVFP4_DISPATCH is the older way to choose FlashInfer's all-to-all activation dtype; with --flashinfer-a2a-dispatch-type given, leave the variable unset (to any value).",
+    flags: &["--flashinfer-a2a-dispatch-type", "--moe-a2a-backend"],
+    example_bad: "SGLANG_MOE_NVFP4_DISPATCH=0 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16",
+    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16",
+};
+
 pub static RULES: &[&Rule] = &[
     &NVFP4_ONLINE_NEEDS_SM100,
     &MXFP8_RUNNER_OVERRIDDEN,
@@ -459,6 +489,9 @@ pub static RULES: &[&Rule] = &[
     &PPLX_DISPATCH_BUDGET,
     &FLASHINFER_A2A_NEEDS_CHUNKING,
     &DEEPEP_V2_DRAFT,
+    &W4A16_NEEDS_BF16_DISPATCH_ENV,
+    &W4A16_NEEDS_BF16_DISPATCH_TYPE,
+    &DISPATCH_TYPE_AND_ENV,
 ];
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -866,8 +899,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
     let runner = text(ctx, f::moe_runner_backend, "auto");
     let w4a16 = runner == "flashinfer_cutedsl" && env_bool(ctx, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16");
     if w4a16 && env_bool(ctx, "SGLANG_MOE_NVFP4_DISPATCH") {
-        ctx.skip(site("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires BF16 FlashInfer MoE dispatch"), NotRunReason::NotImplemented);
-        return Ok(());
+        return ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_ENV, &[], &[f::moe_runner_backend, f::moe_a2a_backend], vec![]);
     }
     let quant = ctx.cfg.str(f::quantization).map(str::to_string);
     let nvfp4_dispatch_set = ctx.env("SGLANG_MOE_NVFP4_DISPATCH").is_some();
@@ -888,13 +920,13 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                 ctx.warn(&FLASHINFER_TRTLLM_ROUTED, &[], &[f::moe_runner_backend], fixes);
             }
             if w4a16 && matches!(d, "auto" | "nvfp4") {
-                ctx.skip(site("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16."), NotRunReason::NotImplemented);
-                return Ok(());
+                let fixes = vec![ctx.fix_set("Use --flashinfer-a2a-dispatch-type bf16", f::flashinfer_a2a_dispatch_type, "bf16", Applicability::Safe)];
+                return ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_TYPE, &[], &[f::flashinfer_a2a_dispatch_type, f::moe_runner_backend], fixes);
             }
             // handle_flashinfer_a2a_dispatch_type
             if nvfp4_dispatch_set {
-                ctx.skip(site("moe_hook.handle_flashinfer_a2a_dispatch_type", "SGLANG_MOE_NVFP4_DISPATCH cannot be set together"), NotRunReason::NotImplemented);
-                return Ok(());
+                // the variable is outside the command's flags: no edit can unset it
+                return ctx.raise(&DISPATCH_TYPE_AND_ENV, &[], &[f::flashinfer_a2a_dispatch_type], vec![]);
             }
             let q = quant.as_deref();
             if quant_from_checkpoint(ctx) {
