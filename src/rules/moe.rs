@@ -9,8 +9,10 @@
 //! checks (architecture, NVFP4 MoE metadata), the FlashInfer all-to-all topology exception for
 //! Muse Spark, the MoRI EPv2 dtype/architecture probe and the DeepEP v2 prefill budget are listed
 //! as not run, and what SGLang decides after them is written to the resolved config as unknown.
-//! Values the not-modelled `model_hook` may force for some architectures (DeepSeek on SM100,
-//! GPT-OSS, ...) are read as the command and the modelled hooks leave them.
+//! On SM100 an unset `--quantization` is the checkpoint's for several architectures (the
+//! not-modelled `model_hook`), so the checks that read it there (and "auto" runners it picks) are
+//! not run. Other `model_hook` overrides of the MoE runner when it is "auto" (GPT-OSS,
+//! InternS2, DeepSeek-V4, Kimi-K3, ...) are not known to this build: "auto" is read as "auto".
 
 use super::shared::cuda_graph_config::{with_phase, DECODE, DISABLED, PREFILL};
 use super::shared::envs::env_bool;
