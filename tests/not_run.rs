@@ -33,7 +33,6 @@ fn every_command_counts_the_hooks_not_modelled() {
     let c = &report.commands[0];
     assert!(c.accepted);
     let want = distinct_unmodelled_hooks_in_pipeline();
-    assert!(want > 20, "pipeline.rs names {want} unmodelled hooks");
     assert_eq!(c.not_modelled_hooks, want);
 }
 

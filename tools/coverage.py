@@ -49,6 +49,10 @@ IN_SCOPE_FILES = (
     "sglang/srt/arg_groups/memory_hook.py",
     "sglang/srt/hardware_backend/mlx/runtime.py",
     "sglang/srt/hardware_backend/mps/runtime.py",
+    "sglang/srt/arg_groups/moe_hook.py",
+    "sglang/srt/arg_groups/mega_moe_hook.py",
+    "sglang/srt/arg_groups/expert_pack_hook.py",
+    "sglang/srt/model_loader/expert_pack_runtime.py",
 )
 
 # In-scope sites that are reachable, do not need the model's config, and are not checked: why.
@@ -68,6 +72,24 @@ NOT_CHECKED = {
     "model_executor.cuda_graph_config.with_phase#1": "an internal invariant: every caller passes one of the fixed phase names, whatever the command says",
     "hardware_backend.mps.runtime.validate_mps_runtime#1": "Torch older than 2.13.0: SGLang 0.5.23 pins torch 2.14.1, the Torch of every hardware profile",
     "hardware_backend.mps.runtime.validate_mps_runtime#3": "reached only on a Mac, after Torch found an MPS device; no hardware profile models a Mac",
+    # --load-format expert_pack preparing a raw GGUF: reached only when --model-path is a GGUF file on the serving machine
+    "model_loader.expert_pack_runtime.resolve_kimi_tokenizer#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.resolve_kimi_tokenizer#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.prepare_kimi_model_metadata#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._expert_pack_path#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._expert_pack_tools_dir#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.ensure_kimi_assets#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.ensure_kimi_assets#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_gguf_value#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_model_config_from_gguf#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_model_config_from_gguf#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_model_config_from_gguf#3": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._write_deepseek_tokenizer_from_gguf#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._prepare_deepseek_model_metadata#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._deepseek_digest#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime._prepare_deepseek_pack#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.prepare_raw_expert_pack_server_args#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "model_loader.expert_pack_runtime.prepare_raw_expert_pack_server_args#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
     # needing the model's config as well
     "validation_hook.validate_mps_model_config#1": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_mps_model_config#2": "Apple MPS platform only; no hardware profile models a Mac",
@@ -234,7 +256,7 @@ def render(version, sites, rules, sources):
     w("give (the model's config, files), which the report says per command; **named** when it is not checked,")
     w("with the reason below.")
     w("")
-    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving, platform and memory hooks and the launch front end")
+    w("## In scope: the hook modules this build models (see `IN_SCOPE_FILES`) and the launch front end")
     w("")
     w("| Class | Sites | Rule | Front end | Not run | Named below | Unaccounted |")
     w("|---|---:|---:|---:|---:|---:|---:|")

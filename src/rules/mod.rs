@@ -12,6 +12,9 @@
 //! | `validation_hook.py` (`check_server_args` and validators) | `validation.rs` |
 //! | `lora_hook.py`, `lora/marlin_lora_temp/policy.py` | `lora.rs` |
 //! | `cuda_graph_hook.py` | `cuda_graph.rs` |
+//! | `moe_hook.py` | `moe.rs` |
+//! | `mega_moe_hook.py` | `mega_moe.rs` |
+//! | `expert_pack_hook.py` | `expert_pack.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //! | `platform_hook.py` (+ the MLX / MPS runtime gates of `resolve_once`) | `platform.rs` |
@@ -24,12 +27,15 @@
 //! `pipeline.rs` mirrors `pipeline.py::run_resolution_pipeline`: the order of the hooks.
 
 pub mod cuda_graph;
+pub mod expert_pack;
 pub mod hicache;
 pub mod kv_cache;
 pub mod lora;
 pub mod memory;
+pub mod mega_moe;
 pub mod model_config;
 pub mod model_path;
+pub mod moe;
 pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
@@ -522,6 +528,9 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(cuda_graph::RULES);
     v.extend_from_slice(platform::RULES);
     v.extend_from_slice(memory::RULES);
+    v.extend_from_slice(mega_moe::RULES);
+    v.extend_from_slice(moe::RULES);
+    v.extend_from_slice(shared::overrides::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

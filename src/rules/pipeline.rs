@@ -8,7 +8,7 @@
 //! A hook stops at its first raise (`Step`); the pipeline goes on with the next hook, so one
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
-use super::{cuda_graph, hicache, kv_cache, lora, memory, model_config, model_path, parallel, pd_disaggregation, platform, serving, validation, Ctx, Step};
+use super::{cuda_graph, expert_pack, hicache, kv_cache, lora, mega_moe, memory, model_config, model_path, moe, parallel, pd_disaggregation, platform, serving, shared, validation, Ctx, Step};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -19,6 +19,7 @@ type Hook = fn(&mut Ctx) -> Step;
 /// functions that model each (in order).
 const STEPS: &[(&str, &[Hook])] = &[
     ("parallel_hook.handle_deprecated_dp_attention", &[parallel::handle_deprecated_dp_attention]),
+    ("mega_moe_hook.handle_mega_moe", &[mega_moe::handle_mega_moe]),
     ("serving_hook.handle_return_hidden_states_mode", &[serving::handle_return_hidden_states_mode]),
     ("serving_hook.handle_media_url_security", &[serving::handle_media_url_security]),
     ("serving_hook.handle_watermark_config", &[serving::handle_watermark_config]),
@@ -39,6 +40,7 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("serving_hook.handle_deprecated_args", &[serving::handle_deprecated_args]),
     ("serving_hook.handle_prefill_delayer_env_compat", &[serving::handle_prefill_delayer_env_compat]),
     ("serving_hook.handle_missing_default_values", &[serving::handle_missing_default_values]),
+    ("expert_pack_hook.handle_expert_pack", &[expert_pack::handle_expert_pack]),
     ("pd_disaggregation_hook.handle_pd_disaggregation", &[pd_disaggregation::handle_pd_disaggregation]),
     ("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", &[kv_cache::validate_prefill_only_disable_kv_cache_args]),
     ("parallel_hook.handle_decode_context_parallelism", &[parallel::handle_decode_context_parallelism]),
@@ -70,11 +72,16 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("serving_hook.handle_load_balance_method", &[serving::handle_load_balance_method]),
     ("parallel_hook.handle_context_parallelism", &[parallel::handle_context_parallelism]),
     ("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", &[cuda_graph::apply_prefill_cp_cuda_graph_default]),
+    ("moe_hook.handle_moe_kernel_config", &[moe::handle_moe_kernel_config]),
+    ("moe_hook.handle_a2a_moe", &[moe::handle_a2a_moe]),
     ("parallel_hook.handle_shared_experts_tp", &[parallel::handle_shared_experts_tp]),
     ("parallel_hook.handle_eplb_and_dispatch", &[parallel::handle_eplb_and_dispatch]),
     ("parallel_hook.handle_expert_distribution_metrics", &[parallel::handle_expert_distribution_metrics]),
     ("parallel_hook.handle_elastic_ep", &[parallel::handle_elastic_ep]),
     ("validation_hook.validate_experimental_sgl_marlin", &[lora::validate_experimental_sgl_marlin]),
+    ("overrides._pipeline_parallel_overlap_disable", &[shared::overrides::pipeline_parallel_overlap_disable]),
+    ("moe_hook.validate_flashinfer_a2a_token_budget", &[moe::validate_flashinfer_a2a_token_budget]),
+    ("mega_moe_hook.validate_mega_moe_token_budget_for_model", &[mega_moe::validate_mega_moe_token_budget_for_model]),
     ("pd_disaggregation_hook.handle_encoder_disaggregation", &[pd_disaggregation::handle_encoder_disaggregation]),
     ("serving_hook.handle_tokenizer_batching", &[serving::handle_tokenizer_batching]),
     ("serving_hook.handle_environment_variables", &[serving::handle_environment_variables]),
@@ -84,6 +91,8 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("serving_hook.handle_crash_dump_env", &[serving::handle_crash_dump_env]),
     ("serving_hook.handle_debug_utils", &[serving::handle_debug_utils]),
     ("serving_hook.handle_other_validations", &[serving::handle_other_validations]),
+    ("moe_hook.validate_deepep_v2_speculative_draft", &[moe::validate_deepep_v2_speculative_draft]),
+    ("moe_hook.validate_deepep_v2_dispatch_token_budget", &[moe::validate_deepep_v2_dispatch_token_budget]),
     ("cuda_graph_hook.finalize_cuda_graph_prefill_max_context", &[cuda_graph::finalize_cuda_graph_prefill_max_context]),
 ];
 
