@@ -12,6 +12,7 @@
 //! | `validation_hook.py` (`check_server_args` and validators) | `validation.rs` |
 //! | `lora_hook.py`, `lora/marlin_lora_temp/policy.py` | `lora.rs` |
 //! | `cuda_graph_hook.py` | `cuda_graph.rs` |
+//! | `speculative_hook.py` (+ `spec_info`, `ragged_verify`, `adaptive_spec_params` helpers) | `speculative.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //!
@@ -32,6 +33,7 @@ pub mod pd_disaggregation;
 pub mod pipeline;
 pub mod serving;
 pub mod shared;
+pub mod speculative;
 pub mod validation;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Origin, Severity, Stage};
@@ -393,7 +395,7 @@ impl<'a> Ctx<'a> {
     /// Whether what the running hook would report now depends on a value not known here: it
     /// read one (since it started), or it runs on a branch taken on one.
     fn depends_on_unknown(&self) -> bool {
-        self.cfg.read_unknown() || self.on_unknown_branch
+        self.cfg.read_unknown() || self.on_unknown_branch || self.cfg.read_model_dependent()
     }
 
     /// `rule`'s check read a value not known here: not run, rather than reported.
@@ -402,8 +404,11 @@ impl<'a> Ctx<'a> {
             Sglang::Python { function, .. } | Sglang::Transfer { function, .. } => Some(*function),
             _ => rule.site(self.release).map(|s| s.id),
         };
+        // A value SGLang takes from the model's config (and no template's value): that config.
+        let model = self.cfg.read_model_dependent() && !self.cfg.read_unknown() && !self.on_unknown_branch;
+        let reason = if model { NotRunReason::ModelConfig } else { NotRunReason::UnknownValue };
         if let Some(site) = site {
-            self.not_run.push(NotRun { site, reason: NotRunReason::UnknownValue });
+            self.not_run.push(NotRun { site, reason });
         }
     }
 
@@ -513,6 +518,7 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(shared::ib_devices::RULES);
     v.extend_from_slice(kv_cache::RULES);
     v.extend_from_slice(cuda_graph::RULES);
+    v.extend_from_slice(speculative::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

@@ -8,7 +8,7 @@
 //! A hook stops at its first raise (`Step`); the pipeline goes on with the next hook, so one
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
-use super::{cuda_graph, hicache, kv_cache, lora, model_config, model_path, parallel, pd_disaggregation, serving, validation, Ctx, Step};
+use super::{cuda_graph, hicache, kv_cache, lora, model_config, model_path, parallel, pd_disaggregation, serving, speculative, validation, Ctx, Step};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -62,6 +62,7 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("parallel_hook.handle_expert_distribution_metrics", &[parallel::handle_expert_distribution_metrics]),
     ("parallel_hook.handle_elastic_ep", &[parallel::handle_elastic_ep]),
     ("validation_hook.validate_experimental_sgl_marlin", &[lora::validate_experimental_sgl_marlin]),
+    ("speculative_hook.handle_speculative_decoding", &[speculative::handle_speculative_decoding]),
     ("pd_disaggregation_hook.handle_encoder_disaggregation", &[pd_disaggregation::handle_encoder_disaggregation]),
     ("serving_hook.handle_tokenizer_batching", &[serving::handle_tokenizer_batching]),
     ("serving_hook.handle_environment_variables", &[serving::handle_environment_variables]),
