@@ -987,7 +987,7 @@ fn init_adaptive_speculative_params(ctx: &mut Ctx) -> Step {
         set_int(ctx, f::speculative_eagle_topk, 1);
     }
     if ctx.cfg.is_none(f::speculative_num_steps) {
-        set_int(ctx, f::speculative_num_steps, candidates[candidates.len() / 2]);
+        set_int(ctx, f::speculative_num_steps, candidates.get(candidates.len() / 2).copied().unwrap_or(3));
     }
     let steps = ctx.cfg.int(f::speculative_num_steps).unwrap_or(0);
     if !candidates.contains(&steps) {

@@ -1012,12 +1012,11 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
     let pp_spec = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC");
     match ctx.cfg.str(f::speculative_algorithm).map(str::to_string).as_deref() {
         None => {}
-        Some("DSPARK") => {
-            // the speculative hook refused pipeline-parallel DSPARK outside PD prefill already
-            if pp_spec {
-                return ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![]);
-            }
+        // the speculative hook refused pipeline-parallel DSPARK outside PD prefill already
+        Some("DSPARK") if pp_spec => {
+            return ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![]);
         }
+        Some("DSPARK") => {}
         Some(alg) => {
             if alg.to_uppercase() != "EAGLE" || ctx.cfg.truthy(f::enable_multi_layer_eagle) {
                 let fixes = vec![
