@@ -18,12 +18,16 @@ pub struct ResolvedConfig<'s> {
     derived_at: Vec<u16>,
     /// Each value, and whether it is unknown here (assigned after reading an unknown value).
     derived: Vec<(PyValue, bool)>,
+    /// Fields whose derived value SGLang takes from the model's config (`set_model_dependent`).
+    model_dependent: Vec<bool>,
     /// The command's settings by field (one vector read per lookup).
     explicit_by_field: Vec<Option<&'s Setting>>,
     /// Set when a value not known here is read (a setting's `value_unknown`, a value derived
     /// from one); cleared when a hook starts (`Ctx::run`), so a finding the hook reports is known
     /// to depend on it. Defaults are always known: reading one costs nothing more.
     read_unknown: Cell<bool>,
+    /// Same, for a value SGLang derives from the model's config (not known here).
+    read_model_dependent: Cell<bool>,
 }
 
 static NONE: PyValue = PyValue::None;
@@ -36,7 +40,7 @@ impl<'s> ResolvedConfig<'s> {
                 *slot = Some(setting);
             }
         }
-        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), explicit_by_field, read_unknown: Cell::new(false) }
+        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), model_dependent: vec![false; Field::COUNT], explicit_by_field, read_unknown: Cell::new(false), read_model_dependent: Cell::new(false) }
     }
 
     /// Whether a field whose value is not known here was read since [`Self::forget_reads`].
@@ -44,9 +48,22 @@ impl<'s> ResolvedConfig<'s> {
         self.read_unknown.get()
     }
 
+    /// Whether a field whose value SGLang takes from the model's config was read since
+    /// [`Self::forget_reads`].
+    pub fn read_model_dependent(&self) -> bool {
+        self.read_model_dependent.get()
+    }
+
+    /// Whether `field`'s current value is one SGLang takes from the model's config (a stand-in
+    /// here). Not a read of the value.
+    pub fn is_model_dependent(&self, field: Field) -> bool {
+        self.derived_at.get(field.index()).is_some_and(|&at| at > 0) && self.model_dependent.get(field.index()).copied().unwrap_or(false)
+    }
+
     /// Start tracking reads afresh (a hook starts).
     pub fn forget_reads(&self) {
         self.read_unknown.set(false);
+        self.read_model_dependent.set(false);
     }
 
     fn note_read(&self, unknown: bool) {
@@ -60,6 +77,9 @@ impl<'s> ResolvedConfig<'s> {
         let i = field.index();
         if let Some((v, unknown)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
             self.note_read(*unknown);
+            if self.model_dependent.get(i).copied().unwrap_or(false) {
+                self.read_model_dependent.set(true);
+            }
             return v;
         }
         if let Some(Some(s)) = self.explicit_by_field.get(i) {
@@ -74,6 +94,21 @@ impl<'s> ResolvedConfig<'s> {
 
     /// Assign a field, as a hook does.
     pub fn set(&mut self, field: Field, value: PyValue) {
+        // A value computed after reading a model-dependent one depends on the model too.
+        let from_model = self.read_model_dependent.get();
+        self.assign(field, value, from_model);
+    }
+
+    /// Assign a field a value SGLang takes from the model's config, not known here (`value` is
+    /// a stand-in): a check that reads it is reported as needing the model's config.
+    pub fn set_model_dependent(&mut self, field: Field, value: PyValue) {
+        self.assign(field, value, true);
+    }
+
+    fn assign(&mut self, field: Field, value: PyValue, from_model: bool) {
+        if let Some(slot) = self.model_dependent.get_mut(field.index()) {
+            *slot = from_model;
+        }
         // A value computed after reading an unknown one is unknown too; any other is known.
         let entry = (value, self.read_unknown.get());
         let Some(at) = self.derived_at.get_mut(field.index()) else { return };

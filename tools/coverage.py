@@ -20,6 +20,9 @@ Inputs, all in this repository:
 disaggregation, serving, platform and memory hooks (with the MLX / MPS runtime gates), and the
 launch front end. Other modules (speculative decoding,
 MoE, attention, LoRA, ...) are counted, not listed.
+disaggregation and serving hooks, and the launch front end, and the speculative-decoding hook with
+the helpers it calls (spec_info, ragged_verify, adaptive_spec_params). Other modules (MoE,
+attention, LoRA, ...) are counted, not listed.
 """
 import argparse
 import collections
@@ -53,6 +56,10 @@ IN_SCOPE_FILES = (
     "sglang/srt/arg_groups/mega_moe_hook.py",
     "sglang/srt/arg_groups/expert_pack_hook.py",
     "sglang/srt/model_loader/expert_pack_runtime.py",
+    "sglang/srt/arg_groups/speculative_hook.py",
+    "sglang/srt/speculative/spec_info.py",
+    "sglang/srt/speculative/ragged_verify.py",
+    "sglang/srt/speculative/adaptive_spec_params.py",
 )
 
 # In-scope sites that are reachable, do not need the model's config, and are not checked: why.
@@ -60,12 +67,6 @@ NOT_CHECKED = {
     "validation_hook.validate_standard_mps_server_args#1": "Apple MPS platform only; no hardware profile models a Mac (the oracle's profiles are CUDA, ROCm and CPU)",
     "validation_hook.validate_standard_mps_server_args#2": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_standard_mps_server_args#3": "Apple MPS platform only; no hardware profile models a Mac",
-    "validation_hook.check_watermark_server_args#14": "needs pipeline parallelism with EAGLE speculation under SGLANG_ENABLE_PP_SPEC; EAGLE is resolved by the speculative hook (draft model's config), a later issue's module",
-    "validation_hook.check_pipeline_parallel_compat#3": "DSPARK speculation: resolved by the speculative hook (draft model's config), a later issue's module",
-    "validation_hook.check_pipeline_parallel_compat#5": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
-    "validation_hook.check_pipeline_parallel_compat#6": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
-    "validation_hook.check_pipeline_parallel_compat#7": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
-    "validation_hook.check_pipeline_parallel_compat#8": "EAGLE speculation with pipeline parallelism: resolved by the speculative hook (draft model's config), a later issue's module",
     "serving_hook.handle_ssl_validation#13": "reached only when the certificate and key files exist (SGLang checks the file system first) and the optional granian package is installed",
     "validation_hook.validate_ib_devices#3": "reads /sys/class/infiniband on the serving machine",
     "parallel_hook.validate_prefill_cp_platform#1": "MUSA (Moore Threads) platform only; no hardware profile models one",
@@ -90,6 +91,11 @@ NOT_CHECKED = {
     "model_loader.expert_pack_runtime._prepare_deepseek_pack#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
     "model_loader.expert_pack_runtime.prepare_raw_expert_pack_server_args#1": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
     "model_loader.expert_pack_runtime.prepare_raw_expert_pack_server_args#2": "raw GGUF preparation for --load-format expert_pack: reached only when --model-path is a GGUF file on the serving machine (handle_expert_pack is listed as not run: files)",
+    "speculative_hook._handle_ngram#1": "needs a device other than cuda, cpu and xpu (npu, musa, hpu ...); no hardware profile models one, and on the modelled platforms such a --device fails earlier (importing its runtime)",
+    "speculative_hook._handle_dspark#11": "cannot fire: when neither --speculative-dspark-block-size nor the draft's config gives gamma and --speculative-num-draft-tokens is unset, SGLang defaults gamma to 7 just before",
+    "speculative_hook._resolve_dflash_draft_attention_backend.get_fallback_backend#1": "out-of-tree platform plugins only; the hardware profiles are SGLang's in-tree CUDA, ROCm and CPU platforms",
+    "speculative_hook._resolve_dflash_draft_attention_backend.get_fallback_backend#2": "out-of-tree platform plugins only; the hardware profiles are SGLang's in-tree CUDA, ROCm and CPU platforms",
+    "speculative_hook._check_oot_speculative_algorithm#1": "out-of-tree platform plugins only; the hardware profiles are SGLang's in-tree CUDA, ROCm and CPU platforms",
     # needing the model's config as well
     "validation_hook.validate_mps_model_config#1": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_mps_model_config#2": "Apple MPS platform only; no hardware profile models a Mac",

@@ -438,7 +438,14 @@ pub fn apply_prefill_cp_cuda_graph_default(ctx: &mut Ctx) -> Step {
 
 /// `finalize_cuda_graph_prefill_max_context` and `_resolve_max_context_size`.
 pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) -> Step {
-    let requested = phase_value(ctx, PREFILL, "max_context_size");
+    // The prefill max context size is only ever the flag's value or the `--cuda-graph-config`
+    // JSON's (handle_cuda_graph_config): without the JSON, read the flag itself, not the whole
+    // config, whose batch sizes may have been derived from values not known here.
+    let from_flag = match (ctx.cfg.setting_place(f::cuda_graph_prefill_max_context), ctx.cfg.setting_place(f::cuda_graph_config)) {
+        (Some(s), None) if !s.value_unknown => Some(s.value.clone()),
+        _ => None,
+    };
+    let requested = from_flag.unwrap_or_else(|| phase_value(ctx, PREFILL, "max_context_size"));
     if requested.is_none() {
         return Ok(());
     }

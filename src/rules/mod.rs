@@ -15,6 +15,7 @@
 //! | `moe_hook.py` | `moe.rs` |
 //! | `mega_moe_hook.py` | `mega_moe.rs` |
 //! | `expert_pack_hook.py` | `expert_pack.rs` |
+//! | `speculative_hook.py` (+ `spec_info`, `ragged_verify`, `adaptive_spec_params` helpers) | `speculative.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //! | `platform_hook.py` (+ the MLX / MPS runtime gates of `resolve_once`) | `platform.rs` |
@@ -42,6 +43,7 @@ pub mod pipeline;
 pub mod platform;
 pub mod serving;
 pub mod shared;
+pub mod speculative;
 pub mod validation;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Origin, Severity, Stage};
@@ -406,7 +408,7 @@ impl<'a> Ctx<'a> {
     /// Whether what the running hook would report now depends on a value not known here: it
     /// read one (since it started), or it runs on a branch taken on one.
     fn depends_on_unknown(&self) -> bool {
-        self.cfg.read_unknown() || self.on_unknown_branch
+        self.cfg.read_unknown() || self.on_unknown_branch || self.cfg.read_model_dependent()
     }
 
     /// `rule`'s check read a value not known here: not run, rather than reported.
@@ -415,8 +417,11 @@ impl<'a> Ctx<'a> {
             Sglang::Python { function, .. } | Sglang::Transfer { function, .. } => Some(*function),
             _ => rule.site(self.release).map(|s| s.id),
         };
+        // A value SGLang takes from the model's config (and no template's value): that config.
+        let model = self.cfg.read_model_dependent() && !self.cfg.read_unknown() && !self.on_unknown_branch;
+        let reason = if model { NotRunReason::ModelConfig } else { NotRunReason::UnknownValue };
         if let Some(site) = site {
-            self.not_run.push(NotRun { site, reason: NotRunReason::UnknownValue });
+            self.not_run.push(NotRun { site, reason });
         }
     }
 
@@ -531,6 +536,7 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(mega_moe::RULES);
     v.extend_from_slice(moe::RULES);
     v.extend_from_slice(shared::overrides::RULES);
+    v.extend_from_slice(speculative::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

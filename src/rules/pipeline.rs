@@ -8,7 +8,7 @@
 //! A hook stops at its first raise (`Step`); the pipeline goes on with the next hook, so one
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
-use super::{cuda_graph, expert_pack, hicache, kv_cache, lora, mega_moe, memory, model_config, model_path, moe, parallel, pd_disaggregation, platform, serving, shared, validation, Ctx, Step};
+use super::{cuda_graph, expert_pack, hicache, kv_cache, lora, mega_moe, memory, model_config, model_path, moe, parallel, pd_disaggregation, platform, serving, shared, speculative, validation, Ctx, Step};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -82,6 +82,7 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("overrides._pipeline_parallel_overlap_disable", &[shared::overrides::pipeline_parallel_overlap_disable]),
     ("moe_hook.validate_flashinfer_a2a_token_budget", &[moe::validate_flashinfer_a2a_token_budget]),
     ("mega_moe_hook.validate_mega_moe_token_budget_for_model", &[mega_moe::validate_mega_moe_token_budget_for_model]),
+    ("speculative_hook.handle_speculative_decoding", &[speculative::handle_speculative_decoding]),
     ("pd_disaggregation_hook.handle_encoder_disaggregation", &[pd_disaggregation::handle_encoder_disaggregation]),
     ("serving_hook.handle_tokenizer_batching", &[serving::handle_tokenizer_batching]),
     ("serving_hook.handle_environment_variables", &[serving::handle_environment_variables]),

@@ -1,5 +1,7 @@
 //! `sglang/srt/speculative/spec_info.py`'s `SpeculativeAlgorithm`, as far as the checks before the
-//! speculative hook can know it.
+//! speculative hook can know it. (From `speculative_hook.handle_speculative_decoding` on, the
+//! resolved `speculative_algorithm` is SGLang's own: upper-cased, NEXTN -> EAGLE; see
+//! `rules/speculative.rs`.)
 
 use crate::fields::f;
 use crate::rules::Ctx;
@@ -9,7 +11,7 @@ pub enum Spec {
     None,
     /// NGRAM (any case): the speculative hook keeps it, upper-cased, and needs no draft model.
     Ngram,
-    /// Anything else: renamed/validated by the speculative hook, which is not modelled.
+    /// Anything else (before the speculative hook renames and validates it).
     Other,
 }
 

@@ -14,7 +14,7 @@ use crate::hardware::Platform;
 use crate::pyvalue::{float_repr, PyValue};
 use crate::release::SiteRef;
 use crate::rules::shared::runtime_context::attn_dp_enabled;
-use crate::rules::shared::speculative::{spec_kind, Spec};
+use crate::rules::shared::envs::env_bool;
 use crate::rules::{raises, site, warns, Ctx, NotRunReason, Rule, Sglang, Step};
 
 
@@ -80,6 +80,78 @@ pub static PP_SPEC_EAGLE_ONLY: Rule = Rule {
     flags: &["--pp-size", "--speculative-algorithm"],
     example_bad: "--pp-size 2 --speculative-algorithm NGRAM",
     example_good: "--speculative-algorithm NGRAM",
+};
+pub static MIXED_CHUNK_SPEC: Rule = Rule {
+    code: "VAL140",
+    name: "mixed-chunk-unsupported-speculative-algorithm",
+    sglang: raises("validation_hook.check_server_args", "enable_mixed_chunk is not supported with"),
+    explanation: "Mixed chunked prefill degrades running requests to plain one-token decodes inside a mixed step; only EAGLE, EAGLE3, DFLASH and DSPARK have a verified resume path. The speculative hook turns it off for the other real algorithms, so this fires for --speculative-algorithm NONE (a name SGLang accepts and then treats as no speculation).",
+    flags: &["--enable-mixed-chunk", "--speculative-algorithm"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm none --enable-mixed-chunk",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mixed-chunk",
+};
+pub static WATERMARK_SPEC_ALGORITHM: Rule = Rule {
+    code: "VAL141",
+    name: "watermark-speculative-algorithm",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark supports speculative algorithms"),
+    explanation: "Watermarking biases sampling; with speculation it is implemented for the NGRAM, EAGLE (NEXTN) and EAGLE3 verify paths only.",
+    flags: &["--enable-watermark", "--speculative-algorithm"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-watermark --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-watermark --speculative-algorithm NGRAM",
+};
+pub static WATERMARK_PP_SPEC: Rule = Rule {
+    code: "VAL142",
+    name: "watermark-pipeline-parallel-speculation",
+    sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with pipeline-parallel"),
+    explanation: "Watermarking is not implemented for speculative decoding split over pipeline stages.",
+    flags: &["--enable-watermark", "--pp-size"],
+    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --enable-watermark --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_good: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+};
+pub static PP_SPEC_DSPARK: Rule = Rule {
+    code: "VAL143",
+    name: "pp-spec-env-not-for-dspark",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC does not support DSPARK"),
+    explanation: "SGLANG_ENABLE_PP_SPEC's pipeline-parallel relay carries an EAGLE-shaped draft tree; pipeline-parallel DSPARK on a PD prefill server uses its own relay, so leave the variable unset.",
+    flags: &["--speculative-algorithm", "--pp-size"],
+    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 4",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 4",
+};
+pub static PP_SPEC_DISAGGREGATION: Rule = Rule {
+    code: "VAL144",
+    name: "pp-spec-env-no-disaggregation",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode"),
+    explanation: "With SGLANG_ENABLE_PP_SPEC the pipeline stages relay EAGLE's draft state themselves, which replaces the PD prefill relay: it works on a plain (non-disaggregated) server only.",
+    flags: &["--disaggregation-mode", "--pp-size"],
+    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+};
+pub static PP_SPEC_ADAPTIVE: Rule = Rule {
+    code: "VAL145",
+    name: "pp-spec-env-no-adaptive",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with --speculative-adaptive"),
+    explanation: "The pipeline relay slices speculative results by the configured number of draft tokens, which adaptive speculation changes at run time.",
+    flags: &["--speculative-adaptive", "--pp-size"],
+    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-adaptive",
+    example_good: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+};
+pub static PP_SPEC_ATTN_DP: Rule = Rule {
+    code: "VAL146",
+    name: "pp-spec-env-no-attention-dp",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with attention DP"),
+    explanation: "Every pipeline stage rebuilds the same verify batch from relayed state, so all stages must see the same batch; attention DP splits it per DP rank.",
+    flags: &["--attn-dp-size", "--pp-size"],
+    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --tp-size 2 --attn-dp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_good: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --tp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+};
+pub static PP_SPEC_PREFILL_ONLY: Rule = Rule {
+    code: "VAL147",
+    name: "pp-speculation-prefill-only",
+    sglang: raises("validation_hook.check_pipeline_parallel_compat", "PP + speculative decoding (MTP) is only supported"),
+    explanation: "Pipeline parallelism with EAGLE/MTP speculation runs on PD prefill servers (--disaggregation-mode prefill), or anywhere with the experimental SGLANG_ENABLE_PP_SPEC=1.",
+    flags: &["--pp-size", "--speculative-algorithm"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
 };
 pub static MULTI_NODE_DP: Rule = Rule {
     code: "VAL024",
@@ -724,12 +796,19 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     let tp = int(ctx, f::tp_size);
     let pp = int(ctx, f::pp_size);
 
-    // NGRAM: the speculative hook turns mixed chunk off ("The mixed chunked prefill are disabled
-    // because of using ngram speculative decoding."), so the assert cannot fire.
-    if spec_kind(ctx) == Spec::Other && ctx.cfg.truthy(f::enable_mixed_chunk) {
-        // The speculative hook (not modelled) may turn mixed chunk off first (NGRAM does), and
-        // `SpeculativeAlgorithm.supports_mixed_chunk()` is per worker.
-        ctx.skip(site("validation_hook.check_server_args", "enable_mixed_chunk is not supported with"), NotRunReason::NotImplemented);
+    // The speculative hook turned mixed chunk off for the algorithms that do not support it
+    // (NGRAM, STANDALONE, UNO, FROZEN_KV_MTP); "NONE" (SpeculativeAlgorithm.NONE) is left.
+    if ctx.cfg.truthy(f::enable_mixed_chunk) {
+        if let Some(alg) = ctx.cfg.str(f::speculative_algorithm).map(str::to_string) {
+            let known = ["DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "FROZEN_KV_MTP", "STANDALONE", "NGRAM", "NONE"];
+            if known.contains(&alg.to_uppercase().as_str()) && !matches!(alg.to_uppercase().as_str(), "EAGLE" | "EAGLE3" | "DFLASH" | "DSPARK") {
+                let fixes = vec![
+                    ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Unsafe),
+                    ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
+                ];
+                return ctx.raise(&MIXED_CHUNK_SPEC, &[("cfg.speculative_algorithm", &alg)], &[f::enable_mixed_chunk, f::speculative_algorithm], fixes);
+            }
+        }
     }
 
     check_chunked_prefill(ctx)?;
@@ -928,21 +1007,44 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
 /// `check_pipeline_parallel_compat` (pp_size > 1).
 fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
     // disable_overlap_schedule: overrides._pipeline_parallel_overlap_disable sets it whenever
-    // pp_size > 1, so the first assert cannot fire.
-    match spec_kind(ctx) {
-        Spec::None => {}
-        Spec::Ngram => {
-            // NGRAM is neither DSPARK nor EAGLE: the EAGLE-only assert fires.
-            let fixes = vec![
-                ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", f::speculative_algorithm, Applicability::Unsafe),
-                ctx.fix_set("Use --pp-size 1 (keep NGRAM speculation)", f::pp_size, "1", Applicability::Unsafe),
-            ];
-            return ctx.raise(&PP_SPEC_EAGLE_ONLY, &[], &[f::speculative_algorithm, f::pp_size], fixes);
+    // pp_size > 1, so the first assert cannot fire. The algorithm is the speculative hook's
+    // (upper-cased, NEXTN -> EAGLE).
+    let pp_spec = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC");
+    match ctx.cfg.str(f::speculative_algorithm).map(str::to_string).as_deref() {
+        None => {}
+        // the speculative hook refused pipeline-parallel DSPARK outside PD prefill already
+        Some("DSPARK") if pp_spec => {
+            return ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![]);
         }
-        Spec::Other => {
-            // The speculative hook (not modelled) rewrites the algorithm (NEXTN -> EAGLE, ...) and
-            // needs the draft model's config.
-            ctx.model_config(site("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"));
+        Some("DSPARK") => {}
+        Some(alg) => {
+            if alg.to_uppercase() != "EAGLE" || ctx.cfg.truthy(f::enable_multi_layer_eagle) {
+                let fixes = vec![
+                    ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", f::speculative_algorithm, Applicability::Unsafe),
+                    ctx.fix_set(format!("Use --pp-size 1 (keep {alg} speculation)"), f::pp_size, "1", Applicability::Unsafe),
+                ];
+                return ctx.raise(&PP_SPEC_EAGLE_ONLY, &[], &[f::speculative_algorithm, f::pp_size], fixes);
+            }
+            if pp_spec {
+                if !ctx.cfg.is(f::disaggregation_mode, "null") {
+                    let fix = ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe);
+                    return ctx.raise(&PP_SPEC_DISAGGREGATION, &[], &[f::disaggregation_mode, f::pp_size], vec![fix]);
+                }
+                if ctx.cfg.truthy(f::speculative_adaptive) {
+                    let fix = ctx.fix_remove("Drop --speculative-adaptive", f::speculative_adaptive, Applicability::Safe);
+                    return ctx.raise(&PP_SPEC_ADAPTIVE, &[], &[f::speculative_adaptive, f::pp_size], vec![fix]);
+                }
+                if attn_dp_enabled(ctx) {
+                    let fix = ctx.fix_remove("Drop --attn-dp-size", f::attn_dp_size, Applicability::Unsafe);
+                    return ctx.raise(&PP_SPEC_ATTN_DP, &[], &[f::attn_dp_size, f::pp_size], vec![fix]);
+                }
+            } else if !ctx.cfg.is(f::disaggregation_mode, "prefill") {
+                let fixes = vec![
+                    ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe),
+                    ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
+                ];
+                return ctx.raise(&PP_SPEC_PREFILL_ONLY, &[], &[f::pp_size, f::speculative_algorithm], fixes);
+            }
         }
     }
     if !ctx.cfg.is_none(f::min_free_slots_delay) {
@@ -1293,11 +1395,16 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
         let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
         return ctx.raise(&WATERMARK_PD, &[], &[f::disaggregation_mode, f::enable_watermark], vec![fix]);
     }
-    // NGRAM passes both speculative checks (a pipeline-parallel NGRAM run already failed in
-    // check_pipeline_parallel_compat); other algorithms are renamed by the speculative hook first.
-    if spec_kind(ctx) == Spec::Other {
-        ctx.skip(site("validation_hook.check_watermark_server_args", "--enable-watermark supports speculative algorithms"), NotRunReason::NotImplemented);
-        return Ok(());
+    // The algorithm as the speculative hook left it (upper-cased, NEXTN -> EAGLE).
+    if let Some(alg) = ctx.cfg.str(f::speculative_algorithm).map(str::to_string) {
+        if !matches!(alg.as_str(), "NGRAM" | "EAGLE" | "EAGLE3") {
+            let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
+            return ctx.raise(&WATERMARK_SPEC_ALGORITHM, &[("cfg.speculative_algorithm", &PyValue::Str(alg).repr())], &[f::speculative_algorithm, f::enable_watermark], vec![fix]);
+        }
+        if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+            let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
+            return ctx.raise(&WATERMARK_PP_SPEC, &[], &[f::pp_size, f::enable_watermark], vec![fix]);
+        }
     }
     if ctx.cfg.truthy(f::speculative_use_rejection_sampling) {
         let fix = ctx.fix_remove("Drop --speculative-use-rejection-sampling", f::speculative_use_rejection_sampling, Applicability::Unsafe);
