@@ -87,6 +87,24 @@ impl<'s> ResolvedConfig<'s> {
         }
     }
 
+    /// Assign a field with a value SGLang derives from what is not known here (the model's
+    /// config, a hook this build does not model): `value` stands in, and every read of the
+    /// field is a read of an unknown value.
+    pub fn set_unknown(&mut self, field: Field, value: PyValue) {
+        let before = self.read_unknown.replace(true);
+        self.set(field, value);
+        self.read_unknown.set(before);
+    }
+
+    /// Whether the field's current value is unknown here, without counting as a read of it.
+    pub fn is_unknown(&self, field: Field) -> bool {
+        let i = field.index();
+        if let Some((_, unknown)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+            return *unknown;
+        }
+        matches!(self.explicit_by_field.get(i), Some(Some(s)) if s.value_unknown)
+    }
+
     /// Whether the command (or its config file) set this field.
     pub fn is_explicit(&self, field: Field) -> bool {
         self.setting(field).is_some()

@@ -12,6 +12,8 @@
 //! | `validation_hook.py` (`check_server_args` and validators) | `validation.rs` |
 //! | `lora_hook.py`, `lora/marlin_lora_temp/policy.py` | `lora.rs` |
 //! | `cuda_graph_hook.py` | `cuda_graph.rs` |
+//! | `attention_hook.py` (+ its `overrides.py` passes, `_page_size_default`) | `attention.rs` |
+//! | `mamba_hook.py` | `mamba.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //!
@@ -21,10 +23,12 @@
 //!
 //! `pipeline.rs` mirrors `pipeline.py::run_resolution_pipeline`: the order of the hooks.
 
+pub mod attention;
 pub mod cuda_graph;
 pub mod hicache;
 pub mod kv_cache;
 pub mod lora;
+pub mod mamba;
 pub mod model_config;
 pub mod model_path;
 pub mod parallel;
@@ -513,6 +517,8 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(shared::ib_devices::RULES);
     v.extend_from_slice(kv_cache::RULES);
     v.extend_from_slice(cuda_graph::RULES);
+    v.extend_from_slice(attention::RULES);
+    v.extend_from_slice(mamba::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }
