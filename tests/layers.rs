@@ -5,7 +5,7 @@
 use std::path::Path;
 
 const FAMILIES: &[&str] =
-    &["cuda_graph", "hicache", "kv_cache", "lora", "model_config", "model_path", "parallel", "pd_disaggregation", "serving", "validation"];
+    &["attention", "cuda_graph", "hicache", "kv_cache", "lora", "mamba", "model_config", "model_path", "parallel", "pd_disaggregation", "serving", "validation"];
 
 fn family_of(path: &Path, rules: &Path) -> Option<String> {
     let rel = path.strip_prefix(rules).ok()?;
