@@ -13,7 +13,7 @@
 //! unknown, and so is what follows from it (a page size a default backend may move).
 
 use super::{Ctx, Rule};
-use crate::diagnostic::Applicability;
+use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
 use crate::rules::shared::cuda_graph_config::{phase_backend, with_phase};
@@ -608,10 +608,11 @@ fn mark_default_backend_unknown(ctx: &mut Ctx) {
 /// `attention_hook.handle_deterministic_inference` (with the `_deterministic_*` passes it runs).
 pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.is_none(f::rl_on_policy_target) {
+        // logged whenever --rl-on-policy-target is given: writing the flag does not silence it
         let fixes = if ctx.cfg.is_explicit(f::enable_deterministic_inference) {
             vec![]
         } else {
-            vec![ctx.fix_add_flag("Add --enable-deterministic-inference", f::enable_deterministic_inference, Applicability::Safe)]
+            vec![Fix::advice("Add --enable-deterministic-inference to say so in the command")]
         };
         ctx.warn(&RL_ON_POLICY_DETERMINISTIC, &[], &[f::rl_on_policy_target], fixes);
         ctx.cfg.set(f::enable_deterministic_inference, PyValue::Bool(true));
@@ -635,7 +636,8 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         let fixes = if ctx.cfg.is(f::sampling_backend, "pytorch") {
             vec![]
         } else {
-            vec![ctx.fix_set("Use --sampling-backend pytorch", f::sampling_backend, "pytorch", Applicability::Safe)]
+            // logged for every deterministic launch off Ascend: writing the flag does not silence it
+            vec![Fix::advice("Use --sampling-backend pytorch (what SGLang runs) to say so in the command")]
         };
         ctx.warn(&DETERMINISTIC_SAMPLING, &[], &[f::sampling_backend, f::enable_deterministic_inference], fixes);
         ctx.cfg.set(f::sampling_backend, PyValue::Str("pytorch".into()));
@@ -689,10 +691,10 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
     if !backend.as_deref().is_some_and(|b| RADIX_SUPPORTED_DETERMINISTIC.contains(&b)) {
         ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
         let shown = opt_display(&backend);
-        let fixes = if ctx.cfg.is_explicit(f::disable_radix_cache) {
-            vec![]
+        let fixes = if ctx.cfg.is_explicit(f::attention_backend) {
+            vec![ctx.fix_set("Use --attention-backend triton (keeps the radix cache)", f::attention_backend, "triton", Applicability::Unsafe)]
         } else {
-            vec![ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Safe)]
+            vec![]
         };
         ctx.warn(&DETERMINISTIC_RADIX, &[("attention_backend", &shown)], &[f::attention_backend, f::enable_deterministic_inference], fixes);
     }
@@ -707,10 +709,11 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         } else {
             ctx.cfg.set(f::disable_custom_all_reduce, PyValue::Bool(true));
             ctx.cfg.set(f::enable_torch_symm_mem, PyValue::Bool(false));
+            // logged for every deterministic launch on several GPUs: writing the flag does not silence it
             let fixes = if ctx.cfg.is_explicit(f::disable_custom_all_reduce) {
                 vec![]
             } else {
-                vec![ctx.fix_add_flag("Add --disable-custom-all-reduce", f::disable_custom_all_reduce, Applicability::Safe)]
+                vec![Fix::advice("Add --disable-custom-all-reduce to say so in the command")]
             };
             ctx.warn(&DETERMINISTIC_NCCL, &[], &[f::tp_size, f::enable_deterministic_inference], fixes);
         }
@@ -804,7 +807,12 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
         ctx.cfg.forget_reads();
     }
     for (rule, before) in &first_warnings {
-        let fixes = vec![ctx.fix_set("Use --page-size 64", f::page_size, "64", Applicability::Safe)];
+        let fixes = if std::ptr::eq(*rule, &FLASHMLA_PAGE) {
+            // logged whatever the page size: writing it does not silence it
+            if before.as_int() == Some(64) { vec![] } else { vec![Fix::advice("Add --page-size 64 (what SGLang runs) to say so in the command")] }
+        } else {
+            vec![ctx.fix_set("Use --page-size 64", f::page_size, "64", Applicability::Safe)]
+        };
         let shown = before.py_str();
         ctx.warn(rule, &[("page_size", &shown)], &[f::page_size, f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend], fixes);
     }
@@ -827,11 +835,14 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
 
     ctx.cfg.forget_reads();
     let backend = opt_str(ctx, f::attention_backend);
+    // logged whenever this backend is used: writing the CUDA-graph flags does not silence it
     let fixes_cg = |ctx: &Ctx| {
-        vec![
-            ctx.fix_set("Write --cuda-graph-backend-decode disabled", f::cuda_graph_backend_decode, "disabled", Applicability::Safe),
-            ctx.fix_set("Write --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, "disabled", Applicability::Safe),
-        ]
+        let mut fixes = vec![];
+        if ctx.cfg.is_explicit(f::attention_backend) {
+            fixes.push(ctx.fix_set("Use --attention-backend triton (keeps CUDA graphs)", f::attention_backend, "triton", Applicability::Unsafe));
+        }
+        fixes.push(Fix::advice("Add --cuda-graph-backend-decode disabled --cuda-graph-backend-prefill disabled to say so in the command"));
+        fixes
     };
     if backend.as_deref() == Some("torch_native") {
         let fixes = fixes_cg(ctx);
@@ -1183,10 +1194,7 @@ pub fn handle_multi_item_scoring(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     if phase_backend(ctx, "decode").as_deref() != Some("disabled") {
-        let fixes = vec![
-            ctx.fix_set("Write --cuda-graph-backend-decode disabled", f::cuda_graph_backend_decode, "disabled", Applicability::Safe),
-            ctx.fix_set("Write --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, "disabled", Applicability::Safe),
-        ];
+        let fixes = vec![ctx.fix_set("Write --cuda-graph-backend-decode disabled", f::cuda_graph_backend_decode, "disabled", Applicability::Safe)];
         ctx.warn(&MIS_CUDA_GRAPH, &[], &[f::enable_mis], fixes);
     }
     with_phase(ctx, "decode", "backend", PyValue::Str("disabled".into()));
