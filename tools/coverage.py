@@ -248,7 +248,7 @@ def render(version, sites, rules, sources):
     w("give (the model's config, files), which the report says per command; **named** when it is not checked,")
     w("with the reason below.")
     w("")
-    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving hooks and the launch front end")
+    w("## In scope: validation, parallel, KV cache, HiCache, PD disaggregation, serving, attention and Mamba hooks and the launch front end")
     w("")
     w("| Class | Sites | Rule | Front end | Not run | Named below | Unaccounted |")
     w("|---|---:|---:|---:|---:|---:|---:|")
