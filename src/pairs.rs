@@ -274,6 +274,15 @@ impl PdServer {
     /// value not known here (a template's): the pair is then not judged.
     pub fn from_ctx(ctx: &Ctx, command: usize) -> Option<PdServer> {
         let cfg = &ctx.cfg;
+        // The page size first: attention_hook has resolved it (known, final), or it waits on the
+        // backend the model's default makes SGLang pick (unknown: compared as given, not certain).
+        cfg.forget_reads();
+        if cfg.setting_place(f::page_size).is_some_and(|s| s.value_unknown) {
+            return None;
+        }
+        let page_final = !cfg.is_unknown(f::page_size) && !cfg.is_none(f::page_size);
+        let page_given = if page_final { cfg.int(f::page_size) } else { cfg.setting_place(f::page_size).and_then(|s| s.value.as_int()) };
+        let page_known = page_final || !may_constrain_page_size(ctx);
         cfg.forget_reads();
         let role = match cfg.str(f::disaggregation_mode) {
             Some("prefill") => Role::Prefill,
@@ -282,7 +291,7 @@ impl PdServer {
         };
         let int_or = |field: Field, default: i64| cfg.int(field).unwrap_or(default);
         // overrides._page_size_default: 64 on ROCm with the vectorized_5d AITER layout, else 1.
-        let page_size = cfg.int(f::page_size).unwrap_or_else(|| {
+        let page_size = page_given.unwrap_or_else(|| {
             let layout = ctx.env("SGLANG_AITER_KV_CACHE_LAYOUT").unwrap_or("nhd").to_lowercase();
             if ctx.hw.is_hip() && layout == "vectorized_5d" {
                 64
@@ -299,7 +308,7 @@ impl PdServer {
             model_path: cfg.str(f::model_path).unwrap_or("").trim_end_matches('/').to_string(),
             transfer_backend: cfg.str(f::disaggregation_transfer_backend).unwrap_or("mooncake").to_string(),
             page_size,
-            page_size_known: !may_constrain_page_size(ctx) && cfg.is_none(f::dllm_algorithm),
+            page_size_known: page_known && cfg.is_none(f::dllm_algorithm),
             kv_cache_dtype: cfg.str(f::kv_cache_dtype).unwrap_or("auto").to_string(),
             pp_size: int_or(f::pp_size, 1),
             attn_tp_size: tp / attn_dp / attn_cp,

@@ -78,8 +78,11 @@ fn transfer_backends_must_match() {
 fn page_sizes_must_match() {
     assert_finding(&format!("{P} --page-size 16\n{D} --page-size 32"), "PAIR003", 1, "--page-size 32", Severity::Error);
     assert_finding(&format!("{P} --page-size 16\n{D}"), "PAIR003", 1, "python -m sglang.launch_server", Severity::Error);
-    // an attention backend that sets its own page size makes the pair's page sizes uncertain
-    assert_finding(&format!("{P} --page-size 16 --attention-backend fa4\n{D}"), "PAIR003", 1, "python -m sglang.launch_server", Severity::Warning);
+    // fa4 moves the page size only on SM100 (overrides._fa4_page_constraint): on this H100 the
+    // resolved page size is final, so the mismatch is certain
+    assert_finding(&format!("{P} --page-size 16 --attention-backend fa4\n{D}"), "PAIR003", 1, "python -m sglang.launch_server", Severity::Error);
+    // trtllm_mha moves a page size of 3 to 64 (overrides._mla_backend_page_constraints): 64 is compared
+    assert_finding(&format!("{P} --page-size 3 --attention-backend trtllm_mha\n{D} --page-size 16"), "PAIR003", 1, "--page-size 16", Severity::Error);
 }
 
 #[test]

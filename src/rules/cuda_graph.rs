@@ -61,7 +61,7 @@ pub static CG103: Rule = Rule {
     sglang: warns("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", "Breakable prefill CUDA graph is not enabled"),
     explanation: "With prefill context parallelism SGLang only captures a breakable prefill graph for the supported strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly.",
     flags: &["--enable-prefill-cp", "--cp-strategy", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend triton",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha",
 };
 

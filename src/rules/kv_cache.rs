@@ -792,9 +792,15 @@ fn opt_str(ctx: &Ctx, field: Field) -> Option<String> {
 /// here only when the command (or an earlier modelled hook) fixes both the prefill and the
 /// decode backend; otherwise `attention_hook` picks them from the model.
 fn resolved_backends(ctx: &Ctx) -> Option<(String, String)> {
+    let prefill = opt_str(ctx, f::prefill_attention_backend).filter(|s| !s.is_empty());
+    let decode = opt_str(ctx, f::decode_attention_backend).filter(|s| !s.is_empty());
+    if let (Some(p), Some(d)) = (&prefill, &decode) {
+        // both split backends set: the base backend (perhaps the model's default) is not read
+        return Some((p.clone(), d.clone()));
+    }
     let base = opt_str(ctx, f::attention_backend);
-    let prefill = opt_str(ctx, f::prefill_attention_backend).filter(|s| !s.is_empty()).or_else(|| base.clone());
-    let decode = opt_str(ctx, f::decode_attention_backend).filter(|s| !s.is_empty()).or(base);
+    let prefill = prefill.or_else(|| base.clone());
+    let decode = decode.or(base);
     match (prefill, decode) {
         (Some(p), Some(d)) => Some((p, d)),
         _ => None,

@@ -16,6 +16,8 @@
 //! | `mega_moe_hook.py` | `mega_moe.rs` |
 //! | `expert_pack_hook.py` | `expert_pack.rs` |
 //! | `speculative_hook.py` (+ `spec_info`, `ragged_verify`, `adaptive_spec_params` helpers) | `speculative.rs` |
+//! | `attention_hook.py` (+ its `overrides.py` passes, `_page_size_default`) | `attention.rs` |
+//! | `mamba_hook.py` | `mamba.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //! | `platform_hook.py` (+ the MLX / MPS runtime gates of `resolve_once`) | `platform.rs` |
@@ -27,6 +29,7 @@
 //!
 //! `pipeline.rs` mirrors `pipeline.py::run_resolution_pipeline`: the order of the hooks.
 
+pub mod attention;
 pub mod cuda_graph;
 pub mod expert_pack;
 pub mod hicache;
@@ -34,6 +37,7 @@ pub mod kv_cache;
 pub mod lora;
 pub mod memory;
 pub mod mega_moe;
+pub mod mamba;
 pub mod model_config;
 pub mod model_path;
 pub mod moe;
@@ -537,6 +541,8 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(moe::RULES);
     v.extend_from_slice(shared::overrides::RULES);
     v.extend_from_slice(speculative::RULES);
+    v.extend_from_slice(attention::RULES);
+    v.extend_from_slice(mamba::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

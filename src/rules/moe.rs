@@ -690,7 +690,9 @@ fn explicit_fusion_fix(ctx: &Ctx) -> Vec<crate::diagnostic::Fix> {
     if ctx.cfg.truthy(f::disable_shared_experts_fusion) {
         return vec![];
     }
-    vec![ctx.fix_add_flag("Say so: add --disable-shared-experts-fusion", f::disable_shared_experts_fusion, Applicability::Safe)]
+    // SGLang logs the warning whether or not the flag is written: advice, not an edit that
+    // would leave the same warning.
+    vec![crate::diagnostic::Fix::advice("To make it explicit, write --disable-shared-experts-fusion (SGLang still logs this)")]
 }
 
 /// `overrides._moe_runner_backend_quant_constraints` (run at the head of the hook).

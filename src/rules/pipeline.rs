@@ -8,7 +8,7 @@
 //! A hook stops at its first raise (`Step`); the pipeline goes on with the next hook, so one
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
-use super::{cuda_graph, expert_pack, hicache, kv_cache, lora, mega_moe, memory, model_config, model_path, moe, parallel, pd_disaggregation, platform, serving, shared, speculative, validation, Ctx, Step};
+use super::{attention, cuda_graph, expert_pack, hicache, kv_cache, lora, mamba, mega_moe, memory, model_config, model_path, moe, parallel, pd_disaggregation, platform, serving, shared, speculative, validation, Ctx, Step};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -59,13 +59,20 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("memory_hook.handle_gpu_memory_settings", &[memory::handle_gpu_memory_settings]),
     ("validation_hook.default_unset_prefill_decode_interval", &[validation::default_unset_prefill_decode_interval]),
     ("overrides._sampling_backend_default", &[platform::sampling_backend_default]),
+    ("attention_hook.handle_deterministic_inference", &[attention::handle_deterministic_inference]),
     ("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", &[kv_cache::handle_nvfp4_prefill_kv_dequant_dtype]),
+    ("attention_hook.handle_attention_backend_compatibility", &[attention::handle_attention_backend_compatibility]),
     ("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", &[cuda_graph::disable_prefill_cuda_graph_for_deepseek_trtllm_mla]),
+    ("mamba_hook.handle_mamba_backend", &[mamba::handle_mamba_backend]),
+    ("mamba_hook.handle_int8_mamba_checkpoint", &[mamba::handle_int8_mamba_checkpoint]),
+    ("attention_hook.handle_linear_attn_backend", &[attention::handle_linear_attn_backend]),
     ("kv_cache_hook.handle_kv4_compatibility", &[kv_cache::handle_kv4_compatibility]),
     ("kv_cache_hook.handle_mxfp8_kv_cache_compatibility", &[kv_cache::handle_mxfp8_kv_cache_compatibility]),
     ("platform_hook.handle_amd_specifics", &[platform::handle_amd_specifics]),
     ("platform_hook.handle_nccl_pre_warm", &[platform::handle_nccl_pre_warm]),
+    ("overrides._page_size_default", &[attention::page_size_default]),
     ("serving_hook.handle_grammar_backend", &[serving::handle_grammar_backend]),
+    ("attention_hook.handle_multi_item_scoring", &[attention::handle_multi_item_scoring]),
     ("kv_cache_hook.handle_prefill_only_disable_kv_cache", &[kv_cache::handle_prefill_only_disable_kv_cache]),
     ("hicache_hook.handle_hicache", &[hicache::handle_hicache]),
     ("parallel_hook.handle_data_parallelism", &[parallel::handle_data_parallelism]),

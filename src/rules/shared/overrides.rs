@@ -5,7 +5,6 @@
 pub const A2A_EP_SPANNING_BACKENDS: &[&str] =
     &["megamoe", "deepep", "deepep_v2", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "flashinfer_megamoe", "mori", "pplx"];
 
-use crate::diagnostic::Applicability;
 use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::rules::{warns, Ctx, Rule, Step};
@@ -29,7 +28,8 @@ pub fn pipeline_parallel_overlap_disable(ctx: &mut Ctx) -> Step {
         let fixes = if ctx.cfg.truthy(f::disable_overlap_schedule) {
             vec![]
         } else {
-            vec![ctx.fix_add_flag("Say so: add --disable-overlap-schedule", f::disable_overlap_schedule, Applicability::Safe)]
+            // SGLang logs this with or without the flag: advice, not an edit leaving the warning.
+            vec![crate::diagnostic::Fix::advice("To make it explicit, write --disable-overlap-schedule (SGLang still logs this)")]
         };
         ctx.warn(&PP_DISABLES_OVERLAP, &[], &[f::pp_size], fixes);
         ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));

@@ -14,3 +14,53 @@ pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
 pub fn num_dp_ranks(ctx: &Ctx) -> i64 {
     ctx.cfg.int(f::dp_size).unwrap_or(1) * ctx.cfg.int(f::attn_dp_size).unwrap_or(1)
 }
+
+/// `torch.version.cuda >= (major, minor)` (False without CUDA).
+fn cuda_at_least(hw: &crate::hardware::Hardware, want: (u32, u32)) -> bool {
+    let Some(v) = hw.cuda_version else { return false };
+    let mut parts = v.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let major = parts.next().unwrap_or(0);
+    let minor = parts.next().unwrap_or(0);
+    (major, minor) >= want
+}
+
+/// `utils.common._check_cuda_device_version`: a CUDA device whose compute-capability major is
+/// one of `majors`, with at least CUDA `cuda`.
+fn cuda_device(hw: &crate::hardware::Hardware, majors: &[u32], cuda: (u32, u32)) -> bool {
+    hw.is_cuda() && majors.contains(&hw.capability.0) && cuda_at_least(hw, cuda)
+}
+
+/// `get_platform().is_sm90` / `is_hopper_with_cuda_12_3`.
+pub fn is_sm90(hw: &crate::hardware::Hardware) -> bool {
+    cuda_device(hw, &[9], (12, 3))
+}
+
+/// `get_platform().is_sm100`.
+pub fn is_sm100(hw: &crate::hardware::Hardware) -> bool {
+    cuda_device(hw, &[10], (12, 8))
+}
+
+/// `get_platform().is_sm100_or_sm110`.
+pub fn is_sm100_or_sm110(hw: &crate::hardware::Hardware) -> bool {
+    cuda_device(hw, &[10, 11], (12, 8))
+}
+
+/// `get_platform().is_sm120`.
+pub fn is_sm120(hw: &crate::hardware::Hardware) -> bool {
+    cuda_device(hw, &[12], (12, 8))
+}
+
+/// `get_platform().is_blackwell` (SM100, SM110, SM120).
+pub fn is_blackwell(hw: &crate::hardware::Hardware) -> bool {
+    cuda_device(hw, &[10, 11, 12], (12, 8))
+}
+
+/// `get_platform().has_flashinfer` (`is_flashinfer_available`): the package is there, on CUDA,
+/// unless `SGLANG_IS_FLASHINFER_AVAILABLE` says no.
+pub fn has_flashinfer(ctx: &Ctx) -> bool {
+    let allowed = match ctx.env("SGLANG_IS_FLASHINFER_AVAILABLE") {
+        Some(v) => matches!(v.to_ascii_lowercase().as_str(), "true" | "1"),
+        None => true,
+    };
+    allowed && ctx.hw.flashinfer && ctx.hw.is_cuda()
+}

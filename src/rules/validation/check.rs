@@ -1129,6 +1129,11 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
         ctx.model_config(SITE); // overrides._dllm_page_size: the model's block size
         return Ok(());
     }
+    // attention_hook and overrides._page_size_default have resolved page_size: when it is known
+    // it is final. When it is not (a default backend chosen from the model may move it), the
+    // logic below decides only where every backend's outcome agrees, from the page size given.
+    let earlier_unknown = ctx.cfg.read_unknown();
+    let page_final = !ctx.cfg.is_unknown(f::page_size) && !ctx.cfg.is_none(f::page_size);
     // overrides._page_size_default: 64 on ROCm with the vectorized_5d AITER layout, else 1.
     let p = match ctx.cfg.int(f::page_size) {
         Some(p) => p,
@@ -1141,10 +1146,14 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
             }
         }
     };
+    if !earlier_unknown {
+        // the outcomes below hold for every backend the model could make SGLang pick
+        ctx.cfg.forget_reads();
+    }
     if p == 0 {
         // `chunked_prefill_size % page_size` with a zero page size, unless an attention backend
         // constraint may still move it (then decided by the backend, not modelled).
-        if may_constrain_page_size(ctx) {
+        if !page_final && may_constrain_page_size(ctx) {
             ctx.skip(SITE, NotRunReason::NotImplemented);
             return Ok(());
         }
@@ -1157,7 +1166,10 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
     // (trtllm_mha / fa4); elsewhere only an explicit backend (or an NVFP4 KV cache, which
     // kv_cache_hook pairs with trtllm_mha) can move it. When it may move, decide only when
     // every outcome agrees.
-    let may_move = may_constrain_page_size(ctx);
+    let may_move = !page_final && may_constrain_page_size(ctx);
+    if !earlier_unknown {
+        ctx.cfg.forget_reads();
+    }
     if c % p == 0 && (!may_move || c % 128 == 0) {
         return Ok(());
     }
