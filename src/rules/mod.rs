@@ -14,6 +14,13 @@
 //! | `cuda_graph_hook.py` | `cuda_graph.rs` |
 //! | `model_path_hook.py` + the first model-source load (repo id validation) | `model_path.rs` |
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
+//! | `kv_shard_hook.py` | `kv_shard.rs` |
+//! | `layernorm_sp_hook.py` | `layernorm_sp.rs` |
+//! | `dllm_hook.py` (+ `dllm/config.py`, the dLLM post-process passes) | `dllm.rs` |
+//! | `model_hook.py` | `model.rs` |
+//! | `boundary_reduction.py` | `boundary_reduction.rs` |
+//! | `kernel_plugins/nvidia/binding.py` | `megakernel.rs` |
+//! | `kernel_plugins/amd/binding.py` | `monokernel.rs` |
 //!
 //! SGLang's shared modules (`runtime_context.py`, `environ.py`, `overrides.py`'s constants,
 //! `model_executor/cuda_graph_config.py`, `validation_hook.validate_ib_devices`, the speculative
@@ -21,12 +28,19 @@
 //!
 //! `pipeline.rs` mirrors `pipeline.py::run_resolution_pipeline`: the order of the hooks.
 
+pub mod boundary_reduction;
 pub mod cuda_graph;
+pub mod dllm;
 pub mod hicache;
 pub mod kv_cache;
+pub mod kv_shard;
+pub mod layernorm_sp;
 pub mod lora;
+pub mod megakernel;
+pub mod model;
 pub mod model_config;
 pub mod model_path;
+pub mod monokernel;
 pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
@@ -513,6 +527,10 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(shared::ib_devices::RULES);
     v.extend_from_slice(kv_cache::RULES);
     v.extend_from_slice(cuda_graph::RULES);
+    v.extend_from_slice(shared::mooncake_transfer_engine::RULES);
+    v.extend_from_slice(kv_shard::RULES);
+    v.extend_from_slice(layernorm_sp::RULES);
+    v.extend_from_slice(dllm::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

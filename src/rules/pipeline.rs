@@ -9,6 +9,7 @@
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
 use super::{cuda_graph, hicache, kv_cache, lora, model_config, model_path, parallel, pd_disaggregation, serving, validation, Ctx, Step};
+use super::{boundary_reduction, dllm, kv_shard, layernorm_sp, megakernel, model, monokernel};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -28,6 +29,8 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("validation_hook.validate_sampling_mask_max_tokens", &[validation::validate_sampling_mask_max_tokens]),
     ("validation_hook.handle_aux_hidden_state_capture", &[validation::handle_aux_hidden_state_capture]),
     ("parallel_hook.validate_prefill_cp_platform", &[parallel::validate_prefill_cp_platform]),
+    // both in the dummy-model branch and after speculative decoding
+    ("boundary_reduction.resolve_boundary_reduction", &[boundary_reduction::resolve_boundary_reduction]),
     ("model_path_hook.handle_model_source_paths", &[model_path::handle_model_source_paths]),
     // its model-source load (repo id validation) is checked by handle_model_source_paths
     ("muse_spark_hook.apply_muse_spark_env_defaults", &[]),
@@ -45,6 +48,7 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("cuda_graph_hook.apply_muse_glimmer_prefill_cuda_graph_max_bs_default", &[cuda_graph::apply_muse_glimmer_prefill_cuda_graph_max_bs_default]),
     ("parallel_hook.handle_dwdp", &[parallel::handle_dwdp]),
     ("cuda_graph_hook.handle_cuda_graph_config", &[cuda_graph::handle_cuda_graph_config]),
+    ("model_hook.handle_model_specific_adjustments", &[model::handle_model_specific_adjustments]),
     ("validation_hook.default_unset_prefill_decode_interval", &[validation::default_unset_prefill_decode_interval]),
     ("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", &[kv_cache::handle_nvfp4_prefill_kv_dequant_dtype]),
     ("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", &[cuda_graph::disable_prefill_cuda_graph_for_deepseek_trtllm_mla]),
@@ -57,20 +61,28 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("serving_hook.handle_load_balance_method", &[serving::handle_load_balance_method]),
     ("parallel_hook.handle_context_parallelism", &[parallel::handle_context_parallelism]),
     ("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", &[cuda_graph::apply_prefill_cp_cuda_graph_default]),
+    // runs twice: here and after finalize_cuda_graph_prefill_max_context
+    ("kv_shard_hook.handle_kv_cache_sharding", &[kv_shard::handle_kv_cache_sharding]),
     ("parallel_hook.handle_shared_experts_tp", &[parallel::handle_shared_experts_tp]),
     ("parallel_hook.handle_eplb_and_dispatch", &[parallel::handle_eplb_and_dispatch]),
     ("parallel_hook.handle_expert_distribution_metrics", &[parallel::handle_expert_distribution_metrics]),
     ("parallel_hook.handle_elastic_ep", &[parallel::handle_elastic_ep]),
     ("validation_hook.validate_experimental_sgl_marlin", &[lora::validate_experimental_sgl_marlin]),
+    ("layernorm_sp_hook.handle_layernorm_sp", &[layernorm_sp::handle_layernorm_sp]),
+    ("model_path_hook.handle_load_format", &[model_path::handle_load_format]),
     ("pd_disaggregation_hook.handle_encoder_disaggregation", &[pd_disaggregation::handle_encoder_disaggregation]),
     ("serving_hook.handle_tokenizer_batching", &[serving::handle_tokenizer_batching]),
     ("serving_hook.handle_environment_variables", &[serving::handle_environment_variables]),
     ("kv_cache_hook.handle_cache_compatibility", &[kv_cache::handle_cache_compatibility]),
     ("kv_cache_hook.handle_page_major_kv_layout", &[kv_cache::handle_page_major_kv_layout]),
     ("kv_cache_hook.handle_unified_memory_pool", &[kv_cache::handle_unified_memory_pool]),
+    ("dllm_hook.handle_dllm_inference", &[dllm::handle_dllm_inference]),
     ("serving_hook.handle_crash_dump_env", &[serving::handle_crash_dump_env]),
     ("serving_hook.handle_debug_utils", &[serving::handle_debug_utils]),
     ("serving_hook.handle_other_validations", &[serving::handle_other_validations]),
+    ("model_hook.handle_model_capability_adjustments", &[model::handle_model_capability_adjustments]),
+    ("sglang.srt.kernel_plugins.nvidia.binding.handle_nvidia_megakernel", &[megakernel::handle_nvidia_megakernel]),
+    ("sglang.srt.kernel_plugins.amd.binding.handle_amd_monokernel", &[monokernel::handle_amd_monokernel]),
     ("cuda_graph_hook.finalize_cuda_graph_prefill_max_context", &[cuda_graph::finalize_cuda_graph_prefill_max_context]),
 ];
 
