@@ -5,8 +5,9 @@
 //! nearly everything they decide, so this family has no rules of its own yet: it models the
 //! flag-only assignments and the instance-connector early return, and lists each check the
 //! command's flags reach as not run for want of the model's config. The values these hooks
-//! derive from the model (attention backends, page size, chunked prefill, radix cache ...) are
-//! left as they were, not guessed.
+//! derive from the model (attention backends, page size, chunked prefill, radix cache, the
+//! model overrides ...) are left as they were, not guessed, and so both hooks still count as not
+//! modelled on every path past the instance-connector return.
 
 use super::{Ctx, Rule};
 use crate::fields::f;
@@ -35,6 +36,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Ok(());
     }
+    ctx.not_modelled("model_hook.handle_model_specific_adjustments");
     // Each check below is decided by the model's architecture (or DSA / MLA facts); listed when
     // the command's flags would let it fire.
     if int(ctx, f::pp_size, 1) != 1 || int(ctx, f::ep_size, 1) != 1 {
@@ -97,6 +99,7 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Ok(());
     }
+    ctx.not_modelled("model_hook.handle_model_capability_adjustments");
     // (Clef / Kev checkpoints, with a joint schema head or a pointer head in the model's
     // config, must run on TP 1 and PP 1: reached by those checkpoints only.)
     // Only a DeepSeek-V4.1 config (model_type deepseek_v41) takes this flag.
