@@ -13,6 +13,7 @@ use super::shared::runtime_context::attn_dp_enabled;
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
+use crate::hardware::Platform;
 use crate::pyvalue::{str_repr, PyValue};
 use crate::rules::{raises, site, warns, Args, Step};
 
@@ -463,11 +464,18 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
         let rounded = (chunk_size + page_size - 1) / page_size * page_size;
         let activation_delta = 1.5 * ((rounded.max(2048) - chunk_size.max(2048)) as f64);
         if !ctx.cfg.is_explicit(f::mem_fraction_static) && activation_delta > 0.0 {
-            // The automatic mem_fraction_static comes from memory_hook (not modelled here).
-            ctx.skip(site("kv_shard_hook.handle_kv_cache_sharding", "Cannot safely auto-round --chunked-prefill-size"), NotRunReason::NotImplemented);
-            ctx.skip(site("kv_shard_hook.handle_kv_cache_sharding", "Auto-rounding --chunked-prefill-size for KV sharding"), NotRunReason::NotImplemented);
+            // The automatic mem_fraction_static comes from memory_hook (not modelled here), and
+            // is lowered by activation_delta / gpu_mem. On a GPU profile the capacity is known
+            // (#28 cannot fire) and memory_hook's fraction is far above 5% of it, so #29 cannot
+            // fire for a delta below that; otherwise neither is decided here.
+            let gpu_mem = ctx.hw.gpu_mem_mib as f64;
+            let bounded = !matches!(ctx.hw.platform, Platform::Cpu) && activation_delta < 0.05 * gpu_mem;
             ctx.cfg.mark_unknown(f::mem_fraction_static);
-            return unknown_rest(ctx);
+            if !bounded {
+                ctx.skip(site("kv_shard_hook.handle_kv_cache_sharding", "Cannot safely auto-round --chunked-prefill-size"), NotRunReason::NotImplemented);
+                ctx.skip(site("kv_shard_hook.handle_kv_cache_sharding", "Auto-rounding --chunked-prefill-size for KV sharding"), NotRunReason::NotImplemented);
+                return unknown_rest(ctx);
+            }
         }
         ctx.cfg.set(f::chunked_prefill_size, PyValue::Int(rounded));
         let fixes = vec![ctx.fix_set(format!("Use --chunked-prefill-size {rounded}"), f::chunked_prefill_size, &rounded.to_string(), Applicability::Safe)];
