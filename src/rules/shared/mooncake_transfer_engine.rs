@@ -48,7 +48,11 @@ pub static RULES: &[&Rule] = &[&INVALID_JSON, &BAD_ENTRY, &EMPTY_MAPPING];
 /// or could not be checked here.
 pub fn parse_ib_device_config(ctx: &mut Ctx, normalized: &str, dest: Field) -> Option<Vec<(i64, String)>> {
     if normalized.ends_with(".json") {
+        // The file is read on the serving machine: whether it exists, reads, parses and holds a mapping.
         ctx.skip(site("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "File {normalized_input} does not exist."), NotRunReason::Files);
+        ctx.skip(site("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Failed to parse JSON content from file"), NotRunReason::Files);
+        ctx.skip(site("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Failed to read JSON file"), NotRunReason::Files);
+        ctx.skip(site("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Invalid format: expected a mapping"), NotRunReason::Files);
         return None;
     }
     let drop = |ctx: &Ctx| ctx.fix_remove("Drop the device mapping (auto discovery)", dest, Applicability::Unsafe);
