@@ -5,7 +5,8 @@
 use std::path::Path;
 
 const FAMILIES: &[&str] =
-    &["cuda_graph", "hicache", "kv_cache", "lora", "model_config", "model_path", "parallel", "pd_disaggregation", "serving", "validation"];
+    &["cuda_graph", "hicache", "kv_cache", "lora", "model_config", "model_path", "parallel", "pd_disaggregation", "serving", "validation",
+      "boundary_reduction", "dllm", "kv_shard", "layernorm_sp", "megakernel", "model", "monokernel"];
 
 fn family_of(path: &Path, rules: &Path) -> Option<String> {
     let rel = path.strip_prefix(rules).ok()?;

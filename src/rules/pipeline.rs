@@ -95,9 +95,14 @@ fn prefill_cp(ctx: &Ctx) -> bool {
     ctx.cfg.truthy(f::enable_prefill_cp)
 }
 
+/// Steps whose functions run (their flag-only parts and their not-run checks) but which still
+/// count as not modelled: they derive values from the model's config that are not replayed. Their
+/// functions say so (`Ctx::not_modelled`) on each path where that holds.
+const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments", "model_hook.handle_model_capability_adjustments"];
+
 /// Whether this build models the pipeline step `name` (as `pipeline.json` names it).
 pub fn is_modelled(name: &str) -> bool {
-    STEPS.iter().any(|(n, _)| *n == name)
+    STEPS.iter().any(|(n, _)| *n == name) && !PARTLY_MODELLED.contains(&name)
 }
 
 type Condition = fn(&Ctx) -> bool;
