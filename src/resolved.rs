@@ -140,6 +140,17 @@ impl<'s> ResolvedConfig<'s> {
         matches!(self.explicit_by_field.get(i), Some(Some(s)) if s.value_unknown)
     }
 
+    /// A hook assigns this field a value that depends on what is not known here (the model's
+    /// config, the serving machine): its value stays as it was, but reading it now reads an
+    /// unknown value.
+    pub fn mark_unknown(&mut self, field: Field) {
+        let outer = self.read_unknown.get();
+        let value = self.get(field).clone();
+        self.read_unknown.set(true);
+        self.set(field, value);
+        self.read_unknown.set(outer);
+    }
+
     /// Whether the command (or its config file) set this field.
     pub fn is_explicit(&self, field: Field) -> bool {
         self.setting(field).is_some()

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 const FAMILIES: &[&str] =
-    &["attention", "cuda_graph", "expert_pack", "hicache", "kv_cache", "lora", "mamba", "mega_moe", "memory", "model_config", "model_path", "moe", "parallel", "pd_disaggregation", "platform", "serving", "speculative", "validation"];
+    &["attention", "boundary_reduction", "cuda_graph", "dllm", "expert_pack", "hicache", "kv_cache", "kv_shard", "layernorm_sp", "lora", "mamba", "megakernel", "mega_moe", "memory", "model", "model_config", "model_path", "monokernel", "moe", "parallel", "pd_disaggregation", "platform", "serving", "speculative", "validation"];
 
 fn family_of(path: &Path, rules: &Path) -> Option<String> {
     let rel = path.strip_prefix(rules).ok()?;

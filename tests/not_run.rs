@@ -40,7 +40,9 @@ fn every_command_counts_the_hooks_not_modelled() {
 fn a_dummy_model_stops_resolution_early_and_help_runs_nothing() {
     let full = check(L, &CheckOptions::default()).commands[0].not_modelled_hooks;
     let dummy = check("python -m sglang.launch_server --model-path dummy", &CheckOptions::default()).commands[0].not_modelled_hooks;
-    assert!(0 < dummy && dummy < full, "dummy {dummy}, full {full}");
+    // The dummy model returns before most hooks: fewer of them are left unmodelled (none, once
+    // all its hooks are modelled).
+    assert!(dummy < full || full == 0, "dummy {dummy}, full {full}");
     let help = check(&format!("{L} --help"), &CheckOptions::default());
     assert_eq!(help.commands[0].not_modelled_hooks, 0);
 }

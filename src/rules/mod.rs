@@ -22,6 +22,13 @@
 //! | `configs/model_config.py` (flag-only parts) | `model_config.rs` |
 //! | `platform_hook.py` (+ the MLX / MPS runtime gates of `resolve_once`) | `platform.rs` |
 //! | `memory_hook.py` | `memory.rs` |
+//! | `kv_shard_hook.py` | `kv_shard.rs` |
+//! | `layernorm_sp_hook.py` | `layernorm_sp.rs` |
+//! | `dllm_hook.py` (+ `dllm/config.py`, the dLLM post-process passes) | `dllm.rs` |
+//! | `model_hook.py` | `model.rs` |
+//! | `boundary_reduction.py` | `boundary_reduction.rs` |
+//! | `kernel_plugins/nvidia/binding.py` | `megakernel.rs` |
+//! | `kernel_plugins/amd/binding.py` | `monokernel.rs` |
 //!
 //! SGLang's shared modules (`runtime_context.py`, `environ.py`, `overrides.py`'s constants,
 //! `model_executor/cuda_graph_config.py`, `validation_hook.validate_ib_devices`, the speculative
@@ -32,8 +39,12 @@
 pub mod attention;
 pub mod cuda_graph;
 pub mod expert_pack;
+pub mod boundary_reduction;
+pub mod dllm;
 pub mod hicache;
 pub mod kv_cache;
+pub mod kv_shard;
+pub mod layernorm_sp;
 pub mod lora;
 pub mod memory;
 pub mod mega_moe;
@@ -41,6 +52,9 @@ pub mod mamba;
 pub mod model_config;
 pub mod model_path;
 pub mod moe;
+pub mod megakernel;
+pub mod model;
+pub mod monokernel;
 pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
@@ -543,6 +557,10 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(speculative::RULES);
     v.extend_from_slice(attention::RULES);
     v.extend_from_slice(mamba::RULES);
+    v.extend_from_slice(shared::mooncake_transfer_engine::RULES);
+    v.extend_from_slice(kv_shard::RULES);
+    v.extend_from_slice(layernorm_sp::RULES);
+    v.extend_from_slice(dllm::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v
 }

@@ -11,7 +11,8 @@
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::f;
-use crate::rules::{Sglang, Step};
+use crate::pyvalue::PyValue;
+use crate::rules::{raises, warns, Sglang, Step};
 
 pub static REPO_ID_SHAPE: Rule = Rule {
     code: "MP001",
@@ -43,7 +44,37 @@ pub static REPO_ID_GIT: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
 };
 
-pub static RULES: &[&Rule] = &[&REPO_ID_SHAPE, &REPO_ID_DOUBLE, &REPO_ID_GIT];
+pub static REMOTE_INSTANCE_INCOMPLETE: Rule = Rule {
+    code: "MP011",
+    name: "remote-instance-load-needs-seed-address",
+    sglang: warns("model_path_hook.handle_load_format", "Fallback load_format to 'auto' due to incomplete remote instance weight loader settings."),
+    explanation: "--load-format remote_instance copies weights from a running seed instance, named by --remote-instance-weight-loader-seed-instance-ip and --remote-instance-weight-loader-seed-instance-service-port. Without both, SGLang loads the weights from the model path instead (load format auto).",
+    flags: &["--load-format", "--remote-instance-weight-loader-seed-instance-ip", "--remote-instance-weight-loader-seed-instance-service-port"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000 --remote-instance-weight-loader-send-weights-group-ports '[30001]'",
+};
+
+pub static REMOTE_INSTANCE_NCCL_PORTS: Rule = Rule {
+    code: "MP012",
+    name: "remote-instance-nccl-load-needs-group-ports",
+    sglang: warns("model_path_hook.handle_load_format", "Fallback load_format to 'auto' due to incomplete remote instance weight loader NCCL"),
+    explanation: "The NCCL remote-instance weight loader (the default --remote-instance-weight-loader-backend) needs --remote-instance-weight-loader-send-weights-group-ports; without them SGLang loads the weights from the model path instead (load format auto).",
+    flags: &["--load-format", "--remote-instance-weight-loader-send-weights-group-ports"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000 --remote-instance-weight-loader-send-weights-group-ports '[30001]'",
+};
+
+pub static WEIGHT_CACHE_SPECULATIVE: Rule = Rule {
+    code: "MP013",
+    name: "weight-cache-rejects-speculative-decoding",
+    sglang: raises("model_path_hook.handle_load_format", "--weight-cache-mode is not supported together with speculative"),
+    explanation: "The weight cache daemon exports the target model's weights only, not a speculative draft model's, so --weight-cache-mode daemon/client cannot be used with --speculative-algorithm.",
+    flags: &["--weight-cache-mode", "--speculative-algorithm"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --weight-cache-mode client --speculative-algorithm NGRAM",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NGRAM",
+};
+
+pub static RULES: &[&Rule] = &[&REPO_ID_SHAPE, &REPO_ID_DOUBLE, &REPO_ID_GIT, &REMOTE_INSTANCE_INCOMPLETE, &REMOTE_INSTANCE_NCCL_PORTS, &WEIGHT_CACHE_SPECULATIVE];
 
 /// `huggingface_hub`'s REPO_ID_REGEX, ASCII: `(\b[\w\-.]{1,96}\b/)?\b[\w\-.]{1,96}\b`.
 fn repo_id_regex_matches(id: &str) -> bool {
@@ -120,4 +151,70 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) -> Step {
         fixes.push(ctx.fix_set("Drop the trailing .git", f::model_path, &trimmed, Applicability::Safe));
     }
     ctx.raise(rule, &[("repo_id", &path)], &[f::model_path], fixes)
+}
+
+/// `runai_utils.is_runai_obj_uri`: an object-store URI (`s3://`, `gs://`, `az://`, any case).
+fn is_runai_obj_uri(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    ["s3://", "gs://", "az://"].iter().any(|s| lower.starts_with(s))
+}
+
+/// `utils.common.is_remote_url`: `re.match(r"(.+)://(.*)", url)` (`.` stops at a newline).
+fn is_remote_url(path: &str) -> bool {
+    let line = path.split('\n').next().unwrap_or("");
+    line.find("://").is_some_and(|i| i > 0)
+}
+
+/// `model_path_hook.handle_load_format`.
+pub fn handle_load_format(ctx: &mut Ctx) -> Step {
+    let path = ctx.cfg.str(f::model_path).unwrap_or("").to_string();
+    let load_format = ctx.cfg.str(f::load_format).unwrap_or("auto").to_string();
+    // _gguf_quantization and check_gguf_file: a GGUF file on the serving machine.
+    if matches!(load_format.as_str(), "auto" | "gguf") && path.to_ascii_lowercase().ends_with(".gguf") {
+        ctx.skip_unlisted("model_path_hook.handle_load_format:gguf_file", NotRunReason::Files);
+    }
+    // is_mistral_native_format: the checkpoint's file list (Hub or local folder); only Mistral
+    // checkpoints ship the consolidated weights it looks for.
+    let lower = path.to_lowercase();
+    if load_format == "auto" && ["mistral", "stral", "pixtral"].iter().any(|n| lower.contains(n)) {
+        ctx.skip_unlisted("model_path_hook.is_mistral_native_format", NotRunReason::Network);
+    }
+    if is_runai_obj_uri(&path) {
+        ctx.cfg.set(f::load_format, PyValue::Str("runai_streamer".into()));
+    } else if is_remote_url(&path) {
+        ctx.cfg.set(f::load_format, PyValue::Str("remote".into()));
+    }
+    if ctx.cfg.str(f::speculative_draft_model_path).is_some_and(is_runai_obj_uri) && ctx.cfg.is_none(f::speculative_draft_load_format) {
+        ctx.cfg.set(f::speculative_draft_load_format, PyValue::Str("runai_streamer".into()));
+    }
+    if ctx.cfg.is_none(f::custom_weight_loader) {
+        ctx.cfg.set(f::custom_weight_loader, PyValue::List(Vec::new()));
+    }
+    if ctx.cfg.is(f::load_format, "remote_instance") {
+        let backend = ctx.cfg.str(f::remote_instance_weight_loader_backend).unwrap_or("").to_string();
+        let seed_missing = ctx.cfg.is_none(f::remote_instance_weight_loader_seed_instance_ip)
+            || ctx.cfg.is_none(f::remote_instance_weight_loader_seed_instance_service_port);
+        if backend != "modelexpress" && seed_missing {
+            ctx.cfg.set(f::load_format, PyValue::Str("auto".into()));
+            ctx.warn(&REMOTE_INSTANCE_INCOMPLETE, &[], &[f::load_format], Vec::new());
+        } else if ctx.cfg.is_none(f::remote_instance_weight_loader_send_weights_group_ports) && backend == "nccl" {
+            ctx.cfg.set(f::load_format, PyValue::Str("auto".into()));
+            ctx.warn(&REMOTE_INSTANCE_NCCL_PORTS, &[], &[f::load_format], Vec::new());
+        } else if backend == "transfer_engine" {
+            // validate_transfer_engine: whether mooncake.engine imports on the serving machine.
+            ctx.skip_unlisted("model_path_hook.validate_transfer_engine", NotRunReason::Files);
+        }
+    }
+    if ctx.cfg.truthy(f::remote_instance_weight_loader_start_seed_via_transfer_engine) {
+        ctx.skip_unlisted("model_path_hook.validate_transfer_engine", NotRunReason::Files);
+    }
+    // #1 (load_format 'ipc_cache') cannot be reached: not a --load-format choice.
+    if !ctx.cfg.is(f::weight_cache_mode, "off") && !ctx.cfg.is_none(f::speculative_algorithm) {
+        let fixes = vec![
+            ctx.fix_remove("Remove --weight-cache-mode", f::weight_cache_mode, Applicability::Unsafe),
+            ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
+        ];
+        return ctx.raise(&WEIGHT_CACHE_SPECULATIVE, &[], &[f::weight_cache_mode, f::speculative_algorithm], fixes);
+    }
+    Ok(())
 }

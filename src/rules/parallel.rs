@@ -1202,6 +1202,17 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
         if prefill_cp && attn_cp > 1 {
             ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
             ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --attn-cp-size"));
+            // The rest of resolve_cp_tp_group_sharing, for GLM-5 Next / Qwen4 Exp only.
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --cp-strategy"));
+            if !ctx.cfg.is_none(f::speculative_algorithm) {
+                ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "--speculative-algorithm is not supported with CP-TP"));
+                ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP/TP group sharing only supports DFLASH"));
+            }
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "--{flag} is not supported with CP-TP group sharing."));
+            if ctx.cfg.is(f::disaggregation_mode, "prefill") && super::shared::envs::env_bool(ctx, "SGLANG_DISAGG_STAGING_BUFFER") {
+                ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "SGLANG_DISAGG_STAGING_BUFFER is not supported with CP-TP"));
+            }
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "{name}={count} must be divisible by --tp-size"));
         }
         if prefill_cp {
             if ctx.hw.is_hip() {

@@ -8,7 +8,7 @@
 //! A hook stops at its first raise (`Step`); the pipeline goes on with the next hook, so one
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
-use super::{attention, cuda_graph, expert_pack, hicache, kv_cache, lora, mamba, mega_moe, memory, model_config, model_path, moe, parallel, pd_disaggregation, platform, serving, shared, speculative, validation, Ctx, Step};
+use super::{attention, boundary_reduction, cuda_graph, dllm, expert_pack, hicache, kv_cache, kv_shard, layernorm_sp, lora, mamba, megakernel, mega_moe, memory, model, model_config, model_path, monokernel, moe, parallel, pd_disaggregation, platform, serving, shared, speculative, validation, Ctx, Step};
 use crate::fields::f;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
@@ -31,6 +31,8 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("validation_hook.handle_aux_hidden_state_capture", &[validation::handle_aux_hidden_state_capture]),
     ("parallel_hook.validate_prefill_cp_platform", &[parallel::validate_prefill_cp_platform]),
     ("platform_hook.handle_hardware_runtime_validation", &[platform::handle_hardware_runtime_validation]),
+    // both in the dummy-model branch and after speculative decoding
+    ("boundary_reduction.resolve_boundary_reduction", &[boundary_reduction::resolve_boundary_reduction]),
     ("model_path_hook.handle_model_source_paths", &[model_path::handle_model_source_paths]),
     // its model-source load (repo id validation) is checked by handle_model_source_paths
     ("muse_spark_hook.apply_muse_spark_env_defaults", &[]),
@@ -57,6 +59,7 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("platform_hook.handle_symm_mem_device_support", &[platform::handle_symm_mem_device_support]),
     ("platform_hook.handle_platform_defaults", &[platform::handle_platform_defaults]),
     ("memory_hook.handle_gpu_memory_settings", &[memory::handle_gpu_memory_settings]),
+    ("model_hook.handle_model_specific_adjustments", &[model::handle_model_specific_adjustments]),
     ("validation_hook.default_unset_prefill_decode_interval", &[validation::default_unset_prefill_decode_interval]),
     ("overrides._sampling_backend_default", &[platform::sampling_backend_default]),
     ("attention_hook.handle_deterministic_inference", &[attention::handle_deterministic_inference]),
@@ -81,6 +84,8 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", &[cuda_graph::apply_prefill_cp_cuda_graph_default]),
     ("moe_hook.handle_moe_kernel_config", &[moe::handle_moe_kernel_config]),
     ("moe_hook.handle_a2a_moe", &[moe::handle_a2a_moe]),
+    // runs twice: here and after finalize_cuda_graph_prefill_max_context
+    ("kv_shard_hook.handle_kv_cache_sharding", &[kv_shard::handle_kv_cache_sharding]),
     ("parallel_hook.handle_shared_experts_tp", &[parallel::handle_shared_experts_tp]),
     ("parallel_hook.handle_eplb_and_dispatch", &[parallel::handle_eplb_and_dispatch]),
     ("parallel_hook.handle_expert_distribution_metrics", &[parallel::handle_expert_distribution_metrics]),
@@ -90,17 +95,23 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("moe_hook.validate_flashinfer_a2a_token_budget", &[moe::validate_flashinfer_a2a_token_budget]),
     ("mega_moe_hook.validate_mega_moe_token_budget_for_model", &[mega_moe::validate_mega_moe_token_budget_for_model]),
     ("speculative_hook.handle_speculative_decoding", &[speculative::handle_speculative_decoding]),
+    ("layernorm_sp_hook.handle_layernorm_sp", &[layernorm_sp::handle_layernorm_sp]),
+    ("model_path_hook.handle_load_format", &[model_path::handle_load_format]),
     ("pd_disaggregation_hook.handle_encoder_disaggregation", &[pd_disaggregation::handle_encoder_disaggregation]),
     ("serving_hook.handle_tokenizer_batching", &[serving::handle_tokenizer_batching]),
     ("serving_hook.handle_environment_variables", &[serving::handle_environment_variables]),
     ("kv_cache_hook.handle_cache_compatibility", &[kv_cache::handle_cache_compatibility]),
     ("kv_cache_hook.handle_page_major_kv_layout", &[kv_cache::handle_page_major_kv_layout]),
     ("kv_cache_hook.handle_unified_memory_pool", &[kv_cache::handle_unified_memory_pool]),
+    ("dllm_hook.handle_dllm_inference", &[dllm::handle_dllm_inference]),
     ("serving_hook.handle_crash_dump_env", &[serving::handle_crash_dump_env]),
     ("serving_hook.handle_debug_utils", &[serving::handle_debug_utils]),
     ("serving_hook.handle_other_validations", &[serving::handle_other_validations]),
     ("moe_hook.validate_deepep_v2_speculative_draft", &[moe::validate_deepep_v2_speculative_draft]),
     ("moe_hook.validate_deepep_v2_dispatch_token_budget", &[moe::validate_deepep_v2_dispatch_token_budget]),
+    ("model_hook.handle_model_capability_adjustments", &[model::handle_model_capability_adjustments]),
+    ("sglang.srt.kernel_plugins.nvidia.binding.handle_nvidia_megakernel", &[megakernel::handle_nvidia_megakernel]),
+    ("sglang.srt.kernel_plugins.amd.binding.handle_amd_monokernel", &[monokernel::handle_amd_monokernel]),
     ("cuda_graph_hook.finalize_cuda_graph_prefill_max_context", &[cuda_graph::finalize_cuda_graph_prefill_max_context]),
 ];
 
@@ -113,9 +124,14 @@ fn prefill_cp(ctx: &Ctx) -> bool {
     ctx.cfg.truthy(f::enable_prefill_cp)
 }
 
+/// Steps whose functions run (their flag-only parts and their not-run checks) but which still
+/// count as not modelled: they derive values from the model's config that are not replayed. Their
+/// functions say so (`Ctx::not_modelled`) on each path where that holds.
+const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments", "model_hook.handle_model_capability_adjustments"];
+
 /// Whether this build models the pipeline step `name` (as `pipeline.json` names it).
 pub fn is_modelled(name: &str) -> bool {
-    STEPS.iter().any(|(n, _)| *n == name)
+    STEPS.iter().any(|(n, _)| *n == name) && !PARTLY_MODELLED.contains(&name)
 }
 
 type Condition = fn(&Ctx) -> bool;

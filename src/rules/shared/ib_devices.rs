@@ -5,7 +5,8 @@
 use crate::diagnostic::Applicability;
 use crate::fields::Field;
 use crate::pyvalue::{str_repr, PyValue};
-use crate::rules::{raises, site, warns, Args, Ctx, NotRunReason, Rule};
+use super::mooncake_transfer_engine::parse_ib_device_config;
+use crate::rules::{raises, warns, Args, Ctx, Rule};
 
 pub static IB_EMPTY: Rule = Rule {
     code: "PD040",
@@ -68,7 +69,7 @@ pub static RULES: &[&Rule] = &[&IB_EMPTY, &IB_NO_SYSFS, &IB_GROUP_EMPTY, &IB_UNK
 /// `validation_hook.validate_ib_devices` for the plain comma-separated form, against the
 /// profile's `/sys/class/infiniband` (`mlx5_0`.. as the recorder's profiles list them).
 /// Returns the normalized value, or None when it raised (or the form could not be checked:
-/// JSON mappings and `.json` files are skipped).
+/// `.json` files are not read here).
 pub fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> Option<PyValue> {
     let Some(raw) = device else {
         ctx.warn(&IB_AUTO_WARNING, &[], &[dest], vec![]);
@@ -84,11 +85,22 @@ pub fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> 
         ctx.raise(&IB_NO_SYSFS, &[("ib_sysfs_path", &"/sys/class/infiniband")], &[dest], fixes).ok()?;
     }
     if normalized.ends_with(".json") || normalized.starts_with('{') {
-        ctx.skip(site("validation_hook.validate_ib_devices", ""), NotRunReason::Files);
-        return None;
+        let mapping = parse_ib_device_config(ctx, normalized, dest)?;
+        let mut groups: Vec<String> = Vec::new();
+        for (gpu, devices) in mapping {
+            let group = normalize_device_group(ctx, &devices, &format!("GPU {gpu}"), dest)?;
+            // json.dumps(..., separators=(",", ":")): device names that passed are sysfs names.
+            groups.push(format!("\"{gpu}\":\"{group}\""));
+        }
+        return Some(PyValue::Str(format!("{{{}}}", groups.join(","))));
     }
+    normalize_device_group(ctx, normalized, "all GPUs", dest).map(PyValue::Str)
+}
+
+/// `_normalize_device_group(raw_value, context)`: the comma-separated devices, deduplicated,
+/// each present under `/sys/class/infiniband`. None when it raised.
+fn normalize_device_group(ctx: &mut Ctx, normalized: &str, context: &str, dest: Field) -> Option<String> {
     let available: Vec<String> = (0..ctx.hw.ib_devices).map(|i| format!("mlx5_{i}")).collect();
-    let context = "all GPUs";
     let devices: Vec<&str> = normalized.split(',').map(str::trim).filter(|d| !d.is_empty()).collect();
     if devices.is_empty() {
         ctx.raise(&IB_GROUP_EMPTY, &[("context", &context)], &[dest], vec![]).ok()?;
@@ -115,12 +127,12 @@ pub fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> 
         let avail: Vec<&str> = sorted.iter().map(String::as_str).collect();
         let valid: Vec<&str> = unique.iter().copied().filter(|d| available.iter().any(|a| a == d)).collect();
         let mut fixes = Vec::new();
-        if !valid.is_empty() && ctx.cfg.setting(dest).is_some_and(|s| !s.option.is_empty()) {
+        if context == "all GPUs" && !valid.is_empty() && ctx.cfg.setting(dest).is_some_and(|s| !s.option.is_empty()) {
             fixes.push(ctx.fix_set("Keep only the devices that exist", dest, &valid.join(","), Applicability::Unsafe));
         }
         fixes.push(ctx.fix_remove("Drop the device list (auto discovery)", dest, Applicability::Unsafe));
         let args: &Args = &[("context", &context), ("invalid_devices", &list(&invalid)), ("sorted(available_devices)", &list(&avail))];
         ctx.raise(&IB_UNKNOWN, args, &[dest], fixes).ok()?;
     }
-    Some(PyValue::Str(unique.join(",")))
+    Some(unique.join(","))
 }

@@ -1,0 +1,195 @@
+//! Rules from SGLang's `sglang/srt/arg_groups/dllm_hook.py` (diffusion-LM inference) with the
+//! post-process passes it runs (`overrides._dllm_attention_backend`, `_dllm_overlap_disable`,
+//! `_dllm_page_size`), `dllm/algorithm/__init__.py::get_algorithm_cls` and
+//! `dllm/config.py::DllmConfig.from_server_args`.
+//!
+//! `DllmConfig.from_server_args` (through `_dllm_page_size`) reads the model's architecture and
+//! raises for any model that is not a known diffusion LM, so everything from there on (the page
+//! size, and the HiCache / LMCache / FlexKV / PP / LoRA / PD / mixed-chunk adjustments after it)
+//! is reported as not run.
+
+use super::shared::cuda_graph_config::{phase_backend, with_phase, DECODE, DISABLED, PREFILL};
+use super::{Ctx, Rule};
+use crate::diagnostic::Applicability;
+use crate::fields::f;
+use crate::pyvalue::PyValue;
+use crate::rules::{raises, site, warns, Args, NotRunReason, Step};
+
+/// The algorithms `import_algorithms` finds in `sglang.srt.dllm.algorithm` (their classes' names).
+const ALGORITHMS: [&str; 4] = ["Gemma4Renoise", "JointThreshold", "JointThresholdInDel", "LowConfidence"];
+
+pub static UNKNOWN_ALGORITHM: Rule = Rule {
+    code: "DLLM001",
+    name: "dllm-algorithm-unknown",
+    sglang: raises("dllm.algorithm.get_algorithm_cls", "Unknown diffusion LLM algorithm: {name}"),
+    explanation: "--dllm-algorithm names one of SGLang's diffusion-LM decoding algorithms by its class name, spelled exactly: LowConfidence, JointThreshold, JointThresholdInDel or Gemma4Renoise.",
+    flags: &["--dllm-algorithm"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm low_confidence",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence",
+};
+
+pub static REQUIRED_BACKEND: Rule = Rule {
+    code: "DLLM002",
+    name: "dllm-algorithm-sets-its-attention-backend",
+    sglang: warns("overrides._dllm_attention_backend", "{view.dllm_algorithm} requires the {backend} attention backend"),
+    explanation: "This diffusion algorithm runs on one attention backend (Gemma4Renoise: triton, or fa4), so SGLang switches the attention backends to it.",
+    flags: &["--dllm-algorithm", "--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm Gemma4Renoise --attention-backend flashinfer",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm Gemma4Renoise --attention-backend triton",
+};
+
+pub static TRITON_ON_AMD: Rule = Rule {
+    code: "DLLM003",
+    name: "dllm-uses-triton-on-amd",
+    sglang: warns("overrides._dllm_attention_backend", "Attention backend is set to triton for diffusion LLM"),
+    explanation: "On AMD GPUs diffusion-LM inference runs on the triton (or aiter) attention backend, so SGLang switches to triton.",
+    flags: &["--dllm-algorithm", "--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton",
+};
+
+pub static FLASHINFER_FOR_GRAPHS: Rule = Rule {
+    code: "DLLM004",
+    name: "dllm-uses-flashinfer-with-cuda-graph",
+    sglang: warns("overrides._dllm_attention_backend", "Attention backend is set to flashinfer because"),
+    explanation: "With decode CUDA graphs on, diffusion-LM inference on NVIDIA GPUs runs on the flashinfer attention backend, so SGLang switches to it. Pass --attention-backend flashinfer, or disable decode CUDA graphs.",
+    flags: &["--dllm-algorithm", "--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer",
+};
+
+pub static GRAPHS_OFF_ON_AMD: Rule = Rule {
+    code: "DLLM005",
+    name: "dllm-disables-cuda-graph-on-amd",
+    sglang: warns("dllm_hook.handle_dllm_inference", "Cuda graph is disabled for diffusion LLM inference on AMD"),
+    explanation: "Diffusion-LM inference does not capture CUDA graphs on AMD GPUs; SGLang disables them for decode and prefill.",
+    flags: &["--dllm-algorithm"],
+    // With a chunk size given: on MI300X the prefill graph sizes otherwise depend on the model.
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton --chunked-prefill-size 4096",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton --chunked-prefill-size 4096 --cuda-graph-backend-decode disabled --cuda-graph-backend-prefill disabled",
+};
+
+pub static OVERLAP_OFF: Rule = Rule {
+    code: "DLLM006",
+    name: "dllm-disables-overlap-schedule",
+    sglang: warns("overrides._dllm_overlap_disable", "Overlap schedule is disabled because of using diffusion"),
+    explanation: "Diffusion-LM inference does not use the overlap scheduler; SGLang turns it off. Pass --disable-overlap-schedule to say so.",
+    flags: &["--dllm-algorithm", "--disable-overlap-schedule"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer --disable-overlap-schedule",
+};
+
+pub static RULES: &[&Rule] = &[&UNKNOWN_ALGORITHM, &REQUIRED_BACKEND, &TRITON_ON_AMD, &FLASHINFER_FOR_GRAPHS, &GRAPHS_OFF_ON_AMD, &OVERLAP_OFF];
+
+/// `dllm_hook.handle_dllm_inference`.
+pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
+    let Some(algorithm) = ctx.cfg.str(f::dllm_algorithm).map(str::to_string) else { return Ok(()) };
+    // _dllm_attention_backend: get_algorithm_cls first.
+    if !ALGORITHMS.contains(&algorithm.as_str()) {
+        let mut fixes = Vec::new();
+        if let Some(known) = ALGORITHMS.iter().find(|a| a.eq_ignore_ascii_case(&algorithm.replace('_', ""))) {
+            fixes.push(ctx.fix_set(format!("Use --dllm-algorithm {known}"), f::dllm_algorithm, known, Applicability::Safe));
+        }
+        return ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &algorithm)], &[f::dllm_algorithm], fixes);
+    }
+    dllm_attention_backend(ctx, &algorithm);
+
+    if algorithm == "Gemma4Renoise" {
+        // Gemma4Renoise.configure_server_args: the device, then the model's config (tied
+        // embeddings, quantization, the prefill graph's attention backend).
+        ctx.skip_unlisted("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", NotRunReason::ModelConfig);
+        return Ok(());
+    }
+
+    if ctx.hw.is_hip()
+        && (phase_backend(ctx, DECODE).is_some_and(|b| b != DISABLED) || phase_backend(ctx, PREFILL).is_some_and(|b| b != DISABLED))
+    {
+        ctx.warn(&GRAPHS_OFF_ON_AMD, &[], &[f::dllm_algorithm], Vec::new());
+        with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
+        with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+    }
+
+    // _dllm_overlap_disable
+    if !ctx.cfg.truthy(f::disable_overlap_schedule) {
+        let fixes = vec![ctx.fix_add_flag("Add --disable-overlap-schedule", f::disable_overlap_schedule, Applicability::Safe)];
+        ctx.warn(&OVERLAP_OFF, &[], &[f::dllm_algorithm], fixes);
+        ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+    }
+
+    // _dllm_page_size → DllmConfig.from_server_args: the model's architecture decides the block
+    // size and mask token, and whether the model is a diffusion LM at all.
+    ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "The model config does not declare an architecture"));
+    ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"));
+    ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
+    if algorithm == "JointThresholdInDel" {
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel is not supported for checkpoint"));
+    }
+    if !ctx.cfg.is_none(f::dllm_algorithm_config) {
+        // The YAML file is read on the serving machine.
+        ctx.skip(site("dllm.config.DllmConfig.from_server_args", "The dLLM algorithm config must be a YAML mapping"), NotRunReason::Files);
+    }
+    ctx.cfg.mark_unknown(f::page_size);
+    // When the model is a diffusion LM (else SGLang raised above), these follow from the flags;
+    // their warnings are not claimed, as SGLang logs them only after the model's checks pass.
+    if !ctx.cfg.truthy(f::disable_radix_cache) {
+        for field in [f::enable_hierarchical_cache, f::enable_lmcache, f::enable_flexkv] {
+            if ctx.cfg.truthy(field) {
+                ctx.cfg.set(field, PyValue::Bool(false));
+            }
+        }
+    }
+    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+        ctx.cfg.set(f::pp_size, PyValue::Int(1));
+    }
+    if ctx.cfg.truthy(f::enable_lora) {
+        ctx.cfg.set(f::enable_lora, PyValue::Bool(false));
+    }
+    if !ctx.cfg.is(f::disaggregation_mode, "null") {
+        ctx.cfg.set(f::disaggregation_mode, PyValue::Str("null".into()));
+    }
+    if ctx.cfg.truthy(f::enable_mixed_chunk) {
+        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
+    }
+    Ok(())
+}
+
+/// `overrides._dllm_attention_backend` for a known algorithm.
+fn dllm_attention_backend(ctx: &mut Ctx, algorithm: &str) {
+    let (required, supported): (Option<&str>, &[&str]) = match algorithm {
+        "Gemma4Renoise" => (Some("triton"), &["triton", "fa4"]),
+        _ => (None, &[]),
+    };
+    let backend = ctx.cfg.str(f::attention_backend).map(str::to_string);
+    let in_supported = |v: Option<&str>| v.is_some_and(|b| supported.contains(&b));
+    let prefill = ctx.cfg.str(f::prefill_attention_backend).map(str::to_string);
+    let decode = ctx.cfg.str(f::decode_attention_backend).map(str::to_string);
+    if in_supported(backend.as_deref())
+        && [&prefill, &decode].iter().all(|v| v.is_none() || in_supported(v.as_deref()))
+    {
+        return;
+    }
+    if let Some(required) = required {
+        let fields = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend];
+        let changed: Vec<_> = fields.into_iter().filter(|&fd| ctx.cfg.str(fd) != Some(required)).collect();
+        if !changed.is_empty() {
+            let fixes = vec![ctx.fix_set(format!("Use --attention-backend {required}"), f::attention_backend, required, Applicability::Safe)];
+            let args: &Args = &[("view.dllm_algorithm", &algorithm), ("backend", &required)];
+            ctx.warn(&REQUIRED_BACKEND, args, &[f::attention_backend, f::dllm_algorithm], fixes);
+            for fd in changed {
+                ctx.cfg.set(fd, PyValue::Str(required.into()));
+            }
+        }
+        return;
+    }
+    if ctx.hw.is_hip() {
+        if !matches!(backend.as_deref(), Some("triton" | "aiter")) {
+            let fixes = vec![ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Safe)];
+            ctx.warn(&TRITON_ON_AMD, &[], &[f::attention_backend, f::dllm_algorithm], fixes);
+            ctx.cfg.set(f::attention_backend, PyValue::Str("triton".into()));
+        }
+    } else if ctx.hw.is_cuda() && phase_backend(ctx, DECODE).is_some_and(|b| b != DISABLED) && backend.as_deref() != Some("flashinfer") {
+        let fixes = vec![ctx.fix_set("Use --attention-backend flashinfer", f::attention_backend, "flashinfer", Applicability::Safe)];
+        ctx.warn(&FLASHINFER_FOR_GRAPHS, &[], &[f::attention_backend, f::dllm_algorithm], fixes);
+        ctx.cfg.set(f::attention_backend, PyValue::Str("flashinfer".into()));
+    }
+}
