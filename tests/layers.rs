@@ -5,7 +5,7 @@
 use std::path::Path;
 
 const FAMILIES: &[&str] =
-    &["cuda_graph", "hicache", "kv_cache", "lora", "model_config", "model_path", "parallel", "pd_disaggregation", "serving", "validation"];
+    &["cuda_graph", "hicache", "kv_cache", "lora", "model_config", "model_path", "parallel", "pd_disaggregation", "runtime", "serving", "validation"];
 
 fn family_of(path: &Path, rules: &Path) -> Option<String> {
     let rel = path.strip_prefix(rules).ok()?;
@@ -77,7 +77,7 @@ fn rules_name_their_sites_by_message_not_by_order() {
             let (site, warning) = match &rule.sglang {
                 Sglang::Raises(s) | Sglang::Reraised { site: s, .. } => (s, false),
                 Sglang::Warns(s) => (s, true),
-                Sglang::Python { .. } | Sglang::Transfer { .. } => continue,
+                Sglang::Python { .. } | Sglang::Transfer { .. } | Sglang::Runtime { .. } => continue,
             };
             if rule.applies_to(release) && !release.names_by_content(site, warning) {
                 problems.push(format!("{} in {}: {:?} starts more than one message", rule.code, release.version, site.message));
