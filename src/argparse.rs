@@ -328,7 +328,8 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
     if !config_spans.is_empty() {
         for d in &mut ctx.parsed.diagnostics {
             for f in &mut d.fixes {
-                let hits = f.edits.iter().any(|e| config_spans.iter().any(|s| e.start < s.end.max(s.start + 1) && s.start < e.end.max(e.start + 1)));
+                // touching counts: an empty edit at a config word's end (its words share the `--config FILE` span)
+                let hits = f.edits.iter().any(|e| config_spans.iter().any(|s| e.start <= s.end && s.start <= e.end));
                 if hits {
                     f.edits.clear();
                     f.applicability = Applicability::Display;
@@ -1021,11 +1022,16 @@ impl<'a> Ctx<'a> {
             }
         }
         // A switch's value written as a word of its own (`--flag true`), and a `--` no flag needed.
+        let mut extra_set: Option<std::collections::HashSet<usize>> = None;
         for &i in extras {
             let Some(w) = self.words.get(i) else { continue };
             let fixes = match classes.get(i) {
                 Some(Class::Arg) => {
-                    let switch = i.checked_sub(1).filter(|p| !extras.contains(p)).and_then(|p| match classes.get(p) {
+                    if !matches!(w.text.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on" | "false" | "0" | "no" | "off") {
+                        continue;
+                    }
+                    let set = extra_set.get_or_insert_with(|| extras.iter().copied().collect());
+                    let switch = i.checked_sub(1).filter(|p| !set.contains(p)).and_then(|p| match classes.get(p) {
                         Some(Class::Opt { action: Some(ai), explicit: None, .. }) => {
                             let a = self.schema.actions.get(*ai)?;
                             (nargs_of(a) == Nargs::Exact(0) && a.action != "_HelpAction").then(|| self.words.get(p)).flatten()

@@ -418,12 +418,15 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
             set(&mut env, &a.name, &a.value);
         }
         let mut mode = "";
+        // docker: before its subcommand (`run`), then in its options, until the image
+        let mut docker_in_options = false;
         let mut k = 0;
         while k < j {
             let t = words.get(k).map(|w| w.text.as_str()).unwrap_or("");
             let b = basename(t);
             if WRAPPERS.contains(&b) && (mode != "docker" || k == 0) && !t.starts_with('-') {
                 mode = b;
+                docker_in_options = false;
                 if b == "podman" {
                     mode = "docker";
                 }
@@ -455,7 +458,30 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                         k += 1;
                     } else if mode == "env" && (t == "-i" || t == "--ignore-environment" || t == "-") {
                         env.clear();
+                    } else if t.starts_with('-') {
+                        // an option of env's or sudo's that takes a value: skip the value
+                        let with_value: &[&str] = if mode == "env" {
+                            &["-C", "--chdir", "-S", "--split-string"]
+                        } else {
+                            &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"]
+                        };
+                        if with_value.contains(&t) {
+                            k += 1;
+                        }
+                    } else {
+                        // the program env or sudo runs: its words are its own
+                        mode = "";
                     }
+                }
+                "docker" if !docker_in_options => {
+                    // `docker run`, `docker container run`, `docker exec`
+                    if matches!(t, "run" | "exec" | "create") {
+                        docker_in_options = true;
+                    }
+                }
+                "docker" if !(t.starts_with('-') && t.len() > 1) => {
+                    // the image (or for exec, the container): what follows is the command it runs
+                    mode = "";
                 }
                 "docker" => {
                     let spec = if t == "-e" || t == "--env" {
@@ -466,6 +492,18 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                     } else if t.starts_with("-e") && !t.starts_with("--") && t.len() > 2 {
                         t.get(2..)
                     } else {
+                        // another option: skip its value word unless it has none (a switch, `--x=v`, `-pVALUE`)
+                        let switch = t.contains('=')
+                            || matches!(
+                                t,
+                                "--rm" | "--init" | "--privileged" | "--detach" | "--interactive" | "--tty" | "--read-only" | "--publish-all"
+                                    | "--no-healthcheck" | "--oom-kill-disable" | "--quiet" | "--help" | "--use-api-socket"
+                            )
+                            || (!t.starts_with("--") && t.bytes().skip(1).all(|c| b"dirtPq".contains(&c)))
+                            || (!t.starts_with("--") && t.len() > 2);
+                        if !switch {
+                            k += 1;
+                        }
                         None
                     };
                     if let Some(s) = spec {
