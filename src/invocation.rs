@@ -3,9 +3,14 @@
 //! `env`, `sudo`, `time`, `exec`, ...), with environment from `VAR=value` prefixes, earlier
 //! `export` lines, `env K=V` and `docker run -e K=V`.
 //!
-//! A command is an SGLang launch when its first word is the launcher itself or a known wrapper,
-//! and a launcher (`python* [interpreter options] -m sglang.launch_server`, `sglang serve`)
-//! appears among its words. Everything after the launcher is SGLang's argv.
+//! A command is an SGLang launch when a launcher (`python* [interpreter options] -m
+//! sglang.launch_server`, `sglang serve`) appears among its words and its first word is not a
+//! program whose arguments are only text (`echo`, `grep`, `git`, ... [`TEXT_ONLY`]): whatever
+//! comes before the launcher is a wrapper that runs it (`nsys profile -o x`, `py-spy record --`,
+//! `taskset -c 0-7`, `accelerate launch`, a site's own script), its options skipped, with no
+//! list of wrapper names. Only the wrappers that change the launch's environment are known by
+//! name ([`WRAPPERS`]: `env`, `sudo`, `docker run`, ...), each up to the program it runs.
+//! Everything after the launcher is SGLang's argv.
 
 use crate::diagnostic::Diagnostic;
 use crate::shell::{assignment_name_len, ShellCommand, ShellParse, Word};
