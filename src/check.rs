@@ -198,6 +198,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
                 hw: &opts.hardware,
                 files: config_files,
                 env: &inv.env,
+                env_places: &inv.env_places,
                 text,
                 append_at,
                 can_append,

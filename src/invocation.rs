@@ -37,6 +37,10 @@ pub struct Invocation {
     /// Environment SGLang would see from the pasted text (prefix assignments, `export`s,
     /// `docker run -e`), in order; later entries win.
     pub env: Vec<(String, String)>,
+    /// Where this command's own words set a variable (`NAME=value` before it, or after `env` /
+    /// `sudo`), by name: a fix can remove the assignment. Not for a launch in a `bash -c`
+    /// string, nor for `export` lines or `docker -e`.
+    pub env_places: Vec<(String, Span)>,
     /// The whole command's span.
     pub span: Span,
     /// Found inside a `bash -c` string: its words are inside that string's quotes in the text.
@@ -330,6 +334,7 @@ fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut
             launcher: outer_span(w, inv.launcher),
             args,
             env: e,
+            env_places: Vec::new(),
             span: outer_span(w, inv.span),
             nested: true,
         });
@@ -419,8 +424,14 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
 
         // Environment: exported vars, prefix assignments, then what the wrappers add.
         let mut env = exported.clone();
+        let mut env_places: Vec<(String, Span)> = Vec::new();
+        // a variable the paste also exports stays set when these are removed: no place for it
+        let exported_too = |n: &str| exported.iter().any(|(x, _)| x == n);
         for a in &cmd.assignments {
             set(&mut env, &a.name, &a.value);
+            if !exported_too(&a.name) {
+                env_places.push((a.name.clone(), a.span));
+            }
         }
         let mut mode = "";
         // docker: before its subcommand (`run`), then in its options, until the image
@@ -438,6 +449,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                 if b == "docker" {
                     // the container does not inherit the host's environment
                     env.clear();
+                    env_places.clear();
                 }
                 if b == "sudo" {
                     // sudo resets the environment unless -E / --preserve-env
@@ -447,6 +459,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                     });
                     if !keep {
                         env.clear();
+                        env_places.clear();
                     }
                 }
                 k += 1;
@@ -456,6 +469,9 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                 "env" | "sudo" => {
                     if let Some(nl) = assignment_name_len(t) {
                         set(&mut env, t.get(..nl).unwrap_or(""), t.get(nl + 1..).unwrap_or(""));
+                        if let Some(w) = words.get(k).filter(|_| !exported_too(t.get(..nl).unwrap_or(""))) {
+                            env_places.push((t.get(..nl).unwrap_or("").to_string(), w.span));
+                        }
                     } else if mode == "env" && (t == "-u" || t == "--unset") {
                         if let Some(n) = words.get(k + 1) {
                             env.retain(|(x, _)| x != &n.text);
@@ -463,6 +479,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                         k += 1;
                     } else if mode == "env" && (t == "-i" || t == "--ignore-environment" || t == "-") {
                         env.clear();
+                        env_places.clear();
                     } else if t.starts_with('-') {
                         // an option of env's or sudo's that takes a value: skip the value
                         let with_value: &[&str] = if mode == "env" {
@@ -550,6 +567,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
             launcher,
             args: words.get(argstart..).unwrap_or(&[]).to_vec(),
             env,
+            env_places,
             span: cmd.span,
             nested: false,
         });

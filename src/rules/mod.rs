@@ -256,6 +256,8 @@ pub struct Ctx<'a> {
     pub hw: &'a Hardware,
     /// `SGLANG_*` and other environment variables given in the pasted command.
     pub env: &'a [(String, String)],
+    /// Where the command's own words set them (`Invocation::env_places`), for fixes.
+    pub env_places: &'a [(String, crate::span::Span)],
     /// Files the command names that SGLang reads at start-up (`--config`, `--watermark-config`),
     /// by the path as written, when the check was given them (or the paste writes them).
     pub files: &'a crate::frontend::ConfigFiles,
@@ -471,6 +473,29 @@ impl<'a> Ctx<'a> {
                 edits: vec![Edit { start: self.append_at, end: self.append_at, replacement: format!(" {flag} {value}") }],
             },
         }
+    }
+
+    /// Fix: remove where the command sets environment variable `name` (`NAME=value` before it,
+    /// or after `env`); advice when it is set elsewhere (an `export` line, `docker -e`, ...).
+    pub fn fix_unset_env(&self, title: impl Into<String>, name: &str, applicability: Applicability) -> Fix {
+        let title = title.into();
+        let places: Vec<Span> = self.env_places.iter().filter(|(n, _)| n == name).map(|(_, s)| *s).collect();
+        if places.is_empty() {
+            return Fix::advice(title);
+        }
+        let bytes = self.text.as_bytes();
+        let edits = places
+            .iter()
+            .map(|s| {
+                // and the blanks after it, so the command keeps its first word in place
+                let mut end = s.end;
+                while matches!(bytes.get(end), Some(b' ') | Some(b'\t')) {
+                    end += 1;
+                }
+                Edit { start: s.start, end, replacement: String::new() }
+            })
+            .collect();
+        Fix { title, applicability, edits }
     }
 
     /// Fix: add `field`'s store_true flag.
