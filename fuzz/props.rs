@@ -221,6 +221,7 @@ pub fn argparse_properties(text: &str, config: Option<&str>) -> Vec<String> {
                 launcher: Span::empty_at(0),
                 args: args.clone(),
                 env: Vec::new(),
+                env_places: Vec::new(),
                 span: Span::new(0, text.len()),
                 nested: false,
             };

@@ -328,7 +328,8 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
     if !config_spans.is_empty() {
         for d in &mut ctx.parsed.diagnostics {
             for f in &mut d.fixes {
-                let hits = f.edits.iter().any(|e| config_spans.iter().any(|s| e.start < s.end.max(s.start + 1) && s.start < e.end.max(e.start + 1)));
+                // touching counts: an empty edit at a config word's end (its words share the `--config FILE` span)
+                let hits = f.edits.iter().any(|e| config_spans.iter().any(|s| e.start <= s.end && s.start <= e.end));
                 if hits {
                     f.edits.clear();
                     f.applicability = Applicability::Display;
@@ -353,6 +354,16 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
                 .with_explanation("`--log-level` must name a Python logging level: debug, info, warning, error or critical.");
                 if let Some(best) = suggest::closest_choice(level, &["debug".into(), "info".into(), "warning".into(), "error".into(), "critical".into()]) {
                     d.fixes.push(Fix { title: format!("Use {best}"), applicability: Applicability::Safe, edits: vec![Edit { start: span.start, end: span.end, replacement: best }] });
+                } else {
+                    // other loggers' names for Python's levels; else SGLang's default
+                    let (best, applicability) = match up.as_str() {
+                        "VERBOSE" | "TRACE" | "ALL" | "DBG" => ("debug", Applicability::Safe),
+                        "ERR" => ("error", Applicability::Safe),
+                        "CRIT" | "PANIC" => ("critical", Applicability::Safe),
+                        "NOTICE" => ("info", Applicability::Safe),
+                        _ => ("info", Applicability::Unsafe),
+                    };
+                    d.fixes.push(Fix { title: format!("Use {best}"), applicability, edits: vec![Edit { start: span.start, end: span.end, replacement: best.to_string() }] });
                 }
                 ctx.parsed.diagnostics.push(d);
             }
@@ -502,6 +513,18 @@ impl<'a> Ctx<'a> {
                         applicability: Applicability::Safe,
                         edits: vec![Edit { start: word.span.start, end: word.span.end, replacement: String::new() }],
                     });
+                } else if value.is_empty() && action.action != "_HelpAction" {
+                    // `--flag=` (often `--flag=$VAR` with VAR unset): on or off is the user's call
+                    d.fixes.push(Fix {
+                        title: format!("Drop `{}` (leave the switch off)", word.text),
+                        applicability: Applicability::Unsafe,
+                        edits: vec![Edit { start: word.span.start, end: word.span.end, replacement: String::new() }],
+                    });
+                    d.fixes.push(Fix {
+                        title: format!("Write `{option}` alone (turn it on)"),
+                        applicability: Applicability::Unsafe,
+                        edits: vec![Edit { start: eq_span.start, end: eq_span.end, replacement: String::new() }],
+                    });
                 }
                 return start + 1;
             }
@@ -585,6 +608,14 @@ impl<'a> Ctx<'a> {
         );
         // advice only: the value is the user's to choose
         d.fixes.push(Fix { title: format!("Give `{}` a value: `{} {metavar}`", word.text, word.text), applicability: Applicability::Display, edits: Vec::new() });
+        // or leave the flag out: SGLang then uses its default (a required one has none)
+        if !action.required {
+            d.fixes.push(Fix {
+                title: format!("Remove `{}` (SGLang uses its default)", word.text),
+                applicability: Applicability::Unsafe,
+                edits: vec![Edit { start: word.span.start, end: word.span.end, replacement: String::new() }],
+            });
+        }
     }
 
     /// `take_action`: `_get_values`, then the action's `__call__`.
@@ -672,7 +703,7 @@ impl<'a> Ctx<'a> {
                     _ => value,
                 }
             }
-            "LoRAPathAction" => match self.lora_paths(value, value_span.unwrap_or(flag_span)) {
+            "LoRAPathAction" => match self.lora_paths(value, value_span.unwrap_or(flag_span), &strings.iter().map(|(_, sp)| *sp).collect::<Vec<_>>()) {
                 Some(v) => v,
                 None => return,
             },
@@ -728,10 +759,10 @@ impl<'a> Ctx<'a> {
         );
     }
 
-    fn lora_paths(&mut self, value: PyValue, span: Span) -> Option<PyValue> {
+    fn lora_paths(&mut self, value: PyValue, span: Span, item_spans: &[Span]) -> Option<PyValue> {
         let PyValue::List(items) = value else { return Some(PyValue::List(Vec::new())) };
         let mut out = Vec::with_capacity(items.len());
-        for item in items {
+        for (n, item) in items.into_iter().enumerate() {
             let PyValue::Str(s) = item else { continue };
             let t = py_strip(&s);
             if t.starts_with('{') && t.ends_with('}') {
@@ -748,8 +779,16 @@ impl<'a> Ctx<'a> {
                                 "{} looks like a JSON str, but it does not contain 'lora_name' and 'lora_path' keys.",
                                 str_repr(t)
                             );
-                            self.error("ARG006", "AssertionError", msg, span).explanation =
-                                "A `--lora-paths` entry written as JSON must be an object with both `lora_name` and `lora_path`.".into();
+                            let fix = lora_keys_fix(&obj);
+                            let d = self.error("ARG006", "AssertionError", msg, span);
+                            d.explanation = "A `--lora-paths` entry written as JSON must be an object with both `lora_name` and `lora_path`.".into();
+                            if let (Some((title, json)), Some(at)) = (fix, item_spans.get(n)) {
+                                d.fixes.push(Fix {
+                                    title,
+                                    applicability: Applicability::Unsafe,
+                                    edits: vec![Edit { start: at.start, end: at.end, replacement: crate::shell::single_quote(&json) }],
+                                });
+                            }
                             return None;
                         }
                         out.push(obj);
@@ -778,6 +817,10 @@ impl<'a> Ctx<'a> {
             v.repr(),
             cs.iter().map(PyValue::repr).collect::<Vec<_>>().join(", ")
         );
+        // the flag's default, when it is one of the choices (a value the text leaves to a
+        // variable is the user's to fill in)
+        let unexpanded = matches!(v, PyValue::Str(s) if s.contains('$'));
+        let default = self.schema.defaults.get(&action.dest).filter(|dv| !unexpanded && cs.iter().any(|c| py_eq(c, dv))).map(PyValue::py_str);
         let d = self.error("ARG005", "SystemExit", msg, span);
         d.explanation = "This flag accepts only the listed values (exact spelling, case-sensitive).".into();
         if let PyValue::Str(s) = v {
@@ -787,6 +830,16 @@ impl<'a> Ctx<'a> {
                     title: format!("Use '{best}'"),
                     applicability: Applicability::Safe,
                     edits: vec![Edit { start: span.start, end: span.end, replacement: best }],
+                });
+            }
+        }
+        // no close spelling: the default
+        if d.fixes.is_empty() {
+            if let Some(text) = default {
+                d.fixes.push(Fix {
+                    title: format!("Use the default '{text}'"),
+                    applicability: Applicability::Unsafe,
+                    edits: vec![Edit { start: span.start, end: span.end, replacement: crate::shell::quote_word(&text) }],
                 });
             }
         }
@@ -849,6 +902,9 @@ impl<'a> Ctx<'a> {
                     "float" => "This flag takes a number (Python `float()`).".into(),
                     _ => "This flag takes a JSON value; check quotes (the shell removes one level) and brackets.".into(),
                 };
+                for (title, value, applicability) in suggest::number_fixes(short, s) {
+                    d.fixes.push(Fix { title, applicability, edits: vec![Edit { start: span.start, end: span.end, replacement: value }] });
+                }
                 None
             }
             Err(ConvErr::Raw(exc, m)) => {
@@ -856,8 +912,17 @@ impl<'a> Ctx<'a> {
                 None
             }
             Err(ConvErr::Type(m)) => {
-                self.error("ARG004", "SystemExit", format!("argument {name}: {m}"), span).explanation =
-                    "SGLang's converter for this flag rejected the value.".into();
+                let removed = (short == "parse_cuda_graph_backend_arg").then(|| removed_backend_replacement(&m)).flatten();
+                let d = self.error("ARG004", "SystemExit", format!("argument {name}: {m}"), span);
+                d.explanation = "SGLang's converter for this flag rejected the value.".into();
+                if let Some(new) = removed {
+                    d.explanation = format!("This value was removed from SGLang; `{new}` is the backend that took its place (its piecewise CUDA graphs).");
+                    d.fixes.push(Fix {
+                        title: format!("Use '{new}'"),
+                        applicability: Applicability::Safe,
+                        edits: vec![Edit { start: span.start, end: span.end, replacement: new }],
+                    });
+                }
                 None
             }
         }
@@ -954,6 +1019,52 @@ impl<'a> Ctx<'a> {
                     Some(o) => o.fixes.push(fix),
                     None => d.fixes.push(fix),
                 }
+            }
+        }
+        // A switch's value written as a word of its own (`--flag true`), and a `--` no flag needed.
+        let mut extra_set: Option<std::collections::HashSet<usize>> = None;
+        for &i in extras {
+            let Some(w) = self.words.get(i) else { continue };
+            let fixes = match classes.get(i) {
+                Some(Class::Arg) => {
+                    if !matches!(w.text.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on" | "false" | "0" | "no" | "off") {
+                        continue;
+                    }
+                    let set = extra_set.get_or_insert_with(|| extras.iter().copied().collect());
+                    let switch = i.checked_sub(1).filter(|p| !set.contains(p)).and_then(|p| match classes.get(p) {
+                        Some(Class::Opt { action: Some(ai), explicit: None, .. }) => {
+                            let a = self.schema.actions.get(*ai)?;
+                            (nargs_of(a) == Nargs::Exact(0) && a.action != "_HelpAction").then(|| self.words.get(p)).flatten()
+                        }
+                        _ => None,
+                    });
+                    let Some(sw) = switch else { continue };
+                    match w.text.to_ascii_lowercase().as_str() {
+                        "true" | "1" | "yes" | "on" => vec![Fix {
+                            title: format!("Write `{}` alone", sw.text),
+                            applicability: Applicability::Safe,
+                            edits: vec![Edit { start: sw.span.end, end: w.span.end, replacement: String::new() }],
+                        }],
+                        "false" | "0" | "no" | "off" => vec![Fix {
+                            title: format!("Drop `{} {}` (off is the default)", sw.text, w.text),
+                            applicability: Applicability::Safe,
+                            edits: vec![Edit { start: sw.span.start, end: w.span.end, replacement: String::new() }],
+                        }],
+                        _ => continue,
+                    }
+                }
+                Some(Class::DashDash) => vec![Fix {
+                    title: "Remove the `--`".into(),
+                    // the words after it become flags again
+                    applicability: if extras.last() == Some(&i) { Applicability::Safe } else { Applicability::Unsafe },
+                    edits: vec![Edit { start: w.span.start, end: w.span.end, replacement: String::new() }],
+                }],
+                _ => continue,
+            };
+            let mine = split.then(|| own.iter().position(|o| o.span.start <= w.span.start && w.span.end <= o.span.end)).flatten();
+            match mine.and_then(|k| own.get_mut(k)) {
+                Some(o) => o.fixes.extend(fixes),
+                None => d.fixes.extend(fixes),
             }
         }
         let mut expl = String::from("argparse does not know these words: flags SGLang does not have (check the spelling: flags use `-`, not `_`), or values left over after a flag took what it accepts.");
@@ -1166,6 +1277,47 @@ fn py_type_name(v: &PyValue) -> &'static str {
 }
 
 /// What the release's type function says of the removed `tc_piecewise` backend, if it rejects it.
+/// A `--lora-paths` JSON object without `lora_name` / `lora_path`, completed where its own
+/// keys say what they are: `name`/`path` renamed, a missing `lora_name` taken from the path's
+/// last component. None when the object does not name a path (nothing valid to fill in) or
+/// holds values other than strings and booleans. (title, the object as JSON)
+fn lora_keys_fix(obj: &PyValue) -> Option<(String, String)> {
+    let PyValue::Dict(items) = obj else { return None };
+    let get = |keys: &[&str]| items.iter().find(|(k, _)| keys.contains(&k.as_str())).and_then(|(_, v)| v.as_str());
+    let path = get(&["lora_path", "path", "adapter_path", "lora"])?;
+    let name_given = get(&["lora_name", "name", "adapter_name"]);
+    let name = match name_given {
+        Some(n) => n.to_string(),
+        None => path.trim_end_matches('/').rsplit('/').next().filter(|b| !b.is_empty())?.to_string(),
+    };
+    let renamed = ["lora_path", "path", "adapter_path", "lora", "lora_name", "name", "adapter_name"];
+    let mut out = serde_json::Map::new();
+    out.insert("lora_name".into(), serde_json::Value::String(name.clone()));
+    out.insert("lora_path".into(), serde_json::Value::String(path.to_string()));
+    for (k, v) in items.iter().filter(|(k, _)| !renamed.contains(&k.as_str())) {
+        let v = match v {
+            PyValue::Str(s) => serde_json::Value::String(s.clone()),
+            PyValue::Bool(b) => serde_json::Value::Bool(*b),
+            _ => return None,
+        };
+        out.insert(k.clone(), v);
+    }
+    let json = serde_json::to_string(&serde_json::Value::Object(out)).ok()?;
+    let title = match name_given {
+        Some(_) => "Name the keys `lora_name` and `lora_path`".to_string(),
+        None => format!("Add `\"lora_name\": \"{name}\"` (named after the adapter's folder)"),
+    };
+    Some((title, json))
+}
+
+/// The first value a "X was removed; select A, B, or C" message offers (SGLang lists the
+/// successor first: `tc_piecewise` → `breakable`).
+fn removed_backend_replacement(message: &str) -> Option<String> {
+    let options = message.split_once("; select ")?.1;
+    let first = options.split([',', ' ']).find(|w| !w.is_empty() && *w != "or")?;
+    Some(first.to_string())
+}
+
 fn removed_backend_message(action: &Action) -> Option<&str> {
     action.type_facts.as_ref()?.get("removed_backend_message")?.as_str()
 }

@@ -199,6 +199,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
                 hw: &opts.hardware,
                 files: config_files,
                 env: &inv.env,
+                env_places: &inv.env_places,
                 text,
                 append_at,
                 can_append,
@@ -214,6 +215,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
             rules::pipeline::run_resolution_pipeline(&mut ctx);
             ctx.stage = Stage::Check;
             rules::pipeline::check_server_args(&mut ctx);
+            // what fails later, on the GPU node (preflight's warnings, not recorded verdicts)
+            rules::runtime::check_runtime(&mut ctx);
             pd_servers.extend(PdServer::from_ctx(&ctx, report.commands.len()));
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once

@@ -57,6 +57,10 @@ pub fn rules_reference() -> String {
             let kind = if exception.is_empty() { "no exception".to_string() } else { format!("`{exception}`") };
             let severity = format!("{:?}", r.severity).to_lowercase();
             let _ = writeln!(out, "- SGLang: `{}` `{}`, {kind} when the servers of a PD pair run together ({severity}; each server starts on its own), read in SGLang {}{until}", r.file, r.function, r.since);
+        } else if let Sglang::Runtime { exception, .. } = rule.sglang {
+            // after resolution, on the GPU node: preflight's warning, not a recorded verdict
+            let kind = if exception.is_empty() { "a CUDA error (no message of SGLang's)".to_string() } else { format!("`{exception}`") };
+            let _ = writeln!(out, "- Preflight's runtime warning (not a recorded verdict): SGLang fails in `{}` `{}` with {kind} when the server starts on the GPU node, read in SGLang {}{until}", r.file, r.function, r.since);
         } else {
             let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.warning_site.unwrap_or(r.site), r.since);
         }
@@ -219,7 +223,7 @@ pub fn rule_ranges() -> String {
     for (rule, cells) in &table {
         let function = match rule.sglang {
             Sglang::Raises(s) | Sglang::Warns(s) | Sglang::Reraised { site: s, .. } => s.function,
-            Sglang::Python { function, .. } | Sglang::Transfer { function, .. } => function,
+            Sglang::Python { function, .. } | Sglang::Transfer { function, .. } | Sglang::Runtime { function, .. } => function,
         };
         let newest = cells.iter().rev().find_map(|(_, c)| match c {
             RangeCell::Site { exception, template } => Some((*exception, *template)),

@@ -81,6 +81,8 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
     // _extract_model_type_override
     let mut backend = "auto".to_string();
     let mut backend_span = anchor;
+    // the whole `--model-type X` / `--model-type=X` (the last one given)
+    let mut model_type_span = anchor;
     let mut filtered: Vec<Word> = Vec::with_capacity(fe.argv.len());
     let mut i = 0;
     while let Some(w) = fe.argv.get(i) {
@@ -99,12 +101,14 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
             };
             backend = v.text.clone();
             backend_span = v.span;
+            model_type_span = w.span.cover(v.span);
             i += 2;
             continue;
         }
         if let Some(v) = w.text.strip_prefix("--model-type=") {
             backend = v.to_string();
             backend_span = w.span;
+            model_type_span = w.span;
             i += 1;
             continue;
         }
@@ -114,7 +118,12 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
     if backend.is_empty() {
         fe.diagnostics.push(
             Diagnostic::sglang_error("CLI002", Stage::Cli, "ValueError", "Error: --model-type requires a non-empty value.", backend_span)
-                .with_explanation("`--model-type` was given an empty value; use `llm`, `diffusion`, or leave it out."),
+                .with_explanation("`--model-type` was given an empty value; use `llm`, `diffusion`, or leave it out.")
+                .with_fix(Fix {
+                    title: "Remove the empty --model-type (the backend is then detected from the model)".into(),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: model_type_span.start, end: model_type_span.end, replacement: String::new() }],
+                }),
         );
         return false;
     }
@@ -256,10 +265,30 @@ fn merge_config(fe: &mut FrontEnd, schema: &Schema, files: &ConfigFiles) {
     if idx.len() > 1 {
         let span = idx.get(1).and_then(|&i| fe.argv.get(i)).map(|w| w.span).unwrap_or(cw.span);
         cfg_error(fe, "CFG001", "ValueError", "Multiple config files specified! Only one allowed.".into(), span, "SGLang reads a single `--config` file; merge the files into one.");
+        // keep the first: drop each later `--config FILE`
+        let edits: Vec<Edit> = idx
+            .iter()
+            .skip(1)
+            .filter_map(|&i| {
+                let w = fe.argv.get(i)?;
+                let end = fe.argv.get(i + 1).filter(|p| p.text != "--config").map_or(w.span, |p| w.span.cover(p.span));
+                Some(Edit { start: end.start, end: end.end, replacement: String::new() })
+            })
+            .collect();
+        if let Some(d) = fe.diagnostics.last_mut() {
+            d.fixes.push(Fix { title: "Keep only the first --config file (merge the others into it)".into(), applicability: Applicability::Unsafe, edits });
+        }
         return;
     }
     let Some(pw) = fe.argv.get(ci + 1).cloned() else {
         cfg_error(fe, "CFG002", "ValueError", "No config file specified after --config flag!".into(), cw.span, "`--config` must be followed by the path of a YAML file.");
+        if let Some(d) = fe.diagnostics.last_mut() {
+            d.fixes.push(Fix {
+                title: "Remove the trailing --config".into(),
+                applicability: Applicability::Safe,
+                edits: vec![Edit { start: cw.span.start, end: cw.span.end, replacement: String::new() }],
+            });
+        }
         return;
     };
     let span = cw.span.cover(pw.span);

@@ -3,9 +3,14 @@
 //! `env`, `sudo`, `time`, `exec`, ...), with environment from `VAR=value` prefixes, earlier
 //! `export` lines, `env K=V` and `docker run -e K=V`.
 //!
-//! A command is an SGLang launch when its first word is the launcher itself or a known wrapper,
-//! and a launcher (`python* [interpreter options] -m sglang.launch_server`, `sglang serve`)
-//! appears among its words. Everything after the launcher is SGLang's argv.
+//! A command is an SGLang launch when a launcher (`python* [interpreter options] -m
+//! sglang.launch_server`, `sglang serve`) appears among its words and its first word is not a
+//! program whose arguments are only text (`echo`, `grep`, `git`, ... [`TEXT_ONLY`]): whatever
+//! comes before the launcher is a wrapper that runs it (`nsys profile -o x`, `py-spy record --`,
+//! `taskset -c 0-7`, `accelerate launch`, a site's own script), its options skipped, with no
+//! list of wrapper names. Only the wrappers that change the launch's environment are known by
+//! name ([`WRAPPERS`]: `env`, `sudo`, `docker run`, ...), each up to the program it runs.
+//! Everything after the launcher is SGLang's argv.
 
 use crate::diagnostic::Diagnostic;
 use crate::shell::{assignment_name_len, ShellCommand, ShellParse, Word};
@@ -32,6 +37,10 @@ pub struct Invocation {
     /// Environment SGLang would see from the pasted text (prefix assignments, `export`s,
     /// `docker run -e`), in order; later entries win.
     pub env: Vec<(String, String)>,
+    /// Where this command's own words set a variable (`NAME=value` before it, or after `env` /
+    /// `sudo`), by name: a fix can remove the assignment. Not for a launch in a `bash -c`
+    /// string, nor for `export` lines or `docker -e`.
+    pub env_places: Vec<(String, Span)>,
     /// The whole command's span.
     pub span: Span,
     /// Found inside a `bash -c` string: its words are inside that string's quotes in the text.
@@ -325,6 +334,7 @@ fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut
             launcher: outer_span(w, inv.launcher),
             args,
             env: e,
+            env_places: Vec::new(),
             span: outer_span(w, inv.span),
             nested: true,
         });
@@ -414,22 +424,32 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
 
         // Environment: exported vars, prefix assignments, then what the wrappers add.
         let mut env = exported.clone();
+        let mut env_places: Vec<(String, Span)> = Vec::new();
+        // a variable the paste also exports stays set when these are removed: no place for it
+        let exported_too = |n: &str| exported.iter().any(|(x, _)| x == n);
         for a in &cmd.assignments {
             set(&mut env, &a.name, &a.value);
+            if !exported_too(&a.name) {
+                env_places.push((a.name.clone(), a.span));
+            }
         }
         let mut mode = "";
+        // docker: before its subcommand (`run`), then in its options, until the image
+        let mut docker_in_options = false;
         let mut k = 0;
         while k < j {
             let t = words.get(k).map(|w| w.text.as_str()).unwrap_or("");
             let b = basename(t);
             if WRAPPERS.contains(&b) && (mode != "docker" || k == 0) && !t.starts_with('-') {
                 mode = b;
+                docker_in_options = false;
                 if b == "podman" {
                     mode = "docker";
                 }
                 if b == "docker" {
                     // the container does not inherit the host's environment
                     env.clear();
+                    env_places.clear();
                 }
                 if b == "sudo" {
                     // sudo resets the environment unless -E / --preserve-env
@@ -439,6 +459,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                     });
                     if !keep {
                         env.clear();
+                        env_places.clear();
                     }
                 }
                 k += 1;
@@ -448,6 +469,9 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                 "env" | "sudo" => {
                     if let Some(nl) = assignment_name_len(t) {
                         set(&mut env, t.get(..nl).unwrap_or(""), t.get(nl + 1..).unwrap_or(""));
+                        if let Some(w) = words.get(k).filter(|_| !exported_too(t.get(..nl).unwrap_or(""))) {
+                            env_places.push((t.get(..nl).unwrap_or("").to_string(), w.span));
+                        }
                     } else if mode == "env" && (t == "-u" || t == "--unset") {
                         if let Some(n) = words.get(k + 1) {
                             env.retain(|(x, _)| x != &n.text);
@@ -455,7 +479,31 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                         k += 1;
                     } else if mode == "env" && (t == "-i" || t == "--ignore-environment" || t == "-") {
                         env.clear();
+                        env_places.clear();
+                    } else if t.starts_with('-') {
+                        // an option of env's or sudo's that takes a value: skip the value
+                        let with_value: &[&str] = if mode == "env" {
+                            &["-C", "--chdir", "-S", "--split-string"]
+                        } else {
+                            &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"]
+                        };
+                        if with_value.contains(&t) {
+                            k += 1;
+                        }
+                    } else {
+                        // the program env or sudo runs: its words are its own
+                        mode = "";
                     }
+                }
+                "docker" if !docker_in_options => {
+                    // `docker run`, `docker container run`, `docker exec`
+                    if matches!(t, "run" | "exec" | "create") {
+                        docker_in_options = true;
+                    }
+                }
+                "docker" if !(t.starts_with('-') && t.len() > 1) => {
+                    // the image (or for exec, the container): what follows is the command it runs
+                    mode = "";
                 }
                 "docker" => {
                     let spec = if t == "-e" || t == "--env" {
@@ -466,6 +514,18 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
                     } else if t.starts_with("-e") && !t.starts_with("--") && t.len() > 2 {
                         t.get(2..)
                     } else {
+                        // another option: skip its value word unless it has none (a switch, `--x=v`, `-pVALUE`)
+                        let switch = t.contains('=')
+                            || matches!(
+                                t,
+                                "--rm" | "--init" | "--privileged" | "--detach" | "--interactive" | "--tty" | "--read-only" | "--publish-all"
+                                    | "--no-healthcheck" | "--oom-kill-disable" | "--quiet" | "--help" | "--use-api-socket"
+                            )
+                            || (!t.starts_with("--") && t.bytes().skip(1).all(|c| b"dirtPq".contains(&c)))
+                            || (!t.starts_with("--") && t.len() > 2);
+                        if !switch {
+                            k += 1;
+                        }
                         None
                     };
                     if let Some(s) = spec {
@@ -507,6 +567,7 @@ fn locate_at(parsed: &ShellParse, depth: usize) -> Located {
             launcher,
             args: words.get(argstart..).unwrap_or(&[]).to_vec(),
             env,
+            env_places,
             span: cmd.span,
             nested: false,
         });

@@ -184,3 +184,81 @@ pub fn closest_choice(value: &str, choices: &[String]) -> Option<String> {
         _ => None,
     }
 }
+
+/// Fixes for a number Python's `int()` / `float()` (`ty`) rejected, as (title, value,
+/// applicability): the same number written as Python reads it (`1e3` → `1000`, `0x10` → `16`,
+/// `0,85` → `0.85`, `1__0` → `10`), or a reading of a size suffix or a percentage (unsafe: a
+/// guess at what was meant). Empty when nothing sensible is close.
+pub fn number_fixes(ty: &str, value: &str) -> Vec<(String, String, crate::diagnostic::Applicability)> {
+    use crate::argparse::{py_float, py_int};
+    use crate::diagnostic::Applicability::{Safe, Unsafe};
+    let t = value.trim();
+    let mut out = Vec::new();
+    if t.is_empty() {
+        return out;
+    }
+    let int_text = |f: f64| (f.is_finite() && f.fract() == 0.0 && f.abs() < 1e15).then(|| format!("{}", f as i64));
+    match ty {
+        "int" => {
+            // an integral float (`1e3`, `2.0`)
+            if let Some(n) = py_float(t).and_then(int_text) {
+                out.push((format!("Write it as a whole number: {n}"), n, Safe));
+                return out;
+            }
+            // another base
+            let lower = t.to_ascii_lowercase();
+            for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+                if let Some(n) = lower.strip_prefix(prefix).and_then(|d| i64::from_str_radix(&d.replace('_', ""), radix).ok()) {
+                    out.push((format!("Write it in decimal: {n}"), n.to_string(), Safe));
+                    return out;
+                }
+            }
+            // separators Python does not take here (`1__0`, `_1`, `1,000`, `1 000`)
+            let bare: String = t.chars().filter(|c| !matches!(c, '_' | ',' | ' ' | '\'')).collect();
+            if bare != t && !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit()) && py_int(&bare).is_some() {
+                out.push((format!("Write it without separators: {bare}"), bare, Safe));
+                return out;
+            }
+            // a size suffix (`8k`, `4K`, `1M`): binary multiples, as token counts usually are
+            let (digits, suffix) = t.split_at(t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len()));
+            let mult = match suffix.to_ascii_lowercase().as_str() {
+                "k" | "ki" | "kib" => Some(1u64 << 10),
+                "m" | "mi" | "mib" => Some(1 << 20),
+                "g" | "gi" | "gib" => Some(1 << 30),
+                _ => None,
+            };
+            if let (Some(m), Some(x)) = (mult, py_float(digits)) {
+                if let Some(n) = int_text(x * m as f64) {
+                    out.push((format!("Write {t} as {n} ({digits} × {m})"), n, Unsafe));
+                    return out;
+                }
+            }
+            let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "sixteen"];
+            let nums = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16];
+            if let Some(k) = words.iter().position(|w| w.eq_ignore_ascii_case(t)) {
+                if let Some(n) = nums.get(k) {
+                    out.push((format!("Write it in digits: {n}"), n.to_string(), Safe));
+                }
+            }
+        }
+        "float" => {
+            // a decimal comma
+            if t.matches(',').count() == 1 && !t.contains('.') {
+                let dotted = t.replace(',', ".");
+                if py_float(&dotted).is_some() {
+                    out.push((format!("Use a decimal point: {dotted}"), dotted, Safe));
+                    return out;
+                }
+            }
+            if let Some(p) = t.strip_suffix('%').and_then(py_float) {
+                let f = p / 100.0;
+                if f.is_finite() {
+                    let text = crate::pyvalue::PyValue::Float(f).repr();
+                    out.push((format!("Write {t} as a fraction: {text}"), text, Unsafe));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}

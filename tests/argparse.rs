@@ -171,7 +171,7 @@ fn python_json_errors() {
 }
 
 fn inv(entry: Entry, text: &str) -> Invocation {
-    Invocation { entry, launcher: Span::new(0, 0), args: words(text), env: vec![], span: Span::new(0, text.len()), nested: false }
+    Invocation { entry, launcher: Span::new(0, 0), args: words(text), env: vec![], env_places: vec![], span: Span::new(0, text.len()), nested: false }
 }
 
 #[test]

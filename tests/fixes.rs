@@ -72,7 +72,8 @@ fn recorded_fixes_are_the_ones_we_offer_today() {
     let mut problems = Vec::new();
     for f in &all {
         let id = f.get("id").and_then(Value::as_str).unwrap_or_default();
-        let Some(code) = id.strip_suffix("-trigger") else { continue };
+        // `X-trigger`, or `X-<variant>-trigger` (codes hold no `-`)
+        let Some(code) = id.strip_suffix("-trigger").and_then(|c| c.split('-').next()) else { continue };
         // Case ids keep the code the rule had when they were written (old codes redirect).
         let code = sglang_preflight::rules::by_code(code).map(|r| r.code).unwrap_or(code);
         let cmd = f.get("cmd").and_then(Value::as_str).unwrap_or_default();

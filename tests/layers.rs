@@ -5,7 +5,7 @@
 use std::path::Path;
 
 const FAMILIES: &[&str] =
-    &["attention", "boundary_reduction", "cuda_graph", "dllm", "expert_pack", "hicache", "kv_cache", "kv_shard", "layernorm_sp", "lora", "mamba", "megakernel", "mega_moe", "memory", "model", "model_config", "model_path", "monokernel", "moe", "parallel", "pd_disaggregation", "platform", "serving", "speculative", "validation"];
+    &["attention", "boundary_reduction", "cuda_graph", "dllm", "expert_pack", "hicache", "kv_cache", "kv_shard", "layernorm_sp", "lora", "mamba", "megakernel", "mega_moe", "memory", "model", "model_config", "model_path", "monokernel", "moe", "parallel", "pd_disaggregation", "platform", "runtime", "serving", "speculative", "validation"];
 
 fn family_of(path: &Path, rules: &Path) -> Option<String> {
     let rel = path.strip_prefix(rules).ok()?;
@@ -79,7 +79,7 @@ fn rules_name_their_sites_by_message_not_by_order() {
             let (site, warning) = match &rule.sglang {
                 Sglang::Raises(s) | Sglang::Reraised { site: s, .. } => (s, false),
                 Sglang::Warns(s) => (s, true),
-                Sglang::Python { .. } | Sglang::Transfer { .. } => continue,
+                Sglang::Python { .. } | Sglang::Transfer { .. } | Sglang::Runtime { .. } => continue,
             };
             if rule.applies_to(release) && !release.names_by_content(site, warning) {
                 problems.push(format!("{} in {}: {:?} starts more than one message", rule.code, release.version, site.message));

@@ -59,6 +59,7 @@ pub mod parallel;
 pub mod pd_disaggregation;
 pub mod pipeline;
 pub mod platform;
+pub mod runtime;
 pub mod serving;
 pub mod shared;
 pub mod speculative;
@@ -119,6 +120,13 @@ pub enum Sglang {
         warns: bool,
         read_in: &'static str,
     },
+    /// A failure after resolution, on the GPU node (a backend's or kernel's initialisation),
+    /// that depends only on flags and hardware: the recorder cannot reach it, so it is reported
+    /// as preflight's warning (origin `preflight`, never a recorded verdict). `function` (in
+    /// `file`) is where SGLang fails, `exception` and `template` what it raises there, as read
+    /// in the source of SGLang `read_in` ("" when SGLang has no message of its own: a CUDA
+    /// error). See `runtime.rs`.
+    Runtime { file: &'static str, function: &'static str, exception: &'static str, template: &'static str, read_in: &'static str },
 }
 
 /// The rule reproduces the raise site of SGLang's `function` (`module.function`) whose message
@@ -157,7 +165,7 @@ pub type Step = Result<(), Raised>;
 impl Rule {
     pub fn severity(&self) -> Severity {
         match self.sglang {
-            Sglang::Warns(_) | Sglang::Transfer { warns: true, .. } => Severity::Warning,
+            Sglang::Warns(_) | Sglang::Transfer { warns: true, .. } | Sglang::Runtime { .. } => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -168,7 +176,7 @@ impl Rule {
         match &self.sglang {
             Sglang::Raises(s) | Sglang::Reraised { site: s, .. } => release.raise_site(s),
             Sglang::Warns(s) => release.warn_site(s),
-            Sglang::Python { .. } | Sglang::Transfer { .. } => None,
+            Sglang::Python { .. } | Sglang::Transfer { .. } | Sglang::Runtime { .. } => None,
         }
     }
 
@@ -176,7 +184,7 @@ impl Rule {
     pub fn applies_to(&self, release: &Release) -> bool {
         match &self.sglang {
             Sglang::Python { function, .. } => release.has_function(function),
-            Sglang::Transfer { read_in, .. } => release.version == *read_in,
+            Sglang::Transfer { read_in, .. } | Sglang::Runtime { read_in, .. } => release.version == *read_in,
             Sglang::Reraised { by, .. } => self.site(release).is_some() && release.raise_site(by).is_some(),
             _ => self.site(release).is_some(),
         }
@@ -185,7 +193,9 @@ impl Rule {
     /// SGLang's exception class ("" for a warning) and message template in `release`.
     pub fn sglang_text(&self, release: &Release) -> Option<(&'static str, &'static str)> {
         match &self.sglang {
-            Sglang::Python { exception, template, .. } | Sglang::Transfer { exception, template, .. } => Some((exception, template)),
+            Sglang::Python { exception, template, .. } | Sglang::Transfer { exception, template, .. } | Sglang::Runtime { exception, template, .. } => {
+                Some((exception, template))
+            }
             Sglang::Warns(_) => self.site(release).map(|s| ("", s.template)),
             Sglang::Raises(_) => self.site(release).map(|s| (s.exception, s.template)),
             Sglang::Reraised { site, by } => Some((release.raise_site(by)?.exception, release.raise_site(site)?.template)),
@@ -200,14 +210,14 @@ impl Rule {
         let site = newest.and_then(|r| self.site(r)).or_else(|| release::all().find_map(|r| self.site(r)));
         let (file, function) = match (&self.sglang, site) {
             (Sglang::Python { raised_by, function, .. }, _) => (format!("{raised_by} (via {function})"), (*raised_by).to_string()),
-            (Sglang::Transfer { file, function, .. }, _) => ((*file).to_string(), (*function).to_string()),
+            (Sglang::Transfer { file, function, .. } | Sglang::Runtime { file, function, .. }, _) => ((*file).to_string(), (*function).to_string()),
             (_, Some(s)) => (s.file.to_string(), s.id.split('#').next().unwrap_or("").rsplit('.').next().unwrap_or("").to_string()),
             (_, None) => (String::new(), String::new()),
         };
         let text = newest.and_then(|r| self.sglang_text(r)).or_else(|| release::all().find_map(|r| self.sglang_text(r)));
         let in_check = match &self.sglang {
             Sglang::Python { function, .. } => function.ends_with(".check_server_args"),
-            Sglang::Transfer { .. } => true,
+            Sglang::Transfer { .. } | Sglang::Runtime { .. } => true,
             _ => site.is_some_and(|s| s.hook == "check_server_args"),
         };
         let stage = if in_check { Stage::Check } else { Stage::Resolve };
@@ -276,6 +286,8 @@ pub struct Ctx<'a> {
     pub hw: &'a Hardware,
     /// `SGLANG_*` and other environment variables given in the pasted command.
     pub env: &'a [(String, String)],
+    /// Where the command's own words set them (`Invocation::env_places`), for fixes.
+    pub env_places: &'a [(String, crate::span::Span)],
     /// Files the command names that SGLang reads at start-up (`--config`, `--watermark-config`),
     /// by the path as written, when the check was given them (or the paste writes them).
     pub files: &'a crate::frontend::ConfigFiles,
@@ -432,7 +444,7 @@ impl<'a> Ctx<'a> {
     /// `rule`'s check read a value not known here: not run, rather than reported.
     fn not_run_for_unknown(&mut self, rule: &'static Rule) {
         let site = match &rule.sglang {
-            Sglang::Python { function, .. } | Sglang::Transfer { function, .. } => Some(*function),
+            Sglang::Python { function, .. } | Sglang::Transfer { function, .. } | Sglang::Runtime { function, .. } => Some(*function),
             _ => rule.site(self.release).map(|s| s.id),
         };
         // A value SGLang takes from the model's config (and no template's value): that config.
@@ -499,6 +511,29 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Fix: remove where the command sets environment variable `name` (`NAME=value` before it,
+    /// or after `env`); advice when it is set elsewhere (an `export` line, `docker -e`, ...).
+    pub fn fix_unset_env(&self, title: impl Into<String>, name: &str, applicability: Applicability) -> Fix {
+        let title = title.into();
+        let places: Vec<Span> = self.env_places.iter().filter(|(n, _)| n == name).map(|(_, s)| *s).collect();
+        if places.is_empty() {
+            return Fix::advice(title);
+        }
+        let bytes = self.text.as_bytes();
+        let edits = places
+            .iter()
+            .map(|s| {
+                // and the blanks after it, so the command keeps its first word in place
+                let mut end = s.end;
+                while matches!(bytes.get(end), Some(b' ') | Some(b'\t')) {
+                    end += 1;
+                }
+                Edit { start: s.start, end, replacement: String::new() }
+            })
+            .collect();
+        Fix { title, applicability, edits }
+    }
+
     /// Fix: add `field`'s store_true flag.
     pub fn fix_add_flag(&self, title: impl Into<String>, field: Field, applicability: Applicability) -> Fix {
         if !self.can_append {
@@ -562,5 +597,6 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(layernorm_sp::RULES);
     v.extend_from_slice(dllm::RULES);
     v.extend_from_slice(crate::pairs::RULES);
+    v.extend_from_slice(runtime::RULES);
     v
 }

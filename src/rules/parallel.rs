@@ -1448,7 +1448,8 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
             return ctx.raise(&EEP_MAX_NEEDS_BACKEND, &[], &[f::max_ep_size], fixes);
         }
         if max_ep <= 0 {
-            return ctx.raise(&EEP_MAX_POSITIVE, &[], &[f::max_ep_size], vec![]);
+            let fixes = vec![ctx.fix_remove("Drop --max-ep-size (no elastic scale-up)", f::max_ep_size, Applicability::Unsafe)];
+            return ctx.raise(&EEP_MAX_POSITIVE, &[], &[f::max_ep_size], fixes);
         }
     }
     let scaling = backend_set && max_ep.is_some_and(|m| m > tp);
@@ -1486,17 +1487,20 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         return ctx.raise(&EEP_MOE_DENSE_TP, args, &[f::moe_dense_tp_size, f::max_ep_size], fixes);
     }
     if ctx.cfg.float(f::elastic_ep_scale_timeout).is_some_and(|t| t <= 0.0) {
-        return ctx.raise(&EEP_TIMEOUT, &[], &[f::elastic_ep_scale_timeout], vec![]);
+        let fixes = vec![ctx.fix_remove("Drop --elastic-ep-scale-timeout (its default)", f::elastic_ep_scale_timeout, Applicability::Unsafe)];
+        return ctx.raise(&EEP_TIMEOUT, &[], &[f::elastic_ep_scale_timeout], fixes);
     }
     if int(ctx, f::tokenizer_worker_num, 1) != 1 {
         let fixes = vec![ctx.fix_remove("Drop --tokenizer-worker-num", f::tokenizer_worker_num, Applicability::Unsafe)];
         return ctx.raise(&EEP_TOKENIZER_WORKERS, &[], &[f::tokenizer_worker_num], fixes);
     }
     if ctx.cfg.truthy(f::use_ray) {
-        return ctx.raise(&EEP_RAY, &[], &[f::use_ray], vec![]);
+        let fixes = vec![ctx.fix_remove("Drop --use-ray", f::use_ray, Applicability::Unsafe)];
+        return ctx.raise(&EEP_RAY, &[], &[f::use_ray], fixes);
     }
     if ctx.cfg.truthy(f::enable_elastic_expert_backup) {
-        return ctx.raise(&EEP_BACKUP, &[], &[f::enable_elastic_expert_backup], vec![]);
+        let fixes = vec![ctx.fix_remove("Drop --enable-elastic-expert-backup", f::enable_elastic_expert_backup, Applicability::Unsafe)];
+        return ctx.raise(&EEP_BACKUP, &[], &[f::enable_elastic_expert_backup], fixes);
     }
     ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
     if join_mode.as_deref() == Some("scale") {
@@ -1513,7 +1517,8 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
             return ctx.raise(&EEP_JOIN_TARGET, args, &[f::max_ep_size, f::ep_join_rank_offset], vec![]);
         }
         if tp == 1 && dense.as_int() != Some(1) {
-            return ctx.raise(&EEP_SINGLE_RANK_DENSE, &[], &[f::moe_dense_tp_size], vec![]);
+            let fixes = vec![ctx.fix_set("Set --moe-dense-tp-size 1", f::moe_dense_tp_size, "1", Applicability::Safe)];
+            return ctx.raise(&EEP_SINGLE_RANK_DENSE, &[], &[f::moe_dense_tp_size], fixes);
         }
     } else {
         if initial.is_none() {
@@ -1522,7 +1527,8 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         let init = ctx.cfg.int(f::elastic_ep_initial_size).unwrap_or(tp);
         if init != tp {
             let args: &Args = &[("cfg.tp_size", &tp)];
-            return ctx.raise(&EEP_PRIMARY_INITIAL, args, &[f::elastic_ep_initial_size, f::tp_size], vec![]);
+            let fixes = vec![ctx.fix_set(format!("Set --elastic-ep-initial-size {tp} (the launch-time TP size)"), f::elastic_ep_initial_size, &tp.to_string(), Applicability::Unsafe)];
+            return ctx.raise(&EEP_PRIMARY_INITIAL, args, &[f::elastic_ep_initial_size, f::tp_size], fixes);
         }
     }
     if ctx.cfg.int(f::elastic_ep_initial_size).is_some_and(|i| i <= 0) {
@@ -1640,7 +1646,8 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     }
     if attn_cp != 1 {
         let args: &Args = &[("resolved.attn_cp_size", &attn_cp)];
-        return ctx.raise(&EEP_ATTN_CP, args, &[f::attn_cp_size], vec![]);
+        let fixes = vec![ctx.fix_set("Set --attn-cp-size 1", f::attn_cp_size, "1", Applicability::Unsafe)];
+        return ctx.raise(&EEP_ATTN_CP, args, &[f::attn_cp_size], fixes);
     }
     // #40 (moe_dp_size == 1) is unreachable: moe_dp_size > 1 needs attn_cp_size == moe_dp_size.
     let ep = ep_size_after_a2a_hook(ctx);

@@ -797,7 +797,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
             );
         }
         if let Some(t) = threads.filter(|t| *t < 1) {
-            let fixes = vec![display("Set SGLANG_GRPC_WORKER_THREADS to 1 or more (default 4)")];
+            let fixes = vec![ctx.fix_unset_env("Unset SGLANG_GRPC_WORKER_THREADS (its default: 4)", "SGLANG_GRPC_WORKER_THREADS", Applicability::Unsafe)];
             return ctx.raise(&SRV031, &[("cfg.grpc_worker_threads", &t)], &[f::grpc_port], fixes);
         }
     }

@@ -240,7 +240,8 @@ pub fn validate_response_store(ctx: &mut Ctx) -> Step {
 pub fn validate_sampling_mask_max_tokens(ctx: &mut Ctx) -> Step {
     // `envs.X.is_set()`: set to anything, even "".
     if ctx.env("SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS").is_some() {
-        return ctx.raise(&SAMPLING_MASK_ENV_REMOVED, &[], &[], vec![]);
+        let fixes = vec![ctx.fix_unset_env("Unset SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS (use --sampling-mask-max-tokens)", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS", Applicability::Safe)];
+        return ctx.raise(&SAMPLING_MASK_ENV_REMOVED, &[], &[], fixes);
     }
     let v = ctx.cfg.get(f::sampling_mask_max_tokens).clone();
     if v.as_int().is_some_and(|n| n <= 0) {

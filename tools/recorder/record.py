@@ -50,8 +50,8 @@ def extract(binary: str, cmd: str) -> tuple[list[dict], dict]:
 def fix_variants(binary: str, case: dict) -> list[dict]:
     """For a `X-trigger` case: the commands obtained by applying each fix (with edits) of our
     diagnostic X, as new cases `X-trigger~fixN`, so the fixture proves what real SGLang says
-    after the fix."""
-    code = case["id"][: -len("-trigger")]
+    after the fix. `X-<variant>-trigger` is another trigger of X (codes hold no `-`)."""
+    code = case["id"][: -len("-trigger")].split("-")[0]
     args = [binary, "check", "--format", "json", "--gpu", case.get("profile") or "h100", "-"]
     # The CLI reads a `--config FILE` named in the command from its working folder.
     work = tempfile.mkdtemp(prefix="sglp-fix-")

@@ -1423,7 +1423,11 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
         return ctx.raise(&WATERMARK_REJECTION_SAMPLING, &[], &[f::speculative_use_rejection_sampling], vec![fix]);
     }
     if ctx.env_bool("SGLANG_RUST_SERVER", false) {
-        return ctx.raise(&WATERMARK_RUST_SERVER, &[], &[f::enable_watermark], vec![]);
+        let fixes = vec![
+            ctx.fix_unset_env("Unset SGLANG_RUST_SERVER (the Python server watermarks)", "SGLANG_RUST_SERVER", Applicability::Unsafe),
+            ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe),
+        ];
+        return ctx.raise(&WATERMARK_RUST_SERVER, &[], &[f::enable_watermark], fixes);
     }
     Ok(())
 }
