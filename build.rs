@@ -112,6 +112,9 @@ fn main() {
         let _ = writeln!(tables, "        warn_sites: &[{warn}],");
         let pipeline: Value = serde_json::from_str(&read(&dir.join("pipeline.json"))).unwrap_or(Value::Null);
         let _ = writeln!(tables, "        pipeline: {},", pipeline_steps(&pipeline["steps"]));
+        // Which fields each step may assign (`tools/extract_writes.py`).
+        let writes: Value = serde_json::from_str(&read(&dir.join("pipeline-writes.json"))).unwrap_or(Value::Null);
+        let _ = writeln!(tables, "        writes: &[{}],", step_writes(&writes["steps"]));
         // Rules are replayed only for a release whose pipeline order was extracted (and whose
         // raise sites they were checked against), unless its `status.json` says its checks are
         // not modelled yet (`"checks": "parser-only"`: its raise sites give the rules' ranges,
@@ -282,6 +285,17 @@ fn sites(path: &Path, referenced: &Referenced, pool: &mut Pool) -> String {
             p(&s("kind")),
             v["needs_model_config"].as_bool().unwrap_or(false),
         );
+    }
+    out
+}
+
+/// `StepWrites { .. }, ..` for `pipeline-writes.json` (`tools/extract_writes.py`).
+fn step_writes(steps: &Value) -> String {
+    let mut out = String::new();
+    for (name, w) in steps.as_object().into_iter().flatten() {
+        let fields: Vec<&str> = w["fields"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let any = w["any"].as_bool().unwrap_or(false);
+        let _ = write!(out, "StepWrites {{ step: {name:?}, fields: &{fields:?}, any: {any} }}, ");
     }
     out
 }

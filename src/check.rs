@@ -64,6 +64,10 @@ pub struct CommandReport {
     /// The same for `--speculative-draft-model-path`, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draft_model: Option<ModelReport>,
+    /// What SGLang will run with, for a command it accepts (`resolved`, `resolved_unknown`,
+    /// `resolved_details` in JSON; `crate::resolved_report`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<crate::resolved_report::Resolved>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -185,8 +189,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         // With -h/--help SGLang prints help and exits: nothing is resolved or checked.
         let help = fe.help || parsed_args.help;
         let (model, draft_model) = if help { (None, None) } else { recognized_models(schema, &parsed_args.namespace) };
-        let (not_run, not_modelled_hooks) = if help || report.parser_only {
-            (Vec::new(), 0)
+        let (not_run, not_modelled_hooks, resolved) = if help || report.parser_only {
+            (Vec::new(), 0, None)
         } else {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
             // An unterminated quote (SH003) inside this command swallows anything appended, and
@@ -218,12 +222,13 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
             // what fails later, on the GPU node (preflight's warnings, not recorded verdicts)
             rules::runtime::check_runtime(&mut ctx);
             pd_servers.extend(PdServer::from_ctx(&ctx, report.commands.len()));
+            let resolved = Some(crate::resolved_report::build(&ctx));
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once
             let mut hooks = ctx.not_modelled;
             hooks.sort_unstable();
             hooks.dedup();
-            (ctx.not_run, hooks.len())
+            (ctx.not_run, hooks.len(), resolved)
         };
 
         if inv.nested {
@@ -241,6 +246,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
             not_modelled_hooks,
             model,
             draft_model,
+            // only a command SGLang accepts runs with anything
+            resolved: resolved.filter(|_| accepted),
         });
     }
 

@@ -29,6 +29,7 @@ pub mod pyvalue;
 pub mod release;
 pub mod release_hint;
 pub mod resolved;
+pub mod resolved_report;
 pub mod rules;
 pub mod schema;
 pub mod secrets;

@@ -174,6 +174,11 @@ impl Serialize for With<'_, CommandReport> {
         if let Some(m) = &c.draft_model {
             map.serialize_entry("draft_model", m)?;
         }
+        if let Some(r) = &c.resolved {
+            map.serialize_entry("resolved", &crate::resolved_report::ValuesMap(&r.values))?;
+            map.serialize_entry("resolved_unknown", &r.unknown)?;
+            map.serialize_entry("resolved_details", &Each(&r.values, o))?;
+        }
         map.end()
     }
 }
@@ -193,6 +198,26 @@ impl Serialize for With<'_, Diagnostic> {
         span_located(&mut map, o, d.span)?;
         map.serialize_entry("explanation", &d.explanation)?;
         map.serialize_entry("fixes", &Each(&d.fixes, o))?;
+        map.end()
+    }
+}
+
+impl Serialize for With<'_, crate::resolved_report::ResolvedValue> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (v, o) = (self.0, self.1);
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("field", v.field)?;
+        map.serialize_entry("flag", &v.flag)?;
+        map.serialize_entry("value", &v.value)?;
+        map.serialize_entry("repr", &v.repr)?;
+        map.serialize_entry("differs_from_default", &v.differs_from_default)?;
+        map.serialize_entry("source", &v.source)?;
+        if let Some(step) = v.set_by {
+            map.serialize_entry("set_by", step)?;
+        }
+        if let Some(pin) = &v.pin {
+            map.serialize_entry("pin", &With(pin, o))?;
+        }
         map.end()
     }
 }

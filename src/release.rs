@@ -61,11 +61,30 @@ pub struct ReleaseData {
     /// `parallel_hook.handle_dwdp`), which the hook's model then runs; every other step of such
     /// a release is not modelled.
     pub same_steps: &'static [(&'static str, &'static str)],
+    /// The `ServerArgs` fields each pipeline step (and `validation_hook.check_server_args`) may
+    /// assign, from SGLang's source (`pipeline-writes.json`, `tools/extract_writes.py`).
+    pub writes: &'static [StepWrites],
+}
+
+/// The fields one step of SGLang's resolution may assign (transitively).
+#[derive(Debug)]
+pub struct StepWrites {
+    pub step: &'static str,
+    pub fields: &'static [&'static str],
+    /// Some of its writes could not be read from the source: it may assign any field.
+    pub any: bool,
+}
+
+impl ReleaseData {
+    /// What `step` may assign (None: the release data does not list it).
+    pub fn writes_of(&self, step: &str) -> Option<&'static StepWrites> {
+        self.writes.iter().find(|w| w.step == step)
+    }
 }
 
 #[allow(clippy::indexing_slicing)]
 mod generated {
-    use super::{PipelineStep, ReleaseData, Site};
+    use super::{PipelineStep, ReleaseData, Site, StepWrites};
     include!(concat!(env!("OUT_DIR"), "/releases.rs"));
 }
 pub use generated::{DEFAULT_VERSION, KNOWN_VERSIONS, RELEASE_DATA, SUPPORTED_VERSIONS};
@@ -253,7 +272,7 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
     let version: &'static str = Box::leak(schema.sglang_version.clone().into_boxed_str());
     // The schema is kept parsed only; its text is not needed again.
     let data: &'static ReleaseData =
-        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[] }));
+        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[], writes: &[] }));
     let release: &'static Release = Box::leak(Box::new(Release {
         version,
         schema,

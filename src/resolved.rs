@@ -16,19 +16,77 @@ pub struct ResolvedConfig<'s> {
     /// `derived_at[field]` is 1 + the value's place in `derived`, or 0 when unset. A check
     /// assigns a few dozen of the ~540 fields, so the dense part is a small index, not values.
     derived_at: Vec<u16>,
-    /// Each value, and whether it is unknown here (assigned after reading an unknown value).
-    derived: Vec<(PyValue, bool)>,
-    /// Fields whose derived value SGLang takes from the model's config (`set_model_dependent`).
-    model_dependent: Vec<bool>,
+    /// Each value, whether it is unknown here (assigned after reading an unknown value, or a
+    /// value an unmodelled step may have written), and the pipeline step that assigned it.
+    /// (The last: computed from a value an unmodelled step may have written; reported as
+    /// unknown, but it does not turn a hook's finding into a check not run.)
+    derived: Vec<(PyValue, bool, &'static str, bool)>,
     /// The command's settings by field (one vector read per lookup).
     explicit_by_field: Vec<Option<&'s Setting>>,
     /// Set when a value not known here is read (a setting's `value_unknown`, a value derived
     /// from one); cleared when a hook starts (`Ctx::run`), so a finding the hook reports is known
     /// to depend on it. Defaults are always known: reading one costs nothing more.
     read_unknown: Cell<bool>,
-    /// Same, for a value SGLang derives from the model's config (not known here).
+    /// Set when a field is read that a step reached but not modelled (or run on values not
+    /// known here) may have written; cleared with `read_unknown`. It does not change what a hook
+    /// reports (today's verdicts), only whether what it assigns is reported as known.
+    read_uncertain: Cell<bool>,
+    /// Whether the running step read an unknown or uncertain value (any of its hooks).
+    step_read_unknown: Cell<bool>,
+    /// Fields whose derived value SGLang takes from the model's config (`set_model_dependent`).
+    model_dependent: Vec<bool>,
+    /// Set when a value SGLang derives from the model's config is read; cleared with the others.
     read_model_dependent: Cell<bool>,
+    /// The pipeline step running now (`Ctx::run` is called under it): what `set` records.
+    step: &'static str,
+    /// Per field: why its value may not be SGLang's (the step, and why), when it may not.
+    uncertain: Vec<Option<Uncertain>>,
 }
+
+/// Why a field's resolved value is not known here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnknownReason {
+    /// A step SGLang runs here that this build does not model may assign it.
+    NotModelled,
+    /// The step that may assign it needs the model's config (or SGLang takes it from there).
+    ModelConfig,
+    /// It depends on a value the text does not give (a template's variable).
+    UnknownValue,
+    /// The step that may assign it did not run a check here (files, network ...).
+    CheckNotRun,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Uncertain {
+    pub step: &'static str,
+    pub reason: UnknownReason,
+}
+
+/// The fields the report's `resolved` lists, in this order (those the checked release has):
+/// the list, then the other values today's hooks derive. The recorder records the same
+/// ones (`tools/recorder/sgl_oracle.py`, `RESOLVED_FIELDS`).
+pub const REPORTED: &[&str] = &[
+    "tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size", "dcp_size", "attn_cp_size",
+    "enable_dp_attention", "nnodes", "device", "dtype", "quantization", "kv_cache_dtype", "attention_backend",
+    "prefill_attention_backend", "decode_attention_backend", "sampling_backend", "grammar_backend",
+    "moe_runner_backend", "moe_a2a_backend", "mem_fraction_static", "chunked_prefill_size", "max_prefill_tokens",
+    "max_running_requests", "max_total_tokens", "page_size", "context_length", "disable_radix_cache",
+    "disable_cuda_graph", "disable_overlap_schedule", "enable_mixed_chunk", "speculative_algorithm",
+    "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens", "disaggregation_mode",
+    "disaggregation_transfer_backend", "enable_hierarchical_cache", "enable_lora", "schedule_policy",
+    "reasoning_parser", "tool_call_parser",
+    // others
+    "model_path", "served_model_name", "lora_paths", "hicache_ratio", "hicache_mem_layout", "hicache_write_policy",
+    "hicache_io_backend", "dcp_comm_backend", "enable_dp_lm_head", "moe_dense_tp_size", "schedule_conservativeness",
+    "enable_dp_attention_local_control_broadcast", "enable_tp_lm_head_all_to_all", "enable_lora_overlap_loading",
+    "speculative_attention_mode", "expert_distribution_recorder_mode", "ep_dispatch_algorithm", "eplb_algorithm",
+    "disaggregation_ib_device",
+];
+
+/// Fields whose effective value SGLang takes from the model's config when the command leaves
+/// them unset (the model's config is not read here).
+pub const FROM_MODEL_CONFIG: &[&str] = &["context_length", "dtype", "quantization"];
 
 static NONE: PyValue = PyValue::None;
 
@@ -40,12 +98,32 @@ impl<'s> ResolvedConfig<'s> {
                 *slot = Some(setting);
             }
         }
-        ResolvedConfig { schema, explicit, derived_at: vec![0; Field::COUNT], derived: Vec::new(), model_dependent: vec![false; Field::COUNT], explicit_by_field, read_unknown: Cell::new(false), read_model_dependent: Cell::new(false) }
+        ResolvedConfig {
+            schema,
+            explicit,
+            derived_at: vec![0; Field::COUNT],
+            derived: Vec::new(),
+            explicit_by_field,
+            read_unknown: Cell::new(false),
+            read_uncertain: Cell::new(false),
+            step_read_unknown: Cell::new(false),
+            model_dependent: vec![false; Field::COUNT],
+            read_model_dependent: Cell::new(false),
+            step: "",
+            uncertain: Vec::new(),
+        }
     }
 
     /// Whether a field whose value is not known here was read since [`Self::forget_reads`].
     pub fn read_unknown(&self) -> bool {
         self.read_unknown.get()
+    }
+
+    /// Start tracking reads afresh (a hook starts).
+    pub fn forget_reads(&self) {
+        self.read_unknown.set(false);
+        self.read_uncertain.set(false);
+        self.read_model_dependent.set(false);
     }
 
     /// Whether a field whose value SGLang takes from the model's config was read since
@@ -60,25 +138,95 @@ impl<'s> ResolvedConfig<'s> {
         self.derived_at.get(field.index()).is_some_and(|&at| at > 0) && self.model_dependent.get(field.index()).copied().unwrap_or(false)
     }
 
-    /// Start tracking reads afresh (a hook starts).
-    pub fn forget_reads(&self) {
-        self.read_unknown.set(false);
-        self.read_model_dependent.set(false);
-    }
-
     fn note_read(&self, unknown: bool) {
         if unknown {
             self.read_unknown.set(true);
+            self.step_read_unknown.set(true);
         }
+    }
+
+    /// A pipeline step starts: later `set`s are recorded as its (the pipeline calls this; hooks
+    /// need not).
+    pub fn start_step(&mut self, step: &'static str) {
+        self.step = step;
+        self.step_read_unknown.set(false);
+    }
+
+    /// The step running now.
+    pub fn step(&self) -> &'static str {
+        self.step
+    }
+
+    /// Whether the running step read a value not known here (or one an unmodelled step may
+    /// have written).
+    pub fn step_read_unknown(&self) -> bool {
+        self.step_read_unknown.get()
+    }
+
+    /// `field`'s value may have been assigned by `step` in a way not modelled here.
+    pub fn mark_uncertain(&mut self, field: Field, step: &'static str, reason: UnknownReason) {
+        if self.uncertain.is_empty() {
+            self.uncertain = vec![None; Field::COUNT];
+        }
+        if let Some(slot) = self.uncertain.get_mut(field.index()) {
+            *slot = Some(Uncertain { step, reason });
+        }
+    }
+
+    /// Why `field`'s value may not be SGLang's here (None: it is known).
+    pub fn uncertain(&self, field: Field) -> Option<Uncertain> {
+        if let Some(u) = self.uncertain.get(field.index()).copied().flatten() {
+            return Some(u);
+        }
+        let i = field.index();
+        if let Some((_, unknown, step, uncertain)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+            if self.model_dependent.get(i).copied().unwrap_or(false) {
+                return Some(Uncertain { step, reason: UnknownReason::ModelConfig });
+            }
+            if *unknown || *uncertain {
+                return Some(Uncertain { step, reason: UnknownReason::UnknownValue });
+            }
+        }
+        if let Some(Some(s)) = self.explicit_by_field.get(i) {
+            if s.value_unknown {
+                return Some(Uncertain { step: "", reason: UnknownReason::UnknownValue });
+            }
+        }
+        None
+    }
+
+    /// The step that assigned `field` (None: it holds the command's value or the default).
+    pub fn derived_by(&self, field: Field) -> Option<&'static str> {
+        let at = *self.derived_at.get(field.index())?;
+        self.derived.get(usize::from(at).checked_sub(1)?).map(|d| d.2)
+    }
+
+    /// `field`'s current value without counting it as a hook's read (for the report).
+    pub fn peek(&self, field: Field) -> &PyValue {
+        let (ru, rc, sr, rm) = (self.read_unknown.get(), self.read_uncertain.get(), self.step_read_unknown.get(), self.read_model_dependent.get());
+        let v = self.get(field);
+        self.read_unknown.set(ru);
+        self.read_uncertain.set(rc);
+        self.step_read_unknown.set(sr);
+        self.read_model_dependent.set(rm);
+        v
     }
 
     /// Current value of a `ServerArgs` field, as SGLang would read it now.
     pub fn get(&self, field: Field) -> &PyValue {
         let i = field.index();
-        if let Some((v, unknown)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+        if self.uncertain.get(i).is_some_and(Option::is_some) {
+            self.read_uncertain.set(true);
+            self.step_read_unknown.set(true);
+        }
+        if let Some((v, unknown, _, uncertain)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
             self.note_read(*unknown);
             if self.model_dependent.get(i).copied().unwrap_or(false) {
                 self.read_model_dependent.set(true);
+            }
+            if *uncertain {
+                self.read_uncertain.set(true);
+                self.step_read_unknown.set(true);
             }
             return v;
         }
@@ -105,23 +253,6 @@ impl<'s> ResolvedConfig<'s> {
         self.assign(field, value, true);
     }
 
-    fn assign(&mut self, field: Field, value: PyValue, from_model: bool) {
-        if let Some(slot) = self.model_dependent.get_mut(field.index()) {
-            *slot = from_model;
-        }
-        // A value computed after reading an unknown one is unknown too; any other is known.
-        let entry = (value, self.read_unknown.get());
-        let Some(at) = self.derived_at.get_mut(field.index()) else { return };
-        match usize::from(*at).checked_sub(1).and_then(|j| self.derived.get_mut(j)) {
-            Some(slot) => *slot = entry,
-            None => {
-                self.derived.push(entry);
-                // More assignments than u16 can count cannot happen (one per field at most).
-                *at = u16::try_from(self.derived.len()).unwrap_or(u16::MAX);
-            }
-        }
-    }
-
     /// Assign a field with a value not known here (it depends on what the check does not know:
     /// the model's config, the machine): reading it makes a finding not run. `value` is what is
     /// kept for display and later arithmetic.
@@ -134,7 +265,7 @@ impl<'s> ResolvedConfig<'s> {
     /// Whether the field's current value is not known here (without counting as a read).
     pub fn is_unknown(&self, field: Field) -> bool {
         let i = field.index();
-        if let Some((_, unknown)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+        if let Some((_, unknown, _, _)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
             return *unknown;
         }
         matches!(self.explicit_by_field.get(i), Some(Some(s)) if s.value_unknown)
@@ -149,6 +280,26 @@ impl<'s> ResolvedConfig<'s> {
         self.read_unknown.set(true);
         self.set(field, value);
         self.read_unknown.set(outer);
+    }
+
+    fn assign(&mut self, field: Field, value: PyValue, from_model: bool) {
+        if let Some(slot) = self.model_dependent.get_mut(field.index()) {
+            *slot = from_model;
+        }
+        // A value computed after reading an unknown one is unknown too; any other is known.
+        let entry = (value, self.read_unknown.get(), self.step, self.read_uncertain.get());
+        if let Some(slot) = self.uncertain.get_mut(field.index()) {
+            *slot = None; // assigned here, as modelled: no longer an unmodelled step's
+        }
+        let Some(at) = self.derived_at.get_mut(field.index()) else { return };
+        match usize::from(*at).checked_sub(1).and_then(|j| self.derived.get_mut(j)) {
+            Some(slot) => *slot = entry,
+            None => {
+                self.derived.push(entry);
+                // More assignments than u16 can count cannot happen (one per field at most).
+                *at = u16::try_from(self.derived.len()).unwrap_or(u16::MAX);
+            }
+        }
     }
 
     /// Whether the command (or its config file) set this field.

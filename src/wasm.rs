@@ -73,6 +73,28 @@ export interface CommandReport extends Located {
   diagnostics: Diagnostic[]; not_run: NotRun[];
   /** How many of SGLang's resolution hooks on this command's path are not modelled yet. */
   not_modelled_hooks: number;
+  /** What SGLang will run with (accepted commands): known `ServerArgs` values by field. */
+  resolved?: Record<string, unknown>;
+  /** Fields whose resolved value is not known here, and why. */
+  resolved_unknown?: ResolvedUnknown[];
+  resolved_details?: ResolvedValue[];
+}
+export interface ResolvedUnknown {
+  field: string;
+  reason: "not_modelled" | "model_config" | "unknown_value" | "check_not_run";
+  /** The step that may assign it ("" for the model's config or the text). */
+  step: string;
+}
+export interface ResolvedValue {
+  field: string; flag: string | null; value: unknown;
+  /** The value as Python prints it. */
+  repr: string;
+  differs_from_default: boolean;
+  source: "command" | "default" | "derived";
+  /** The start-up step that derived it. */
+  set_by?: string;
+  /** Writes the flag explicitly with this value. */
+  pin?: Fix;
 }
 export interface Report {
   sglang_version: string; hardware: string; accepted: boolean;

@@ -26,8 +26,59 @@ fn strip_warning(w: &str) -> String {
     w.replace("\u{1b}[1;33m", "").replace("\u{1b}[0m", "")
 }
 
+/// Agreement of the resolved values (`resolved` in the report vs SGLang's recorded ones).
+#[derive(Default)]
+struct ResolvedStats {
+    /// Accepted commands whose fixture has SGLang's values.
+    commands: usize,
+    /// Fields we report as known, compared with SGLang's.
+    compared: usize,
+    /// Fields we report as unknown.
+    unknown: usize,
+}
+
+/// Each field we report as known against SGLang's value for an accepted command: exact JSON
+/// equality (numbers by value: Python's `1e-05` and `1e-5` are one float); a field SGLang did
+/// not record is a failure.
+fn compare_resolved(i: usize, exp: &Value, ours: &sglang_preflight::check::CommandReport, stats: &mut ResolvedStats, problems: &mut Vec<String>) {
+    let Some(theirs) = exp.get("resolved").and_then(Value::as_object) else { return };
+    let Some(resolved) = &ours.resolved else {
+        problems.push(format!("command {i}: SGLang accepts and resolves it; we report no resolved values"));
+        return;
+    };
+    stats.commands += 1;
+    stats.unknown += resolved.unknown.len();
+    for v in &resolved.values {
+        stats.compared += 1;
+        let ours_json = serde_json::to_value(&v.value).unwrap_or(Value::Null);
+        match theirs.get(v.field) {
+            None => problems.push(format!("command {i}: we report {} = {}, SGLang recorded no such field", v.field, v.repr)),
+            Some(t) if !same_json(t, &ours_json) => problems.push(format!(
+                "command {i}: resolved {} = {} ({}), SGLang has {t}",
+                v.field,
+                v.repr,
+                v.set_by.map(|s| format!("set by {s}")).unwrap_or_else(|| format!("{:?}", v.source).to_lowercase())
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(p), Some(q)) => p == q,
+            (None, None) => x.as_f64() == y.as_f64(),
+            _ => false, // 1 and 1.0 are different Python values (int, float)
+        },
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, p)| y.get(k).is_some_and(|q| same_json(p, q))),
+        _ => a == b,
+    }
+}
+
 /// Returns a description of every way our report differs from SGLang's verdicts.
-fn compare(fixture: &Value, release: &str) -> Vec<String> {
+fn compare(fixture: &Value, release: &str, stats: &mut ResolvedStats) -> Vec<String> {
     let mut problems = Vec::new();
     let cmd = fixture.get("cmd").and_then(Value::as_str).unwrap_or_default();
     let report = check(cmd, &options_for(fixture, release));
@@ -53,6 +104,8 @@ fn compare(fixture: &Value, release: &str) -> Vec<String> {
             "ok" | "help" => {
                 if let Some(d) = first_error {
                     problems.push(format!("command {i}: SGLang accepts, we say [{}] {:?}: {}", d.code, d.stage, d.message));
+                } else if !parser_only {
+                    compare_resolved(i, exp, ours, stats, &mut problems);
                 }
             }
             "error" => {
@@ -136,6 +189,7 @@ fn fixtures_match_real_sglang() {
         }
     }
     let (mut total, mut failed) = (0usize, Vec::new());
+    let mut stats = ResolvedStats::default();
     for (release, path) in paths {
         let name = format!("{release}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or_default());
         if !name.ends_with(".jsonl") || !name.contains(&filter) {
@@ -148,7 +202,7 @@ fn fixtures_match_real_sglang() {
                 continue;
             };
             total += 1;
-            let problems = compare(&fixture, &release);
+            let problems = compare(&fixture, &release, &mut stats);
             if !problems.is_empty() {
                 let id = fixture.get("id").and_then(Value::as_str).unwrap_or("?");
                 failed.push(format!("{name} {id}:\n    {}", problems.join("\n    ")));
@@ -156,6 +210,17 @@ fn fixtures_match_real_sglang() {
         }
     }
     eprintln!("conformance: {} of {total} fixtures match real SGLang", total - failed.len());
+    if stats.commands > 0 {
+        let per = |n: usize| n as f64 / stats.commands as f64;
+        eprintln!(
+            "resolved values: {} fields compared on {} accepted commands ({:.1} known and {:.1} unknown per command on average; {} unknown in all)",
+            stats.compared,
+            stats.commands,
+            per(stats.compared),
+            per(stats.unknown),
+            stats.unknown
+        );
+    }
     assert!(total > 0, "no fixtures found");
     assert!(failed.is_empty(), "{} fixtures differ from real SGLang:\n{}", failed.len(), failed.join("\n"));
 }

@@ -153,6 +153,7 @@ fn report_with(span: Span, diagnostics: Vec<Diagnostic>) -> Report {
             not_modelled_hooks: 0,
             model: None,
             draft_model: None,
+            resolved: None,
         }],
         diagnostics: vec![],
         also_runs: vec![],

@@ -70,6 +70,10 @@ pub struct CheckArgs {
     /// (flags added, removed or renamed; choices and types that changed), with their findings
     #[arg(long)]
     pub compare_releases: bool,
+    /// Also show what SGLang will run with: each accepted command's resolved values (`*`: not
+    /// the flag's default; derived ones with the step that set them), and what is not known here
+    #[arg(long)]
+    pub show_resolved: bool,
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
 }

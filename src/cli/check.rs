@@ -194,6 +194,9 @@ impl Run<'_> {
                     Format::Snapshot => super::emit(&sglang_preflight::snapshot::render(&text, &report)),
                     _ => {
                         super::paste::print_text(&text, &report);
+                        if self.args.show_resolved {
+                            super::emit(&super::paste::resolved_text(&report));
+                        }
                         if let Some(others) = &others {
                             super::emit(&super::paste::other_releases_text(&report.sglang_version, others));
                         }

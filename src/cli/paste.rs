@@ -75,3 +75,32 @@ pub fn other_releases_text(checked: &str, others: &[sglang_preflight::changes::R
     }
     out
 }
+
+/// `--show-resolved`: "What SGLang will run with", per accepted command.
+pub fn resolved_text(report: &sglang_preflight::Report) -> String {
+    use sglang_preflight::resolved::UnknownReason;
+    let mut out = String::new();
+    for (i, c) in report.commands.iter().enumerate() {
+        let Some(r) = &c.resolved else { continue };
+        let _ = writeln!(out, "What SGLang will run with (command {}; * not the flag's default):", i + 1);
+        let width = r.values.iter().map(|v| v.field.len()).max().unwrap_or(0);
+        for v in &r.values {
+            let mark = if v.differs_from_default { '*' } else { ' ' };
+            let by = v.set_by.map(|s| format!("  set by {s}")).unwrap_or_default();
+            let pin = v.pin.as_ref().map(|p| format!("  (pin: {})", p.title.trim_start_matches("Pin "))).unwrap_or_default();
+            let _ = writeln!(out, "  {mark} {:width$} = {}{by}{pin}", v.field, v.repr);
+        }
+        for (reason, what) in [
+            (UnknownReason::NotModelled, "may be set by a step not modelled yet"),
+            (UnknownReason::ModelConfig, "needs the model's config"),
+            (UnknownReason::UnknownValue, "depends on a value not known here"),
+            (UnknownReason::CheckNotRun, "set by a step that could not run all its checks here"),
+        ] {
+            let names: Vec<&str> = r.unknown.iter().filter(|u| u.reason == reason).map(|u| u.field).collect();
+            if !names.is_empty() {
+                let _ = writeln!(out, "  not known here ({what}): {}", names.join(", "));
+            }
+        }
+    }
+    out
+}

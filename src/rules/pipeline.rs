@@ -9,7 +9,9 @@
 //! report holds every error SGLang would raise in turn as the command is fixed.
 
 use super::{attention, boundary_reduction, cuda_graph, dllm, expert_pack, hicache, kv_cache, kv_shard, layernorm_sp, lora, mamba, megakernel, mega_moe, memory, model, model_config, model_path, monokernel, moe, parallel, pd_disaggregation, platform, serving, shared, speculative, validation, Ctx, Step};
-use crate::fields::f;
+use super::NotRunReason;
+use crate::fields::{f, Field};
+use crate::resolved::UnknownReason;
 use crate::release::{PipelineStep, Release, RELEASE_DATA};
 use std::sync::OnceLock;
 
@@ -145,11 +147,12 @@ const CONDITIONS: &[(&str, Condition)] = &[
 
 /// A release's pipeline with each step looked up once (the check runs it for every command).
 enum Compiled {
-    Run(&'static [Hook]),
+    Run(&'static str, &'static [Hook]),
     NotModelled(&'static str),
     If(Condition, Vec<Compiled>, Vec<Compiled>),
-    /// A condition this build cannot read: neither branch is claimed to have run.
-    Unreadable(&'static str),
+    /// A condition this build cannot read: neither branch is claimed to have run (the steps
+    /// of both are listed: what they may assign is not known).
+    Unreadable(&'static str, Vec<&'static str>),
     Return,
 }
 
@@ -161,13 +164,13 @@ fn compile(steps: &'static [PipelineStep], same_steps: &[(&'static str, &'static
                 // a release before the hook modules: a step whose source is the hook's
                 let hook = same_steps.iter().find(|(step, _)| step == name).map(|(_, hook)| *hook).unwrap_or(name);
                 match STEPS.iter().find(|(n, _)| *n == hook) {
-                    Some((_, hooks)) => Compiled::Run(hooks),
+                    Some((_, hooks)) => Compiled::Run(name, hooks),
                     None => Compiled::NotModelled(name),
                 }
             }
             PipelineStep::If { condition, then, otherwise } => match CONDITIONS.iter().find(|(c, _)| c == condition) {
                 Some((_, holds)) => Compiled::If(*holds, compile(then, same_steps), compile(otherwise, same_steps)),
-                None => Compiled::Unreadable(condition),
+                None => Compiled::Unreadable(condition, hook_names(then).into_iter().chain(hook_names(otherwise)).collect()),
             },
             PipelineStep::Return => Compiled::Return,
         })
@@ -193,8 +196,27 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
 fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
     for step in steps {
         match step {
-            Compiled::Run(hooks) => hooks.iter().for_each(|hook| ctx.run(*hook)),
-            Compiled::NotModelled(name) | Compiled::Unreadable(name) => ctx.not_modelled(name),
+            Compiled::Run(name, hooks) => {
+                ctx.cfg.start_step(name);
+                if PARTLY_MODELLED.contains(name) {
+                    // What it derives from the model's config is not replayed: each field it
+                    // may assign is unknown unless its modelled part assigns it (`set` clears it).
+                    mark_writes(ctx, name, UnknownReason::ModelConfig);
+                }
+                let before = ctx.not_run.len();
+                hooks.iter().for_each(|hook| ctx.run(*hook));
+                after_step(ctx, name, before);
+            }
+            Compiled::NotModelled(name) => {
+                ctx.not_modelled(name);
+                mark_writes(ctx, name, UnknownReason::NotModelled);
+            }
+            Compiled::Unreadable(name, steps) => {
+                ctx.not_modelled(name);
+                for step in steps {
+                    mark_writes(ctx, step, UnknownReason::NotModelled);
+                }
+            }
             Compiled::If(holds, then, otherwise) => {
                 ctx.cfg.forget_reads();
                 let branch = if holds(ctx) { then } else { otherwise };
@@ -224,5 +246,68 @@ pub fn check_server_args(ctx: &mut Ctx) {
     }
     // validation_hook.check_server_args calls lora_hook.check_lora_server_args midway: one
     // function in SGLang, so a raise in any part stops the rest.
+    ctx.cfg.start_step(CHECK_SERVER_ARGS);
+    let before = ctx.not_run.len();
     ctx.run_in_turn(&[validation::check_server_args, lora::check_lora_server_args, validation::check_server_args_after_lora]);
+    after_step(ctx, CHECK_SERVER_ARGS, before);
+}
+
+/// `check_server_args` as the release data names it.
+const CHECK_SERVER_ARGS: &str = "validation_hook.check_server_args";
+
+/// The hooks a branch names (nested conditions included).
+fn hook_names(steps: &'static [PipelineStep]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for step in steps {
+        match step {
+            PipelineStep::Hook(name) => out.push(*name),
+            PipelineStep::If { then, otherwise, .. } => {
+                out.extend(hook_names(then));
+                out.extend(hook_names(otherwise));
+            }
+            PipelineStep::Return => {}
+        }
+    }
+    out
+}
+
+/// A modelled step ran: when it could not decide everything here (it needed the model's
+/// config, skipped a check, or read a value not known here), what it may assign is not known.
+fn after_step(ctx: &mut Ctx, step: &'static str, not_run_before: usize) {
+    let skipped = ctx.not_run.get(not_run_before..).unwrap_or(&[]);
+    let reason = if skipped.iter().any(|n| n.reason == NotRunReason::ModelConfig) {
+        Some(UnknownReason::ModelConfig)
+    } else if skipped.iter().any(|n| n.reason == NotRunReason::UnknownValue) {
+        Some(UnknownReason::UnknownValue)
+    } else if !skipped.is_empty() {
+        Some(UnknownReason::CheckNotRun)
+    } else if ctx.cfg.step_read_unknown() || ctx.on_unknown_branch {
+        Some(UnknownReason::UnknownValue)
+    } else {
+        None
+    };
+    if let Some(reason) = reason {
+        mark_writes(ctx, step, reason);
+    }
+}
+
+/// Every field `step` may assign (`pipeline-writes.json`) is not known after it, for `reason`.
+fn mark_writes(ctx: &mut Ctx, step: &'static str, reason: UnknownReason) {
+    match ctx.release.data.writes_of(step) {
+        Some(w) if !w.any => {
+            for name in w.fields {
+                if let Some(field) = Field::from_name(name) {
+                    ctx.cfg.mark_uncertain(field, step, reason);
+                }
+            }
+        }
+        // a step whose writes are not all known (or not listed) may assign any field
+        _ => {
+            for name in crate::fields::FIELD_NAMES {
+                if let Some(field) = Field::from_name(name) {
+                    ctx.cfg.mark_uncertain(field, step, reason);
+                }
+            }
+        }
+    }
 }

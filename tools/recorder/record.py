@@ -12,7 +12,8 @@ The command text is split into SGLang invocations by the project's own CLI
 and environment go to the real `sglang` package through `sgl_oracle.py` (set up by
 `setup.sh`), and the verdict is written to tests/fixtures/<version>/<case file name>:
     {"id", "cmd", "profile", "files", "sglang_version",
-     "commands": [{"entry", "argv", "env", "verdict", "stage", "exc_type", "message", "warnings"}]}
+     "commands": [{"entry", "argv", "env", "verdict", "stage", "exc_type", "message", "warnings",
+                   "resolved"}]}        # resolved: SGLang's values of sgl_oracle.RESOLVED_FIELDS, accepted only
 Files named in `files` are written to a scratch folder, and their names in argv are given
 to SGLang as paths there (messages are mapped back), so fixtures hold the names as written.
 """
@@ -30,7 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VERSION = "0.5.23"  # the SGLang release this project's data is recorded against
-KEEP = ("verdict", "stage", "exc_type", "message", "warnings")
+KEEP = ("verdict", "stage", "exc_type", "message", "warnings", "resolved")
 
 
 def cli_binary() -> str:
@@ -162,6 +163,17 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
     return argv, used, unmap
 
 
+def map_strings(v, f):
+    """`v` with `f` applied to every string in it (messages, warnings, resolved values)."""
+    if isinstance(v, str):
+        return f(v)
+    if isinstance(v, list):
+        return [map_strings(x, f) for x in v]
+    if isinstance(v, dict):
+        return {k: map_strings(x, f) for k, x in v.items()}
+    return v
+
+
 def record(cases: list[dict], version: str, binary: str) -> list[dict]:
     scratch = tempfile.mkdtemp(prefix="sglp-rec-")
     requests, where = [], []
@@ -209,16 +221,15 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
                 stubbed = r.get("message")
             rec = {"entry": inv["entry"], "argv": inv["argv"], "env": inv.get("env") or {}}
             for key in KEEP:
+                if key == "resolved" and "resolved" not in r:
+                    continue  # only accepted commands carry SGLang's resolved values
                 v = r.get(key)
+                if key == "resolved":
+                    # the oracle's repr of cuda_graph_config (cut at 300 characters) is not a value
+                    v = {k: x for k, x in v.items() if k != "cuda_graph_config"}
                 for local_path, written in case["_unmap"].items():
-                    if isinstance(v, str):
-                        v = v.replace(local_path, written)
-                    elif isinstance(v, list):
-                        v = [x.replace(local_path, written) if isinstance(x, str) else x for x in v]
-                if isinstance(v, str):
-                    v = v.replace(os.path.join(scratch, str(ci)) + "/", "")
-                elif isinstance(v, list):
-                    v = [x.replace(os.path.join(scratch, str(ci)) + "/", "") if isinstance(x, str) else x for x in v]
+                    v = map_strings(v, lambda x: x.replace(local_path, written))
+                v = map_strings(v, lambda x: x.replace(os.path.join(scratch, str(ci)) + "/", ""))
                 rec[key] = v
             cmds.append(rec)
         fixture = {"id": case["id"], "cmd": case["cmd"]}

@@ -1,0 +1,162 @@
+//! "What SGLang will run with": the resolved values of a command SGLang accepts, for the fields
+//! of [`crate::resolved::REPORTED`], each known one with where it came from (the command, the
+//! flag's default, or the pipeline step that derived it) and a fix that pins a derived value by
+//! writing its flag; the others listed as unknown, with why.
+
+use crate::diagnostic::{Applicability, Fix};
+use crate::fields::Field;
+use crate::pyvalue::PyValue;
+use crate::resolved::{UnknownReason, FROM_MODEL_CONFIG, REPORTED};
+use crate::rules::Ctx;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+/// One known value.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedValue {
+    pub field: &'static str,
+    /// The flag that sets it in this release (None: no flag does).
+    pub flag: Option<String>,
+    pub value: PyValue,
+    /// The value as Python prints it (`repr`).
+    pub repr: String,
+    /// Whether it differs from the flag's default (what argparse leaves when the flag is absent).
+    pub differs_from_default: bool,
+    /// `command` (the command or its config file set it), `default`, or `derived`.
+    pub source: Source,
+    /// The pipeline step that assigned it (`parallel_hook.handle_dwdp`), for a derived value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set_by: Option<&'static str>,
+    /// Writes the flag explicitly with this value (a derived value that differs from what the
+    /// command says now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pin: Option<Fix>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Command,
+    Default,
+    Derived,
+}
+
+/// A field whose value the text does not decide here.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnknownField {
+    pub field: &'static str,
+    pub reason: UnknownReason,
+    /// The step that may assign it ("" when it is the model's config or the text).
+    pub step: &'static str,
+}
+
+/// The resolved configuration of one accepted command.
+#[derive(Debug, Clone, Default)]
+pub struct Resolved {
+    pub values: Vec<ResolvedValue>,
+    pub unknown: Vec<UnknownField>,
+}
+
+impl Resolved {
+    /// The known value of `field`, if reported.
+    pub fn get(&self, field: &str) -> Option<&ResolvedValue> {
+        self.values.iter().find(|v| v.field == field)
+    }
+}
+
+/// `{"tp_size": 2, ...}` in `REPORTED` order.
+pub struct ValuesMap<'a>(pub &'a [ResolvedValue]);
+
+impl Serialize for ValuesMap<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for v in self.0 {
+            map.serialize_entry(v.field, &v.value)?;
+        }
+        map.end()
+    }
+}
+
+/// Serialized flattened into a command: `resolved`, `resolved_unknown`, `resolved_details`.
+impl Serialize for Resolved {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(3))?;
+        map.serialize_entry("resolved", &ValuesMap(&self.values))?;
+        map.serialize_entry("resolved_unknown", &self.unknown)?;
+        map.serialize_entry("resolved_details", &self.values)?;
+        map.end()
+    }
+}
+
+/// The resolved configuration after the pipeline and `check_server_args` ran on `ctx`.
+pub fn build(ctx: &Ctx) -> Resolved {
+    let schema = &ctx.release.schema;
+    let mut out = Resolved::default();
+    for &name in REPORTED {
+        let Some(field) = Field::from_name(name) else { continue };
+        let in_schema = schema.action_for_dest(name).is_some();
+        let derived = ctx.cfg.derived_by(field);
+        if !in_schema && derived.is_none() {
+            if ctx.release.data.writes.iter().any(|w| w.fields.contains(&name)) {
+                // a field without a flag that no modelled step assigned: its value is SGLang's
+                // dataclass default, which the schema does not give
+                out.unknown.push(UnknownField { field: name, reason: UnknownReason::NotModelled, step: "" });
+            }
+            continue;
+        }
+        if let Some(u) = ctx.cfg.uncertain(field) {
+            out.unknown.push(UnknownField { field: name, reason: u.reason, step: u.step });
+            continue;
+        }
+        let explicit = ctx.cfg.setting_place(field).is_some();
+        if derived.is_none() && !explicit && FROM_MODEL_CONFIG.contains(&name) {
+            out.unknown.push(UnknownField { field: name, reason: UnknownReason::ModelConfig, step: "" });
+            continue;
+        }
+        let value = ctx.cfg.peek(field).clone();
+        let default = schema.default_of(name).cloned().unwrap_or(PyValue::None);
+        let source = match (derived, explicit) {
+            (Some(_), _) => Source::Derived,
+            (None, true) => Source::Command,
+            (None, false) => Source::Default,
+        };
+        let flag = schema.flag_of(field).map(str::to_string);
+        let pin = match derived {
+            Some(_) => pin_fix(ctx, field, flag.as_deref(), &value),
+            None => None,
+        };
+        out.values.push(ResolvedValue {
+            field: name,
+            repr: value.repr(),
+            differs_from_default: value != default,
+            flag,
+            value,
+            source,
+            set_by: derived,
+            pin,
+        });
+    }
+    out
+}
+
+/// The edit that writes `field`'s flag with `value` (None when the command already says so, or
+/// the value has no spelling on the command line).
+fn pin_fix(ctx: &Ctx, field: Field, flag: Option<&str>, value: &PyValue) -> Option<Fix> {
+    let flag = flag?;
+    let action = &ctx.release.schema.action(flag)?;
+    let setting = ctx.cfg.setting_place(field);
+    if setting.is_some_and(|s| s.value == *value) {
+        return None;
+    }
+    let title = format!("Pin {flag} {}", value.py_str());
+    let fix = match (action.action.as_str(), value) {
+        ("_StoreTrueAction", PyValue::Bool(true)) => ctx.fix_add_flag(title, field, Applicability::Unsafe),
+        ("_StoreTrueAction", PyValue::Bool(false)) if setting.is_some() => ctx.fix_remove(title, field, Applicability::Unsafe),
+        ("_StoreAction", PyValue::Int(_) | PyValue::Float(_)) => ctx.fix_set(title, field, &value.py_str(), Applicability::Unsafe),
+        ("_StoreAction", PyValue::Str(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:".contains(&b)) => {
+            ctx.fix_set(title, field, s, Applicability::Unsafe)
+        }
+        _ => return None,
+    };
+    Some(fix)
+}

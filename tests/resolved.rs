@@ -1,0 +1,57 @@
+//! "What SGLang will run with": the resolved values of accepted commands, their unknowns, and
+//! the pin fixes (conformance with SGLang's recorded values is `tests/conformance.rs`).
+#![allow(clippy::indexing_slicing, clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
+use sglang_preflight::check::{check, CheckOptions};
+use sglang_preflight::resolved::UnknownReason;
+use sglang_preflight::resolved_report::Source;
+
+const CMD: &str = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp 2 --dp-size 2 --enable-dp-attention";
+
+#[test]
+fn accepted_command_has_resolved_values_with_their_steps() {
+    let report = check(CMD, &CheckOptions::default());
+    let c = &report.commands[0];
+    assert!(c.accepted);
+    let r = c.resolved.as_ref().expect("an accepted command is resolved");
+    let tp = r.get("tp_size").expect("tp_size is known");
+    assert_eq!((tp.repr.as_str(), tp.source, tp.differs_from_default), ("2", Source::Command, true));
+    let dp_attn = r.get("enable_dp_attention").expect("enable_dp_attention is known");
+    assert_eq!(dp_attn.set_by, Some("parallel_hook.handle_deprecated_dp_attention"));
+    // the attention backend SGLang picks by default depends on the model, and the model's
+    // config gives the context length
+    let why = |f: &str| r.unknown.iter().find(|u| u.field == f).map(|u| u.reason);
+    assert_eq!(why("attention_backend"), Some(UnknownReason::ModelConfig));
+    assert_eq!(why("context_length"), Some(UnknownReason::ModelConfig));
+    // JSON: `resolved` is a map in the reported order, floats as numbers, None as null
+    let text = serde_json::to_string(&report).unwrap();
+    assert!(text.contains(r#""resolved":{"tp_size":2,"#), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let resolved = json["commands"][0]["resolved"].as_object().unwrap();
+    assert_eq!(resolved["hicache_ratio"], serde_json::json!(2.0));
+    assert_eq!(resolved["reasoning_parser"], serde_json::Value::Null);
+}
+
+#[test]
+fn rejected_command_has_no_resolved_values() {
+    let report = check("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size two", &CheckOptions::default());
+    assert!(!report.commands[0].accepted);
+    assert!(report.commands[0].resolved.is_none());
+}
+
+#[test]
+fn each_pin_writes_the_flag_and_keeps_the_value() {
+    let report = check(CMD, &CheckOptions::default());
+    let r = report.commands[0].resolved.as_ref().unwrap();
+    let pins: Vec<_> = r.values.iter().filter_map(|v| v.pin.as_ref().map(|p| (v, p))).collect();
+    assert!(!pins.is_empty());
+    for (v, pin) in pins {
+        let fixed = sglang_preflight::edits::apply(CMD, &pin.edits).expect("pin applies").text;
+        let again = check(&fixed, &CheckOptions::default());
+        let c = &again.commands[0];
+        assert!(c.accepted, "{}: {fixed}", pin.title);
+        let after = c.resolved.as_ref().and_then(|r| r.get(v.field)).unwrap_or_else(|| panic!("{} unknown after {fixed}", v.field));
+        assert_eq!(after.value, v.value, "{fixed}");
+        assert!(after.pin.is_none(), "{}: pinned, nothing more to pin", v.field);
+    }
+}
