@@ -67,6 +67,28 @@ fn a_variant_name_gives_its_family_architecture_and_claims_no_sizes() {
 }
 
 #[test]
+fn catalog_only_sources_add_families_exactly_and_by_inference() {
+    // tools/catalog-sources: tt-metal's and llm-engine's copies of the published configs
+    let r = catalog().lookup("LGAI-EXAONE/EXAONE-4.0-32B").unwrap();
+    assert_eq!((r.hub_id, &r.how), ("LGAI-EXAONE/EXAONE-4.0-32B", &How::Exact));
+    let Facts::Known(e) = r.facts else { panic!("a catalog model's facts are known") };
+    assert_eq!(e.raw.architecture.as_deref(), Some("Exaone4ForCausalLM"));
+    assert_eq!(e.license, "Apache-2.0");
+    let r = catalog().lookup("deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct").unwrap();
+    let Facts::Known(e) = r.facts else { panic!("a catalog model's facts are known") };
+    assert!(e.sglang.is_mla);
+    assert_eq!((e.raw.routed_experts, e.raw.kv_lora_rank), (Some(64), Some(512)));
+    let r = catalog().lookup("meta-llama/Llama-3.2-90B-Vision-Instruct").unwrap();
+    assert_eq!(r.facts.architecture(), Some("MllamaForConditionalGeneration"));
+    // a variant of a new family: inferred, architecture only
+    let r = catalog().lookup("LGAI-EXAONE/EXAONE-4.0-32B-FP8").unwrap();
+    assert_eq!(r.how, How::Inferred { family: "LGAI-EXAONE/EXAONE-4.0-32B".into() });
+    assert!(matches!(r.facts, Facts::FamilyOnly { architecture: "Exaone4ForCausalLM", .. }));
+    let r = catalog().lookup("/models/Voxtral-Mini-3B-2507").unwrap();
+    assert_eq!(r.facts.architecture(), Some("VoxtralForConditionalGeneration"));
+}
+
+#[test]
 fn an_inferred_match_never_carries_the_catalog_entry() {
     for name in ["Qwen/Qwen3-8B-AWQ", "meta-llama/Llama-3.3-70B-Instruct-FP8", "openai/gpt-oss-120b-MXFP4", "/models/Qwen3-32B-Instruct"] {
         let r = catalog().lookup(name).unwrap_or_else(|| panic!("{name} is a known family"));
@@ -283,4 +305,66 @@ fn corpus_coverage() {
     println!("  most named unknown models: {:?}", top.iter().take(25).collect::<Vec<_>>());
     println!("catalog: {} models, {} aliases, {} architectures", catalog().models.len(), catalog().aliases.len(), catalog().architectures().len());
     assert!(total > 0);
+}
+
+// ---- how much of the real-world corpora the catalog knows -------------------------------------
+
+/// Every command of the real-world corpora with the model paths it names (`--model-path` / the
+/// serve positional, and the speculative draft model), as the checker reads them.
+fn corpus_model_paths() -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for file in ["tests/cases/real_world.jsonl", "tests/cases/real_world_2.jsonl"] {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        for line in text.lines().filter(|l| l.trim_start().starts_with('{')) {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let Some(cmd) = case["cmd"].as_str() else { continue };
+            let id = case["id"].as_str().unwrap_or("?").to_string();
+            let report = sglang_preflight::check(cmd, &Default::default());
+            for (i, c) in report.commands.iter().enumerate() {
+                let paths: Vec<String> =
+                    c.model.iter().chain(c.draft_model.iter()).map(|m| m.model_path.clone()).collect();
+                out.push((format!("{id}#{i}"), paths));
+            }
+        }
+    }
+    out
+}
+
+/// (commands, commands naming a model, naming one the catalog knows exactly, … or by inference).
+fn corpus_recognition(catalog: &Catalog, commands: &[(String, Vec<String>)]) -> (usize, usize, usize, usize) {
+    let (mut named, mut exact, mut inferred) = (0, 0, 0);
+    for (_, paths) in commands {
+        if paths.is_empty() {
+            continue;
+        }
+        named += 1;
+        let found: Vec<_> = paths.iter().filter_map(|p| catalog.lookup(p)).collect();
+        if found.iter().any(|r| !r.how.is_inferred()) {
+            exact += 1;
+        } else if !found.is_empty() {
+            inferred += 1;
+        }
+    }
+    (commands.len(), named, exact, inferred)
+}
+
+/// Prints how many real-world commands name a model the catalog knows (`-- --nocapture`);
+/// `CATALOG_COMPARE=<catalog.json>` also prints the figures for another catalog (e.g. an older one).
+#[test]
+fn the_catalog_knows_the_models_of_the_real_world_corpora() {
+    let commands = corpus_model_paths();
+    let (total, named, exact, inferred) = corpus_recognition(catalog(), &commands);
+    println!(
+        "real-world corpora: {total} commands, {named} name a model; the catalog ({} models) knows {} \
+         ({exact} exactly or by path, {inferred} by inferred family)",
+        catalog().models.len(),
+        exact + inferred
+    );
+    if let Ok(path) = std::env::var("CATALOG_COMPARE") {
+        let other = Catalog::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let (_, _, e, i) = corpus_recognition(&other, &commands);
+        println!("compared catalog ({} models) knows {} ({e} exactly or by path, {i} by inferred family)", other.models.len(), e + i);
+    }
+    assert!(named > 200, "the corpora name models in most commands");
+    assert!(exact + inferred >= 179, "recognition of the corpora regressed: {} of {named}", exact + inferred);
 }

@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RECORDER = os.path.join(HERE, "recorder")
 STATE = os.environ.get("SGL_ORACLE_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "sgl-oracle")
-DEFAULT_FOLDERS = ["/work/shared/oracle/models", os.path.join(RECORDER, "models")]
+DEFAULT_FOLDERS = ["/work/shared/oracle/models", os.path.join(RECORDER, "models"), os.path.join(HERE, "catalog-sources")]
 AIC_LICENSE = "Apache-2.0"
 AIC_REPO = "ai-dynamo/aiconfigurator"
 AIC_NAME = re.compile(r"^(?P<org>[A-Za-z0-9_.-]+?)--(?P<name>[A-Za-z0-9_.-]+?)_(?P<kind>config|hf_quant_config)\.json$")
@@ -174,7 +174,11 @@ def sources_md_rows(path: str) -> dict:
         if len(cells) < 3:
             continue
         hub_id = cells[0].strip("`")
-        rows.setdefault(hub_id, {"source": cells[2], "notes": cells[3] if len(cells) > 3 else ""})
+        # An optional fifth cell `license: <SPDX id>` records the source's license explicitly.
+        lic = None
+        if len(cells) > 4 and cells[4].startswith("license:"):
+            lic = cells[4][len("license:"):].strip().strip("`") or None
+        rows.setdefault(hub_id, {"source": cells[2], "notes": cells[3] if len(cells) > 3 else "", "license": lic})
     return rows
 
 
@@ -205,6 +209,7 @@ def folder_entries(folder: str) -> list:
         if row is None:
             continue
         src, lic = parse_source(row["source"])
+        lic = row.get("license") or lic
         if src is None:
             continue
         d = os.path.join(folder, local)
