@@ -166,6 +166,16 @@ export interface ReleaseHint {
   /** `lmsysorg/sglang:v0.5.20` or `sglang==0.5.20` in the text (bytes, and UTF-16). */
   span: Span; span16: Span16;
 }
+/** One scenario of the page's examples menu (`examples()`). */
+export interface Example {
+  /** Its recorded case in tests/cases/examples.jsonl. */
+  id: string;
+  title: string;
+  about: string;
+  /** The hardware preset it is meant for. */
+  gpu: string;
+  command: string;
+}
 export interface VersionInfo {
   preflight: string;
   /** The releases `check` takes now: the carried ones (the first is the default), then those
@@ -441,7 +451,7 @@ pub fn upgrade_json(text: &str, from: &str, to: &str, #[wasm_bindgen(unchecked_p
 }
 
 /// The page's examples menu: real scenarios, each with the GPU preset it is meant for.
-#[wasm_bindgen(unchecked_return_type = "Array<{ id: string; title: string; about: string; gpu: string; command: string }>")]
+#[wasm_bindgen(unchecked_return_type = "Array<Example>")]
 pub fn examples() -> Result<JsValue, JsError> {
     to_js(crate::examples::EXAMPLES)
 }
