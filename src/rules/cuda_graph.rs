@@ -307,20 +307,6 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
     }
 }
 
-/// `generate_prefill_cuda_graph_batch_sizes`.
-fn prefill_batch_sizes(max_bs: i64) -> Vec<i64> {
-    let mut v: Vec<i64> = Vec::new();
-    v.extend((4..33).step_by(4));
-    v.extend((48..257).step_by(16));
-    v.extend((288..513).step_by(32));
-    v.extend((576..1025).step_by(64));
-    v.extend((1280..4097).step_by(256));
-    if max_bs >= 4608 {
-        v.extend((4608..=max_bs).step_by(512));
-    }
-    v.retain(|s| *s <= max_bs);
-    v
-}
 
 /// `apply_deepep_adjustments`: DeepEP needs prefill buckets divisible by 8 under BCG.
 fn apply_deepep_adjustments(ctx: &mut Ctx) {

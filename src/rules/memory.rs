@@ -17,7 +17,7 @@ use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::fields::f;
 use crate::hardware::Platform;
 use crate::pyvalue::PyValue;
-use crate::rules::shared::cuda_graph_config::{dict_get, dict_set, is_locked, BREAKABLE, DECODE, DISABLED, PREFILL};
+use crate::rules::shared::cuda_graph_config::{dict_get, dict_set, is_locked, prefill_batch_sizes, BREAKABLE, DECODE, DISABLED, PREFILL};
 use crate::rules::shared::runtime_context::attn_dp_enabled;
 use crate::rules::{raises, site, warns, Step};
 
@@ -186,20 +186,6 @@ fn cpu_batch_sizes(ctx: &Ctx, max_bs: i64) -> Vec<i64> {
     v
 }
 
-/// `generate_prefill_cuda_graph_batch_sizes` (cuda_graph_hook).
-fn prefill_batch_sizes(max_bs: i64) -> Vec<i64> {
-    let mut v: Vec<i64> = Vec::new();
-    v.extend((4..33).step_by(4));
-    v.extend((48..257).step_by(16));
-    v.extend((288..513).step_by(32));
-    v.extend((576..1025).step_by(64));
-    v.extend((1280..4097).step_by(256));
-    if max_bs >= 4608 {
-        v.extend((4608..=max_bs).step_by(512));
-    }
-    v.retain(|s| *s <= max_bs);
-    v
-}
 
 fn ints(v: &[i64]) -> PyValue {
     PyValue::List(v.iter().map(|b| PyValue::Int(*b)).collect())

@@ -552,16 +552,7 @@ fn chunked_prefill_size_now(ctx: &Ctx) -> Option<i64> {
     if !(ctx.hw.is_cuda() || ctx.hw.is_hip()) {
         return None;
     }
-    let mem = ctx.hw.gpu_mem_mib;
-    Some(if mem < 20 * 1024 {
-        2048
-    } else if mem < 60 * 1024 {
-        4096
-    } else if mem < 160 * 1024 {
-        8192
-    } else {
-        16384
-    })
+    Some(super::shared::runtime_context::default_chunked_prefill_size(ctx.hw.gpu_mem_mib))
 }
 
 /// On SM100 an unset `--quantization` is taken from the checkpoint's quantization config by

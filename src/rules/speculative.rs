@@ -1040,24 +1040,8 @@ fn handle_dflash(ctx: &mut Ctx) -> Step {
     if ctx.cfg.is_none(f::speculative_draft_model_path) {
         return ctx.raise(&DFLASH_NEEDS_DRAFT, &[], &[f::speculative_algorithm], vec![]);
     }
-    match ctx.cfg.int(f::speculative_num_steps) {
-        None => set_int(ctx, f::speculative_num_steps, 1),
-        Some(s) if s != 1 => {
-            let fix = ctx.fix_remove("Drop --speculative-num-steps", f::speculative_num_steps, Applicability::Safe);
-            ctx.warn(&W_DFLASH_STEPS, &[("cfg.speculative_num_steps", &s)], &[f::speculative_num_steps], vec![fix]);
-            set_int(ctx, f::speculative_num_steps, 1);
-        }
-        Some(_) => {}
-    }
-    match ctx.cfg.int(f::speculative_eagle_topk) {
-        None => set_int(ctx, f::speculative_eagle_topk, 1),
-        Some(k) if k != 1 => {
-            let fix = ctx.fix_remove("Drop --speculative-eagle-topk", f::speculative_eagle_topk, Applicability::Safe);
-            ctx.warn(&W_DFLASH_TOPK, &[("cfg.speculative_eagle_topk", &k)], &[f::speculative_eagle_topk], vec![fix]);
-            set_int(ctx, f::speculative_eagle_topk, 1);
-        }
-        Some(_) => {}
-    }
+    force_one(ctx, f::speculative_num_steps, &W_DFLASH_STEPS, "cfg.speculative_num_steps");
+    force_one(ctx, f::speculative_eagle_topk, &W_DFLASH_TOPK, "cfg.speculative_eagle_topk");
     if let Some(bs) = ctx.cfg.int(f::speculative_dflash_block_size) {
         if bs <= 0 {
             let fix = drop_fix(ctx, "Drop --speculative-dflash-block-size (use the draft's)", f::speculative_dflash_block_size);
@@ -1342,24 +1326,8 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
         let model = ctx.cfg.get(f::model_path).clone();
         ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
     }
-    match ctx.cfg.int(f::speculative_num_steps) {
-        None => set_int(ctx, f::speculative_num_steps, 1),
-        Some(s) if s != 1 => {
-            let fix = ctx.fix_remove("Drop --speculative-num-steps", f::speculative_num_steps, Applicability::Safe);
-            ctx.warn(&W_DSPARK_STEPS, &[("cfg.speculative_num_steps", &s)], &[f::speculative_num_steps], vec![fix]);
-            set_int(ctx, f::speculative_num_steps, 1);
-        }
-        Some(_) => {}
-    }
-    match ctx.cfg.int(f::speculative_eagle_topk) {
-        None => set_int(ctx, f::speculative_eagle_topk, 1),
-        Some(k) if k != 1 => {
-            let fix = ctx.fix_remove("Drop --speculative-eagle-topk", f::speculative_eagle_topk, Applicability::Safe);
-            ctx.warn(&W_DSPARK_TOPK, &[("cfg.speculative_eagle_topk", &k)], &[f::speculative_eagle_topk], vec![fix]);
-            set_int(ctx, f::speculative_eagle_topk, 1);
-        }
-        Some(_) => {}
-    }
+    force_one(ctx, f::speculative_num_steps, &W_DSPARK_STEPS, "cfg.speculative_num_steps");
+    force_one(ctx, f::speculative_eagle_topk, &W_DSPARK_TOPK, "cfg.speculative_eagle_topk");
     let tokens = ctx.cfg.int(f::speculative_num_draft_tokens);
     match ctx.cfg.int(f::speculative_dspark_block_size) {
         Some(gamma) => {
@@ -1640,4 +1608,18 @@ fn handle_ngram(ctx: &mut Ctx) -> Step {
         return ctx.raise(&NGRAM_DP, &[], &[f::attn_dp_size, f::enable_dp_attention, f::speculative_algorithm], vec![fix]);
     }
     Ok(())
+}
+
+/// DFLASH and DSPARK draft one token at a time: an unset `field` becomes 1; another value is
+/// reset to 1 with `warning` (whose template names the value as `placeholder`).
+fn force_one(ctx: &mut Ctx, field: Field, warning: &'static Rule, placeholder: &str) {
+    match ctx.cfg.int(field) {
+        None => set_int(ctx, field, 1),
+        Some(v) if v != 1 => {
+            let fix = ctx.fix_remove(format!("Drop {}", ctx.flag(field)), field, Applicability::Safe);
+            ctx.warn(warning, &[(placeholder, &v)], &[field], vec![fix]);
+            set_int(ctx, field, 1);
+        }
+        Some(_) => {}
+    }
 }

@@ -64,3 +64,17 @@ pub fn has_flashinfer(ctx: &Ctx) -> bool {
     };
     allowed && ctx.hw.flashinfer && ctx.hw.is_cuda()
 }
+
+/// `memory_hook.handle_gpu_memory_settings`'s `chunked_prefill_size` for a GPU of `gpu_mem_mib`
+/// when the command leaves it unset (read by hooks that run before it).
+pub fn default_chunked_prefill_size(gpu_mem_mib: u64) -> i64 {
+    if gpu_mem_mib < 20 * 1024 {
+        2048
+    } else if gpu_mem_mib < 60 * 1024 {
+        4096
+    } else if gpu_mem_mib < 160 * 1024 {
+        8192
+    } else {
+        16384
+    }
+}

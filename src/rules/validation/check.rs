@@ -1093,16 +1093,7 @@ pub fn final_chunked_prefill_size(ctx: &Ctx) -> Option<i64> {
             if ctx.hw.platform == Platform::Cpu {
                 return None; // get_cpu_memory_capacity: NUMA-dependent, not modelled
             }
-            let mem = ctx.hw.gpu_mem_mib;
-            if mem < 20 * 1024 {
-                2048
-            } else if mem < 60 * 1024 {
-                4096
-            } else if mem < 160 * 1024 {
-                8192
-            } else {
-                16384
-            }
+            crate::rules::shared::runtime_context::default_chunked_prefill_size(ctx.hw.gpu_mem_mib)
         }
     };
     if ctx.cfg.truthy(f::enable_mis) {
