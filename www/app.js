@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
 import { Builder } from './builder.js';
 
 const $ = (id) => document.getElementById(id);
@@ -222,6 +222,7 @@ function showFailure(text, why) {
   $('also-runs').replaceChildren();
   showAsRuns(text);
   $('notrun').textContent = '';
+  $('resolved').replaceChildren();
   $('hl-note').hidden = true;
   renderHighlights(backdrop, text, null);
   syncScroll();
@@ -249,6 +250,9 @@ function show(report, text) {
     const card = ({ d, count }) => diagCard(d, { text, count, collapsed: d.severity !== 'error', onApply: (fix) => applyFix(fix, text), onLocate: locate });
     renderCardPages(cards, items, card, { pageSize: CARD_PAGE });
   }
+  // What SGLang will run with, per accepted command (folded).
+  const resolved = (report.commands || []).map((c) => resolvedView(c, { onApply: (fix) => applyFix(fix, text) })).filter(Boolean);
+  $('resolved').replaceChildren(...resolved);
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
   if ($('upgrade').open) showUpgrade();

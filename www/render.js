@@ -724,3 +724,58 @@ export function migrationView(up, opts = {}) {
   }
   return root;
 }
+
+const UNKNOWN_WHY = {
+  model_config: "needs the model's config",
+  not_modelled: 'set by a start-up step not modelled here',
+  unknown_value: 'depends on a value not known here',
+  check_not_run: 'set by a step whose check did not run here',
+};
+
+/**
+ * "What SGLang will run with" for one accepted command (the core's `resolved_details` and
+ * `resolved_unknown`): each known value, marked where it is not the flag's default, with the
+ * start-up step that derived it and a Pin button (its `pin` fix, applied by `opts.onApply`);
+ * then the values not known here, grouped by why. Null when the command has none.
+ */
+export function resolvedView(c, opts = {}) {
+  const values = c.resolved_details || [];
+  if (!values.length && !(c.resolved_unknown || []).length) return null;
+  const box = el('details', 'resolved');
+  box.append(el('summary', null, `What SGLang will run with (${values.length} values known here)`));
+  const table = el('table', 'resolved-values');
+  for (const v of values) {
+    const row = el('tr', v.differs_from_default ? 'differs' : null);
+    const name = el('td', 'rv-flag');
+    name.append(el('code', null, v.flag || v.field));
+    const val = el('td', 'rv-value');
+    val.append(el('code', null, v.repr));
+    if (v.differs_from_default) val.append(' ', el('span', 'rv-mark', v.source === 'command' ? 'set' : 'not the default'));
+    const how = el('td', 'rv-how', v.source === 'derived' ? `set by ${v.set_by || 'a start-up step'}` : v.source === 'command' ? 'from the command' : 'default');
+    const act = el('td', 'rv-pin');
+    if (v.pin && v.pin.edits.length && opts.onApply) {
+      const b = el('button', 'apply', 'Pin');
+      b.type = 'button';
+      b.title = v.pin.title;
+      b.setAttribute('aria-label', `Pin: ${v.pin.title}`);
+      b.addEventListener('click', () => opts.onApply(v.pin));
+      act.append(b);
+    }
+    row.append(name, val, how, act);
+    table.append(row);
+  }
+  box.append(table);
+  const unknown = c.resolved_unknown || [];
+  if (unknown.length) {
+    const byWhy = new Map();
+    for (const u of unknown) byWhy.set(u.reason, [...(byWhy.get(u.reason) || []), u.field]);
+    const list = el('ul', 'resolved-unknown');
+    for (const [why, fields] of byWhy) {
+      const li = el('li');
+      li.append(el('span', 'muted', `Not known here (${UNKNOWN_WHY[why] || why}): `), fields.join(', '));
+      list.append(li);
+    }
+    box.append(list);
+  }
+  return box;
+}

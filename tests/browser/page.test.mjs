@@ -343,3 +343,36 @@ test('the examples menu is labelled, loads a recorded scenario on its hardware, 
     await context.close();
   }
 });
+
+test('"What SGLang will run with": known values with the step that set them, a pin that writes the flag, what is not known and why', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    const text = 'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2';
+    await pasteCommand(page, text);
+    const box = page.locator('#resolved details.resolved');
+    await box.locator('summary').click();
+    const row = (flag) => box.locator('tr', { has: page.locator('.rv-flag code', { hasText: new RegExp(`^${flag}$`) }) });
+    assert.equal(await row('--tp-size').locator('.rv-value code').textContent(), '2');
+    assert.equal(await row('--tp-size').locator('.rv-how').textContent(), 'from the command');
+    // a value a start-up step derived, with its step and a pin
+    const derived = box.locator('tr', { has: page.locator('.rv-how', { hasText: /^set by / }) }).filter({ has: page.locator('button.apply') }).first();
+    await derived.waitFor();
+    const flag = await derived.locator('.rv-flag code').textContent();
+    const value = await derived.locator('.rv-value code').textContent();
+    assert.match(await box.locator('.resolved-unknown').textContent(), /Not known here \(needs the model's config\): .*context_length/);
+    const before = await page.locator('#command').inputValue();
+    await derived.locator('button.apply').click();
+    await page.waitForFunction((t) => document.querySelector('#command').value !== t, before);
+    const after = await page.locator('#command').inputValue();
+    assert.ok(after.startsWith(before), `only appended: ${after}`);
+    assert.ok(after.includes(flag), `${flag} written: ${after}`);
+    assert.ok(value.length > 0);
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction((t) => document.querySelector('#command').value === t, before);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
