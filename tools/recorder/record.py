@@ -275,6 +275,19 @@ def normalized(fixture, unordered: set[str]):
     return out
 
 
+def without_unrecorded_resolved(fresh: dict, committed: dict | None) -> dict:
+    """`fresh` without the resolved values of commands whose committed fixture has none: the
+    fixtures of releases whose resolution is not replayed (parser-only) were recorded before the
+    recorder kept them, and are compared on their verdicts, messages and warnings."""
+    if not committed:
+        return fresh
+    out = json.loads(json.dumps(fresh))
+    for mine, theirs in zip(out.get("commands", []), committed.get("commands", [])):
+        if "resolved" not in theirs:
+            mine.pop("resolved", None)
+    return out
+
+
 def load(path: str) -> list[dict]:
     with open(path) as f:
         return [json.loads(l) for l in f if l.strip() and not l.startswith("//")]
@@ -335,7 +348,7 @@ def main() -> int:
             fresh = record([dict(c) for c in chosen], args.version, binary)
             for f in fresh:
                 total += 1
-                if normalized(committed.get(f["id"]), unordered) != normalized(f, unordered):
+                if normalized(committed.get(f["id"]), unordered) != normalized(without_unrecorded_resolved(f, committed.get(f["id"])), unordered):
                     failures += 1
                     print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
         else:
