@@ -9,23 +9,10 @@ use serde_json::Value;
 use sglang_preflight::diagnostic::apply_edits;
 use sglang_preflight::check;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 mod common;
-use common::options_for;
+use common::{default_release_fixtures as fixtures, options_for};
 
-fn fixtures() -> Vec<Value> {
-    // The default release's fixtures (the checks below use the default options).
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(sglang_preflight::schema::DEFAULT_VERSION);
-    let mut paths: Vec<_> = std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
-    paths.sort();
-    paths
-        .iter()
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
-        .flat_map(|p| std::fs::read_to_string(p).unwrap_or_default().lines().map(str::to_string).collect::<Vec<_>>())
-        .filter_map(|l| serde_json::from_str(&l).ok())
-        .collect()
-}
 
 fn first_error_message(f: &Value) -> Option<String> {
     f.get("commands")?
