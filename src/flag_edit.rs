@@ -78,7 +78,7 @@ pub fn main_option(action: &Action) -> &str {
 }
 
 /// Actions that take no value word (switches and constants).
-fn takes_no_value(action: &Action) -> bool {
+pub fn takes_no_value(action: &Action) -> bool {
     matches!(action.nargs, Some(serde_json::Value::Number(ref n)) if n.as_u64() == Some(0))
         || matches!(
             action.action.as_str(),

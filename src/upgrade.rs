@@ -91,11 +91,7 @@ fn change_for<'c>(changes: &'c [FlagChange], action: &Action) -> Option<&'c Flag
 
 /// The value words that give a flag the default `v` again, when one can be written.
 fn pinnable(action: &Action, v: &Value) -> Option<FlagValue> {
-    let takes_value = !matches!(action.nargs, Some(Value::Number(ref n)) if n.as_u64() == Some(0))
-        && !action.action.contains("StoreTrue")
-        && !action.action.contains("StoreFalse")
-        && !action.action.contains("StoreConst")
-        && !action.action.contains("Count");
+    let takes_value = !flag_edit::takes_no_value(action);
     match v {
         Value::Bool(b) if action.action == "BooleanOptionalAction" => Some(if *b { FlagValue::On } else { FlagValue::Off }),
         Value::String(s) if takes_value && !s.is_empty() && s != "==SUPPRESS==" => Some(FlagValue::Text(s.clone())),
@@ -255,21 +251,27 @@ fn default_notes(text: &str, from: &Schema, to: &Schema, index: usize, changes: 
 /// The same finding in both releases, though maybe worded differently (an "unrecognized
 /// arguments" list that names other flags): same code, same message or overlapping spans.
 fn same_finding(a: &Diagnostic, b: &Diagnostic) -> bool {
-    a.code == b.code && (a.message == b.message || (a.span.start < b.span.end && b.span.start < a.span.end) || a.span == b.span)
+    a.code == b.code && (a.message == b.message || overlaps(a.span, b.span) || a.span == b.span)
+}
+
+fn overlaps(a: Span, b: Span) -> bool {
+    a.start < b.end && b.start < a.end
+}
+
+/// Whether `n` is a note on a flag the command writes and `d` lies within that flag's words.
+fn note_on_flag_holds(n: &MigrationNote, d: &Diagnostic, settings: &[WrittenSetting]) -> bool {
+    matches!(n.kind, NoteKind::Removed | NoteKind::Renamed | NoteKind::Changed)
+        && settings.iter().any(|s| Some(&s.main_option) == n.flag.as_ref() && s.whole_span.start <= d.span.start && d.span.end <= s.whole_span.end)
 }
 
 /// Findings of one release that the other does not give, as notes; a finding on a flag that
 /// already has a note joins it instead.
 fn finding_notes(before: &[Diagnostic], after: &[Diagnostic], notes: &mut Vec<MigrationNote>, from_version: &str, to_version: &str, settings: &[WrittenSetting]) {
     let shown = |d: &Diagnostic| d.severity != Severity::Info;
-    let overlaps = |a: &Diagnostic, b: &Diagnostic| a.span.start < b.span.end && b.span.start < a.span.end;
     // Our own finding on what the other release also rejects is more advice, not a difference.
-    let explains_old = |d: &Diagnostic, others: &[Diagnostic]| d.origin == Origin::Preflight && others.iter().any(|o| overlaps(o, d));
+    let explains_old = |d: &Diagnostic, others: &[Diagnostic]| d.origin == Origin::Preflight && others.iter().any(|o| overlaps(o.span, d.span));
     for d in after.iter().filter(|d| shown(d) && !before.iter().any(|b| same_finding(b, d)) && !explains_old(d, before)) {
-        let on_noted_flag = notes.iter_mut().find(|n| {
-            matches!(n.kind, NoteKind::Removed | NoteKind::Renamed | NoteKind::Changed)
-                && settings.iter().any(|s| Some(&s.main_option) == n.flag.as_ref() && s.whole_span.start <= d.span.start && d.span.end <= s.whole_span.end)
-        });
+        let on_noted_flag = notes.iter_mut().find(|n| note_on_flag_holds(n, d, settings));
         match on_noted_flag {
             // The first (SGLang's, in report order) finding on a flag the move explains is
             // shown with it; more about the same flag would only repeat it.
@@ -294,15 +296,9 @@ fn finding_notes(before: &[Diagnostic], after: &[Diagnostic], notes: &mut Vec<Mi
             }),
         }
     }
-    let on_noted_flag = |d: &Diagnostic, notes: &[MigrationNote]| {
-        notes.iter().any(|n| {
-            matches!(n.kind, NoteKind::Removed | NoteKind::Renamed | NoteKind::Changed)
-                && settings.iter().any(|s| Some(&s.main_option) == n.flag.as_ref() && s.whole_span.start <= d.span.start && d.span.end <= s.whole_span.end)
-        })
-    };
     for d in before.iter().filter(|d| shown(d) && !after.iter().any(|a| same_finding(a, d)) && !explains_old(d, after)) {
         // What the old release said of a flag the move already explains (its deprecation).
-        if on_noted_flag(d, notes) {
+        if notes.iter().any(|n| note_on_flag_holds(n, d, settings)) {
             continue;
         }
         notes.push(MigrationNote {

@@ -101,13 +101,7 @@ fn vllm_launcher_at(words: &[Word], j: usize) -> Option<usize> {
 }
 
 fn takes_value_in_sglang(schema: &Schema, flag: &str) -> Option<bool> {
-    let a = schema.action(flag)?;
-    let switch = matches!(a.nargs, Some(serde_json::Value::Number(ref n)) if n.as_u64() == Some(0))
-        || a.action.contains("StoreTrue")
-        || a.action.contains("StoreFalse")
-        || a.action.contains("StoreConst")
-        || a.action == "BooleanOptionalAction";
-    Some(!switch)
+    schema.action(flag).map(|a| !crate::flag_edit::takes_no_value(a))
 }
 
 /// The vLLM launches of `text` and their SGLang equivalents.
