@@ -114,7 +114,7 @@ fn main() {
         let _ = writeln!(tables, "        pipeline: {},", pipeline_steps(&pipeline["steps"]));
         // Which fields each step may assign (`tools/extract_writes.py`).
         let writes: Value = serde_json::from_str(&read(&dir.join("pipeline-writes.json"))).unwrap_or(Value::Null);
-        let _ = writeln!(tables, "        writes: &[{}],", step_writes(&writes["steps"]));
+        let _ = writeln!(tables, "        writes: &[{}],", step_writes(&writes["steps"], &fields));
         // Rules are replayed only for a release whose pipeline order was extracted (and whose
         // raise sites they were checked against), unless its `status.json` says its checks are
         // not modelled yet (`"checks": "parser-only"`: its raise sites give the rules' ranges,
@@ -289,13 +289,22 @@ fn sites(path: &Path, referenced: &Referenced, pool: &mut Pool) -> String {
     out
 }
 
-/// `StepWrites { .. }, ..` for `pipeline-writes.json` (`tools/extract_writes.py`).
-fn step_writes(steps: &Value) -> String {
+/// `StepWrites { .. }, ..` for `pipeline-writes.json` (`tools/extract_writes.py`), each field as
+/// its typed constant (the check marks them per command: no name lookups then); a written name
+/// that is no release's flag or known attribute is left out, as `Field::from_name` would.
+fn step_writes(steps: &Value, fields: &[String]) -> String {
     let mut out = String::new();
     for (name, w) in steps.as_object().into_iter().flatten() {
-        let fields: Vec<&str> = w["fields"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let consts: Vec<String> = w["fields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|f| fields.binary_search_by(|x| x.as_str().cmp(f)).is_ok())
+            .map(|f| if is_keyword(f) { format!("f::r#{f}") } else { format!("f::{f}") })
+            .collect();
         let any = w["any"].as_bool().unwrap_or(false);
-        let _ = write!(out, "StepWrites {{ step: {name:?}, fields: &{fields:?}, any: {any} }}, ");
+        let _ = write!(out, "StepWrites {{ step: {name:?}, fields: &[{}], any: {any} }}, ", consts.join(", "));
     }
     out
 }

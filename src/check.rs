@@ -8,6 +8,7 @@ use crate::hardware::Hardware;
 use crate::invocation::{self, Entry};
 use crate::models::{self, ModelReport};
 use crate::pairs::PdServer;
+use crate::pyvalue::PyValue;
 use crate::resolved::ResolvedConfig;
 use crate::rules::{self, Ctx, NotRun};
 use crate::schema;
@@ -319,9 +320,10 @@ fn expands_any(word: &str, names: &[String]) -> bool {
 /// The models the command names, as the built-in catalog knows them (none without a catalog).
 fn recognized_models(schema: &schema::Schema, namespace: &argparse::Namespace) -> (Option<ModelReport>, Option<ModelReport>) {
     let Some(catalog) = models::builtin() else { return (None, None) };
-    let cfg = ResolvedConfig::new(schema, namespace);
-    let describe = |flag: &'static str, field| cfg.str(field).filter(|p| !p.is_empty()).map(|p| models::describe(catalog, flag, p));
-    (describe("model_path", crate::fields::f::model_path), describe("speculative_draft_model_path", crate::fields::f::speculative_draft_model_path))
+    // the value the command (or its config file) gives, else the flag's default
+    let value = |dest: &str| namespace.explicit.get(dest).map(|s| &s.value).or_else(|| schema.default_of(dest));
+    let describe = |dest: &'static str| value(dest).and_then(PyValue::as_str).filter(|p| !p.is_empty()).map(|p| models::describe(catalog, dest, p));
+    (describe("model_path"), describe("speculative_draft_model_path"))
 }
 
 /// SGLang's front end and parser stop at the first error, so a warning they would print later

@@ -22,6 +22,11 @@ impl Field {
         FIELD_NAMES.get(self.index()).copied().unwrap_or("")
     }
 
+    /// Every field, in index order.
+    pub fn all() -> impl Iterator<Item = Field> {
+        (0..Field::COUNT).filter_map(|i| u16::try_from(i).ok().map(Field))
+    }
+
     pub fn index(self) -> usize {
         usize::from(self.0)
     }

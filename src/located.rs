@@ -209,7 +209,7 @@ impl Serialize for With<'_, crate::resolved_report::ResolvedValue> {
         map.serialize_entry("field", v.field)?;
         map.serialize_entry("flag", &v.flag)?;
         map.serialize_entry("value", &v.value)?;
-        map.serialize_entry("repr", &v.repr)?;
+        map.serialize_entry("repr", &v.repr())?;
         map.serialize_entry("differs_from_default", &v.differs_from_default)?;
         map.serialize_entry("source", &v.source)?;
         if let Some(step) = v.set_by {

@@ -4,6 +4,7 @@
 //! ([`SiteRef`]); the exception, the message, the source location and the releases a rule
 //! applies to are read from here, never copied into the rule.
 
+use crate::fields::Field;
 use crate::schema::Schema;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -70,7 +71,7 @@ pub struct ReleaseData {
 #[derive(Debug)]
 pub struct StepWrites {
     pub step: &'static str,
-    pub fields: &'static [&'static str],
+    pub fields: &'static [Field],
     /// Some of its writes could not be read from the source: it may assign any field.
     pub any: bool,
 }
@@ -85,6 +86,7 @@ impl ReleaseData {
 #[allow(clippy::indexing_slicing)]
 mod generated {
     use super::{PipelineStep, ReleaseData, Site, StepWrites};
+    use crate::fields::f;
     include!(concat!(env!("OUT_DIR"), "/releases.rs"));
 }
 pub use generated::{DEFAULT_VERSION, KNOWN_VERSIONS, RELEASE_DATA, SUPPORTED_VERSIONS};

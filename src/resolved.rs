@@ -4,7 +4,7 @@
 //! through typed field keys (`crate::fields::f`): a misspelt field does not compile.
 
 use crate::argparse::{Namespace, Setting};
-use crate::fields::Field;
+use crate::fields::{f, Field};
 use crate::pyvalue::PyValue;
 use crate::schema::Schema;
 use std::cell::Cell;
@@ -66,27 +66,29 @@ pub struct Uncertain {
 /// The fields the report's `resolved` lists, in this order (those the checked release has):
 /// the list, then the other values today's hooks derive. The recorder records the same
 /// ones (`tools/recorder/sgl_oracle.py`, `RESOLVED_FIELDS`).
-pub const REPORTED: &[&str] = &[
-    "tp_size", "pp_size", "dp_size", "attn_dp_size", "ep_size", "moe_dp_size", "dcp_size", "attn_cp_size",
-    "enable_dp_attention", "nnodes", "device", "dtype", "quantization", "kv_cache_dtype", "attention_backend",
-    "prefill_attention_backend", "decode_attention_backend", "sampling_backend", "grammar_backend",
-    "moe_runner_backend", "moe_a2a_backend", "mem_fraction_static", "chunked_prefill_size", "max_prefill_tokens",
-    "max_running_requests", "max_total_tokens", "page_size", "context_length", "disable_radix_cache",
-    "disable_cuda_graph", "disable_overlap_schedule", "enable_mixed_chunk", "speculative_algorithm",
-    "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens", "disaggregation_mode",
-    "disaggregation_transfer_backend", "enable_hierarchical_cache", "enable_lora", "schedule_policy",
-    "reasoning_parser", "tool_call_parser",
+pub const REPORTED: &[Field] = &[
+    f::tp_size, f::pp_size, f::dp_size, f::attn_dp_size, f::ep_size, f::moe_dp_size, f::dcp_size,
+    f::attn_cp_size, f::enable_dp_attention, f::nnodes, f::device, f::dtype, f::quantization,
+    f::kv_cache_dtype, f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend,
+    f::sampling_backend, f::grammar_backend, f::moe_runner_backend, f::moe_a2a_backend,
+    f::mem_fraction_static, f::chunked_prefill_size, f::max_prefill_tokens, f::max_running_requests,
+    f::max_total_tokens, f::page_size, f::context_length, f::disable_radix_cache, f::disable_cuda_graph,
+    f::disable_overlap_schedule, f::enable_mixed_chunk, f::speculative_algorithm, f::speculative_num_steps,
+    f::speculative_eagle_topk, f::speculative_num_draft_tokens, f::disaggregation_mode,
+    f::disaggregation_transfer_backend, f::enable_hierarchical_cache, f::enable_lora, f::schedule_policy,
+    f::reasoning_parser, f::tool_call_parser,
     // others
-    "model_path", "served_model_name", "lora_paths", "hicache_ratio", "hicache_mem_layout", "hicache_write_policy",
-    "hicache_io_backend", "dcp_comm_backend", "enable_dp_lm_head", "moe_dense_tp_size", "schedule_conservativeness",
-    "enable_dp_attention_local_control_broadcast", "enable_tp_lm_head_all_to_all", "enable_lora_overlap_loading",
-    "speculative_attention_mode", "expert_distribution_recorder_mode", "ep_dispatch_algorithm", "eplb_algorithm",
-    "disaggregation_ib_device",
+    f::model_path, f::served_model_name, f::lora_paths, f::hicache_ratio, f::hicache_mem_layout,
+    f::hicache_write_policy, f::hicache_io_backend, f::dcp_comm_backend, f::enable_dp_lm_head,
+    f::moe_dense_tp_size, f::schedule_conservativeness, f::enable_dp_attention_local_control_broadcast,
+    f::enable_tp_lm_head_all_to_all, f::enable_lora_overlap_loading, f::speculative_attention_mode,
+    f::expert_distribution_recorder_mode, f::ep_dispatch_algorithm, f::eplb_algorithm,
+    f::disaggregation_ib_device,
 ];
 
 /// Fields whose effective value SGLang takes from the model's config when the command leaves
 /// them unset (the model's config is not read here).
-pub const FROM_MODEL_CONFIG: &[&str] = &["context_length", "dtype", "quantization"];
+pub const FROM_MODEL_CONFIG: &[Field] = &[f::context_length, f::dtype, f::quantization];
 
 static NONE: PyValue = PyValue::None;
 

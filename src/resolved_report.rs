@@ -8,29 +8,52 @@ use crate::fields::Field;
 use crate::pyvalue::PyValue;
 use crate::resolved::{UnknownReason, FROM_MODEL_CONFIG, REPORTED};
 use crate::rules::Ctx;
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::Serialize;
 
-/// One known value.
-#[derive(Debug, Clone, Serialize)]
+/// One known value. Serialized with `repr`, the value as Python prints it (written out only
+/// when the report is: most checks never print it).
+#[derive(Debug, Clone)]
 pub struct ResolvedValue {
     pub field: &'static str,
     /// The flag that sets it in this release (None: no flag does).
-    pub flag: Option<String>,
+    pub flag: Option<&'static str>,
     pub value: PyValue,
-    /// The value as Python prints it (`repr`).
-    pub repr: String,
     /// Whether it differs from the flag's default (what argparse leaves when the flag is absent).
     pub differs_from_default: bool,
     /// `command` (the command or its config file set it), `default`, or `derived`.
     pub source: Source,
     /// The pipeline step that assigned it (`parallel_hook.handle_dwdp`), for a derived value.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub set_by: Option<&'static str>,
     /// Writes the flag explicitly with this value (a derived value that differs from what the
     /// command says now).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pin: Option<Fix>,
+}
+
+impl ResolvedValue {
+    /// The value as Python prints it (`repr`).
+    pub fn repr(&self) -> String {
+        self.value.repr()
+    }
+}
+
+impl Serialize for ResolvedValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut out = s.serialize_struct("ResolvedValue", 8)?;
+        out.serialize_field("field", self.field)?;
+        out.serialize_field("flag", &self.flag)?;
+        out.serialize_field("value", &self.value)?;
+        out.serialize_field("repr", &self.repr())?;
+        out.serialize_field("differs_from_default", &self.differs_from_default)?;
+        out.serialize_field("source", &self.source)?;
+        if let Some(step) = self.set_by {
+            out.serialize_field("set_by", step)?;
+        }
+        if let Some(pin) = &self.pin {
+            out.serialize_field("pin", pin)?;
+        }
+        out.end()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -90,14 +113,14 @@ impl Serialize for Resolved {
 
 /// The resolved configuration after the pipeline and `check_server_args` ran on `ctx`.
 pub fn build(ctx: &Ctx) -> Resolved {
-    let schema = &ctx.release.schema;
+    let schema: &'static crate::schema::Schema = &ctx.release.schema;
     let mut out = Resolved::default();
-    for &name in REPORTED {
-        let Some(field) = Field::from_name(name) else { continue };
-        let in_schema = schema.action_for_dest(name).is_some();
+    for &field in REPORTED {
+        let name = field.name();
+        let in_schema = schema.action_for_field(field).is_some();
         let derived = ctx.cfg.derived_by(field);
         if !in_schema && derived.is_none() {
-            if ctx.release.data.writes.iter().any(|w| w.fields.contains(&name)) {
+            if ctx.release.data.writes.iter().any(|w| w.fields.contains(&field)) {
                 // a field without a flag that no modelled step assigned: its value is SGLang's
                 // dataclass default, which the schema does not give
                 out.unknown.push(UnknownField { field: name, reason: UnknownReason::NotModelled, step: "" });
@@ -109,26 +132,25 @@ pub fn build(ctx: &Ctx) -> Resolved {
             continue;
         }
         let explicit = ctx.cfg.setting_place(field).is_some();
-        if derived.is_none() && !explicit && FROM_MODEL_CONFIG.contains(&name) {
+        if derived.is_none() && !explicit && FROM_MODEL_CONFIG.contains(&field) {
             out.unknown.push(UnknownField { field: name, reason: UnknownReason::ModelConfig, step: "" });
             continue;
         }
         let value = ctx.cfg.peek(field).clone();
-        let default = schema.default_of(name).cloned().unwrap_or(PyValue::None);
+        let default = schema.default_of_field(field).unwrap_or(&PyValue::None);
         let source = match (derived, explicit) {
             (Some(_), _) => Source::Derived,
             (None, true) => Source::Command,
             (None, false) => Source::Default,
         };
-        let flag = schema.flag_of(field).map(str::to_string);
+        let flag = schema.flag_of(field);
         let pin = match derived {
-            Some(_) => pin_fix(ctx, field, flag.as_deref(), &value),
+            Some(_) => pin_fix(ctx, field, flag, &value),
             None => None,
         };
         out.values.push(ResolvedValue {
             field: name,
-            repr: value.repr(),
-            differs_from_default: value != default,
+            differs_from_default: value != *default,
             flag,
             value,
             source,

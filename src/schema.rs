@@ -72,6 +72,9 @@ pub struct Schema {
     /// dest index -> [`Field`]
     #[serde(skip)]
     pub field_of_dest: Vec<Option<Field>>,
+    /// [`Field`] index -> index of the first action with that dest
+    #[serde(skip)]
+    pub action_of_field: Vec<Option<usize>>,
 }
 
 impl Schema {
@@ -107,6 +110,12 @@ impl Schema {
                 }
             }
         }
+        schema.action_of_field = vec![None; Field::COUNT];
+        for (dest, &i) in &schema.by_dest {
+            if let Some(slot) = Field::from_name(dest).and_then(|f| schema.action_of_field.get_mut(f.index())) {
+                *slot = Some(i);
+            }
+        }
         Some(schema)
     }
 
@@ -123,9 +132,19 @@ impl Schema {
         self.by_dest.get(dest).and_then(|&i| self.actions.get(i))
     }
 
+    /// The action that writes `field` in this release (the first with its dest), if any.
+    pub fn action_for_field(&self, field: Field) -> Option<&Action> {
+        self.action_of_field.get(field.index()).copied().flatten().and_then(|i| self.actions.get(i))
+    }
+
+    /// The default of a field, as argparse leaves it when the flag is absent.
+    pub fn default_of_field(&self, field: Field) -> Option<&PyValue> {
+        self.dest_of_field.get(field.index()).copied().flatten().and_then(|d| self.defaults_by_index.get(d)).and_then(Option::as_ref)
+    }
+
     /// The flag that writes `field` in this release (its first option string), if any.
     pub fn flag_of(&self, field: Field) -> Option<&str> {
-        self.action_for_dest(field.name())?.option_strings.first().map(String::as_str)
+        self.action_for_field(field)?.option_strings.first().map(String::as_str)
     }
 }
 

@@ -192,8 +192,9 @@ fn ints(v: &[i64]) -> PyValue {
 }
 
 /// A phase's key in the local copy of the CUDA-graph config.
-fn get(config: &PyValue, phase: &str, key: &str) -> PyValue {
-    dict_get(config, phase).and_then(|p| dict_get(p, key)).cloned().unwrap_or(PyValue::None)
+fn get<'a>(config: &'a PyValue, phase: &str, key: &str) -> &'a PyValue {
+    static NONE: PyValue = PyValue::None;
+    dict_get(config, phase).and_then(|p| dict_get(p, key)).unwrap_or(&NONE)
 }
 
 fn put(config: &mut PyValue, phase: &str, key: &str, value: PyValue) {
@@ -285,7 +286,7 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
         match (get(&config, DECODE, "bs"), max_bs) {
             (PyValue::None, Some(max_bs)) => put(&mut config, DECODE, "bs", ints(&decode_batch_sizes(ctx, max_bs))),
             (PyValue::None, None) => config_unknown = true,
-            (bs, _) => match int_list(&bs).and_then(|b| b.into_iter().max()) {
+            (bs, _) => match int_list(bs).and_then(|b| b.into_iter().max()) {
                 Some(top) => put(&mut config, DECODE, "max_bs", PyValue::Int(top)),
                 None => {
                     // max() of an empty or non-int list: Python's own error, not modelled
@@ -297,7 +298,7 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
     } else {
         let bs = get(&config, DECODE, "bs");
         if !bs.is_none() {
-            match int_list(&bs).and_then(|b| b.into_iter().max()) {
+            match int_list(bs).and_then(|b| b.into_iter().max()) {
                 Some(top) => ctx.cfg.set(f::torch_compile_max_bs, PyValue::Int(top)),
                 None => {
                     ctx.skip(ASSERT, NotRunReason::NotImplemented);
@@ -309,7 +310,7 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
             if tcmb.truthy() {
                 ctx.cfg.set(f::torch_compile_max_bs, tcmb);
             } else {
-                let v = get(&config, DECODE, "max_bs");
+                let v = get(&config, DECODE, "max_bs").clone();
                 if config_unknown {
                     ctx.cfg.set_unknown(f::torch_compile_max_bs, v);
                 } else {
@@ -373,16 +374,16 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
         }
     }
     if config_unknown {
-        ctx.cfg.set_unknown(f::cuda_graph_config, config.clone());
+        ctx.cfg.set_unknown(f::cuda_graph_config, config);
     } else {
-        ctx.cfg.set(f::cuda_graph_config, config.clone());
+        ctx.cfg.set(f::cuda_graph_config, config);
     }
 
     // Static memory and runtime headroom.
     if ctx.cfg.is_none(f::mem_fraction_static) {
         // model_config_of(server_args).is_multimodal (and the ViT size, MLA): the model's
         // config. Kept: the figure for a text-only, non-MLA model, marked unknown.
-        let value = mem_fraction_static_text_model(ctx, &config, gpu_mem);
+        let value = mem_fraction_static_text_model(ctx, ctx.cfg.peek(f::cuda_graph_config), gpu_mem);
         ctx.cfg.set_unknown(f::mem_fraction_static, PyValue::Float(value));
     }
 

@@ -12,7 +12,7 @@ use super::{attention, boundary_reduction, cuda_graph, dllm, expert_pack, hicach
 use super::NotRunReason;
 use crate::fields::{f, Field};
 use crate::resolved::UnknownReason;
-use crate::release::{PipelineStep, Release, RELEASE_DATA};
+use crate::release::{PipelineStep, Release, ReleaseData, StepWrites, RELEASE_DATA};
 use std::sync::OnceLock;
 
 type Hook = fn(&mut Ctx) -> Step;
@@ -147,30 +147,43 @@ const CONDITIONS: &[(&str, Condition)] = &[
 
 /// A release's pipeline with each step looked up once (the check runs it for every command).
 enum Compiled {
-    Run(&'static str, &'static [Hook]),
-    NotModelled(&'static str),
+    Run(StepInfo, &'static [Hook]),
+    NotModelled(StepInfo),
     If(Condition, Vec<Compiled>, Vec<Compiled>),
     /// A condition this build cannot read: neither branch is claimed to have run (the steps
     /// of both are listed: what they may assign is not known).
-    Unreadable(&'static str, Vec<&'static str>),
+    Unreadable(&'static str, Vec<StepInfo>),
     Return,
 }
 
-fn compile(steps: &'static [PipelineStep], same_steps: &[(&'static str, &'static str)]) -> Vec<Compiled> {
+/// A step as the release data names it, with what it may assign looked up once.
+struct StepInfo {
+    name: &'static str,
+    writes: Option<&'static StepWrites>,
+    partly_modelled: bool,
+}
+
+impl StepInfo {
+    fn of(name: &'static str, data: &'static ReleaseData) -> StepInfo {
+        StepInfo { name, writes: data.writes_of(name), partly_modelled: PARTLY_MODELLED.contains(&name) }
+    }
+}
+
+fn compile(steps: &'static [PipelineStep], data: &'static ReleaseData) -> Vec<Compiled> {
     steps
         .iter()
         .map(|step| match step {
             PipelineStep::Hook(name) => {
                 // a release before the hook modules: a step whose source is the hook's
-                let hook = same_steps.iter().find(|(step, _)| step == name).map(|(_, hook)| *hook).unwrap_or(name);
+                let hook = data.same_steps.iter().find(|(step, _)| step == name).map(|(_, hook)| *hook).unwrap_or(name);
                 match STEPS.iter().find(|(n, _)| *n == hook) {
-                    Some((_, hooks)) => Compiled::Run(name, hooks),
-                    None => Compiled::NotModelled(name),
+                    Some((_, hooks)) => Compiled::Run(StepInfo::of(name, data), hooks),
+                    None => Compiled::NotModelled(StepInfo::of(name, data)),
                 }
             }
             PipelineStep::If { condition, then, otherwise } => match CONDITIONS.iter().find(|(c, _)| c == condition) {
-                Some((_, holds)) => Compiled::If(*holds, compile(then, same_steps), compile(otherwise, same_steps)),
-                None => Compiled::Unreadable(condition, hook_names(then).into_iter().chain(hook_names(otherwise)).collect()),
+                Some((_, holds)) => Compiled::If(*holds, compile(then, data), compile(otherwise, data)),
+                None => Compiled::Unreadable(condition, hook_names(then).into_iter().chain(hook_names(otherwise)).map(|name| StepInfo::of(name, data)).collect()),
             },
             PipelineStep::Return => Compiled::Return,
         })
@@ -180,7 +193,7 @@ fn compile(steps: &'static [PipelineStep], same_steps: &[(&'static str, &'static
 /// Every carried release's compiled pipeline, in `RELEASE_DATA` order, built once.
 fn compiled(release: &Release) -> &'static [Compiled] {
     static ALL: OnceLock<Vec<Vec<Compiled>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| RELEASE_DATA.iter().map(|d| compile(d.pipeline, d.same_steps)).collect());
+    let all = ALL.get_or_init(|| RELEASE_DATA.iter().map(|d| compile(d.pipeline, d)).collect());
     RELEASE_DATA.iter().position(|d| std::ptr::eq(d, release.data)).and_then(|i| all.get(i)).map(Vec::as_slice).unwrap_or(&[])
 }
 
@@ -196,23 +209,23 @@ pub fn run_resolution_pipeline(ctx: &mut Ctx) {
 fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
     for step in steps {
         match step {
-            Compiled::Run(name, hooks) => {
-                ctx.cfg.start_step(name);
-                if PARTLY_MODELLED.contains(name) {
+            Compiled::Run(step, hooks) => {
+                ctx.cfg.start_step(step.name);
+                if step.partly_modelled {
                     // What it derives from the model's config is not replayed: each field it
                     // may assign is unknown unless its modelled part assigns it (`set` clears it).
-                    mark_writes(ctx, name, UnknownReason::ModelConfig);
+                    mark_writes(ctx, step, UnknownReason::ModelConfig);
                 }
                 let before = ctx.not_run.len();
                 hooks.iter().for_each(|hook| ctx.run(*hook));
-                after_step(ctx, name, before);
+                after_step(ctx, step, before);
             }
-            Compiled::NotModelled(name) => {
-                ctx.not_modelled(name);
-                mark_writes(ctx, name, UnknownReason::NotModelled);
+            Compiled::NotModelled(step) => {
+                ctx.not_modelled(step.name);
+                mark_writes(ctx, step, UnknownReason::NotModelled);
             }
-            Compiled::Unreadable(name, steps) => {
-                ctx.not_modelled(name);
+            Compiled::Unreadable(condition, steps) => {
+                ctx.not_modelled(condition);
                 for step in steps {
                     mark_writes(ctx, step, UnknownReason::NotModelled);
                 }
@@ -249,7 +262,7 @@ pub fn check_server_args(ctx: &mut Ctx) {
     ctx.cfg.start_step(CHECK_SERVER_ARGS);
     let before = ctx.not_run.len();
     ctx.run_in_turn(&[validation::check_server_args, lora::check_lora_server_args, validation::check_server_args_after_lora]);
-    after_step(ctx, CHECK_SERVER_ARGS, before);
+    after_step(ctx, &StepInfo::of(CHECK_SERVER_ARGS, data), before);
 }
 
 /// `check_server_args` as the release data names it.
@@ -273,7 +286,7 @@ fn hook_names(steps: &'static [PipelineStep]) -> Vec<&'static str> {
 
 /// A modelled step ran: when it could not decide everything here (it needed the model's
 /// config, skipped a check, or read a value not known here), what it may assign is not known.
-fn after_step(ctx: &mut Ctx, step: &'static str, not_run_before: usize) {
+fn after_step(ctx: &mut Ctx, step: &StepInfo, not_run_before: usize) {
     let skipped = ctx.not_run.get(not_run_before..).unwrap_or(&[]);
     let reason = if skipped.iter().any(|n| n.reason == NotRunReason::ModelConfig) {
         Some(UnknownReason::ModelConfig)
@@ -292,21 +305,17 @@ fn after_step(ctx: &mut Ctx, step: &'static str, not_run_before: usize) {
 }
 
 /// Every field `step` may assign (`pipeline-writes.json`) is not known after it, for `reason`.
-fn mark_writes(ctx: &mut Ctx, step: &'static str, reason: UnknownReason) {
-    match ctx.release.data.writes_of(step) {
+fn mark_writes(ctx: &mut Ctx, step: &StepInfo, reason: UnknownReason) {
+    match step.writes {
         Some(w) if !w.any => {
-            for name in w.fields {
-                if let Some(field) = Field::from_name(name) {
-                    ctx.cfg.mark_uncertain(field, step, reason);
-                }
+            for &field in w.fields {
+                ctx.cfg.mark_uncertain(field, step.name, reason);
             }
         }
         // a step whose writes are not all known (or not listed) may assign any field
         _ => {
-            for name in crate::fields::FIELD_NAMES {
-                if let Some(field) = Field::from_name(name) {
-                    ctx.cfg.mark_uncertain(field, step, reason);
-                }
+            for field in Field::all() {
+                ctx.cfg.mark_uncertain(field, step.name, reason);
             }
         }
     }
