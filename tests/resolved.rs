@@ -15,7 +15,7 @@ fn accepted_command_has_resolved_values_with_their_steps() {
     assert!(c.accepted);
     let r = c.resolved.as_ref().expect("an accepted command is resolved");
     let tp = r.get("tp_size").expect("tp_size is known");
-    assert_eq!((tp.repr.as_str(), tp.source, tp.differs_from_default), ("2", Source::Command, true));
+    assert_eq!((tp.repr().as_str(), tp.source, tp.differs_from_default), ("2", Source::Command, true));
     let dp_attn = r.get("enable_dp_attention").expect("enable_dp_attention is known");
     assert_eq!(dp_attn.set_by, Some("parallel_hook.handle_deprecated_dp_attention"));
     // the attention backend SGLang picks by default depends on the model, and the model's
