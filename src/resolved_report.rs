@@ -114,7 +114,7 @@ impl Serialize for Resolved {
 /// The resolved configuration after the pipeline and `check_server_args` ran on `ctx`.
 pub fn build(ctx: &Ctx) -> Resolved {
     let schema: &'static crate::schema::Schema = &ctx.release.schema;
-    let mut out = Resolved::default();
+    let mut out = Resolved { values: Vec::with_capacity(REPORTED.len()), unknown: Vec::with_capacity(REPORTED.len()) };
     for &field in REPORTED {
         let name = field.name();
         let in_schema = schema.action_for_field(field).is_some();
