@@ -242,6 +242,23 @@ impl<'s> ResolvedConfig<'s> {
         }
     }
 
+    /// A derived value moved out for a hook to update in place (read as `get` reads it); the
+    /// hook then `set`s the new value or [`Self::put_back`]s the old one. None when the field's
+    /// value is not a derived one (the command's or the default: the hook clones it).
+    pub fn take_derived(&mut self, field: Field) -> Option<PyValue> {
+        let _ = self.get(field);
+        let at = usize::from(*self.derived_at.get(field.index())?).checked_sub(1)?;
+        self.derived.get_mut(at).map(|(v, ..)| std::mem::replace(v, PyValue::None))
+    }
+
+    /// Put back a value taken with [`Self::take_derived`], unchanged and as it was recorded.
+    pub fn put_back(&mut self, field: Field, value: PyValue) {
+        let at = self.derived_at.get(field.index()).and_then(|&at| usize::from(at).checked_sub(1));
+        if let Some((v, ..)) = at.and_then(|at| self.derived.get_mut(at)) {
+            *v = value;
+        }
+    }
+
     /// Assign a field, as a hook does.
     pub fn set(&mut self, field: Field, value: PyValue) {
         // A value computed after reading a model-dependent one depends on the model too.
