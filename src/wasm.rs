@@ -118,6 +118,8 @@ export interface Summary {
   /** "Not run here: …." or null when every check ran. */
   not_run: string | null;
 }
+/** One of `FixedAll.edits`: bytes and UTF-16 offsets into the text as it was. */
+export interface FixedAllEdit { start: number; end: number; replacement: string; start16: number; end16: number; }
 /** What "Apply all safe fixes" comes to (`fixAll`). */
 export interface FixedAll {
   /** The text with the fixes applied (round after round, each on the text the last one left). */
@@ -126,7 +128,7 @@ export interface FixedAll {
   applied: number; rounds: number;
   /** The edits that turn the text as it was into `text`, sorted and apart: byte offsets and
    *  UTF-16 offsets into the text as it was. No byte outside them changes. */
-  edits: Array<{ start: number; end: number; replacement: string; start16: number; end16: number }>;
+  edits: FixedAllEdit[];
   /** Where the first change is in `text` (UTF-16), for a selection; null when nothing changed. */
   selection16: Span16 | null;
 }
