@@ -693,7 +693,7 @@ async function main() {
   const h = readHash();
   cmd.value = h.cmd !== null ? h.cmd : DEFAULT_COMMAND;
   renderHighlights(backdrop, cmd.value, null);
-  editor.autosize();
+  editor.fit();
   showAsRuns(cmd.value);
 
   try {

@@ -98,7 +98,7 @@ export class CommandEditor {
       this.rects = null;
       if (textarea.clientWidth === width) return;
       width = textarea.clientWidth;
-      this.autosize();
+      this.fit();
     }).observe(textarea);
   }
 
@@ -151,15 +151,32 @@ export class CommandEditor {
     this.autosize();
   }
 
-  /** The textarea as tall as its text (CSS caps it; then it scrolls). */
+  /**
+   * The textarea as tall as its text (CSS caps it; then it scrolls). Growing is done at once (a
+   * read of the layout the frame needs anyway); shrinking needs a second layout at another
+   * height (~10 ms on a 10 KB command), so it waits until typing pauses.
+   */
   autosize() {
+    const t = this.textarea;
+    const cap = parseFloat(getComputedStyle(t).maxHeight) || Infinity;
+    if (t.scrollHeight > t.clientHeight + 1 && t.clientHeight < cap - 1) t.style.height = `${Math.min(t.scrollHeight + 2, cap)}px`;
+    clearTimeout(this.fitTimer);
+    this.fitTimer = setTimeout(() => this.fit(), 300);
+  }
+
+  /** Grow or shrink the textarea to its text now. */
+  fit() {
+    clearTimeout(this.fitTimer);
     const t = this.textarea;
     const y = scrollY;
     const was = t.style.height;
     t.style.height = 'auto';
     const h = `${t.scrollHeight + 2}px`;
     t.style.height = h;
-    if (h !== was) scrollTo({ top: y, behavior: 'instant' });
+    if (h !== was) {
+      scrollTo({ top: y, behavior: 'instant' });
+      this.rects = null;
+    }
   }
 
   /** The findings whose span holds UTF-16 offset `at` (a selection: overlaps it), smallest first. */

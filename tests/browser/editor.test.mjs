@@ -231,6 +231,9 @@ test('the editor grows with its text (up to most of the screen) instead of scrol
     await pasteCommand(page, [...lines, ...lines, ...lines].join('\n'));
     const huge = await size();
     assert.ok(huge.height <= 900 * 0.75 + 1 && huge.scrolls, JSON.stringify(huge));
+    // A short text again: it shrinks back once typing pauses.
+    await pasteCommand(page, 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B');
+    await page.waitForFunction((h) => Math.abs(document.querySelector('#command').getBoundingClientRect().height - h) < 2, short.height, { timeout: 3000 });
   } finally {
     await context.close();
   }
