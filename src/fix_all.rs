@@ -19,7 +19,8 @@ pub struct FixedText<R> {
     /// Rounds that changed the text.
     pub rounds: usize,
     /// The edits that turn the original text into `text`: byte offsets into the original,
-    /// sorted, pairwise apart (an edit of one round that touches an earlier one is merged with it).
+    /// sorted, pairwise apart (an edit of one round that touches an earlier one is merged with
+    /// it), each a change (none writes the bytes it spans).
     pub edits: Vec<Edit>,
     /// The check of the text as it was.
     pub first: R,
@@ -67,6 +68,9 @@ pub fn fix_all<R: Clone>(
         rounds += 1;
         last = check(&current);
     }
+    // A later round that undid an earlier one (a flag added, then removed) leaves an edit that
+    // writes what was there: no change, so no edit.
+    combined.retain(|e| text.get(e.start..e.end) != Some(e.replacement.as_str()));
     FixedText { text: current, applied, rounds, edits: combined, first, last }
 }
 
@@ -225,6 +229,18 @@ mod tests {
         let same = fix_all("x", false, |_| vec![finding(vec![fix_of(Applicability::Safe, &[(0, 1, "x")])])], |r| all(r), |_, _| true);
         assert_eq!((same.text.as_str(), same.applied, same.rounds), ("x", 0, 0));
         assert!(same.edits.is_empty());
+    }
+
+    #[test]
+    fn a_round_that_undoes_an_earlier_one_leaves_no_edit() {
+        // One fix adds a flag, the next check's fix removes it again (ten rounds: back where it began).
+        let check = |t: &str| match t {
+            "run" => vec![finding(vec![fix_of(Applicability::Safe, &[(3, 3, " --x")])])],
+            _ => vec![finding(vec![fix_of(Applicability::Safe, &[(3, t.len(), "")])])],
+        };
+        let fixed = fix_all("run", false, check, |r| all(r), |_, _| true);
+        assert_eq!((fixed.text.as_str(), fixed.rounds), ("run", 10));
+        assert!(fixed.edits.is_empty(), "{:?}", fixed.edits);
     }
 
     #[test]
