@@ -16,6 +16,7 @@ pub mod docs;
 pub mod edits;
 pub mod examples;
 pub mod fields;
+pub mod fix_all;
 pub mod flag_edit;
 pub mod frontend;
 pub mod hardware;

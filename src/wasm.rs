@@ -118,6 +118,20 @@ export interface Summary {
   /** "Not run here: …." or null when every check ran. */
   not_run: string | null;
 }
+/** One of `FixedAll.edits`: bytes and UTF-16 offsets into the text as it was. */
+export interface FixedAllEdit { start: number; end: number; replacement: string; start16: number; end16: number; }
+/** What "Apply all safe fixes" comes to (`fixAll`). */
+export interface FixedAll {
+  /** The text with the fixes applied (round after round, each on the text the last one left). */
+  text: string;
+  /** Findings whose fix was applied, and the rounds that changed the text. */
+  applied: number; rounds: number;
+  /** The edits that turn the text as it was into `text`, sorted and apart: byte offsets and
+   *  UTF-16 offsets into the text as it was. No byte outside them changes. */
+  edits: FixedAllEdit[];
+  /** Where the first change is in `text` (UTF-16), for a selection; null when nothing changed. */
+  selection16: Span16 | null;
+}
 /** A text after an edit, and where the change is (UTF-16, for a selection). */
 export interface Edited { text: string; selection16: Span16; }
 export interface CommandFlags {
@@ -365,6 +379,35 @@ pub fn apply_edits(text: &str, #[wasm_bindgen(unchecked_param_type = "Array<Pick
         Some(applied) => edited(Some(applied)),
         None => Err(err("the fix no longer fits the text (it has changed since the check)")),
     }
+}
+
+/// "Apply all safe fixes" (the CLI's `--fix`): each finding's first safe fix (`unsafeFixes`:
+/// unsafe ones too), checked again and repeated until nothing changes (at most 10 rounds). The
+/// fixed text, and the combined edits against `text` so the page applies them as one change.
+#[wasm_bindgen(js_name = fixAll, unchecked_return_type = "FixedAll")]
+pub fn fix_all(
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(js_name = unsafeFixes)] unsafe_fixes: bool,
+) -> Result<JsValue, JsError> {
+    let opts = self::options(text, options)?;
+    let fixed = crate::fix_all::fix_all(
+        text,
+        unsafe_fixes,
+        |t| crate::check(t, &opts),
+        |r: &crate::check::Report| -> Vec<&crate::diagnostic::Diagnostic> { r.diagnostics.iter().chain(r.commands.iter().flat_map(|c| c.diagnostics.iter())).collect() },
+        |_, _| true,
+    );
+    let before = crate::located::Offsets::new(text);
+    let after = crate::located::Offsets::new(&fixed.text);
+    let edits: Vec<Value> = fixed
+        .edits
+        .iter()
+        .map(|e| json!({ "start": e.start, "end": e.end, "replacement": e.replacement, "start16": before.u16(e.start), "end16": before.u16(e.end) }))
+        .collect();
+    // The first edit starts where it did: nothing before it changed.
+    let selection = fixed.edits.first().map(|e| json!({ "start": after.u16(e.start), "end": after.u16(e.start + e.replacement.len()) }));
+    to_js(&json!({ "text": fixed.text, "applied": fixed.applied, "rounds": fixed.rounds, "edits": edits, "selection16": selection }))
 }
 
 /// The flags command `command` (0-based) of `text` sets, as SGLang's argparse reads them

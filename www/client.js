@@ -209,6 +209,10 @@ export class PreflightClient {
   setFlag(text, version, option, value, command = 0) {
     return this.request('setFlag', { text, version, command, option, value });
   }
+  /** "Apply all safe fixes": the fixed text and the combined edits against `text` (`FixedAll`). */
+  fixAll(text, options, unsafeFixes = false) {
+    return this.request('fixAll', { text, options, unsafeFixes });
+  }
   /** The text for a link: secret values (tokens, keys, passwords) replaced by `<NAME>`. */
   redactForLink(text) {
     return this.request('redactForLink', { text });

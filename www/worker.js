@@ -44,7 +44,7 @@ const releaseLoads = new Map();
 function releasesToLoad(m) {
   const info = core.version();
   const wanted = [m.version, m.options && m.options.sglangVersion, m.from, m.to];
-  if (m.op === 'check' && m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
+  if ((m.op === 'check' || m.op === 'fixAll') && m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
   return [...new Set(wanted.filter((v) => typeof v === 'string' && info.known.includes(v) && !info.sglang.includes(v)))];
 }
 
@@ -90,6 +90,8 @@ function run(m) {
       return JSON.parse(core.upgradeJson(m.text, m.from, m.to, m.options));
     case 'clearFlags':
       return core.clearFlags(m.text, m.command);
+    case 'fixAll':
+      return core.fixAll(m.text, m.options, !!m.unsafeFixes);
     case 'redactForLink':
       return core.redactForLink(m.text);
     default:

@@ -329,6 +329,14 @@ test('the declared TypeScript types match what the wasm exports return, both way
       }
     }
   }
+  // Apply all safe fixes: nothing to fix, and fixes over several rounds (unsafe ones too).
+  for (const text of [...COMMANDS, 'python -m sglang.launch_server --model-path m --tool-call-parser lama3 --attention-backend flashinfr']) {
+    for (const unsafeFixes of [false, true]) {
+      const fixed = core.fixAll(text, { gpu: 'h100' }, unsafeFixes);
+      c.check(fixed, ret('fixAll'), `fixAll(${JSON.stringify(text).slice(0, 40)}, ${unsafeFixes})`);
+      assert.equal(core.applyEdits(text, fixed.edits.length ? fixed.edits : [{ start: 0, end: 0, replacement: '' }]).text, fixed.text);
+    }
+  }
   c.check(core.commandFlags('python -m sglang.launch_server --enable-metrics --no-enable-tf32-matmul', version.defaultSglang, 0), ret('commandFlags'), 'commandFlags(switches)');
   // secrets kept out of links: none, and several (quoted, `--flag=value`, docker -e)
   for (const text of [...COMMANDS, 'export HF_TOKEN=hf_abc\ndocker run -e "OPENAI_API_KEY=sk-1" img python -m sglang.launch_server --model-path m --api-key=k2 --admin-api-key \'k 3\'']) {
