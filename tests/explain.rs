@@ -1,6 +1,6 @@
 //! The explain view: a command in, one row per flag as written out, each with SGLang's help
 //! text and default, the value SGLang runs with, the findings on it and the checks not run.
-#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::panic)]
+#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::panic, clippy::string_slice)]
 
 use sglang_preflight::explain::{explain, ExplainedFlag, RunsWith};
 use sglang_preflight::resolved::UnknownReason;
