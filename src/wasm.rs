@@ -79,9 +79,10 @@ export interface CommandReport extends Located {
   resolved_unknown?: ResolvedUnknown[];
   resolved_details?: ResolvedValue[];
 }
+export type UnknownReason = "not_modelled" | "model_config" | "unknown_value" | "check_not_run";
 export interface ResolvedUnknown {
   field: string;
-  reason: "not_modelled" | "model_config" | "unknown_value" | "check_not_run";
+  reason: UnknownReason;
   /** The step that may assign it ("" for the model's config or the text). */
   step: string;
 }
@@ -201,17 +202,26 @@ export interface ExplainedFlag extends Located {
   /** A later occurrence of the same flag replaces this one's value. */
   overridden: boolean;
   runs_with: RunsWith;
-  findings: { code: string; severity: Severity; message: string }[];
+  findings: FlagFinding[];
   /** Checks SGLang runs that name this flag and did not run here. */
   checks_not_run: NotRun[];
 }
-export type RunsWith =
-  | { status: "resolved"; repr: string; source: "command" | "default" | "derived"; set_by: string | null }
-  /** argparse's value; the start-up steps listed may still change it. */
-  | { status: "parsed"; repr: string; may_change: string[] }
-  | { status: "unknown"; reason: ResolvedUnknown["reason"]; step: string }
-  | { status: "rejected" }
-  | { status: "parser_only"; repr: string };
+/** The value SGLang will run with, for a flag written in the command. `status`: "resolved" (the
+ *  resolved configuration's value, `repr`, from the command or set by the start-up step
+ *  `set_by`); "parsed" (argparse's value, `repr`: the start-up steps `may_change` may still change
+ *  it); "unknown" (not known here: `reason`, `step`); "rejected" (SGLang rejects the command);
+ *  "parser_only" (argparse's value `repr`; the release's start-up steps are not replayed). */
+export interface RunsWith {
+  status: "resolved" | "parsed" | "unknown" | "rejected" | "parser_only";
+  repr?: string;
+  /** A written flag's value comes from the command, or a start-up step replaced it. */
+  source?: "command" | "derived";
+  set_by?: string | null;
+  may_change?: string[];
+  reason?: UnknownReason;
+  step?: string;
+}
+export interface FlagFinding { code: string; severity: Severity; message: string; }
 /** A flag the builder's search found, best first. */
 export interface FlagMatch {
   /** Its main option string. */
@@ -226,8 +236,9 @@ export interface ChoiceVerdict {
   /** The command gives the flag this value now. */
   current: boolean;
   /** The first error the command gets with this choice that it does not get now. */
-  rejected?: { code: string; exception: string | null; message: string };
+  rejected?: ChoiceRejection;
 }
+export interface ChoiceRejection { code: string; exception: string | null; message: string; }
 export interface VersionInfo {
   preflight: string;
   /** The releases `check` takes now: the carried ones (the first is the default), then those
