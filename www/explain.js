@@ -20,6 +20,18 @@ const NOT_RUN_WHY = {
   hardware: 'depend on a machine with no profile here',
 };
 
+/** `str` as a node whose words are each kept whole on a line (`--dcp-size` does not break after
+ * its hyphens) unless longer than a line. */
+function words(tag, cls, str) {
+  const node = el(tag, cls);
+  for (const part of str.split(/(\s+)/)) {
+    if (!part) continue;
+    if (/\s/.test(part)) node.append(part);
+    else node.append(el('span', 'w', part));
+  }
+  return node;
+}
+
 /** What SGLang runs with, in words: [value or null, how]. */
 function runsWith(r) {
   switch (r.status) {
@@ -47,18 +59,18 @@ function flagRow(f, text, opts) {
   const go = el('button', 'ex-written');
   go.type = 'button';
   go.title = `Select it in the command (line ${f.line}, column ${f.column})`;
-  go.append(el('code', null, written));
+  go.append(words('code', null, written));
   go.addEventListener('click', () => opts.onLocate && opts.onLocate(f));
   head.append(go);
   if (f.written !== f.option) head.append(' ', el('span', 'ex-canonical muted', `= ${f.option}`));
   li.append(head);
-  if (f.help) li.append(el('p', 'ex-help', f.help));
+  if (f.help) li.append(words('p', 'ex-help', f.help));
   const facts = el('dl', 'ex-facts');
   const fact = (name, value, how, cls) => {
     facts.append(el('dt', null, name));
     const dd = el('dd', cls);
     if (value !== null && value !== undefined) dd.append(el('code', null, value));
-    if (how) dd.append(value !== null && value !== undefined ? ' ' : '', el('span', 'muted', how));
+    if (how) dd.append(value !== null && value !== undefined ? ' ' : '', words('span', 'muted', how));
     facts.append(dd);
   };
   fact('default', f.default, f.default === null ? 'none (suppressed)' : '');
@@ -74,7 +86,7 @@ function flagRow(f, text, opts) {
     const list = el('ul', 'ex-findings');
     for (const d of f.findings) {
       const item = el('li', `ex-finding ${d.severity}`);
-      item.append(el('span', 'ex-code', `${d.code}`), ' ', d.message);
+      item.append(el('span', 'ex-code', `${d.code}`), ' ', ...words('span', null, d.message).childNodes);
       list.append(item);
     }
     li.append(list);
