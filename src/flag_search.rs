@@ -95,8 +95,9 @@ pub fn search(schema: &Schema, query: &str) -> Vec<FlagMatch> {
         found.retain(|(_, j, _)| *j != i);
         found.push((MatchKind::Vllm, i, FlagMatch { option: flag_edit::main_option(a).to_string(), kind: MatchKind::Vllm, vllm: Some(vllm) }));
     }
-    found.sort_by_key(|(kind, i, _)| (*kind, *i));
-    found.into_iter().map(|(_, _, m)| m).collect()
+    // Best kind first, each in the schema's order (by buckets: no sort to carry in the wasm).
+    let kinds = [MatchKind::Exact, MatchKind::Vllm, MatchKind::Prefix, MatchKind::Word, MatchKind::Name, MatchKind::Help];
+    kinds.iter().flat_map(|k| found.iter().filter(move |(kind, _, _)| kind == k).map(|(_, _, m)| m.clone())).collect()
 }
 
 /// One choice of a flag, and whether the command at hand would have SGLang reject it.
