@@ -12,7 +12,7 @@ use crate::frontend;
 use crate::invocation;
 use crate::release::Release;
 use crate::resolved::UnknownReason;
-use crate::rules::{NotRun, NotRunReason};
+use crate::rules::{NotRun, NotRunReason, Sglang};
 use crate::schema::Schema;
 use crate::shell;
 use crate::span::Span;
@@ -98,6 +98,9 @@ pub fn explain(text: &str, opts: &CheckOptions) -> Explanation {
     let schema = &release.schema;
     let parsed = shell::parse(text);
     let invocations = invocation::locate(&parsed).invocations;
+    // What each check that did not run names, read once (not per flag).
+    let not_run: Vec<&NotRun> = report.commands.iter().flat_map(|c| &c.not_run).collect();
+    let naming = if not_run.is_empty() { NotRunNaming::default() } else { NotRunNaming::new(release, &not_run) };
     for (index, (inv, command)) in invocations.iter().zip(&report.commands).enumerate() {
         let fe = frontend::run_with(Some(schema), inv, &opts.config_files);
         let namespace = argparse::parse_args_with(schema, &fe.argv, &fe.from_config).namespace;
@@ -131,7 +134,7 @@ pub fn explain(text: &str, opts: &CheckOptions) -> Explanation {
                 overridden,
                 runs_with,
                 findings: findings_on(command, s.whole_span),
-                checks_not_run: not_run_naming(command, release, schema, action),
+                checks_not_run: naming.naming(command, release, schema, action),
             });
         }
         out.commands.push(ExplainedCommand { index, span: command.span, accepted: command.accepted, parser_only: report.parser_only, flags });
@@ -165,26 +168,47 @@ fn findings_on(command: &CommandReport, span: Span) -> Vec<FlagFinding> {
     out
 }
 
-/// The checks not run on `command` that name the flag of `action`: a rule reproducing the check
-/// lists the flag, or SGLang's message for it names the flag or its field.
-fn not_run_naming(command: &CommandReport, release: &Release, schema: &Schema, action: &crate::schema::Action) -> Vec<NotRun> {
-    if command.not_run.is_empty() {
-        return Vec::new();
+/// The flags the rules reproducing each site list, by site id (for the checks not run).
+#[derive(Default)]
+struct NotRunNaming {
+    rule_flags: Vec<(&'static str, &'static [&'static str])>,
+}
+
+impl NotRunNaming {
+    /// For the sites of `not_run` only: a rule's site is looked for (a slow match of messages)
+    /// only when it names the same SGLang function.
+    fn new(release: &Release, not_run: &[&NotRun]) -> Self {
+        let functions: Vec<&str> = not_run.iter().map(|n| n.site.split('#').next().unwrap_or(n.site)).collect();
+        let rule_flags = crate::rules::all_rules()
+            .into_iter()
+            .filter(|r| match &r.sglang {
+                Sglang::Raises(s) | Sglang::Warns(s) | Sglang::Reraised { site: s, .. } => functions.contains(&s.function),
+                _ => false,
+            })
+            .filter_map(|r| r.site(release).map(|s| (s.id, r.flags)))
+            .collect();
+        NotRunNaming { rule_flags }
     }
-    let mut out: Vec<NotRun> = Vec::new();
-    for n in &command.not_run {
-        if out.iter().any(|o| o.site == n.site && o.reason == n.reason) {
-            continue;
+
+    /// The checks not run on `command` that name the flag of `action`: a rule reproducing the
+    /// check lists the flag, or SGLang's message for it names the flag or its field.
+    fn naming(&self, command: &CommandReport, release: &Release, schema: &Schema, action: &crate::schema::Action) -> Vec<NotRun> {
+        let mut out: Vec<NotRun> = Vec::new();
+        for n in &command.not_run {
+            if out.iter().any(|o| o.site == n.site && o.reason == n.reason) {
+                continue;
+            }
+            let by_rule = self
+                .rule_flags
+                .iter()
+                .any(|(id, flags)| *id == n.site && flags.iter().any(|f| schema.action(f).is_some_and(|a| a.dest == action.dest)));
+            let in_message = || release.data.raise_sites.iter().chain(release.data.warn_sites).filter(|s| s.id == n.site).any(|s| names(s.template, action));
+            if by_rule || in_message() {
+                out.push(n.clone());
+            }
         }
-        let by_rule = crate::rules::all_rules().iter().any(|r| {
-            r.site(release).is_some_and(|s| s.id == n.site) && r.flags.iter().any(|f| schema.action(f).is_some_and(|a| a.dest == action.dest))
-        });
-        let in_message = release.data.raise_sites.iter().chain(release.data.warn_sites).filter(|s| s.id == n.site).any(|s| names(s.template, action));
-        if by_rule || in_message {
-            out.push(n.clone());
-        }
+        out
     }
-    out
 }
 
 /// Whether a message template names the action: one of its option strings, or its field as a
