@@ -135,3 +135,27 @@ fn the_cli_prints_text_and_json() {
     assert_eq!(v["hardware"], "8×A100");
     assert_eq!(v["commands"][0]["flags"][1]["runs_with"], serde_json::json!({"status": "resolved", "repr": "2", "source": "command", "set_by": null}));
 }
+
+#[test]
+fn spans_stay_in_the_text_on_hostile_input() {
+    let texts = [
+        "# ünïcödé 🚀\npython -m sglang.launch_server --model-path “m” --tp-size 2 --tp-size=4 --reasoning_parser qwen3 --no-such-flag",
+        "bash -c \"python -m sglang.launch_server --model-path 'm x' --tp 2\"",
+        "python -m sglang.launch_server --model-path 'm --tp 2",
+        "sglang serve --tp",
+        "python -m sglang.launch_server --model-path m -- --tp 2",
+        "python -m sglang.launch_server --help --tp 2",
+    ];
+    for text in texts {
+        for c in explain(text, &CheckOptions::default()).commands {
+            for f in c.flags {
+                let whole = text.get(f.span.start..f.span.end);
+                assert!(whole.is_some(), "{text:?}: span {:?} is not in the text", f.span);
+                if let Some(o) = f.option_span {
+                    assert_eq!(text.get(o.start..o.end), Some(f.written.as_str()), "{text:?}");
+                    assert!(f.span.start <= o.start && o.end <= f.span.end, "{text:?}");
+                }
+            }
+        }
+    }
+}
