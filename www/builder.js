@@ -96,6 +96,7 @@ export class Builder {
     }
     this.#render();
     this.matches = null;
+    this.resultsKey = null;
     this.#search();
   }
 
@@ -297,25 +298,38 @@ export class Builder {
         f.row.hidden = !hit.has(f) || !shown(f);
         if (!hit.has(f) && f.row.parentNode === this.results) this.#sendHome(f.row);
       }
-      for (const { f, m } of hits) {
-        f.row.dataset.match = m.match;
-        f.row.title = m.match === 'vllm' ? `vLLM calls it ${m.vllm}` : '';
-        this.results.append(f.row);
-      }
+      // Rebuilt only when the matches change: moving a row would take the focus from its control.
+      const key = hits.map(({ f, m }) => `${f.main}:${m.match}`).join(' ');
+      if (key !== this.resultsKey) this.#showResults(hits);
+      this.resultsKey = key;
       this.results.hidden = !hits.some(({ f }) => !f.row.hidden);
     } else {
+      this.resultsKey = null;
       for (const f of this.fields) {
         if (f.row.parentNode === this.results) this.#sendHome(f.row);
         delete f.row.dataset.match;
         f.row.title = '';
         f.row.hidden = !shown(f);
       }
+      this.results.replaceChildren();
       this.results.hidden = true;
     }
     for (const fs of this.body.querySelectorAll('fieldset')) {
       fs.hidden = Boolean(this.matches) || ![...fs.querySelectorAll('.flag')].some((r) => !r.hidden);
     }
     this.body.dataset.filtered = String(Number(this.body.dataset.filtered || 0) + 1);
+  }
+
+  /** The matching rows in the results list, best first. */
+  #showResults(hits) {
+    this.results.replaceChildren();
+    for (const { f, m } of hits) {
+      f.row.dataset.match = m.match;
+      f.row.title = m.match === 'vllm' ? `vLLM calls it ${m.vllm}` : '';
+      // The matches of the help text only come last, under a line that says so.
+      if (m.match === 'help' && !this.results.querySelector('.help-matches')) this.results.append(el('p', 'help-matches muted', 'In the help text:'));
+      this.results.append(f.row);
+    }
   }
 
   /** Put a row back in its topic, in schema order. */

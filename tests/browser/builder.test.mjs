@@ -119,3 +119,27 @@ test('a found flag edits only its setting, byte for byte, and undo restores the 
     await context.close();
   }
 });
+
+test('typing in a found flag keeps the focus there while the command is re-checked', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B' }));
+    await renders(page, 1);
+    await openBuilder(page);
+    await search(page, 'max_running');
+    const field = page.locator('[data-flag="--max-running-requests"]');
+    await field.click();
+    for (const ch of '256') {
+      const n = await page.evaluate(() => Number(document.body.dataset.renders));
+      await page.keyboard.type(ch);
+      await renders(page, n + 1);
+    }
+    await page.waitForFunction(() => document.querySelector('#command').value.endsWith('--max-running-requests 256'));
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.flag), '--max-running-requests');
+    assert.equal(await field.inputValue(), '256');
+    assert.equal(await page.locator('#command').inputValue(), 'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --max-running-requests 256');
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
