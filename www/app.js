@@ -5,6 +5,7 @@ import cardsCss from './cards-css.js';
 import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
+import { ExplainSection } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 const sheet = new CSSStyleSheet();
@@ -276,6 +277,7 @@ function show(report, text) {
   // What SGLang will run with, per accepted command (folded).
   const resolved = (report.commands || []).map((c) => resolvedView(c, { onApply: (fix) => applyFix(fix, text) })).filter(Boolean);
   $('resolved').replaceChildren(...resolved);
+  explainSection.refresh();
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
   if ($('upgrade').open) showUpgrade();
@@ -560,6 +562,21 @@ async function copyText(getText, what) {
   }, 2500);
 }
 
+// ---- explain each flag ----
+// Folded under "What SGLang will run with"; asked of the core only while open.
+let explainSeq = 0;
+const explainSection = new ExplainSection(async (section) => {
+  const seq = ++explainSeq;
+  const text = cmd.value;
+  try {
+    const e = await client.explain(text, options());
+    if (seq === explainSeq && text === cmd.value) section.show(e, text, { onLocate: locate });
+  } catch (err) {
+    if (seq === explainSeq) section.fail(`Could not explain the command: ${err.message}`);
+  }
+});
+$('resolved').after(explainSection.box);
+
 // ---- builder ----
 // The builder shows the flags of the first command and edits that command's text in place.
 let builderSync = 0;
@@ -593,6 +610,9 @@ async function openBuilder() {
       onReset() {
         editText((text) => client.clearFlags(text));
       },
+      searchFlags: (query) => client.searchFlags(builder ? builder.version : versionSel.value, query),
+      // The choices judged for the command as it is now, on the release and hardware checked against.
+      choiceVerdicts: (option) => client.choiceVerdicts(cmd.value, { ...options(), sglangVersion: builder.version, releaseFromText: false }, option),
     });
     syncBuilder(cmd.value);
   } catch (e) {

@@ -221,6 +221,18 @@ export class PreflightClient {
   upgrade(text, from, to, options) {
     return this.request('upgrade', { text, from, to, options });
   }
+  /** Every flag of each launch command of `text`: help, default, what SGLang runs with. */
+  explain(text, options) {
+    return this.request('explain', { text, options });
+  }
+  /** The flags of SGLang `version` matching `query`, best first (`FlagMatch[]`). */
+  searchFlags(version, query) {
+    return this.request('searchFlags', { version, query });
+  }
+  /** The choices of `option` in command `command` of `text`, each with the error it would bring. */
+  choiceVerdicts(text, options, option, command = 0) {
+    return this.request('choiceVerdicts', { text, options, option, command });
+  }
   /** `text` with every argument of the command dropped; null if it has none. */
   clearFlags(text, command = 0) {
     return this.request('clearFlags', { text, command });

@@ -94,6 +94,12 @@ function run(m) {
       return core.fixAll(m.text, m.options, !!m.unsafeFixes);
     case 'redactForLink':
       return core.redactForLink(m.text);
+    case 'explain':
+      return core.explain(m.text, m.options);
+    case 'searchFlags':
+      return core.searchFlags(m.version, m.query);
+    case 'choiceVerdicts':
+      return core.choiceVerdicts(m.text, m.options, m.command, m.option);
     default:
       throw new Error(`unknown op ${m.op}`);
   }
