@@ -208,6 +208,8 @@ struct Ctx<'a> {
     parsed: Parsed,
     /// Dests already set by this parse, with the span of the setting (for repeat warnings).
     seen: Vec<usize>,
+    /// The option being taken now, flag and values (for fixes that remove it).
+    occurrence: Span,
 }
 
 /// Parse `argv` (the words after the launcher, after the front end and `--config` merging).
@@ -228,7 +230,7 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
 /// unknown here (a template): the option it is the value of is not judged (no `ARG004` /
 /// `ARG005`); its setting is marked [`Setting::value_unknown`].
 pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], unknown_words: &[bool]) -> Parsed {
-    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed: Parsed::default(), seen: Vec::new() };
+    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed: Parsed::default(), seen: Vec::new(), occurrence: Span::default() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
     if let Some(w) = argv.iter().find(|w| w.text == "-h" || w.text == "--help") {
         ctx.help(w.span);
@@ -314,6 +316,34 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
             at,
         )
         .with_explanation("SGLang needs to know which model to serve: pass `--model-path <hub id or local folder>`.");
+        // a misspelt required flag among the unrecognized words (`--model_path X`): respell it
+        let required: Vec<&str> = tabs
+            .required
+            .iter()
+            .filter(|i| !ctx.seen.contains(i))
+            .filter_map(|&i| schema.actions.get(i))
+            .flat_map(|a| a.option_strings.iter().map(String::as_str))
+            .collect();
+        for &i in &extras {
+            let (Some(w), Some(Class::Opt { action: None, option, .. })) = (argv.get(i), classes.get(i)) else { continue };
+            if !option.is_empty() {
+                continue;
+            }
+            let flag_len = w.text.find('=').unwrap_or(w.text.len());
+            let flag = w.text.get(..flag_len).unwrap_or(&w.text);
+            let respelt = suggest::suggest_flag(schema, flag)
+                .into_iter()
+                .find(|s| s.applicability != Applicability::Display && s.replacement.as_deref().is_some_and(|r| required.contains(&r)));
+            if let Some(r) = respelt.and_then(|s| s.replacement) {
+                let fspan = w.sub_span(0, flag_len);
+                d.fixes.push(Fix {
+                    title: format!("Write `{flag}` as `{r}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: fspan.start, end: fspan.end, replacement: r }],
+                });
+                break;
+            }
+        }
         // advice only: there is no value we could fill in
         d.fixes.push(Fix { title: "Add `--model-path <MODEL>`".into(), applicability: Applicability::Display, edits: Vec::new() });
         ctx.parsed.diagnostics.push(d);
@@ -444,6 +474,39 @@ impl<'a> Ctx<'a> {
         &mut self.parsed.diagnostics[n - 1]
     }
 
+    /// Fix: the flag's default in place of a value SGLang rejected, when the default is a value
+    /// the flag can take (`valid`). Unsafe: the default is SGLang's choice, not the user's.
+    fn default_fix(&self, action: &Action, span: Span, valid: impl Fn(&PyValue, &str) -> bool) -> Option<Fix> {
+        let default = self.schema.defaults.get(&action.dest)?;
+        if matches!(default, PyValue::None | PyValue::List(_)) {
+            return None;
+        }
+        let text = default.py_str();
+        if !valid(default, &text) {
+            return None;
+        }
+        let flag = crate::flag_edit::main_option(action);
+        Some(Fix {
+            title: format!("Use {flag}'s default {}", crate::shell::quote_word(&text)),
+            applicability: Applicability::Unsafe,
+            edits: vec![Edit { start: span.start, end: span.end, replacement: crate::shell::quote_word(&text) }],
+        })
+    }
+
+    /// Fix: remove the option being taken (flag and values) so SGLang uses its default; none
+    /// for a required option (it has no default).
+    fn remove_occurrence_fix(&self, action: &Action) -> Option<Fix> {
+        let whole = self.occurrence;
+        if action.required || whole.is_empty() {
+            return None;
+        }
+        Some(Fix {
+            title: format!("Remove {} (SGLang uses its default)", crate::flag_edit::main_option(action)),
+            applicability: Applicability::Unsafe,
+            edits: vec![Edit { start: whole.start, end: whole.end, replacement: String::new() }],
+        })
+    }
+
     fn ambiguous(&mut self, w: &Word, cands: &[&str]) {
         let flag_len = w.text.find('=').unwrap_or(w.text.len());
         let flag_span = w.sub_span(0, flag_len);
@@ -498,6 +561,16 @@ impl<'a> Ctx<'a> {
                 }
                 let msg = format!("argument {name}: ignored explicit argument {}", str_repr(&value));
                 let d = self.error("ARG002", "SystemExit", msg, value_span);
+                if action.action == "_HelpAction" {
+                    // `--help=x`: the word asks for the help text, not a server
+                    d.explanation = format!("`{option}` takes no value; alone it prints SGLang's help and exits without starting.");
+                    d.fixes.push(Fix {
+                        title: format!("Remove `{}`", word.text),
+                        applicability: Applicability::Unsafe,
+                        edits: vec![Edit { start: word.span.start, end: word.span.end, replacement: String::new() }],
+                    });
+                    return start + 1;
+                }
                 d.explanation = format!("`{option}` is a switch: it takes no value. Give the flag alone to turn it on.");
                 let eq_span = word.sub_span(off.saturating_sub(1), word.text.len());
                 let lower = value.to_ascii_lowercase();
@@ -625,6 +698,7 @@ impl<'a> Ctx<'a> {
         let Some(action) = schema.actions.get(ai) else { return };
         let name = option_name(action);
         let nargs = nargs_of(action);
+        self.occurrence = whole;
         let mut strings: Vec<(String, Span)> = vals;
         if let Some(p) = strings.iter().position(|(s, _)| s == "--") {
             strings.remove(p);
@@ -843,6 +917,21 @@ impl<'a> Ctx<'a> {
                 });
             }
         }
+        // a variable the shell did not expand: its default stands in for it (the user may
+        // rather set the variable)
+        if unexpanded && self.parsed.diagnostics.last().is_some_and(|d| d.fixes.is_empty()) {
+            let fix = self.default_fix(action, span, |dv, _| cs.iter().any(|c| py_eq(c, dv)));
+            if let (Some(fix), Some(d)) = (fix, self.parsed.diagnostics.last_mut()) {
+                d.fixes.push(fix);
+            }
+        }
+        // nothing close and no default among the choices: leave the flag out
+        if self.parsed.diagnostics.last().is_some_and(|d| d.fixes.is_empty()) {
+            let fix = self.remove_occurrence_fix(action);
+            if let (Some(fix), Some(d)) = (fix, self.parsed.diagnostics.last_mut()) {
+                d.fixes.push(fix);
+            }
+        }
         false
     }
 
@@ -904,6 +993,18 @@ impl<'a> Ctx<'a> {
                 };
                 for (title, value, applicability) in suggest::number_fixes(short, s) {
                     d.fixes.push(Fix { title, applicability, edits: vec![Edit { start: span.start, end: span.end, replacement: value }] });
+                }
+                // no reading of the value as a number: the default, else no value at all
+                if self.parsed.diagnostics.last().is_some_and(|d| d.fixes.is_empty()) {
+                    let converts = |_: &PyValue, text: &str| match short {
+                        "int" => py_int(text).is_some(),
+                        "float" => py_float(text).is_some(),
+                        _ => crate::pyjson::loads(text).is_ok(),
+                    };
+                    let fix = self.default_fix(action, span, converts).or_else(|| self.remove_occurrence_fix(action));
+                    if let (Some(fix), Some(d)) = (fix, self.parsed.diagnostics.last_mut()) {
+                        d.fixes.push(fix);
+                    }
                 }
                 None
             }
@@ -1065,6 +1166,47 @@ impl<'a> Ctx<'a> {
             match mine.and_then(|k| own.get_mut(k)) {
                 Some(o) => o.fixes.extend(fixes),
                 None => d.fixes.extend(fixes),
+            }
+        }
+        // A group with no edit that fixes it: remove its words (the user may have meant
+        // another flag; nothing close exists).
+        let machine = |f: &Fix| !f.edits.is_empty() && f.applicability != Applicability::Display;
+        for (k, g) in groups.iter().enumerate().take(MAX_SUGGESTED_FLAGS) {
+            let ws: Vec<&Word> = g.iter().filter_map(|&i| self.words.get(i)).collect();
+            let (Some(first), Some(last)) = (ws.first(), ws.last()) else { continue };
+            let target = if split { own.get_mut(k) } else { Some(&mut d) };
+            let Some(target) = target else { continue };
+            if target.fixes.iter().any(machine) {
+                continue;
+            }
+            let quoted = ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+            target.fixes.push(Fix {
+                title: format!("Remove `{quoted}`"),
+                applicability: Applicability::Unsafe,
+                edits: vec![Edit { start: first.span.start, end: last.span.end, replacement: String::new() }],
+            });
+        }
+        // SGLang's one error, when each word has its own finding: every one's first fix at once
+        if split {
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut titles: Vec<&str> = Vec::new();
+            let mut applicability = Applicability::Safe;
+            for o in &own {
+                let Some(f) = o.fixes.iter().find(|f| machine(f)) else { continue };
+                let overlaps = f.edits.iter().any(|e| edits.iter().any(|x| e.start < x.end && x.start < e.end || e.start == x.start));
+                if overlaps {
+                    continue;
+                }
+                edits.extend(f.edits.iter().cloned());
+                titles.push(&f.title);
+                if f.applicability == Applicability::Unsafe {
+                    applicability = Applicability::Unsafe;
+                }
+            }
+            if !edits.is_empty() {
+                edits.sort_by_key(|e| (e.start, e.end));
+                let title = format!("Fix each: {}", titles.join("; "));
+                d.fixes.push(Fix { title, applicability, edits });
             }
         }
         let mut expl = String::from("argparse does not know these words: flags SGLang does not have (check the spelling: flags use `-`, not `_`), or values left over after a flag took what it accepts.");
