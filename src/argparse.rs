@@ -777,7 +777,7 @@ impl<'a> Ctx<'a> {
                     _ => value,
                 }
             }
-            "LoRAPathAction" => match self.lora_paths(value, value_span.unwrap_or(flag_span), &strings.iter().map(|(_, sp)| *sp).collect::<Vec<_>>()) {
+            "LoRAPathAction" => match self.lora_paths(action, value, value_span.unwrap_or(flag_span), &strings.iter().map(|(_, sp)| *sp).collect::<Vec<_>>()) {
                 Some(v) => v,
                 None => return,
             },
@@ -833,7 +833,7 @@ impl<'a> Ctx<'a> {
         );
     }
 
-    fn lora_paths(&mut self, value: PyValue, span: Span, item_spans: &[Span]) -> Option<PyValue> {
+    fn lora_paths(&mut self, action: &Action, value: PyValue, span: Span, item_spans: &[Span]) -> Option<PyValue> {
         let PyValue::List(items) = value else { return Some(PyValue::List(Vec::new())) };
         let mut out = Vec::with_capacity(items.len());
         for (n, item) in items.into_iter().enumerate() {
@@ -854,7 +854,14 @@ impl<'a> Ctx<'a> {
                                 str_repr(t)
                             );
                             let fix = lora_keys_fix(&obj);
+                            // nothing to build an entry from, and nothing else given: no adapter
+                            let remove = if fix.is_none() && item_spans.len() == 1 {
+                                self.remove_occurrence_fix(action)
+                            } else {
+                                None
+                            };
                             let d = self.error("ARG006", "AssertionError", msg, span);
+                            d.fixes.extend(remove);
                             d.explanation = "A `--lora-paths` entry written as JSON must be an object with both `lora_name` and `lora_path`.".into();
                             if let (Some((title, json)), Some(at)) = (fix, item_spans.get(n)) {
                                 d.fixes.push(Fix {
@@ -1023,6 +1030,11 @@ impl<'a> Ctx<'a> {
                         applicability: Applicability::Safe,
                         edits: vec![Edit { start: span.start, end: span.end, replacement: new }],
                     });
+                } else if let Some(fix) = self.remove_occurrence_fix(action) {
+                    // the converter's own rules: leave the value to SGLang's default
+                    if let Some(d) = self.parsed.diagnostics.last_mut() {
+                        d.fixes.push(fix);
+                    }
                 }
                 None
             }
