@@ -1252,8 +1252,12 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
     let ep = int(ctx, f::ep_size, 1);
     if moe_dp > 1 {
         if py_mod(tp, moe_dp) != Some(0) {
-            let size = largest_divisor_at_most(tp, moe_dp);
-            let fixes = vec![ctx.fix_set(format!("Use --moe-dp-size {size} (divides --tp-size {tp})"), f::moe_dp_size, &size.to_string(), Applicability::Unsafe)];
+            // a MoE DP size above 1 must also equal the attention CP size (checked next)
+            let fixes = vec![if attn_cp > 1 {
+                ctx.fix_set(format!("Use --moe-dp-size {attn_cp} (the attention CP size)"), f::moe_dp_size, &attn_cp.to_string(), Applicability::Unsafe)
+            } else {
+                ctx.fix_remove("Remove --moe-dp-size (SGLang uses 1)", f::moe_dp_size, Applicability::Unsafe)
+            }];
             return ctx.raise(&TP_DIV_MOE_DP, &[], &[f::moe_dp_size, f::tp_size], fixes);
         }
         if ep * moe_dp > tp {
