@@ -52,11 +52,11 @@ fn compare_resolved(i: usize, exp: &Value, ours: &sglang_preflight::check::Comma
         stats.compared += 1;
         let ours_json = serde_json::to_value(&v.value).unwrap_or(Value::Null);
         match theirs.get(v.field) {
-            None => problems.push(format!("command {i}: we report {} = {}, SGLang recorded no such field", v.field, v.repr)),
+            None => problems.push(format!("command {i}: we report {} = {}, SGLang recorded no such field", v.field, v.repr())),
             Some(t) if !same_json(t, &ours_json) => problems.push(format!(
                 "command {i}: resolved {} = {} ({}), SGLang has {t}",
                 v.field,
-                v.repr,
+                v.repr(),
                 v.set_by.map(|s| format!("set by {s}")).unwrap_or_else(|| format!("{:?}", v.source).to_lowercase())
             )),
             Some(_) => {}

@@ -126,8 +126,11 @@ fn the_not_actionable_list_holds_only_codes_that_trigger_without_a_fix() {
         assert!(!reason.is_empty(), "{code}: give the reason");
         let mine: Vec<&Case> = cases.iter().filter(|c| c.code.as_deref() == Some(code)).collect();
         assert!(!mine.is_empty(), "{code} is listed as not actionable but has no recorded triggering case");
-        // a listed code whose trigger has a fix now belongs back under the assertion
-        let fixed: Vec<&str> = mine.iter().filter(|c| c.without.is_none()).map(|c| c.id.as_str()).collect();
-        assert!(fixed.is_empty(), "{code} is listed as not actionable, but these triggers end with a fix: {fixed:?}");
+        // a listed code all of whose triggers have a fix now belongs back under the assertion
+        // (a code may have a fix in some cases only: ARG007's misspelt --model-path)
+        assert!(
+            mine.iter().any(|c| c.without.is_some()),
+            "{code} is listed as not actionable, but all its triggers end with a fix: take it off the list"
+        );
     }
 }
