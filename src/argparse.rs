@@ -1192,6 +1192,32 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let quoted = ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+            // the option right before argv word `j`, when it takes exactly one value word
+            let takes_one = |j: usize| match classes.get(j) {
+                Some(Class::Opt { action: Some(ai), explicit: None, .. }) => {
+                    self.schema.actions.get(*ai).is_some_and(|a| matches!(nargs_of(a), Nargs::One | Nargs::Exact(1)))
+                }
+                _ => false,
+            };
+            let before = g.first().and_then(|i| i.checked_sub(1));
+            let first_is_opt = g.first().is_some_and(|&i| matches!(classes.get(i), Some(Class::Opt { .. })));
+            if let (Some(p), true) = (before, first_is_opt) {
+                if takes_one(p) {
+                    // `--model-path -name`: argparse refused a value that starts with `-`
+                    if let Some(opt) = self.words.get(p) {
+                        target.fixes.push(Fix {
+                            title: format!("Give `{}` the value `{}` as `{}={}`", opt.text, first.text, opt.text, first.text),
+                            applicability: Applicability::Unsafe,
+                            edits: vec![Edit { start: opt.span.end, end: first.span.start, replacement: "=".into() }],
+                        });
+                        continue;
+                    }
+                }
+            }
+            // a piece of JSON the shell split off its value: removing it breaks the value
+            if !first_is_opt && quoted.contains(['{', '}', '[', ']']) {
+                continue;
+            }
             target.fixes.push(Fix {
                 title: format!("Remove `{quoted}`"),
                 applicability: Applicability::Unsafe,
