@@ -1,5 +1,5 @@
 // Types of client.js: the checker worker's client, for pages that show reports their own way.
-import type { CheckOptions, CommandFlags, Edit, Edited, Preset, Redacted, Report, Schema, VersionInfo } from './pkg/sglang_preflight.js';
+import type { CheckOptions, CommandFlags, Edit, Edited, FixedAll, Preset, Redacted, Report, Schema, VersionInfo } from './pkg/sglang_preflight.js';
 
 /** A request exceeded its time budget: it was abandoned and the worker replaced. */
 export declare class CheckAbandoned extends Error {}
@@ -52,6 +52,8 @@ export declare class PreflightClient {
   commandFlags(text: string, version: string, command?: number): Promise<CommandFlags>;
   /** `text` with one flag set (string), switched (boolean) or removed (null); null if unchanged. */
   setFlag(text: string, version: string, option: string, value: string | boolean | null, command?: number): Promise<Edited | null>;
+  /** "Apply all safe fixes" (the CLI's `--fix`): the fixed text and the combined edits against `text`. */
+  fixAll(text: string, options?: CheckOptions, unsafeFixes?: boolean): Promise<FixedAll>;
   /** The text for a link: secret values replaced by `<NAME>` placeholders. */
   redactForLink(text: string): Promise<Redacted>;
   /** `text` with every argument of command `command` dropped; null if it has none. */

@@ -19,7 +19,9 @@ export interface SglangPreflightEventMap extends HTMLElementEventMap {
  * text) in a worker next to widget.js and shows the verdict and findings in its shadow root.
  * Without `sglang-version`, the release the command names (`lmsysorg/sglang:v0.5.20`,
  * `sglang==0.5.19`), else the newest; an older release's flags are fetched from `releases/`
- * next to widget.js. Changing an attribute checks again.
+ * next to widget.js. Changing an attribute checks again. Compact: the verdict and the errors;
+ * warnings and notes behind a toggle; Copy command; a link to the full page with the command.
+ * `theme="light"` or `"dark"` picks the colours (default: the reader's prefers-color-scheme).
  */
 export interface SglangPreflightElement extends HTMLElement {
   /** The command checked: the `command` attribute, else the element's trimmed text. */

@@ -101,8 +101,24 @@ enum Class {
     Opt { action: Option<usize>, option: String, explicit: Option<(String, usize)> },
 }
 
-fn option_name(a: &Action) -> String {
-    a.option_strings.join("/")
+/// argparse's name of an option in its messages (`--tp-size/--tensor-parallel-size`), written
+/// only when a message is (most options never need it).
+struct OptionName<'a>(&'a [String]);
+
+impl std::fmt::Display for OptionName<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, o) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.write_str("/")?;
+            }
+            out.write_str(o)?;
+        }
+        Ok(())
+    }
+}
+
+fn option_name(a: &Action) -> OptionName<'_> {
+    OptionName(&a.option_strings)
 }
 
 fn nargs_of(a: &Action) -> Nargs {
@@ -230,7 +246,10 @@ pub fn parse_args_with(schema: &Schema, argv: &[Word], from_config: &[bool]) -> 
 /// unknown here (a template): the option it is the value of is not judged (no `ARG004` /
 /// `ARG005`); its setting is marked [`Setting::value_unknown`].
 pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], unknown_words: &[bool]) -> Parsed {
-    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed: Parsed::default(), seen: Vec::new(), occurrence: Span::default() };
+    let mut parsed = Parsed::default();
+    // at most one setting per word: no rehashing as the options are stored
+    parsed.namespace.explicit.reserve(argv.len());
+    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed, seen: Vec::new(), occurrence: Span::default() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
     if let Some(w) = argv.iter().find(|w| w.text == "-h" || w.text == "--help") {
         ctx.help(w.span);
@@ -304,7 +323,7 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
         .iter()
         .filter(|i| !ctx.seen.contains(i))
         .filter_map(|&i| schema.actions.get(i))
-        .map(option_name)
+        .map(|a| option_name(a).to_string())
         .collect();
     if !missing.is_empty() {
         let at = argv.last().map(|w| Span::empty_at(w.span.end)).unwrap_or_default();
@@ -667,7 +686,7 @@ impl<'a> Ctx<'a> {
         );
     }
 
-    fn missing_value(&mut self, name: &str, what: &str, flag_span: Span, word: &Word, action: &Action) {
+    fn missing_value(&mut self, name: &OptionName<'_>, what: &str, flag_span: Span, word: &Word, action: &Action) {
         let msg = format!("argument {name}: {what}");
         let d = self.error("ARG003", "SystemExit", msg, flag_span);
         let metavar = action
@@ -887,7 +906,7 @@ impl<'a> Ctx<'a> {
         Some(PyValue::List(out))
     }
 
-    fn check_choice(&mut self, action: &Action, name: &str, v: &PyValue, span: Span) -> bool {
+    fn check_choice(&mut self, action: &Action, name: &OptionName<'_>, v: &PyValue, span: Span) -> bool {
         let Some(choices) = &action.choices else { return true };
         let cs: Vec<PyValue> = choices.iter().map(PyValue::from_json).collect();
         if cs.iter().any(|c| py_eq(c, v)) {
@@ -945,7 +964,7 @@ impl<'a> Ctx<'a> {
     /// `_get_values` for words whose value is unknown here: not judged (no error). The words
     /// as written when they convert to an allowed value, else the flag's default: the resolved
     /// value always has a type and value the flag can give, so the rules' arithmetic holds.
-    fn unknown_value(&mut self, action: &Action, name: &str, strings: &[(String, Span)], single: bool) -> PyValue {
+    fn unknown_value(&mut self, action: &Action, name: &OptionName<'_>, strings: &[(String, Span)], single: bool) -> PyValue {
         let reported = self.parsed.diagnostics.len();
         let mut values = Vec::with_capacity(strings.len());
         for (s, sp) in strings {
@@ -969,7 +988,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// `_get_value`: the type callable.
-    fn convert(&mut self, action: &Action, name: &str, s: &str, span: Span) -> Option<PyValue> {
+    fn convert(&mut self, action: &Action, name: &OptionName<'_>, s: &str, span: Span) -> Option<PyValue> {
         let ty = action.type_name.as_deref().unwrap_or("str");
         let short = ty.rsplit('.').next().unwrap_or(ty);
         let res: Result<PyValue, ConvErr> = match short {
@@ -1318,6 +1337,11 @@ pub fn py_int(s: &str) -> Option<PyValue> {
     if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
         return None;
     }
+    // the usual case, plain ASCII digits that fit: no copy
+    if body.len() <= 18 && body.bytes().all(|b| b.is_ascii_digit()) {
+        let n: i64 = body.parse().ok()?;
+        return Some(PyValue::Int(if neg { -n } else { n }));
+    }
     let mut digits = String::with_capacity(body.len());
     for c in body.chars() {
         if c == '_' {
@@ -1343,6 +1367,12 @@ pub fn py_float(s: &str) -> Option<f64> {
         Some(b'+') => (1.0, t.get(1..)?),
         _ => (1.0, t),
     };
+    // the usual case, `12` / `0.85` / `.5` / `3.`: Rust reads these exactly as Python does
+    let (int_part, frac_part) = body.split_once('.').unwrap_or((body, ""));
+    let plain = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if (!int_part.is_empty() || !frac_part.is_empty()) && plain(int_part) && plain(frac_part) {
+        return body.parse::<f64>().ok().map(|x| sign * x);
+    }
     let lower = body.to_ascii_lowercase();
     match lower.as_str() {
         "inf" | "infinity" => return Some(sign * f64::INFINITY),

@@ -173,9 +173,9 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
 
     // PD prefill and decode servers, checked as pairs once every command is checked
     let mut pd_servers: Vec<PdServer> = Vec::new();
-    for inv in &located.invocations {
+    for mut inv in located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
-        let fe = frontend::run_with(Some(schema), inv, config_files);
+        let fe = frontend::run_with(Some(schema), &inv, config_files);
         diags.extend(fe.diagnostics);
 
         // Empty (no allocation) unless the text has values unknown by design.
@@ -239,7 +239,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         let accepted = !diags.iter().any(|d| d.is_sglang_error() || d.code == "CFG009");
         report.commands.push(CommandReport {
             entry: inv.entry,
-            argv: inv.args.iter().map(|w| w.text.clone()).collect(),
+            argv: std::mem::take(&mut inv.args).into_iter().map(|w| w.text).collect(),
             accepted,
             span: inv.span,
             diagnostics: diags,

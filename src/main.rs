@@ -51,6 +51,24 @@ enum Command {
         #[arg(long)]
         gpu: Option<String>,
     },
+    /// Explain each flag of the launch commands in FILE (or stdin): SGLang's help text, its
+    /// default, the value SGLang will run with, the findings on it and the checks that name it
+    /// but did not run here. Exit 0 when every command is accepted, 1 otherwise, 2 on a usage error.
+    Explain {
+        file: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// SGLang release to check against [default: the newest, or the one the text names]
+        #[arg(long)]
+        sglang_version: Option<String>,
+        /// GPU preset (as `check --gpu`).
+        #[arg(long)]
+        gpu: Option<String>,
+        /// Number of GPUs (default: the preset's).
+        #[arg(long)]
+        gpus: Option<u32>,
+    },
     /// Print (or with --write, write to docs/) the rule reference, compatibility matrix and
     /// release history.
     Reference {
@@ -187,6 +205,48 @@ fn main() -> ExitCode {
                 print!("{}", sglang_preflight::upgrade::render_text(&up, &text));
             }
             if up.commands.iter().all(|c| c.accepted_after) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Command::Explain { file, json, sglang_version, gpu, gpus } => {
+            let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("sglang-preflight: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut opts = sglang_preflight::CheckOptions { release_from_text: sglang_version.is_none(), ..Default::default() };
+            if let Some(v) = sglang_version {
+                if !sglang_preflight::release::KNOWN_VERSIONS.contains(&v.as_str()) {
+                    eprintln!("sglang-preflight: unknown SGLang version {v}");
+                    return ExitCode::from(2);
+                }
+                opts.sglang_version = v;
+            }
+            let preset = gpu.unwrap_or_else(|| "h100".to_string());
+            match sglang_preflight::hardware::Hardware::preset(&preset, gpus) {
+                Some(hw) => opts.hardware = hw,
+                None => {
+                    eprintln!("sglang-preflight: unknown GPU preset {preset}");
+                    return ExitCode::from(2);
+                }
+            }
+            let e = sglang_preflight::explain::explain(&text, &opts);
+            if json {
+                match serde_json::to_string_pretty(&e) {
+                    Ok(s) => println!("{s}"),
+                    Err(err) => {
+                        eprintln!("sglang-preflight: {err}");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                print!("{}", sglang_preflight::explain::render_text(&e, &text));
+            }
+            if !e.commands.is_empty() && e.commands.iter().all(|c| c.accepted) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

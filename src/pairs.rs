@@ -332,7 +332,7 @@ impl PdServer {
                     let span = setting.filter(|s| !s.from_config).map(|s| s.whole_span);
                     let start = span.map(|s| s.start).unwrap_or(0);
                     let blanks = ctx.text.get(..start).map(|t| t.len() - t.trim_end_matches([' ', '\t']).len()).unwrap_or(0);
-                    Written { field, flag: ctx.flag(field), span, remove_from: start.saturating_sub(blanks), from_config: setting.is_some_and(|s| s.from_config) }
+                    Written { field, flag: ctx.flag(field).into_owned(), span, remove_from: start.saturating_sub(blanks), from_config: setting.is_some_and(|s| s.from_config) }
                 })
                 .collect(),
         })

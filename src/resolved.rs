@@ -20,7 +20,9 @@ pub struct ResolvedConfig<'s> {
     /// value an unmodelled step may have written), and the pipeline step that assigned it.
     /// (The last: computed from a value an unmodelled step may have written; reported as
     /// unknown, but it does not turn a hook's finding into a check not run.)
-    derived: Vec<(PyValue, bool, &'static str, bool)>,
+    /// The last is why, when computed from such a value: the model's config when every such
+    /// value it read needs it, else a value not known here.
+    derived: Vec<(PyValue, bool, &'static str, Option<UnknownReason>)>,
     /// The command's settings by field (one vector read per lookup).
     explicit_by_field: Vec<Option<&'s Setting>>,
     /// Set when a value not known here is read (a setting's `value_unknown`, a value derived
@@ -31,8 +33,12 @@ pub struct ResolvedConfig<'s> {
     /// known here) may have written; cleared with `read_unknown`. It does not change what a hook
     /// reports (today's verdicts), only whether what it assigns is reported as known.
     read_uncertain: Cell<bool>,
+    /// Of those reads, one whose value is uncertain for another reason than the model's config.
+    read_uncertain_not_model: Cell<bool>,
     /// Whether the running step read an unknown or uncertain value (any of its hooks).
     step_read_unknown: Cell<bool>,
+    /// Of those reads, one not known for another reason than the model's config.
+    step_read_not_model: Cell<bool>,
     /// Fields whose derived value SGLang takes from the model's config (`set_model_dependent`).
     model_dependent: Vec<bool>,
     /// Set when a value SGLang derives from the model's config is read; cleared with the others.
@@ -108,7 +114,9 @@ impl<'s> ResolvedConfig<'s> {
             explicit_by_field,
             read_unknown: Cell::new(false),
             read_uncertain: Cell::new(false),
+            read_uncertain_not_model: Cell::new(false),
             step_read_unknown: Cell::new(false),
+            step_read_not_model: Cell::new(false),
             model_dependent: vec![false; Field::COUNT],
             read_model_dependent: Cell::new(false),
             step: "",
@@ -125,6 +133,7 @@ impl<'s> ResolvedConfig<'s> {
     pub fn forget_reads(&self) {
         self.read_unknown.set(false);
         self.read_uncertain.set(false);
+        self.read_uncertain_not_model.set(false);
         self.read_model_dependent.set(false);
     }
 
@@ -144,6 +153,27 @@ impl<'s> ResolvedConfig<'s> {
         if unknown {
             self.read_unknown.set(true);
             self.step_read_unknown.set(true);
+            self.step_read_not_model.set(true);
+        }
+    }
+
+    /// A value that may not be SGLang's (for `reason`) was read.
+    fn note_uncertain_read(&self, reason: UnknownReason) {
+        self.read_uncertain.set(true);
+        self.step_read_unknown.set(true);
+        if reason != UnknownReason::ModelConfig {
+            self.read_uncertain_not_model.set(true);
+            self.step_read_not_model.set(true);
+        }
+    }
+
+    /// Why what the running step assigns may not be SGLang's, when it read such a value: the
+    /// model's config when each such value needs it, else a value not known here.
+    pub fn step_unknown_reason(&self) -> Option<UnknownReason> {
+        match (self.step_read_unknown.get(), self.step_read_not_model.get()) {
+            (false, _) => None,
+            (true, false) => Some(UnknownReason::ModelConfig),
+            (true, true) => Some(UnknownReason::UnknownValue),
         }
     }
 
@@ -152,6 +182,7 @@ impl<'s> ResolvedConfig<'s> {
     pub fn start_step(&mut self, step: &'static str) {
         self.step = step;
         self.step_read_unknown.set(false);
+        self.step_read_not_model.set(false);
     }
 
     /// The step running now.
@@ -185,8 +216,11 @@ impl<'s> ResolvedConfig<'s> {
             if self.model_dependent.get(i).copied().unwrap_or(false) {
                 return Some(Uncertain { step, reason: UnknownReason::ModelConfig });
             }
-            if *unknown || *uncertain {
+            if *unknown {
                 return Some(Uncertain { step, reason: UnknownReason::UnknownValue });
+            }
+            if let Some(reason) = *uncertain {
+                return Some(Uncertain { step, reason });
             }
         }
         if let Some(Some(s)) = self.explicit_by_field.get(i) {
@@ -206,29 +240,30 @@ impl<'s> ResolvedConfig<'s> {
     /// `field`'s current value without counting it as a hook's read (for the report).
     pub fn peek(&self, field: Field) -> &PyValue {
         let (ru, rc, sr, rm) = (self.read_unknown.get(), self.read_uncertain.get(), self.step_read_unknown.get(), self.read_model_dependent.get());
+        let (rcn, srn) = (self.read_uncertain_not_model.get(), self.step_read_not_model.get());
         let v = self.get(field);
         self.read_unknown.set(ru);
         self.read_uncertain.set(rc);
         self.step_read_unknown.set(sr);
         self.read_model_dependent.set(rm);
+        self.read_uncertain_not_model.set(rcn);
+        self.step_read_not_model.set(srn);
         v
     }
 
     /// Current value of a `ServerArgs` field, as SGLang would read it now.
     pub fn get(&self, field: Field) -> &PyValue {
         let i = field.index();
-        if self.uncertain.get(i).is_some_and(Option::is_some) {
-            self.read_uncertain.set(true);
-            self.step_read_unknown.set(true);
+        if let Some(Some(u)) = self.uncertain.get(i) {
+            self.note_uncertain_read(u.reason);
         }
         if let Some((v, unknown, _, uncertain)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
             self.note_read(*unknown);
             if self.model_dependent.get(i).copied().unwrap_or(false) {
                 self.read_model_dependent.set(true);
             }
-            if *uncertain {
-                self.read_uncertain.set(true);
-                self.step_read_unknown.set(true);
+            if let Some(reason) = *uncertain {
+                self.note_uncertain_read(reason);
             }
             return v;
         }
@@ -239,6 +274,23 @@ impl<'s> ResolvedConfig<'s> {
         match self.schema.dest_of_field.get(i) {
             Some(Some(d)) => self.schema.defaults_by_index.get(*d).and_then(Option::as_ref).unwrap_or(&NONE),
             _ => &NONE,
+        }
+    }
+
+    /// A derived value moved out for a hook to update in place (read as `get` reads it); the
+    /// hook then `set`s the new value or [`Self::put_back`]s the old one. None when the field's
+    /// value is not a derived one (the command's or the default: the hook clones it).
+    pub fn take_derived(&mut self, field: Field) -> Option<PyValue> {
+        let _ = self.get(field);
+        let at = usize::from(*self.derived_at.get(field.index())?).checked_sub(1)?;
+        self.derived.get_mut(at).map(|(v, ..)| std::mem::replace(v, PyValue::None))
+    }
+
+    /// Put back a value taken with [`Self::take_derived`], unchanged and as it was recorded.
+    pub fn put_back(&mut self, field: Field, value: PyValue) {
+        let at = self.derived_at.get(field.index()).and_then(|&at| usize::from(at).checked_sub(1));
+        if let Some((v, ..)) = at.and_then(|at| self.derived.get_mut(at)) {
+            *v = value;
         }
     }
 
@@ -289,7 +341,8 @@ impl<'s> ResolvedConfig<'s> {
             *slot = from_model;
         }
         // A value computed after reading an unknown one is unknown too; any other is known.
-        let entry = (value, self.read_unknown.get(), self.step, self.read_uncertain.get());
+        let uncertain = self.read_uncertain.get().then(|| if self.read_uncertain_not_model.get() { UnknownReason::UnknownValue } else { UnknownReason::ModelConfig });
+        let entry = (value, self.read_unknown.get(), self.step, uncertain);
         if let Some(slot) = self.uncertain.get_mut(field.index()) {
             *slot = None; // assigned here, as modelled: no longer an unmodelled step's
         }

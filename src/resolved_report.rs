@@ -114,7 +114,7 @@ impl Serialize for Resolved {
 /// The resolved configuration after the pipeline and `check_server_args` ran on `ctx`.
 pub fn build(ctx: &Ctx) -> Resolved {
     let schema: &'static crate::schema::Schema = &ctx.release.schema;
-    let mut out = Resolved::default();
+    let mut out = Resolved { values: Vec::with_capacity(REPORTED.len()), unknown: Vec::with_capacity(REPORTED.len()) };
     for &field in REPORTED {
         let name = field.name();
         let in_schema = schema.action_for_field(field).is_some();
@@ -170,11 +170,12 @@ fn pin_fix(ctx: &Ctx, field: Field, flag: Option<&str>, value: &PyValue) -> Opti
     if setting.is_some_and(|s| s.value == *value) {
         return None;
     }
-    let title = format!("Pin {flag} {}", value.py_str());
+    let written = value.py_str();
+    let title = ["Pin ", flag, " ", &written].concat();
     let fix = match (action.action.as_str(), value) {
         ("_StoreTrueAction", PyValue::Bool(true)) => ctx.fix_add_flag(title, field, Applicability::Unsafe),
         ("_StoreTrueAction", PyValue::Bool(false)) if setting.is_some() => ctx.fix_remove(title, field, Applicability::Unsafe),
-        ("_StoreAction", PyValue::Int(_) | PyValue::Float(_)) => ctx.fix_set(title, field, &value.py_str(), Applicability::Unsafe),
+        ("_StoreAction", PyValue::Int(_) | PyValue::Float(_)) => ctx.fix_set(title, field, &written, Applicability::Unsafe),
         ("_StoreAction", PyValue::Str(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:".contains(&b)) => {
             ctx.fix_set(title, field, s, Applicability::Unsafe)
         }

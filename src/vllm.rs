@@ -61,6 +61,16 @@ const VLLM: &[(&str, bool, Map, &str)] = &[
     ("--enable-sleep-mode", false, Map::Nothing, "see --enable-memory-saver"),
 ];
 
+/// vLLM flags and the SGLang flag for the same setting (the first of SGLang's words for a vLLM
+/// switch), for finding a flag by its vLLM name.
+pub fn renamed_flags() -> impl Iterator<Item = (&'static str, &'static str)> {
+    VLLM.iter().filter_map(|(vllm, _, map, _)| match map {
+        Map::To(sglang) => Some((*vllm, *sglang)),
+        Map::Switch(words) => words.split_whitespace().next().map(|w| (*vllm, w)),
+        Map::Default | Map::Nothing => None,
+    })
+}
+
 /// One flag of the vLLM command and what it becomes.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct FlagMapping {

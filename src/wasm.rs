@@ -79,9 +79,10 @@ export interface CommandReport extends Located {
   resolved_unknown?: ResolvedUnknown[];
   resolved_details?: ResolvedValue[];
 }
+export type UnknownReason = "not_modelled" | "model_config" | "unknown_value" | "check_not_run";
 export interface ResolvedUnknown {
   field: string;
-  reason: "not_modelled" | "model_config" | "unknown_value" | "check_not_run";
+  reason: UnknownReason;
   /** The step that may assign it ("" for the model's config or the text). */
   step: string;
 }
@@ -118,6 +119,20 @@ export interface Summary {
   /** "Not run here: …." or null when every check ran. */
   not_run: string | null;
 }
+/** One of `FixedAll.edits`: bytes and UTF-16 offsets into the text as it was. */
+export interface FixedAllEdit { start: number; end: number; replacement: string; start16: number; end16: number; }
+/** What "Apply all safe fixes" comes to (`fixAll`). */
+export interface FixedAll {
+  /** The text with the fixes applied (round after round, each on the text the last one left). */
+  text: string;
+  /** Findings whose fix was applied, and the rounds that changed the text. */
+  applied: number; rounds: number;
+  /** The edits that turn the text as it was into `text`, sorted and apart: byte offsets and
+   *  UTF-16 offsets into the text as it was. No byte outside them changes. */
+  edits: FixedAllEdit[];
+  /** Where the first change is in `text` (UTF-16), for a selection; null when nothing changed. */
+  selection16: Span16 | null;
+}
 /** A text after an edit, and where the change is (UTF-16, for a selection). */
 export interface Edited { text: string; selection16: Span16; }
 export interface CommandFlags {
@@ -131,6 +146,8 @@ export interface SchemaAction {
   option_strings: string[]; dest: string; action: string; type: string | null;
   choices: unknown[] | null; nargs: number | string | null; const: unknown; default: unknown;
   help: string | null; metavar: unknown; required: boolean; deprecated: boolean;
+  /** The argparse group SGLang adds it to (0.5.23 has one for every flag: "options"). */
+  group: string | null;
 }
 export interface Schema { sglang_version: string; prog: string; actions: SchemaAction[]; }
 export interface Preset {
@@ -176,6 +193,66 @@ export interface Example {
   gpu: string;
   command: string;
 }
+/** `explain`: every flag each launch command writes, as SGLang reads it. */
+export interface Explanation { sglang_version: string; hardware: string; commands: ExplainedCommand[]; }
+export interface ExplainedCommand {
+  index: number; span: Span; accepted: boolean;
+  /** Only SGLang's command-line parsing is replayed for this release. */
+  parser_only: boolean;
+  flags: ExplainedFlag[];
+}
+export interface ExplainedFlag extends Located {
+  /** The flag word and its values (bytes); `span16`, line and column: the same for JavaScript. */
+  span: Span;
+  /** The option part of the flag word (`--tp` of `--tp=2`), null inside a string whose bytes are not the word's. */
+  option_span: Span | null; option_span16: Span16 | null;
+  /** As written (`--tp`), and the action's main option string (`--tp-size`). */
+  written: string; option: string; dest: string;
+  /** The value words as SGLang receives them; null for a switch. */
+  value: string | null;
+  help: string | null;
+  /** The default as Python prints it; null when argparse suppresses it. */
+  default: string | null;
+  /** A later occurrence of the same flag replaces this one's value. */
+  overridden: boolean;
+  runs_with: RunsWith;
+  findings: FlagFinding[];
+  /** Checks SGLang runs that name this flag and did not run here. */
+  checks_not_run: NotRun[];
+}
+/** The value SGLang will run with, for a flag written in the command. `status`: "resolved" (the
+ *  resolved configuration's value, `repr`, from the command or set by the start-up step
+ *  `set_by`); "parsed" (argparse's value, `repr`: the start-up steps `may_change` may still change
+ *  it); "unknown" (not known here: `reason`, `step`); "rejected" (SGLang rejects the command);
+ *  "parser_only" (argparse's value `repr`; the release's start-up steps are not replayed). */
+export interface RunsWith {
+  status: "resolved" | "parsed" | "unknown" | "rejected" | "parser_only";
+  repr?: string;
+  /** A written flag's value comes from the command, or a start-up step replaced it. */
+  source?: "command" | "derived";
+  set_by?: string | null;
+  may_change?: string[];
+  reason?: UnknownReason;
+  step?: string;
+}
+export interface FlagFinding { code: string; severity: Severity; message: string; }
+/** A flag the builder's search found, best first. */
+export interface FlagMatch {
+  /** Its main option string. */
+  option: string;
+  match: "exact" | "vllm" | "prefix" | "word" | "name" | "help";
+  /** The vLLM flag the query named, for a `vllm` match. */
+  vllm?: string;
+}
+/** One choice of a flag, checked with the command at hand. */
+export interface ChoiceVerdict {
+  choice: string;
+  /** The command gives the flag this value now. */
+  current: boolean;
+  /** The first error the command gets with this choice that it does not get now. */
+  rejected?: ChoiceRejection;
+}
+export interface ChoiceRejection { code: string; exception: string | null; message: string; }
 export interface VersionInfo {
   preflight: string;
   /** The releases `check` takes now: the carried ones (the first is the default), then those
@@ -286,6 +363,7 @@ fn schema_value(version: &str) -> Result<Value, JsError> {
                 "metavar": a.metavar,
                 "required": a.required,
                 "deprecated": a.deprecated,
+                "group": a.group,
             })
         })
         .collect();
@@ -365,6 +443,35 @@ pub fn apply_edits(text: &str, #[wasm_bindgen(unchecked_param_type = "Array<Pick
         Some(applied) => edited(Some(applied)),
         None => Err(err("the fix no longer fits the text (it has changed since the check)")),
     }
+}
+
+/// "Apply all safe fixes" (the CLI's `--fix`): each finding's first safe fix (`unsafeFixes`:
+/// unsafe ones too), checked again and repeated until nothing changes (at most 10 rounds). The
+/// fixed text, and the combined edits against `text` so the page applies them as one change.
+#[wasm_bindgen(js_name = fixAll, unchecked_return_type = "FixedAll")]
+pub fn fix_all(
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(js_name = unsafeFixes)] unsafe_fixes: bool,
+) -> Result<JsValue, JsError> {
+    let opts = self::options(text, options)?;
+    let fixed = crate::fix_all::fix_all(
+        text,
+        unsafe_fixes,
+        |t| crate::check(t, &opts),
+        |r: &crate::check::Report| -> Vec<&crate::diagnostic::Diagnostic> { r.diagnostics.iter().chain(r.commands.iter().flat_map(|c| c.diagnostics.iter())).collect() },
+        |_, _| true,
+    );
+    let before = crate::located::Offsets::new(text);
+    let after = crate::located::Offsets::new(&fixed.text);
+    let edits: Vec<Value> = fixed
+        .edits
+        .iter()
+        .map(|e| json!({ "start": e.start, "end": e.end, "replacement": e.replacement, "start16": before.u16(e.start), "end16": before.u16(e.end) }))
+        .collect();
+    // The first edit starts where it did: nothing before it changed.
+    let selection = fixed.edits.first().map(|e| json!({ "start": after.u16(e.start), "end": after.u16(e.start + e.replacement.len()) }));
+    to_js(&json!({ "text": fixed.text, "applied": fixed.applied, "rounds": fixed.rounds, "edits": edits, "selection16": selection }))
 }
 
 /// The flags command `command` (0-based) of `text` sets, as SGLang's argparse reads them
@@ -467,4 +574,53 @@ pub fn release_hint(text: &str) -> Result<JsValue, JsError> {
         "span": h.span,
         "span16": { "start": offsets.u16(h.span.start), "end": offsets.u16(h.span.end) },
     }))
+}
+
+/// Every flag each launch command of `text` writes, as SGLang reads it: SGLang's help text and
+/// default, the value SGLang will run with, the findings on it, the checks naming it that did not
+/// run. Spans are given in bytes and, as `span16`/line/column, for JavaScript.
+#[wasm_bindgen(unchecked_return_type = "Explanation")]
+pub fn explain(text: &str, #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue) -> Result<JsValue, JsError> {
+    let e = crate::explain::explain(text, &self::options(text, options)?);
+    let offsets = crate::located::Offsets::new(text);
+    let span16 = |s: crate::span::Span| json!({ "start": offsets.u16(s.start), "end": offsets.u16(s.end) });
+    let mut v = serde_json::to_value(&e).map_err(err)?;
+    let flags = v.get_mut("commands").and_then(Value::as_array_mut).into_iter().flatten().filter_map(|c| c.get_mut("flags").and_then(Value::as_array_mut)).flatten();
+    for (f, row) in flags.zip(e.commands.iter().flat_map(|c| &c.flags)) {
+        let Value::Object(m) = f else { continue };
+        let (line, column) = offsets.line_col(row.span.start);
+        let (end_line, end_column) = offsets.line_col(row.span.end);
+        m.insert("span16".into(), span16(row.span));
+        m.insert("option_span16".into(), row.option_span.map(span16).unwrap_or(Value::Null));
+        m.insert("line".into(), json!(line));
+        m.insert("column".into(), json!(column));
+        m.insert("endLine".into(), json!(end_line));
+        m.insert("endColumn".into(), json!(end_column));
+    }
+    to_js(&v)
+}
+
+/// The flags of SGLang `version` matching `query`, best first: an option string or field name
+/// (`tp_size`), vLLM's name for it (`--tensor-parallel-size`), option prefixes, word starts,
+/// name substrings, help text.
+#[wasm_bindgen(js_name = searchFlags, unchecked_return_type = "FlagMatch[]")]
+pub fn search_flags(version: &str, query: &str) -> Result<JsValue, JsError> {
+    to_js(&crate::flag_search::search(schema_of(version)?, query))
+}
+
+/// The choices of flag `option` for command `command` of `text`, each checked with that choice
+/// in place: the first error the command would then get that it does not get now. `null` when
+/// the flag has no choices (or takes several values).
+#[wasm_bindgen(js_name = choiceVerdicts, unchecked_return_type = "ChoiceVerdict[] | null")]
+pub fn choice_verdicts(
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "CheckOptions | undefined")] options: JsValue,
+    command: usize,
+    option: &str,
+) -> Result<JsValue, JsError> {
+    let opts = self::options(text, options)?;
+    match crate::flag_search::choice_verdicts(text, &opts, command, option) {
+        Some(v) => to_js(&v),
+        None => Ok(JsValue::NULL),
+    }
 }

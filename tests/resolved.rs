@@ -15,7 +15,7 @@ fn accepted_command_has_resolved_values_with_their_steps() {
     assert!(c.accepted);
     let r = c.resolved.as_ref().expect("an accepted command is resolved");
     let tp = r.get("tp_size").expect("tp_size is known");
-    assert_eq!((tp.repr.as_str(), tp.source, tp.differs_from_default), ("2", Source::Command, true));
+    assert_eq!((tp.repr().as_str(), tp.source, tp.differs_from_default), ("2", Source::Command, true));
     let dp_attn = r.get("enable_dp_attention").expect("enable_dp_attention is known");
     assert_eq!(dp_attn.set_by, Some("parallel_hook.handle_deprecated_dp_attention"));
     // the attention backend SGLang picks by default depends on the model, and the model's
@@ -54,4 +54,25 @@ fn each_pin_writes_the_flag_and_keeps_the_value() {
         assert_eq!(after.value, v.value, "{fixed}");
         assert!(after.pin.is_none(), "{}: pinned, nothing more to pin", v.field);
     }
+}
+
+#[test]
+fn values_computed_from_model_config_values_say_so() {
+    // model_hook derives page size, MoE runner and more from the model's config; what later
+    // steps compute from those needs the model's config too, and says so (not "a value not
+    // known here", which is for the text's own unknowns: an unset variable, say)
+    let plain = check("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4", &CheckOptions::default());
+    let r = plain.commands[0].resolved.as_ref().unwrap();
+    let why = |f: &str| r.unknown.iter().find(|u| u.field == f).map(|u| (u.reason, u.step));
+    assert_eq!(why("moe_a2a_backend").map(|w| w.0), Some(UnknownReason::ModelConfig), "{:?}", r.unknown);
+    assert_eq!(why("max_running_requests").map(|w| w.0), Some(UnknownReason::ModelConfig), "{:?}", r.unknown);
+    assert_eq!(why("ep_size").map(|w| w.0), Some(UnknownReason::ModelConfig), "{:?}", r.unknown);
+    // a template variable's value is a value not known here, whatever reads it
+    let opts = CheckOptions { unknown_variables: vec!["TP".into()], ..CheckOptions::default() };
+    let templated = check("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size $TP --dp-size 2 --enable-dp-attention", &opts);
+    let r = templated.commands[0].resolved.as_ref().unwrap();
+    let why = |f: &str| r.unknown.iter().find(|u| u.field == f).map(|u| u.reason);
+    assert_eq!(why("tp_size"), Some(UnknownReason::UnknownValue), "{:?}", r.unknown);
+    // ep_size follows tp_size here (the MoE hook reads it): a value not known here
+    assert_eq!(why("ep_size"), Some(UnknownReason::UnknownValue), "{:?}", r.unknown);
 }

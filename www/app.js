@@ -4,6 +4,8 @@ import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
 import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
 import { Builder } from './builder.js';
+import { CommandEditor, fixDiffView } from './editor.js';
+import { ExplainSection } from './explain.js';
 
 const $ = (id) => document.getElementById(id);
 const sheet = new CSSStyleSheet();
@@ -27,6 +29,17 @@ const gpuSel = $('gpu');
 const gpusIn = $('gpus');
 const versionSel = $('version');
 const releaseNote = $('release-note');
+// The card of each finding shown (a finding on a page of cards not drawn yet has none).
+let cardOf = new Map();
+let currentCards = [];
+const editor = new CommandEditor({ textarea: cmd, backdrop, box: cmd.closest('.paste'), onCaret: markCards });
+
+/** The caret is in these findings' spans: their cards are marked (and none other). */
+function markCards(found) {
+  for (const c of currentCards) c.classList.remove('current');
+  currentCards = found.map((d) => cardOf.get(d)).filter(Boolean);
+  for (const c of currentCards) c.classList.add('current');
+}
 
 // boot.js started the worker before this module graph had loaded; take it over (once).
 const early = globalThis.__preflightEarlyWorker || null;
@@ -224,7 +237,10 @@ function showFailure(text, why) {
   $('notrun').textContent = '';
   $('resolved').replaceChildren();
   $('hl-note').hidden = true;
+  $('fix-all').hidden = true;
+  cardOf = new Map();
   renderHighlights(backdrop, text, null);
+  editor.clear();
   syncScroll();
   return seq;
 }
@@ -243,16 +259,25 @@ function show(report, text) {
   showAsRuns(text);
   // Per command: errors first (open), then warnings and notes (folded to a line each).
   const items = cardItems(report);
+  cardOf = new Map();
+  currentCards = [];
+  showFixAll(report);
+  if (fixedAll) showFixDiff();
   if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
   else {
     // Many findings (e.g. a flag repeated thousands of times): render a page of cards now and
     // each next page on request, so a keystroke never waits for thousands of cards.
-    const card = ({ d, count }) => diagCard(d, { text, count, collapsed: d.severity !== 'error', onApply: (fix) => applyFix(fix, text), onLocate: locate });
+    const card = ({ d, count }) => {
+      const c = diagCard(d, { text, count, collapsed: d.severity !== 'error', onApply: (fix) => applyFix(fix, text), onLocate: locate });
+      cardOf.set(d, c);
+      return c;
+    };
     renderCardPages(cards, items, card, { pageSize: CARD_PAGE });
   }
   // What SGLang will run with, per accepted command (folded).
   const resolved = (report.commands || []).map((c) => resolvedView(c, { onApply: (fix) => applyFix(fix, text) })).filter(Boolean);
   $('resolved').replaceChildren(...resolved);
+  explainSection.refresh();
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
   if ($('upgrade').open) showUpgrade();
@@ -267,6 +292,7 @@ function show(report, text) {
     note.textContent = done.unmarked ? `The first ${done.total - done.unmarked} of ${done.total} highlights are drawn in the command; the findings list has all of them.` : '';
     note.hidden = !done.unmarked;
     spreadBadges(backdrop);
+    editor.decorate(report, text);
     syncScroll();
     renders++;
     // How many reports the page has shown: lets a reader of the page (the browser tests, too)
@@ -397,6 +423,74 @@ function locate(d) {
   cmd.setSelectionRange(d.span16.start, d.span16.end);
 }
 
+// ---- undo, redo, apply all safe fixes ----
+/** How many findings of `report` have a safe fix with edits (what one round of fix-all takes at most). */
+function safeFixable(report) {
+  return allDiagnostics(report).filter(({ d }) => (d.fixes || []).some((f) => f.applicability === 'safe' && f.edits.length)).length;
+}
+
+function showFixAll(report) {
+  const n = safeFixable(report);
+  const b = $('fix-all');
+  b.hidden = n === 0;
+  b.textContent = `Apply all safe fixes (${n})`;
+}
+
+// The diff "Apply all safe fixes" shows: the text before and the text it made. It stays while the
+// command is that text, and goes when it changes (an undo brings the text before back).
+let fixedAll = null;
+async function applyAllSafeFixes() {
+  const reportText = shown.text;
+  let result = null;
+  const edited = await editText(async (text) => {
+    if (text !== reportText) throw new Error('the command changed since the last check; wait for the new check');
+    // The options of the check the report shown came from.
+    result = await client.fixAll(text, options());
+    return result.text === text ? null : { text: result.text };
+  });
+  if (!edited || !result) {
+    if (result) showNotice('The safe fixes change nothing here.');
+    return;
+  }
+  fixedAll = { before: reportText, after: result.text, result };
+  showFixDiff();
+  if (result.selection16) {
+    cmd.focus();
+    cmd.setSelectionRange(result.selection16.start, result.selection16.end);
+  }
+}
+
+function showFixDiff() {
+  const box = $('fix-diff');
+  if (!fixedAll || cmd.value !== fixedAll.after) {
+    fixedAll = null;
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const { result, before } = fixedAll;
+  const head = el('div', 'fix-diff-head');
+  head.append(el('strong', null, `Applied ${result.applied} safe fix${result.applied === 1 ? '' : 'es'}`), ` (${result.edits.length} change${result.edits.length === 1 ? '' : 's'}; the rest of the text is as you wrote it). `);
+  const undo = el('button', null, 'Undo them');
+  undo.type = 'button';
+  undo.addEventListener('click', () => undoRedo('undo'));
+  const close = el('button', null, 'Close');
+  close.type = 'button';
+  close.addEventListener('click', () => {
+    fixedAll = null;
+    showFixDiff();
+  });
+  head.append(undo, ' ', close);
+  box.replaceChildren(head, fixDiffView(before, result.edits));
+  box.hidden = false;
+}
+
+/** Undo or redo the last edit of the command (the browser's own history, as Ctrl+Z and Ctrl+Y). */
+function undoRedo(what) {
+  cmd.focus({ preventScroll: true });
+  if (!document.execCommand(what)) showNotice(`Nothing to ${what}.`);
+}
+
 function syncScroll() {
   backdrop.scrollTop = cmd.scrollTop;
   backdrop.scrollLeft = cmd.scrollLeft;
@@ -468,6 +562,21 @@ async function copyText(getText, what) {
   }, 2500);
 }
 
+// ---- explain each flag ----
+// Folded under "What SGLang will run with"; asked of the core only while open.
+let explainSeq = 0;
+const explainSection = new ExplainSection(async (section) => {
+  const seq = ++explainSeq;
+  const text = cmd.value;
+  try {
+    const e = await client.explain(text, options());
+    if (seq === explainSeq && text === cmd.value) section.show(e, text, { onLocate: locate });
+  } catch (err) {
+    if (seq === explainSeq) section.fail(`Could not explain the command: ${err.message}`);
+  }
+});
+$('resolved').after(explainSection.box);
+
 // ---- builder ----
 // The builder shows the flags of the first command and edits that command's text in place.
 let builderSync = 0;
@@ -501,6 +610,9 @@ async function openBuilder() {
       onReset() {
         editText((text) => client.clearFlags(text));
       },
+      searchFlags: (query) => client.searchFlags(builder ? builder.version : versionSel.value, query),
+      // The choices judged for the command as it is now, on the release and hardware checked against.
+      choiceVerdicts: (option) => client.choiceVerdicts(cmd.value, { ...options(), sglangVersion: builder.version, releaseFromText: false }, option),
     });
     syncBuilder(cmd.value);
   } catch (e) {
@@ -534,6 +646,12 @@ async function main() {
     writeHashSoon();
   });
   cmd.addEventListener('scroll', syncScroll);
+  cmd.addEventListener('input', () => {
+    if (fixedAll) showFixDiff();
+  });
+  $('undo').addEventListener('click', () => undoRedo('undo'));
+  $('redo').addEventListener('click', () => undoRedo('redo'));
+  $('fix-all').addEventListener('click', applyAllSafeFixes);
   new ResizeObserver(() => {
     // A new width wraps the text anew: the labels of hidden characters are placed again.
     spreadBadges(backdrop);
@@ -595,6 +713,7 @@ async function main() {
   const h = readHash();
   cmd.value = h.cmd !== null ? h.cmd : DEFAULT_COMMAND;
   renderHighlights(backdrop, cmd.value, null);
+  editor.fit();
   showAsRuns(cmd.value);
 
   try {

@@ -1,22 +1,26 @@
 // Styles shared by the page (document.adoptedStyleSheets) and the widget (its shadow root):
 // colours for light and dark, highlights, verdict, diagnostic cards, fixes.
-export default `
-:root, :host {
+/** The light palette (custom properties), and the dark one: a host can pick either (the widget's `theme`). */
+export const LIGHT = `
   --bg: #ffffff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --panel: #f6f8fa;
   --err: #b3261e; --err-bg: #ffebe9; --err-hl: rgba(255, 80, 60, 0.28);
   --warn: #8a5a00; --warn-bg: #fff8c5; --warn-hl: rgba(230, 170, 0, 0.32);
   --info: #0b5cad; --info-bg: #ddf4ff; --info-hl: rgba(40, 130, 230, 0.22);
   --ok: #1a7f37; --ok-bg: #dafbe1; --accent: #0969da;
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
-}
+`;
+export const DARK = `
+  --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --panel: #161b22;
+  --err: #ff8f86; --err-bg: #3c1618; --err-hl: rgba(248, 81, 73, 0.40);
+  --warn: #e3b341; --warn-bg: #3a2d0b; --warn-hl: rgba(210, 153, 34, 0.40);
+  --info: #79c0ff; --info-bg: #0c2d4b; --info-hl: rgba(56, 139, 253, 0.35);
+  --ok: #56d364; --ok-bg: #0f2e18; --accent: #4493f8;
+`;
+
+export default `
+:root, :host {${LIGHT}}
 @media (prefers-color-scheme: dark) {
-  :root, :host {
-    --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --panel: #161b22;
-    --err: #ff8f86; --err-bg: #3c1618; --err-hl: rgba(248, 81, 73, 0.40);
-    --warn: #e3b341; --warn-bg: #3a2d0b; --warn-hl: rgba(210, 153, 34, 0.40);
-    --info: #79c0ff; --info-bg: #0c2d4b; --info-hl: rgba(56, 139, 253, 0.35);
-    --ok: #56d364; --ok-bg: #0f2e18; --accent: #4493f8;
-  }
+  :root, :host {${DARK}}
 }
 mark.hl { color: transparent; border-radius: 2px; }
 /* The underline starts 1px below the mark (a 1px shadow in the background colour, --hl-gap, in

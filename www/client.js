@@ -209,6 +209,10 @@ export class PreflightClient {
   setFlag(text, version, option, value, command = 0) {
     return this.request('setFlag', { text, version, command, option, value });
   }
+  /** "Apply all safe fixes": the fixed text and the combined edits against `text` (`FixedAll`). */
+  fixAll(text, options, unsafeFixes = false) {
+    return this.request('fixAll', { text, options, unsafeFixes });
+  }
   /** The text for a link: secret values (tokens, keys, passwords) replaced by `<NAME>`. */
   redactForLink(text) {
     return this.request('redactForLink', { text });
@@ -216,6 +220,18 @@ export class PreflightClient {
   /** What moving `text` from SGLang `from` to SGLang `to` changes, note by note, with fixes. */
   upgrade(text, from, to, options) {
     return this.request('upgrade', { text, from, to, options });
+  }
+  /** Every flag of each launch command of `text`: help, default, what SGLang runs with. */
+  explain(text, options) {
+    return this.request('explain', { text, options });
+  }
+  /** The flags of SGLang `version` matching `query`, best first (`FlagMatch[]`). */
+  searchFlags(version, query) {
+    return this.request('searchFlags', { version, query });
+  }
+  /** The choices of `option` in command `command` of `text`, each with the error it would bring. */
+  choiceVerdicts(text, options, option, command = 0) {
+    return this.request('choiceVerdicts', { text, options, option, command });
   }
   /** `text` with every argument of the command dropped; null if it has none. */
   clearFlags(text, command = 0) {

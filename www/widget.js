@@ -3,27 +3,40 @@
 // The worker and the wasm are found next to this file (import.meta.url), so the widget works
 // under any sub-path and from any origin (what the host page's CSP must allow: docs/hosting.md).
 // Attributes: command (or the element's text), gpu, gpus, sglang-version (default: the release the
-// command names, else the newest), yaml. All styles live in the shadow root; everything shown is
-// rendered as text. A release other than the newest is fetched from releases/ next to this file.
+// command names, else the newest), yaml, theme ("light", "dark"; default: the reader's
+// prefers-color-scheme). All styles live in the shadow root; everything shown is rendered as
+// text. A release other than the newest is fetched from releases/ next to this file.
+// Compact: the verdict and the errors; warnings and notes behind a toggle; Copy command and a
+// link to the full page with the command (secrets replaced by placeholders).
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
-import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel } from './render.js';
+import cardsCss, { LIGHT, DARK } from './cards-css.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, hasHiddenChars } from './render.js';
 
 const WIDGET_CSS = `
-:host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); }
+:host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); color-scheme: light dark; }
+/* The host page's choice wins over the reader's system preference. */
+:host([theme=light]) {${LIGHT} color-scheme: light; }
+:host([theme=dark]) {${DARK} color-scheme: dark; }
 .box { border: 1px solid var(--line); border-radius: 8px; background: var(--bg); overflow: hidden; }
 pre.cmd { margin: 0; padding: 0.7em 0.9em; font: 13px/1.5 var(--mono); white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); color: var(--fg); --hl-gap: var(--panel); }
 pre.cmd mark.hl { color: inherit; }
 /* The command is shown as it runs: hidden characters are replaced by labels, laid out in logical order. */
 pre.cmd.escaped { direction: ltr; unicode-bidi: bidi-override; }
 .also-runs { margin: 0.6em 0 0; }
-.body { padding: 0.6em 0.9em; }
-.verdict { font-size: 0.95em; }
-.cards { margin-top: 0.6em; }
-.card { margin-bottom: 0.5em; }
+.body { padding: 0.5em 0.9em; }
+.verdict { font-size: 0.95em; padding: 0.35em 0.7em; }
+.cards:not(:empty) { margin-top: 0.5em; }
+.card { margin-bottom: 0.4em; padding: 0.4em 0.7em; }
+.card .message { margin: 0.35em 0; padding: 0.35em 0.5em; }
+.card .explanation { margin: 0.3em 0; font-size: 0.92em; }
+.fix { margin-top: 0.3em; padding-top: 0.3em; }
 button.more { margin-top: 0.2em; }
-.foot { display: flex; justify-content: space-between; gap: 1em; font-size: 0.8em; color: var(--muted); padding: 0 0.9em 0.6em; }
+button.toggle { margin-top: 0.4em; font-size: 0.88em; }
+.foot { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4em 0.9em; font-size: 0.82em; color: var(--muted); padding: 0 0.9em 0.55em; }
+.foot button { font-size: 1em; padding: 0.15em 0.6em; }
 .foot a { color: var(--accent); }
+.foot .by { margin-left: auto; }
+.copied { color: var(--ok); }
 `;
 
 let sheets = null;
@@ -77,7 +90,7 @@ function client() {
 }
 
 class SglangPreflightElement extends HTMLElement {
-  static observedAttributes = ['command', 'gpu', 'gpus', 'sglang-version', 'yaml'];
+  static observedAttributes = ['command', 'gpu', 'gpus', 'sglang-version', 'yaml', 'theme'];
 
   constructor() {
     super();
@@ -92,8 +105,9 @@ class SglangPreflightElement extends HTMLElement {
     this.#check();
   }
 
-  attributeChangedCallback() {
-    if (this.box) this.#check();
+  attributeChangedCallback(name) {
+    // The theme is the styles' alone.
+    if (this.box && name !== 'theme') this.#check();
   }
 
   get command() {
@@ -110,14 +124,30 @@ class SglangPreflightElement extends HTMLElement {
     this.verdict.setAttribute('role', 'status');
     this.verdict.setAttribute('part', 'verdict');
     this.also = el('div', 'also');
+    // The errors, shown; warnings and notes behind the toggle.
     this.cards = el('div', 'cards');
-    this.body.append(this.verdict, this.also, this.cards);
+    this.toggle = el('button', 'toggle');
+    this.toggle.type = 'button';
+    this.toggle.hidden = true;
+    this.toggle.setAttribute('aria-expanded', 'false');
+    this.rest = el('div', 'cards rest');
+    this.rest.id = 'rest';
+    this.rest.hidden = true;
+    this.toggle.setAttribute('aria-controls', 'rest');
+    this.toggle.addEventListener('click', () => this.#showRest(this.rest.hidden));
+    this.body.append(this.verdict, this.also, this.cards, this.toggle, this.rest);
     const foot = el('div', 'foot');
-    foot.append(el('span', null, 'Checked in your browser by sglang-preflight'));
+    this.copy = el('button', 'copy', 'Copy command');
+    this.copy.type = 'button';
+    this.copy.setAttribute('part', 'copy');
+    this.copy.addEventListener('click', () => this.#copy());
     this.link = el('a', null, 'Open in the full checker');
     this.link.target = '_blank';
     this.link.rel = 'noopener noreferrer';
-    foot.append(this.link);
+    this.link.setAttribute('part', 'link');
+    this.copyStatus = el('span', 'copied');
+    this.copyStatus.setAttribute('role', 'status');
+    foot.append(this.copy, this.link, this.copyStatus, el('span', 'by', 'Checked in your browser by sglang-preflight'));
     this.box.append(this.pre, this.body, foot);
     this.root.append(this.box);
   }
@@ -136,6 +166,55 @@ class SglangPreflightElement extends HTMLElement {
     return o;
   }
 
+  /** The errors as cards; the warnings and notes behind the toggle, folded as on the page. */
+  #cards(items, text) {
+    const card = ({ d, count }) => diagCard(d, { text, count, compact: true, collapsed: d.severity !== 'error' });
+    const errors = items.filter(({ d }) => d.severity === 'error');
+    const rest = items.filter(({ d }) => d.severity !== 'error');
+    renderCardPages(this.cards, errors, card, { pageSize: CARD_PAGE });
+    renderCardPages(this.rest, rest, card, { pageSize: CARD_PAGE });
+    const warnings = rest.filter(({ d }) => d.severity === 'warning').length;
+    const notes = rest.length - warnings;
+    const what = [warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`, notes && `${notes} note${notes === 1 ? '' : 's'}`].filter(Boolean).join(' and ');
+    this.restLabel = what;
+    this.toggle.hidden = !rest.length;
+    this.#showRest(false);
+  }
+
+  #showRest(open) {
+    this.rest.hidden = !open;
+    this.toggle.setAttribute('aria-expanded', String(open));
+    this.toggle.textContent = `${open ? '▾ Hide' : '▸ Show'} ${this.restLabel || ''}`;
+  }
+
+  /** Copy the command as written. One that holds hidden characters asks for a second click first. */
+  async #copy() {
+    const text = this.command;
+    if (hasHiddenChars(text) && !this.copyArmed) {
+      this.copyArmed = true;
+      this.copy.textContent = 'Copy anyway';
+      this.copyStatus.textContent = 'It holds hidden characters (shown as labels above): whoever runs it gets them too.';
+      return;
+    }
+    this.copyArmed = false;
+    this.copy.textContent = 'Copy command';
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    } catch {
+      const t = el('textarea');
+      t.value = text;
+      this.root.append(t);
+      t.select();
+      ok = document.execCommand('copy');
+      t.remove();
+    }
+    this.copyStatus.textContent = ok ? 'Copied.' : 'Could not copy; select the command and copy it by hand.';
+    clearTimeout(this.copyTimer);
+    this.copyTimer = setTimeout(() => (this.copyStatus.textContent = ''), 2500);
+  }
+
   async #check() {
     const text = this.command;
     const opts = this.#options();
@@ -147,8 +226,11 @@ class SglangPreflightElement extends HTMLElement {
       this.verdict.textContent = 'Checking…';
       this.verdict.className = 'verdict pending';
       this.also.replaceChildren();
-      this.cards.replaceChildren();
+      this.#cards([]);
     }
+    this.copyArmed = false;
+    this.copy.textContent = 'Copy command';
+    this.copyStatus.textContent = '';
     // Secrets stay out of links: the link carries the command with placeholders for them.
     this.link.removeAttribute('href');
     let linkText = null;
@@ -176,7 +258,7 @@ class SglangPreflightElement extends HTMLElement {
       this.verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
       const also = alsoRunsPanel(report, { compact: true });
       this.also.replaceChildren(...(also ? [also] : []));
-      renderCardPages(this.cards, cardItems(report), ({ d, count }) => diagCard(d, { text, count, compact: true, collapsed: d.severity !== 'error' }), { pageSize: CARD_PAGE });
+      this.#cards(cardItems(report), text);
       // A read-only display: flagged hidden characters are replaced by their labels.
       const done = await renderHighlightsSliced(this.pre, text, report, { trailingNewline: false, hidden: 'escape', current: () => seq === this.seq });
       if (!done) return;
@@ -188,7 +270,7 @@ class SglangPreflightElement extends HTMLElement {
       this.report = null;
       renderHighlights(this.pre, text, null, { trailingNewline: false });
       this.also.replaceChildren();
-      this.cards.replaceChildren();
+      this.#cards([]);
       this.verdict.textContent =
         e instanceof CheckAbandoned
           ? `No verdict: ${e.message}`

@@ -44,7 +44,7 @@ const releaseLoads = new Map();
 function releasesToLoad(m) {
   const info = core.version();
   const wanted = [m.version, m.options && m.options.sglangVersion, m.from, m.to];
-  if (m.op === 'check' && m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
+  if ((m.op === 'check' || m.op === 'fixAll') && m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
   return [...new Set(wanted.filter((v) => typeof v === 'string' && info.known.includes(v) && !info.sglang.includes(v)))];
 }
 
@@ -90,8 +90,16 @@ function run(m) {
       return JSON.parse(core.upgradeJson(m.text, m.from, m.to, m.options));
     case 'clearFlags':
       return core.clearFlags(m.text, m.command);
+    case 'fixAll':
+      return core.fixAll(m.text, m.options, !!m.unsafeFixes);
     case 'redactForLink':
       return core.redactForLink(m.text);
+    case 'explain':
+      return core.explain(m.text, m.options);
+    case 'searchFlags':
+      return core.searchFlags(m.version, m.query);
+    case 'choiceVerdicts':
+      return core.choiceVerdicts(m.text, m.options, m.command, m.option);
     default:
       throw new Error(`unknown op ${m.op}`);
   }

@@ -230,12 +230,24 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
         GpuMem::Known(m) => m,
         GpuMem::Unknown => Some((ctx.hw.host_mem_gib * 1024) as f64),
     };
-    let mut config = ctx.cfg.get(f::cuda_graph_config).clone();
+    // Updated in place and set at the end: moved out when a step derived it (handle_cuda_graph_config
+    // does), else copied. Nothing below reads it through `ctx.cfg` until it is set again.
+    let taken = ctx.cfg.take_derived(f::cuda_graph_config);
+    let was_taken = taken.is_some();
+    let mut config = match taken {
+        Some(v) => v,
+        None => ctx.cfg.get(f::cuda_graph_config).clone(),
+    };
     if !matches!(config, PyValue::Dict(_)) {
+        if was_taken {
+            ctx.cfg.put_back(f::cuda_graph_config, config);
+        }
         return Ok(());
     }
     // Whether the local copy holds a value not known here.
     let mut config_unknown = ctx.cfg.read_unknown();
+    // The CPU path can stop before the new value is set: the old one stays then.
+    let unchanged = (was_taken && device == "cpu").then(|| config.clone());
     let decode_max_bs_is_default = get(&config, DECODE, "max_bs").is_none();
     let tp = ctx.cfg.int(f::tp_size).unwrap_or(1);
 
@@ -302,6 +314,9 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
                 Some(top) => ctx.cfg.set(f::torch_compile_max_bs, PyValue::Int(top)),
                 None => {
                     ctx.skip(ASSERT, NotRunReason::NotImplemented);
+                    if let Some(old) = unchanged {
+                        ctx.cfg.put_back(f::cuda_graph_config, old);
+                    }
                     return Ok(());
                 }
             }
@@ -325,6 +340,9 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
             let fixes = vec![
                 ctx.fix_set("Use a positive torch.compile batch-size limit", f::torch_compile_max_bs, "32", Applicability::Unsafe),
             ];
+            if let Some(old) = unchanged {
+                ctx.cfg.put_back(f::cuda_graph_config, old);
+            }
             return ctx.raise(&CPU_GRAPH_BS_POSITIVE, &[], &[f::torch_compile_max_bs, f::cuda_graph_bs_decode], fixes);
         }
         config_unknown |= ctx.cfg.read_unknown();

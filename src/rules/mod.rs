@@ -484,10 +484,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// The flag that writes `field` in this release (for fixes), or `--field-name`.
-    pub fn flag(&self, field: Field) -> String {
-        match self.release.schema.flag_of(field) {
-            Some(flag) => flag.to_string(),
-            None => format!("--{}", field.name().replace('_', "-")),
+    pub fn flag(&self, field: Field) -> std::borrow::Cow<'static, str> {
+        let schema: &'static crate::schema::Schema = &self.release.schema;
+        match schema.flag_of(field) {
+            Some(flag) => std::borrow::Cow::Borrowed(flag),
+            None => std::borrow::Cow::Owned(format!("--{}", field.name().replace('_', "-"))),
         }
     }
 
@@ -500,13 +501,13 @@ impl<'a> Ctx<'a> {
             Some(s) => Fix {
                 title,
                 applicability,
-                edits: vec![Edit { start: s.whole_span.start, end: s.whole_span.end, replacement: format!("{flag} {value}") }],
+                edits: vec![Edit { start: s.whole_span.start, end: s.whole_span.end, replacement: [&*flag, " ", value].concat() }],
             },
             None if !self.can_append => Fix::advice(title),
             None => Fix {
                 title,
                 applicability,
-                edits: vec![Edit { start: self.append_at, end: self.append_at, replacement: format!(" {flag} {value}") }],
+                edits: vec![Edit { start: self.append_at, end: self.append_at, replacement: [" ", &*flag, " ", value].concat() }],
             },
         }
     }

@@ -294,10 +294,11 @@ fn after_step(ctx: &mut Ctx, step: &StepInfo, not_run_before: usize) {
         Some(UnknownReason::UnknownValue)
     } else if !skipped.is_empty() {
         Some(UnknownReason::CheckNotRun)
-    } else if ctx.cfg.step_read_unknown() || ctx.on_unknown_branch {
+    } else if ctx.on_unknown_branch {
         Some(UnknownReason::UnknownValue)
     } else {
-        None
+        // computed from values that need the model's config, or from others not known here
+        ctx.cfg.step_unknown_reason()
     };
     if let Some(reason) = reason {
         mark_writes(ctx, step, reason);

@@ -845,7 +845,23 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
             return ctx.raise(&WINDOW_POSITIVE, &[("window_size", &window)], &[f::speculative_draft_window_size], fixes);
         }
         if !matches!(alg.as_deref(), Some("EAGLE" | "EAGLE3" | "DFLASH")) {
-            let fix = ctx.fix_remove("Drop --speculative-draft-window-size", f::speculative_draft_window_size, Applicability::Safe);
+            let mut fix = ctx.fix_remove("Drop --speculative-draft-window-size", f::speculative_draft_window_size, Applicability::Safe);
+            // a sink size needs a window (SPEC007): dropping the window alone would break the
+            // command, and the sink has no effect either
+            if ctx.cfg.is_explicit(f::speculative_draft_sink_size) && !fix.edits.is_empty() {
+                let sink = ctx.fix_remove("", f::speculative_draft_sink_size, Applicability::Safe);
+                if !sink.edits.is_empty() {
+                    fix.edits.extend(sink.edits);
+                    fix.edits.sort_by_key(|e| e.start);
+                    // side by side: one deletion (fixes are applied as sets of apart edits)
+                    if let [a, b] = fix.edits.as_slice() {
+                        if a.end == b.start && a.replacement.is_empty() && b.replacement.is_empty() {
+                            fix.edits = vec![crate::diagnostic::Edit { start: a.start, end: b.end, replacement: String::new() }];
+                        }
+                    }
+                    fix.title = "Drop --speculative-draft-window-size and --speculative-draft-sink-size".into();
+                }
+            }
             ctx.warn(&W_WINDOW_NO_EFFECT, &[("cfg.speculative_algorithm", &alg_str)], &[f::speculative_draft_window_size], vec![fix]);
         }
     }

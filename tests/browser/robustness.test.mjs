@@ -119,6 +119,8 @@ test('eight widgets with 6,000 repeats each do not block their host page', async
       assert.equal(await w.locator('.card').count(), 10);
       assert.match(await w.locator('button.more').textContent(), /^Show 10 more findings \(5989 not shown\)$/);
     }
+    // Warnings are behind the widget's toggle; opened, their next page comes on request.
+    await page.locator('sglang-preflight#w3 button.toggle').click();
     await page.locator('sglang-preflight#w3 button.more').click();
     assert.equal(await page.locator('sglang-preflight#w3 .card').count(), 20);
     assert.equal(page.workers().length, 1);

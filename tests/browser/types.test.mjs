@@ -16,7 +16,7 @@ const PKG = path.resolve(here, '../../dist/pkg');
 // Declared but not produced by any command here, each for a stated reason. Listing something
 // that does turn up fails the test (so this list cannot go stale).
 const NEVER_PRODUCED = {
-  'ResolvedUnknown.reason:not_modelled': "every step of 0.5.23's pipeline is modelled now (model_hook's model-dependent part is `model_config`); kept for a release whose steps are not",
+  'UnknownReason:not_modelled': "every step of 0.5.23's pipeline is modelled now (model_hook's model-dependent part is `model_config`); kept for a release whose steps are not",
 };
 
 // ---- a parser for the subset of TypeScript the custom section uses ----
@@ -329,6 +329,14 @@ test('the declared TypeScript types match what the wasm exports return, both way
       }
     }
   }
+  // Apply all safe fixes: nothing to fix, and fixes over several rounds (unsafe ones too).
+  for (const text of [...COMMANDS, 'python -m sglang.launch_server --model-path m --tool-call-parser lama3 --attention-backend flashinfr']) {
+    for (const unsafeFixes of [false, true]) {
+      const fixed = core.fixAll(text, { gpu: 'h100' }, unsafeFixes);
+      c.check(fixed, ret('fixAll'), `fixAll(${JSON.stringify(text).slice(0, 40)}, ${unsafeFixes})`);
+      assert.equal(core.applyEdits(text, fixed.edits.length ? fixed.edits : [{ start: 0, end: 0, replacement: '' }]).text, fixed.text);
+    }
+  }
   c.check(core.commandFlags('python -m sglang.launch_server --enable-metrics --no-enable-tf32-matmul', version.defaultSglang, 0), ret('commandFlags'), 'commandFlags(switches)');
   // secrets kept out of links: none, and several (quoted, `--flag=value`, docker -e)
   for (const text of [...COMMANDS, 'export HF_TOKEN=hf_abc\ndocker run -e "OPENAI_API_KEY=sk-1" img python -m sglang.launch_server --model-path m --api-key=k2 --admin-api-key \'k 3\'']) {
@@ -356,6 +364,21 @@ test('the declared TypeScript types match what the wasm exports return, both way
       c.check(core.check(text, { releaseFromText: true }), ret('check'), 'check(releaseFromText)');
     }
   }
+
+  // explain: every status of a written flag's run value (the parser-only one on 0.5.18)
+  for (const text of COMMANDS) c.check(core.explain(text, { gpu: 'h100' }), ret('explain'), `explain(${JSON.stringify(text).slice(0, 40)})`);
+  c.check(core.explain('python -m sglang.launch_server --model-path m --log-level debug', { gpu: 'h100' }), ret('explain'), 'explain(parsed)');
+  c.check(core.explain(COMMANDS[0], { sglangVersion: '0.5.18' }), ret('explain'), 'explain(0.5.18)');
+  // the builder's ranked search: every kind of match
+  for (const q of ['tp-size', 'tensor-parallel-size', 'disaggregation-decode-retract', 'retraction backup', 'cache', 'weights', '']) {
+    c.check(core.searchFlags(version.defaultSglang, q), ret('searchFlags'), `searchFlags(${q})`);
+  }
+  // choices judged with the command at hand: one rejected on an A100, a flag without choices
+  const deepseek = 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --attention-backend triton';
+  const verdicts = core.choiceVerdicts(deepseek, { gpu: 'a100' }, 0, '--attention-backend');
+  c.check(verdicts, ret('choiceVerdicts'), 'choiceVerdicts(--attention-backend)');
+  assert.ok(verdicts.some((v) => v.rejected) && verdicts.some((v) => v.current));
+  c.check(core.choiceVerdicts(deepseek, { gpu: 'a100' }, 0, '--tp-size'), ret('choiceVerdicts'), 'choiceVerdicts(--tp-size)');
 
   c.check(core.examples(), ret('examples'), 'examples()');
   // declared `string`: a move between two registered releases, as JSON

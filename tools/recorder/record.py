@@ -86,10 +86,22 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
     return variants
 
 
-def run_oracle(requests: list[dict], version: str, cwd: str) -> list[dict]:
+# Seconds a command gets when asked again alone after it had no verdict in the batch.
+RETRY_TIMEOUT = 120
+def no_verdict(r: dict) -> bool:
+    """The oracle gave no verdict of SGLang's: none in time, or its worker died."""
+    return r.get("verdict") in ("timeout", "missing") or r.get("stage") == "crash"
+
+
+# Ids of cases that got no verdict of SGLang's (the stubs answered, or none came in time).
+NOT_RECORDED: list[str] = []
+
+
+def run_oracle(requests: list[dict], version: str, cwd: str, timeout: float | None = None) -> list[dict]:
     env = dict(os.environ, SGL_ORACLE_CWD=cwd)
     inp = "".join(json.dumps(r) + "\n" for r in requests)
-    out = subprocess.run([sys.executable, os.path.join(HERE, "sgl_oracle.py"), "--version", version],
+    more = ["--timeout", str(timeout)] if timeout else []
+    out = subprocess.run([sys.executable, os.path.join(HERE, "sgl_oracle.py"), "--version", version, *more],
                          input=inp, capture_output=True, text=True, env=env, check=True)
     by_id = {}
     for line in out.stdout.splitlines():
@@ -210,15 +222,24 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
             requests.append(req)
             where.append((ci, ii, case_dir))
     results = run_oracle(requests, version, scratch) if requests else []
+    # A command with no verdict in time (a loaded machine) is asked again, alone and with more
+    # time; one that still has none is not recorded (a timeout is the recorder's, not SGLang's).
+    late = [k for k, r in enumerate(results) if no_verdict(r)]
+    if late:
+        again = run_oracle([requests[k] for k in late], version, scratch, timeout=RETRY_TIMEOUT)
+        for k, r in zip(late, again):
+            results[k] = r
     out = []
     for ci, case in enumerate(cases):
         cmds = []
-        stubbed = None
+        not_sglangs = None  # why the answer is not SGLang's verdict, when it is not
         for ii, inv in enumerate(case.pop("_invs")):
             k = where.index((ci, ii, os.path.join(scratch, str(ci))))
             r = results[k]
             if r.get("stub_error"):
-                stubbed = r.get("message")
+                not_sglangs = f"the stubbed install answered ({(r.get('message') or '')[:80]})"
+            if no_verdict(r):
+                not_sglangs = f"no verdict in time ({r.get('message') or r.get('verdict')})"
             rec = {"entry": inv["entry"], "argv": inv["argv"], "env": inv.get("env") or {}}
             for key in KEEP:
                 if key == "resolved" and "resolved" not in r:
@@ -238,9 +259,10 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
                 fixture[key] = case[key]
         stood_in = case.pop("_stand_in", {})
         case.pop("_unmap", None)
-        if stubbed is not None:
-            # SGLang reached the recorder's torch/GPU stand-ins: that verdict is the stub's, not SGLang's.
-            print(f"not recorded: {case['id']}: the stubbed install answered ({stubbed[:80]})", file=sys.stderr)
+        if not_sglangs is not None:
+            # SGLang reached the recorder's torch/GPU stand-ins, or gave no verdict in time.
+            print(f"not recorded: {case['id']}: {not_sglangs}", file=sys.stderr)
+            NOT_RECORDED.append(case["id"])
             continue
         if stood_in:
             fixture["stand_in"] = stood_in
@@ -357,7 +379,16 @@ def main() -> int:
                     failures += 1
                     print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
         else:
+            before = len(NOT_RECORDED)
             fresh = record(cases, args.version, binary)
+            # a case with no verdict this time keeps its committed fixture (never a timeout verdict)
+            missed = set(NOT_RECORDED[before:])
+            if missed and os.path.exists(out_path):
+                kept = {f["id"]: f for f in load(out_path) if f["id"] in missed}
+                order = {c["id"]: i for i, c in enumerate(cases)}
+                fresh = sorted(fresh + list(kept.values()), key=lambda f: order.get(f["id"], len(order)))
+                for i in sorted(kept):
+                    print(f"kept the committed fixture of {i}: no verdict this time", file=sys.stderr)
             os.makedirs(args.out_dir, exist_ok=True)
             with open(out_path, "w") as f:
                 for fx in fresh:

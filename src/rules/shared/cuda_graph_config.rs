@@ -114,12 +114,9 @@ pub fn with_phase(ctx: &mut Ctx, phase: &str, key: &str, value: PyValue) {
 
 /// `(phase, key) in server_args._cuda_graph_config_locked`.
 pub fn is_locked(ctx: &Ctx, phase: &str, key: &str) -> bool {
-    let want = format!("{phase}.{key}");
-    ctx.cfg
-        .get(LOCKED_FIELD)
-        .as_list()
-        .map(|l| l.iter().any(|v| v.as_str() == Some(want.as_str())))
-        .unwrap_or(false)
+    // `f"{phase}.{key}"`, compared in place
+    let is_want = |s: &str| s.strip_prefix(phase).and_then(|r| r.strip_prefix('.')) == Some(key);
+    ctx.cfg.get(LOCKED_FIELD).as_list().map(|l| l.iter().any(|v| v.as_str().is_some_and(is_want))).unwrap_or(false)
 }
 
 pub fn dict_get<'v>(v: &'v PyValue, key: &str) -> Option<&'v PyValue> {
