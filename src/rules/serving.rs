@@ -5,6 +5,7 @@
 //! families that run later read what SGLang's later hooks read.
 
 use super::shared::cuda_graph_config as cuda_graph;
+use super::shared::json_fix;
 use super::{site, Args, Ctx, NotRunReason, Rule, Step};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::fields::{f, Field};
@@ -113,54 +114,6 @@ fn fix_rewrite_list(ctx: &Ctx, title: &str, field: Field, values: &[String], app
         },
         _ => Fix::advice(title),
     }
-}
-
-/// Fix: the JSON object `value` (the flag `field`'s) written again without `key`; the flag left
-/// out when nothing else remains. Advice when `value` is not an object.
-fn without_key_fix(ctx: &Ctx, value: &PyValue, key: &str, field: Field, title: &str) -> Fix {
-    let PyValue::Dict(items) = value else { return display(title) };
-    let rest: Vec<(String, PyValue)> = items.iter().filter(|(k, _)| k != key).cloned().collect();
-    if rest.is_empty() {
-        return ctx.fix_remove(title, field, Applicability::Unsafe);
-    }
-    match json_text(&PyValue::Dict(rest)) {
-        Some(text) => ctx.fix_set(title, field, &crate::shell::single_quote(&text), Applicability::Unsafe),
-        None => display(title),
-    }
-}
-
-/// Fix: an inline `--watermark-config` JSON written again without `keys` (the flag left out
-/// when nothing remains); advice for a config in a file.
-pub(crate) fn watermark_config_without(ctx: &Ctx, keys: &[&str]) -> Fix {
-    let title = format!("Remove {} from --watermark-config", keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(" and "));
-    let Some(source) = ctx.cfg.str(f::watermark_config).filter(|s| s.trim_start().starts_with('{')) else { return display(title) };
-    let Ok(parsed) = serde_json::from_str::<serde_json::Value>(source) else { return display(title) };
-    let PyValue::Dict(items) = PyValue::from_json(&parsed) else { return display(title) };
-    let rest: Vec<(String, PyValue)> = items.into_iter().filter(|(k, _)| !keys.contains(&k.as_str())).collect();
-    if rest.is_empty() {
-        return ctx.fix_remove(title, f::watermark_config, Applicability::Unsafe);
-    }
-    match json_text(&PyValue::Dict(rest)) {
-        Some(text) => ctx.fix_set(title, f::watermark_config, &crate::shell::single_quote(&text), Applicability::Unsafe),
-        None => display(title),
-    }
-}
-
-/// `json.dumps(value)` for the values `json.loads` gives (None for a float JSON cannot write).
-fn json_text(value: &PyValue) -> Option<String> {
-    Some(match value {
-        PyValue::None => "null".into(),
-        PyValue::Bool(b) => b.to_string(),
-        PyValue::Int(i) => i.to_string(),
-        PyValue::BigInt(s) => s.clone(),
-        PyValue::Float(x) => serde_json::Number::from_f64(*x)?.to_string(),
-        PyValue::Str(s) => serde_json::to_string(s).ok()?,
-        PyValue::List(l) => format!("[{}]", l.iter().map(json_text).collect::<Option<Vec<_>>>()?.join(", ")),
-        PyValue::Dict(d) => {
-            let items = d.iter().map(|(k, v)| Some(format!("{}: {}", serde_json::to_string(k).ok()?, json_text(v)?))).collect::<Option<Vec<_>>>()?;
-            format!("{{{}}}", items.join(", "))
-        }
-    })
 }
 
 fn display(title: impl Into<String>) -> Fix {
@@ -421,7 +374,7 @@ pub fn handle_watermark_config(ctx: &mut Ctx) -> Step {
         let mut fixes = vec![if drop.is_empty() {
             ctx.fix_remove("Remove --watermark-config (SGLang's default watermark settings)", f::watermark_config, Applicability::Unsafe)
         } else {
-            watermark_config_without(ctx, drop)
+            json_fix::watermark_config_without(ctx, drop)
         }];
         fixes.push(display("Fix the JSON given to --watermark-config (keys: key, key_b, context_window, mixing_probability, max_probability, default_enabled, enforce_all)"));
         ctx.raise(rule, args, &[f::watermark_config], fixes)
@@ -517,7 +470,7 @@ pub fn handle_multimodal(ctx: &mut Ctx) -> Step {
         if let Some(v) = dict_get(&cfg, key) {
             if !matches!(v, PyValue::Dict(_)) {
                 let fixes = vec![
-                    without_key_fix(ctx, &cfg, key, f::mm_process_config, &format!("Drop the \"{key}\" entry of --mm-process-config")),
+                    json_fix::without_keys(ctx, &cfg, &[key], f::mm_process_config, &format!("Drop the \"{key}\" entry of --mm-process-config")),
                     display(format!("Make the \"{key}\" entry of --mm-process-config a JSON object")),
                 ];
                 return ctx.raise(
@@ -1384,7 +1337,7 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
         match has_watermark {
             Some(true) => {
                 let title = "Remove \"watermark\" from --preferred-sampling-params (request it per request instead)";
-                let fixes = vec![without_key_fix(ctx, &prefs, "watermark", f::preferred_sampling_params, title)];
+                let fixes = vec![json_fix::without_keys(ctx, &prefs, &["watermark"], f::preferred_sampling_params, title)];
                 return ctx.raise(&SRV050, &[], &[f::preferred_sampling_params], fixes);
             }
             Some(false) => {}

@@ -1349,7 +1349,7 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
 /// --watermark-config file (serving_hook.handle_watermark_config); without a file they keep
 /// their defaults, which pass.
 fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
-    use crate::rules::serving::watermark_config_without as without;
+    use crate::rules::shared::json_fix::watermark_config_without as without;
     let enabled = ctx.cfg.truthy(f::enable_watermark);
     if let Some(source) = ctx.cfg.str(f::watermark_config) {
         if !source.trim_start().starts_with('{') {
