@@ -637,6 +637,18 @@ impl<'a> Ctx<'a> {
                     1
                 } else {
                     self.missing_value(&name, "expected one argument", flag_span, word, action);
+                    // `--model-path -name`: a value starting with `-` read as an unknown flag
+                    let unknown_next = matches!(classes.get(start + 1), Some(Class::Opt { action: None, option, .. }) if option.is_empty());
+                    if let (true, Some(next)) = (unknown_next, self.words.get(start + 1)) {
+                        let fix = Fix {
+                            title: format!("Give `{}` the value `{}` as `{}={}`", word.text, next.text, word.text, next.text),
+                            applicability: Applicability::Unsafe,
+                            edits: vec![Edit { start: word.span.end, end: next.span.start, replacement: "=".into() }],
+                        };
+                        if let Some(d) = self.parsed.diagnostics.last_mut() {
+                            d.fixes.insert(0, fix);
+                        }
+                    }
                     return start + 1;
                 }
             }
