@@ -91,24 +91,35 @@ fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
     }
 }
 
+/// The input as text (a file, or standard input for `-` or none).
+fn read_text(file: Option<&str>) -> Result<String, String> {
+    read_input(file).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
+}
+
+/// Says why on standard error; the exit code of a command that could not run.
+fn fail(why: impl std::fmt::Display) -> ExitCode {
+    eprintln!("sglang-preflight: {why}");
+    ExitCode::from(2)
+}
+
+/// Prints `value` as pretty JSON (Err: the exit code when it cannot be written).
+fn print_json<T: serde::Serialize>(value: &T) -> Result<(), ExitCode> {
+    let s = serde_json::to_string_pretty(value).map_err(fail)?;
+    println!("{s}");
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Changes { from, to, json } => {
             let Some(changes) = sglang_preflight::changes::between_releases(&from, &to) else {
-                eprintln!(
-                    "sglang-preflight: SGLang {from} or {to} is not carried (carried: {})",
-                    sglang_preflight::schema::SUPPORTED_VERSIONS.join(", ")
-                );
-                return ExitCode::from(2);
+                let carried = sglang_preflight::schema::SUPPORTED_VERSIONS.join(", ");
+                return fail(format_args!("SGLang {from} or {to} is not carried (carried: {carried})"));
             };
             if json {
-                match serde_json::to_string_pretty(&changes) {
-                    Ok(s) => println!("{s}"),
-                    Err(e) => {
-                        eprintln!("sglang-preflight: {e}");
-                        return ExitCode::from(2);
-                    }
+                if let Err(code) = print_json(&changes) {
+                    return code;
                 }
             } else {
                 print!("{}", sglang_preflight::changes::markdown(&changes));
@@ -117,12 +128,8 @@ fn main() -> ExitCode {
         }
         Command::Reference { json: true, .. } => {
             let rules: Vec<_> = sglang_preflight::rules::all_rules().iter().map(|r| r.info()).collect();
-            match serde_json::to_string_pretty(&rules) {
-                Ok(s) => println!("{s}"),
-                Err(e) => {
-                    eprintln!("sglang-preflight: {e}");
-                    return ExitCode::from(2);
-                }
+            if let Err(code) = print_json(&rules) {
+                return code;
             }
             ExitCode::SUCCESS
         }
@@ -137,8 +144,7 @@ fn main() -> ExitCode {
                     && std::fs::create_dir_all("docs/releases").is_ok()
                     && std::fs::write("docs/releases/rule-ranges.md", sglang_preflight::docs::rule_ranges()).is_ok();
                 if !ok {
-                    eprintln!("sglang-preflight: cannot write docs/");
-                    return ExitCode::from(2);
+                    return fail("cannot write docs/");
                 }
             } else {
                 println!("{rules}\n{matrix}");
@@ -146,12 +152,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Extract { file } => {
-            let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
+            let text = match read_text(file.as_deref()) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("sglang-preflight: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return fail(e),
             };
             let parsed = sglang_preflight::shell::parse(&text);
             // Files the text writes with here-documents, for the recorder to create first.
@@ -169,37 +172,28 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Upgrade { from, to, file, json, gpu } => {
-            let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
+            let text = match read_text(file.as_deref()) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("sglang-preflight: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return fail(e),
             };
             let mut opts = sglang_preflight::CheckOptions::default();
             if let Some(g) = gpu {
                 match sglang_preflight::hardware::Hardware::preset(&g, None) {
                     Some(hw) => opts.hardware = hw,
                     None => {
-                        eprintln!("sglang-preflight: unknown GPU preset {g}");
-                        return ExitCode::from(2);
+                        return fail(format_args!("unknown GPU preset {g}"));
                     }
                 }
             }
             let up = match sglang_preflight::upgrade::upgrade(&text, &from, &to, &opts) {
                 Ok(u) => u,
                 Err(e) => {
-                    eprintln!("sglang-preflight: {e}");
-                    return ExitCode::from(2);
+                    return fail(e);
                 }
             };
             if json {
-                match serde_json::to_string_pretty(&up) {
-                    Ok(s) => println!("{s}"),
-                    Err(e) => {
-                        eprintln!("sglang-preflight: {e}");
-                        return ExitCode::from(2);
-                    }
+                if let Err(code) = print_json(&up) {
+                    return code;
                 }
             } else {
                 print!("{}", sglang_preflight::upgrade::render_text(&up, &text));
@@ -211,18 +205,14 @@ fn main() -> ExitCode {
             }
         }
         Command::Explain { file, json, sglang_version, gpu, gpus } => {
-            let text = match read_input(file.as_deref()).and_then(|b| String::from_utf8(b).map_err(|e| e.to_string())) {
+            let text = match read_text(file.as_deref()) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("sglang-preflight: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(e) => return fail(e),
             };
             let mut opts = sglang_preflight::CheckOptions { release_from_text: sglang_version.is_none(), ..Default::default() };
             if let Some(v) = sglang_version {
                 if !sglang_preflight::release::KNOWN_VERSIONS.contains(&v.as_str()) {
-                    eprintln!("sglang-preflight: unknown SGLang version {v}");
-                    return ExitCode::from(2);
+                    return fail(format_args!("unknown SGLang version {v}"));
                 }
                 opts.sglang_version = v;
             }
@@ -230,18 +220,13 @@ fn main() -> ExitCode {
             match sglang_preflight::hardware::Hardware::preset(&preset, gpus) {
                 Some(hw) => opts.hardware = hw,
                 None => {
-                    eprintln!("sglang-preflight: unknown GPU preset {preset}");
-                    return ExitCode::from(2);
+                    return fail(format_args!("unknown GPU preset {preset}"));
                 }
             }
             let e = sglang_preflight::explain::explain(&text, &opts);
             if json {
-                match serde_json::to_string_pretty(&e) {
-                    Ok(s) => println!("{s}"),
-                    Err(err) => {
-                        eprintln!("sglang-preflight: {err}");
-                        return ExitCode::from(2);
-                    }
+                if let Err(code) = print_json(&e) {
+                    return code;
                 }
             } else {
                 print!("{}", sglang_preflight::explain::render_text(&e, &text));
