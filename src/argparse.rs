@@ -224,6 +224,8 @@ struct Ctx<'a> {
     parsed: Parsed,
     /// Dests already set by this parse, with the span of the setting (for repeat warnings).
     seen: Vec<usize>,
+    /// The option being taken now, flag and values (for fixes that remove it).
+    occurrence: Span,
 }
 
 /// Parse `argv` (the words after the launcher, after the front end and `--config` merging).
@@ -247,7 +249,7 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
     let mut parsed = Parsed::default();
     // at most one setting per word: no rehashing as the options are stored
     parsed.namespace.explicit.reserve(argv.len());
-    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed, seen: Vec::new() };
+    let mut ctx = Ctx { schema, words: argv, unknown_words, parsed, seen: Vec::new(), occurrence: Span::default() };
     // SGLang's launchers look for the exact words `-h`/`--help` before parsing.
     if let Some(w) = argv.iter().find(|w| w.text == "-h" || w.text == "--help") {
         ctx.help(w.span);
@@ -333,6 +335,34 @@ pub fn parse_args_unknown(schema: &Schema, argv: &[Word], from_config: &[bool], 
             at,
         )
         .with_explanation("SGLang needs to know which model to serve: pass `--model-path <hub id or local folder>`.");
+        // a misspelt required flag among the unrecognized words (`--model_path X`): respell it
+        let required: Vec<&str> = tabs
+            .required
+            .iter()
+            .filter(|i| !ctx.seen.contains(i))
+            .filter_map(|&i| schema.actions.get(i))
+            .flat_map(|a| a.option_strings.iter().map(String::as_str))
+            .collect();
+        for &i in &extras {
+            let (Some(w), Some(Class::Opt { action: None, option, .. })) = (argv.get(i), classes.get(i)) else { continue };
+            if !option.is_empty() {
+                continue;
+            }
+            let flag_len = w.text.find('=').unwrap_or(w.text.len());
+            let flag = w.text.get(..flag_len).unwrap_or(&w.text);
+            let respelt = suggest::suggest_flag(schema, flag)
+                .into_iter()
+                .find(|s| s.applicability != Applicability::Display && s.replacement.as_deref().is_some_and(|r| required.contains(&r)));
+            if let Some(r) = respelt.and_then(|s| s.replacement) {
+                let fspan = w.sub_span(0, flag_len);
+                d.fixes.push(Fix {
+                    title: format!("Write `{flag}` as `{r}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit { start: fspan.start, end: fspan.end, replacement: r }],
+                });
+                break;
+            }
+        }
         // advice only: there is no value we could fill in
         d.fixes.push(Fix { title: "Add `--model-path <MODEL>`".into(), applicability: Applicability::Display, edits: Vec::new() });
         ctx.parsed.diagnostics.push(d);
@@ -463,6 +493,39 @@ impl<'a> Ctx<'a> {
         &mut self.parsed.diagnostics[n - 1]
     }
 
+    /// Fix: the flag's default in place of a value SGLang rejected, when the default is a value
+    /// the flag can take (`valid`). Unsafe: the default is SGLang's choice, not the user's.
+    fn default_fix(&self, action: &Action, span: Span, valid: impl Fn(&PyValue, &str) -> bool) -> Option<Fix> {
+        let default = self.schema.defaults.get(&action.dest)?;
+        if matches!(default, PyValue::None | PyValue::List(_)) {
+            return None;
+        }
+        let text = default.py_str();
+        if !valid(default, &text) {
+            return None;
+        }
+        let flag = crate::flag_edit::main_option(action);
+        Some(Fix {
+            title: format!("Use {flag}'s default {}", crate::shell::quote_word(&text)),
+            applicability: Applicability::Unsafe,
+            edits: vec![Edit { start: span.start, end: span.end, replacement: crate::shell::quote_word(&text) }],
+        })
+    }
+
+    /// Fix: remove the option being taken (flag and values) so SGLang uses its default; none
+    /// for a required option (it has no default).
+    fn remove_occurrence_fix(&self, action: &Action) -> Option<Fix> {
+        let whole = self.occurrence;
+        if action.required || whole.is_empty() {
+            return None;
+        }
+        Some(Fix {
+            title: format!("Remove {} (SGLang uses its default)", crate::flag_edit::main_option(action)),
+            applicability: Applicability::Unsafe,
+            edits: vec![Edit { start: whole.start, end: whole.end, replacement: String::new() }],
+        })
+    }
+
     fn ambiguous(&mut self, w: &Word, cands: &[&str]) {
         let flag_len = w.text.find('=').unwrap_or(w.text.len());
         let flag_span = w.sub_span(0, flag_len);
@@ -517,6 +580,16 @@ impl<'a> Ctx<'a> {
                 }
                 let msg = format!("argument {name}: ignored explicit argument {}", str_repr(&value));
                 let d = self.error("ARG002", "SystemExit", msg, value_span);
+                if action.action == "_HelpAction" {
+                    // `--help=x`: the word asks for the help text, not a server
+                    d.explanation = format!("`{option}` takes no value; alone it prints SGLang's help and exits without starting.");
+                    d.fixes.push(Fix {
+                        title: format!("Remove `{}`", word.text),
+                        applicability: Applicability::Unsafe,
+                        edits: vec![Edit { start: word.span.start, end: word.span.end, replacement: String::new() }],
+                    });
+                    return start + 1;
+                }
                 d.explanation = format!("`{option}` is a switch: it takes no value. Give the flag alone to turn it on.");
                 let eq_span = word.sub_span(off.saturating_sub(1), word.text.len());
                 let lower = value.to_ascii_lowercase();
@@ -564,6 +637,18 @@ impl<'a> Ctx<'a> {
                     1
                 } else {
                     self.missing_value(&name, "expected one argument", flag_span, word, action);
+                    // `--model-path -name`: a value starting with `-` read as an unknown flag
+                    let unknown_next = matches!(classes.get(start + 1), Some(Class::Opt { action: None, option, .. }) if option.is_empty());
+                    if let (true, Some(next)) = (unknown_next, self.words.get(start + 1)) {
+                        let fix = Fix {
+                            title: format!("Give `{}` the value `{}` as `{}={}`", word.text, next.text, word.text, next.text),
+                            applicability: Applicability::Unsafe,
+                            edits: vec![Edit { start: word.span.end, end: next.span.start, replacement: "=".into() }],
+                        };
+                        if let Some(d) = self.parsed.diagnostics.last_mut() {
+                            d.fixes.insert(0, fix);
+                        }
+                    }
                     return start + 1;
                 }
             }
@@ -644,6 +729,7 @@ impl<'a> Ctx<'a> {
         let Some(action) = schema.actions.get(ai) else { return };
         let name = option_name(action);
         let nargs = nargs_of(action);
+        self.occurrence = whole;
         let mut strings: Vec<(String, Span)> = vals;
         if let Some(p) = strings.iter().position(|(s, _)| s == "--") {
             strings.remove(p);
@@ -722,7 +808,7 @@ impl<'a> Ctx<'a> {
                     _ => value,
                 }
             }
-            "LoRAPathAction" => match self.lora_paths(value, value_span.unwrap_or(flag_span), &strings.iter().map(|(_, sp)| *sp).collect::<Vec<_>>()) {
+            "LoRAPathAction" => match self.lora_paths(action, value, value_span.unwrap_or(flag_span), &strings.iter().map(|(_, sp)| *sp).collect::<Vec<_>>()) {
                 Some(v) => v,
                 None => return,
             },
@@ -778,7 +864,7 @@ impl<'a> Ctx<'a> {
         );
     }
 
-    fn lora_paths(&mut self, value: PyValue, span: Span, item_spans: &[Span]) -> Option<PyValue> {
+    fn lora_paths(&mut self, action: &Action, value: PyValue, span: Span, item_spans: &[Span]) -> Option<PyValue> {
         let PyValue::List(items) = value else { return Some(PyValue::List(Vec::new())) };
         let mut out = Vec::with_capacity(items.len());
         for (n, item) in items.into_iter().enumerate() {
@@ -799,7 +885,14 @@ impl<'a> Ctx<'a> {
                                 str_repr(t)
                             );
                             let fix = lora_keys_fix(&obj);
+                            // nothing to build an entry from, and nothing else given: no adapter
+                            let remove = if fix.is_none() && item_spans.len() == 1 {
+                                self.remove_occurrence_fix(action)
+                            } else {
+                                None
+                            };
                             let d = self.error("ARG006", "AssertionError", msg, span);
+                            d.fixes.extend(remove);
                             d.explanation = "A `--lora-paths` entry written as JSON must be an object with both `lora_name` and `lora_path`.".into();
                             if let (Some((title, json)), Some(at)) = (fix, item_spans.get(n)) {
                                 d.fixes.push(Fix {
@@ -860,6 +953,21 @@ impl<'a> Ctx<'a> {
                     applicability: Applicability::Unsafe,
                     edits: vec![Edit { start: span.start, end: span.end, replacement: crate::shell::quote_word(&text) }],
                 });
+            }
+        }
+        // a variable the shell did not expand: its default stands in for it (the user may
+        // rather set the variable)
+        if unexpanded && self.parsed.diagnostics.last().is_some_and(|d| d.fixes.is_empty()) {
+            let fix = self.default_fix(action, span, |dv, _| cs.iter().any(|c| py_eq(c, dv)));
+            if let (Some(fix), Some(d)) = (fix, self.parsed.diagnostics.last_mut()) {
+                d.fixes.push(fix);
+            }
+        }
+        // nothing close and no default among the choices: leave the flag out
+        if self.parsed.diagnostics.last().is_some_and(|d| d.fixes.is_empty()) {
+            let fix = self.remove_occurrence_fix(action);
+            if let (Some(fix), Some(d)) = (fix, self.parsed.diagnostics.last_mut()) {
+                d.fixes.push(fix);
             }
         }
         false
@@ -924,6 +1032,18 @@ impl<'a> Ctx<'a> {
                 for (title, value, applicability) in suggest::number_fixes(short, s) {
                     d.fixes.push(Fix { title, applicability, edits: vec![Edit { start: span.start, end: span.end, replacement: value }] });
                 }
+                // no reading of the value as a number: the default, else no value at all
+                if self.parsed.diagnostics.last().is_some_and(|d| d.fixes.is_empty()) {
+                    let converts = |_: &PyValue, text: &str| match short {
+                        "int" => py_int(text).is_some(),
+                        "float" => py_float(text).is_some(),
+                        _ => crate::pyjson::loads(text).is_ok(),
+                    };
+                    let fix = self.default_fix(action, span, converts).or_else(|| self.remove_occurrence_fix(action));
+                    if let (Some(fix), Some(d)) = (fix, self.parsed.diagnostics.last_mut()) {
+                        d.fixes.push(fix);
+                    }
+                }
                 None
             }
             Err(ConvErr::Raw(exc, m)) => {
@@ -941,6 +1061,11 @@ impl<'a> Ctx<'a> {
                         applicability: Applicability::Safe,
                         edits: vec![Edit { start: span.start, end: span.end, replacement: new }],
                     });
+                } else if let Some(fix) = self.remove_occurrence_fix(action) {
+                    // the converter's own rules: leave the value to SGLang's default
+                    if let Some(d) = self.parsed.diagnostics.last_mut() {
+                        d.fixes.push(fix);
+                    }
                 }
                 None
             }
@@ -1084,6 +1209,73 @@ impl<'a> Ctx<'a> {
             match mine.and_then(|k| own.get_mut(k)) {
                 Some(o) => o.fixes.extend(fixes),
                 None => d.fixes.extend(fixes),
+            }
+        }
+        // A group with no edit that fixes it: remove its words (the user may have meant
+        // another flag; nothing close exists).
+        let machine = |f: &Fix| !f.edits.is_empty() && f.applicability != Applicability::Display;
+        for (k, g) in groups.iter().enumerate().take(MAX_SUGGESTED_FLAGS) {
+            let ws: Vec<&Word> = g.iter().filter_map(|&i| self.words.get(i)).collect();
+            let (Some(first), Some(last)) = (ws.first(), ws.last()) else { continue };
+            let target = if split { own.get_mut(k) } else { Some(&mut d) };
+            let Some(target) = target else { continue };
+            if target.fixes.iter().any(machine) {
+                continue;
+            }
+            let quoted = ws.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+            // the option right before argv word `j`, when it takes exactly one value word
+            let takes_one = |j: usize| match classes.get(j) {
+                Some(Class::Opt { action: Some(ai), explicit: None, .. }) => {
+                    self.schema.actions.get(*ai).is_some_and(|a| matches!(nargs_of(a), Nargs::One | Nargs::Exact(1)))
+                }
+                _ => false,
+            };
+            let before = g.first().and_then(|i| i.checked_sub(1));
+            let first_is_opt = g.first().is_some_and(|&i| matches!(classes.get(i), Some(Class::Opt { .. })));
+            if let (Some(p), true) = (before, first_is_opt) {
+                if takes_one(p) {
+                    // `--model-path -name`: argparse refused a value that starts with `-`
+                    if let Some(opt) = self.words.get(p) {
+                        target.fixes.push(Fix {
+                            title: format!("Give `{}` the value `{}` as `{}={}`", opt.text, first.text, opt.text, first.text),
+                            applicability: Applicability::Unsafe,
+                            edits: vec![Edit { start: opt.span.end, end: first.span.start, replacement: "=".into() }],
+                        });
+                        continue;
+                    }
+                }
+            }
+            // a piece of JSON the shell split off its value: removing it breaks the value
+            if !first_is_opt && quoted.contains(['{', '}', '[', ']']) {
+                continue;
+            }
+            target.fixes.push(Fix {
+                title: format!("Remove `{quoted}`"),
+                applicability: Applicability::Unsafe,
+                edits: vec![Edit { start: first.span.start, end: last.span.end, replacement: String::new() }],
+            });
+        }
+        // SGLang's one error, when each word has its own finding: every one's first fix at once
+        if split {
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut titles: Vec<&str> = Vec::new();
+            let mut applicability = Applicability::Safe;
+            for o in &own {
+                let Some(f) = o.fixes.iter().find(|f| machine(f)) else { continue };
+                let overlaps = f.edits.iter().any(|e| edits.iter().any(|x| e.start < x.end && x.start < e.end || e.start == x.start));
+                if overlaps {
+                    continue;
+                }
+                edits.extend(f.edits.iter().cloned());
+                titles.push(&f.title);
+                if f.applicability == Applicability::Unsafe {
+                    applicability = Applicability::Unsafe;
+                }
+            }
+            if !edits.is_empty() {
+                edits.sort_by_key(|e| (e.start, e.end));
+                let title = format!("Fix each: {}", titles.join("; "));
+                d.fixes.push(Fix { title, applicability, edits });
             }
         }
         let mut expl = String::from("argparse does not know these words: flags SGLang does not have (check the spelling: flags use `-`, not `_`), or values left over after a flag took what it accepts.");

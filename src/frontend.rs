@@ -167,6 +167,12 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
                     applicability: Applicability::Safe,
                     edits: vec![Edit { start: backend_span.start, end: backend_span.end, replacement: best }],
                 });
+            } else {
+                d.fixes.push(Fix {
+                    title: "Remove the --model-type (the backend is then detected from the model)".into(),
+                    applicability: Applicability::Unsafe,
+                    edits: vec![Edit { start: model_type_span.start, end: model_type_span.end, replacement: String::new() }],
+                });
             }
             fe.diagnostics.push(d);
             return false;
@@ -188,6 +194,23 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
             at,
         )
         .with_explanation("`sglang serve` looks for the model before parsing other flags: give it as the first word, or as `--model-path`/`--model` spelled out in full (abbreviations and `--config` files are not seen at this point).");
+        // the model given with a misspelt or abbreviated flag (`--model_path X`, `--model-p X`)
+        // that only argparse would have understood: spell it out
+        let misspelt = fe.argv.iter().enumerate().find_map(|(i, w)| {
+            let flag_len = w.text.find('=').unwrap_or(w.text.len());
+            let flag = w.text.get(..flag_len)?;
+            let norm = flag.replace('_', "-").to_ascii_lowercase();
+            let names = norm == "--model-path" || norm == "--model" || (norm.len() > "--model-".len() && "--model-path".starts_with(&norm));
+            let has_value = flag_len < w.text.len() || fe.argv.get(i + 1).is_some_and(|v| !v.text.starts_with('-'));
+            (flag != "--model-path" && flag != "--model" && names && has_value).then(|| (flag.to_string(), w.sub_span(0, flag_len)))
+        });
+        if let Some((flag, span)) = misspelt {
+            d.fixes.push(Fix {
+                title: format!("Write `{flag}` as `--model-path`"),
+                applicability: Applicability::Safe,
+                edits: vec![Edit { start: span.start, end: span.end, replacement: "--model-path".into() }],
+            });
+        }
         d.fixes.push(Fix { title: "Add `--model-path <MODEL>` (or give the model as the first word)".into(), applicability: Applicability::Display, edits: Vec::new() });
         fe.diagnostics.push(d);
         return false;

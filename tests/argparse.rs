@@ -126,10 +126,15 @@ fn fixes_are_text_edits_that_apply() {
     // two unknown flags: SGLang's one ARG008, and a finding of each flag's own with its fixes
     assert_eq!(r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG008").count(), 1);
     assert_eq!(r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG013").count(), 2);
-    let edits: Vec<_> = r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG008" || d.code == "ARG013").flat_map(|d| d.fixes.iter()).filter(|f| f.applicability == Applicability::Safe).flat_map(|f| f.edits.clone()).collect();
+    let edits: Vec<_> = r.commands[0].diagnostics.iter().filter(|d| d.code == "ARG013").flat_map(|d| d.fixes.iter()).filter(|f| f.applicability == Applicability::Safe).flat_map(|f| f.edits.clone()).collect();
     let fixed = apply_edits(&text, &edits).unwrap();
     assert_eq!(fixed, format!("python -m sglang.launch_server --model-path {M} --reasoning-parser qwen3 --context-length 4096"));
     assert!(check(&fixed, &CheckOptions::default()).commands[0].diagnostics.iter().all(|d| d.code != "ARG008"));
+    // SGLang's one error applies every flag's first fix at once: the same text
+    let arg008 = r.commands[0].diagnostics.iter().find(|d| d.code == "ARG008").unwrap();
+    let all_at_once = arg008.fixes.first().unwrap();
+    assert_eq!(all_at_once.applicability, Applicability::Safe);
+    assert_eq!(apply_edits(&text, &all_at_once.edits).as_deref(), Some(fixed.as_str()));
 }
 
 #[test]

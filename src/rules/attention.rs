@@ -1143,7 +1143,11 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
                     &REPLAYSSM_SPEC_RAGGED,
                     &[("ragged_mode.value", &mode), ("cfg.speculative_algorithm", &algo_shown), ("verify", &verify_shown)],
                     &[f::enable_linear_replayssm_spec, f::speculative_algorithm, f::linear_attn_verify_backend],
-                    vec![],
+                    vec![
+                        // the static layout (the default) works with every algorithm
+                        ctx.fix_unset_env("Unset SGLANG_RAGGED_VERIFY_MODE (static verify)", "SGLANG_RAGGED_VERIFY_MODE", Applicability::Unsafe),
+                        ctx.fix_remove("Remove --enable-linear-replayssm-spec", f::enable_linear_replayssm_spec, Applicability::Unsafe),
+                    ],
                 );
             }
         }

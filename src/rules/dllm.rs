@@ -89,6 +89,10 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
         let mut fixes = Vec::new();
         if let Some(known) = ALGORITHMS.iter().find(|a| a.eq_ignore_ascii_case(&algorithm.replace('_', ""))) {
             fixes.push(ctx.fix_set(format!("Use --dllm-algorithm {known}"), f::dllm_algorithm, known, Applicability::Safe));
+        } else {
+            // nothing close: no diffusion decoding (whether the model is a diffusion LM, which any
+            // algorithm needs, is its config's)
+            fixes.push(ctx.fix_remove("Remove --dllm-algorithm", f::dllm_algorithm, Applicability::Unsafe));
         }
         return ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &algorithm)], &[f::dllm_algorithm], fixes);
     }

@@ -276,7 +276,13 @@ fn check_v2_lora_modes(ctx: &mut Ctx, option: &str) -> Step {
     ];
     for (unsupported, mode, dest) in modes {
         if unsupported {
-            return ctx.raise(&V2_LORA_MODES, &[("option", &option), ("mode", &mode)], &[dest, f::lora_backend, f::moe_runner_backend], vec![]);
+            // leave out the mode the backend does not support (ROCm is the machine's)
+            let fixes = match mode {
+                "SGLANG_EXPERIMENTAL_LORA_OPTI" => vec![ctx.fix_unset_env("Unset SGLANG_EXPERIMENTAL_LORA_OPTI", mode, Applicability::Unsafe)],
+                "ROCm" => vec![],
+                _ => vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)],
+            };
+            return ctx.raise(&V2_LORA_MODES, &[("option", &option), ("mode", &mode)], &[dest, f::lora_backend, f::moe_runner_backend], fixes);
         }
     }
     Ok(())
@@ -446,7 +452,8 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
             &MOE_RUNNER_QUANT,
             &[("backend", &backend), ("cfg.quantization", &quant.py_str())],
             &[f::quantization],
-            vec![],
+            // the checkpoint's quantization is the model's: the MoE runner is what can change
+            vec![ctx.fix_remove(format!("Remove --moe-runner-backend {backend}"), f::moe_runner_backend, Applicability::Unsafe)],
         );
     }
     if quant.as_str() == Some("modelopt_fp4") && backend != "lora_marlin" {
@@ -459,7 +466,8 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
         return ctx.raise(&MOE_RUNNER_A2A, &[("backend", &backend), ("cfg.moe_a2a_backend", &a2a)], &[f::moe_a2a_backend], vec![fix]);
     }
     if !ctx.cfg.is_none(f::ep_join_mode) {
-        return ctx.raise(&MOE_RUNNER_ELASTIC_EP, &[("backend", &backend)], &[f::ep_join_mode], vec![]);
+        let fix = ctx.fix_remove(format!("Remove --moe-runner-backend {backend}"), f::moe_runner_backend, Applicability::Unsafe);
+        return ctx.raise(&MOE_RUNNER_ELASTIC_EP, &[("backend", &backend)], &[f::ep_join_mode], vec![fix]);
     }
     if ctx.cfg.truthy(f::enable_eplb) || !ctx.cfg.is(f::init_expert_location, "trivial") || ctx.cfg.int(f::ep_num_redundant_experts).unwrap_or(0) > 0 {
         let mut fixes = vec![];

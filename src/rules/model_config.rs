@@ -3,6 +3,7 @@
 //! builds the model config, so invalid JSON surfaces there, as Python's `JSONDecodeError`.
 
 use super::{Ctx, Rule};
+use crate::diagnostic::Applicability;
 use crate::pyjson;
 use crate::fields::f;
 use crate::rules::{Sglang, Step};
@@ -24,7 +25,13 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
     let Some(text) = ctx.cfg.str(f::json_model_override_args).map(str::to_string) else { return Ok(()) };
     if let Err(e) = pyjson::loads(&text) {
         let span = ctx.span_of(&[f::json_model_override_args]);
-        let raised = ctx.raise(&OVERRIDE_ARGS_JSON, &[], &[f::json_model_override_args], Vec::new());
+        // object keys written without quotes (`{rope_theta: 1000000}`): quote them
+        let fixes = quote_bare_keys(&text)
+            .filter(|fixed| pyjson::loads(fixed).is_ok())
+            .map(|fixed| ctx.fix_set("Quote the keys", f::json_model_override_args, &crate::shell::single_quote(&fixed), Applicability::Safe))
+            .into_iter()
+            .collect();
+        let raised = ctx.raise(&OVERRIDE_ARGS_JSON, &[], &[f::json_model_override_args], fixes);
         // Python's own exception: its class and message are json.loads' (JSONDecodeError, or
         // RecursionError for deep nesting), not the rule's template, so they are set as printed.
         if raised.is_err() {
@@ -37,4 +44,60 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
         return raised;
     }
     Ok(())
+}
+
+/// `text` with each bare object key (a name right after `{` or `,`, followed by `:`) put in
+/// double quotes; None when there is none.
+fn quote_bare_keys(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut in_string = false;
+    let mut last_sig = ' ';
+    let mut changed = false;
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if in_string {
+            out.push(c);
+            if c == '\\' {
+                if let Some(&n) = chars.get(i + 1) {
+                    out.push(n);
+                    i += 1;
+                }
+            } else if c == '"' {
+                in_string = false;
+                last_sig = '"';
+            }
+            i += 1;
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+        } else if (c.is_ascii_alphabetic() || c == '_') && matches!(last_sig, '{' | ',') {
+            let start = i;
+            while chars.get(i).is_some_and(|&k| k.is_ascii_alphanumeric() || matches!(k, '_' | '-' | '.')) {
+                i += 1;
+            }
+            let mut j = i;
+            while chars.get(j).is_some_and(|k| k.is_whitespace()) {
+                j += 1;
+            }
+            let word: String = chars.get(start..i).unwrap_or(&[]).iter().collect();
+            if chars.get(j) == Some(&':') {
+                out.push('"');
+                out.push_str(&word);
+                out.push('"');
+                changed = true;
+            } else {
+                out.push_str(&word);
+            }
+            last_sig = 'a';
+            continue;
+        }
+        out.push(c);
+        if !c.is_whitespace() {
+            last_sig = c;
+        }
+        i += 1;
+    }
+    changed.then_some(out)
 }

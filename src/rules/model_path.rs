@@ -146,6 +146,13 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) -> Step {
             });
         }
     }
+    // A Hugging Face cache folder's name (`models--org--name`): the repo id it caches.
+    if rule.code == "MP002" {
+        let repo = path.strip_prefix("models--").and_then(|rest| rest.split_once("--")).map(|(org, name)| format!("{org}/{name}"));
+        if let Some(repo) = repo.filter(|r| repo_id_regex_matches(r) && !r.contains("--") && !r.contains("..")) {
+            fixes.push(ctx.fix_set(format!("Use the repo id {repo}"), f::model_path, &repo, Applicability::Unsafe));
+        }
+    }
     if rule.code == "MP003" {
         let trimmed = path.trim_end_matches(".git").to_string();
         fixes.push(ctx.fix_set("Drop the trailing .git", f::model_path, &trimmed, Applicability::Safe));

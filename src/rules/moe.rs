@@ -894,7 +894,8 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
     let runner = text(ctx, f::moe_runner_backend, "auto");
     let w4a16 = runner == "flashinfer_cutedsl" && env_bool(ctx, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16");
     if w4a16 && env_bool(ctx, "SGLANG_MOE_NVFP4_DISPATCH") {
-        return ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_ENV, &[], &[f::moe_runner_backend, f::moe_a2a_backend], vec![]);
+        let fixes = vec![ctx.fix_unset_env("Unset SGLANG_MOE_NVFP4_DISPATCH (bf16 dispatch)", "SGLANG_MOE_NVFP4_DISPATCH", Applicability::Safe)];
+        return ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_ENV, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
     }
     let quant = ctx.cfg.str(f::quantization).map(str::to_string);
     let nvfp4_dispatch_set = ctx.env("SGLANG_MOE_NVFP4_DISPATCH").is_some();
@@ -921,7 +922,11 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
             // handle_flashinfer_a2a_dispatch_type
             if nvfp4_dispatch_set {
                 // the variable is outside the command's flags: no edit can unset it
-                return ctx.raise(&DISPATCH_TYPE_AND_ENV, &[], &[f::flashinfer_a2a_dispatch_type], vec![]);
+                let fixes = vec![
+                    ctx.fix_unset_env("Unset SGLANG_MOE_NVFP4_DISPATCH (the flag chooses the dispatch type)", "SGLANG_MOE_NVFP4_DISPATCH", Applicability::Safe),
+                    ctx.fix_remove("Remove --flashinfer-a2a-dispatch-type", f::flashinfer_a2a_dispatch_type, Applicability::Unsafe),
+                ];
+                return ctx.raise(&DISPATCH_TYPE_AND_ENV, &[], &[f::flashinfer_a2a_dispatch_type], fixes);
             }
             let q = quant.as_deref();
             if quant_from_checkpoint(ctx) {

@@ -1233,10 +1233,15 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
     let aiter = ctx.cfg.truthy(f::enable_aiter_allreduce_fusion);
     if attn_cp > 1 {
         if py_mod(tp, attn_cp) != Some(0) {
-            return ctx.raise(&TP_DIV_ATTN_CP, &[], &[f::attn_cp_size, f::tp_size], vec![]);
+            let cp = largest_divisor_at_most(tp, attn_cp);
+            let fixes = vec![ctx.fix_set(format!("Use --attn-cp-size {cp} (divides --tp-size {tp})"), f::attn_cp_size, &cp.to_string(), Applicability::Unsafe)];
+            return ctx.raise(&TP_DIV_ATTN_CP, &[], &[f::attn_cp_size, f::tp_size], fixes);
         }
         if py_mod(tp, attn_dp * attn_cp) != Some(0) {
-            return ctx.raise(&TP_DIV_ATTN_DP_CP, &[], &[f::attn_dp_size, f::attn_cp_size, f::tp_size], vec![]);
+            // attn_cp divides tp here: the attention-DP size that fits
+            let dp = largest_divisor_at_most(tp / attn_cp.max(1), attn_dp);
+            let fixes = vec![ctx.fix_set(format!("Use --attn-dp-size {dp}"), f::attn_dp_size, &dp.to_string(), Applicability::Unsafe)];
+            return ctx.raise(&TP_DIV_ATTN_DP_CP, &[], &[f::attn_dp_size, f::attn_cp_size, f::tp_size], fixes);
         }
         if aiter {
             let fixes = vec![ctx.fix_remove("Drop --enable-aiter-allreduce-fusion", f::enable_aiter_allreduce_fusion, Applicability::Safe)];
@@ -1247,10 +1252,19 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
     let ep = int(ctx, f::ep_size, 1);
     if moe_dp > 1 {
         if py_mod(tp, moe_dp) != Some(0) {
-            return ctx.raise(&TP_DIV_MOE_DP, &[], &[f::moe_dp_size, f::tp_size], vec![]);
+            // a MoE DP size above 1 must also equal the attention CP size (checked next)
+            let fixes = vec![if attn_cp > 1 {
+                ctx.fix_set(format!("Use --moe-dp-size {attn_cp} (the attention CP size)"), f::moe_dp_size, &attn_cp.to_string(), Applicability::Unsafe)
+            } else {
+                ctx.fix_remove("Remove --moe-dp-size (SGLang uses 1)", f::moe_dp_size, Applicability::Unsafe)
+            }];
+            return ctx.raise(&TP_DIV_MOE_DP, &[], &[f::moe_dp_size, f::tp_size], fixes);
         }
         if ep * moe_dp > tp {
-            return ctx.raise(&EP_MOE_DP_LE_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], vec![]);
+            // moe_dp divides tp here
+            let size = (tp / moe_dp).max(1);
+            let fixes = vec![ctx.fix_set(format!("Use --ep-size {size} (--tp-size / --moe-dp-size)"), f::ep_size, &size.to_string(), Applicability::Unsafe)];
+            return ctx.raise(&EP_MOE_DP_LE_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], fixes);
         }
         if int(ctx, f::pp_size, 1) != 1 {
             let fixes = vec![ctx.fix_remove("Drop --pp-size", f::pp_size, Applicability::Unsafe)];
@@ -1457,7 +1471,10 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     let attn_cp = int(ctx, f::attn_cp_size, 1);
     if tp <= 0 || attn_dp <= 0 || attn_cp <= 0 || py_mod(tp, attn_dp * attn_cp) != Some(0) {
         let args: &Args = &[("cfg.tp_size", &tp), ("cfg.attn_dp_size", &attn_dp), ("resolved.attn_cp_size", &attn_cp)];
-        return ctx.raise(&EEP_TOPOLOGY, args, &[f::tp_size, f::attn_dp_size, f::attn_cp_size], vec![]);
+        // a size the command sets to zero or less: SGLang's default instead
+        let culprit = [f::attn_cp_size, f::attn_dp_size].into_iter().find(|&d| ctx.cfg.is_explicit(d) && int(ctx, d, 1) <= 0);
+        let fixes = culprit.map(|d| ctx.fix_remove(format!("Remove {} (SGLang uses 1)", ctx.flag(d)), d, Applicability::Unsafe)).into_iter().collect();
+        return ctx.raise(&EEP_TOPOLOGY, args, &[f::tp_size, f::attn_dp_size, f::attn_cp_size], fixes);
     }
     let attn_tp = tp / attn_dp / attn_cp;
     let replica = attn_tp * attn_cp;
@@ -1468,7 +1485,13 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     for (size, dest) in sizes {
         if size <= 0 || replica <= 0 || size % replica != 0 {
             // physical_ep_size_to_dp_size's ValueError, raised again as an AssertionError.
-            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("ep_size", &size), ("attn_replica_size", &replica)], &[dest, f::max_ep_size], vec![]);
+            // the scale-up ceiling is this launch's to choose (the others are the deployment's)
+            let mut fixes = Vec::new();
+            if dest == f::max_ep_size && replica > 0 && size > 0 {
+                let up = (size + replica - 1) / replica * replica;
+                fixes.push(ctx.fix_set(format!("Use --max-ep-size {up} (a multiple of {replica})"), f::max_ep_size, &up.to_string(), Applicability::Unsafe));
+            }
+            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("ep_size", &size), ("attn_replica_size", &replica)], &[dest, f::max_ep_size], fixes);
         }
     }
     let dense = ctx.cfg.get(f::moe_dense_tp_size).clone();
@@ -1540,7 +1563,8 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     let dcp = int(ctx, f::dcp_size, 1);
     if py_mod(attn_tp, dcp) != Some(0) {
         let args: &Args = &[("cfg.dcp_size", &dcp), ("attn_tp_size", &attn_tp)];
-        return ctx.raise(&EEP_DCP, args, &[f::dcp_size], vec![]);
+        let fixes = vec![ctx.fix_remove("Remove --dcp-size (SGLang uses 1)", f::dcp_size, Applicability::Unsafe)];
+        return ctx.raise(&EEP_DCP, args, &[f::dcp_size], fixes);
     }
     // #28/#29 read the resolved cuda_graph_config (the cuda_graph family resolves it in
     // handle_cuda_graph_config, before this hook). The default prefill backend depends on the
@@ -1654,4 +1678,9 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         let _ = ctx.raise(&EEP_NIXL, args, &[f::moe_a2a_backend], fixes);
     }
     Ok(())
+}
+
+/// The largest divisor of `n` that is at most `k` (1 when there is none): a size that divides.
+fn largest_divisor_at_most(n: i64, k: i64) -> i64 {
+    (1..=k.min(n)).rev().find(|d| n % d == 0).unwrap_or(1)
 }

@@ -5,6 +5,7 @@
 //! families that run later read what SGLang's later hooks read.
 
 use super::shared::cuda_graph_config as cuda_graph;
+use super::shared::json_fix;
 use super::{site, Args, Ctx, NotRunReason, Rule, Step};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::fields::{f, Field};
@@ -368,12 +369,18 @@ pub fn handle_watermark_config(ctx: &mut Ctx) -> Step {
         ctx.skip(site("sampling.watermarking.config._read_config_file", "failed to read watermark config JSON"), NotRunReason::Files);
         return Ok(());
     };
-    fn fail(ctx: &mut Ctx, rule: &'static Rule, args: &Args) -> Step {
-        let fixes = vec![display("Fix the JSON given to --watermark-config (keys: key, key_b, context_window, mixing_probability, max_probability, default_enabled, enforce_all)")];
+    // `drop`: the keys an edit of an inline config leaves out; none: the config itself
+    fn fail(ctx: &mut Ctx, rule: &'static Rule, args: &Args, drop: &[&str]) -> Step {
+        let mut fixes = vec![if drop.is_empty() {
+            ctx.fix_remove("Remove --watermark-config (SGLang's default watermark settings)", f::watermark_config, Applicability::Unsafe)
+        } else {
+            json_fix::watermark_config_without(ctx, drop)
+        }];
+        fixes.push(display("Fix the JSON given to --watermark-config (keys: key, key_b, context_window, mixing_probability, max_probability, default_enabled, enforce_all)"));
         ctx.raise(rule, args, &[f::watermark_config], fixes)
     }
     if source.len() > 4096 {
-        return fail(ctx, &SRV006, &[]);
+        return fail(ctx, &SRV006, &[], &[]);
     }
     let raw = match serde_json::from_str::<serde_json::Value>(&source) {
         Ok(v) => PyValue::from_json(&v),
@@ -383,39 +390,42 @@ pub fn handle_watermark_config(ctx: &mut Ctx) -> Step {
                 ctx.skip(site("sampling.watermarking.config.load_watermark_config", "failed to read watermark config JSON"), NotRunReason::NotImplemented);
                 return Ok(());
             }
-            return fail(ctx, &SRV007, &[]);
+            return fail(ctx, &SRV007, &[], &[]);
         }
     };
     let PyValue::Dict(items) = &raw else {
-        return fail(ctx, &SRV008, &[]);
+        return fail(ctx, &SRV008, &[], &[]);
     };
-    if items.iter().any(|(k, _)| !WATERMARK_FIELDS.contains(&k.as_str())) {
-        return fail(ctx, &SRV009, &[]);
+    let unknown: Vec<&str> = items.iter().map(|(k, _)| k.as_str()).filter(|k| !WATERMARK_FIELDS.contains(k)).collect();
+    if !unknown.is_empty() {
+        let unknown: Vec<String> = unknown.into_iter().map(str::to_string).collect();
+        let unknown: Vec<&str> = unknown.iter().map(String::as_str).collect();
+        return fail(ctx, &SRV009, &[], &unknown);
     }
     for name in ["key", "key_b"] {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
             if let Some(e) = watermark_key_error(v) {
-                return fail(ctx, &SRV010, &[("str(error)", &e)]);
+                return fail(ctx, &SRV010, &[("str(error)", &e)], &[name]);
             }
         }
     }
     if let Some(cw) = dict_get(&raw, "context_window").filter(|v| !v.is_none()) {
         let ok = matches!(cw, PyValue::Int(i) if (1..=64).contains(i));
         if !ok {
-            return fail(ctx, &SRV011, &[]);
+            return fail(ctx, &SRV011, &[], &["context_window"]);
         }
     }
     for name in ["mixing_probability", "max_probability"] {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
             if !matches!(v, PyValue::Int(_) | PyValue::BigInt(_) | PyValue::Float(_)) {
-                return fail(ctx, &SRV012, &[("name", &name)]);
+                return fail(ctx, &SRV012, &[("name", &name)], &[name]);
             }
         }
     }
     for name in ["default_enabled", "enforce_all"] {
         if let Some(v) = dict_get(&raw, name).filter(|v| !v.is_none()) {
             if !matches!(v, PyValue::Bool(_)) {
-                return fail(ctx, &SRV013, &[("name", &name)]);
+                return fail(ctx, &SRV013, &[("name", &name)], &[name]);
             }
         }
     }
@@ -459,7 +469,10 @@ pub fn handle_multimodal(ctx: &mut Ctx) -> Step {
     for key in ["image", "video", "audio"] {
         if let Some(v) = dict_get(&cfg, key) {
             if !matches!(v, PyValue::Dict(_)) {
-                let fixes = vec![display(format!("Make the \"{key}\" entry of --mm-process-config a JSON object"))];
+                let fixes = vec![
+                    json_fix::without_keys(ctx, &cfg, &[key], f::mm_process_config, &format!("Drop the \"{key}\" entry of --mm-process-config")),
+                    display(format!("Make the \"{key}\" entry of --mm-process-config a JSON object")),
+                ];
                 return ctx.raise(
                     &SRV016,
                     &[("key", &key), ("type(cfg.mm_process_config[key])", &py_type(v))],
@@ -812,7 +825,10 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
         }
         let ok = matches!(&sidecar_args, PyValue::List(l) if l.iter().all(|a| matches!(a, PyValue::Str(_))));
         if !ok {
-            let fixes = vec![display("Write --sidecar-args as a JSON array of strings, e.g. '[\"--verbose\"]'")];
+            let fixes = vec![
+                ctx.fix_remove("Drop --sidecar-args (the sidecar gets no extra arguments)", f::sidecar_args, Applicability::Unsafe),
+                display("Write --sidecar-args as a JSON array of strings, e.g. '[\"--verbose\"]'"),
+            ];
             return ctx.raise(&SRV033, &[], &[f::sidecar_args], fixes);
         }
     }
@@ -1320,7 +1336,8 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
         };
         match has_watermark {
             Some(true) => {
-                let fixes = vec![display("Remove \"watermark\" from --preferred-sampling-params (request it per request instead)")];
+                let title = "Remove \"watermark\" from --preferred-sampling-params (request it per request instead)";
+                let fixes = vec![json_fix::without_keys(ctx, &prefs, &["watermark"], f::preferred_sampling_params, title)];
                 return ctx.raise(&SRV050, &[], &[f::preferred_sampling_params], fixes);
             }
             Some(false) => {}

@@ -896,7 +896,12 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
     if env_bool(ctx, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION")
         && (!matches!(alg.as_deref(), Some("EAGLE" | "EAGLE3" | "DSPARK")) || ctx.cfg.truthy(f::enable_multi_layer_eagle))
     {
-        return ctx.raise(&DP_COORDINATION, &[], &[f::speculative_algorithm, f::enable_multi_layer_eagle], vec![]);
+        let fixes = vec![ctx.fix_unset_env(
+            "Unset SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION",
+            "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION",
+            Applicability::Unsafe,
+        )];
+        return ctx.raise(&DP_COORDINATION, &[], &[f::speculative_algorithm, f::enable_multi_layer_eagle], fixes);
     }
 
     if ctx.cfg.truthy(f::speculative_adaptive) {
@@ -914,7 +919,7 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
             &RAGGED_MODE,
             &[("value", &str_repr(&mode)), ("', '.join((repr(m.value) for m in RaggedVerifyMode))", &"'static', 'cap-accept', 'compact'")],
             &[f::speculative_algorithm],
-            vec![],
+            vec![ctx.fix_unset_env("Unset SGLANG_RAGGED_VERIFY_MODE (static, the default)", "SGLANG_RAGGED_VERIFY_MODE", Applicability::Unsafe)],
         );
     }
     match alg.as_str() {
@@ -1313,7 +1318,8 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
             return ctx.raise(&DSPARK_DP_A2A, &[("cfg.moe_a2a_backend", &str_repr(&a2a))], &[f::moe_a2a_backend], vec![fix]);
         }
         if !npu && (a2a != "none" || env_bool(ctx, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION")) && mode != "static" {
-            return ctx.raise(&DSPARK_DP_RAGGED, &[], &[f::moe_a2a_backend, f::attn_dp_size], vec![]);
+            let fix = ctx.fix_unset_env("Unset SGLANG_RAGGED_VERIFY_MODE (static, the default)", "SGLANG_RAGGED_VERIFY_MODE", Applicability::Safe);
+            return ctx.raise(&DSPARK_DP_RAGGED, &[], &[f::moe_a2a_backend, f::attn_dp_size], vec![fix]);
         }
         let cp = ctx.cfg.int(f::attn_cp_size).unwrap_or(1);
         if cp > 1 {

@@ -305,18 +305,25 @@ pub fn handle_aux_hidden_state_capture(ctx: &mut Ctx) -> Step {
             &AUX_CAPTURE_NEEDS_LAYER_IDS,
             &[("method", &method)],
             &dests,
-            vec![],
+            // the layers are the model's to name: the edit can only turn the capture off
+            vec![ctx.fix_remove("Remove --enable-return-aux-hidden-states", f::enable_return_aux_hidden_states, Applicability::Unsafe)],
         );
     }
     if let Some(ids) = layer_ids.as_list() {
         // `len(layer_ids) == 0` is unreachable from the CLI (nargs="+").
         let ints: Vec<i64> = ids.iter().filter_map(PyValue::as_int).collect();
         if ints.iter().any(|&i| i < 0) {
+            let kept: Vec<String> = ints.iter().filter(|&&i| i >= 0).map(i64::to_string).collect();
+            let fix = if kept.is_empty() {
+                ctx.fix_remove("Remove --return-aux-hidden-state-layer-ids", f::return_aux_hidden_state_layer_ids, Applicability::Unsafe)
+            } else {
+                ctx.fix_set("Drop the negative layer ids", f::return_aux_hidden_state_layer_ids, &kept.join(" "), Applicability::Unsafe)
+            };
             return ctx.raise(
                 &AUX_LAYER_IDS_NEGATIVE,
                 &[("list(layer_ids)", &layer_ids.repr())],
                 &[f::return_aux_hidden_state_layer_ids],
-                vec![],
+                vec![fix],
             );
         }
         let mut seen = std::collections::HashSet::new();

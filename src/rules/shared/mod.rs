@@ -5,6 +5,7 @@
 pub mod cuda_graph_config;
 pub mod envs;
 pub mod ib_devices;
+pub mod json_fix;
 pub mod mooncake_transfer_engine;
 pub mod overrides;
 pub mod runtime_context;

@@ -1014,7 +1014,8 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
         None => {}
         // the speculative hook refused pipeline-parallel DSPARK outside PD prefill already
         Some("DSPARK") if pp_spec => {
-            return ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![]);
+            let fix = ctx.fix_unset_env("Unset SGLANG_ENABLE_PP_SPEC", "SGLANG_ENABLE_PP_SPEC", Applicability::Safe);
+            return ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![fix]);
         }
         Some("DSPARK") => {}
         Some(alg) => {
@@ -1268,10 +1269,12 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
     let Some(rule) = list.first() else { return Ok(()) };
     let n = list.len();
     let d = [field];
+    // SGLang's default buckets: right for any rule the user got wrong
+    let default_buckets = |ctx: &Ctx| ctx.fix_set("Use the default buckets", field, "default", Applicability::Unsafe);
     match rule.as_str() {
         "tse" => {
             if n != 4 {
-                return ctx.raise(&BUCKETS_TSE_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![default_buckets(ctx)]);
             }
             let parsed = (
                 list.get(1).and_then(|s| py_float(s)),
@@ -1279,16 +1282,16 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
                 list.get(3).and_then(|s| py_int(s)),
             );
             let (Some(middle), Some(base), Some(count)) = parsed else {
-                return ctx.raise(&BUCKETS_TSE_PARAMS, &[("arg_name", &arg)], &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_PARAMS, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)]);
             };
             if base.is_nan() || base <= 1.0 {
-                return ctx.raise(&BUCKETS_TSE_BASE, &[("arg_name", &arg), ("base", &float_repr(base))], &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_BASE, &[("arg_name", &arg), ("base", &float_repr(base))], &d, vec![default_buckets(ctx)]);
             }
             if count <= 0 {
-                return ctx.raise(&BUCKETS_TSE_COUNT, &[("arg_name", &arg), ("count", &count)], &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_COUNT, &[("arg_name", &arg), ("count", &count)], &d, vec![default_buckets(ctx)]);
             }
             if middle.is_nan() || middle <= 0.0 {
-                return ctx.raise(&BUCKETS_TSE_MIDDLE, &[("arg_name", &arg), ("middle", &float_repr(middle))], &d, vec![]);
+                return ctx.raise(&BUCKETS_TSE_MIDDLE, &[("arg_name", &arg), ("middle", &float_repr(middle))], &d, vec![default_buckets(ctx)]);
             }
         }
         "default" => {
@@ -1299,21 +1302,34 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
         }
         "custom" => {
             if n < 2 {
-                return ctx.raise(&BUCKETS_CUSTOM_LEN, &[("arg_name", &arg)], &d, vec![]);
+                return ctx.raise(&BUCKETS_CUSTOM_LEN, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)]);
             }
             let mut values = Vec::new();
             for s in list.iter().skip(1) {
                 match py_float(s) {
                     Some(v) => values.push(v),
-                    None => return ctx.raise(&BUCKETS_CUSTOM_NUMERIC, &[("arg_name", &arg)], &d, vec![]),
+                    None => return ctx.raise(&BUCKETS_CUSTOM_NUMERIC, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)]),
                 }
             }
             let dup = values.iter().enumerate().any(|(i, a)| values.iter().skip(i + 1).any(|b| a == b));
+            // the bucket values as written, with those `keep` refuses left out
+            let custom_without = |keep: &dyn Fn(usize, f64) -> bool| -> Vec<String> {
+                let kept = list.iter().skip(1).zip(&values).enumerate().filter(|(i, (_, v))| keep(*i, **v)).map(|(_, (s, _))| s.clone());
+                std::iter::once("custom".to_string()).chain(kept).collect()
+            };
             if dup {
-                return ctx.raise(&BUCKETS_CUSTOM_DUPLICATES, &[("arg_name", &arg)], &d, vec![]);
+                let words = custom_without(&|i, v| !values.iter().take(i).any(|w| *w == v));
+                let fixes = vec![ctx.fix_set("List each bucket value once", field, &words.join(" "), Applicability::Safe), default_buckets(ctx)];
+                return ctx.raise(&BUCKETS_CUSTOM_DUPLICATES, &[("arg_name", &arg)], &d, fixes);
             }
             if !values.iter().all(|v| *v >= 0.0) {
-                return ctx.raise(&BUCKETS_CUSTOM_NEGATIVE, &[("arg_name", &arg)], &d, vec![]);
+                let words = custom_without(&|_, v| v >= 0.0);
+                let mut fixes = Vec::new();
+                if words.len() > 1 {
+                    fixes.push(ctx.fix_set("Drop the negative bucket values", field, &words.join(" "), Applicability::Unsafe));
+                }
+                fixes.push(default_buckets(ctx));
+                return ctx.raise(&BUCKETS_CUSTOM_NEGATIVE, &[("arg_name", &arg)], &d, fixes);
             }
         }
         other => {
@@ -1333,6 +1349,7 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
 /// --watermark-config file (serving_hook.handle_watermark_config); without a file they keep
 /// their defaults, which pass.
 fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
+    use crate::rules::shared::json_fix::watermark_config_without as without;
     let enabled = ctx.cfg.truthy(f::enable_watermark);
     if let Some(source) = ctx.cfg.str(f::watermark_config) {
         if !source.trim_start().starts_with('{') {
@@ -1360,21 +1377,21 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
     let key = !ctx.cfg.is_none(f::watermark_key);
     let key_b = !ctx.cfg.is_none(f::watermark_key_b);
     if key_b && !key {
-        return ctx.raise(&WATERMARK_KEY_B_NEEDS_KEY, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
+        return ctx.raise(&WATERMARK_KEY_B_NEEDS_KEY, &[], &[f::watermark_config], vec![without(ctx, &["key_b"]), crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
     }
     let mixing = ctx.cfg.float(f::watermark_mixing_probability).unwrap_or(0.5);
     if !(0.0 < mixing && mixing < 1.0) {
-        return ctx.raise(&WATERMARK_MIXING_RANGE, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
+        return ctx.raise(&WATERMARK_MIXING_RANGE, &[], &[f::watermark_config], vec![without(ctx, &["mixing_probability"]), crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
     }
     if !key_b && mixing != 0.5 {
-        return ctx.raise(&WATERMARK_MIXING_NEEDS_KEY_B, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
+        return ctx.raise(&WATERMARK_MIXING_NEEDS_KEY_B, &[], &[f::watermark_config], vec![without(ctx, &["mixing_probability"]), crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
     }
     let max_probability = ctx.cfg.float(f::watermark_max_probability).unwrap_or(1.0);
     if !(0.0 < max_probability && max_probability <= 1.0) {
-        return ctx.raise(&WATERMARK_MAX_PROBABILITY_RANGE, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
+        return ctx.raise(&WATERMARK_MAX_PROBABILITY_RANGE, &[], &[f::watermark_config], vec![without(ctx, &["max_probability"]), crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
     }
     if (ctx.cfg.truthy(f::watermark_default_enabled) || ctx.cfg.truthy(f::watermark_enforce_all)) && !key {
-        return ctx.raise(&WATERMARK_DEFAULTS_NEED_KEY, &[], &[f::watermark_config], vec![crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")]);
+        return ctx.raise(&WATERMARK_DEFAULTS_NEED_KEY, &[], &[f::watermark_config], vec![without(ctx, &["default_enabled", "enforce_all"]), crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")]);
     }
     if ctx.cfg.truthy(f::enable_custom_logit_processor) {
         let fix = ctx.fix_remove("Drop --enable-custom-logit-processor", f::enable_custom_logit_processor, Applicability::Unsafe);
