@@ -42,9 +42,10 @@ pub fn rule_pages() -> Vec<(String, String)> {
     for (rule, cells) in rule_ranges_table() {
         ranges.insert(rule.code, cells);
     }
+    let matrix_flags: BTreeSet<&str> = flag_pairs().keys().flat_map(|(a, b)| [*a, *b]).collect();
     let mut pages = Vec::new();
     for rule in all_rules() {
-        pages.push((rule_page_path(rule.code), rule_page(rule, ranges.get(rule.code).map(Vec::as_slice).unwrap_or_default())));
+        pages.push((rule_page_path(rule.code), rule_page(rule, ranges.get(rule.code).map(Vec::as_slice).unwrap_or_default(), &matrix_flags)));
     }
     for c in crate::codes::CODES {
         pages.push((rule_page_path(c.code), other_code_page(c)));
@@ -131,7 +132,7 @@ fn when_it_happens(rule: &Rule) -> String {
     }
 }
 
-fn rule_page(rule: &Rule, cells: &[(&'static str, RangeCell)]) -> String {
+fn rule_page(rule: &Rule, cells: &[(&'static str, RangeCell)], matrix_flags: &BTreeSet<&str>) -> String {
     let r = rule.info();
     let mut b = String::new();
     let _ = writeln!(b, "<h1><code class=\"code\">{}</code> <span class=\"name\">{}</span></h1>", escape(r.code), escape(r.name));
@@ -152,7 +153,14 @@ fn rule_page(rule: &Rule, cells: &[(&'static str, RangeCell)]) -> String {
     let _ = writeln!(b, "<h2>When it happens</h2>\n<p>{}</p>", when_it_happens(rule));
     if !r.flags.is_empty() {
         // each flag's row in the compatibility matrix (matrix.js reads `?filter=`)
-        let flags: Vec<String> = r.flags.iter().map(|f| format!("<a href=\"../compatibility.html?filter={}\">{}</a>", escape(&query_value(f)), code(f))).collect();
+        let flags: Vec<String> = r
+            .flags
+            .iter()
+            .map(|f| match matrix_flags.contains(f) {
+                true => format!("<a href=\"../compatibility.html?filter={}\">{}</a>", escape(&query_value(f)), code(f)),
+                false => code(f),
+            })
+            .collect();
         let _ = writeln!(b, "<p>Flags: {}</p>", flags.join(", "));
     }
     let _ = writeln!(b, "<h2>Fixes</h2>");
