@@ -148,3 +148,23 @@ fn every_link_between_the_pages_resolves() {
     let matrix = &pages["compatibility.html"];
     assert!(attribute_values(matrix, "href").iter().filter(|h| h.starts_with("rules/") && h.ends_with(".html")).count() > 400);
 }
+
+#[test]
+fn with_a_site_url_help_links_go_to_the_rule_pages() {
+    use sglang_preflight::output::sarif::help_uri_at;
+    let pages = pages();
+    let site = "https://docs.example/preflight/";
+    assert_eq!(help_uri_at(Some(site), "PAR001"), "https://docs.example/preflight/rules/PAR001.html");
+    assert_eq!(help_uri_at(Some("https://docs.example/preflight"), "ARG008"), "https://docs.example/preflight/rules/ARG008.html");
+    // an old code goes to its rule's current page
+    let (old, new) = sglang_preflight::rules::lora::REDIRECTS[0];
+    assert_eq!(help_uri_at(Some(site), old), format!("{site}rules/{new}.html"));
+    assert_eq!(help_uri_at(Some(site), "NOPE999"), format!("{site}rules/index.html"));
+    let codes = sglang_preflight::rules::all_rules().iter().map(|r| r.code).chain(sglang_preflight::codes::CODES.iter().map(|c| c.code)).collect::<Vec<_>>();
+    for code in codes {
+        let uri = help_uri_at(Some(site), code);
+        assert!(pages.contains_key(uri.strip_prefix(site).unwrap()), "{code}: {uri} is a generated page");
+    }
+    // with no site, docs/rules.md as before
+    assert!(help_uri_at(None, "PAR001").starts_with(sglang_preflight::output::sarif::RULE_REFERENCE_URL));
+}
