@@ -65,7 +65,7 @@ pub fn rule_pages() -> Vec<(String, String)> {
 
 /// A whole page. `root` is the way back to the site root from the page ("" or "../").
 fn page(title: &str, root: &str, body: &str, matrix_script: bool) -> String {
-    let script = if matrix_script { format!("<script type=\"module\" src=\"{root}rules/matrix.js\"></script>\n") } else { String::new() };
+    let script = if matrix_script { format!("<script type=\"module\" src=\"{root}compatibility.js\"></script>\n") } else { String::new() };
     format!(
         "<!doctype html>
 <html lang=\"en\">
@@ -77,7 +77,7 @@ fn page(title: &str, root: &str, body: &str, matrix_script: bool) -> String {
 <meta name=\"color-scheme\" content=\"light dark\">
 <title>{title} — sglang-preflight</title>
 <link rel=\"icon\" href=\"{root}favicon.svg\" type=\"image/svg+xml\">
-<link rel=\"stylesheet\" href=\"{root}rules/reference.css\">
+<link rel=\"stylesheet\" href=\"{root}reference.css\">
 {script}</head>
 <body>
 <nav class=\"crumbs\" aria-label=\"Site\"><a href=\"{root}index.html\">sglang-preflight</a> · <a href=\"{root}rules/index.html\">Rules</a> · <a href=\"{root}compatibility.html\">Compatibility matrix</a></nav>
@@ -152,7 +152,7 @@ fn rule_page(rule: &Rule, cells: &[(&'static str, RangeCell)], matrix_flags: &BT
     let _ = writeln!(b, "<h2>What it means</h2>\n<p class=\"explanation\">{}</p>", escape(r.explanation));
     let _ = writeln!(b, "<h2>When it happens</h2>\n<p>{}</p>", when_it_happens(rule));
     if !r.flags.is_empty() {
-        // each flag's row in the compatibility matrix (matrix.js reads `?filter=`)
+        // each flag's row in the compatibility matrix (compatibility.js reads `?filter=`)
         let flags: Vec<String> = r
             .flags
             .iter()
@@ -251,7 +251,7 @@ fn index_page() -> String {
     page("Rule reference", "../", &b, false)
 }
 
-/// The flags × flags grid: a cell links to the rules that name both flags. `rules/matrix.js`
+/// The flags × flags grid: a cell links to the rules that name both flags. `compatibility.js`
 /// filters it (rows whose flag matches the text box, and the columns those rows have cells in).
 fn matrix_page() -> String {
     let pairs = flag_pairs();

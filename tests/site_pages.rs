@@ -124,7 +124,7 @@ fn the_csp_meta_is_the_one_security_headers_mjs_defines() {
 fn every_link_between_the_pages_resolves() {
     let pages = pages();
     let www = Path::new(env!("CARGO_MANIFEST_DIR")).join("www");
-    // Files build-web.sh copies next to the pages: www/*.{html,svg} at the root, www/rules/*.
+    // Files build-web.sh copies to the site root: www/*.{html,css,js,svg}.
     let static_file = |path: &str| www.join(path).is_file();
     let ids = |html: &str| attribute_values(html, "id").into_iter().map(String::from).collect::<BTreeSet<String>>();
     let mut links = 0;
