@@ -1,5 +1,6 @@
 //! The rule pages of the static site (`src/site_pages.rs`, `reference --html DIR`): one page per
 //! code, every text escaped, every link between the pages resolving.
+#![allow(clippy::string_slice, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use sglang_preflight::site_pages::{escape, rule_page_path, rule_pages, META_CSP};
 use std::collections::{BTreeMap, BTreeSet};
