@@ -7,6 +7,8 @@
 //
 //   node scripts/security-headers.mjs write   regenerate www/_headers and deploy/nginx-preflight.conf
 //   node scripts/security-headers.mjs check   fail if any of the above differs from this module
+//   node scripts/security-headers.mjs check-dist   fail if a page generated into dist/ (rule pages,
+//                                                  the matrix) has another CSP <meta>
 //
 // Three kinds of response:
 //   page    the HTML pages: a strict CSP that also forbids framing (frame-ancestors, which a
@@ -25,6 +27,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The HTML pages of dist/ (www/*.html); `check` fails if www/ has another. */
 export const PAGES = ['index.html', 'docs-example.html'];
+
+/** The pages generated into dist/ by `sglang-preflight reference --html dist` (src/site_pages.rs):
+ * the rule pages and the compatibility matrix. Their CSP <meta> is checked in dist/ (`check-dist`). */
+export const GENERATED_PAGES = ['compatibility.html', 'rules/*'];
 
 /** CSP of the pages, directive by directive. */
 export const PAGE_CSP = [
@@ -117,6 +123,7 @@ export function netlifyHeaders() {
     if (p === 'index.html') pagePaths.push('/');
     pagePaths.push(`/${p}`, `/${p.replace(/\.html$/, '')}`);
   }
+  for (const p of GENERATED_PAGES) pagePaths.push(...(p.endsWith('.html') ? [`/${p}`, `/${p.replace(/\.html$/, '')}`] : [`/${p}`]));
   return `# ${GENERATED}
 # Paths are relative to the site root (dist/ deployed as the root of the site).
 
@@ -202,6 +209,26 @@ export function drift(root = ROOT) {
   return problems;
 }
 
+/** The generated pages in `dir` (dist/) whose CSP <meta> is not META_CSP; [] when all agree. */
+export function generatedDrift(dir) {
+  const problems = [];
+  const walk = (sub) => {
+    for (const e of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = sub ? `${sub}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(rel);
+      else if (rel.endsWith('.html') && !PAGES.includes(rel)) {
+        const generated = GENERATED_PAGES.some((p) => (p.endsWith('/*') ? rel.startsWith(p.slice(0, -1)) : rel === p));
+        if (!generated) problems.push(`${dir}/${rel}: a page neither PAGES nor GENERATED_PAGES lists (its headers would be wrong)`);
+        const html = fs.readFileSync(path.join(dir, rel), 'utf8');
+        const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map((m) => m[1]);
+        if (metas.length !== 1 || metas[0] !== META_CSP) problems.push(`${dir}/${rel}: its CSP <meta> must be exactly content="${META_CSP}" (found ${JSON.stringify(metas)})`);
+      }
+    }
+  };
+  walk('');
+  return problems;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const cmd = process.argv[2];
   if (cmd === 'write') {
@@ -210,8 +237,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       fs.writeFileSync(path.join(ROOT, rel), gen());
       console.error(`wrote ${rel}`);
     }
+  } else if (cmd === 'check-dist') {
+    const problems = generatedDrift(path.join(ROOT, 'dist'));
+    for (const p of problems) console.error(`security headers: ${p}`);
+    process.exit(problems.length ? 1 : 0);
   } else if (cmd !== 'check') {
-    console.error('usage: node scripts/security-headers.mjs write|check');
+    console.error('usage: node scripts/security-headers.mjs write|check|check-dist');
     process.exit(2);
   }
   const problems = drift();

@@ -10,7 +10,7 @@ const LAUNCH: &str = "python -m sglang.launch_server ";
 
 /// The command an example stands for: the args after the launcher, or a whole command when it
 /// starts with an environment assignment or a launcher (as `tests/metadata.rs` reads them).
-fn example_command(example: &str) -> String {
+pub(crate) fn example_command(example: &str) -> String {
     let first = example.split_whitespace().next().unwrap_or_default();
     let env_assignment = first.split_once('=').is_some_and(|(name, _)| {
         !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
@@ -22,7 +22,7 @@ fn example_command(example: &str) -> String {
     }
 }
 
-fn fixes_offered(rule: &Rule) -> Vec<String> {
+pub(crate) fn fixes_offered(rule: &Rule) -> Vec<String> {
     if rule.example_bad.is_empty() {
         return Vec::new();
     }
@@ -119,8 +119,8 @@ fn other_codes(out: &mut String) {
     }
 }
 
-/// Markdown matrix: which flags exclude each other, and by which rule.
-pub fn compatibility_matrix() -> String {
+/// Each pair of flags one rule names together (the smaller flag first), with the rules.
+pub fn flag_pairs() -> BTreeMap<(&'static str, &'static str), Vec<&'static str>> {
     let mut pairs: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
     for r in all_rules() {
         for (i, a) in r.flags.iter().enumerate() {
@@ -130,6 +130,12 @@ pub fn compatibility_matrix() -> String {
             }
         }
     }
+    pairs
+}
+
+/// Markdown matrix: which flags exclude each other, and by which rule.
+pub fn compatibility_matrix() -> String {
+    let pairs = flag_pairs();
     let mut out = String::new();
     let _ = writeln!(out, "# Compatibility matrix\n");
     let _ = writeln!(
@@ -311,7 +317,7 @@ pub fn message_text(template: &str) -> String {
 
 /// `0.5.19 on`, `0.5.18 to 0.5.20`, `0.5.20, 0.5.22 on`, with `?` releases left out (not read):
 /// the releases where the rule's site is, as runs of consecutive read releases.
-fn range_text(cells: &[(&'static str, RangeCell)]) -> String {
+pub(crate) fn range_text(cells: &[(&'static str, RangeCell)]) -> String {
     let read: Vec<(&str, bool)> = cells.iter().filter(|(_, c)| *c != RangeCell::NoData).map(|(v, c)| (*v, matches!(c, RangeCell::Site { .. }))).collect();
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (i, (_, has)) in read.iter().enumerate() {

@@ -37,6 +37,7 @@ pub mod rules;
 pub mod schema;
 pub mod secrets;
 pub mod shell;
+pub mod site_pages;
 pub mod snapshot;
 pub mod sources;
 pub mod span;

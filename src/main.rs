@@ -77,6 +77,10 @@ enum Command {
         /// Print every rule's metadata as JSON instead (used by tools/coverage.py).
         #[arg(long, conflicts_with = "write")]
         json: bool,
+        /// Write the rule pages and the compatibility matrix as HTML into this directory (the
+        /// site's dist/: rules/<CODE>.html, rules/index.html, compatibility.html).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["write", "json"])]
+        html: Option<std::path::PathBuf>,
     },
 }
 
@@ -130,6 +134,16 @@ fn main() -> ExitCode {
             let rules: Vec<_> = sglang_preflight::rules::all_rules().iter().map(|r| r.info()).collect();
             if let Err(code) = print_json(&rules) {
                 return code;
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Reference { html: Some(dir), .. } => {
+            for (path, html) in sglang_preflight::site_pages::rule_pages() {
+                let file = dir.join(&path);
+                let written = file.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&file, html));
+                if let Err(e) = written {
+                    return fail(format!("cannot write {}: {e}", file.display()));
+                }
             }
             ExitCode::SUCCESS
         }

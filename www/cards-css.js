@@ -46,7 +46,7 @@ mark.hl.point.info { border-left-color: var(--info); }
 .badge.error { background: var(--err-bg); color: var(--err); }
 .badge.warning { background: var(--warn-bg); color: var(--warn); }
 .badge.info { background: var(--info-bg); color: var(--info); }
-.card-head .code { margin-left: auto; }
+.card-head .code-link { margin-left: auto; color: var(--accent); }
 .card-head code, .card code { font-family: var(--mono); }
 .card button.where { font: inherit; color: var(--accent); background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
 .card .message { margin: 0.5em 0; padding: 0.5em 0.6em; background: var(--panel); border-radius: 4px; white-space: pre-wrap; word-break: break-word; font-size: 0.92em; }

@@ -465,7 +465,13 @@ export function diagCard(d, opts = {}) {
   head.append(el('span', 'origin', d.origin === 'sglang' ? 'SGLang says' : 'preflight notes'));
   if (d.exception) head.append(el('code', 'exception', d.exception));
   head.append(el('span', 'stage', STAGE_LABEL[d.stage] || d.stage));
-  head.append(el('code', 'code', d.code));
+  // The code links to its page in the rule reference (dist/rules/, generated at build time),
+  // found next to this module so that the widget on another site links to it too.
+  const codeLink = el('a', 'code-link');
+  codeLink.href = new URL(`./rules/${encodeURIComponent(d.code)}.html`, import.meta.url).href;
+  codeLink.title = `${d.code} in the rule reference`;
+  codeLink.append(el('code', 'code', d.code));
+  head.append(codeLink);
   if (typeof d.line === 'number') {
     const where = el(opts.onLocate ? 'button' : 'span', 'where', `line ${d.line}, col ${d.column}`);
     if (opts.onLocate) {

@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { DIST, PREFIX, CHROMIUM, ARGS } from './harness.mjs';
 import { startServer } from './static-server.mjs';
-import { headersFor, netlifyHeaders, nginxConf, drift, META_CSP, PAGE_HEADERS, WORKER_HEADERS, COMMON_HEADERS, PAGES } from '../../scripts/security-headers.mjs';
+import { headersFor, netlifyHeaders, nginxConf, drift, generatedDrift, META_CSP, PAGE_HEADERS, WORKER_HEADERS, COMMON_HEADERS, PAGES } from '../../scripts/security-headers.mjs';
 
 const PAGE_CSP = PAGE_HEADERS['Content-Security-Policy'];
 const WORKER_CSP = WORKER_HEADERS['Content-Security-Policy'];
@@ -23,6 +23,11 @@ const FILES = {
   '': 'page',
   'index.html': 'page',
   'docs-example.html': 'page',
+  'compatibility.html': 'page',
+  'rules/index.html': 'page',
+  'rules/PAR001.html': 'page',
+  'compatibility.js': 'asset',
+  'reference.css': 'asset',
   'worker.js': 'worker',
   'widget.js': 'asset',
   'client.js': 'asset',
@@ -61,6 +66,9 @@ test('the source of truth is in sync: _headers, nginx snippet, the pages\' CSP <
     const html = fs.readFileSync(path.join(DIST, p), 'utf8');
     assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="${META_CSP}">`), `dist/${p} meta CSP`);
   }
+  // The pages generated into dist/ (rule pages, matrix) carry the same <meta>, and are all listed.
+  assert.deepEqual(generatedDrift(DIST), []);
+  assert.ok(fs.readFileSync(path.join(DIST, 'rules/PAR001.html'), 'utf8').includes(`<meta http-equiv="Content-Security-Policy" content="${META_CSP}">`));
   // The meta fallback is the page policy minus what only a header can carry.
   assert.equal(`${META_CSP}; frame-ancestors 'none'`, PAGE_CSP);
 });
@@ -115,8 +123,10 @@ function applyHeadersFile(text, urlPath) {
 
 test('dist/_headers gives every file the same headers as the server (no header set twice)', () => {
   const text = fs.readFileSync(path.join(DIST, '_headers'), 'utf8');
-  for (const rel of [...Object.keys(FILES), 'docs-example', 'render.js', 'styles.css']) {
-    const want = headersFor(rel === '' ? 'index.html' : rel === 'docs-example' ? 'docs-example.html' : rel);
+  // Pretty URLs (a page without its .html) included: the hosts serve the page there.
+  const pretty = ['docs-example', 'compatibility', 'rules/PAR001'];
+  for (const rel of [...Object.keys(FILES), ...pretty, 'render.js', 'styles.css']) {
+    const want = headersFor(rel === '' ? 'index.html' : pretty.includes(rel) ? `${rel}.html` : rel);
     assert.deepEqual(applyHeadersFile(text, `/${rel}`), want, `/${rel}`);
   }
 });
