@@ -84,9 +84,10 @@ pub fn choose_edits(findings: &[&Diagnostic], text: &str, unsafe_fixes: bool) ->
     let apart_from = |set: &BTreeMap<usize, usize>, e: &Edit| set.range(..=e.end).next_back().map_or(true, |(_, &end)| end < e.start);
     for d in findings {
         let Some(fix) = d.fixes.iter().find(|f| allowed(f.applicability) && !f.edits.is_empty()) else { continue };
+        let edits = joined(&fix.edits);
         let mut trial = taken.clone();
         let mut ok = true;
-        for e in &fix.edits {
+        for e in &edits {
             if !fits(e) || !apart_from(&trial, e) {
                 ok = false;
                 break;
@@ -95,10 +96,28 @@ pub fn choose_edits(findings: &[&Diagnostic], text: &str, unsafe_fixes: bool) ->
         }
         if ok {
             taken = trial;
-            groups.push(fix.edits.clone());
+            groups.push(edits);
         }
     }
     groups
+}
+
+/// One fix's edits, in order, with those that meet end to start written as one (what applying
+/// both does): the edits of a round are kept apart, and a fix may well remove two flags side by side.
+fn joined(edits: &[Edit]) -> Vec<Edit> {
+    let mut sorted = edits.to_vec();
+    sorted.sort_by_key(|e| (e.start, e.end));
+    let mut out: Vec<Edit> = Vec::with_capacity(sorted.len());
+    for e in sorted {
+        match out.last_mut() {
+            Some(last) if last.end == e.start && e.start < e.end && last.start < last.end => {
+                last.end = e.end;
+                last.replacement.push_str(&e.replacement);
+            }
+            _ => out.push(e),
+        }
+    }
+    out
 }
 
 /// `combined` (edits of the original text that gave `current`) followed by `next` (edits of
@@ -192,6 +211,15 @@ mod tests {
         let groups = choose_edits(&all(&r), text, true);
         assert_eq!(groups.len(), 3);
         assert_eq!(apply_edits(text, &groups.concat()).unwrap(), "XcdeUghW");
+    }
+
+    #[test]
+    fn one_fix_removing_two_words_side_by_side_is_taken_as_one_edit() {
+        let text = "a --x 1 --y 2 b";
+        let r = vec![finding(vec![fix_of(Applicability::Safe, &[(7, 13, ""), (1, 7, "")])])];
+        let groups = choose_edits(&all(&r), text, false);
+        assert_eq!(groups, vec![vec![edit(1, 13, "")]]);
+        assert_eq!(apply_edits(text, &groups.concat()).unwrap(), "a b");
     }
 
     #[test]

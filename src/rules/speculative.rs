@@ -852,13 +852,6 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
                 let sink = ctx.fix_remove("", f::speculative_draft_sink_size, Applicability::Safe);
                 if !sink.edits.is_empty() {
                     fix.edits.extend(sink.edits);
-                    fix.edits.sort_by_key(|e| e.start);
-                    // side by side: one deletion (fixes are applied as sets of apart edits)
-                    if let [a, b] = fix.edits.as_slice() {
-                        if a.end == b.start && a.replacement.is_empty() && b.replacement.is_empty() {
-                            fix.edits = vec![crate::diagnostic::Edit { start: a.start, end: b.end, replacement: String::new() }];
-                        }
-                    }
                     fix.title = "Drop --speculative-draft-window-size and --speculative-draft-sink-size".into();
                 }
             }
