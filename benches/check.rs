@@ -6,22 +6,17 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use sglang_preflight::snapshot::render;
 use sglang_preflight::{check, CheckOptions};
-use std::path::Path;
+
+// the tests' fixture loader (benches cannot name `tests/` as a crate)
+#[allow(dead_code)]
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 const TYPICAL: &str = "CUDA_VISIBLE_DEVICES=0,1,2,3 python -m sglang.launch_server \\\n  --model-path meta-llama/Llama-3.1-8B-Instruct \\\n  --tp-size 4 --mem-fraction-static 0.85 --context-length 32768 \\\n  --host 0.0.0.0 --port 30000 --enable-metrics --served-model-name llama\n";
 
 fn fixture_commands() -> Vec<String> {
     // The default release's fixtures (they live per release: tests/fixtures/<release>/).
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(sglang_preflight::schema::DEFAULT_VERSION);
-    let mut paths: Vec<_> = std::fs::read_dir(dir).map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect()).unwrap_or_default();
-    paths.sort();
-    paths
-        .iter()
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
-        .flat_map(|p| std::fs::read_to_string(p).unwrap_or_default().lines().map(str::to_string).collect::<Vec<_>>())
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(&l).ok())
-        .filter_map(|v| v.get("cmd").and_then(|c| c.as_str()).map(str::to_string))
-        .collect()
+    common::default_release_fixtures().iter().filter_map(|v| v.get("cmd").and_then(|c| c.as_str()).map(str::to_string)).collect()
 }
 
 fn benches(c: &mut Criterion) {
