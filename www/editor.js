@@ -3,7 +3,7 @@
 // grows with its text, and the diff that "Apply all safe fixes" shows. The highlights themselves
 // (underlines) are render.js's backdrop; this adds to it after each render and reads its layout.
 // All text goes into the DOM as text.
-import { el, allDiagnostics, appendEscaped } from './render.js';
+import { el, allDiagnostics, appendEscaped, beforeAfter } from './render.js';
 
 const RANK = { error: 3, warning: 2, info: 1 };
 /** Most gutter markers and hover targets one report gets (the cards list every finding). */
@@ -332,18 +332,10 @@ export function fixDiffView(before, edits) {
   }
   for (const h of hunks) {
     const line = before.slice(0, h.from).split('\n').length;
-    const was = el('pre', 'diff-was');
-    const now = el('pre', 'diff-now');
-    let at = h.from;
-    for (const e of h.edits) {
-      appendEscaped(was, before.slice(at, e.start16));
-      appendEscaped(now, before.slice(at, e.start16));
-      if (e.end16 > e.start16) appendEscaped(was.appendChild(el('del')), before.slice(e.start16, e.end16));
-      if (e.replacement) appendEscaped(now.appendChild(el('ins')), e.replacement);
-      at = e.end16;
-    }
-    appendEscaped(was, before.slice(at, h.to));
-    appendEscaped(now, before.slice(at, h.to));
+    // hidden characters shown by name: the whole lines are shown, as they are
+    const shown = beforeAfter(before, h.edits, h.from, h.to, { append: (node, str) => appendEscaped(node, str), classes: ['diff-was', 'diff-now'] });
+    if (!shown) continue;
+    const { before: was, after: now } = shown;
     const hunk = el('div', 'fix-diff-hunk');
     hunk.append(el('div', 'diff-where muted', `line ${line}`), el('span', 'ba-label', 'Before'), was, el('span', 'ba-label', 'After'), now);
     list.append(hunk);

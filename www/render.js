@@ -404,36 +404,39 @@ export function fixPreview(text, edits) {
   const clipEnd = to - maxEnd > CONTEXT;
   if (clipStart) from = minStart - CONTEXT;
   if (clipEnd) to = maxEnd + CONTEXT;
-  const before = el('pre', 'before');
-  const aft = el('pre', 'after');
+  const shown = beforeAfter(text, sorted, from, to, { append: appendWords, classes: ['before', 'after'] });
+  if (!shown) return null;
   if (clipStart) {
-    before.append('…');
-    aft.append('…');
+    shown.before.prepend('…');
+    shown.after.prepend('…');
   }
+  if (clipEnd) {
+    shown.before.append('…');
+    shown.after.append('…');
+  }
+  return shown;
+}
+
+/**
+ * `text[from..to]` before and after `edits` (sorted, inside that range): two `<pre>`s (of
+ * `classes`), what is removed in `<del>`, what is written in `<ins>`, each piece of text added
+ * with `append`. Null when an edit overlaps the one before or ends past the text.
+ */
+export function beforeAfter(text, edits, from, to, { append, classes }) {
+  const before = el('pre', classes[0]);
+  const aft = el('pre', classes[1]);
   let at = from;
-  for (const e of sorted) {
+  for (const e of edits) {
     if (e.start16 < at || e.end16 > text.length) return null;
     const same = text.slice(at, e.start16);
-    appendWords(before, same);
-    appendWords(aft, same);
-    if (e.end16 > e.start16) {
-      const del = el('del');
-      appendWords(del, text.slice(e.start16, e.end16));
-      before.append(del);
-    }
-    if (e.replacement) {
-      const ins = el('ins');
-      appendWords(ins, e.replacement);
-      aft.append(ins);
-    }
+    append(before, same);
+    append(aft, same);
+    if (e.end16 > e.start16) append(before.appendChild(el('del')), text.slice(e.start16, e.end16));
+    if (e.replacement) append(aft.appendChild(el('ins')), e.replacement);
     at = e.end16;
   }
-  appendWords(before, text.slice(at, to));
-  appendWords(aft, text.slice(at, to));
-  if (clipEnd) {
-    before.append('…');
-    aft.append('…');
-  }
+  append(before, text.slice(at, to));
+  append(aft, text.slice(at, to));
   return { before, after: aft };
 }
 
