@@ -1249,10 +1249,12 @@ impl<'a> Ctx<'a> {
             if !first_is_opt && quoted.contains(['{', '}', '[', ']']) {
                 continue;
             }
+            // every word's place: words the `--config` file gave are not in argv order in the text
+            let whole = ws.iter().map(|w| w.span).fold(first.span, Span::cover);
             target.fixes.push(Fix {
                 title: format!("Remove `{quoted}`"),
                 applicability: Applicability::Unsafe,
-                edits: vec![Edit { start: first.span.start, end: last.span.end, replacement: String::new() }],
+                edits: vec![Edit { start: whole.start, end: whole.end, replacement: String::new() }],
             });
         }
         // SGLang's one error, when each word has its own finding: every one's first fix at once

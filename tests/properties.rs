@@ -138,6 +138,15 @@ fn fuzz_found_mp001_fix_keeps_the_diagnostic() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
+/// Found by the `argparse` fuzz target in CI: `sglang serve MODEL --config cfg.yaml` whose file
+/// holds `model-type: llm` leaves words from the file among the unknown ones, and their removal
+/// fix spanned backwards (the file's words are not in argv order in the text).
+#[test]
+fn fuzz_found_unknown_words_from_the_config_file() {
+    let problems = props::argparse_properties(" meta-llama/Llama-3.1-8B-Instruct --config cfg.yaml", Some("model-type: llm\n"));
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
 /// Found by the `check` fuzz target (a seed from the fixtures): PAR047 is SGLang's bare
 /// `assert`, whose message is empty in SGLang too.
 #[test]
