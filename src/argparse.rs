@@ -1216,7 +1216,7 @@ impl<'a> Ctx<'a> {
         let machine = |f: &Fix| !f.edits.is_empty() && f.applicability != Applicability::Display;
         for (k, g) in groups.iter().enumerate().take(MAX_SUGGESTED_FLAGS) {
             let ws: Vec<&Word> = g.iter().filter_map(|&i| self.words.get(i)).collect();
-            let (Some(first), Some(last)) = (ws.first(), ws.last()) else { continue };
+            let Some(first) = ws.first() else { continue };
             let target = if split { own.get_mut(k) } else { Some(&mut d) };
             let Some(target) = target else { continue };
             if target.fixes.iter().any(machine) {
