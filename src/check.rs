@@ -6,7 +6,7 @@ use crate::diagnostic::{Diagnostic, Origin, Severity, Stage};
 use crate::frontend::{self, ConfigFiles};
 use crate::hardware::Hardware;
 use crate::invocation::{self, Entry};
-use crate::models::{self, ModelReport};
+use crate::models::{self, GivenConfig, ModelFacts, ModelReport};
 use crate::pairs::PdServer;
 use crate::pyvalue::PyValue;
 use crate::resolved::ResolvedConfig;
@@ -31,6 +31,15 @@ pub struct CheckOptions {
     /// is not judged: no type or choice error, and a check that reads its value is not run
     /// (`NotRunReason::UnknownValue`). Empty for a paste: `$PORT` there is an unset variable.
     pub unknown_variables: Vec<String>,
+    /// The model's `config.json` (with its `hf_quant_config.json`) the user gave for
+    /// `--model-path` (CLI `--model-config`, the page's model config pane): its facts are used
+    /// instead of the catalog's.
+    pub model_config: Option<GivenConfig>,
+    /// The same for `--speculative-draft-model-path`.
+    pub draft_model_config: Option<GivenConfig>,
+    /// Reads the config of a local model folder a command names, on the machine running the check
+    /// (the CLI gives one; the page has no files, and the core itself does no I/O).
+    pub read_local_model: Option<fn(&str) -> Option<GivenConfig>>,
 }
 
 impl Default for CheckOptions {
@@ -41,6 +50,9 @@ impl Default for CheckOptions {
             config_files: ConfigFiles::new(),
             release_from_text: false,
             unknown_variables: Vec::new(),
+            model_config: None,
+            draft_model_config: None,
+            read_local_model: None,
         }
     }
 }
@@ -189,7 +201,16 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         // values that did parse are still worth resolving and checking.
         // With -h/--help SGLang prints help and exits: nothing is resolved or checked.
         let help = fe.help || parsed_args.help;
-        let (model, draft_model) = if help { (None, None) } else { recognized_models(schema, &parsed_args.namespace) };
+        let [model_path, draft_path] = if help { [None, None] } else { model_paths(schema, &parsed_args.namespace) };
+        // A local folder's config, read where the check runs (owned here, borrowed by the checks).
+        let read_local = |p: Option<&str>| match (p, opts.read_local_model) {
+            (Some(path), Some(read)) => read(path),
+            _ => None,
+        };
+        let (local_model, local_draft) = (read_local(model_path), read_local(draft_path));
+        let model_known = known_model(release, model_path, false, opts.model_config.as_ref(), local_model.as_ref());
+        let draft_known = known_model(release, draft_path, true, opts.draft_model_config.as_ref(), local_draft.as_ref());
+        let (model, draft_model) = (model_known.as_ref().map(|k| k.0.clone()), draft_known.as_ref().map(|k| k.0.clone()));
         let (not_run, not_modelled_hooks, resolved) = if help || report.parser_only {
             (Vec::new(), 0, None)
         } else {
@@ -209,7 +230,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
                 append_at,
                 can_append,
                 fallback_span: inv.launcher,
-                model: None,
+                model: model_known.and_then(|k| k.1),
+                draft_model: draft_known.and_then(|k| k.1),
                 earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 stage: Stage::Resolve,
                 diagnostics: Vec::new(),
@@ -317,13 +339,37 @@ fn expands_any(word: &str, names: &[String]) -> bool {
     })
 }
 
-/// The models the command names, as the built-in catalog knows them (none without a catalog).
-fn recognized_models(schema: &schema::Schema, namespace: &argparse::Namespace) -> (Option<ModelReport>, Option<ModelReport>) {
-    let Some(catalog) = models::builtin() else { return (None, None) };
-    // the value the command (or its config file) gives, else the flag's default
+/// The model paths the command names (`--model-path`, `--speculative-draft-model-path`): the
+/// value the command (or its config file) gives, else the flag's default.
+fn model_paths<'n>(schema: &'n schema::Schema, namespace: &'n argparse::Namespace) -> [Option<&'n str>; 2] {
     let value = |dest: &str| namespace.explicit.get(dest).map(|s| &s.value).or_else(|| schema.default_of(dest));
-    let describe = |dest: &'static str| value(dest).and_then(PyValue::as_str).filter(|p| !p.is_empty()).map(|p| models::describe(catalog, dest, p));
-    (describe("model_path"), describe("speculative_draft_model_path"))
+    ["model_path", "speculative_draft_model_path"].map(|dest| value(dest).and_then(PyValue::as_str).filter(|p| !p.is_empty()))
+}
+
+/// What is known of one model the command names, for the report and for the checks: a config the
+/// user gave, else the local folder's, else the built-in catalog's entry (or family). None when
+/// the command names no such model; the facts are None for a model nothing is known of.
+fn known_model<'a>(
+    release: &crate::release::Release,
+    path: Option<&str>,
+    draft: bool,
+    given: Option<&'a GivenConfig>,
+    local: Option<&'a GivenConfig>,
+) -> Option<(ModelReport, Option<ModelFacts<'a>>)> {
+    let flag = if draft { "speculative_draft_model_path" } else { "model_path" };
+    if draft && path.is_none() {
+        return None;
+    }
+    let lists = models::builtin_lists(release.version);
+    if let Some((config, how)) = given.map(|c| (c, "the config you gave")).or_else(|| local.map(|c| (c, "the local folder's config.json"))) {
+        // A config given for a command without the flag still describes the model it would load.
+        let facts = ModelFacts::given(config, lists);
+        return Some((models::describe_given(flag, path.unwrap_or(""), config, &facts, how), Some(facts)));
+    }
+    let path = path?;
+    let catalog = models::builtin()?;
+    let facts = catalog.lookup(path).map(|found| ModelFacts::recognized(&found, lists));
+    Some((models::describe(catalog, flag, path), facts))
 }
 
 /// SGLang's front end and parser stop at the first error, so a warning they would print later

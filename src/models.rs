@@ -433,15 +433,95 @@ pub fn builtin() -> Option<&'static Catalog> {
 }
 
 /// SGLang's architecture lists of `release`, when this build carries them.
-pub fn builtin_lists(release: &str) -> Option<ModelLists> {
+pub fn builtin_lists(release: &str) -> Option<&'static ModelLists> {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        MODEL_LISTS_JSON.iter().find(|(v, _)| *v == release).and_then(|(_, text)| ModelLists::parse(text).ok())
+        static LISTS: std::sync::OnceLock<Vec<(&'static str, ModelLists)>> = std::sync::OnceLock::new();
+        let lists = LISTS.get_or_init(|| MODEL_LISTS_JSON.iter().filter_map(|(v, text)| Some((*v, ModelLists::parse(text).ok()?))).collect());
+        lists.iter().find(|(v, _)| *v == release).map(|(_, l)| l)
     }
     #[cfg(target_arch = "wasm32")]
     {
         let _ = release;
         None
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the checks know of the model
+// ---------------------------------------------------------------------------------------------
+
+/// Where the checks' facts about a model come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactsFrom {
+    /// The built-in catalog (SGLang's own `ModelConfig` was run on the model's public config).
+    Catalog,
+    /// A family the name points to: the architecture only, nothing size-dependent.
+    InferredFamily,
+    /// The `config.json` the user gave (`--model-config`, the page's model config pane, or the
+    /// local folder `--model-path` names).
+    GivenConfig,
+}
+
+/// What the model checks know of the model a command names (`--model-path`, or the draft model).
+/// A check reads only what it needs and, where that is `None`, reports itself as not run for
+/// want of the model's config: nothing is claimed from a guess.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelFacts<'a> {
+    pub architecture: Option<&'a str>,
+    pub model_type: Option<&'a str>,
+    /// The config's values as written; None for an inferred family.
+    pub raw: Option<&'a RawFacts>,
+    /// What SGLang's `ModelConfig` computed (context length, dtype, KV heads ...): catalog models.
+    pub computed: Option<&'a SglangFacts>,
+    /// SGLang's predicates (MLA, DSA, multimodal ...), each `None` where not known.
+    pub derived: Derived,
+    pub from: FactsFrom,
+}
+
+impl<'a> ModelFacts<'a> {
+    /// A catalog model (every fact), or a family inferred from the name (the architecture and the
+    /// predicates SGLang decides from it alone, with the release's lists).
+    pub fn recognized(found: &Recognized<'a>, lists: Option<&ModelLists>) -> Self {
+        match found.facts {
+            Facts::Known(e) => ModelFacts {
+                architecture: e.raw.architecture.as_deref(),
+                model_type: e.raw.model_type.as_deref(),
+                raw: Some(&e.raw),
+                computed: Some(&e.sglang),
+                derived: Derived::computed(&e.sglang),
+                from: FactsFrom::Catalog,
+            },
+            Facts::FamilyOnly { architecture, model_type } => {
+                let only_names = RawFacts { architecture: Some(architecture.to_string()), model_type: model_type.map(str::to_string), ..RawFacts::default() };
+                let mut derived = lists.map(|l| Derived::from_lists(&only_names, l)).unwrap_or_default();
+                if let Some(l) = lists {
+                    // DSA also needs `index_topk`, a config value a family member may lack.
+                    if l.dsa_architectures_with_index_topk.iter().any(|a| a == architecture) {
+                        derived.is_dsa = None;
+                    }
+                }
+                // Whether a sub-config splits off a language model is a config value too.
+                if derived.is_multimodal == Some(false) {
+                    derived.is_multimodal = None;
+                }
+                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily }
+            }
+        }
+    }
+
+    /// A config the user gave: its values as written, the predicates replayed from the release's
+    /// lists (none without them), nothing SGLang computes.
+    pub fn given(config: &'a GivenConfig, lists: Option<&ModelLists>) -> Self {
+        ModelFacts {
+            architecture: config.raw.architecture.as_deref(),
+            model_type: config.raw.model_type.as_deref(),
+            raw: Some(&config.raw),
+            computed: None,
+            derived: lists.map(|l| Derived::from_lists(&config.raw, l)).unwrap_or_default(),
+            from: FactsFrom::GivenConfig,
+        }
     }
 }
 
@@ -735,5 +815,33 @@ pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> Mode
         how: Some(found.how),
         summary,
         source,
+    }
+}
+
+/// The report's account of a model whose config the user gave (`given_how` says how: "the config
+/// you gave", "the local folder's config.json").
+pub fn describe_given(flag: &'static str, model_path: &str, config: &GivenConfig, facts: &ModelFacts<'_>, given_how: &str) -> ModelReport {
+    let d = &facts.derived;
+    let mut parts = vec![config.raw.architecture.clone().unwrap_or_else(|| "no architectures in the config".to_string())];
+    for (yes, name) in [(d.is_mla, "MLA"), (d.is_dsa, "DSA"), (d.is_hybrid_linear_attention, "hybrid linear attention"), (d.is_multimodal, "multimodal"), (d.is_embedding, "embedding")] {
+        if yes == Some(true) {
+            parts.push(name.to_string());
+        }
+    }
+    if let Some(n) = config.raw.routed_experts {
+        parts.push(format!("{n} routed experts"));
+    }
+    if let Some(q) = config.raw.quantization.as_ref().and_then(|q| q.quant_method.clone().or_else(|| q.quant_algo.clone())) {
+        parts.push(format!("{q} checkpoint"));
+    }
+    let name = if model_path.is_empty() { "the model" } else { model_path };
+    ModelReport {
+        flag,
+        model_path: model_path.to_string(),
+        hub_id: None,
+        how: None,
+        architecture: config.raw.architecture.clone(),
+        summary: format!("{name} — {} — from {given_how}", parts.join(", ")),
+        source: None,
     }
 }

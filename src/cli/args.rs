@@ -31,6 +31,14 @@ pub struct CheckArgs {
     /// YAML for the commands' `--config` (default: read the path named in the command)
     #[arg(long)]
     pub config_file: Option<String>,
+    /// The model's config.json, or its folder (config.json and hf_quant_config.json), for the
+    /// checks that need the model's config (default: the local folder --model-path names, else
+    /// the built-in catalog)
+    #[arg(long, value_name = "FILE|DIR")]
+    pub model_config: Option<PathBuf>,
+    /// The same for the speculative draft model (--speculative-draft-model-path)
+    #[arg(long, value_name = "FILE|DIR")]
+    pub draft_model_config: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
     /// Check only walked files matching GLOB (repeatable); also reads matching files of no known kind as shell text

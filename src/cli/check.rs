@@ -17,6 +17,7 @@ use sglang_preflight::diagnostic::{Diagnostic, Severity, Stage};
 use sglang_preflight::output::text::{self as text_output, Totals};
 use sglang_preflight::sources::{self, FileReport, Kind};
 use sglang_preflight::span::Span;
+use sglang_preflight::models::GivenConfig;
 use sglang_preflight::{check, CheckOptions, Report};
 use std::collections::HashSet;
 use std::io::Read;
@@ -43,6 +44,24 @@ struct Run<'a> {
     ignored: Vec<String>,
 }
 
+/// `--model-config`: a `config.json`, or a model folder holding one (and `hf_quant_config.json`).
+fn read_model_config(path: &Path) -> Result<GivenConfig, String> {
+    let (config, quant) = if path.is_dir() { (path.join("config.json"), Some(path.join("hf_quant_config.json"))) } else { (path.to_path_buf(), None) };
+    let text = std::fs::read_to_string(&config).map_err(|e| format!("cannot read {}: {e}", config.display()))?;
+    let quant_text = quant.filter(|q| q.is_file()).map(|q| std::fs::read_to_string(&q).map_err(|e| format!("cannot read {}: {e}", q.display()))).transpose()?;
+    GivenConfig::parse(&text, quant_text.as_deref()).map_err(|e| format!("{}: {e}", config.display()))
+}
+
+/// A local model folder a command names, read as SGLang reads it (its `config.json`); a path that
+/// is not such a folder here (a hub id, a path on the serving machine) gives nothing.
+fn read_local_model(model_path: &str) -> Option<GivenConfig> {
+    let folder = Path::new(model_path);
+    if !folder.join("config.json").is_file() {
+        return None;
+    }
+    read_model_config(folder).ok()
+}
+
 fn run_checked(args: &CheckArgs) -> Result<ExitCode, String> {
     if args.unsafe_fixes && !args.fix && !args.diff {
         return Err("--unsafe-fixes applies with --fix or --diff".into());
@@ -59,7 +78,15 @@ fn run_checked(args: &CheckArgs) -> Result<ExitCode, String> {
     };
     // With no release chosen (command line or settings), a text that names one is checked against it.
     let release_from_text = matches!(settings.sglang_version.source, super::settings::Source::Default);
-    let opts = CheckOptions { sglang_version: settings.sglang_version.value.clone(), hardware: settings.hardware(), release_from_text, ..Default::default() };
+    let opts = CheckOptions {
+        sglang_version: settings.sglang_version.value.clone(),
+        hardware: settings.hardware(),
+        release_from_text,
+        model_config: args.model_config.as_deref().map(read_model_config).transpose()?,
+        draft_model_config: args.draft_model_config.as_deref().map(read_model_config).transpose()?,
+        read_local_model: Some(read_local_model),
+        ..Default::default()
+    };
     let run = Run { args, opts, given_config, ignored: settings.ignored_codes() };
 
     if args.paths.is_empty() || args.paths == ["-"] {

@@ -300,8 +300,10 @@ pub struct Ctx<'a> {
     pub can_append: bool,
     /// Span used when a diagnostic has no better place (the launcher).
     pub fallback_span: Span,
-    /// The model's config, when the check knows it (not yet: every read records a not-run check).
-    pub model: Option<ModelConfig>,
+    /// What is known of the model `--model-path` names (catalog, a given config), if anything.
+    pub model: Option<crate::models::ModelFacts<'a>>,
+    /// The same for `--speculative-draft-model-path`.
+    pub draft_model: Option<crate::models::ModelFacts<'a>>,
     /// SGLang already stopped before resolution (front end, config or argparse error).
     pub earlier_error: bool,
     /// The step of SGLang's start-up running now (resolution, then `check_server_args`).
@@ -335,11 +337,6 @@ pub enum NotRunReason {
     /// (`--device hpu|npu|xpu|mps|musa`).
     Hardware,
 }
-
-/// What the model's `config.json` tells SGLang's checks. Nothing is read yet (the model issue
-/// fills this in), so every check that needs it is reported as not run.
-#[derive(Debug, Clone, Default)]
-pub struct ModelConfig {}
 
 /// The values a hook computed for the placeholders of SGLang's message template, by the
 /// placeholder's expression (`("cfg.tp_size", &tp)`).
@@ -461,13 +458,23 @@ impl<'a> Ctx<'a> {
         self.not_modelled.push(hook);
     }
 
-    /// The model's config, read for the check at `needed_by`. When it is not known, that check
-    /// is recorded as not run (for want of the model's config) and None is returned.
-    pub fn model_config(&mut self, needed_by: SiteRef) -> Option<&ModelConfig> {
-        if self.model.is_none() {
+    /// A check at `needed_by` that reads the model's config and is not modelled with the model's
+    /// facts yet: recorded as not run, for want of the model's config when nothing is known of
+    /// the model, else as not modelled (the facts are known; the check is not written).
+    pub fn model_config(&mut self, needed_by: SiteRef) {
+        let reason = if self.model.is_some() { NotRunReason::NotImplemented } else { NotRunReason::ModelConfig };
+        self.skip(needed_by, reason);
+    }
+
+    /// One fact of the model for the check at `needed_by` (`|m| m.derived.is_mla`): when it is
+    /// not known (no model facts, or this fact is not among them), the check is recorded as not
+    /// run for want of the model's config and None is returned.
+    pub fn model_fact<T>(&mut self, needed_by: SiteRef, fact: impl FnOnce(&crate::models::ModelFacts<'a>) -> Option<T>) -> Option<T> {
+        let value = self.model.as_ref().and_then(fact);
+        if value.is_none() {
             self.skip(needed_by, NotRunReason::ModelConfig);
         }
-        self.model.as_ref()
+        value
     }
 
     /// A check SGLang would run here that this build cannot decide, and why.
