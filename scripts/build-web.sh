@@ -72,11 +72,18 @@ function minify(json) {
 fs.mkdirSync('dist/releases', { recursive: true });
 for (const v of versions.slice(1)) fs.writeFileSync(`dist/releases/${v}.json`, minify(fs.readFileSync(`data/sglang-${v}/schema.json`, 'utf8')));
 console.error(`dist/releases/: ${versions.slice(1).join(', ')} (the wasm carries ${versions[0]})`);
+// The model catalog with SGLang's architecture lists of each release that has them: fetched by the
+// worker when a command names a model (src/models.rs ModelData), cached like a release's file (not precached).
+const lists = {};
+for (const v of versions) if (fs.existsSync(`data/sglang-${v}/model-lists.json`)) lists[v] = JSON.parse(fs.readFileSync(`data/sglang-${v}/model-lists.json`, 'utf8'));
+fs.mkdirSync('dist/models', { recursive: true });
+fs.writeFileSync('dist/models/catalog.json', JSON.stringify({ catalog: JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8')), lists }));
+console.error(`dist/models/catalog.json: ${Object.keys(JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8')).models).length} models`);
 JS
 # The service worker's precache list: every file the page can load (not _headers, the .d.ts,
 # the rule pages or sw.js itself), each with its SRI hash, and a version made of all of them. Written into
 # dist/sw.js, so each build's sw.js differs: browsers install it and it drops the last build's cache.
-# The releases/ files are not precached (only the default release is part of everyone's download):
+# The releases/ and models/ files are not precached (only the default release is part of everyone's download):
 # listed apart with their hashes, they are cached when first fetched.
 node --input-type=module - <<'JS'
 import fs from 'node:fs';
@@ -92,7 +99,7 @@ const walk = (dir) => {
     // The rule pages and the matrix (hundreds of pages, with their stylesheet and script) are not
     // precached: the network serves them.
     else if (!['_headers', 'sw.js', 'compatibility.html', 'compatibility.js', 'reference.css'].includes(rel) && !rel.endsWith('.d.ts') && !rel.startsWith('rules/'))
-      (rel.startsWith('releases/') ? releases : files)[rel] = `sha256-${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('base64')}`;
+      (rel.startsWith('releases/') || rel.startsWith('models/') ? releases : files)[rel] = `sha256-${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('base64')}`;
   }
 };
 walk('dist');
@@ -105,7 +112,7 @@ if (!marked.test(src)) throw new Error('www/sw.js lost its /* build:manifest */ 
 fs.writeFileSync('dist/sw.js', src.replace(marked, () => JSON.stringify({ version, files, releases }, null, 2)));
 console.error(`dist/sw.js: precaches ${Object.keys(files).length} files, caches ${Object.keys(releases).length} releases/ files when fetched, version ${version}`);
 JS
-for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js dist/releases/*.json; do
+for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js dist/releases/*.json dist/models/*.json; do
   printf '%8d bytes  %8d gzipped  %s\n' "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)" "$f" >&2
 done
 echo "dist/ is ready: serve it with scripts/serve.sh (or any static file server)." >&2

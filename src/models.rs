@@ -419,7 +419,41 @@ const CATALOG_JSON: &str = include_str!("../data/models/catalog.json");
 #[cfg(not(target_arch = "wasm32"))]
 const MODEL_LISTS_JSON: &[(&str, &str)] = &[("0.5.23", include_str!("../data/sglang-0.5.23/model-lists.json"))];
 
-/// The built-in catalog (native builds; the page's wasm has none).
+/// The catalog and SGLang's architecture lists in one file, as the page fetches them when a
+/// command names a model (`models/catalog.json`, written by scripts/build-web.sh): the wasm
+/// does not carry them.
+#[derive(Debug, Deserialize)]
+pub struct ModelData {
+    pub catalog: Catalog,
+    /// By release.
+    pub lists: BTreeMap<String, ModelLists>,
+}
+
+impl ModelData {
+    pub fn parse(text: &str) -> Result<ModelData, String> {
+        let mut data: ModelData = serde_json::from_str(text).map_err(|e| format!("models.json: {e}"))?;
+        data.catalog.index();
+        Ok(data)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+static INSTALLED: std::sync::OnceLock<ModelData> = std::sync::OnceLock::new();
+
+/// Give the page's wasm the catalog and lists it fetched (once; a second call changes nothing).
+#[cfg(target_arch = "wasm32")]
+pub fn install(text: &str) -> Result<(), String> {
+    let data = ModelData::parse(text)?;
+    let _ = INSTALLED.set(data);
+    Ok(())
+}
+
+/// Whether the catalog is here: always in native builds; in the page's wasm once installed.
+pub fn installed() -> bool {
+    builtin().is_some()
+}
+
+/// The built-in catalog (native builds; in the page's wasm, once fetched and installed).
 pub fn builtin() -> Option<&'static Catalog> {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -428,7 +462,7 @@ pub fn builtin() -> Option<&'static Catalog> {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        None
+        INSTALLED.get().map(|d| &d.catalog)
     }
 }
 
@@ -442,8 +476,7 @@ pub fn builtin_lists(release: &str) -> Option<&'static ModelLists> {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        let _ = release;
-        None
+        INSTALLED.get().and_then(|d| d.lists.get(release))
     }
 }
 

@@ -10,6 +10,7 @@ use crate::edits::Applied;
 use crate::flag_edit::FlagValue;
 use crate::frontend::ConfigFiles;
 use crate::hardware::Hardware;
+use crate::models::GivenConfig;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -35,7 +36,23 @@ export interface CheckOptions {
   configYaml?: string;
   /** `--config` files by the path written in the command. */
   configFiles?: Record<string, string>;
+  /** The model's `config.json` text, used for `--model-path` instead of the catalog (see
+   *  `readModelConfig`); a text that cannot be read is ignored. */
+  modelConfig?: string;
+  /** The checkpoint's `hf_quant_config.json` text, with `modelConfig`. */
+  hfQuantConfig?: string;
+  /** The draft model's `config.json`, for `--speculative-draft-model-path`. */
+  draftModelConfig?: string;
 }
+/** What the report knows of a model the command names (`model`, `draft_model`). */
+export interface ModelReport {
+  flag: "model_path" | "speculative_draft_model_path"; model_path: string;
+  hub_id?: string; how?: { kind: string; family?: string }; architecture?: string;
+  /** "DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts — from the built-in catalog". */
+  summary: string; source?: string;
+}
+/** `readModelConfig`'s verdict on a pasted `config.json`. */
+export interface ModelConfigStatus { ok: boolean; error?: string; architecture?: string; wrong_types?: { key: string; expected: string }[]; }
 /** A half-open range in UTF-16 code units (JavaScript string indexes). */
 export interface Span16 { start: number; end: number; }
 /** A half-open byte range into the UTF-8 text, plus the same range for JavaScript. */
@@ -73,6 +90,9 @@ export interface CommandReport extends Located {
   diagnostics: Diagnostic[]; not_run: NotRun[];
   /** How many of SGLang's resolution hooks on this command's path are not modelled yet. */
   not_modelled_hooks: number;
+  /** The model `--model-path` names, as far as it is known (catalog, given config). */
+  model?: ModelReport;
+  draft_model?: ModelReport;
   /** What SGLang will run with (accepted commands): known `ServerArgs` values by field. */
   resolved?: Record<string, unknown>;
   /** Fields whose resolved value is not known here, and why. */
@@ -281,6 +301,9 @@ struct JsOptions {
     gpus: Option<u32>,
     config_yaml: Option<String>,
     config_files: Option<BTreeMap<String, String>>,
+    model_config: Option<String>,
+    hf_quant_config: Option<String>,
+    draft_model_config: Option<String>,
 }
 
 fn err(msg: impl std::fmt::Display) -> JsError {
@@ -311,6 +334,10 @@ fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError>
         }
     }
     opts.config_files = files;
+    // A config that cannot be read is not used (the page says why, from `readModelConfig`).
+    let given = |text: Option<String>, quant: Option<&str>| text.filter(|t| !t.trim().is_empty()).and_then(|t| GivenConfig::parse(&t, quant).ok());
+    opts.model_config = given(o.model_config, o.hf_quant_config.as_deref().filter(|q| !q.trim().is_empty()));
+    opts.draft_model_config = given(o.draft_model_config, None);
     Ok(opts)
 }
 
@@ -544,6 +571,30 @@ pub fn redact_for_link(text: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = registerRelease)]
 pub fn register_release(schema_json: &str) -> Result<String, JsError> {
     crate::release::register(schema_json).map(str::to_string).map_err(err)
+}
+
+/// Give the checker the model catalog and SGLang's architecture lists (`models/catalog.json`),
+/// fetched when a command names a model: until then no model is recognized. Installing again
+/// changes nothing. An error when the text is not that file.
+#[wasm_bindgen(js_name = installModels)]
+pub fn install_models(models_json: &str) -> Result<(), JsError> {
+    crate::models::install(models_json).map_err(err)
+}
+
+/// Whether `installModels` has been given the catalog.
+#[wasm_bindgen(js_name = modelsInstalled)]
+pub fn models_installed() -> bool {
+    crate::models::installed()
+}
+
+/// Whether a pasted `config.json` (and `hf_quant_config.json`) can be read, and what it names.
+#[wasm_bindgen(js_name = readModelConfig, unchecked_return_type = "ModelConfigStatus")]
+pub fn read_model_config(config_json: &str, hf_quant_config_json: Option<String>) -> Result<JsValue, JsError> {
+    let status = match GivenConfig::parse(config_json, hf_quant_config_json.as_deref().filter(|q| !q.trim().is_empty())) {
+        Ok(c) => serde_json::json!({ "ok": true, "architecture": c.raw.architecture, "wrong_types": c.wrong_types }),
+        Err(e) => serde_json::json!({ "ok": false, "error": e.to_string() }),
+    };
+    to_js(&status)
 }
 
 /// What moving the commands of `text` from SGLang `from` to SGLang `to` changes (flags removed or

@@ -22,6 +22,7 @@ const CARD_PAGE = 40;
 const cmd = $('command');
 const backdrop = $('backdrop');
 const yaml = $('yaml');
+const modelConfig = $('model-config');
 const verdict = $('verdict');
 const notice = $('notice');
 const cards = $('cards');
@@ -70,6 +71,7 @@ function options() {
   const n = gpusIn.value.trim();
   if (/^\d{1,4}$/.test(n)) o.gpus = Number(n);
   if (yaml.value.trim()) o.configYaml = yaml.value;
+  if (modelConfig.value.trim()) o.modelConfig = modelConfig.value;
   return o;
 }
 
@@ -245,6 +247,42 @@ function showFailure(text, why) {
   return seq;
 }
 
+/** Which model each command names, and how it is known (the core's summary line). */
+function showModels(report) {
+  const commands = report.commands || [];
+  const lines = [];
+  commands.forEach((c, i) => {
+    for (const m of [c.model, c.draft_model]) {
+      if (!m) continue;
+      const li = el('li', null, `${commands.length > 1 ? `Command ${i + 1}: ` : ''}${m.flag === 'speculative_draft_model_path' ? 'draft model' : 'model'}: ${m.summary}`);
+      if (m.source) li.title = `Config source: ${m.source}`;
+      lines.push(li);
+    }
+  });
+  $('models').replaceChildren(...lines);
+}
+
+/** The pasted config.json: can the checker read it, and which architecture does it name. */
+async function showModelConfigStatus() {
+  const status = $('model-config-status');
+  const text = modelConfig.value;
+  if (!text.trim()) {
+    status.textContent = '';
+    return;
+  }
+  try {
+    const s = await client.readModelConfig(text);
+    if (text !== modelConfig.value) return;
+    if (!s.ok) status.textContent = `Not used: ${s.error}.`;
+    else {
+      const wrong = (s.wrong_types || []).map((w) => `${w.key} (expected ${w.expected})`);
+      status.textContent = `Used for the checks: ${s.architecture || 'a config without architectures'}.${wrong.length ? ` Read as absent: ${wrong.join(', ')}.` : ''}`;
+    }
+  } catch (e) {
+    status.textContent = `Not read: ${e && e.message ? e.message : e}`;
+  }
+}
+
 function show(report, text) {
   const seq = ++showSeq;
   verdict.textContent = report.summary.verdict;
@@ -278,6 +316,7 @@ function show(report, text) {
   const resolved = (report.commands || []).map((c) => resolvedView(c, { onApply: (fix) => applyFix(fix, text) })).filter(Boolean);
   $('resolved').replaceChildren(...resolved);
   explainSection.refresh();
+  showModels(report);
   $('notrun').textContent = report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
   if ($('upgrade').open) showUpgrade();
@@ -660,6 +699,22 @@ async function main() {
   yaml.addEventListener('input', () => {
     schedule();
     writeHashSoon();
+  });
+  modelConfig.addEventListener('input', () => {
+    schedule();
+    showModelConfigStatus();
+  });
+  $('model-config-file').addEventListener('change', async (e) => {
+    const file = e.target.files && e.target.files[0];
+    if (!file) return;
+    // Larger than any real config.json: not read (the core refuses past 16 MB too).
+    if (file.size > 16 << 20) {
+      $('model-config-status').textContent = `Not read: ${file.name} is ${file.size} bytes, more than a config.json can reasonably be.`;
+      return;
+    }
+    modelConfig.value = await file.text();
+    schedule();
+    showModelConfigStatus();
   });
   versionSel.addEventListener('change', () => {
     versionPicked = true;

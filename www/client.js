@@ -230,6 +230,11 @@ export class PreflightClient {
     return this.request('searchFlags', { version, query });
   }
   /** The choices of `option` in command `command` of `text`, each with the error it would bring. */
+  /** Whether a pasted config.json (and hf_quant_config.json) can be read, and what it names. */
+  readModelConfig(config, hfQuant) {
+    return this.request('readModelConfig', { config, hfQuant });
+  }
+
   choiceVerdicts(text, options, option, command = 0) {
     return this.request('choiceVerdicts', { text, options, option, command });
   }

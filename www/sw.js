@@ -4,7 +4,8 @@
 // serves them cache-first, and deletes the caches of earlier builds when it activates.
 // The schemas of releases the wasm does not carry (releases/<version>.json) are not precached:
 // most visitors never need one. Each is stored the first time it is fetched (checked against
-// this build's hash), so a release used once works offline too.
+// this build's hash), so a release used once works offline too. The model catalog
+// (models/catalog.json, fetched when a command names a model) is handled the same way.
 // It answers only for those files, under its own scope (the page's directory, which may be a
 // sub-path), on this origin: every other request goes to the network untouched and nothing from
 // another origin is ever stored.

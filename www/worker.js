@@ -68,6 +68,31 @@ function loadRelease(version) {
   return releaseLoads.get(version);
 }
 
+// The model catalog (models/catalog.json: which model a hub id is, from its public config) is not
+// in the wasm either: fetched the first time a request's text names a model, then installed.
+let modelsLoad = null;
+const MODEL_OPS = new Set(['check', 'fixAll', 'explain', 'upgrade', 'choiceVerdicts']);
+
+function needsModels(m) {
+  return MODEL_OPS.has(m.op) && typeof m.text === 'string' && /--model|\bserve\b/.test(m.text) && !core.modelsInstalled();
+}
+
+function loadModels() {
+  if (!modelsLoad) {
+    modelsLoad = (async () => {
+      try {
+        const r = await fetch(new URL('./models/catalog.json', import.meta.url));
+        if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
+        core.installModels(await r.text());
+      } catch {
+        // Offline before the catalog was ever fetched: models stay unknown (the report says so).
+        modelsLoad = null;
+      }
+    })();
+  }
+  return modelsLoad;
+}
+
 ready.catch((e) => postMessage({ ready: false, crashed: true, error: `could not load the checker: ${e && e.message ? e.message : e}` }));
 
 function run(m) {
@@ -98,6 +123,8 @@ function run(m) {
       return core.explain(m.text, m.options);
     case 'searchFlags':
       return core.searchFlags(m.version, m.query);
+    case 'readModelConfig':
+      return core.readModelConfig(m.config, m.hfQuant);
     case 'choiceVerdicts':
       return core.choiceVerdicts(m.text, m.options, m.command, m.option);
     default:
@@ -139,10 +166,11 @@ self.onmessage = async (e) => {
     await ready;
     if (broken) throw new Error('the checker is broken after an earlier crash');
     const missing = releasesToLoad(m);
+    if (needsModels(m)) missing.push('models');
     if (missing.length) {
       // The network is not the check's: the client gives the request its load budget meanwhile.
       postMessage({ id: m.id, loading: missing });
-      await Promise.all(missing.map(loadRelease));
+      await Promise.all(missing.map((v) => (v === 'models' ? loadModels() : loadRelease(v))));
       postMessage({ id: m.id, loaded: missing });
     }
     const result = run(m);

@@ -35,13 +35,14 @@ async function openExplain(page) {
 test('each flag with its help text, default and the value SGLang will run with; clicking one selects it', async () => {
   const { page, context, rec } = await newPage(env);
   try {
-    const text = '# serve\nexport A=1\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B \\\n  --tp 2 --log-level=debug --attention-backend fa3\n';
+    // A model the catalog does not know: what needs its config is said to need it.
+    const text = '# serve\nexport A=1\npython -m sglang.launch_server --model-path my-org/my-model \\\n  --tp 2 --log-level=debug --attention-backend fa3\n';
     await page.goto(hashUrl(env, { cmd: text }));
     await renders(page, 1);
     assert.equal(await page.locator('#explain').getAttribute('open'), null, 'folded by default');
     await openExplain(page);
     const got = await rows(page);
-    assert.deepEqual(got.map((r) => r.written), ['--model-path Qwen/Qwen3-8B', '--tp 2', '--log-level=debug', '--attention-backend fa3']);
+    assert.deepEqual(got.map((r) => r.written), ['--model-path my-org/my-model', '--tp 2', '--log-level=debug', '--attention-backend fa3']);
     const tp = got[1];
     assert.equal(tp.option, '--tp-size');
     assert.equal(tp.help, 'The tensor parallelism size.');

@@ -1,0 +1,82 @@
+// Knowing the model in a real browser: the page fetches the model catalog (models/catalog.json)
+// only when a command names a model, says which model each command names and how it is known,
+// and a pasted config.json is used instead of the catalog.
+// Run: npm run build && node --test tests/browser/models.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, newPage, renders, hashUrl, cleanState, DIST } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
+
+const modelLines = (page) => page.locator('#models li').allTextContents();
+
+test('a catalog model is named with its facts and source; the catalog is fetched only for a command naming a model', async () => {
+  const { page, context, rec } = await newPage(env);
+  const fetched = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/models/catalog.json')) fetched.push(r.url());
+  });
+  try {
+    await page.goto(hashUrl(env, { cmd: 'echo hello' }));
+    await renders(page, 1);
+    assert.deepEqual(fetched, [], 'no model named: the catalog is not fetched');
+    assert.deepEqual(await modelLines(page), []);
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8' }));
+    await renders(page, 1);
+    await page.waitForFunction(() => document.querySelectorAll('#models li').length > 0);
+    assert.deepEqual(await modelLines(page), ['model: DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the built-in catalog']);
+    assert.match(await page.locator('#models li').first().getAttribute('title'), /^Config source: github:ai-dynamo\/aiconfigurator /);
+    assert.equal(fetched.length, 1);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test('an unknown model is said to be unknown, with what did not run', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path my-org/private-model-7b' }));
+    await renders(page, 1);
+    await page.waitForFunction(() => document.querySelectorAll('#models li').length > 0);
+    assert.deepEqual(await modelLines(page), [
+      "model: my-org/private-model-7b: not a model the built-in catalog knows; checks that need the model's config did not run (give its config.json to run them)",
+    ]);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
+test("a pasted config.json is used for the command's model; a broken one is said to be unusable", async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path /data/my-model --tp 2' }));
+    await renders(page, 1);
+    await page.locator('#model-box > summary').click();
+    const config = fs.readFileSync(path.join(DIST, '..', 'tools/recorder/models/DeepSeek-V3/config.json'), 'utf8');
+    await page.locator('#model-config').fill(config);
+    await page.waitForFunction(() => [...document.querySelectorAll('#models li')].some((li) => li.textContent.includes('from the config you gave')));
+    assert.deepEqual(await modelLines(page), ['model: /data/my-model — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the config you gave']);
+    await page.waitForFunction(() => document.querySelector('#model-config-status').textContent.startsWith('Used for the checks'));
+    assert.equal(await page.locator('#model-config-status').textContent(), 'Used for the checks: DeepseekV3ForCausalLM.');
+    // not JSON: said, and not used
+    await page.locator('#model-config').fill('{"architectures": [');
+    await page.waitForFunction(() => document.querySelector('#model-config-status').textContent.startsWith('Not used'));
+    assert.match(await page.locator('#model-config-status').textContent(), /^Not used: the config is not valid JSON \(.+\); SGLang \(transformers\) could not load it either\.$/);
+    await page.waitForFunction(() => ![...document.querySelectorAll('#models li')].some((li) => li.textContent.includes('from the config you gave')));
+    // The config stays out of the permalink.
+    assert.equal(new URL(page.url()).hash.includes('architectures'), false);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
