@@ -23,6 +23,8 @@ pre.cmd mark.hl { color: inherit; }
 /* The command is shown as it runs: hidden characters are replaced by labels, laid out in logical order. */
 pre.cmd.escaped { direction: ltr; unicode-bidi: bidi-override; }
 .also-runs { margin: 0.6em 0 0; }
+.model { margin: 0.3em 0 0; font-size: 12px; opacity: 0.8; overflow-wrap: anywhere; }
+.model:empty { display: none; }
 .body { padding: 0.5em 0.9em; }
 .verdict { font-size: 0.95em; padding: 0.35em 0.7em; }
 .cards:not(:empty) { margin-top: 0.5em; }
@@ -90,7 +92,7 @@ function client() {
 }
 
 class SglangPreflightElement extends HTMLElement {
-  static observedAttributes = ['command', 'gpu', 'gpus', 'sglang-version', 'yaml', 'theme'];
+  static observedAttributes = ['command', 'gpu', 'gpus', 'sglang-version', 'yaml', 'model-config', 'theme'];
 
   constructor() {
     super();
@@ -110,6 +112,16 @@ class SglangPreflightElement extends HTMLElement {
     if (this.box && name !== 'theme') this.#check();
   }
 
+  /** The model's config.json text (or null): checked against it instead of the catalog. */
+  get modelConfig() {
+    return this.modelConfigText ?? this.getAttribute('model-config');
+  }
+
+  set modelConfig(text) {
+    this.modelConfigText = text == null ? null : String(text);
+    if (this.box) this.#check();
+  }
+
   get command() {
     const a = this.getAttribute('command');
     return a !== null ? a : (this.textContent || '').trim();
@@ -124,6 +136,8 @@ class SglangPreflightElement extends HTMLElement {
     this.verdict.setAttribute('role', 'status');
     this.verdict.setAttribute('part', 'verdict');
     this.also = el('div', 'also');
+    // Which model the command names and how it is known (one line).
+    this.model = el('div', 'model');
     // The errors, shown; warnings and notes behind the toggle.
     this.cards = el('div', 'cards');
     this.toggle = el('button', 'toggle');
@@ -135,7 +149,7 @@ class SglangPreflightElement extends HTMLElement {
     this.rest.hidden = true;
     this.toggle.setAttribute('aria-controls', 'rest');
     this.toggle.addEventListener('click', () => this.#showRest(this.rest.hidden));
-    this.body.append(this.verdict, this.also, this.cards, this.toggle, this.rest);
+    this.body.append(this.verdict, this.model, this.also, this.cards, this.toggle, this.rest);
     const foot = el('div', 'foot');
     this.copy = el('button', 'copy', 'Copy command');
     this.copy.type = 'button';
@@ -163,6 +177,10 @@ class SglangPreflightElement extends HTMLElement {
     else o.releaseFromText = true;
     const y = this.getAttribute('yaml');
     if (y) o.configYaml = y;
+    // The model's config.json, used instead of the catalog: the `modelConfig` property, or the
+    // `model-config` attribute.
+    const m = this.modelConfigText ?? this.getAttribute('model-config');
+    if (m) o.modelConfig = m;
     return o;
   }
 
@@ -226,6 +244,7 @@ class SglangPreflightElement extends HTMLElement {
       this.verdict.textContent = 'Checking…';
       this.verdict.className = 'verdict pending';
       this.also.replaceChildren();
+      this.model.textContent = '';
       this.#cards([]);
     }
     this.copyArmed = false;
@@ -256,6 +275,7 @@ class SglangPreflightElement extends HTMLElement {
       const items = allDiagnostics(report);
       const caution = report.summary.outcome === 'accepted' && ((report.also_runs || []).length > 0 || items.some(({ d }) => d.code === 'TXT009'));
       this.verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
+      this.model.textContent = (report.commands || []).flatMap((c) => [c.model, c.draft_model]).filter(Boolean).map((m) => m.summary).join(' · ');
       const also = alsoRunsPanel(report, { compact: true });
       this.also.replaceChildren(...(also ? [also] : []));
       this.#cards(cardItems(report), text);

@@ -80,3 +80,23 @@ test("a pasted config.json is used for the command's model; a broken one is said
     await context.close();
   }
 });
+
+test("the widget names the command's model in one line, and takes a config.json by its modelConfig property", async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url + 'docs-example.html');
+    const good = page.locator('sglang-preflight#good');
+    await good.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
+    await good.locator('.model', { hasText: /\S/ }).waitFor();
+    assert.match(await good.locator('.model').textContent(), /^Qwen3-8B — Qwen3ForCausalLM.* — from the built-in catalog$/);
+    const config = fs.readFileSync(path.join(DIST, '..', 'tools/recorder/models/DeepSeek-V3/config.json'), 'utf8');
+    await page.evaluate((c) => {
+      document.querySelector('#good').modelConfig = c;
+    }, config);
+    await good.locator('.model', { hasText: 'from the config you gave' }).waitFor();
+    assert.equal(await good.locator('.model').textContent(), 'Qwen/Qwen3-8B — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the config you gave');
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
