@@ -247,6 +247,19 @@ function showFailure(text, why) {
   return seq;
 }
 
+// The worker fetches the model catalog when a command first names a model, often before the
+// service worker controls the page (the first visit): the service worker stores only what is
+// fetched through it, so the page asks for the catalog again once it is controlled. The browser's
+// HTTP cache answers; the service worker keeps it for offline use.
+let modelsUsed = false;
+let catalogKept = false;
+function keepCatalogOffline() {
+  if (catalogKept || !modelsUsed || !navigator.serviceWorker?.controller) return;
+  catalogKept = true;
+  fetch(new URL('./models/catalog.json', import.meta.url)).catch(() => (catalogKept = false));
+}
+navigator.serviceWorker?.addEventListener('controllerchange', keepCatalogOffline);
+
 /** Which model each command names, and how it is known (the core's summary line). */
 function showModels(report) {
   const commands = report.commands || [];
@@ -260,6 +273,10 @@ function showModels(report) {
     }
   });
   $('models').replaceChildren(...lines);
+  if (commands.some((c) => c.model && c.model.how)) {
+    modelsUsed = true;
+    keepCatalogOffline();
+  }
 }
 
 /** The pasted config.json: can the checker read it, and which architecture does it name. */

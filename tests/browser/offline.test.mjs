@@ -87,7 +87,11 @@ test('after one visit the page works offline: precached from the build\'s list, 
     // One cache, of this build, holding exactly the build's files (all under the scope, this origin).
     const cacheName = `sglang-preflight ${server.url} ${manifest.version}`;
     assert.deepEqual(sw.names, [cacheName]);
-    assert.deepEqual(sw.entries[cacheName], Object.keys(manifest.files).map((f) => server.url + f).sort());
+    // (and the model catalog, not precached: stored once the page, controlled, asked for it because
+    // the example names a model)
+    await page.waitForFunction(async (url) => !!(await caches.match(url)), `${server.url}models/catalog.json`);
+    const expected = [...Object.keys(manifest.files), 'models/catalog.json'].map((f) => server.url + f).sort();
+    assert.deepEqual((await controlled(page)).entries[cacheName], expected);
     for (const f of ['index.html', 'app.js', 'boot.js', 'client.js', 'render.js', 'worker.js', 'styles.css', 'docs-example.html', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm'])
       assert.ok(f in manifest.files, `precached: ${f}`);
 
@@ -114,6 +118,9 @@ test('after one visit the page works offline: precached from the build\'s list, 
     await page.locator('#cards article.card', { hasText: DCP_MSG }).first().waitFor({ timeout: 5000 });
     assert.ok((await page.locator('#cards .message').allTextContents()).includes(DCP_MSG));
     assert.match(await page.locator('#verdict').textContent(), /would reject this: \d+ errors?/);
+    // The model catalog, fetched on the first visit when the example named a model, is cached too.
+    await page.locator('#models li', { hasText: 'from the built-in catalog' }).first().waitFor({ timeout: 5000 });
+    assert.match((await page.locator('#models li').allTextContents()).join(' '), /^model: Llama-3\.1-8B-Instruct — LlamaForCausalLM — from the built-in catalog$/);
     for (const f of ['', 'app.js', 'boot.js', 'worker.js', 'styles.css']) assert.ok(rec.fromSw.includes(server.url + f), `${f || 'the page'} from the service worker: ${rec.fromSw.join(' ')}`);
     assert.equal(server.log.length, served, `requests reached the server while offline: ${server.log.slice(served).join(' ')}`);
 
