@@ -67,7 +67,8 @@ pub struct SglangFacts {
     pub dtype: String,
     pub quantization: Option<String>,
     pub num_kv_heads: i64,
-    pub num_attention_heads: i64,
+    /// None for models without attention layers (pure state-space models such as Mamba).
+    pub num_attention_heads: Option<i64>,
     pub head_dim: i64,
     pub num_hidden_layers: i64,
     pub is_mla: bool,
