@@ -1,5 +1,5 @@
 // Types of client.js: the checker worker's client, for pages that show reports their own way.
-import type { CheckOptions, CommandFlags, Edit, Edited, FixedAll, Preset, Redacted, Report, Schema, VersionInfo } from './pkg/sglang_preflight.js';
+import type { CheckOptions, CommandFlags, Edit, Edited, FixedAll, ModelConfigStatus, Preset, Redacted, Report, Schema, VersionInfo } from './pkg/sglang_preflight.js';
 
 /** A request exceeded its time budget: it was abandoned and the worker replaced. */
 export declare class CheckAbandoned extends Error {}
@@ -58,4 +58,6 @@ export declare class PreflightClient {
   redactForLink(text: string): Promise<Redacted>;
   /** `text` with every argument of command `command` dropped; null if it has none. */
   clearFlags(text: string, command?: number): Promise<Edited | null>;
+  /** Whether a pasted config.json (and hf_quant_config.json) can be read, and what it names. */
+  readModelConfig(config: string, hfQuant?: string): Promise<ModelConfigStatus>;
 }

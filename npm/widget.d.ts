@@ -19,7 +19,9 @@ export interface SglangPreflightEventMap extends HTMLElementEventMap {
  * text) in a worker next to widget.js and shows the verdict and findings in its shadow root.
  * Without `sglang-version`, the release the command names (`lmsysorg/sglang:v0.5.20`,
  * `sglang==0.5.19`), else the newest; an older release's flags are fetched from `releases/`
- * next to widget.js. Changing an attribute checks again. Compact: the verdict and the errors;
+ * next to widget.js. The model the command names is looked up in the model catalog
+ * (`models/catalog.json` next to widget.js, fetched once) unless `model-config` gives its
+ * config.json. Changing an attribute checks again. Compact: the verdict and the errors;
  * warnings and notes behind a toggle; Copy command; a link to the full page with the command.
  * `theme="light"` or `"dark"` picks the colours (default: the reader's prefers-color-scheme).
  */
@@ -28,6 +30,10 @@ export interface SglangPreflightElement extends HTMLElement {
   readonly command: string;
   /** The last report, or null while a check is under way or after a failed one. */
   readonly report: Report | null;
+  /** The model's config.json text (or null): checked against it instead of the built-in model
+   *  catalog (which is fetched from `models/catalog.json` next to widget.js when a command names
+   *  a model). Also the `model-config` attribute. Setting it checks again. */
+  modelConfig: string | null;
   addEventListener<K extends keyof SglangPreflightEventMap>(
     type: K,
     listener: (this: SglangPreflightElement, ev: SglangPreflightEventMap[K]) => unknown,

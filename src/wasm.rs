@@ -44,15 +44,20 @@ export interface CheckOptions {
   /** The draft model's `config.json`, for `--speculative-draft-model-path`. */
   draftModelConfig?: string;
 }
+/** How a model path was recognized: "exact", "case_insensitive", "org_double_underscore",
+ *  "hf_cache_path", "local_basename", or "inferred" (with the catalog family it points to). */
+export interface ModelHow { kind: string; family?: string; }
 /** What the report knows of a model the command names (`model`, `draft_model`). */
 export interface ModelReport {
   flag: "model_path" | "speculative_draft_model_path"; model_path: string;
-  hub_id?: string; how?: { kind: string; family?: string }; architecture?: string;
+  hub_id?: string; how?: ModelHow; architecture?: string;
   /** "DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts — from the built-in catalog". */
   summary: string; source?: string;
 }
 /** `readModelConfig`'s verdict on a pasted `config.json`. */
-export interface ModelConfigStatus { ok: boolean; error?: string; architecture?: string; wrong_types?: { key: string; expected: string }[]; }
+export interface ModelConfigStatus { ok: boolean; error?: string; architecture?: string | null; wrong_types?: WrongType[]; }
+/** A config key whose value has the wrong type (read as absent). */
+export interface WrongType { key: string; expected: string; }
 /** A half-open range in UTF-16 code units (JavaScript string indexes). */
 export interface Span16 { start: number; end: number; }
 /** A half-open byte range into the UTF-8 text, plus the same range for JavaScript. */

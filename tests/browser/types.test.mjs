@@ -76,7 +76,7 @@ function parseType(src) {
         if (name === 'Array') t = { k: 'array', of: args[0] };
         else if (name === 'Record') t = { k: 'record', value: args[1] };
         else throw new Error(`generic ${name} not handled`);
-      } else if (['string', 'number', 'boolean', 'unknown', 'null', 'undefined'].includes(name)) t = { k: 'prim', name };
+      } else if (['string', 'number', 'boolean', 'unknown', 'null', 'undefined', 'void'].includes(name)) t = { k: 'prim', name };
       else t = { k: 'ref', name };
     }
     for (ws(); src.slice(i, i + 2) === '[]'; ws()) {
@@ -153,7 +153,7 @@ class Checker {
       case 'prim':
         if (t.name === 'unknown') return true;
         if (t.name === 'null') return v === null;
-        if (t.name === 'undefined') return v === undefined;
+        if (t.name === 'undefined' || t.name === 'void') return v === undefined;
         return typeof v === t.name;
       case 'lit':
         if (v !== t.value) return false;
@@ -379,6 +379,22 @@ test('the declared TypeScript types match what the wasm exports return, both way
   c.check(verdicts, ret('choiceVerdicts'), 'choiceVerdicts(--attention-backend)');
   assert.ok(verdicts.some((v) => v.rejected) && verdicts.some((v) => v.current));
   c.check(core.choiceVerdicts(deepseek, { gpu: 'a100' }, 0, '--tp-size'), ret('choiceVerdicts'), 'choiceVerdicts(--tp-size)');
+
+  // The model catalog, installed as the worker installs it; models known, inferred, unknown, given.
+  c.check(core.modelsInstalled(), ret('modelsInstalled'), 'modelsInstalled()');
+  assert.equal(core.modelsInstalled(), false);
+  assert.throws(() => core.installModels('{"catalog": 1}'), Error);
+  c.check(core.installModels(fs.readFileSync(path.join(PKG, '../models/catalog.json'), 'utf8')), ret('installModels'), 'installModels()');
+  assert.equal(core.modelsInstalled(), true);
+  const modelCommands = [
+    'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --speculative-algorithm EAGLE --speculative-draft-model-path my-org/unknown-draft',
+    'python -m sglang.launch_server --model-path Qwen/Qwen3-8B-FP8-Dynamic',
+  ];
+  for (const text of modelCommands) c.check(core.check(text, { gpu: 'h100' }), ret('check'), `check(${JSON.stringify(text).slice(0, 60)})`);
+  const config = '{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": "32"}';
+  c.check(core.check('python -m sglang.launch_server --model-path /m', { modelConfig: config, hfQuantConfig: '{}', draftModelConfig: config }), ret('check'), 'check(modelConfig)');
+  ret('readModelConfig');
+  for (const [text, quant] of [[config, undefined], ['{"architectures": [', undefined], ['[]', '{}']]) c.check(core.readModelConfig(text, quant), ret('readModelConfig'), `readModelConfig(${text.slice(0, 20)})`);
 
   c.check(core.examples(), ret('examples'), 'examples()');
   // declared `string`: a move between two registered releases, as JSON
