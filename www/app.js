@@ -269,6 +269,16 @@ function showModels(report) {
       if (!m) continue;
       const li = el('li', null, `${commands.length > 1 ? `Command ${i + 1}: ` : ''}${m.flag === 'speculative_draft_model_path' ? 'draft model' : 'model'}: ${m.summary}`);
       if (m.source) li.title = `Config source: ${m.source}`;
+      // Not known (nor given): offer the pane that takes its config.
+      if (!m.how && m.flag === 'model_path' && !modelConfig.value.trim()) {
+        const give = el('button', 'link-button', 'Paste its config.json');
+        give.type = 'button';
+        give.addEventListener('click', () => {
+          $('model-box').open = true;
+          modelConfig.focus();
+        });
+        li.append(' ', give);
+      }
       lines.push(li);
     }
   });

@@ -48,8 +48,13 @@ test('an unknown model is said to be unknown, with what did not run', async () =
     await renders(page, 1);
     await page.waitForFunction(() => document.querySelectorAll('#models li').length > 0);
     assert.deepEqual(await modelLines(page), [
-      "model: my-org/private-model-7b: not a model the built-in catalog knows; checks that need the model's config did not run (give its config.json to run them)",
+      "model: my-org/private-model-7b: not a model the built-in catalog knows; checks that need the model's config did not run (give its config.json to run them) Paste its config.json",
     ]);
+    // The offer opens the pane that takes it.
+    assert.equal(await page.locator('#model-box').getAttribute('open'), null);
+    await page.locator('#models li button', { hasText: 'Paste its config.json' }).click();
+    assert.equal(await page.locator('#model-box').getAttribute('open'), '');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'model-config');
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {
     await context.close();
