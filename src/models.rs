@@ -153,6 +153,21 @@ pub struct ModelLists {
     /// `--enable-cp-decode-attn-tp` accepts these (`CP_DECODE_ATTN_TP_SUPPORTED_ARCHS`).
     #[serde(default)]
     pub cp_decode_attn_tp_supported_architectures: Vec<String>,
+    /// Architectures a model override provider is registered for (`model_overrides/*.py`,
+    /// `overrides.py`, `MODEL_OVERRIDES`).
+    #[serde(default)]
+    pub model_override_architectures: Vec<String>,
+    /// A predicate-keyed provider claims every architecture whose name contains one of these.
+    #[serde(default)]
+    pub model_override_architecture_substrings: Vec<String>,
+}
+
+impl ModelLists {
+    /// Whether SGLang has a model override provider for `architecture`.
+    pub fn has_model_override(&self, architecture: &str) -> bool {
+        self.model_override_architectures.iter().any(|a| a == architecture)
+            || self.model_override_architecture_substrings.iter().any(|s| architecture.contains(s.as_str()))
+    }
 }
 
 /// SGLang's predicates for a model: `None` where they cannot be known without running SGLang's

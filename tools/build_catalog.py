@@ -380,6 +380,19 @@ def release_lists(sglang_dir: str) -> dict:
     # model_hook: --enable-cp-decode-attn-tp accepts these architectures only.
     from sglang.srt.layers.cp.cp_decode_attn_tp import CP_DECODE_ATTN_TP_SUPPORTED_ARCHS
     lists["cp_decode_attn_tp_supported_architectures"] = sorted(CP_DECODE_ATTN_TP_SUPPORTED_ARCHS)
+    # The model override providers (arg_groups/model_overrides, overrides.py): architectures with
+    # one, by name, and the substrings the predicate-keyed ones match.
+    from sglang.srt.arg_groups import model_override_base as B
+    import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
+    import inspect
+    lists["model_override_architectures"] = sorted(set(B._MODEL_OVERRIDE_FNS) | set(B.MODEL_OVERRIDES))
+    substrings = []
+    for predicate, _fn in B._PREDICATE_OVERRIDE_FNS:
+        found = re.findall(r'"([A-Za-z0-9_]+)"', inspect.getsource(predicate))
+        # the predicate is `"X" in arch or "Y" in arch`: each substring must match, nothing else checked
+        assert found and all(predicate(x) for x in found) and not predicate("LlamaForCausalLM"), found
+        substrings.extend(found)
+    lists["model_override_architecture_substrings"] = sorted(set(substrings))
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
     return lists
@@ -421,7 +434,7 @@ def run_in_venv(args) -> int:
     lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
     with open(lists_path, "w") as f:
         json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
-                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py", **lists},
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py", **lists},
                   f, indent=1, sort_keys=False)
         f.write("\n")
 

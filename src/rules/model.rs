@@ -240,6 +240,65 @@ const MAMBA_RADIX_CACHE_ARCHS: &[&str] = &[
     "GraniteMoeHybridForCausalLM",
 ];
 
+/// Architectures a branch of `handle_model_specific_adjustments` names (besides the DeepSeek
+/// family): each assigns or checks something of its own.
+const BRANCH_ARCHS: &[&str] = &[
+    "InternS2MobiusForConditionalGeneration",
+    "Qwen3_5Model",
+    "KimiLinearForCausalLM",
+    "KimiK3ForConditionalGeneration",
+    "DeepseekV4ForCausalLM",
+    "GptOssForCausalLM",
+    "MiMoV2ForCausalLM",
+    "MiMoV2FlashForCausalLM",
+    "Llama4ForConditionalGeneration",
+    "Llama4ForCausalLM",
+    "Gemma4ForConditionalGeneration",
+    "Gemma4ForCausalLM",
+    "Gemma4UnifiedForConditionalGeneration",
+    "MossVLForConditionalGeneration",
+    "Exaone4ForCausalLM",
+    "ExaoneMoEForCausalLM",
+    "ExaoneMoeForCausalLM",
+    "Olmo2ForCausalLM",
+    "Qwen3MoeForCausalLM",
+    "Qwen3VLMoeForConditionalGeneration",
+    "Qwen3NextForCausalLM",
+    "Qwen3_5MoeForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration",
+    "Qwen3_5ForConditionalGeneration",
+    "Qwen4ExpForConditionalGeneration",
+    "Glm4MoeForCausalLM",
+    "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM",
+];
+
+/// `overrides._FLASHINFER_ALLREDUCE_FUSION_ARCHS` (and MiMo V2): the FlashInfer AllReduce Fusion
+/// auto-enable pass may assign a backend for these (SGLang 0.5.23).
+const ALLREDUCE_FUSION_ARCHS: &[&str] = &[
+    "DeepseekV3ForCausalLM",
+    "DeepseekV32ForCausalLM",
+    "DeepseekV4ForCausalLM",
+    "GptOssForCausalLM",
+    "GlmMoeDsaForCausalLM",
+    "Glm4MoeForCausalLM",
+    "Glm4MoeLiteForCausalLM",
+    "MistralLarge3ForCausalLM",
+    "Qwen3MoeForCausalLM",
+    "Qwen3VLMoeForConditionalGeneration",
+    "Qwen3NextForCausalLM",
+    "Qwen4ExpForConditionalGeneration",
+    "KimiK25ForConditionalGeneration",
+    "Qwen3_5MoeForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration",
+    "Qwen3_5ForConditionalGeneration",
+    "NemotronHForCausalLM",
+    "NemotronHPuzzleForCausalLM",
+    "NemotronH_Omni_Reasoning_V3",
+    "MiMoV2ForCausalLM",
+    "MiMoV2FlashForCausalLM",
+];
+
 /// `supported_backends` of the GptOss branch, in SGLang's order (its message prints the list).
 const GPT_OSS_BACKENDS: &[&str] = &["triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"];
 const LLAMA4_BACKENDS: &[&str] = &["fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu"];
@@ -288,8 +347,11 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Ok(());
     }
-    // The model override providers and the post-process passes are not replayed.
-    ctx.not_modelled(HOOK);
+    if !specific_path_modelled(ctx) {
+        // The model override providers, the per-family defaults and some post-process passes
+        // of this model are not replayed.
+        ctx.not_modelled(HOOK);
+    }
     let Some(model) = ctx.model else {
         unknown_model_checks(ctx);
         return Ok(());
@@ -368,7 +430,39 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
         return Ok(());
     }
-    handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)
+    handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)?;
+    trailing_passes(ctx);
+    Ok(())
+}
+
+/// Whether everything the hook does for this model and command is modelled here: a known
+/// architecture without a model override provider, a branch of its own, Mamba state or the
+/// FlashInfer AllReduce Fusion auto-enable.
+fn specific_path_modelled(ctx: &Ctx) -> bool {
+    let Some(model) = ctx.model else { return false };
+    let Some(arch) = model.architecture else { return false };
+    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return false };
+    if lists.model_override_architectures.is_empty() || lists.has_model_override(arch) {
+        return false;
+    }
+    let named = |list: &[&str]| list.contains(&arch);
+    !named(DEEPSEEK_FAMILY)
+        && !named(BRANCH_ARCHS)
+        && !named(MAMBA_RADIX_CACHE_ARCHS)
+        && !named(ALLREDUCE_FUSION_ARCHS)
+        && model.derived.is_hybrid_linear_attention == Some(false)
+}
+
+/// The post-process passes at the hook's end that this build replays: the embeddings sparse
+/// head's overlap disable and the user's FlashInfer AllReduce Fusion enforce-disable. (The
+/// fusion auto-enable assigns only for the architectures in `ALLREDUCE_FUSION_ARCHS`.)
+fn trailing_passes(ctx: &mut Ctx) {
+    if ctx.env("SGLANG_EMBEDDINGS_SPARSE_HEAD").is_some() {
+        ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+    }
+    if ctx.cfg.truthy(f::enforce_disable_flashinfer_allreduce_fusion) {
+        ctx.cfg.set(f::flashinfer_allreduce_fusion_backend, PyValue::None);
+    }
 }
 
 /// The DeepSeek-family branch: DSA's checks (index sharing with TBO, prefill CP, the cache-layer
@@ -579,7 +673,11 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Ok(());
     }
-    ctx.not_modelled(CAPABILITY_HOOK);
+    if !capability_path_modelled(ctx) {
+        // HRM-Text, embedding models, EmbeddingGemma, Clef / Kev checkpoints, multimodal
+        // models' chunked prefill: what they assign is not replayed.
+        ctx.not_modelled(CAPABILITY_HOOK);
+    }
     let arch = ctx.model.and_then(|m| m.architecture);
     // Clef / Kev checkpoints (a joint schema head or a pointer head: files next to a Qwen3.5
     // config) must run on TP 1 and PP 1.
@@ -614,4 +712,22 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
         }
     }
     Ok(())
+}
+
+/// Whether the capability hook assigns nothing for this model and command (what it checks is
+/// modelled): a known generative, text-only model that is none of the special cases.
+fn capability_path_modelled(ctx: &Ctx) -> bool {
+    let Some(model) = ctx.model else { return false };
+    let Some(arch) = model.architecture else { return false };
+    let types = [model.model_type, model.raw.and_then(|r| r.text_model_type.as_deref())];
+    let typed = |t: &str| types.iter().flatten().any(|x| *x == t);
+    !typed("hrm_text")
+        && arch != "HrmTextForCausalLM"
+        // EmbeddingGemma is a gemma3_text config with bidirectional attention
+        && !typed("gemma3_text")
+        && !typed("deepseek_v41")
+        && !matches!(arch, "Qwen3_5ForConditionalGeneration" | "Qwen3_5TextModel" | "EmbeddingGemma2Model")
+        && model.derived.is_embedding == Some(false)
+        && !ctx.cfg.truthy(f::is_embedding)
+        && model.derived.is_multimodal == Some(false)
 }
