@@ -13,6 +13,8 @@
 //! hooks still count as not modelled on every path past the instance-connector return.
 
 
+pub mod overrides;
+
 use super::{raises, raises_nth, Args, Ctx, NotRunReason, Rule};
 use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
@@ -393,8 +395,19 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         }
     }
     // (A decision checkpoint, `Qwen3_5Model`, and the hybrid linear-attention models' Mamba
-    // cache, the override providers, and the Kimi / GLM-5-Next / DeepSeek-V4 defaults only
-    // assign values: not replayed, the fields they may assign are reported as not known.)
+    // cache, and the Kimi / GLM-5-Next / DeepSeek-V4 defaults only assign values: not replayed,
+    // the fields they may assign are reported as not known.)
+    // The model override providers: what they declare, readers see from here on.
+    if let Some(provider) = overrides::modelled(arch) {
+        match provider(ctx) {
+            Some(declared) => {
+                for (field, value) in declared {
+                    ctx.cfg.set(field, value);
+                }
+            }
+            None => ctx.not_modelled(HOOK),
+        }
+    }
     if matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
         ctx.skip_unlisted("kimi_k3_hook.apply_kimi_k3_linear_attn_defaults", NotRunReason::NotImplemented);
     }
@@ -436,18 +449,20 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
 }
 
 /// Whether everything the hook does for this model and command is modelled here: a known
-/// architecture without a model override provider, a branch of its own, Mamba state or the
-/// FlashInfer AllReduce Fusion auto-enable.
+/// architecture without a model override provider (or with a replayed one), a branch of its own
+/// (but Llama 4's and Gemma 4's), Mamba state or the FlashInfer AllReduce Fusion auto-enable.
 fn specific_path_modelled(ctx: &Ctx) -> bool {
     let Some(model) = ctx.model else { return false };
     let Some(arch) = model.architecture else { return false };
     let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return false };
-    if lists.model_override_architectures.is_empty() || lists.has_model_override(arch) {
+    let replayed = overrides::modelled(arch).is_some();
+    if lists.model_override_architectures.is_empty() || (lists.has_model_override(arch) && !replayed) {
         return false;
     }
     let named = |list: &[&str]| list.contains(&arch);
+    // (Llama 4's and Gemma 4's branches check the attention backend only: modelled.)
     !named(DEEPSEEK_FAMILY)
-        && !named(BRANCH_ARCHS)
+        && (!named(BRANCH_ARCHS) || replayed)
         && !named(MAMBA_RADIX_CACHE_ARCHS)
         && !named(ALLREDUCE_FUSION_ARCHS)
         && model.derived.is_hybrid_linear_attention == Some(false)
