@@ -696,10 +696,8 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
     let arch = ctx.model.and_then(|m| m.architecture);
     // Clef / Kev checkpoints (a joint schema head or a pointer head: files next to a Qwen3.5
     // config) must run on TP 1 and PP 1.
-    let maybe_head = match arch {
-        None => true,
-        Some(a) => matches!(a, "Qwen3_5ForConditionalGeneration" | "Qwen3_5TextModel"),
-    };
+    // (Without the architecture this is not listed: reached by those checkpoints only.)
+    let maybe_head = arch.is_some_and(|a| matches!(a, "Qwen3_5ForConditionalGeneration" | "Qwen3_5TextModel"));
     if maybe_head && (int(ctx, f::tp_size, 1) != 1 || int(ctx, f::pp_size, 1) != 1) {
         ctx.model_config(site("model_hook.handle_model_capability_adjustments", "{name} checkpoints are served with --tp-size 1 and --pp-size 1"));
         return Ok(());
