@@ -444,13 +444,18 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)?;
-    trailing_passes(ctx);
+    // On a path not modelled, the values these passes read may be ones an override provider
+    // declared: what they assign is then left not known.
+    if specific_path_modelled(ctx) {
+        trailing_passes(ctx, arch);
+    }
     Ok(())
 }
 
 /// Whether everything the hook does for this model and command is modelled here: a known
 /// architecture without a model override provider (or with a replayed one), a branch of its own
-/// (but Llama 4's and Gemma 4's), Mamba state or the FlashInfer AllReduce Fusion auto-enable.
+/// (but those of the replayed architectures: Llama 4's and Gemma 4's checks, Qwen3 MoE's none)
+/// or Mamba state.
 fn specific_path_modelled(ctx: &Ctx) -> bool {
     let Some(model) = ctx.model else { return false };
     let Some(arch) = model.architecture else { return false };
@@ -464,16 +469,31 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     !named(DEEPSEEK_FAMILY)
         && (!named(BRANCH_ARCHS) || replayed)
         && !named(MAMBA_RADIX_CACHE_ARCHS)
-        && !named(ALLREDUCE_FUSION_ARCHS)
         && model.derived.is_hybrid_linear_attention == Some(false)
 }
 
 /// The post-process passes at the hook's end that this build replays: the embeddings sparse
-/// head's overlap disable and the user's FlashInfer AllReduce Fusion enforce-disable. (The
-/// fusion auto-enable assigns only for the architectures in `ALLREDUCE_FUSION_ARCHS`.)
-fn trailing_passes(ctx: &mut Ctx) {
+/// head's overlap disable, the FlashInfer AllReduce Fusion auto-enable (for the architectures in
+/// `ALLREDUCE_FUSION_ARCHS`) and the user's enforce-disable.
+fn trailing_passes(ctx: &mut Ctx, arch: &str) {
     if ctx.env("SGLANG_EMBEDDINGS_SPARSE_HEAD").is_some() {
         ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+    }
+    // `_flashinfer_allreduce_fusion_auto_enable` (MiMo V2's CuTeDSL arm and DeepSeek-V4.1's
+    // custom all-reduce preference are on paths not modelled: their branches end the hook here).
+    let is_mimo = matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM");
+    if ALLREDUCE_FUSION_ARCHS.contains(&arch) && !is_mimo {
+        let hw = ctx.hw;
+        let (sm90, sm100) = (crate::rules::shared::runtime_context::is_sm90(hw), crate::rules::shared::runtime_context::is_sm100(hw));
+        if ctx.cfg.is_none(f::flashinfer_allreduce_fusion_backend)
+            && (sm90 || sm100)
+            && int(ctx, f::tp_size, 1) > 1
+            && !crate::rules::shared::runtime_context::attn_dp_enabled(ctx)
+            && (int(ctx, f::nnodes, 1) == 1 || sm100)
+            && ctx.cfg.is(f::moe_a2a_backend, "none")
+        {
+            ctx.cfg.set(f::flashinfer_allreduce_fusion_backend, PyValue::Str("auto".to_string()));
+        }
     }
     if ctx.cfg.truthy(f::enforce_disable_flashinfer_allreduce_fusion) {
         ctx.cfg.set(f::flashinfer_allreduce_fusion_backend, PyValue::None);

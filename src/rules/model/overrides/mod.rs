@@ -10,6 +10,8 @@ use crate::rules::Ctx;
 
 pub mod gemma4;
 pub mod llama4;
+pub mod minimax_m2;
+pub mod qwen3_moe;
 
 /// What a provider declares: `(field, value)` in its order.
 pub type Declarations = Vec<(Field, PyValue)>;
@@ -19,6 +21,8 @@ pub fn modelled(architecture: &str) -> Option<fn(&Ctx) -> Option<Declarations>> 
     match architecture {
         "Llama4ForConditionalGeneration" | "Llama4ForCausalLM" => Some(llama4::llama4_overrides),
         "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration" => Some(gemma4::gemma4_overrides),
+        "MiniMaxM2ForCausalLM" => Some(minimax_m2::minimax_m2_overrides),
+        "Qwen3MoeForCausalLM" => Some(qwen3_moe::qwen3_moe_family_overrides),
         _ => None,
     }
 }
