@@ -349,7 +349,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Ok(());
     }
-    if !specific_path_modelled(ctx) {
+    let mut path_modelled = specific_path_modelled(ctx);
+    if !path_modelled {
         // The model override providers, the per-family defaults and some post-process passes
         // of this model are not replayed.
         ctx.not_modelled(HOOK);
@@ -405,14 +406,17 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
                     ctx.cfg.set(field, value);
                 }
             }
-            None => ctx.not_modelled(HOOK),
+            None => {
+                path_modelled = false;
+                ctx.not_modelled(HOOK);
+            }
         }
     }
     if matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
         ctx.skip_unlisted("kimi_k3_hook.apply_kimi_k3_linear_attn_defaults", NotRunReason::NotImplemented);
     }
     if DEEPSEEK_FAMILY.contains(&arch) {
-        deepseek_family(ctx, arch, model.derived.is_dsa, model.raw)?;
+        deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
     } else if arch == "DeepseekV4ForCausalLM" {
         // deepseek_v4_hook's validators (V4.1 features, CP) are not modelled here.
         ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v4_cp", NotRunReason::NotImplemented);
@@ -446,7 +450,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)?;
     // On a path not modelled, the values these passes read may be ones an override provider
     // declared: what they assign is then left not known.
-    if specific_path_modelled(ctx) {
+    if path_modelled {
         trailing_passes(ctx, arch);
     }
     Ok(())
@@ -503,7 +507,7 @@ fn trailing_passes(ctx: &mut Ctx, arch: &str) {
 /// The DeepSeek-family branch: DSA's checks (index sharing with TBO, prefill CP, the cache-layer
 /// split); the passes it runs that other families own are listed as not run where the command
 /// could make them raise.
-fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
+fn deepseek_family(ctx: &mut Ctx, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
     let Some(is_dsa) = ctx.model_fact(site("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"), |_| is_dsa) else {
         return Ok(());
     };
@@ -523,7 +527,6 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
         ctx.skip(site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), NotRunReason::NotImplemented);
         ctx.skip(site("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."), NotRunReason::NotImplemented);
     }
-    let _ = arch;
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if ctx.cfg.truthy(f::enable_prefill_cp) && mode == "decode" {
         let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp (decode workers do no prefill)", f::enable_prefill_cp, Applicability::Safe)];
