@@ -153,7 +153,7 @@ pub struct ModelLists {
     /// `--enable-cp-decode-attn-tp` accepts these (`CP_DECODE_ATTN_TP_SUPPORTED_ARCHS`).
     #[serde(default)]
     pub cp_decode_attn_tp_supported_architectures: Vec<String>,
-    /// Architectures a model override provider is registered for (`model_overrides/*.py`,
+    /// Architectures SGLang registers an override provider for (`model_overrides/*.py`,
     /// `overrides.py`, `MODEL_OVERRIDES`).
     #[serde(default)]
     pub model_override_architectures: Vec<String>,
@@ -163,7 +163,7 @@ pub struct ModelLists {
 }
 
 impl ModelLists {
-    /// Whether SGLang has a model override provider for `architecture`.
+    /// Whether SGLang registers an override provider for `architecture`.
     pub fn has_model_override(&self, architecture: &str) -> bool {
         self.model_override_architectures.iter().any(|a| a == architecture)
             || self.model_override_architecture_substrings.iter().any(|s| architecture.contains(s.as_str()))
