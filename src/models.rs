@@ -35,6 +35,15 @@ pub struct RawFacts {
     pub torch_dtype: Option<String>,
     pub max_position_embeddings: Option<i64>,
     pub quantization: Option<QuantFacts>,
+    /// DSA index-topk sharing, as the top-level config writes it: every `index_topk_freq`-th
+    /// layer computes the top-k indices, an `S` in `index_topk_pattern` or a `shared` indexer
+    /// type reuses them.
+    #[serde(default)]
+    pub index_topk_freq: Option<i64>,
+    #[serde(default)]
+    pub index_topk_pattern: Option<String>,
+    #[serde(default)]
+    pub indexer_types: Option<Vec<String>>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -142,6 +151,24 @@ pub struct ModelLists {
     pub pure_ssm_architectures: Vec<String>,
     pub hybrid_linear_attention_model_types: Vec<String>,
     pub hybrid_linear_attention_model_types_conditional: Vec<String>,
+    /// `--enable-cp-decode-attn-tp` accepts these (`CP_DECODE_ATTN_TP_SUPPORTED_ARCHS`).
+    #[serde(default)]
+    pub cp_decode_attn_tp_supported_architectures: Vec<String>,
+    /// Architectures SGLang registers an override provider for (`model_overrides/*.py`,
+    /// `overrides.py`, `MODEL_OVERRIDES`).
+    #[serde(default)]
+    pub model_override_architectures: Vec<String>,
+    /// A predicate-keyed provider claims every architecture whose name contains one of these.
+    #[serde(default)]
+    pub model_override_architecture_substrings: Vec<String>,
+}
+
+impl ModelLists {
+    /// Whether SGLang registers an override provider for `architecture`.
+    pub fn has_model_override(&self, architecture: &str) -> bool {
+        self.model_override_architectures.iter().any(|a| a == architecture)
+            || self.model_override_architecture_substrings.iter().any(|s| architecture.contains(s.as_str()))
+    }
 }
 
 /// SGLang's predicates for a model: `None` where they cannot be known without running SGLang's
@@ -646,6 +673,23 @@ impl Reader<'_> {
         })
     }
 
+    fn strings(&mut self, o: &Object, key: &str) -> Option<Vec<String>> {
+        match o.get(key) {
+            Some(serde_json::Value::Null) | None => None,
+            Some(v @ serde_json::Value::Array(a)) => {
+                let all: Option<Vec<String>> = a.iter().map(|x| x.as_str().map(str::to_string)).collect();
+                if all.is_none() {
+                    self.note(key, "a list of strings", v);
+                }
+                all
+            }
+            Some(v) => {
+                self.note(key, "a list of strings", v);
+                None
+            }
+        }
+    }
+
     fn note(&mut self, key: &str, expected: &'static str, _found: &serde_json::Value) {
         if !self.wrong.iter().any(|w| w.key == key) {
             self.wrong.push(WrongType { key: key.to_string(), expected });
@@ -750,6 +794,9 @@ impl GivenConfig {
             torch_dtype: r.string(&cfg, &["torch_dtype", "dtype"]).or_else(|| r.string(text, &["torch_dtype", "dtype"])),
             max_position_embeddings: r.int(text, &["max_position_embeddings"]),
             quantization: quant_facts(&cfg, text, hf_quant.as_ref()),
+            index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
+            index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
+            indexer_types: r.strings(&cfg, "indexer_types"),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

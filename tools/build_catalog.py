@@ -92,6 +92,13 @@ def _str(d: dict, *keys):
     return None
 
 
+def _strs(d: dict, key: str):
+    v = d.get(key)
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return v
+    return None
+
+
 def layer_types_summary(text: dict):
     lt = text.get("layer_types")
     if not isinstance(lt, list):
@@ -155,6 +162,10 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "torch_dtype": _str(cfg, "torch_dtype", "dtype") or _str(text, "torch_dtype", "dtype"),
         "max_position_embeddings": _int(text, "max_position_embeddings"),
         "quantization": quant_essentials(cfg, text, hf_quant),
+        # DSA index-topk sharing (model_hook._validate_dsa_tbo_index_sharing reads hf_config's).
+        "index_topk_freq": _int(cfg, "index_topk_freq"),
+        "index_topk_pattern": _str(cfg, "index_topk_pattern"),
+        "indexer_types": _strs(cfg, "indexer_types"),
     }
 
 
@@ -366,6 +377,22 @@ def release_lists(sglang_dir: str) -> dict:
         if isinstance(mt, str) and mt in unconditional:
             unconditional.discard(mt)
             conditional.add(mt)
+    # model_hook: --enable-cp-decode-attn-tp accepts these architectures only.
+    from sglang.srt.layers.cp.cp_decode_attn_tp import CP_DECODE_ATTN_TP_SUPPORTED_ARCHS
+    lists["cp_decode_attn_tp_supported_architectures"] = sorted(CP_DECODE_ATTN_TP_SUPPORTED_ARCHS)
+    # The model override providers (arg_groups/model_overrides, overrides.py): architectures with
+    # one, by name, and the substrings the predicate-keyed ones match.
+    from sglang.srt.arg_groups import model_override_base as B
+    import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
+    import inspect
+    lists["model_override_architectures"] = sorted(set(B._MODEL_OVERRIDE_FNS) | set(B.MODEL_OVERRIDES))
+    substrings = []
+    for predicate, _fn in B._PREDICATE_OVERRIDE_FNS:
+        found = re.findall(r'"([A-Za-z0-9_]+)"', inspect.getsource(predicate))
+        # the predicate is `"X" in arch or "Y" in arch`: each substring must match, nothing else checked
+        assert found and all(predicate(x) for x in found) and not predicate("LlamaForCausalLM"), found
+        substrings.extend(found)
+    lists["model_override_architecture_substrings"] = sorted(set(substrings))
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
     return lists
@@ -407,7 +434,7 @@ def run_in_venv(args) -> int:
     lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
     with open(lists_path, "w") as f:
         json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
-                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py", **lists},
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py", **lists},
                   f, indent=1, sort_keys=False)
         f.write("\n")
 

@@ -603,6 +603,7 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(shared::mooncake_transfer_engine::RULES);
     v.extend_from_slice(kv_shard::RULES);
     v.extend_from_slice(layernorm_sp::RULES);
+    v.extend_from_slice(model::RULES);
     v.extend_from_slice(dllm::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v.extend_from_slice(runtime::RULES);

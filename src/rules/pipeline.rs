@@ -211,13 +211,15 @@ fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
         match step {
             Compiled::Run(step, hooks) => {
                 ctx.cfg.start_step(step.name);
-                if step.partly_modelled {
-                    // What it derives from the model's config is not replayed: each field it
-                    // may assign is unknown unless its modelled part assigns it (`set` clears it).
-                    mark_writes(ctx, step, UnknownReason::ModelConfig);
-                }
                 let before = ctx.not_run.len();
+                let not_modelled_before = ctx.not_modelled.len();
                 hooks.iter().for_each(|hook| ctx.run(*hook));
+                let path_not_modelled = ctx.not_modelled.get(not_modelled_before..).unwrap_or(&[]).contains(&step.name);
+                if step.partly_modelled && path_not_modelled {
+                    // What it derives from the model's config on this path is not replayed: each
+                    // field it may assign is unknown unless its modelled part assigned it.
+                    mark_unassigned_writes(ctx, step, UnknownReason::ModelConfig);
+                }
                 after_step(ctx, step, before);
             }
             Compiled::NotModelled(step) => {
@@ -302,6 +304,19 @@ fn after_step(ctx: &mut Ctx, step: &StepInfo, not_run_before: usize) {
     };
     if let Some(reason) = reason {
         mark_writes(ctx, step, reason);
+    }
+}
+
+/// Every field `step` may assign that it did not assign (as modelled) is not known after it.
+fn mark_unassigned_writes(ctx: &mut Ctx, step: &StepInfo, reason: UnknownReason) {
+    let fields: Vec<Field> = match step.writes {
+        Some(w) if !w.any => w.fields.to_vec(),
+        _ => Field::all().collect(),
+    };
+    for field in fields {
+        if ctx.cfg.derived_by(field) != Some(step.name) {
+            ctx.cfg.mark_uncertain(field, step.name, reason);
+        }
     }
 }
 

@@ -3,10 +3,13 @@
 
 use serde_json::Value;
 use sglang_preflight::hardware::Hardware;
+use sglang_preflight::models::GivenConfig;
 use sglang_preflight::CheckOptions;
 
-/// The options a case is recorded with: the SGLang release, its hardware profile and its
-/// `--config` files.
+/// The options a case is recorded with: the SGLang release, its hardware profile, its `--config`
+/// files, and for a stand-in fixture the config SGLang actually ran for each model path the
+/// recorder stood in for (`stand_in`: path -> hub id of `tools/recorder/models`), given as the
+/// model's config: the named model's catalog facts are not what SGLang read.
 pub fn options_for(case: &Value, release: &str) -> CheckOptions {
     let mut opts = CheckOptions { sglang_version: release.to_string(), ..CheckOptions::default() };
     if let Some(hw) = case.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
@@ -17,7 +20,29 @@ pub fn options_for(case: &Value, release: &str) -> CheckOptions {
             opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
         }
     }
+    if let Some(stood_in) = case.get("stand_in").and_then(Value::as_object) {
+        let cmd = case.get("cmd").and_then(Value::as_str).unwrap_or("");
+        for (path, hub_id) in stood_in {
+            let Some(config) = hub_id.as_str().and_then(recorder_config) else { continue };
+            let draft = [" ", "="].iter().any(|sep| cmd.contains(&format!("--speculative-draft-model-path{sep}{path}")));
+            if draft {
+                opts.draft_model_config = Some(config);
+            } else {
+                opts.model_config = Some(config);
+            }
+        }
+    }
     opts
+}
+
+/// The config (and `hf_quant_config.json`) the recorder serves for `hub_id`.
+fn recorder_config(hub_id: &str) -> Option<GivenConfig> {
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/recorder/models");
+    let ids: Value = serde_json::from_str(&std::fs::read_to_string(models.join("hub_ids.json")).ok()?).ok()?;
+    let folder = models.join(ids.get(hub_id)?.as_str()?);
+    let config = std::fs::read_to_string(folder.join("config.json")).ok()?;
+    let hf_quant = std::fs::read_to_string(folder.join("hf_quant_config.json")).ok();
+    GivenConfig::parse(&config, hf_quant.as_deref()).ok()
 }
 
 /// Every recorded fixture of the default release (`tests/fixtures/<release>/*.jsonl`), file by

@@ -1,0 +1,769 @@
+//! SGLang's `sglang/srt/arg_groups/model_hook.py`: `handle_model_specific_adjustments`,
+//! `handle_model_capability_adjustments` and `handle_mamba_radix_cache`, the per-architecture
+//! adjustments and checks.
+//!
+//! With the model's facts (catalog, a given config) the checks keyed on the architecture, DSA and
+//! a few config values run: the DSA cache-layer split and prefill CP checks, the CP decode
+//! attention TP architectures, DSA index-topk sharing with TBO, the attention backends GptOss,
+//! Llama 4 and Gemma 4 accept, GptOss's triton_kernel MoE with EP, the DeepSeek-V4.1-only flag and
+//! an explicit Mamba cache strategy on a model without Mamba state. Without the facts each check
+//! the command's flags reach is listed as not run. The values the hooks derive from the model
+//! (the model override providers: attention backends, page size, dtype, MoE runner ...; the
+//! DeepSeek / Kimi / DeepSeek-V4 defaults; the post-process passes) are not replayed, so both
+//! hooks still count as not modelled on every path past the instance-connector return.
+
+
+pub mod overrides;
+
+use super::{raises, raises_nth, Args, Ctx, NotRunReason, Rule};
+use crate::diagnostic::Applicability;
+use crate::fields::{f, Field};
+use crate::pyvalue::{str_repr, PyValue};
+use crate::rules::{site, site_nth, Step};
+
+/// (Sites are named by literal strings: `build.rs` reads them to embed their release data.)
+const HOOK: &str = "model_hook.handle_model_specific_adjustments";
+const CAPABILITY_HOOK: &str = "model_hook.handle_model_capability_adjustments";
+
+pub static LAYER_SPLIT_NEEDS_DSA: Rule = Rule {
+    code: "MH001",
+    name: "dsa-cache-layer-split-needs-dsa-model",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported for DSA"),
+    explanation: "--enable-dsa-cache-layer-split splits the DeepSeek Sparse Attention (DSA) indexer cache across prefill context-parallel ranks; a model without DSA (no index_topk, or an architecture SGLang does not run with DSA) has no such cache, so SGLang refuses the flag.",
+    flags: &["--enable-dsa-cache-layer-split"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --enable-dsa-cache-layer-split",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3",
+};
+
+pub static CP_DECODE_ATTN_TP_ARCH: Rule = Rule {
+    code: "MH002",
+    name: "cp-decode-attn-tp-unsupported-architecture",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-cp-decode-attn-tp is only supported for models"),
+    explanation: "--enable-cp-decode-attn-tp runs decode attention with tensor parallelism inside the context-parallel group, which needs attention weights replicated across CP ranks; SGLang has this only for the DeepSeek-V4 and GLM-5 (DSA) architectures it lists.",
+    flags: &["--enable-cp-decode-attn-tp"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --enable-cp-decode-attn-tp",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3",
+};
+
+pub static DSA_TBO_INDEX_SHARING: Rule = Rule {
+    code: "MH003",
+    name: "two-batch-overlap-with-dsa-index-sharing",
+    sglang: raises("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"),
+    explanation: "This DSA model shares its top-k indices between layers (index_topk_freq above 1, an S in index_topk_pattern, or shared indexer layers). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang refuses --enable-two-batch-overlap for it.",
+    flags: &["--enable-two-batch-overlap"],
+    example_bad: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8 --enable-two-batch-overlap",
+    example_good: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8",
+};
+
+pub static DSA_PREFILL_CP_ON_DECODE: Rule = Rule {
+    code: "MH004",
+    name: "dsa-prefill-cp-on-decode-worker",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"),
+    explanation: "For a DSA model, prefill context parallelism (--enable-prefill-cp) is for prefill work; a PD decode worker does no prefill, so SGLang rejects the flag there.",
+    flags: &["--enable-prefill-cp", "--disaggregation-mode"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --disaggregation-mode decode",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode decode",
+};
+
+pub static LAYER_SPLIT_ON_DECODE: Rule = Rule {
+    code: "MH005",
+    name: "dsa-cache-layer-split-on-decode-worker",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported on decode workers."),
+    explanation: "The DSA cache-layer split is a prefill context-parallel optimization; a PD decode worker receives whole cache shards from prefill, so SGLang rejects the flag on decode workers.",
+    flags: &["--enable-dsa-cache-layer-split", "--disaggregation-mode"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode decode",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode decode",
+};
+
+pub static LAYER_SPLIT_NOT_PD_PREFILL: Rule = Rule {
+    code: "MH006",
+    name: "dsa-cache-layer-split-needs-pd-prefill",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported on PD prefill"),
+    explanation: "The DSA cache-layer split leaves each rank with part of the cache; a server that is not a PD prefill worker also decodes and needs the whole local cache, so SGLang accepts the flag only with --disaggregation-mode prefill.",
+    flags: &["--enable-dsa-cache-layer-split", "--disaggregation-mode"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2",
+};
+
+pub static LAYER_SPLIT_NEEDS_INTERLEAVED_CP: Rule = Rule {
+    code: "MH007",
+    name: "dsa-cache-layer-split-needs-interleaved-prefill-cp",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split requires --enable-prefill-cp"),
+    explanation: "The DSA cache-layer split distributes layers over the prefill context-parallel ranks of the interleave strategy; without --enable-prefill-cp and --cp-strategy interleave there is nothing to split over.",
+    flags: &["--enable-dsa-cache-layer-split", "--enable-prefill-cp", "--cp-strategy"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode prefill",
+};
+
+pub static LAYER_SPLIT_NEEDS_MOONCAKE: Rule = Rule {
+    code: "MH008",
+    name: "dsa-cache-layer-split-needs-mooncake",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split currently only supports"),
+    explanation: "The DSA cache-layer split relies on Mooncake's transfer from every CP rank to the decode worker; SGLang does not have it for the other transfer backends yet.",
+    flags: &["--enable-dsa-cache-layer-split", "--disaggregation-transfer-backend"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --disaggregation-transfer-backend nixl",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --disaggregation-transfer-backend mooncake",
+};
+
+pub static LAYER_SPLIT_WITH_PP: Rule = Rule {
+    code: "MH009",
+    name: "dsa-cache-layer-split-with-pipeline-parallelism",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported with pipeline"),
+    explanation: "The DSA cache-layer split needs prefill context parallelism, and context parallelism with pipeline parallelism has not been validated for it, so SGLang refuses --pp-size above 1 with the flag.",
+    flags: &["--enable-dsa-cache-layer-split", "--pp-size"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --pp-size 2",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8",
+};
+
+pub static GPT_OSS_ATTENTION_BACKEND: Rule = Rule {
+    code: "MH010",
+    name: "gpt-oss-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "GptOssForCausalLM requires one of {supported_backends}"),
+    explanation: "gpt-oss uses sliding-window attention with attention sinks, which only some attention backends implement; SGLang checks the prefill and the decode backend (a split backend falls back to --attention-backend, which SGLang picks itself for gpt-oss when none of the three is given).",
+    flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
+    example_bad: "--model-path openai/gpt-oss-20b --attention-backend flashinfer",
+    example_good: "--model-path openai/gpt-oss-20b --attention-backend triton",
+};
+
+pub static TRITON_KERNEL_MOE_EP: Rule = Rule {
+    code: "MH011",
+    name: "gpt-oss-triton-kernel-moe-needs-ep-1",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"),
+    explanation: "For gpt-oss, the triton_kernel MoE runner (the triton_kernels package) runs without expert parallelism only.",
+    flags: &["--moe-runner-backend", "--ep-size"],
+    example_bad: "--model-path openai/gpt-oss-20b --attention-backend triton --moe-runner-backend triton_kernel --tp-size 2 --ep-size 2",
+    example_good: "--model-path openai/gpt-oss-20b --attention-backend triton --moe-runner-backend triton_kernel --tp-size 2",
+};
+
+pub static LLAMA4_ATTENTION_BACKEND: Rule = Rule {
+    code: "MH012",
+    name: "llama4-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is required for Llama4"),
+    explanation: "Llama 4's chunked local attention is implemented by a few attention backends only; SGLang checks --attention-backend (it picks one of them itself when it is not given; a CPU device is exempt).",
+    flags: &["--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --attention-backend flashinfer",
+    example_good: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --attention-backend triton",
+};
+
+pub static GEMMA4_ATTENTION_BACKEND: Rule = Rule {
+    code: "MH013",
+    name: "gemma4-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "Gemma4 only supports"),
+    explanation: "Gemma 4 runs only on the attention backends SGLang lists for it; SGLang checks the prefill and the decode backend (a split backend falls back to --attention-backend, which SGLang fills with triton, or trtllm_mha on SM100, when it is not given).",
+    flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
+    example_bad: "--model-path google/gemma-4-31B-it --attention-backend fa3",
+    example_good: "--model-path google/gemma-4-31B-it --attention-backend triton",
+};
+
+pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
+    code: "MH014",
+    name: "encoder-swa-bounded-replay-needs-deepseek-v4-1",
+    sglang: raises("model_hook.handle_model_capability_adjustments", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"),
+    explanation: "--enable-encoder-swa-bounded-replay bounds the replay of DeepSeek-V4.1's encoder sliding-window cache; only a DeepSeek-V4.1 config (model_type deepseek_v41) takes it.",
+    flags: &["--enable-encoder-swa-bounded-replay"],
+    example_bad: "--model-path Qwen/Qwen3-8B --enable-encoder-swa-bounded-replay",
+    example_good: "--model-path Qwen/Qwen3-8B",
+};
+
+pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
+    code: "MH015",
+    name: "mamba-radix-cache-strategy-needs-mamba-model",
+    sglang: raises_nth("model_hook.handle_mamba_radix_cache", "--mamba-radix-cache-strategy", 0),
+    explanation: "An extra-buffer Mamba radix cache strategy arms the Mamba state paths; a model without Mamba (linear attention) layers has no Mamba state, and SGLang refuses rather than crash at the first prefill.",
+    flags: &["--mamba-radix-cache-strategy"],
+    example_bad: "--model-path Qwen/Qwen3-8B --mamba-radix-cache-strategy extra_buffer",
+    example_good: "--model-path Qwen/Qwen3-8B",
+};
+
+pub static RULES: &[&Rule] = &[
+    &LAYER_SPLIT_NEEDS_DSA,
+    &CP_DECODE_ATTN_TP_ARCH,
+    &DSA_TBO_INDEX_SHARING,
+    &DSA_PREFILL_CP_ON_DECODE,
+    &LAYER_SPLIT_ON_DECODE,
+    &LAYER_SPLIT_NOT_PD_PREFILL,
+    &LAYER_SPLIT_NEEDS_INTERLEAVED_CP,
+    &LAYER_SPLIT_NEEDS_MOONCAKE,
+    &LAYER_SPLIT_WITH_PP,
+    &GPT_OSS_ATTENTION_BACKEND,
+    &TRITON_KERNEL_MOE_EP,
+    &LLAMA4_ATTENTION_BACKEND,
+    &GEMMA4_ATTENTION_BACKEND,
+    &ENCODER_SWA_REPLAY_NEEDS_V41,
+    &MAMBA_STRATEGY_NEEDS_MAMBA,
+];
+
+/// The architectures of the hook's DeepSeek-family branch (the list in
+/// `handle_model_specific_adjustments`; `overrides._DEEPSEEK_FAMILY_ARCHS` less the NextN drafts
+/// of Longcat).
+const DEEPSEEK_FAMILY: &[&str] = &[
+    "DeepseekV3ForCausalLM",
+    "DeepseekV32ForCausalLM",
+    "KimiK25ForConditionalGeneration",
+    "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration",
+    "GlmMoeDsaForCausalLM",
+    "Glm5NextForConditionalGeneration",
+    "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN",
+    "LongcatFlashForCausalLM",
+    "Dots3NoteForCausalLM",
+];
+
+/// `overrides._MAMBA_RADIX_CACHE_ARCHS`: architectures whose Mamba radix cache the resolution
+/// pass arms by name (SGLang 0.5.23).
+const MAMBA_RADIX_CACHE_ARCHS: &[&str] = &[
+    "KimiLinearForCausalLM",
+    "KimiK3ForConditionalGeneration",
+    "BailingMoeV2_5ForCausalLM",
+    "BailingMoeV3ForCausalLM",
+    "BailingMoeV3VLForConditionalGeneration",
+    "Qwen3NextForCausalLM",
+    "Qwen3_5MoeForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration",
+    "InternS2MobiusForConditionalGeneration",
+    "Qwen3_5ForConditionalGeneration",
+    "Qwen3_5MoeForCausalLM",
+    "Qwen3_5ForCausalLM",
+    "Qwen4ExpForConditionalGeneration",
+    "MiniCPMV4_6ForConditionalGeneration",
+    "MiniCPMV4_7ForConditionalGeneration",
+    "NemotronHForCausalLM",
+    "NemotronHPuzzleForCausalLM",
+    "NemotronH_Omni_Reasoning_V3",
+    "FalconH1ForCausalLM",
+    "JetNemotronForCausalLM",
+    "JetVLMForConditionalGeneration",
+    "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM",
+    "ZayaForCausalLM",
+    "Glm5NextForConditionalGeneration",
+    // armed when its `layer_types` has a mamba layer (a config value): taken as armed
+    "GraniteMoeHybridForCausalLM",
+];
+
+/// Architectures a branch of `handle_model_specific_adjustments` names (besides the DeepSeek
+/// family): each assigns or checks something of its own.
+const BRANCH_ARCHS: &[&str] = &[
+    "InternS2MobiusForConditionalGeneration",
+    "Qwen3_5Model",
+    "KimiLinearForCausalLM",
+    "KimiK3ForConditionalGeneration",
+    "DeepseekV4ForCausalLM",
+    "GptOssForCausalLM",
+    "MiMoV2ForCausalLM",
+    "MiMoV2FlashForCausalLM",
+    "Llama4ForConditionalGeneration",
+    "Llama4ForCausalLM",
+    "Gemma4ForConditionalGeneration",
+    "Gemma4ForCausalLM",
+    "Gemma4UnifiedForConditionalGeneration",
+    "MossVLForConditionalGeneration",
+    "Exaone4ForCausalLM",
+    "ExaoneMoEForCausalLM",
+    "ExaoneMoeForCausalLM",
+    "Olmo2ForCausalLM",
+    "Qwen3MoeForCausalLM",
+    "Qwen3VLMoeForConditionalGeneration",
+    "Qwen3NextForCausalLM",
+    "Qwen3_5MoeForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration",
+    "Qwen3_5ForConditionalGeneration",
+    "Qwen4ExpForConditionalGeneration",
+    "Glm4MoeForCausalLM",
+    "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM",
+];
+
+/// `overrides._FLASHINFER_ALLREDUCE_FUSION_ARCHS` (and MiMo V2): the FlashInfer AllReduce Fusion
+/// auto-enable pass may assign a backend for these (SGLang 0.5.23).
+const ALLREDUCE_FUSION_ARCHS: &[&str] = &[
+    "DeepseekV3ForCausalLM",
+    "DeepseekV32ForCausalLM",
+    "DeepseekV4ForCausalLM",
+    "GptOssForCausalLM",
+    "GlmMoeDsaForCausalLM",
+    "Glm4MoeForCausalLM",
+    "Glm4MoeLiteForCausalLM",
+    "MistralLarge3ForCausalLM",
+    "Qwen3MoeForCausalLM",
+    "Qwen3VLMoeForConditionalGeneration",
+    "Qwen3NextForCausalLM",
+    "Qwen4ExpForConditionalGeneration",
+    "KimiK25ForConditionalGeneration",
+    "Qwen3_5MoeForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration",
+    "Qwen3_5ForConditionalGeneration",
+    "NemotronHForCausalLM",
+    "NemotronHPuzzleForCausalLM",
+    "NemotronH_Omni_Reasoning_V3",
+    "MiMoV2ForCausalLM",
+    "MiMoV2FlashForCausalLM",
+];
+
+/// `supported_backends` of the GptOss branch, in SGLang's order (its message prints the list).
+const GPT_OSS_BACKENDS: &[&str] = &["triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"];
+const LLAMA4_BACKENDS: &[&str] = &["fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu"];
+const GEMMA4_BACKENDS: &[&str] = &["trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"];
+
+/// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
+/// greedy, so the scheme is everything before the last `://` of the first line).
+fn is_instance_connector(path: &str) -> bool {
+    let line = path.split('\n').next().unwrap_or("");
+    line.rfind("://").map(|i| line.get(..i) == Some("instance")).unwrap_or(false)
+}
+
+
+fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
+    ctx.cfg.int(field).unwrap_or(default)
+}
+
+/// Python's `repr` of a list of strings.
+fn py_list<S: AsRef<str>>(items: &[S]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| str_repr(s.as_ref())).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// A string field's value, as an f-string prints it (`None` when unset).
+fn text_of(ctx: &Ctx, field: Field) -> Option<String> {
+    ctx.cfg.str(field).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// `attention_backends_of(view)`: each split backend falls back to `base`.
+fn backends_of(ctx: &Ctx, base: Option<&str>) -> (Option<String>, Option<String>) {
+    let prefill = text_of(ctx, f::prefill_attention_backend).or_else(|| base.map(str::to_string));
+    let decode = text_of(ctx, f::decode_attention_backend).or_else(|| base.map(str::to_string));
+    (prefill, decode)
+}
+
+fn shown(v: &Option<String>) -> &str {
+    v.as_deref().unwrap_or("None")
+}
+
+/// `handle_model_specific_adjustments`.
+pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.truthy(f::enable_deterministic_inference) {
+        ctx.cfg.set(f::enforce_disable_flashinfer_allreduce_fusion, PyValue::Bool(true));
+    }
+    // (uses_mamba_radix_cache=False: not a flag's field.)
+    if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
+        return Ok(());
+    }
+    let mut path_modelled = specific_path_modelled(ctx);
+    if !path_modelled {
+        // The model override providers, the per-family defaults and some post-process passes
+        // of this model are not replayed.
+        ctx.not_modelled(HOOK);
+    }
+    let Some(model) = ctx.model else {
+        unknown_model_checks(ctx);
+        return Ok(());
+    };
+    let Some(arch) = model.architecture.map(str::to_string) else {
+        unknown_model_checks(ctx);
+        return Ok(());
+    };
+    let arch = arch.as_str();
+    // (The NPU decode-context-parallel check: no hardware profile here is an NPU.)
+    if arch == "InternS2MobiusForConditionalGeneration" && (int(ctx, f::pp_size, 1) != 1 || int(ctx, f::ep_size, 1) != 1) {
+        ctx.skip(site("model_hook.handle_model_specific_adjustments", "Intern-S2-Mobius does not support:"), NotRunReason::NotImplemented);
+        return Ok(());
+    }
+    if ctx.cfg.truthy(f::enable_dsa_cache_layer_split) {
+        match ctx.model_fact(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported for DSA"), |m| m.derived.is_dsa) {
+            None => return Ok(()),
+            Some(false) => {
+                let fixes = vec![ctx.fix_remove("Remove --enable-dsa-cache-layer-split (the model has no DSA cache to split)", f::enable_dsa_cache_layer_split, Applicability::Safe)];
+                return ctx.raise(&LAYER_SPLIT_NEEDS_DSA, &[], &[f::enable_dsa_cache_layer_split], fixes);
+            }
+            Some(true) => {}
+        }
+    }
+    if ctx.cfg.truthy(f::enable_cp_decode_attn_tp) {
+        let supported = crate::models::builtin_lists(ctx.release.version).map(|l| &l.cp_decode_attn_tp_supported_architectures).filter(|l| !l.is_empty());
+        match supported {
+            None => {
+                ctx.skip(site("model_hook.handle_model_specific_adjustments", "--enable-cp-decode-attn-tp is only supported for models"), NotRunReason::NotImplemented);
+                return Ok(());
+            }
+            Some(list) if !list.iter().any(|a| a == arch) => {
+                let listed = py_list(list);
+                let args: &Args = &[("model_arch", &arch), ("sorted(CP_DECODE_ATTN_TP_SUPPORTED_ARCHS)", &listed)];
+                let fixes = vec![ctx.fix_remove("Remove --enable-cp-decode-attn-tp", f::enable_cp_decode_attn_tp, Applicability::Safe)];
+                return ctx.raise(&CP_DECODE_ATTN_TP_ARCH, args, &[f::enable_cp_decode_attn_tp], fixes);
+            }
+            Some(_) => {}
+        }
+    }
+    // (A decision checkpoint, `Qwen3_5Model`, and the hybrid linear-attention models' Mamba
+    // cache, and the Kimi / GLM-5-Next / DeepSeek-V4 defaults only assign values: not replayed,
+    // the fields they may assign are reported as not known.)
+    // The model override providers: what they declare, readers see from here on.
+    if let Some(provider) = overrides::modelled(arch) {
+        match provider(ctx) {
+            Some(declared) => {
+                for (field, value) in declared {
+                    ctx.cfg.set(field, value);
+                }
+            }
+            None => {
+                path_modelled = false;
+                ctx.not_modelled(HOOK);
+            }
+        }
+    }
+    if matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
+        ctx.skip_unlisted("kimi_k3_hook.apply_kimi_k3_linear_attn_defaults", NotRunReason::NotImplemented);
+    }
+    if DEEPSEEK_FAMILY.contains(&arch) {
+        deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
+    } else if arch == "DeepseekV4ForCausalLM" {
+        // deepseek_v4_hook's validators (V4.1 features, CP) are not modelled here.
+        ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v4_cp", NotRunReason::NotImplemented);
+        return Ok(());
+    } else if arch == "GptOssForCausalLM" {
+        gpt_oss(ctx)?;
+    } else if arch == "MiMoV2ForCausalLM" && !ctx.cfg.truthy(f::encoder_only) {
+        ctx.skip(site("model_hook.handle_model_specific_adjustments", "MiMoV2ForCausalLM requires effective attention TP"), NotRunReason::NotImplemented);
+        return Ok(());
+    } else if matches!(arch, "Llama4ForConditionalGeneration" | "Llama4ForCausalLM") && !ctx.cfg.is(f::device, "cpu") {
+        // When unset, the Llama 4 override fills it with one of the accepted backends.
+        if let Some(backend) = text_of(ctx, f::attention_backend) {
+            if !LLAMA4_BACKENDS.contains(&backend.as_str()) {
+                let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
+                return ctx.raise(&LLAMA4_ATTENTION_BACKEND, &[("attention_backend", &backend)], &[f::attention_backend], fixes);
+            }
+        }
+    } else if matches!(arch, "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration") {
+        gemma4(ctx)?;
+    } else if matches!(arch, "Exaone4ForCausalLM" | "ExaoneMoEForCausalLM" | "ExaoneMoeForCausalLM") {
+        // decided by `sliding_window_pattern`, a config value not among the facts
+        ctx.skip(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"), NotRunReason::NotImplemented);
+        return Ok(());
+    } else if arch == "Olmo2ForCausalLM" {
+        ctx.skip(site("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"), NotRunReason::NotImplemented);
+        return Ok(());
+    } else if matches!(arch, "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM") {
+        ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
+        return Ok(());
+    }
+    handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)?;
+    // On a path not modelled, the values these passes read may be ones an override provider
+    // declared: what they assign is then left not known.
+    if path_modelled {
+        trailing_passes(ctx, arch);
+    }
+    Ok(())
+}
+
+/// Whether everything the hook does for this model and command is modelled here: a known
+/// architecture without a model override provider (or with a replayed one), a branch of its own
+/// (but those of the replayed architectures: Llama 4's and Gemma 4's checks, Qwen3 MoE's none)
+/// or Mamba state.
+fn specific_path_modelled(ctx: &Ctx) -> bool {
+    let Some(model) = ctx.model else { return false };
+    let Some(arch) = model.architecture else { return false };
+    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return false };
+    let replayed = overrides::modelled(arch).is_some();
+    if lists.model_override_architectures.is_empty() || (lists.has_model_override(arch) && !replayed) {
+        return false;
+    }
+    let named = |list: &[&str]| list.contains(&arch);
+    // (Llama 4's and Gemma 4's branches check the attention backend only: modelled.)
+    !named(DEEPSEEK_FAMILY)
+        && (!named(BRANCH_ARCHS) || replayed)
+        && !named(MAMBA_RADIX_CACHE_ARCHS)
+        && model.derived.is_hybrid_linear_attention == Some(false)
+}
+
+/// The post-process passes at the hook's end that this build replays: the embeddings sparse
+/// head's overlap disable, the FlashInfer AllReduce Fusion auto-enable (for the architectures in
+/// `ALLREDUCE_FUSION_ARCHS`) and the user's enforce-disable.
+fn trailing_passes(ctx: &mut Ctx, arch: &str) {
+    if ctx.env("SGLANG_EMBEDDINGS_SPARSE_HEAD").is_some() {
+        ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+    }
+    // `_flashinfer_allreduce_fusion_auto_enable` (MiMo V2's CuTeDSL arm and DeepSeek-V4.1's
+    // custom all-reduce preference are on paths not modelled: their branches end the hook here).
+    let is_mimo = matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM");
+    if ALLREDUCE_FUSION_ARCHS.contains(&arch) && !is_mimo {
+        let hw = ctx.hw;
+        let (sm90, sm100) = (crate::rules::shared::runtime_context::is_sm90(hw), crate::rules::shared::runtime_context::is_sm100(hw));
+        if ctx.cfg.is_none(f::flashinfer_allreduce_fusion_backend)
+            && (sm90 || sm100)
+            && int(ctx, f::tp_size, 1) > 1
+            && !crate::rules::shared::runtime_context::attn_dp_enabled(ctx)
+            && (int(ctx, f::nnodes, 1) == 1 || sm100)
+            && ctx.cfg.is(f::moe_a2a_backend, "none")
+        {
+            ctx.cfg.set(f::flashinfer_allreduce_fusion_backend, PyValue::Str("auto".to_string()));
+        }
+    }
+    if ctx.cfg.truthy(f::enforce_disable_flashinfer_allreduce_fusion) {
+        ctx.cfg.set(f::flashinfer_allreduce_fusion_backend, PyValue::None);
+    }
+}
+
+/// The DeepSeek-family branch: DSA's checks (index sharing with TBO, prefill CP, the cache-layer
+/// split); the passes it runs that other families own are listed as not run where the command
+/// could make them raise.
+fn deepseek_family(ctx: &mut Ctx, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
+    let Some(is_dsa) = ctx.model_fact(site("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"), |_| is_dsa) else {
+        return Ok(());
+    };
+    if !is_dsa {
+        if ctx.hw.is_hip() {
+            ctx.skip(site("overrides._deepseek_spec_moe_resolution", "Invalid configuration: 'deep_gemm' speculative MoE runner"), NotRunReason::NotImplemented);
+        }
+        return Ok(());
+    }
+    validate_dsa_tbo_index_sharing(ctx, raw)?;
+    // CUDA or ROCm: the DSA KV cache dtype and split backend passes (kv_cache / attention).
+    if !ctx.cfg.is(f::kv_cache_dtype, "auto") {
+        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "Learnable DSA attention sinks require"), NotRunReason::NotImplemented);
+        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::NotImplemented);
+    }
+    if !ctx.cfg.is_none(f::dsa_prefill_backend) || !ctx.cfg.is_none(f::dsa_decode_backend) || ctx.cfg.truthy(f::enable_hisparse) {
+        ctx.skip(site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), NotRunReason::NotImplemented);
+        ctx.skip(site("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."), NotRunReason::NotImplemented);
+    }
+    let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
+    if ctx.cfg.truthy(f::enable_prefill_cp) && mode == "decode" {
+        let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp (decode workers do no prefill)", f::enable_prefill_cp, Applicability::Safe)];
+        return ctx.raise(&DSA_PREFILL_CP_ON_DECODE, &[], &[f::enable_prefill_cp, f::disaggregation_mode], fixes);
+    }
+    if ctx.cfg.truthy(f::enable_dsa_cache_layer_split) {
+        let remove = |ctx: &Ctx| ctx.fix_remove("Remove --enable-dsa-cache-layer-split", f::enable_dsa_cache_layer_split, Applicability::Unsafe);
+        if mode == "decode" {
+            let fixes = vec![remove(ctx)];
+            return ctx.raise(&LAYER_SPLIT_ON_DECODE, &[], &[f::enable_dsa_cache_layer_split, f::disaggregation_mode], fixes);
+        }
+        if mode != "prefill" {
+            let fixes = vec![remove(ctx)];
+            return ctx.raise(&LAYER_SPLIT_NOT_PD_PREFILL, &[], &[f::enable_dsa_cache_layer_split], fixes);
+        }
+        if !ctx.cfg.truthy(f::enable_prefill_cp) || !ctx.cfg.is(f::cp_strategy, "interleave") {
+            let fixes = vec![remove(ctx)];
+            return ctx.raise(&LAYER_SPLIT_NEEDS_INTERLEAVED_CP, &[], &[f::enable_dsa_cache_layer_split, f::enable_prefill_cp, f::cp_strategy], fixes);
+        }
+        let backend = ctx.cfg.get(f::disaggregation_transfer_backend).clone();
+        if backend.as_str() != Some("mooncake") {
+            let shown = backend.repr();
+            let fixes = vec![
+                ctx.fix_set("Use the mooncake transfer backend", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe),
+                remove(ctx),
+            ];
+            return ctx.raise(&LAYER_SPLIT_NEEDS_MOONCAKE, &[("cfg.disaggregation_transfer_backend", &shown)], &[f::disaggregation_transfer_backend, f::enable_dsa_cache_layer_split], fixes);
+        }
+        if int(ctx, f::pp_size, 1) > 1 {
+            let fixes = vec![ctx.fix_remove("Remove --pp-size (no pipeline parallelism)", f::pp_size, Applicability::Unsafe), remove(ctx)];
+            return ctx.raise(&LAYER_SPLIT_WITH_PP, &[], &[f::pp_size, f::enable_dsa_cache_layer_split], fixes);
+        }
+    }
+    Ok(())
+}
+
+/// `_validate_dsa_tbo_index_sharing`: TBO with layers that reuse another layer's top-k indices.
+fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::RawFacts>) -> Step {
+    if !ctx.cfg.truthy(f::enable_two_batch_overlap) {
+        return Ok(());
+    }
+    let Some(raw) = ctx.model_fact(site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"), |_| raw) else {
+        return Ok(());
+    };
+    // `getattr(hf_config, "index_topk_freq", 1) or 1`
+    let freq = raw.index_topk_freq.filter(|&n| n != 0).unwrap_or(1);
+    let pattern_shares = raw.index_topk_pattern.as_deref().is_some_and(|p| p.contains('S'));
+    let types_share = raw.indexer_types.as_ref().is_some_and(|t| t.iter().any(|x| x == "shared"));
+    if freq > 1 || pattern_shares || types_share {
+        let pattern = raw.index_topk_pattern.as_deref().map(str_repr).unwrap_or_else(|| "None".into());
+        let types = raw.indexer_types.as_ref().map(|t| py_list(t)).unwrap_or_else(|| "None".into());
+        let args: &Args = &[("index_topk_freq", &freq), ("index_topk_pattern", &pattern), ("indexer_types", &types)];
+        let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe)];
+        return ctx.raise(&DSA_TBO_INDEX_SHARING, args, &[f::enable_two_batch_overlap], fixes);
+    }
+    Ok(())
+}
+
+/// The GptOss branch: the accepted attention backends, then triton_kernel MoE with EP.
+fn gpt_oss(ctx: &mut Ctx) -> Step {
+    // (MLX on macOS is exempt; no hardware profile here is one.)
+    let base = text_of(ctx, f::attention_backend);
+    let all_unset = base.is_none() && text_of(ctx, f::prefill_attention_backend).is_none() && text_of(ctx, f::decode_attention_backend).is_none();
+    // When none is given, the GptOss override picks one of the accepted backends for the platform.
+    if !all_unset {
+        let (prefill, decode) = backends_of(ctx, base.as_deref());
+        let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| GPT_OSS_BACKENDS.contains(&b));
+        if !ok(&prefill) || !ok(&decode) {
+            let listed = py_list(GPT_OSS_BACKENDS);
+            let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
+            let args: &Args = &[("supported_backends", &listed), ("prefill_attn_backend", &p), ("decode_attn_backend", &d)];
+            let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
+            return ctx.raise(&GPT_OSS_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes);
+        }
+    }
+    // The override chooses triton_kernel itself only with ep_size 1, so an EP size above 1 meets
+    // it only when the command asks for it.
+    if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
+        let fixes = vec![ctx.fix_remove("Remove --ep-size (triton_kernel MoE runs without expert parallelism)", f::ep_size, Applicability::Unsafe)];
+        return ctx.raise(&TRITON_KERNEL_MOE_EP, &[], &[f::moe_runner_backend, f::ep_size], fixes);
+    }
+    Ok(())
+}
+
+/// The Gemma 4 branch: the accepted attention backends. The Gemma 4 override fills
+/// `attention_backend` when it is unset (triton, or trtllm_mha on SM100: both accepted).
+fn gemma4(ctx: &mut Ctx) -> Step {
+    let base = text_of(ctx, f::attention_backend);
+    let filled = base.or_else(|| Some(if crate::rules::shared::runtime_context::is_sm100(ctx.hw) { "trtllm_mha" } else { "triton" }.to_string()));
+    let (prefill, decode) = backends_of(ctx, filled.as_deref());
+    let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| GEMMA4_BACKENDS.contains(&b));
+    if !ok(&prefill) || !ok(&decode) {
+        let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
+        let args: &Args = &[("prefill_backend", &p), ("decode_backend", &d)];
+        let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
+        return ctx.raise(&GEMMA4_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes);
+    }
+    Ok(())
+}
+
+/// `handle_mamba_radix_cache`: an extra-buffer strategy on a model without Mamba state.
+fn handle_mamba_radix_cache(ctx: &mut Ctx, arch: &str, hybrid: Option<bool>) -> Step {
+    let strategy = ctx.cfg.str(f::mamba_radix_cache_strategy).unwrap_or("auto").to_string();
+    // `mamba_extra_buffer_of`: `disable_radix_cache is False` and an extra-buffer strategy.
+    let extra_buffer = matches!(ctx.cfg.get(f::disable_radix_cache), PyValue::Bool(false)) && matches!(strategy.as_str(), "extra_buffer" | "extra_buffer_lazy");
+    let armed_by_name = MAMBA_RADIX_CACHE_ARCHS.contains(&arch);
+    if armed_by_name || hybrid == Some(true) {
+        // mamba_hook's validators of the Mamba cache (not modelled here)
+        ctx.skip_unlisted("mamba_hook.validate_mamba_extra_buffer", NotRunReason::NotImplemented);
+        return Ok(());
+    }
+    if !extra_buffer {
+        return Ok(());
+    }
+    let needs = site_nth("model_hook.handle_mamba_radix_cache", "--mamba-radix-cache-strategy", 0);
+    if ctx.model_fact(needs, |_| hybrid).is_none() {
+        return Ok(());
+    }
+    let fixes = vec![ctx.fix_remove("Remove --mamba-radix-cache-strategy", f::mamba_radix_cache_strategy, Applicability::Safe)];
+    let args: &Args = &[("view.mamba_radix_cache_strategy", &strategy), ("hf_config.architectures[0]", &arch)];
+    ctx.raise(&MAMBA_STRATEGY_NEEDS_MAMBA, args, &[f::mamba_radix_cache_strategy], fixes)
+}
+
+/// Without the model's architecture: each check the command's flags would let fire, not run.
+fn unknown_model_checks(ctx: &mut Ctx) {
+    if int(ctx, f::pp_size, 1) != 1 || int(ctx, f::ep_size, 1) != 1 {
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Intern-S2-Mobius does not support:"));
+    }
+    if ctx.cfg.truthy(f::enable_dsa_cache_layer_split) {
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported for DSA"));
+    }
+    if ctx.cfg.truthy(f::enable_cp_decode_attn_tp) {
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-cp-decode-attn-tp is only supported for models"));
+    }
+    let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
+    if ctx.cfg.truthy(f::enable_prefill_cp) && mode == "decode" {
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"));
+    }
+    if ctx.cfg.truthy(f::enable_dsa_cache_layer_split) {
+        if mode == "decode" {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported on decode workers."));
+        } else if mode != "prefill" {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported on PD prefill"));
+        } else if !ctx.cfg.truthy(f::enable_prefill_cp) || !ctx.cfg.is(f::cp_strategy, "interleave") {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split requires --enable-prefill-cp"));
+        } else if !ctx.cfg.is(f::disaggregation_transfer_backend, "mooncake") {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split currently only supports"));
+        } else if int(ctx, f::pp_size, 1) > 1 {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported with pipeline"));
+        }
+    }
+    if ctx.cfg.truthy(f::enable_two_batch_overlap) {
+        ctx.model_config(site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"));
+    }
+    if !ctx.cfg.is_none(f::attention_backend) {
+        // The architectures that accept only some attention backends (GptOss, Llama 4, Gemma 4,
+        // sliding-window models, Olmo 2, ...).
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "GptOssForCausalLM requires one of {supported_backends}"));
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is required for Llama4"));
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Gemma4 only supports"));
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"));
+        if ctx.cfg.is(f::attention_backend, "flashinfer") {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"));
+        }
+        if ctx.cfg.is(f::attention_backend, "triton") {
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"));
+        }
+    }
+    if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"));
+    }
+    // (MiMoV2's fused-QKV attention TP check and the HRM-Text / EmbeddingGemma / multimodal
+    // adjustments are reached by those architectures only, on any flags.)
+    // `auto` is decided by the architecture; an explicit strategy needs mamba state.
+    if !ctx.cfg.is(f::mamba_radix_cache_strategy, "auto") {
+        ctx.model_config(site_nth("model_hook.handle_mamba_radix_cache", "--mamba-radix-cache-strategy", 0));
+    }
+}
+
+/// `handle_model_capability_adjustments`.
+pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
+        return Ok(());
+    }
+    if !capability_path_modelled(ctx) {
+        // HRM-Text, embedding models, EmbeddingGemma, Clef / Kev checkpoints, multimodal
+        // models' chunked prefill: what they assign is not replayed.
+        ctx.not_modelled(CAPABILITY_HOOK);
+    }
+    let arch = ctx.model.and_then(|m| m.architecture);
+    // Clef / Kev checkpoints (a joint schema head or a pointer head: files next to a Qwen3.5
+    // config) must run on TP 1 and PP 1.
+    // (Without the architecture this is not listed: reached by those checkpoints only.)
+    let maybe_head = arch.is_some_and(|a| matches!(a, "Qwen3_5ForConditionalGeneration" | "Qwen3_5TextModel"));
+    if maybe_head && (int(ctx, f::tp_size, 1) != 1 || int(ctx, f::pp_size, 1) != 1) {
+        ctx.model_config(site("model_hook.handle_model_capability_adjustments", "{name} checkpoints are served with --tp-size 1 and --pp-size 1"));
+        return Ok(());
+    }
+    // Only a DeepSeek-V4.1 config (model_type deepseek_v41) takes this flag.
+    let needs = site("model_hook.handle_model_capability_adjustments", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1");
+    let model_type = match ctx.model {
+        Some(m) if m.architecture.is_some() => Some(m.model_type),
+        _ => None,
+    };
+    match model_type {
+        Some(Some("deepseek_v41")) => {
+            // deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget (not modelled here)
+            ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget", NotRunReason::NotImplemented);
+        }
+        Some(_) if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) => {
+            let fixes = vec![ctx.fix_remove("Remove --enable-encoder-swa-bounded-replay", f::enable_encoder_swa_bounded_replay, Applicability::Safe)];
+            return ctx.raise(&ENCODER_SWA_REPLAY_NEEDS_V41, &[], &[f::enable_encoder_swa_bounded_replay], fixes);
+        }
+        Some(_) => {}
+        None => {
+            if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) {
+                ctx.model_config(needs);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the capability hook assigns nothing for this model and command (what it checks is
+/// modelled): a known generative, text-only model that is none of the special cases.
+fn capability_path_modelled(ctx: &Ctx) -> bool {
+    let Some(model) = ctx.model else { return false };
+    let Some(arch) = model.architecture else { return false };
+    let types = [model.model_type, model.raw.and_then(|r| r.text_model_type.as_deref())];
+    let typed = |t: &str| types.iter().flatten().any(|x| *x == t);
+    !typed("hrm_text")
+        && arch != "HrmTextForCausalLM"
+        // EmbeddingGemma is a gemma3_text config with bidirectional attention
+        && !typed("gemma3_text")
+        && !typed("deepseek_v41")
+        && !matches!(arch, "Qwen3_5ForConditionalGeneration" | "Qwen3_5TextModel" | "EmbeddingGemma2Model")
+        && model.derived.is_embedding == Some(false)
+        && !ctx.cfg.truthy(f::is_embedding)
+        && model.derived.is_multimodal == Some(false)
+}

@@ -1,0 +1,46 @@
+//! `model_overrides/qwen3_moe.py`: `_qwen3_moe_family_overrides` (replayed for
+//! `Qwen3MoeForCausalLM`, the family member it is the only provider of).
+
+use super::Declarations;
+use crate::fields::f;
+use crate::pyvalue::PyValue;
+use crate::rules::shared::runtime_context::is_sm100;
+use crate::rules::Ctx;
+
+/// Nothing off SM100. On SM100: the checkpoint's `quant_method` as the quantization when none is
+/// given, then FlashInfer TRT-LLM MoE for an FP8 / ModelOpt FP4 / unquantized model without an
+/// A2A backend. None where it reads what the facts do not say (a ModelOpt mixed checkpoint's
+/// quantized layers, a quantization the command unset explicitly, a quantization from
+/// `hf_quant_config.json`).
+pub fn qwen3_moe_family_overrides(ctx: &Ctx) -> Option<Declarations> {
+    let mut out = Declarations::new();
+    if !is_sm100(ctx.hw) {
+        return Some(out);
+    }
+    let raw = ctx.model.and_then(|m| m.raw)?;
+    // `get_quantization_config(hf_config)`: `quantization_config["quant_method"]`
+    let quant_method = match &raw.quantization {
+        None => None,
+        Some(q) if q.from == "quantization_config" => q.quant_method.clone(),
+        Some(_) => return None,
+    };
+    let mut quantization = ctx.cfg.str(f::quantization).map(str::to_string);
+    if quantization.is_none() {
+        if let Some(method) = quant_method {
+            // `_quantization_explicitly_unset` is not known here
+            if ctx.cfg.is_explicit(f::quantization) {
+                return None;
+            }
+            out.push((f::quantization, PyValue::Str(method.clone())));
+            quantization = Some(method);
+        }
+    }
+    if quantization.as_deref() == Some("modelopt_mixed") {
+        return None;
+    }
+    let quant_ok = matches!(quantization.as_deref(), None | Some("fp8" | "modelopt_fp4"));
+    if quant_ok && ctx.cfg.is(f::moe_a2a_backend, "none") && ctx.cfg.is(f::moe_runner_backend, "auto") {
+        out.push((f::moe_runner_backend, PyValue::Str("flashinfer_trtllm".to_string())));
+    }
+    Some(out)
+}
