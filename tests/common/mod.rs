@@ -3,10 +3,22 @@
 
 use serde_json::Value;
 use sglang_preflight::hardware::Hardware;
+use sglang_preflight::models::GivenConfig;
 use sglang_preflight::CheckOptions;
 
-/// The options a case is recorded with: the SGLang release, its hardware profile and its
-/// `--config` files.
+/// The config the recorder served for a stand-in hub id (`tools/recorder/models/hub_ids.json`).
+fn stand_in_config(hub_id: &str) -> Option<GivenConfig> {
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/recorder/models");
+    let ids: Value = serde_json::from_str(&std::fs::read_to_string(models.join("hub_ids.json")).ok()?).ok()?;
+    let folder = models.join(ids.get(hub_id)?.as_str()?);
+    let config = std::fs::read_to_string(folder.join("config.json")).ok()?;
+    let quant = std::fs::read_to_string(folder.join("hf_quant_config.json")).ok();
+    GivenConfig::parse(&config, quant.as_deref()).ok()
+}
+
+/// The options a case is recorded with: the SGLang release, its hardware profile, its
+/// `--config` files, and, for a model path the recorder stood in for (`stand_in`: path -> hub
+/// id), the config SGLang really ran with, as if given with `--model-config`.
 pub fn options_for(case: &Value, release: &str) -> CheckOptions {
     let mut opts = CheckOptions { sglang_version: release.to_string(), ..CheckOptions::default() };
     if let Some(hw) = case.get("profile").and_then(Value::as_str).and_then(|p| Hardware::preset(p, None)) {
@@ -15,6 +27,21 @@ pub fn options_for(case: &Value, release: &str) -> CheckOptions {
     if let Some(files) = case.get("files").and_then(Value::as_object) {
         for (name, text) in files {
             opts.config_files.insert(name.clone(), text.as_str().unwrap_or_default().to_string());
+        }
+    }
+    if let Some(stand_in) = case.get("stand_in").and_then(Value::as_object) {
+        let cmd = case.get("cmd").and_then(Value::as_str).unwrap_or_default();
+        for (path, hub_id) in stand_in {
+            let Some(config) = hub_id.as_str().and_then(stand_in_config) else { continue };
+            // which flag names the path: the draft model's, else the model's
+            let draft = ["--speculative-draft-model-path", "--speculative-draft-model", "--speculative-draft"]
+                .iter()
+                .any(|flag| cmd.contains(&format!("{flag} {path}")) || cmd.contains(&format!("{flag}={path}")));
+            if draft {
+                opts.draft_model_config = Some(config);
+            } else {
+                opts.model_config = Some(config);
+            }
         }
     }
     opts
