@@ -835,7 +835,12 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         None if ctx.cfg.read_unknown() => {}
         None => {
             // fa3 up to Hopper; on Blackwell triton for DeepSeek-style models, else flashinfer.
-            let backend = if is_sm100(ctx.hw) || is_sm120(ctx.hw) {
+            // An architecture whose override provider may have picked a backend (in
+            // model_hook, not modelled for it) leaves it unknown.
+            let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
+            let backend = if overridden {
+                None
+            } else if is_sm100(ctx.hw) || is_sm120(ctx.hw) {
                 let site = site("overrides._deterministic_attention_backend", "Attention backend not specified. Falling back to");
                 deterministic_deepseek(ctx, site, false).map(|deepseek| if deepseek { "triton" } else { "flashinfer" })
             } else {
