@@ -1525,8 +1525,14 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                 if topk_from_model {
                     ctx.skip(site("speculative_hook._handle_eagle_family", "trtllm_mha backend only supports topk = 1"), NotRunReason::ModelConfig);
                 } else {
-                    let fix = ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe);
-                    return ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], vec![fix]);
+                    let fixes = if ctx.cfg.is_explicit(f::speculative_eagle_topk) {
+                        vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe)]
+                    } else {
+                        // the top-k is SGLang's default for this model: a top-k alone would
+                        // leave the other two parameters unset, which SGLang refuses
+                        vec![Fix::advice("Add --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4")]
+                    };
+                    return ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], fixes);
                 }
             }
         }
