@@ -419,6 +419,16 @@ pub static TRTLLM_MHA_PAGE: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha --page-size 64",
 };
 
+pub static FA4_PAGE: Rule = Rule {
+    code: "ATTN121",
+    name: "fa4-page-size-128",
+    sglang: warns("overrides._fa4_page_constraint", "FA4 backend only supports page size 128"),
+    explanation: "On Blackwell (SM100) the FlashAttention-4 kernels for standard-attention (non-MLA) models work on 128-token KV pages: SGLang sets --page-size 128 whatever you gave (and logs it even when it already was 128). Speculative decoding with --speculative-eagle-topk above 1 keeps the page size instead.",
+    flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 16",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 128",
+};
+
 pub static HPC_OPS_PAGE: Rule = Rule {
     code: "ATTN114",
     name: "hpc-ops-page-size-64",
@@ -529,6 +539,7 @@ pub static RULES: &[&Rule] = &[
     &CUTEDSL_MLA_PAGE,
     &TRTLLM_MHA_PAGE,
     &HPC_OPS_PAGE,
+    &FA4_PAGE,
     &FA3_FP8_E5M2,
     &INTEL_AMX_FALLBACK,
     &REPLAYSSM_SPEC_DTYPE,
@@ -1190,12 +1201,27 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         ctx.cfg.set(f::attention_backend, PyValue::Str("triton".into()));
     }
 
-    // overrides._fa4_page_constraint: needs the model (MLA, and DiffusionGemma's page size 1).
+    // overrides._fa4_page_constraint: by the model (MLA, and DiffusionGemma's page size 1).
     ctx.cfg.forget_reads();
     let any_fa4 = [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend].iter().any(|&b| ctx.cfg.is(b, "fa4"));
     if any_fa4 && is_sm100(ctx.hw) && ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(0) <= 1 {
         let page = ctx.cfg.get(f::page_size).clone();
-        ctx.cfg.set_unknown(f::page_size, page);
+        let facts = if ctx.release.version == MODEL_LISTS_RELEASE { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
+        match facts {
+            Some((true, _)) => {}
+            Some((false, "DiffusionGemmaForBlockDiffusion")) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
+            Some((false, _)) => {
+                let fixes = if page.as_int() == Some(128) && !matches!(page, PyValue::Bool(_)) {
+                    vec![]
+                } else {
+                    vec![Fix::advice("Add --page-size 128 (what SGLang runs) to say so in the command")]
+                };
+                let shown = page.py_str();
+                ctx.warn(&FA4_PAGE, &[("view.page_size", &shown)], &[f::page_size, f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend], fixes);
+                ctx.cfg.set(f::page_size, PyValue::Int(128));
+            }
+            None => ctx.cfg.set_unknown(f::page_size, page),
+        }
     }
 
     // AMD: aiter scales mem_fraction_static by 0.85 for a context above 8192 tokens (the
