@@ -1478,7 +1478,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     }
     // _handle_iquest_q1_mtp_draft: for an IQuest Q1 target only (its draft checks read the
     // draft's config, not modelled).
-    if arch.is_none_or(|a| a == "IQuestQ1ForCausalLM") {
+    if arch.map_or(true, |a| a == "IQuestQ1ForCausalLM") {
         ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "IQuest Q1 requires an independent draft model path."));
         ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "IQuest Q1 requires an independent MTP draft checkpoint."));
         ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP draft hidden size and vocabulary must match the target."));
