@@ -426,7 +426,7 @@ pub static FA4_PAGE: Rule = Rule {
     explanation: "On Blackwell (SM100) the FlashAttention-4 kernels for standard-attention (non-MLA) models work on 128-token KV pages: SGLang sets --page-size 128 whatever you gave (and logs it even when it already was 128). Speculative decoding with --speculative-eagle-topk above 1 keeps the page size instead.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 128",
+    example_good: "--model-path zai-org/GLM-4.7-Flash --attention-backend fa4 --page-size 16",
 };
 
 pub static HPC_OPS_PAGE: Rule = Rule {
