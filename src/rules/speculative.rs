@@ -1529,8 +1529,16 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                         vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe)]
                     } else {
                         // the top-k is SGLang's default for this model: a top-k alone would
-                        // leave the other two parameters unset, which SGLang refuses
-                        vec![Fix::advice("Add --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4")]
+                        // leave the other two parameters unset, which SGLang refuses; or keep
+                        // the default top-k on a backend that takes it
+                        let mut fixes: Vec<Fix> = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend]
+                            .into_iter()
+                            .filter(|&field| ctx.cfg.is_explicit(field) && ctx.cfg.is(field, "trtllm_mha"))
+                            .take(1)
+                            .map(|field| ctx.fix_set(format!("Use {} flashinfer", ctx.flag(field)), field, "flashinfer", Applicability::Unsafe))
+                            .collect();
+                        fixes.push(Fix::advice("Add --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"));
+                        fixes
                     };
                     return ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], fixes);
                 }
