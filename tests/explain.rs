@@ -66,7 +66,8 @@ fn a_value_not_known_here_says_why_and_checks_not_run_are_listed() {
     let rows = flags(&format!("{L} --attention-backend fa3"));
     let ab = &rows[1];
     assert!(matches!(ab.runs_with, RunsWith::Unknown { reason: UnknownReason::ModelConfig, .. }), "{:?}", ab.runs_with);
-    let rows = flags("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --speculative-algorithm EAGLE --tp 8");
+    // a model nothing is known of (not in the catalog, no config given)
+    let rows = flags("python -m sglang.launch_server --model-path /models/private-model --speculative-algorithm EAGLE --tp 8");
     let spec = rows.iter().find(|f| f.option == "--speculative-algorithm").unwrap();
     assert!(!spec.checks_not_run.is_empty(), "EAGLE's checks that need the model's config did not run");
     let model = rows.iter().find(|f| f.option == "--model-path").unwrap();

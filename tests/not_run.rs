@@ -69,15 +69,19 @@ fn the_cli_says_what_was_not_run_next_to_an_accept() {
 }
 
 /// Which of `handle_kv4_compatibility`'s backend asserts is reached depends on the model's
-/// attention (MLA or not) and on an FA4 prefill; the report names the pair that applies.
+/// attention (MLA or not) and on an FA4 prefill: for a model nothing is known of, the report
+/// names the pair that applies; for a known model the assert is run (none is listed).
 #[test]
 fn kv4_backend_asserts_not_run_are_the_ones_on_this_path() {
     let sites = |cmd: &str| -> Vec<&'static str> {
         let r = check(cmd, &CheckOptions { hardware: sglang_preflight::hardware::Hardware::preset("b200", None).unwrap(), ..Default::default() });
         r.commands[0].not_run.iter().map(|n| n.site).filter(|s| s.starts_with("kv_cache_hook.handle_kv4_compatibility#")).collect()
     };
-    let plain = sites(&format!("{L} --kv-cache-dtype fp4_mx_block16 --attention-backend triton"));
+    let unknown_model = "python -m sglang.launch_server --model-path /models/private-model";
+    let plain = sites(&format!("{unknown_model} --kv-cache-dtype fp4_mx_block16 --attention-backend triton"));
     assert_eq!(plain, ["kv_cache_hook.handle_kv4_compatibility#11", "kv_cache_hook.handle_kv4_compatibility#12"]);
-    let fa4 = sites(&format!("{L} --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend triton"));
+    let fa4 = sites(&format!("{unknown_model} --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend triton"));
     assert_eq!(fa4, ["kv_cache_hook.handle_kv4_compatibility#9", "kv_cache_hook.handle_kv4_compatibility#10"]);
+    let known = sites(&format!("{L} --kv-cache-dtype fp4_mx_block16 --attention-backend triton"));
+    assert!(known.is_empty(), "{known:?}");
 }

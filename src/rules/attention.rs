@@ -275,6 +275,26 @@ pub static MIS_FLASHINFER: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer",
 };
 
+pub static DETERMINISTIC_MLA_BACKEND: Rule = Rule {
+    code: "ATTN025",
+    name: "deterministic-mla-backend-unsupported",
+    sglang: raises("attention_hook.handle_deterministic_inference", "Currently only {RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND}"),
+    explanation: "DeepSeek-style models (absorbed MLA: DeepSeek V2/V3/V3.2, GLM-5, GLM-4.7-Flash, Mistral Large 3, Pixtral) run deterministic inference only on the attention backends that keep the radix cache deterministic: fa3, fa4, triton (and ascend). flashinfer and intel_xpu, fine for other models, are refused for these.",
+    flags: &["--enable-deterministic-inference", "--attention-backend"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend flashinfer",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend triton",
+};
+
+pub static DETERMINISTIC_MLA_FA4: Rule = Rule {
+    code: "ATTN026",
+    name: "deterministic-mla-fa4-needs-sm100",
+    sglang: raises("attention_hook.handle_deterministic_inference", "Deterministic inference with absorbed-MLA models"),
+    explanation: "Deterministic inference of a DeepSeek-style (absorbed-MLA) model on fa4 needs FlashAttention-4's absorbed-MLA path, which exists only on SM100/SM110 GPUs (B200, GB200). Elsewhere use fa3 (Hopper) or triton.",
+    flags: &["--enable-deterministic-inference", "--attention-backend"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend fa4",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend fa3",
+};
+
 // ---------------------------------------------------------------------------------------------
 // Warnings (SGLang adjusts a setting and goes on)
 // ---------------------------------------------------------------------------------------------
@@ -399,6 +419,16 @@ pub static TRTLLM_MHA_PAGE: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha --page-size 64",
 };
 
+pub static FA4_PAGE: Rule = Rule {
+    code: "ATTN121",
+    name: "fa4-page-size-128",
+    sglang: warns("overrides._fa4_page_constraint", "FA4 backend only supports page size 128"),
+    explanation: "On Blackwell (SM100) the FlashAttention-4 kernels for standard-attention (non-MLA) models work on 128-token KV pages: SGLang sets --page-size 128 whatever you gave (and logs it even when it already was 128). Speculative decoding with --speculative-eagle-topk above 1 keeps the page size instead.",
+    flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 16",
+    example_good: "--model-path zai-org/GLM-4.7-Flash --attention-backend fa4 --page-size 16",
+};
+
 pub static HPC_OPS_PAGE: Rule = Rule {
     code: "ATTN114",
     name: "hpc-ops-page-size-64",
@@ -494,6 +524,8 @@ pub static RULES: &[&Rule] = &[
     &REPLAYSSM_SPEC_PREFILL,
     &REPLAYSSM_EXCLUSIVE,
     &MIS_FLASHINFER,
+    &DETERMINISTIC_MLA_BACKEND,
+    &DETERMINISTIC_MLA_FA4,
     &RL_ON_POLICY_DETERMINISTIC,
     &DETERMINISTIC_AITER_FUSION,
     &DETERMINISTIC_SAMPLING,
@@ -507,6 +539,7 @@ pub static RULES: &[&Rule] = &[
     &CUTEDSL_MLA_PAGE,
     &TRTLLM_MHA_PAGE,
     &HPC_OPS_PAGE,
+    &FA4_PAGE,
     &FA3_FP8_E5M2,
     &INTEL_AMX_FALLBACK,
     &REPLAYSSM_SPEC_DTYPE,
@@ -601,6 +634,166 @@ fn mark_default_backend_unknown(ctx: &mut Ctx) {
     }
 }
 
+/// `configs.model_config.SWA_SINK_ARCHS`: architectures with learned attention sinks.
+const SWA_SINK_ARCHS: &[&str] = &["GptOssForCausalLM", "GraniteSWAForCausalLM", "GraniteMoeSWAForCausalLM", "IQuestQ1ForCausalLM", "IQuestQ1MTP"];
+
+/// Architectures whose configs carry neither a separate V head width (`v_head_dim`,
+/// `swa_head_dim`, `swa_v_head_dim`) nor a sink flag (`learnable_sink`, MiMoV2's
+/// `add_*_attention_sink_bias`): `ModelConfig.has_asymmetric_kv` is false for them, and
+/// `has_attention_sinks` is false unless they are in [`SWA_SINK_ARCHS`]. Other architectures'
+/// configs may set those keys, which the model facts do not carry.
+const PLAIN_KV_ARCHS: &[&str] = &[
+    "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3ForCausalLM",
+    "Qwen3MoeForCausalLM", "Phi3ForCausalLM", "GptOssForCausalLM",
+];
+
+/// `ModelConfig.has_attention_sinks`, where the architecture decides it.
+fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
+    let arch = m.architecture?;
+    if SWA_SINK_ARCHS.contains(&arch) {
+        Some(true)
+    } else if PLAIN_KV_ARCHS.contains(&arch) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// `ModelConfig.has_asymmetric_kv` for an MHA model, where the architecture decides it.
+fn has_asymmetric_kv(m: &crate::models::ModelFacts) -> Option<bool> {
+    m.architecture.filter(|a| PLAIN_KV_ARCHS.contains(a)).map(|_| false)
+}
+
+/// `utils.common.is_no_spec_infer_or_topk_one` on the resolving view.
+fn no_spec_or_topk_one(ctx: &Ctx) -> bool {
+    match ctx.cfg.get(f::speculative_eagle_topk) {
+        PyValue::None => true,
+        topk => topk.as_int() == Some(1) && !matches!(topk, PyValue::Bool(_)) && matches!(ctx.cfg.get(f::page_size), PyValue::None | PyValue::Int(1)),
+    }
+}
+
+/// What `get_default_attn_backend` needs of the model that the facts do not say.
+const DEFAULT_BACKEND_SITE: crate::release::SiteRef = site("overrides._attention_backend_default", "Attention backend not specified. Use");
+
+/// `model_override_base.get_default_attn_backend` with the model's facts (not on CPU, where
+/// `handle_cpu_backends` has picked the backend): None, recorded as not run, where a fact it
+/// needs is not known.
+fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
+    if ctx.hw.platform == crate::hardware::Platform::Cpu {
+        return None;
+    }
+    // Whisper requires flashinfer for its cross-attention CUDA graphs.
+    let arch = ctx.model_fact(DEFAULT_BACKEND_SITE, |m| m.architecture)?;
+    if arch == "WhisperForConditionalGeneration" {
+        return Some("flashinfer");
+    }
+    let is_mla = ctx.model_fact(DEFAULT_BACKEND_SITE, |m| m.derived.is_mla)?;
+    if !is_mla {
+        if is_sm90(ctx.hw) && no_spec_or_topk_one(ctx) {
+            return Some("fa3");
+        }
+        let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_ascii_uppercase);
+        if is_sm100(ctx.hw)
+            && no_spec_or_topk_one(ctx)
+            && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || algorithm.as_deref() == Some("DFLASH"))
+        {
+            // trtllm_mha needs K and V rows of one width; fa4 carries v_head_dim through.
+            let asymmetric = ctx.model_fact(DEFAULT_BACKEND_SITE, has_asymmetric_kv)?;
+            return Some(if asymmetric { "fa4" } else { "trtllm_mha" });
+        }
+        if ctx.hw.is_hip() {
+            return Some("aiter");
+        }
+        // FlashInfer has no attention sinks.
+        if !crate::rules::shared::runtime_context::has_flashinfer(ctx) {
+            return Some("triton");
+        }
+        let sinks = ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks)?;
+        return Some(if sinks { "triton" } else { "flashinfer" });
+    }
+    if is_sm90(ctx.hw) {
+        Some("fa3")
+    } else if is_sm100(ctx.hw) {
+        Some("flashinfer")
+    } else if ctx.hw.is_hip() {
+        // aiter's MLA kernels take 16 or 128 heads per GPU (get_num_kv_heads(tp_size)).
+        let total = ctx.model_fact(DEFAULT_BACKEND_SITE, |m| m.computed.map(|c| c.num_kv_heads))?;
+        let tp = ctx.cfg.int(f::tp_size).unwrap_or(1).max(1);
+        let per_gpu = (total / tp).max(1);
+        Some(if per_gpu == 128 || per_gpu == 16 { "aiter" } else { "triton" })
+    } else {
+        Some("triton")
+    }
+}
+
+/// Architectures whose override providers (`model_overrides/*.py`, `overrides._step3p_overrides`,
+/// run by `model_hook.handle_model_specific_adjustments`) may pick attention backends before
+/// `_attention_backend_default` runs. That hook is not modelled for them here, so their backend
+/// stays unknown.
+const ARCHS_WITH_ATTENTION_OVERRIDES: &[&str] = &[
+    "BeamForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "DiffusionGemmaForBlockDiffusion",
+    "Dots3NoteForCausalLM", "EmbeddingGemma2Model", "Exaone4ForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoeForCausalLM",
+    "FalconH1ForCausalLM", "Gemma4ForCausalLM", "Gemma4ForConditionalGeneration", "Gemma4UnifiedForConditionalGeneration",
+    "Glm5NextForConditionalGeneration", "GlmMoeDsaForCausalLM", "GptOssForCausalLM", "GraniteMoeHybridForCausalLM", "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN", "IQuestQ1ForCausalLM", "IQuestQ1MTP", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
+    "InternS2MobiusForConditionalGeneration", "InternS2PreviewForConditionalGeneration", "JetNemotronForCausalLM",
+    "JetVLMForConditionalGeneration", "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration", "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM", "Llama4ForCausalLM", "Llama4ForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN",
+    "MiMoV2FlashForCausalLM", "MiMoV2ForCausalLM", "MiniCPMForCausalLM", "MiniCPMSALAForCausalLM", "MiniCPMV4_6ForConditionalGeneration",
+    "MiniCPMV4_7ForConditionalGeneration", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration",
+    "MistralLarge3ForCausalLM", "MossVLForConditionalGeneration", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
+    "NemotronH_Omni_Reasoning_V3", "Olmo2ForCausalLM", "PixtralForConditionalGeneration", "Qwen3NextForCausalLM",
+    "Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
+    "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration", "Step3p5ForCausalLM", "Step3p7ForConditionalGeneration",
+];
+
+/// The release whose architecture lists this file carries.
+const MODEL_LISTS_RELEASE: &str = "0.5.23";
+
+/// `overrides._attention_backend_default`'s fill: the model's default backend, or unknown.
+fn fill_default_backend(ctx: &mut Ctx) {
+    if !ctx.cfg.is_none(f::attention_backend) || ctx.cfg.is_unknown(f::attention_backend) {
+        return;
+    }
+    let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
+    if ctx.release.version != MODEL_LISTS_RELEASE || overridden {
+        mark_default_backend_unknown(ctx);
+        return;
+    }
+    match model_default_backend(ctx) {
+        Some(backend) => ctx.cfg.set(f::attention_backend, PyValue::Str(backend.into())),
+        None => mark_default_backend_unknown(ctx),
+    }
+}
+
+/// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
+/// greedy, so the scheme is everything before the last `://` of the first line).
+fn is_instance_connector(path: &str) -> bool {
+    let line = path.split('\n').next().unwrap_or("");
+    line.rfind("://").map(|i| line.get(..i) == Some("instance")).unwrap_or(false)
+}
+
+/// `overrides._deterministic_is_deepseek_model`'s architectures (absorbed MLA).
+const DETERMINISTIC_DEEPSEEK_ARCHS: &[&str] = &[
+    "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
+    "GlmMoeDsaForCausalLM", "Glm4MoeLiteForCausalLM",
+];
+
+/// Whether the model is one SGLang runs with absorbed MLA for deterministic inference, by its
+/// first architecture (`with_glm5_next`: `handle_deterministic_inference`'s own list, which adds
+/// Glm5Next to the pass's). None, recorded as not run at `needed_by`, without the architecture.
+fn deterministic_deepseek(ctx: &mut Ctx, needed_by: crate::release::SiteRef, with_glm5_next: bool) -> Option<bool> {
+    if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
+        return Some(false);
+    }
+    if ctx.release.version != MODEL_LISTS_RELEASE {
+        ctx.model_config(needed_by);
+        return None;
+    }
+    let arch = ctx.model_fact(needed_by, |m| m.architecture)?;
+    Some(DETERMINISTIC_DEEPSEEK_ARCHS.contains(&arch) || (with_glm5_next && arch == "Glm5NextForConditionalGeneration"))
+}
+
 // ---------------------------------------------------------------------------------------------
 // handle_deterministic_inference
 // ---------------------------------------------------------------------------------------------
@@ -652,12 +845,20 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
     match opt_str(ctx, f::attention_backend) {
         None if ctx.cfg.read_unknown() => {}
         None => {
-            if is_sm100(ctx.hw) || is_sm120(ctx.hw) {
-                // triton for DeepSeek-style models, flashinfer for others: the model's architecture.
-                ctx.cfg.set_unknown(f::attention_backend, PyValue::None);
+            // fa3 up to Hopper; on Blackwell triton for DeepSeek-style models, else flashinfer.
+            // An architecture whose override provider may have picked a backend (in
+            // model_hook, not modelled for it) leaves it unknown.
+            let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
+            let backend = if overridden {
+                None
+            } else if is_sm100(ctx.hw) || is_sm120(ctx.hw) {
+                let site = site("overrides._deterministic_attention_backend", "Attention backend not specified. Falling back to");
+                deterministic_deepseek(ctx, site, false).map(|deepseek| if deepseek { "triton" } else { "flashinfer" })
             } else {
-                let fixes = vec![ctx.fix_set("Use --attention-backend fa3", f::attention_backend, "fa3", Applicability::Safe)];
-                let backend = "fa3";
+                Some("fa3")
+            };
+            if let Some(backend) = backend {
+                let fixes = vec![ctx.fix_set(format!("Use --attention-backend {backend}"), f::attention_backend, backend, Applicability::Safe)];
                 ctx.warn(
                     &DETERMINISTIC_BACKEND_FALLBACK,
                     &[("backend", &backend), ("DETERMINISTIC_ATTENTION_BACKEND_CHOICES", &choices)],
@@ -665,6 +866,8 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
                     fixes,
                 );
                 ctx.cfg.set(f::attention_backend, PyValue::Str(backend.into()));
+            } else {
+                ctx.cfg.set_unknown(f::attention_backend, PyValue::None);
             }
         }
         Some(b) if !DETERMINISTIC_CHOICES.contains(&b.as_str()) => {
@@ -684,9 +887,29 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
     // is_deepseek_model: the model's architecture decides two more checks.
     ctx.cfg.forget_reads();
     let backend = opt_str(ctx, f::attention_backend);
-    ctx.model_config(site("attention_hook.handle_deterministic_inference", "Currently only {RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND}"));
-    if backend.as_deref() == Some("fa4") && !is_sm100_or_sm110(ctx.hw) {
-        ctx.model_config(site("attention_hook.handle_deterministic_inference", "Deterministic inference with absorbed-MLA models"));
+    const RADIX_SITE: crate::release::SiteRef = site("attention_hook.handle_deterministic_inference", "Currently only {RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND}");
+    const FA4_SITE: crate::release::SiteRef = site("attention_hook.handle_deterministic_inference", "Deterministic inference with absorbed-MLA models");
+    let fa4_off_sm100 = backend.as_deref() == Some("fa4") && !is_sm100_or_sm110(ctx.hw);
+    match deterministic_deepseek(ctx, RADIX_SITE, true) {
+        Some(true) => {
+            if !backend.as_deref().is_some_and(|b| RADIX_SUPPORTED_DETERMINISTIC.contains(&b)) {
+                let fixes = vec![ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe)];
+                let (supported, shown) = (list_repr(RADIX_SUPPORTED_DETERMINISTIC), opt_display(&backend));
+                return ctx.raise(
+                    &DETERMINISTIC_MLA_BACKEND,
+                    &[("RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND", &supported), ("attention_backend", &shown)],
+                    &[f::attention_backend, f::enable_deterministic_inference],
+                    fixes,
+                );
+            }
+            if fa4_off_sm100 {
+                let fixes = vec![ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe)];
+                return ctx.raise(&DETERMINISTIC_MLA_FA4, &[], &[f::attention_backend, f::enable_deterministic_inference], fixes);
+            }
+        }
+        Some(false) => {}
+        None if fa4_off_sm100 => ctx.model_config(FA4_SITE),
+        None => {}
     }
     if !backend.as_deref().is_some_and(|b| RADIX_SUPPORTED_DETERMINISTIC.contains(&b)) {
         ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
@@ -829,8 +1052,8 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     if prefill.is_some() && prefill == opt_str(ctx, f::decode_attention_backend) {
         set_opt_str(ctx, f::attention_backend, prefill.as_deref());
     } else if ctx.cfg.is_none(f::attention_backend) {
-        // handle_cpu_backends (CPU) or get_default_attn_backend (the model) picks it.
-        mark_default_backend_unknown(ctx);
+        // handle_cpu_backends (CPU, not modelled) or get_default_attn_backend (the model) picks it.
+        fill_default_backend(ctx);
     }
 
     ctx.cfg.forget_reads();
@@ -978,12 +1201,27 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         ctx.cfg.set(f::attention_backend, PyValue::Str("triton".into()));
     }
 
-    // overrides._fa4_page_constraint: needs the model (MLA, and DiffusionGemma's page size 1).
+    // overrides._fa4_page_constraint: by the model (MLA, and DiffusionGemma's page size 1).
     ctx.cfg.forget_reads();
     let any_fa4 = [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend].iter().any(|&b| ctx.cfg.is(b, "fa4"));
     if any_fa4 && is_sm100(ctx.hw) && ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(0) <= 1 {
         let page = ctx.cfg.get(f::page_size).clone();
-        ctx.cfg.set_unknown(f::page_size, page);
+        let facts = if ctx.release.version == MODEL_LISTS_RELEASE { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
+        match facts {
+            Some((true, _)) => {}
+            Some((false, "DiffusionGemmaForBlockDiffusion")) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
+            Some((false, _)) => {
+                let fixes = if page.as_int() == Some(128) && !matches!(page, PyValue::Bool(_)) {
+                    vec![]
+                } else {
+                    vec![Fix::advice("Add --page-size 128 (what SGLang runs) to say so in the command")]
+                };
+                let shown = page.py_str();
+                ctx.warn(&FA4_PAGE, &[("view.page_size", &shown)], &[f::page_size, f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend], fixes);
+                ctx.cfg.set(f::page_size, PyValue::Int(128));
+            }
+            None => ctx.cfg.set_unknown(f::page_size, page),
+        }
     }
 
     // AMD: aiter scales mem_fraction_static by 0.85 for a context above 8192 tokens (the

@@ -265,6 +265,46 @@ pub static NVFP4_MIXED_SPEC_MODE: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --speculative-algorithm EAGLE --speculative-attention-mode decode",
 };
 
+pub static KV4_FA4_MLA_DECODE: Rule = Rule {
+    code: "KV065",
+    name: "fp4-kv-fa4-mla-decode-backend",
+    sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"),
+    explanation: "With an FP4 KV cache, an MLA model (DeepSeek-style) prefilling on fa4 must decode on flashinfer or trtllm_mla: only those read FP4 MLA pages.",
+    flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend", "--attention-backend"],
+    example_bad: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --attention-backend fa4",
+    example_good: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend flashinfer",
+};
+
+pub static KV4_FA4_MHA_DECODE: Rule = Rule {
+    code: "KV066",
+    name: "fp4-kv-fa4-mha-decode-backend",
+    sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"),
+    explanation: "With an FP4 KV cache, a standard-attention (MHA/GQA) model prefilling on fa4 must decode on triton, torch_native or flex_attention: only those read these FP4 pages.",
+    flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend", "--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend fa4",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend triton",
+};
+
+pub static KV4_MLA_BACKEND: Rule = Rule {
+    code: "KV067",
+    name: "fp4-kv-mla-backend",
+    sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"),
+    explanation: "An FP4 KV cache on an MLA model (DeepSeek-style) is read only by the flashinfer and trtllm_mla backends. The backend SGLang would pick for this model on this GPU (or the one you named) is not one of them.",
+    flags: &["--kv-cache-dtype", "--attention-backend"],
+    example_bad: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16",
+    example_good: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer",
+};
+
+pub static KV4_MHA_BACKEND: Rule = Rule {
+    code: "KV068",
+    name: "fp4-kv-mha-backend",
+    sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"),
+    explanation: "An FP4 KV cache on a standard-attention (MHA/GQA) model is read only by the triton, torch_native, flex_attention and trtllm_mha backends. The backend SGLang would pick for this model on this GPU (fa3 on Hopper, flashinfer on Ampere/Ada) or the one you named is not one of them.",
+    flags: &["--kv-cache-dtype", "--attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend triton",
+};
+
 pub static KV4_SPLIT_BACKENDS: Rule = Rule {
     code: "KV025",
     name: "fp4-kv-split-backends",
@@ -673,6 +713,10 @@ pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
 
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
+    &KV4_FA4_MLA_DECODE,
+    &KV4_FA4_MHA_DECODE,
+    &KV4_MLA_BACKEND,
+    &KV4_MHA_BACKEND,
     &PREFILL_ONLY_NEEDS_EMBEDDING,
     &PREFILL_ONLY_NO_FP4,
     &PREFILL_ONLY_NO_MXFP8,
@@ -1051,15 +1095,50 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
     } else {
         // The backend asserts branch on use_mla_backend (the model's attention arch): with an
         // FA4 prefill, #9 (MLA) or #10 (MHA) on the decode backend; else #11 or #12.
-        if prefill == "fa4" {
-            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"));
-            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"));
-        } else {
-            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"));
-            ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"));
-        }
+        return kv4_backend_asserts(ctx, &prefill, &decode);
     }
     Ok(())
+}
+
+/// `handle_kv4_compatibility`'s backend asserts, which branch on the model's attention (MLA).
+fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
+    let fa4 = prefill == "fa4";
+    let (mla_site, mha_site) = if fa4 {
+        (site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"), site("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"))
+    } else {
+        (site("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"), site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"))
+    };
+    let Some(is_mla) = ctx.model_fact(mla_site, |m| m.derived.is_mla) else {
+        ctx.skip(mha_site, crate::rules::NotRunReason::ModelConfig);
+        return Ok(());
+    };
+    // with an FA4 prefill the decode backend is checked; else the base backend
+    let (checked, field, choices, rule): (Option<String>, Field, &[&str], &'static Rule) = match (fa4, is_mla) {
+        (true, true) => (Some(decode.to_string()), f::decode_attention_backend, &["flashinfer", "trtllm_mla"], &KV4_FA4_MLA_DECODE),
+        (true, false) => (Some(decode.to_string()), f::decode_attention_backend, &["triton", "torch_native", "flex_attention"], &KV4_FA4_MHA_DECODE),
+        (false, true) => (opt_str(ctx, f::attention_backend), f::attention_backend, &["flashinfer", "trtllm_mla"], &KV4_MLA_BACKEND),
+        (false, false) => (opt_str(ctx, f::attention_backend), f::attention_backend, &["triton", "torch_native", "flex_attention", "trtllm_mha"], &KV4_MHA_BACKEND),
+    };
+    if checked.as_deref().is_some_and(|b| choices.contains(&b)) {
+        return Ok(());
+    }
+    let listed = format!("[{}]", choices.iter().map(|c| str_repr(c)).collect::<Vec<_>>().join(", "));
+    let shown = checked.clone().unwrap_or_else(|| "None".to_string());
+    let (choices_name, got_name) = match (fa4, is_mla) {
+        (true, true) => ("KV4_FA4_MLA_BACKEND_CHOICES", "decode_backend"),
+        (true, false) => ("KV4_FA4_MHA_BACKEND_CHOICES", "decode_backend"),
+        (false, true) => ("KV4_ATTENTION_MLA_BACKEND_CHOICES", "attention_backend"),
+        (false, false) => ("KV4_ATTENTION_MHA_BACKEND_CHOICES", "attention_backend"),
+    };
+    let first = choices.first().copied().unwrap_or("triton");
+    // the decode side is written by --decode-attention-backend when the command sets it, else by
+    // --attention-backend
+    let dest = if field == f::decode_attention_backend && !ctx.cfg.is_explicit(f::decode_attention_backend) { f::attention_backend } else { field };
+    let fixes = vec![
+        ctx.fix_set(format!("Use {} {first}", ctx.flag(dest)), dest, first, Applicability::Unsafe),
+        ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
+    ];
+    ctx.raise(rule, &[(choices_name, &listed), (got_name, &shown)], &[f::kv_cache_dtype, dest], fixes)
 }
 
 /// `handle_mxfp8_kv_cache_compatibility`

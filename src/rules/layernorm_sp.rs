@@ -2,8 +2,9 @@
 //! parallelism (`--enable-layernorm-sp`) and its Muse Spark MegaMoE prefill
 //! (`--enable-megamoe-for-layernorm-sp`).
 //!
-//! Everything past the first check depends on the model's architecture (the supported list,
-//! Muse Spark's TP/EP, quantization and MoE backend needs), so it is reported as not run.
+//! Everything past the first check depends on the model's first architecture: the supported
+//! list and the generic checks are run with it; Muse Spark's own needs (TP/EP, quantization,
+//! MoE backends, MegaMoE token budget) are reported as not run.
 
 use super::{Ctx, Rule};
 use crate::diagnostic::Applicability;
@@ -20,7 +21,111 @@ pub static MEGAMOE_NEEDS_SP: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
 };
 
-pub static RULES: &[&Rule] = &[&MEGAMOE_NEEDS_SP];
+pub static MEGAMOE_MUSE_ONLY: Rule = Rule {
+    code: "LNSP002",
+    name: "megamoe-for-layernorm-sp-muse-spark-only",
+    sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-megamoe-for-layernorm-sp supports only Muse Spark."),
+    explanation: "The MegaMoE prefill for LayerNorm sequence parallelism is written for Muse Spark's MoE layers only; for any other model SGLang refuses the flag.",
+    flags: &["--enable-megamoe-for-layernorm-sp", "--enable-layernorm-sp"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp --enable-megamoe-for-layernorm-sp",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+};
+
+pub static SP_UNSUPPORTED_MODEL: Rule = Rule {
+    code: "LNSP003",
+    name: "layernorm-sp-unsupported-model",
+    sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is only supported for"),
+    explanation: "LayerNorm sequence parallelism needs model code that marks its layer boundaries; in this release only Qwen3 dense models (Qwen3ForCausalLM) and Muse Spark have it. Other models would silently ignore the flag, so SGLang refuses it.",
+    flags: &["--enable-layernorm-sp"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --enable-layernorm-sp",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+};
+
+pub static SP_NEEDS_TP: Rule = Rule {
+    code: "LNSP004",
+    name: "layernorm-sp-needs-tp",
+    sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp requires tp_size > 1"),
+    explanation: "LayerNorm sequence parallelism shards the sequence across the tensor-parallel ranks; with one rank there is nothing to shard.",
+    flags: &["--enable-layernorm-sp", "--tp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --enable-layernorm-sp",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+};
+
+pub static SP_NO_ATTN_DP: Rule = Rule {
+    code: "LNSP005",
+    name: "layernorm-sp-no-attention-dp",
+    sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with attention DP"),
+    explanation: "Sequence parallelism shards one sequence across the whole TP group; with attention data parallelism that group holds different sequences.",
+    flags: &["--enable-layernorm-sp", "--attn-dp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --attn-dp-size 2 --enable-layernorm-sp",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+};
+
+pub static SP_NO_SPEC: Rule = Rule {
+    code: "LNSP006",
+    name: "layernorm-sp-speculative-muse-dflash-only",
+    sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp supports speculative decoding only"),
+    explanation: "Speculative decoding reads auxiliary hidden states that sequence parallelism leaves sharded; only Muse Spark's DFLASH path gathers them.",
+    flags: &["--enable-layernorm-sp", "--speculative-algorithm"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp --speculative-algorithm NGRAM",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+};
+
+pub static SP_NO_PP: Rule = Rule {
+    code: "LNSP007",
+    name: "layernorm-sp-no-pipeline-parallel",
+    sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with pipeline"),
+    explanation: "Only the first pipeline stage starts the sequence-sharded region, so the next stage would receive a stream it does not expect.",
+    flags: &["--enable-layernorm-sp", "--pp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --pp-size 2 --enable-layernorm-sp",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+};
+
+pub static RULES: &[&Rule] = &[&MEGAMOE_NEEDS_SP, &MEGAMOE_MUSE_ONLY, &SP_UNSUPPORTED_MODEL, &SP_NEEDS_TP, &SP_NO_ATTN_DP, &SP_NO_SPEC, &SP_NO_PP];
+
+/// `layers.layernorm_sp.MUSE_SP_ARCHITECTURES`
+const MUSE_SP_ARCHITECTURES: &[&str] = &["MuseSparkForConditionalGeneration"];
+/// `layers.layernorm_sp.SP_SUPPORTED_ARCHITECTURES`, sorted as SGLang prints it.
+const SP_SUPPORTED_ARCHITECTURES: &[&str] = &["MuseSparkForConditionalGeneration", "Qwen3ForCausalLM"];
+
+/// The model's first architecture, for the release whose lists this file carries.
+fn architecture<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+    if ctx.release.version != "0.5.23" {
+        return None;
+    }
+    ctx.model.as_ref().and_then(|m| m.architecture)
+}
+
+/// `validate_layernorm_sp` for a model other than Muse Spark (whose own checks are not run).
+fn validate_generic(ctx: &mut Ctx, arch: &str, megamoe: bool) -> Step {
+    let remove_sp = |ctx: &Ctx| ctx.fix_remove("Remove --enable-layernorm-sp", f::enable_layernorm_sp, Applicability::Unsafe);
+    if megamoe {
+        let fixes = vec![ctx.fix_remove("Remove --enable-megamoe-for-layernorm-sp", f::enable_megamoe_for_layernorm_sp, Applicability::Safe)];
+        return ctx.raise(&MEGAMOE_MUSE_ONLY, &[], &[f::enable_megamoe_for_layernorm_sp], fixes);
+    }
+    if !SP_SUPPORTED_ARCHITECTURES.contains(&arch) {
+        let listed = format!("[{}]", SP_SUPPORTED_ARCHITECTURES.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "));
+        let fixes = vec![remove_sp(ctx)];
+        return ctx.raise(&SP_UNSUPPORTED_MODEL, &[("sorted(SP_SUPPORTED_ARCHITECTURES)", &listed), ("architecture", &arch)], &[f::enable_layernorm_sp], fixes);
+    }
+    if ctx.cfg.int(f::tp_size).unwrap_or(1) <= 1 {
+        let fixes = vec![ctx.fix_set("Use --tp-size 2", f::tp_size, "2", Applicability::Unsafe), remove_sp(ctx)];
+        return ctx.raise(&SP_NEEDS_TP, &[], &[f::enable_layernorm_sp, f::tp_size], fixes);
+    }
+    if ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale") {
+        let fixes = vec![remove_sp(ctx)];
+        return ctx.raise(&SP_NO_ATTN_DP, &[], &[f::enable_layernorm_sp, f::attn_dp_size], fixes);
+    }
+    if !ctx.cfg.is_none(f::speculative_algorithm) {
+        let fixes = vec![remove_sp(ctx)];
+        return ctx.raise(&SP_NO_SPEC, &[], &[f::enable_layernorm_sp, f::speculative_algorithm], fixes);
+    }
+    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+        let fixes = vec![remove_sp(ctx)];
+        return ctx.raise(&SP_NO_PP, &[], &[f::enable_layernorm_sp, f::pp_size], fixes);
+    }
+    Ok(())
+}
 
 /// `handle_layernorm_sp`.
 pub fn handle_layernorm_sp(ctx: &mut Ctx) -> Step {
@@ -34,6 +139,9 @@ pub fn handle_layernorm_sp(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     // validate_layernorm_sp(architecture=...): the model's first architecture decides.
+    if let Some(arch) = architecture(ctx).filter(|a| !MUSE_SP_ARCHITECTURES.contains(a)) {
+        return validate_generic(ctx, arch, megamoe);
+    }
     if megamoe {
         ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "--enable-megamoe-for-layernorm-sp supports only Muse Spark."));
     }

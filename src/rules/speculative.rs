@@ -692,8 +692,27 @@ fn explicit_backend(ctx: &Ctx) -> Option<String> {
     }
 }
 
-/// `attention_backends_of(resolved_view(...))` when the command fixes both (prefill, decode).
+/// The base attention backend as `attention_hook` resolved it, when it picked it here (the
+/// model's default from its facts, or another hook's choice) and knows it.
+fn resolved_base_backend(ctx: &Ctx) -> Option<String> {
+    if ctx.cfg.derived_by(f::attention_backend).is_some() && !ctx.cfg.is_unknown(f::attention_backend) {
+        ctx.cfg.str(f::attention_backend).map(str::to_string)
+    } else {
+        None
+    }
+}
+
+/// `attention_backends_of(resolved_view(...))` when known: as resolved (`attention_hook` picked
+/// the model's default from its facts), else when the command fixes both (prefill, decode).
 fn explicit_backends(ctx: &Ctx) -> Option<(String, String)> {
+    let fields = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend];
+    if ctx.cfg.derived_by(f::attention_backend).is_some() && !fields.iter().any(|&field| ctx.cfg.is_unknown(field)) {
+        let value = |field: Field| ctx.cfg.str(field).filter(|s| !s.is_empty()).map(str::to_string);
+        let base = value(f::attention_backend);
+        if let (Some(p), Some(d)) = (value(f::prefill_attention_backend).or_else(|| base.clone()), value(f::decode_attention_backend).or(base)) {
+            return Some((p, d));
+        }
+    }
     let given = |field: Field| -> Option<String> {
         if ctx.cfg.is_explicit(field) {
             ctx.cfg.str(field).filter(|s| !s.is_empty()).map(str::to_string)
@@ -931,10 +950,18 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
 fn resolve_algorithm_alias(ctx: &mut Ctx) {
     let Some(alg) = algorithm(ctx) else { return };
     let draft = !ctx.cfg.is_none(f::speculative_draft_model_path);
+    // Whether the draft is a Gemma4 assistant, by its architecture (not known: None).
+    let gemma4_draft = if ctx.release.version == "0.5.23" {
+        ctx.draft_model.as_ref().and_then(|m| m.architecture).map(|a| matches!(a, "Gemma4AssistantForCausalLM" | "Gemma4UnifiedAssistantForCausalLM"))
+    } else {
+        None
+    };
     match alg.as_str() {
+        "EAGLE3" if draft && gemma4_draft == Some(false) => {}
         "EAGLE3" if draft => {
             ctx.model_config(site("speculative_hook._resolve_speculative_algorithm_alias", "Gemma4AssistantForCausalLM draft requires"));
         }
+        "NEXTN" | "EAGLE" if draft && gemma4_draft == Some(false) => ctx.cfg.set(f::speculative_algorithm, PyValue::Str("EAGLE".into())),
         "NEXTN" | "EAGLE" if draft => {
             // EAGLE, or FROZEN_KV_MTP for a Gemma4 assistant draft: the draft's config decides.
             ctx.cfg.set_model_dependent(f::speculative_algorithm, PyValue::Str("EAGLE".into()));
@@ -1396,6 +1423,23 @@ fn handle_frozen_kv_mtp(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// `_handle_eagle_family`'s MTP architectures: a target that drafts with its own checkpoint
+/// (the draft model path defaults to the target's).
+const SELF_DRAFT_ARCHS: &[&str] = &[
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM",
+    "GlmMoeDsaForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM", "BailingMoeV2_5ForCausalLM", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "HYV3ForCausalLM", "HYV4ForCausalLM", "Qwen4ExpForConditionalGeneration",
+];
+
+/// The target model's first architecture (`model_config_of(...).hf_config.architectures[0]`),
+/// when the model's facts give it for the release whose lists these checks carry.
+fn target_architecture<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+    if ctx.release.version != "0.5.23" {
+        return None;
+    }
+    ctx.model.as_ref().and_then(|m| m.architecture)
+}
+
 /// `_handle_eagle_family` (EAGLE, EAGLE3, STANDALONE).
 fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     // _check_oot_speculative_algorithm: the in-tree platforms support every algorithm.
@@ -1415,22 +1459,35 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     }
 
     // From here SGLang reads the target's architecture (model_config_of(...).hf_config).
+    let arch = target_architecture(ctx);
     if ctx.cfg.is_none(f::speculative_draft_model_path) {
         // MTP models (DeepSeek, GLM, ...) draft with their own checkpoint
         let model = ctx.cfg.get(f::model_path).clone();
         let revision = ctx.cfg.get(f::revision).clone();
-        ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
-        ctx.cfg.set_model_dependent(f::speculative_draft_model_revision, revision);
+        match arch {
+            Some(a) if SELF_DRAFT_ARCHS.contains(&a) => {
+                ctx.cfg.set(f::speculative_draft_model_path, model);
+                ctx.cfg.set(f::speculative_draft_model_revision, revision);
+            }
+            Some(_) => {}
+            None => {
+                ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
+                ctx.cfg.set_model_dependent(f::speculative_draft_model_revision, revision);
+            }
+        }
     }
-    // _handle_iquest_q1_mtp_draft: for an IQuest Q1 target only.
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "IQuest Q1 requires an independent draft model path."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "IQuest Q1 requires an independent MTP draft checkpoint."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP draft hidden size and vocabulary must match the target."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP draft target layer count must match the target."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP uses its own full-vocabulary embedding and head."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP requires positive speculative_num_steps."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP requires --speculative-eagle-topk 1."));
-    ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP verification width must equal draft steps + 1."));
+    // _handle_iquest_q1_mtp_draft: for an IQuest Q1 target only (its draft checks read the
+    // draft's config, not modelled).
+    if arch.map_or(true, |a| a == "IQuestQ1ForCausalLM") {
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "IQuest Q1 requires an independent draft model path."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "IQuest Q1 requires an independent MTP draft checkpoint."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP draft hidden size and vocabulary must match the target."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP draft target layer count must match the target."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP uses its own full-vocabulary embedding and head."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP requires positive speculative_num_steps."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP requires --speculative-eagle-topk 1."));
+        ctx.model_config(site("speculative_hook._handle_iquest_q1_mtp_draft", "MTP verification width must equal draft steps + 1."));
+    }
 
     if !ctx.cfg.truthy(f::speculative_adaptive) && ctx.cfg.is_none(f::speculative_num_steps) {
         if !ctx.cfg.is_none(f::speculative_eagle_topk) || !ctx.cfg.is_none(f::speculative_num_draft_tokens) {
@@ -1446,6 +1503,12 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
             set_int(ctx, f::speculative_num_steps, 3);
             set_int(ctx, f::speculative_eagle_topk, 1);
             set_int(ctx, f::speculative_num_draft_tokens, 4);
+        } else if let Some(a) = arch {
+            // _auto_choose_speculative_params: by the target's architecture
+            let (steps, topk, tokens) = if matches!(a, "LlamaForCausalLM" | "Grok1ForCausalLM" | "Grok1VForCausalLM") { (5, 4, 8) } else { (3, 1, 4) };
+            set_int(ctx, f::speculative_num_steps, steps);
+            set_int(ctx, f::speculative_eagle_topk, topk);
+            set_int(ctx, f::speculative_num_draft_tokens, tokens);
         } else {
             // _auto_choose_speculative_params: by the target's architecture
             ctx.cfg.set_model_dependent(f::speculative_num_steps, PyValue::Int(3));
@@ -1462,8 +1525,22 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                 if topk_from_model {
                     ctx.skip(site("speculative_hook._handle_eagle_family", "trtllm_mha backend only supports topk = 1"), NotRunReason::ModelConfig);
                 } else {
-                    let fix = ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe);
-                    return ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], vec![fix]);
+                    let fixes = if ctx.cfg.is_explicit(f::speculative_eagle_topk) {
+                        vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe)]
+                    } else {
+                        // the top-k is SGLang's default for this model: a top-k alone would
+                        // leave the other two parameters unset, which SGLang refuses; or keep
+                        // the default top-k on a backend that takes it
+                        let mut fixes: Vec<Fix> = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend]
+                            .into_iter()
+                            .filter(|&field| ctx.cfg.is_explicit(field) && ctx.cfg.is(field, "trtllm_mha"))
+                            .take(1)
+                            .map(|field| ctx.fix_set(format!("Use {} flashinfer", ctx.flag(field)), field, "flashinfer", Applicability::Unsafe))
+                            .collect();
+                        fixes.push(Fix::advice("Add --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"));
+                        fixes
+                    };
+                    return ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], fixes);
                 }
             }
         }
@@ -1531,8 +1608,10 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
 
     // topk > 1 with paged KV needs a cascade-capable backend
     if topk > 1 || topk_from_model {
-        let backend = explicit_backend(ctx);
-        let page = resolved_page_size(ctx);
+        let (backend, page) = match resolved_base_backend(ctx) {
+            Some(b) if !ctx.cfg.is_unknown(f::page_size) => (Some(b), ctx.cfg.int(f::page_size)),
+            _ => (explicit_backend(ctx), resolved_page_size(ctx)),
+        };
         let allowed = backend.as_deref().is_some_and(|b| matches!(b, "flashinfer" | "fa3" | "triton"));
         let small_page = page.is_some_and(|p| p <= 1);
         if allowed || small_page {

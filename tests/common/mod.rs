@@ -24,7 +24,10 @@ pub fn options_for(case: &Value, release: &str) -> CheckOptions {
         let cmd = case.get("cmd").and_then(Value::as_str).unwrap_or("");
         for (path, hub_id) in stood_in {
             let Some(config) = hub_id.as_str().and_then(recorder_config) else { continue };
-            let draft = [" ", "="].iter().any(|sep| cmd.contains(&format!("--speculative-draft-model-path{sep}{path}")));
+            // which flag names the path (or an abbreviation of it): the draft model's, else the model's
+            let draft = ["--speculative-draft-model-path", "--speculative-draft-model", "--speculative-draft"]
+                .iter()
+                .any(|flag| cmd.contains(&format!("{flag} {path}")) || cmd.contains(&format!("{flag}={path}")));
             if draft {
                 opts.draft_model_config = Some(config);
             } else {
