@@ -86,6 +86,16 @@ pub static UNKNOWN_QUANTIZATION: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
 };
 
+pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
+    code: "MC008",
+    name: "quantization-not-fully-optimized",
+    sglang: warns("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is not fully optimized"),
+    explanation: "SGLang serves this quantization method with kernels it does not count as optimized on this GPU (MXFP4 and MXFP8 are optimized on SM100, e.g. B200): it runs, possibly slower than the unquantized model. A method with optimized kernels (fp8, the *_marlin ones, ModelOpt's, compressed-tensors ...) is faster where the checkpoint allows it.",
+    flags: &["--quantization"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
+};
+
 pub static RULES: &[&Rule] = &[
     &QUANTIZE_AND_SERVE_NEEDS_MODELOPT,
     &QUANTIZE_AND_SERVE_DISABLED,
@@ -94,6 +104,7 @@ pub static RULES: &[&Rule] = &[
     &CONTEXT_LENGTH_OVER_DERIVED_ALLOWED,
     &QUANTIZATION_MISMATCH,
     &UNKNOWN_QUANTIZATION,
+    &QUANTIZATION_NOT_OPTIMIZED,
 ];
 
 const CONTEXT_LENGTH_SITE: SiteRef = site("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding");
@@ -237,10 +248,24 @@ const COMPATIBLE_QUANTIZATION_METHODS: &[(&str, &[&str])] = &[
 /// auto-detection): what SGLang then compares is not replayed here.
 const OVERRIDABLE_USER_QUANTIZATION: &[&str] = &["moe_wna16", "humming", "marlin", "awq_marlin", "gptq_marlin", "modelopt"];
 
-/// `_verify_quantization` for the target model, with `--quantization` given: the checkpoint's
-/// method (its `quantization_config`) against it, then whether this platform has the method.
+/// `optimized_quantization_methods` of `_verify_quantization`: the others are warned about.
+const OPTIMIZED_QUANTIZATION_METHODS: &[&str] = &[
+    "fp8", "marlin", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "gptq_marlin_24", "gptq_marlin",
+    "awq_marlin", "compressed_tensors", "compressed-tensors", "experts_int8", "w8a8_int8", "w8a8_fp8", "moe_wna16", "w4afp8",
+    "petit_nvfp4", "quark", "modelslim", "humming", "quark_mxfp4", "auto-round", "minimax_m3_nvfp4",
+];
+
+/// `_verify_quantization` for the target model: with `--quantization` given, the checkpoint's
+/// method (its `quantization_config`) against it, then whether this platform has the method;
+/// then the warning for a method without optimized kernels.
 fn verify_quantization(ctx: &mut Ctx) -> Step {
-    let Some(asked) = ctx.cfg.str(f::quantization).map(str::to_ascii_lowercase) else { return Ok(()) };
+    let Some(asked) = ctx.cfg.str(f::quantization).map(str::to_ascii_lowercase) else {
+        // The checkpoint's own method, as SGLang detected it (catalog models only).
+        if let Some(method) = ctx.model.and_then(|m| m.computed).and_then(|c| c.quantization.clone()) {
+            warn_not_optimized(ctx, &method);
+        }
+        return Ok(());
+    };
     let Some(model) = ctx.model else {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
         return Ok(());
@@ -280,6 +305,7 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     if CUDA_QUANTIZATION_METHODS.contains(&asked.as_str()) {
+        warn_not_optimized(ctx, &asked);
         return Ok(());
     }
     let supported = format!("[{}]", CUDA_QUANTIZATION_METHODS.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
@@ -289,6 +315,17 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
     }
     fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
     ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes)
+}
+
+/// SGLang's warning for `method` (the quantization `_verify_quantization` settled on), on CUDA.
+fn warn_not_optimized(ctx: &mut Ctx, method: &str) {
+    if ctx.hw.platform != Platform::Cuda || OPTIMIZED_QUANTIZATION_METHODS.contains(&method) {
+        return;
+    }
+    if matches!(method, "mxfp4" | "mxfp8") && crate::rules::shared::runtime_context::is_sm100(ctx.hw) {
+        return;
+    }
+    ctx.warn(&QUANTIZATION_NOT_OPTIMIZED, &[("self.quantization", &method)], &[f::quantization], vec![]);
 }
 
 /// The checkpoint's quantization config is one whose method SGLang re-derives (ModelOpt, an
