@@ -86,6 +86,16 @@ pub static UNKNOWN_QUANTIZATION: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
 };
 
+pub static QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
+    code: "MC009",
+    name: "quantization-not-supported-on-rocm",
+    sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
+    explanation: "On AMD GPUs (ROCm) SGLang loads only some quantization methods: awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. The Marlin kernels, ModelOpt's methods, bitsandbytes, GGUF ... are CUDA only.",
+    flags: &["--quantization"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
+};
+
 pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
     code: "MC008",
     name: "quantization-not-fully-optimized",
@@ -104,6 +114,7 @@ pub static RULES: &[&Rule] = &[
     &CONTEXT_LENGTH_OVER_DERIVED_ALLOWED,
     &QUANTIZATION_MISMATCH,
     &UNKNOWN_QUANTIZATION,
+    &QUANTIZATION_NOT_ON_ROCM,
     &QUANTIZATION_NOT_OPTIMIZED,
 ];
 
@@ -270,23 +281,39 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
         return Ok(());
     };
-    let (Some(raw), Some(computed)) = (model.raw, model.computed) else {
+    let Some(raw) = model.raw else {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
         return Ok(());
     };
+    // ModelOpt configs are re-parsed, and ModelOpt's methods override the method: not decided.
+    let plain = |q: &crate::models::QuantFacts| match q.quant_method.as_deref().map(str::to_ascii_lowercase) {
+        Some(m) if q.from == "quantization_config" && !m.starts_with("modelopt") => Some(m),
+        _ => None,
+    };
     // The method SGLang compares: `quant_method` of the checkpoint's quantization config as
     // written. No config at all (neither SGLang nor the raw facts found one): `asked` stays.
-    let checkpoint = match (&raw.quantization, &computed.quantization) {
-        (None, None) => None,
-        (Some(q), Some(_)) if q.from == "quantization_config" => match q.quant_method.as_deref().map(str::to_ascii_lowercase) {
-            // ModelOpt configs are re-parsed, and ModelOpt's methods override the method.
-            Some(m) if !m.starts_with("modelopt") => Some(m),
-            _ => return not_decided(ctx),
+    let checkpoint = match (&raw.quantization, model.computed) {
+        (None, Some(computed)) if computed.quantization.is_none() => None,
+        (Some(q), Some(computed)) if computed.quantization.is_some() => match plain(q) {
+            Some(m) => Some(m),
+            None => return not_decided(ctx),
         },
+        // A given config SGLang was not run on: its top-level `quantization_config` is the one
+        // SGLang reads (no text sub-config to have taken it from). Without one, a
+        // `compression_config` or a separate `hf_quant_config.json` may still say otherwise.
+        (Some(q), None) if raw.text_config_key.is_none() => match plain(q) {
+            Some(m) => Some(m),
+            None => return not_decided(ctx),
+        },
+        (_, None) => {
+            ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
+            return Ok(());
+        }
         _ => return not_decided(ctx),
     };
     if let Some(method) = checkpoint {
-        if OVERRIDABLE_USER_QUANTIZATION.contains(&asked.as_str()) || ctx.hw.is_hip() {
+        // (petit_nvfp4's override on ROCm reads a "modelopt" method, not decided above)
+        if OVERRIDABLE_USER_QUANTIZATION.contains(&asked.as_str()) {
             return not_decided(ctx);
         }
         let compatible = COMPATIBLE_QUANTIZATION_METHODS.iter().any(|(q, ms)| *q == asked && ms.contains(&method.as_str()));
@@ -299,27 +326,46 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         }
     }
     // What SGLang checks next is `asked` (or a method the checks above kept): whether the
-    // platform has it. The list is this release's, on CUDA.
-    if ctx.hw.platform != Platform::Cuda || ctx.release.version != "0.5.23" {
+    // platform has it. The lists are this release's, on CUDA and ROCm.
+    let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
+    let methods: Vec<&str> = match ctx.hw.platform {
+        _ if ctx.release.version != "0.5.23" => Vec::new(),
+        Platform::Cuda => CUDA_QUANTIZATION_METHODS.to_vec(),
+        // mxfp4 is registered on ROCm for gfx95 (MI350 / MI355) only
+        Platform::Rocm => CUDA_QUANTIZATION_METHODS.iter().copied().filter(|m| *m != "mxfp4" || gfx95).collect(),
+        Platform::Cpu => Vec::new(),
+    };
+    if methods.is_empty() {
         ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
         return Ok(());
     }
-    if CUDA_QUANTIZATION_METHODS.contains(&asked.as_str()) {
-        warn_not_optimized(ctx, &asked);
-        return Ok(());
+    if !methods.contains(&asked.as_str()) {
+        let supported = format!("[{}]", methods.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
+        let mut fixes = Vec::new();
+        if asked == "gptq" && ctx.hw.is_cuda() {
+            fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
+        }
+        fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
+        return ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes);
     }
-    let supported = format!("[{}]", CUDA_QUANTIZATION_METHODS.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
-    let mut fixes = Vec::new();
-    if asked == "gptq" {
-        fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
+    if ctx.hw.is_hip() && !ROCM_QUANTIZATION_METHODS.contains(&asked.as_str()) {
+        let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
+        return ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes);
     }
-    fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
-    ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes)
+    warn_not_optimized(ctx, &asked);
+    Ok(())
 }
 
-/// SGLang's warning for `method` (the quantization `_verify_quantization` settled on), on CUDA.
+/// `rocm_supported_quantization` of `_verify_quantization`.
+const ROCM_QUANTIZATION_METHODS: &[&str] = &[
+    "awq", "fp8", "compressed_tensors", "compressed-tensors", "w8a8_fp8", "petit_nvfp4", "quark", "mxfp4", "mxfp8", "auto-round",
+    "auto-round-int8", "quark_int4fp8_moe", "quark_mxfp4",
+];
+
+/// SGLang's warning for `method` (the quantization `_verify_quantization` settled on), on CUDA
+/// and ROCm.
 fn warn_not_optimized(ctx: &mut Ctx, method: &str) {
-    if ctx.hw.platform != Platform::Cuda || OPTIMIZED_QUANTIZATION_METHODS.contains(&method) {
+    if ctx.hw.platform == Platform::Cpu || OPTIMIZED_QUANTIZATION_METHODS.contains(&method) {
         return;
     }
     if matches!(method, "mxfp4" | "mxfp8") && crate::rules::shared::runtime_context::is_sm100(ctx.hw) {
