@@ -464,7 +464,7 @@ pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
 pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
     code: "MOE045",
     name: "deepep-v2-architecture-not-registered",
-    sglang: raises("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"),
+    sglang: raises("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for {architecture!r}. The model package must register"),
     explanation: "--moe-a2a-backend deepep_v2 runs only for the architectures registered for it (DeepSeek V3 / V4, Qwen3 MoE, GLM-5, MiMo V2; plugins can register more), decided by the config's first architecture. Use --moe-a2a-backend deepep for other MoE models.",
     flags: &["--moe-a2a-backend"],
     example_bad: "--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep_v2",
