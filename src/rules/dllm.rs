@@ -79,7 +79,20 @@ pub static OVERLAP_OFF: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer --disable-overlap-schedule",
 };
 
-pub static RULES: &[&Rule] = &[&UNKNOWN_ALGORITHM, &REQUIRED_BACKEND, &TRITON_ON_AMD, &FLASHINFER_FOR_GRAPHS, &GRAPHS_OFF_ON_AMD, &OVERLAP_OFF];
+pub static NOT_A_DIFFUSION_MODEL: Rule = Rule {
+    code: "DLLM007",
+    name: "dllm-model-not-a-diffusion-lm",
+    sglang: raises("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"),
+    explanation: "--dllm-algorithm serves a diffusion language model (LLaDA2 MoE, SDAR, SDAR MoE, DiffusionGemma), decoded block by block. The model's architecture is not one of them: an autoregressive model cannot be decoded that way. Drop --dllm-algorithm, or point --model-path at a diffusion checkpoint.",
+    flags: &["--dllm-algorithm"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+};
+
+/// `DllmConfig.from_server_args`'s `DLLM_PARAMS`: the diffusion LMs SGLang knows.
+const DLLM_ARCHITECTURES: &[&str] = &["LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM", "DiffusionGemmaForBlockDiffusion"];
+
+pub static RULES: &[&Rule] = &[&UNKNOWN_ALGORITHM, &REQUIRED_BACKEND, &TRITON_ON_AMD, &FLASHINFER_FOR_GRAPHS, &GRAPHS_OFF_ON_AMD, &OVERLAP_OFF, &NOT_A_DIFFUSION_MODEL];
 
 /// `dllm_hook.handle_dllm_inference`.
 pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
@@ -122,8 +135,17 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
 
     // _dllm_page_size → DllmConfig.from_server_args: the model's architecture decides the block
     // size and mask token, and whether the model is a diffusion LM at all.
-    ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "The model config does not declare an architecture"));
-    ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"));
+    // A family inferred from the name alone does not decide a raise.
+    let architecture = ctx.model_fact(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"), |m| {
+        m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily)
+    });
+    if architecture.is_none() {
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "The model config does not declare an architecture"));
+    }
+    if let Some(arch) = architecture.filter(|a| !DLLM_ARCHITECTURES.contains(a)) {
+        let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
+        return ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes);
+    }
     ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
     if algorithm == "JointThresholdInDel" {
         ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel is not supported for checkpoint"));

@@ -1,12 +1,20 @@
-//! Model-config construction (`sglang/srt/configs/model_config.py::ModelConfig.__init__`): the
-//! flag-only parts. `--json-model-override-args` is parsed with `json.loads` when SGLang first
-//! builds the model config, so invalid JSON surfaces there, as Python's `JSONDecodeError`.
+//! Model-config construction (`sglang/srt/configs/model_config.py::ModelConfig.__init__`), in
+//! its order: `--quantize-and-serve`, `--json-model-override-args` (parsed with `json.loads`, so
+//! invalid JSON surfaces as Python's `JSONDecodeError`), then what needs the model's config:
+//! `--context-length` against the context length SGLang derives from the config
+//! (`_derive_context_length`) and `--quantization` against the checkpoint's own method
+//! (`_verify_quantization`). Those read what SGLang's own `ModelConfig` computed for a catalog
+//! model; for a config SGLang was not run on (a given one, an inferred family) they are not run.
 
-use super::{Ctx, Rule};
-use crate::diagnostic::Applicability;
+use super::{Ctx, NotRunReason, Rule};
+use crate::diagnostic::{Applicability, Fix};
+use crate::hardware::Platform;
+use crate::models::ModelFacts;
 use crate::pyjson;
+use crate::pyvalue::PyValue;
 use crate::fields::f;
-use crate::rules::{Sglang, Step};
+use crate::release::SiteRef;
+use crate::rules::{raises, raises_nth, site, warns, Sglang, Step};
 
 pub static OVERRIDE_ARGS_JSON: Rule = Rule {
     code: "MC001",
@@ -18,10 +26,150 @@ pub static OVERRIDE_ARGS_JSON: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --json-model-override-args '{\"rope_theta\": 1000000}'",
 };
 
-pub static RULES: &[&Rule] = &[&OVERRIDE_ARGS_JSON];
+pub static QUANTIZE_AND_SERVE_NEEDS_MODELOPT: Rule = Rule {
+    code: "MC002",
+    name: "quantize-and-serve-needs-modelopt",
+    sglang: raises("configs.model_config.ModelConfig._validate_quantize_and_serve_config", "quantize_and_serve requires ModelOpt"),
+    explanation: "--quantize-and-serve quantizes the model with ModelOpt while loading it, so it needs a ModelOpt --quantization (modelopt, modelopt_fp8, modelopt_fp4, modelopt_mixed or nvfp4_online). SGLang 0.5.23 disables the feature anyway (MC003): quantize and export the model first, then serve the exported checkpoint.",
+    flags: &["--quantize-and-serve", "--quantization"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantize-and-serve",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+};
 
-/// Runs where SGLang first constructs `ModelConfig` (at `apply_inkling_prefill_cuda_graph_default`).
+pub static QUANTIZE_AND_SERVE_DISABLED: Rule = Rule {
+    code: "MC003",
+    name: "quantize-and-serve-disabled",
+    sglang: raises("configs.model_config.ModelConfig._validate_quantize_and_serve_config", "quantize_and_serve functionality is currently disabled"),
+    explanation: "SGLang 0.5.23 keeps --quantize-and-serve but always refuses it: quantize and export the model with ModelOpt first, then serve the exported checkpoint without the flag.",
+    flags: &["--quantize-and-serve"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantize-and-serve --quantization modelopt_fp8",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization modelopt_fp8",
+};
+
+pub static CONTEXT_LENGTH_OVER_DERIVED: Rule = Rule {
+    code: "MC004",
+    name: "context-length-over-model-maximum",
+    sglang: raises("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding"),
+    explanation: "--context-length is larger than the context length SGLang derives from the model's config (max_position_embeddings, scaled by rope_scaling where the model has it, or the model's own limit). SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set, since positions past what the model was trained for give wrong outputs or CUDA errors. Use the model's length (or less), or set the variable if the model really supports more (a rope scaling you configured yourself).",
+    flags: &["--context-length"],
+    example_bad: "--model-path Qwen/Qwen3-8B --context-length 131072",
+    example_good: "--model-path Qwen/Qwen3-8B --context-length 40960",
+};
+
+pub static CONTEXT_LENGTH_OVER_DERIVED_ALLOWED: Rule = Rule {
+    code: "MC005",
+    name: "context-length-over-model-maximum-allowed",
+    sglang: warns("configs.model_config.ModelConfig._derive_context_length", "Warning: {reason} context_length"),
+    explanation: "--context-length is larger than the context length SGLang derives from the model's config, and SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN (or SGLANG_IS_IN_CI) lets SGLang use it anyway. Positions past what the model was trained for can give wrong outputs or CUDA errors unless the model really supports them.",
+    flags: &["--context-length"],
+    example_bad: "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072",
+    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 40960",
+};
+
+pub static QUANTIZATION_MISMATCH: Rule = Rule {
+    code: "MC006",
+    name: "quantization-does-not-match-checkpoint",
+    sglang: raises("configs.model_config.ModelConfig._verify_quantization", "Quantization method specified in the model config"),
+    explanation: "The checkpoint is already quantized (its config's quantization_config names the method) and --quantization names another method that SGLang cannot load it with. Leave --quantization out to use the checkpoint's own method, or give that method.",
+    flags: &["--quantization"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp 8 --quantization awq",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp 8",
+};
+
+pub static UNKNOWN_QUANTIZATION: Rule = Rule {
+    code: "MC007",
+    name: "quantization-not-available-on-platform",
+    sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method", 0),
+    explanation: "--quantization accepts this method on the command line, but SGLang has no implementation of it on this platform (plain gptq runs only on CPU, NPU and XPU; mlx_q4 / mlx_q8 only on Apple MPS). On CUDA, GPTQ checkpoints load with gptq_marlin, which SGLang also picks by itself when --quantization is left out.",
+    flags: &["--quantization"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization gptq",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+};
+
+pub static QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
+    code: "MC009",
+    name: "quantization-not-supported-on-rocm",
+    sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
+    explanation: "On AMD GPUs (ROCm) SGLang loads only some quantization methods: awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. The Marlin kernels, ModelOpt's methods, bitsandbytes, GGUF ... are CUDA only.",
+    flags: &["--quantization"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
+};
+
+pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
+    code: "MC008",
+    name: "quantization-not-fully-optimized",
+    sglang: warns("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is not fully optimized"),
+    explanation: "SGLang serves this quantization method with kernels it does not count as optimized on this GPU (MXFP4 and MXFP8 are optimized on SM100, e.g. B200): it runs, possibly slower than the unquantized model. A method with optimized kernels (fp8, the *_marlin ones, ModelOpt's, compressed-tensors ...) is faster where the checkpoint allows it.",
+    flags: &["--quantization"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
+};
+
+pub static RULES: &[&Rule] = &[
+    &QUANTIZE_AND_SERVE_NEEDS_MODELOPT,
+    &QUANTIZE_AND_SERVE_DISABLED,
+    &OVERRIDE_ARGS_JSON,
+    &CONTEXT_LENGTH_OVER_DERIVED,
+    &CONTEXT_LENGTH_OVER_DERIVED_ALLOWED,
+    &QUANTIZATION_MISMATCH,
+    &UNKNOWN_QUANTIZATION,
+    &QUANTIZATION_NOT_ON_ROCM,
+    &QUANTIZATION_NOT_OPTIMIZED,
+];
+
+const CONTEXT_LENGTH_SITE: SiteRef = site("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding");
+const QUANTIZATION_SITE: SiteRef = site("configs.model_config.ModelConfig._verify_quantization", "Quantization method specified in the model config");
+const UNKNOWN_QUANTIZATION_SITE: SiteRef = site("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method");
+
+/// `_MODELOPT_QUANTIZATION_METHODS` of `_validate_quantize_and_serve_config`.
+const MODELOPT_QUANTIZATION_METHODS: &[&str] = &["modelopt", "modelopt_fp8", "modelopt_fp4", "nvfp4_online", "modelopt_mixed"];
+
+/// Runs where SGLang first constructs `ModelConfig` (at `apply_inkling_prefill_cuda_graph_default`),
+/// in `ModelConfig.__init__`'s order: the first raise stops the construction.
 pub fn model_config_init(ctx: &mut Ctx) -> Step {
+    quantize_and_serve(ctx)?;
+    override_args_json(ctx)?;
+    if !same_config_as_catalog(ctx) {
+        return Ok(());
+    }
+    derive_context_length(ctx)?;
+    verify_quantization(ctx)
+}
+
+/// `_validate_quantize_and_serve_config`: the flag is refused whatever the quantization.
+fn quantize_and_serve(ctx: &mut Ctx) -> Step {
+    if !ctx.cfg.truthy(f::quantize_and_serve) {
+        return Ok(());
+    }
+    let drop = ctx.fix_remove("Drop --quantize-and-serve (quantize and export first, then serve the export)", f::quantize_and_serve, Applicability::Unsafe);
+    let modelopt = ctx.cfg.str(f::quantization).is_some_and(|q| MODELOPT_QUANTIZATION_METHODS.contains(&q));
+    if !modelopt {
+        let mut sorted = MODELOPT_QUANTIZATION_METHODS.to_vec();
+        sorted.sort_unstable();
+        let listed = sorted.join(", ");
+        return ctx.raise(&QUANTIZE_AND_SERVE_NEEDS_MODELOPT, &[("', '.join(sorted(_MODELOPT_QUANTIZATION_METHODS))", &listed)], &[f::quantize_and_serve, f::quantization], vec![drop]);
+    }
+    ctx.raise(&QUANTIZE_AND_SERVE_DISABLED, &[], &[f::quantize_and_serve], vec![drop])
+}
+
+/// Whether the config SGLang loads here is the one the model facts describe: no overrides
+/// of it (`--json-model-override-args`, a decrypted config file, another revision, a parser
+/// chosen by hand). Otherwise the checks that read it are recorded as not run.
+fn same_config_as_catalog(ctx: &mut Ctx) -> bool {
+    let overrides = ctx.cfg.str(f::json_model_override_args).and_then(|t| pyjson::loads(t).ok()).is_some_and(|v| !matches!(v, PyValue::Dict(ref o) if o.is_empty()));
+    let other_file = !ctx.cfg.is_none(f::decrypted_config_file) || !ctx.cfg.is_none(f::revision) || !ctx.cfg.is(f::model_config_parser, "auto");
+    if overrides || other_file {
+        let checks = [CONTEXT_LENGTH_SITE, QUANTIZATION_SITE];
+        for s in checks {
+            ctx.skip(s, NotRunReason::ModelConfig);
+        }
+        return false;
+    }
+    true
+}
+
+fn override_args_json(ctx: &mut Ctx) -> Step {
     let Some(text) = ctx.cfg.str(f::json_model_override_args).map(str::to_string) else { return Ok(()) };
     if let Err(e) = pyjson::loads(&text) {
         let span = ctx.span_of(&[f::json_model_override_args]);
@@ -43,6 +191,193 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
         }
         return raised;
     }
+    Ok(())
+}
+
+/// `_derive_context_length`: a `--context-length` above the derived length raises, or (with
+/// SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN or SGLANG_IS_IN_CI) warns and is used.
+fn derive_context_length(ctx: &mut Ctx) -> Step {
+    let Some(context_length) = ctx.cfg.int(f::context_length) else { return Ok(()) };
+    // EmbeddingGemma2Model caps only the derived value (min with 8192), not a given one; the
+    // catalog's context length is the capped one, so it is not the derived length there.
+    let derived = ctx.model_fact(CONTEXT_LENGTH_SITE, |m: &ModelFacts| {
+        m.computed.filter(|_| m.architecture != Some("EmbeddingGemma2Model")).map(|c| c.context_length)
+    });
+    let Some(derived) = derived else { return Ok(()) };
+    if context_length <= derived {
+        return Ok(());
+    }
+    let msg = format!(
+        "Warning: User-specified context_length ({context_length}) is greater than the derived context_length ({derived}). This may lead to incorrect model outputs or CUDA errors. Note that the derived context_length may differ from max_position_embeddings in the model's config."
+    );
+    let allowed = crate::rules::shared::envs::env_bool(ctx, "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN") || crate::rules::shared::envs::env_bool(ctx, "SGLANG_IS_IN_CI");
+    if allowed {
+        let fixes = vec![ctx.fix_set(format!("Use the model's context length ({derived})"), f::context_length, &derived.to_string(), Applicability::Unsafe)];
+        ctx.warn(
+            &CONTEXT_LENGTH_OVER_DERIVED_ALLOWED,
+            &[("reason", &"User-specified"), ("context_length", &context_length), ("derived_context_len", &derived)],
+            &[f::context_length],
+            fixes,
+        );
+        return Ok(());
+    }
+    let fixes = vec![
+        ctx.fix_set(format!("Use the model's context length ({derived})"), f::context_length, &derived.to_string(), Applicability::Unsafe),
+        ctx.fix_remove("Drop --context-length (SGLang uses the model's)", f::context_length, Applicability::Unsafe),
+        Fix::advice("Set SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 if the model really supports the longer context"),
+    ];
+    ctx.raise(&CONTEXT_LENGTH_OVER_DERIVED, &[("msg", &msg)], &[f::context_length], fixes)
+}
+
+/// `QUANTIZATION_METHODS` of SGLang 0.5.23 on a CUDA machine, in its order (the message lists it).
+const CUDA_QUANTIZATION_METHODS: &[&str] = &[
+    "fp8", "mxfp8", "minimax_m3_nvfp4", "blockwise_int8", "modelopt", "modelopt_fp8", "modelopt_fp4", "nvfp4_online",
+    "modelopt_mixed", "w8a8_int8", "w8a8_fp8", "awq", "awq_marlin", "bitsandbytes", "gguf", "gptq_marlin", "moe_wna16",
+    "compressed-tensors", "w4afp8", "petit_nvfp4", "quark", "quark_mxfp4", "auto-round", "auto-round-int8", "modelslim",
+    "quark_int4fp8_moe", "humming", "mxfp_w4a8", "mxfp4",
+];
+
+/// `REQUANTIZATION_METHODS`: asked for, they are kept whatever the checkpoint's method.
+const REQUANTIZATION_METHODS: &[&str] = &["quark_mxfp4"];
+
+/// `compatible_quantization_methods` of `_verify_quantization`: a --quantization that keeps its
+/// value on a checkpoint of these methods.
+const COMPATIBLE_QUANTIZATION_METHODS: &[(&str, &[&str])] = &[
+    ("modelopt_fp8", &["modelopt"]),
+    ("modelopt_fp4", &["modelopt", "fp8"]),
+    ("modelopt_mixed", &["modelopt"]),
+    ("nvfp4_online", &["fp8", "modelopt_fp8"]),
+    ("minimax_m3_nvfp4", &["mxfp8"]),
+    ("petit_nvfp4", &["modelopt"]),
+    ("w8a8_int8", &["compressed-tensors", "compressed_tensors"]),
+    ("w8a8_fp8", &["compressed-tensors", "compressed_tensors"]),
+    ("auto-round-int8", &["compressed-tensors", "compressed_tensors"]),
+];
+
+/// --quantization values for which a method's `override_quantization_method` may replace the
+/// checkpoint's method (moe_wna16, humming, awq_marlin / gptq_marlin conversion, ModelOpt's
+/// auto-detection): what SGLang then compares is not replayed here.
+const OVERRIDABLE_USER_QUANTIZATION: &[&str] = &["moe_wna16", "humming", "marlin", "awq_marlin", "gptq_marlin", "modelopt"];
+
+/// `optimized_quantization_methods` of `_verify_quantization`: the others are warned about.
+const OPTIMIZED_QUANTIZATION_METHODS: &[&str] = &[
+    "fp8", "marlin", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "gptq_marlin_24", "gptq_marlin",
+    "awq_marlin", "compressed_tensors", "compressed-tensors", "experts_int8", "w8a8_int8", "w8a8_fp8", "moe_wna16", "w4afp8",
+    "petit_nvfp4", "quark", "modelslim", "humming", "quark_mxfp4", "auto-round", "minimax_m3_nvfp4",
+];
+
+/// `_verify_quantization` for the target model: with `--quantization` given, the checkpoint's
+/// method (its `quantization_config`) against it, then whether this platform has the method;
+/// then the warning for a method without optimized kernels.
+fn verify_quantization(ctx: &mut Ctx) -> Step {
+    let Some(asked) = ctx.cfg.str(f::quantization).map(str::to_ascii_lowercase) else {
+        // The checkpoint's own method, as SGLang detected it (catalog models only).
+        if let Some(method) = ctx.model.and_then(|m| m.computed).and_then(|c| c.quantization.clone()) {
+            warn_not_optimized(ctx, &method);
+        }
+        return Ok(());
+    };
+    let Some(model) = ctx.model else {
+        ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
+        return Ok(());
+    };
+    let Some(raw) = model.raw else {
+        ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
+        return Ok(());
+    };
+    // ModelOpt configs are re-parsed, and ModelOpt's methods override the method: not decided.
+    let plain = |q: &crate::models::QuantFacts| match q.quant_method.as_deref().map(str::to_ascii_lowercase) {
+        Some(m) if q.from == "quantization_config" && !m.starts_with("modelopt") => Some(m),
+        _ => None,
+    };
+    // The method SGLang compares: `quant_method` of the checkpoint's quantization config as
+    // written. No config at all (neither SGLang nor the raw facts found one): `asked` stays.
+    let checkpoint = match (&raw.quantization, model.computed) {
+        (None, Some(computed)) if computed.quantization.is_none() => None,
+        (Some(q), Some(computed)) if computed.quantization.is_some() => match plain(q) {
+            Some(m) => Some(m),
+            None => return not_decided(ctx),
+        },
+        // A given config SGLang was not run on: its top-level `quantization_config` is the one
+        // SGLang reads (no text sub-config to have taken it from). Without one, a
+        // `compression_config` or a separate `hf_quant_config.json` may still say otherwise.
+        (Some(q), None) if raw.text_config_key.is_none() => match plain(q) {
+            Some(m) => Some(m),
+            None => return not_decided(ctx),
+        },
+        (_, None) => {
+            ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
+            return Ok(());
+        }
+        _ => return not_decided(ctx),
+    };
+    if let Some(method) = checkpoint {
+        // (petit_nvfp4's override on ROCm reads a "modelopt" method, not decided above)
+        if OVERRIDABLE_USER_QUANTIZATION.contains(&asked.as_str()) {
+            return not_decided(ctx);
+        }
+        let compatible = COMPATIBLE_QUANTIZATION_METHODS.iter().any(|(q, ms)| *q == asked && ms.contains(&method.as_str()));
+        if method != asked && !compatible && !REQUANTIZATION_METHODS.contains(&asked.as_str()) {
+            let fixes = vec![
+                ctx.fix_remove(format!("Drop --quantization (the checkpoint's {method} is used)"), f::quantization, Applicability::Unsafe),
+                ctx.fix_set(format!("Use the checkpoint's method: --quantization {method}"), f::quantization, &method, Applicability::Unsafe),
+            ];
+            return ctx.raise(&QUANTIZATION_MISMATCH, &[("quant_method", &method), ("self.quantization", &asked)], &[f::quantization], fixes);
+        }
+    }
+    // What SGLang checks next is `asked` (or a method the checks above kept): whether the
+    // platform has it. The lists are this release's, on CUDA and ROCm.
+    let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
+    let methods: Vec<&str> = match ctx.hw.platform {
+        _ if ctx.release.version != "0.5.23" => Vec::new(),
+        Platform::Cuda => CUDA_QUANTIZATION_METHODS.to_vec(),
+        // mxfp4 is registered on ROCm for gfx95 (MI350 / MI355) only
+        Platform::Rocm => CUDA_QUANTIZATION_METHODS.iter().copied().filter(|m| *m != "mxfp4" || gfx95).collect(),
+        Platform::Cpu => Vec::new(),
+    };
+    if methods.is_empty() {
+        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
+        return Ok(());
+    }
+    if !methods.contains(&asked.as_str()) {
+        let supported = format!("[{}]", methods.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
+        let mut fixes = Vec::new();
+        if asked == "gptq" && ctx.hw.is_cuda() {
+            fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
+        }
+        fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
+        return ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes);
+    }
+    if ctx.hw.is_hip() && !ROCM_QUANTIZATION_METHODS.contains(&asked.as_str()) {
+        let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
+        return ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes);
+    }
+    warn_not_optimized(ctx, &asked);
+    Ok(())
+}
+
+/// `rocm_supported_quantization` of `_verify_quantization`.
+const ROCM_QUANTIZATION_METHODS: &[&str] = &[
+    "awq", "fp8", "compressed_tensors", "compressed-tensors", "w8a8_fp8", "petit_nvfp4", "quark", "mxfp4", "mxfp8", "auto-round",
+    "auto-round-int8", "quark_int4fp8_moe", "quark_mxfp4",
+];
+
+/// SGLang's warning for `method` (the quantization `_verify_quantization` settled on), on CUDA
+/// and ROCm.
+fn warn_not_optimized(ctx: &mut Ctx, method: &str) {
+    if ctx.hw.platform == Platform::Cpu || OPTIMIZED_QUANTIZATION_METHODS.contains(&method) {
+        return;
+    }
+    if matches!(method, "mxfp4" | "mxfp8") && crate::rules::shared::runtime_context::is_sm100(ctx.hw) {
+        return;
+    }
+    ctx.warn(&QUANTIZATION_NOT_OPTIMIZED, &[("self.quantization", &method)], &[f::quantization], vec![]);
+}
+
+/// The checkpoint's quantization config is one whose method SGLang re-derives (ModelOpt, an
+/// `hf_quant_config.json`, compressed-tensors' `compression_config` ...): not replayed.
+fn not_decided(ctx: &mut Ctx) -> Step {
+    ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
     Ok(())
 }
 

@@ -451,6 +451,26 @@ pub static DISPATCH_TYPE_AND_ENV: Rule = Rule {
     example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16",
 };
 
+pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
+    code: "MOE044",
+    name: "flashinfer-megamoe-architecture-not-validated",
+    sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"),
+    explanation: "--moe-a2a-backend flashinfer_megamoe runs only for the MoE architectures SGLang validated it on (DeepSeek V2/V3/V3.2/V4, GLM-4 MoE / GLM-5, Nemotron-H, Qwen2/Qwen3 MoE, Kimi-K3, Beam). For another model pick another all-to-all backend (deepep, flashinfer) or none.",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --moe-a2a-backend flashinfer_megamoe",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8",
+};
+
+pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
+    code: "MOE045",
+    name: "deepep-v2-architecture-not-registered",
+    sglang: raises("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for {architecture!r}. The model package must register"),
+    explanation: "--moe-a2a-backend deepep_v2 runs only for the architectures registered for it (DeepSeek V3 / V4, Qwen3 MoE, GLM-5, MiMo V2; plugins can register more), decided by the config's first architecture. Use --moe-a2a-backend deepep for other MoE models.",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep_v2",
+    example_good: "--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep",
+};
+
 pub static RULES: &[&Rule] = &[
     &NVFP4_ONLINE_NEEDS_SM100,
     &MXFP8_RUNNER_OVERRIDDEN,
@@ -494,6 +514,8 @@ pub static RULES: &[&Rule] = &[
     &W4A16_NEEDS_BF16_DISPATCH_ENV,
     &W4A16_NEEDS_BF16_DISPATCH_TYPE,
     &DISPATCH_TYPE_AND_ENV,
+    &MEGAMOE_ARCHITECTURE,
+    &DEEPEP_V2_ARCHITECTURE,
 ];
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -814,10 +836,7 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
             }
             Ok(())
         }
-        "deepep_v2" => {
-            deepep_v2(ctx);
-            Ok(())
-        }
+        "deepep_v2" => deepep_v2(ctx),
         "flashinfer" => flashinfer_a2a(ctx, tp, &deepep_mode, dispatch),
         "mori" => mori(ctx, &deepep_mode),
         "pplx" => pplx(ctx, &deepep_mode),
@@ -833,7 +852,18 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
 /// The `flashinfer_megamoe` branch: it starts with the model's architecture and quantization
 /// (`validate_flashinfer_megamoe_model`); nothing after it is decided here.
 fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
-    ctx.model_config(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"));
+    let architecture = ctx.model_fact(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"), known_architecture);
+    if let Some(arch) = architecture {
+        if !MEGAMOE_VALIDATED_ARCHITECTURES.contains(&arch) {
+            let mut sorted = MEGAMOE_VALIDATED_ARCHITECTURES.to_vec();
+            sorted.sort_unstable();
+            let sorted = format!("[{}]", sorted.iter().map(|a| str_repr(a)).collect::<Vec<_>>().join(", "));
+            let listed = format!("[{}]", str_repr(arch));
+            let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe)];
+            return ctx.raise(&MEGAMOE_ARCHITECTURE, &[("architectures", &listed), ("sorted(validated_architectures)", &sorted)], &[f::moe_a2a_backend], fixes);
+        }
+    }
+    // Then the checkpoint's MoE quantization (FP4 experts, a hybrid NVFP4 MoE): not in the facts.
     ctx.model_config(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8"));
     ctx.on_unknown_branch = true;
     ctx.skip(site("moe_hook.validate_flashinfer_megamoe_envs", "FlashInfer MegaMOE NVFP4 W4A16 requires"), NotRunReason::ModelConfig);
@@ -849,13 +879,38 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// `validate_flashinfer_megamoe_model`'s `validated_architectures`.
+const MEGAMOE_VALIDATED_ARCHITECTURES: &[&str] = &[
+    "BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
+    "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM",
+    "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM",
+];
+
+/// `configs/moe_model_registry.py::_DEEPEP_V2_MODELS` (SGLang's own registrations).
+const DEEPEP_V2_ARCHITECTURES: &[&str] = &[
+    "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM", "Glm5NextForConditionalGeneration",
+    "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM",
+];
+
+/// The model's (first) architecture, from its config (the catalog's or a given one); a family
+/// inferred from the name alone does not decide a raise.
+fn known_architecture<'m>(m: &crate::models::ModelFacts<'m>) -> Option<&'m str> {
+    m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily)
+}
+
 /// The `deepep_v2` branch: `validate_deepep_v2_model_architecture` needs the model's architecture
 /// (registered DeepEP v2 models only); what SGLang checks and writes after it is not decided here.
-fn deepep_v2(ctx: &mut Ctx) {
+fn deepep_v2(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(|p| connector_type(p) == Some("instance")) {
         ctx.skip(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE cannot validate a model"), NotRunReason::NotImplemented);
     }
-    ctx.model_config(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"));
+    let architecture = ctx.model_fact(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"), known_architecture);
+    if let Some(arch) = architecture {
+        if !DEEPEP_V2_ARCHITECTURES.contains(&arch) {
+            let fixes = vec![ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
+            return ctx.raise(&DEEPEP_V2_ARCHITECTURE, &[("architecture!r", &str_repr(arch))], &[f::moe_a2a_backend], fixes);
+        }
+    }
     ctx.on_unknown_branch = true;
     ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."), NotRunReason::ModelConfig);
     ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks yet."), NotRunReason::ModelConfig);
@@ -868,6 +923,7 @@ fn deepep_v2(ctx: &mut Ctx) {
     with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
     let now = ctx.cfg.get(f::cuda_graph_config).clone();
     ctx.cfg.set_unknown(f::cuda_graph_config, now);
+    Ok(())
 }
 
 /// `parse_connector_type`: the scheme of `<type>://<path>`.

@@ -254,6 +254,33 @@ pub static CP_STRATEGY_REQUIRED: Rule = Rule {
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp --cp-strategy zigzag",
 };
+pub static NEMOTRON_H_NO_ATTN_CP: Rule = Rule {
+    code: "PAR091",
+    name: "nemotron-h-no-attn-cp",
+    sglang: raises("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"),
+    explanation: "Nemotron-H models (hybrid Mamba / attention, model type nemotron_h) have no attention context parallelism in SGLang: --attn-cp-size must stay 1. Use tensor or data parallelism instead.",
+    flags: &["--attn-cp-size"],
+    example_bad: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4 --attn-cp-size 2",
+    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4",
+};
+pub static PREFILL_CP_HIP_V4_ONLY: Rule = Rule {
+    code: "PAR093",
+    name: "prefill-cp-on-hip-deepseek-v4-only",
+    sglang: raises("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"),
+    explanation: "On AMD GPUs (ROCm) SGLang runs prefill context parallelism for DeepSeek V4 only; other models cannot use --enable-prefill-cp there.",
+    flags: &["--enable-prefill-cp"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8",
+};
+pub static V32_PREFILL_CP_NO_ZIGZAG: Rule = Rule {
+    code: "PAR094",
+    name: "deepseek-v32-prefill-cp-interleave-only",
+    sglang: raises("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"),
+    explanation: "DeepSeek V3.2's sparse attention splits prefill across CP ranks interleaved only: use --cp-strategy interleave.",
+    flags: &["--cp-strategy", "--enable-prefill-cp"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy interleave",
+};
 pub static TP_DIV_ATTN_CP: Rule = Rule {
     code: "PAR031",
     name: "tp-divisible-by-attn-cp",
@@ -337,6 +364,26 @@ pub static SHARED_EXPERTS_TP_DIVISOR: Rule = Rule {
     flags: &["--shared-experts-tp-size", "--tp-size", "--attn-dp-size"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 3",
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 2",
+};
+
+pub static SHARED_EXPERTS_TP_KIMI_K3_ONLY: Rule = Rule {
+    code: "PAR089",
+    name: "shared-experts-tp-kimi-k3-only",
+    sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"),
+    explanation: "--shared-experts-tp-size shards the shared experts of Kimi-K3 (KimiK3ForConditionalGeneration) on their own TP width; no other model reads it, and SGLang refuses it for them. Leave it out.",
+    flags: &["--shared-experts-tp-size"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --moe-a2a-backend deepep --shared-experts-tp-size 2",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --moe-a2a-backend deepep",
+};
+
+pub static SHARED_EXPERTS_TP_NEEDS_A2A: Rule = Rule {
+    code: "PAR090",
+    name: "shared-experts-tp-needs-ep-a2a",
+    sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"),
+    explanation: "Kimi-K3's separate shared-experts TP width works with an expert-parallel all-to-all backend only (--moe-a2a-backend deepep, megamoe, mooncake, ascend_fuseep or mori).",
+    flags: &["--shared-experts-tp-size", "--moe-a2a-backend"],
+    example_bad: "--model-path moonshotai/Kimi-K3 --tp-size 8 --shared-experts-tp-size 2",
+    example_good: "--model-path moonshotai/Kimi-K3 --tp-size 8 --moe-a2a-backend deepep --shared-experts-tp-size 2",
 };
 
 // ---- handle_eplb_and_dispatch ------------------------------------------------------------------
@@ -766,6 +813,11 @@ pub static RULES: &[&Rule] = &[
     &EP_MOE_DP_EQ_TP,
     &ATTN_CP_NE_MOE_DP,
     &SHARED_EXPERTS_TP_DIVISOR,
+    &SHARED_EXPERTS_TP_KIMI_K3_ONLY,
+    &SHARED_EXPERTS_TP_NEEDS_A2A,
+    &NEMOTRON_H_NO_ATTN_CP,
+    &PREFILL_CP_HIP_V4_ONLY,
+    &V32_PREFILL_CP_NO_ZIGZAG,
     &EPLB_RECORDER_WARNING,
     &EP_DISPATCH_NEEDS_A2A,
     &EPLB_NEEDS_EP,
@@ -1185,39 +1237,7 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
     let attn_cp = int(ctx, f::attn_cp_size, 1);
     let instance = ctx.cfg.str(f::model_path).map(is_instance_connector).unwrap_or(false);
     if !instance {
-        // Model-dependent: _boundary_parallelism_overrides (Nemotron-H, LongCat-Flash), the
-        // HIP / DeepSeek V3.2 / MiMo V2 prefill-CP checks and resolve_cp_tp_group_sharing.
-        if attn_cp > 1 {
-            ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"));
-        }
-        if prefill_cp && attn_cp > 1 {
-            ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
-            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --attn-cp-size"));
-            // The rest of resolve_cp_tp_group_sharing, for GLM-5 Next / Qwen4 Exp only.
-            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --cp-strategy"));
-            if !ctx.cfg.is_none(f::speculative_algorithm) {
-                ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "--speculative-algorithm is not supported with CP-TP"));
-                ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP/TP group sharing only supports DFLASH"));
-            }
-            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "--{flag} is not supported with CP-TP group sharing."));
-            if ctx.cfg.is(f::disaggregation_mode, "prefill") && super::shared::envs::env_bool(ctx, "SGLANG_DISAGG_STAGING_BUFFER") {
-                ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "SGLANG_DISAGG_STAGING_BUFFER is not supported with CP-TP"));
-            }
-            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "{name}={count} must be divisible by --tp-size"));
-        }
-        if prefill_cp {
-            if ctx.hw.is_hip() {
-                ctx.model_config(site("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"));
-            }
-            if ctx.cfg.is(f::cp_strategy, "zigzag") {
-                ctx.model_config(site("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"));
-            }
-            ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"));
-            // MiMo V2 (multimodal) with zigzag CP must serve text only
-            if ctx.cfg.is(f::cp_strategy, "zigzag") && !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
-                ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"));
-            }
-        }
+        model_context_parallelism(ctx, prefill_cp, attn_cp)?;
     }
 
     if prefill_cp && ctx.cfg.is_none(f::cp_strategy) {
@@ -1301,6 +1321,98 @@ fn is_instance_connector(path: &str) -> bool {
     path.rfind("://").map(|i| path.get(..i) == Some("instance")).unwrap_or(false)
 }
 
+/// The model-dependent start of `handle_context_parallelism`: `_boundary_parallelism_overrides`
+/// (Nemotron-H, LongCat-Flash by the text config's model type), the HIP / DeepSeek V3.2 / MiMo V2
+/// prefill-CP checks (by the first architecture), then `resolve_cp_tp_group_sharing`, which is
+/// not modelled (GLM-5 Next / Qwen4 Exp only).
+fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> Step {
+    // A family inferred from the name alone does not decide a raise.
+    let known = ctx.model.filter(|m| m.from != crate::models::FactsFrom::InferredFamily).and_then(|m| {
+        let raw = m.raw?;
+        let text_type = if raw.text_config_key.is_some() { raw.text_model_type.as_deref()? } else { raw.model_type.as_deref()? };
+        Some((m.architecture?, text_type, m.derived.is_multimodal))
+    });
+    let Some((arch, text_type, multimodal)) = known else {
+        model_context_parallelism_not_run(ctx, prefill_cp, attn_cp);
+        return Ok(());
+    };
+    if matches!(text_type, "nemotron_h" | "nemotron_h_puzzle") && attn_cp > 1 {
+        let fixes = vec![ctx.fix_remove("Drop --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
+        return ctx.raise(&NEMOTRON_H_NO_ATTN_CP, &[], &[f::attn_cp_size], fixes);
+    }
+    // LongCat-Flash and MiMo V2 (no config of theirs to record SGLang's verdicts with): not modelled.
+    if text_type == "longcat_flash" && prefill_cp && attn_cp > 1 {
+        ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
+    }
+    if prefill_cp {
+        if ctx.hw.is_hip() && arch != "DeepseekV4ForCausalLM" {
+            let fixes = vec![ctx.fix_remove("Drop --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
+            return ctx.raise(&PREFILL_CP_HIP_V4_ONLY, &[("model_arch!r", &str_repr(arch))], &[f::enable_prefill_cp], fixes);
+        }
+        if arch == "DeepseekV32ForCausalLM" && ctx.cfg.is(f::cp_strategy, "zigzag") {
+            let fixes = vec![ctx.fix_set("Use --cp-strategy interleave", f::cp_strategy, "interleave", Applicability::Safe)];
+            return ctx.raise(&V32_PREFILL_CP_NO_ZIGZAG, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+        }
+        if matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM") {
+            ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"));
+            if multimodal != Some(false) && !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
+                ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"));
+            }
+        }
+    }
+    // resolve_cp_tp_group_sharing: only for these architectures, and not modelled.
+    if prefill_cp && attn_cp > 1 && matches!(arch, "Glm5NextForConditionalGeneration" | "Qwen4ExpForConditionalGeneration") {
+        for message in [
+            "CP-TP group sharing requires --attn-cp-size",
+            "CP-TP group sharing requires --cp-strategy",
+            "--speculative-algorithm is not supported with CP-TP",
+            "CP/TP group sharing only supports DFLASH",
+            "--{flag} is not supported with CP-TP group sharing.",
+            "{name}={count} must be divisible by --tp-size",
+        ] {
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", message));
+        }
+    }
+    Ok(())
+}
+
+/// The same checks, the model's config not known: recorded as not run.
+fn model_context_parallelism_not_run(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) {
+    // Model-dependent: _boundary_parallelism_overrides (Nemotron-H, LongCat-Flash), the
+    // HIP / DeepSeek V3.2 / MiMo V2 prefill-CP checks and resolve_cp_tp_group_sharing.
+    if attn_cp > 1 {
+        ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"));
+    }
+    if prefill_cp && attn_cp > 1 {
+        ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
+        ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --attn-cp-size"));
+        // The rest of resolve_cp_tp_group_sharing, for GLM-5 Next / Qwen4 Exp only.
+        ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP-TP group sharing requires --cp-strategy"));
+        if !ctx.cfg.is_none(f::speculative_algorithm) {
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "--speculative-algorithm is not supported with CP-TP"));
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "CP/TP group sharing only supports DFLASH"));
+        }
+        ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "--{flag} is not supported with CP-TP group sharing."));
+        if ctx.cfg.is(f::disaggregation_mode, "prefill") && super::shared::envs::env_bool(ctx, "SGLANG_DISAGG_STAGING_BUFFER") {
+            ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "SGLANG_DISAGG_STAGING_BUFFER is not supported with CP-TP"));
+        }
+        ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", "{name}={count} must be divisible by --tp-size"));
+    }
+    if prefill_cp {
+        if ctx.hw.is_hip() {
+            ctx.model_config(site("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"));
+        }
+        if ctx.cfg.is(f::cp_strategy, "zigzag") {
+            ctx.model_config(site("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"));
+        }
+        ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"));
+        // MiMo V2 (multimodal) with zigzag CP must serve text only
+        if ctx.cfg.is(f::cp_strategy, "zigzag") && !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
+            ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"));
+        }
+    }
+}
+
 /// `handle_shared_experts_tp`.
 pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
     let Some(size) = ctx.cfg.int(f::shared_experts_tp_size) else { return Ok(()) };
@@ -1324,10 +1436,27 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
         return ctx.raise(&SHARED_EXPERTS_TP_DIVISOR, args, &[f::shared_experts_tp_size], fixes);
     }
     // #2 (instance:// model path) is rejected earlier by the model-path hooks for every
-    // instance path we could build; #3 and #4 need the model's architecture (Kimi-K3 only).
+    // instance path we could build; #3 needs the model's (first) architecture: Kimi-K3 only.
     ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires a Kimi-K3"), NotRunReason::NotImplemented);
-    ctx.model_config(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"));
-    ctx.model_config(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"));
+    let only_kimi = site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported");
+    // A family inferred from the name alone does not decide a raise.
+    let architecture = ctx.model_fact(only_kimi, |m| m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily));
+    let Some(arch) = architecture else {
+        ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"), NotRunReason::ModelConfig);
+        return Ok(());
+    };
+    if arch != "KimiK3ForConditionalGeneration" {
+        let fixes = vec![ctx.fix_remove("Drop --shared-experts-tp-size (Kimi-K3 only)", f::shared_experts_tp_size, Applicability::Safe)];
+        return ctx.raise(&SHARED_EXPERTS_TP_KIMI_K3_ONLY, &[], &[f::shared_experts_tp_size], fixes);
+    }
+    let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
+    if !matches!(a2a.as_str(), "deepep" | "megamoe" | "mooncake" | "ascend_fuseep" | "mori") {
+        let fixes = vec![
+            ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe),
+            ctx.fix_remove("Drop --shared-experts-tp-size", f::shared_experts_tp_size, Applicability::Unsafe),
+        ];
+        return ctx.raise(&SHARED_EXPERTS_TP_NEEDS_A2A, &[], &[f::shared_experts_tp_size, f::moe_a2a_backend], fixes);
+    }
     Ok(())
 }
 

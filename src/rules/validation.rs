@@ -178,6 +178,7 @@ pub static RULES: &[&Rule] = &[
     &check::W_PRIORITY_PREEMPTION_NO_EFFECT,
     &check::W_DEFAULT_PRIORITY_NO_EFFECT,
     &check::RETRACTION_PRIORITY,
+    &check::HISPARSE_MODEL,
     &check::SCHEDULE_CONSERVATIVENESS,
     &check::MINDSPORE_NPU,
     &check::INSTANTTENSOR_DEVICE,

@@ -423,6 +423,15 @@ pub static RETRACTION_PRIORITY: Rule = Rule {
     example_bad: "--retraction-policy priority",
     example_good: "--retraction-policy priority --enable-priority-scheduling",
 };
+pub static HISPARSE_MODEL: Rule = Rule {
+    code: "VAL148",
+    name: "hisparse-needs-sparse-attention-model",
+    sglang: raises("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"),
+    explanation: "Hierarchical sparse attention (--enable-hisparse) offloads the KV cache of models with sparse attention: DeepSeek Sparse Attention models (DeepSeek V3.2, GLM-5 ..., whose config has index_topk), DeepSeek V4 and MiniMax M3 sparse. Other models cannot use it: leave it out.",
+    flags: &["--enable-hisparse"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hisparse --disable-radix-cache",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-radix-cache",
+};
 pub static SCHEDULE_CONSERVATIVENESS: Rule = Rule {
     code: "VAL054",
     name: "schedule-conservativeness-negative",
@@ -685,6 +694,38 @@ fn int(ctx: &Ctx, field: Field) -> i64 {
 }
 
 
+/// `is_deepseek_dsa` (with `index_topk` in the config), `is_deepseek_v4`, `is_minimax_sparse`,
+/// by the config's first architecture.
+const HISPARSE_DSA_ARCHITECTURES: &[&str] = &[
+    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN", "Glm5NextForConditionalGenerationNextN",
+    "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM",
+    "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM", "HYV4ForCausalLMNextN",
+];
+const HISPARSE_OTHER_ARCHITECTURES: &[&str] = &[
+    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark", "MiniMaxM3SparseForCausalLM",
+    "MiniMaxM3SparseForConditionalGeneration",
+];
+
+/// `validate_hisparse`'s first check: the model class. What it checks after that is not
+/// modelled (the check goes on as SGLang would only when the class passes).
+fn hisparse_model(ctx: &mut Ctx) -> Step {
+    let site_ref = site("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA");
+    // `index_topk` is read from the top-level config: known when it is the text config too. A
+    // family inferred from the name alone does not decide a raise.
+    let known = ctx.model_fact(site_ref, |m| {
+        let raw = m.raw.filter(|r| r.text_config_key.is_none() && m.from != crate::models::FactsFrom::InferredFamily)?;
+        Some((m.architecture?, raw.index_topk.is_some()))
+    });
+    let Some((arch, index_topk)) = known else { return Ok(()) };
+    let dsa = HISPARSE_DSA_ARCHITECTURES.contains(&arch) && index_topk;
+    if dsa || HISPARSE_OTHER_ARCHITECTURES.contains(&arch) {
+        return Ok(());
+    }
+    let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", f::enable_hisparse, Applicability::Safe)];
+    ctx.raise(&HISPARSE_MODEL, &[], &[f::enable_hisparse], fixes)
+}
+
 /// `check_server_args`, up to its call to `lora_hook.check_lora_server_args`.
 /// SGLang only gets here when resolution raised nothing; if it did, the checks still run
 /// (their errors are worth showing), and `Ctx::warn` drops the warnings SGLang never prints.
@@ -898,7 +939,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     // overrides._hisparse_validation -> hisparse_hook.validate_hisparse: its first check needs
     // the model's hf_config (is it a DSA / DeepSeek-V4 / MiniMax-M3 model?).
     if ctx.cfg.truthy(f::enable_hisparse) {
-        ctx.model_config(site("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"));
+        hisparse_model(ctx)?;
     }
 
     // handle_data_parallelism multiplies it by 0.3 under attention DP: the sign is unchanged.

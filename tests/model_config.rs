@@ -1,0 +1,66 @@
+//! ModelConfig's checks (`src/rules/model_config.rs`) on a config the user gives: what SGLang
+//! reads from it is replayed only where the config alone decides it; the rest is not run.
+//! (Catalog models are compared with real SGLang by the conformance fixtures
+//! `rules_model_config.jsonl`.)
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use sglang_preflight::check::{check, CheckOptions};
+use sglang_preflight::models::GivenConfig;
+
+const FP8_CONFIG: &str = r#"{"architectures": ["MyFp8ForCausalLM"], "model_type": "my_fp8", "max_position_embeddings": 32768,
+  "quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}}"#;
+
+fn run(cmd: &str, config: &str) -> (Vec<String>, Vec<String>) {
+    let options = CheckOptions { model_config: Some(GivenConfig::parse(config, None).unwrap()), ..Default::default() };
+    let report = check(cmd, &options);
+    let c = &report.commands[0];
+    let codes = c.diagnostics.iter().map(|d| d.code.clone()).collect();
+    let not_run = c.not_run.iter().map(|n| n.site.to_string()).collect();
+    (codes, not_run)
+}
+
+#[test]
+fn a_given_fp8_checkpoint_refuses_another_quantization() {
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine --quantization awq", FP8_CONFIG);
+    assert!(codes.contains(&"MC006".to_string()), "{codes:?}");
+    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --quantization fp8", FP8_CONFIG);
+    assert!(!codes.contains(&"MC006".to_string()), "{codes:?}");
+    assert!(!not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._verify_quantization")), "{not_run:?}");
+}
+
+#[test]
+fn a_given_config_without_quantization_config_does_not_decide() {
+    // a compression_config or an hf_quant_config.json SGLang would find is not in the facts
+    let config = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "max_position_embeddings": 8192}"#;
+    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --quantization gptq", config);
+    assert!(!codes.iter().any(|c| c == "MC006" || c == "MC007"), "{codes:?}");
+    assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._verify_quantization")), "{not_run:?}");
+}
+
+#[test]
+fn a_quantization_config_of_a_text_sub_config_does_not_decide() {
+    let config = r#"{"architectures": ["MyVLForConditionalGeneration"], "model_type": "my_vl",
+      "text_config": {"model_type": "my_text", "quantization_config": {"quant_method": "fp8"}}}"#;
+    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --quantization awq", config);
+    assert!(!codes.contains(&"MC006".to_string()), "{codes:?}");
+    assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._verify_quantization")), "{not_run:?}");
+}
+
+#[test]
+fn a_given_config_does_not_decide_the_derived_context_length() {
+    // SGLang derives it from max_position_embeddings and rope scaling among others: not replayed
+    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --context-length 1000000", FP8_CONFIG);
+    assert!(!codes.contains(&"MC004".to_string()), "{codes:?}");
+    assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._derive_context_length")), "{not_run:?}");
+}
+
+#[test]
+fn overriding_the_config_leaves_the_context_length_undecided() {
+    let cmd = r#"python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072 --json-model-override-args '{"max_position_embeddings": 131072}'"#;
+    let report = check(cmd, &CheckOptions::default());
+    let c = &report.commands[0];
+    assert!(!c.diagnostics.iter().any(|d| d.code == "MC004"));
+    assert!(c.not_run.iter().any(|n| n.site.starts_with("configs.model_config.ModelConfig._derive_context_length")));
+    let plain = check("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072", &CheckOptions::default());
+    assert!(plain.commands[0].diagnostics.iter().any(|d| d.code == "MC004"));
+}
