@@ -23,7 +23,9 @@ pub fn options_for(case: &Value, release: &str) -> CheckOptions {
     if let Some(stood_in) = case.get("stand_in").and_then(Value::as_object) {
         let cmd = case.get("cmd").and_then(Value::as_str).unwrap_or("");
         for (path, hub_id) in stood_in {
-            let Some(config) = hub_id.as_str().and_then(recorder_config) else { continue };
+            // A quantization the command picks: the recorder drops the stand-in's own (record.py).
+            let quantized_by_flag = cmd.contains("--quantization ") || cmd.contains("--quantization=");
+            let Some(config) = hub_id.as_str().and_then(|id| recorder_config(id, quantized_by_flag)) else { continue };
             // which flag names the path (or an abbreviation of it): the draft model's, else the model's
             let draft = ["--speculative-draft-model-path", "--speculative-draft-model", "--speculative-draft"]
                 .iter()
@@ -38,12 +40,19 @@ pub fn options_for(case: &Value, release: &str) -> CheckOptions {
     opts
 }
 
-/// The config (and `hf_quant_config.json`) the recorder serves for `hub_id`.
-fn recorder_config(hub_id: &str) -> Option<GivenConfig> {
+/// The config (and `hf_quant_config.json`) the recorder serves for `hub_id`, without its
+/// `quantization_config` when the command picks the quantization (as `record.py` serves it then).
+fn recorder_config(hub_id: &str, quantized_by_flag: bool) -> Option<GivenConfig> {
     let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/recorder/models");
     let ids: Value = serde_json::from_str(&std::fs::read_to_string(models.join("hub_ids.json")).ok()?).ok()?;
     let folder = models.join(ids.get(hub_id)?.as_str()?);
-    let config = std::fs::read_to_string(folder.join("config.json")).ok()?;
+    let mut config = std::fs::read_to_string(folder.join("config.json")).ok()?;
+    if quantized_by_flag {
+        let mut value: Value = serde_json::from_str(&config).ok()?;
+        if value.as_object_mut()?.remove("quantization_config").is_some() {
+            config = value.to_string();
+        }
+    }
     let hf_quant = std::fs::read_to_string(folder.join("hf_quant_config.json")).ok();
     GivenConfig::parse(&config, hf_quant.as_deref()).ok()
 }
