@@ -333,9 +333,12 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
             ctx.model_config(site("lora_hook.check_lora_speculative_compatibility", "LoRA is only compatible with NGRAM, EAGLE,"));
         }
 
-        // lora_paths become LoRARef records (same count); None becomes [].
+        // lora_paths become LoRARef records (same count); None becomes []. Each record gets a
+        // fresh random id, so the records SGLang runs with are not known here.
         if ctx.cfg.is_none(f::lora_paths) {
             ctx.cfg.set(f::lora_paths, PyValue::List(vec![]));
+        } else if ctx.cfg.truthy(f::lora_paths) {
+            ctx.cfg.mark_uncertain(f::lora_paths, "validation_hook.check_server_args", crate::resolved::UnknownReason::NotModelled);
         }
 
         // Target modules become a set.
