@@ -16,6 +16,10 @@ pub struct ResolvedConfig<'s> {
     /// `derived_at[field]` is 1 + the value's place in `derived`, or 0 when unset. A check
     /// assigns a few dozen of the ~540 fields, so the dense part is a small index, not values.
     derived_at: Vec<u16>,
+    /// Fields a step computed from a value they already had (a default or the command's value
+    /// adjusted, a filled value adjusted again): writing the result as the flag's value would be
+    /// adjusted again. Empty until one is.
+    rewritten: Vec<bool>,
     /// Each value, whether it is unknown here (assigned after reading an unknown value, or a
     /// value an unmodelled step may have written), and the pipeline step that assigned it.
     /// (The last: computed from a value an unmodelled step may have written; reported as
@@ -110,6 +114,7 @@ impl<'s> ResolvedConfig<'s> {
             schema,
             explicit,
             derived_at: vec![0; Field::COUNT],
+            rewritten: Vec::new(),
             derived: Vec::new(),
             explicit_by_field,
             read_unknown: Cell::new(false),
@@ -337,6 +342,16 @@ impl<'s> ResolvedConfig<'s> {
     }
 
     fn assign(&mut self, field: Field, value: PyValue, from_model: bool) {
+        // Filling an unset field (or switching a bool) is reproduced by writing the flag; any other
+        // assignment adjusts the value the field had.
+        if !matches!(self.peek(field), PyValue::None | PyValue::Bool(_)) {
+            if self.rewritten.is_empty() {
+                self.rewritten = vec![false; Field::COUNT];
+            }
+            if let Some(r) = self.rewritten.get_mut(field.index()) {
+                *r = true;
+            }
+        }
         if let Some(slot) = self.model_dependent.get_mut(field.index()) {
             *slot = from_model;
         }
@@ -355,6 +370,11 @@ impl<'s> ResolvedConfig<'s> {
                 *at = u16::try_from(self.derived.len()).unwrap_or(u16::MAX);
             }
         }
+    }
+
+    /// Whether a step adjusted the value `field` already had (see `rewritten`).
+    pub fn rewritten(&self, field: Field) -> bool {
+        self.rewritten.get(field.index()).copied().unwrap_or(false)
     }
 
     /// Whether the command (or its config file) set this field.

@@ -145,6 +145,14 @@ pub fn build(ctx: &Ctx) -> Resolved {
         };
         let flag = schema.flag_of(field);
         let pin = match derived {
+            // A value translated from deprecated flags: writing the new flag beside the old ones is
+            // another command (SGLang rejects `--dp-size 2 --enable-dp-attention --attn-dp-size 2`);
+            // the deprecation's own fix replaces them.
+            Some(step) if step.contains("handle_deprecated") => None,
+            // A step that adjusted the command's own value, or a value the field already had (a
+            // default scaled under DP attention, a filled size divided by the DP size): writing
+            // the result would be adjusted again.
+            Some(_) if explicit || ctx.cfg.rewritten(field) => None,
             Some(_) => pin_fix(ctx, field, flag, &value),
             None => None,
         };

@@ -5,6 +5,8 @@
 use sglang_preflight::{check, CheckOptions};
 
 const L: &str = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct";
+/// A model neither the catalog nor a given config knows.
+const UNKNOWN: &str = "python -m sglang.launch_server --model-path /models/private-model";
 
 /// The distinct steps of the release's pipeline (`data/sglang-0.5.23/pipeline.json`, all
 /// branches) that this build does not model.
@@ -29,11 +31,15 @@ fn distinct_unmodelled_hooks_in_pipeline() -> usize {
 
 #[test]
 fn every_command_counts_the_hooks_not_modelled() {
-    let report = check(&format!("{L} --tp-size 2"), &CheckOptions::default());
+    // A model nothing is known of: the model hooks' paths are not modelled.
+    let report = check(&format!("{UNKNOWN} --tp-size 2"), &CheckOptions::default());
     let c = &report.commands[0];
     assert!(c.accepted);
     let want = distinct_unmodelled_hooks_in_pipeline();
     assert_eq!(c.not_modelled_hooks, want);
+    // A catalog model whose path through them is modelled: none left.
+    let report = check(&format!("{L} --tp-size 2"), &CheckOptions::default());
+    assert_eq!(report.commands[0].not_modelled_hooks, 0);
 }
 
 #[test]
@@ -57,7 +63,7 @@ fn the_cli_says_what_was_not_run_next_to_an_accept() {
         .and_then(|mut child| {
             use std::io::Write;
             if let Some(stdin) = child.stdin.as_mut() {
-                stdin.write_all(format!("{L} --tp-size 2").as_bytes())?;
+                stdin.write_all(format!("{UNKNOWN} --tp-size 2").as_bytes())?;
             }
             child.wait_with_output()
         })

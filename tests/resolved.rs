@@ -18,11 +18,16 @@ fn accepted_command_has_resolved_values_with_their_steps() {
     assert_eq!((tp.repr().as_str(), tp.source, tp.differs_from_default), ("2", Source::Command, true));
     let dp_attn = r.get("enable_dp_attention").expect("enable_dp_attention is known");
     assert_eq!(dp_attn.set_by, Some("parallel_hook.handle_deprecated_dp_attention"));
-    // the attention backend SGLang picks by default depends on the model, and the model's
-    // config gives the context length
+    // the attention backend SGLang picks by default depends on the model: a catalog model's is
+    // known; the model's config gives the context length (SGLang does not write it back)
     let why = |f: &str| r.unknown.iter().find(|u| u.field == f).map(|u| u.reason);
-    assert_eq!(why("attention_backend"), Some(UnknownReason::ModelConfig));
+    assert_eq!(why("attention_backend"), None, "{:?}", r.unknown);
+    assert!(r.get("attention_backend").is_some_and(|v| v.source == Source::Derived));
     assert_eq!(why("context_length"), Some(UnknownReason::ModelConfig));
+    // a model nothing is known of: its backend is not known
+    let unknown = check("python -m sglang.launch_server --model-path /models/private-model --tp 2", &CheckOptions::default());
+    let r = unknown.commands[0].resolved.as_ref().unwrap();
+    assert!(r.get("attention_backend").is_none() && r.unknown.iter().any(|u| u.field == "attention_backend"), "{:?}", r.unknown);
     // JSON: `resolved` is a map in the reported order, floats as numbers, None as null
     let text = serde_json::to_string(&report).unwrap();
     assert!(text.contains(r#""resolved":{"tp_size":2,"#), "{text}");
@@ -61,7 +66,8 @@ fn values_computed_from_model_config_values_say_so() {
     // model_hook derives page size, MoE runner and more from the model's config; what later
     // steps compute from those needs the model's config too, and says so (not "a value not
     // known here", which is for the text's own unknowns: an unset variable, say)
-    let plain = check("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4", &CheckOptions::default());
+    // (DeepSeek-V3: a catalog model whose path through the model hooks is not modelled yet)
+    let plain = check("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 4", &CheckOptions::default());
     let r = plain.commands[0].resolved.as_ref().unwrap();
     let why = |f: &str| r.unknown.iter().find(|u| u.field == f).map(|u| (u.reason, u.step));
     assert_eq!(why("moe_a2a_backend").map(|w| w.0), Some(UnknownReason::ModelConfig), "{:?}", r.unknown);
