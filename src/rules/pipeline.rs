@@ -216,6 +216,8 @@ fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
                 hooks.iter().for_each(|hook| ctx.run(*hook));
                 let path_not_modelled = ctx.not_modelled.get(not_modelled_before..).unwrap_or(&[]).contains(&step.name);
                 if step.partly_modelled && path_not_modelled {
+                    // What it derives from the model's config on this path is not replayed: each
+                    // field it may assign is unknown unless its modelled part assigned it.
                     mark_unassigned_writes(ctx, step, UnknownReason::ModelConfig);
                 }
                 after_step(ctx, step, before);
