@@ -289,6 +289,10 @@ export interface VersionInfo {
   known: string[];
   /** How many rules this build checks (their metadata: `rules()`). */
   rules: number;
+  /** The releases of `sglang` whose flags' help texts are not loaded yet: `schema`, `explain`,
+   *  `searchFlags` and `upgradeJson` have them once `registerHelp` has been given
+   *  `help/<version>.json` (next to the page). This build's own release until then. */
+  withoutHelp: string[];
 }
 "#;
 
@@ -391,7 +395,7 @@ fn schema_value(version: &str) -> Result<Value, JsError> {
                 "nargs": a.nargs,
                 "const": a.r#const,
                 "default": a.default,
-                "help": a.help,
+                "help": a.help.get(),
                 "metavar": a.metavar,
                 "required": a.required,
                 "deprecated": a.deprecated,
@@ -440,6 +444,7 @@ pub fn version() -> Result<JsValue, JsError> {
         "defaultSglang": crate::schema::DEFAULT_VERSION,
         "known": crate::release::KNOWN_VERSIONS,
         "rules": crate::rules::all_rules().len(),
+        "withoutHelp": crate::release::without_help(),
     }))
 }
 
@@ -600,6 +605,15 @@ pub fn read_model_config(config_json: &str, hf_quant_config_json: Option<String>
         Err(e) => serde_json::json!({ "ok": false, "error": e.to_string() }),
     };
     to_js(&status)
+}
+
+/// Give a release's flags their help texts (`help/<version>.json`: the wasm carries its release's
+/// schema without them, to keep the page's download small): `schema`, `explain`, `searchFlags`
+/// and `upgradeJson` use them. Returns the version; giving them again does nothing. An error when
+/// the text is not the help file of a release `check` takes.
+#[wasm_bindgen(js_name = registerHelp)]
+pub fn register_help(help_json: &str) -> Result<String, JsError> {
+    crate::release::register_help(help_json).map(str::to_string).map_err(err)
 }
 
 /// What moving the commands of `text` from SGLang `from` to SGLang `to` changes (flags removed or
