@@ -319,11 +319,28 @@ fn err(msg: impl std::fmt::Display) -> JsError {
     JsError::new(&msg.to_string())
 }
 
+// Values cross to and from JavaScript as JSON text, through the engine's own JSON: one serde
+// format (serde_json, which the reports use anyway) instead of a second one for JavaScript
+// objects, whose code for every type sent was ~80 KB of the wasm.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// A value from JavaScript, read as its `JSON.stringify` text.
+fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+    let text = json_stringify(value).ok().and_then(|t| t.as_string()).ok_or("not a JSON value")?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
 fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
     let o: JsOptions = if options.is_undefined() || options.is_null() {
         JsOptions::default()
     } else {
-        serde_wasm_bindgen::from_value(options).map_err(|e| err(format!("bad options: {e}")))?
+        from_js(&options).map_err(|e| err(format!("bad options: {e}")))?
     };
     let mut opts = crate::CheckOptions::default();
     if let Some(v) = o.sglang_version.filter(|v| !v.is_empty()) {
@@ -355,7 +372,7 @@ fn checked(text: &str, opts: JsValue) -> Result<crate::check::Report, JsError> {
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(err)
+    json_parse(&serde_json::to_string(v).map_err(err)?).map_err(|_| err("the result is not JSON"))
 }
 
 /// Check every SGLang launch command in `text`; returns the report as a plain object shaped
@@ -474,7 +491,7 @@ fn schema_of(version: &str) -> Result<&'static crate::schema::Schema, JsError> {
 /// Returns the new text and the span of the change; an error when they do not fit the text.
 #[wasm_bindgen(js_name = applyEdits, unchecked_return_type = "Edited")]
 pub fn apply_edits(text: &str, #[wasm_bindgen(unchecked_param_type = "Array<Pick<Edit, 'start' | 'end' | 'replacement'>>")] edits: JsValue) -> Result<JsValue, JsError> {
-    let edits: Vec<JsEdit> = serde_wasm_bindgen::from_value(edits).map_err(|e| err(format!("bad edits: {e}")))?;
+    let edits: Vec<JsEdit> = from_js(&edits).map_err(|e| err(format!("bad edits: {e}")))?;
     let edits: Vec<Edit> = edits.into_iter().map(|e| Edit { start: e.start, end: e.end, replacement: e.replacement }).collect();
     match crate::edits::apply(text, &edits) {
         Some(applied) => edited(Some(applied)),
