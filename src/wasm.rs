@@ -321,11 +321,13 @@ fn err(msg: impl std::fmt::Display) -> JsError {
 
 // Values cross to and from JavaScript as JSON text, through the engine's own JSON: one serde
 // format (serde_json, which the reports use anyway) instead of a second one for JavaScript
-// objects, whose code for every type sent was ~80 KB of the wasm.
+// objects, whose code for every type sent was ~80 KB of the wasm. `JSON.parse` of serde_json's
+// text cannot fail on its content: what it throws (a stack overflow) is left to reach the
+// caller as it is, so the worker sees a crash as a crash.
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
-    fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> JsValue;
     #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
     fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
 }
@@ -372,7 +374,7 @@ fn checked(text: &str, opts: JsValue) -> Result<crate::check::Report, JsError> {
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    json_parse(&serde_json::to_string(v).map_err(err)?).map_err(|_| err("the result is not JSON"))
+    Ok(json_parse(&serde_json::to_string(v).map_err(err)?))
 }
 
 /// Check every SGLang launch command in `text`; returns the report as a plain object shaped
