@@ -45,7 +45,8 @@ fn main() {
     let known: Vec<String> = releases.iter().map(|r| r.1.clone()).collect();
     // The page's wasm carries the default release only (each schema adds ~40 KB gzipped to
     // every visitor's download); the native CLI carries them all.
-    if std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32") {
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    if wasm {
         releases.truncate(1);
     }
 
@@ -57,10 +58,23 @@ fn main() {
             fields.insert(line.to_string());
         }
     }
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let mut schemas = Vec::new();
     for (_, version, dir) in &releases {
         let text = read(&dir.join("schema.json"));
         let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        if wasm {
+            // The page's schema: the keys `schema::Schema` reads, without whitespace or help
+            // texts (the page fetches those when it shows them: `help/<version>.json`, written by
+            // scripts/build-web.sh). 343 KB of JSON -> 140 KB, ~48 KB -> ~14 KB gzipped.
+            let path = out_dir.join(format!("schema-{version}.json"));
+            if std::fs::write(&path, page_schema(&json)).is_err() {
+                println!("cargo:warning=cannot write {}", path.display());
+            }
+            schemas.push((version.clone(), path));
+        } else {
+            schemas.push((version.clone(), dir.join("schema.json")));
+        }
         for a in json["actions"].as_array().into_iter().flatten() {
             if let Some(d) = a["dest"].as_str() {
                 if d != "help" && !a["option_strings"].as_array().is_some_and(|o| o.is_empty()) {
@@ -68,7 +82,6 @@ fn main() {
                 }
             }
         }
-        schemas.push((version.clone(), dir.join("schema.json")));
     }
 
     let mut out = String::new();
@@ -154,12 +167,30 @@ fn main() {
     let _ = writeln!(release_out, "];");
     release_out.push_str(&tables);
 
-    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     for (name, text) in [("fields.rs", out), ("releases.rs", release_out)] {
         if std::fs::write(out_dir.join(name), text).is_err() {
             println!("cargo:warning=cannot write {name}");
         }
     }
+}
+
+/// The keys of a schema.json `schema::Schema` and `schema::Action` read (serde skips others).
+const SCHEMA_KEYS: &[&str] = &["sglang_version", "prog", "allow_abbrev", "python", "actions"];
+const ACTION_KEYS: &[&str] = &[
+    "option_strings", "dest", "action", "type", "choices", "nargs", "const", "default", "metavar", "required", "group", "deprecated", "extra",
+    "choices_unordered", "type_facts",
+];
+
+/// A schema.json for the page's wasm: only [`SCHEMA_KEYS`] and [`ACTION_KEYS`] (no `help`), minified.
+/// Every value is the one the file has (serde_json reads back the same numbers it writes).
+fn page_schema(schema: &Value) -> String {
+    let pick = |v: &Value, keys: &[&str]| -> serde_json::Map<String, Value> {
+        keys.iter().filter_map(|k| v.get(*k).map(|x| (k.to_string(), x.clone()))).collect()
+    };
+    let mut top = pick(schema, SCHEMA_KEYS);
+    let actions: Vec<Value> = schema["actions"].as_array().into_iter().flatten().map(|a| Value::Object(pick(a, ACTION_KEYS))).collect();
+    top.insert("actions".to_string(), Value::Array(actions));
+    serde_json::to_string(&Value::Object(top)).unwrap_or_default()
 }
 
 fn read(path: &Path) -> String {

@@ -38,10 +38,13 @@ cargo run --quiet --bin sglang-preflight -- reference --html dist
 node scripts/security-headers.mjs check-dist
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
 # Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
-# re-run only when wasm-bindgen's output changed.
+# re-run only when wasm-bindgen's output changed. --low-memory-unused (Rust puts nothing in the
+# first 1 KB: the stack is below the data) and --zero-filled-memory (the wasm's own memory starts
+# zeroed) let -Oz drop zero bytes and fold addresses: ~1.6 KB gzipped. Measured and not taken:
+# --converge (0.8 KB, twice the time), -Oz twice (0.5 KB), --gufa (larger).
 OPT="$PKG/sglang_preflight_opt.wasm"
 if [ ! -f "$OPT" ] || [ "$PKG/sglang_preflight_bg.wasm" -nt "$OPT" ]; then
-  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+  wasm-opt -Oz --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     --enable-reference-types --enable-multivalue --strip-debug --strip-producers "$PKG/sglang_preflight_bg.wasm" -o "$OPT.tmp"
   mv "$OPT.tmp" "$OPT"
 fi
@@ -79,18 +82,25 @@ for (const v of versions) if (fs.existsSync(`data/sglang-${v}/model-lists.json`)
 fs.mkdirSync('dist/models', { recursive: true });
 fs.writeFileSync('dist/models/catalog.json', JSON.stringify({ catalog: JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8')), lists }));
 console.error(`dist/models/catalog.json: ${Object.keys(JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8')).models).length} models`);
+// The help texts of the carried release's flags, which its wasm schema goes without (build.rs):
+// one per action, in the schema's order, fetched by the worker when the page shows them.
+fs.mkdirSync('dist/help', { recursive: true });
+const carried = JSON.parse(fs.readFileSync(`data/sglang-${versions[0]}/schema.json`, 'utf8'));
+fs.writeFileSync(`dist/help/${versions[0]}.json`, JSON.stringify({ sglang_version: carried.sglang_version, help: carried.actions.map((a) => a.help ?? null) }));
+console.error(`dist/help/: ${versions[0]}`);
 JS
 # The service worker's precache list: every file the page can load (not _headers, the .d.ts,
 # the rule pages or sw.js itself), each with its SRI hash, and a version made of all of them. Written into
 # dist/sw.js, so each build's sw.js differs: browsers install it and it drops the last build's cache.
-# The releases/ and models/ files are not precached (only the default release is part of everyone's download):
-# listed apart with their hashes, they are cached when first fetched.
+# The releases/, models/ and help/ files are not precached (only the default release's flags are part of
+# everyone's download): listed apart with their hashes, they are cached when first fetched.
 node --input-type=module - <<'JS'
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 const files = {};
 const releases = {};
+const help = {};
 const walk = (dir) => {
   for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const full = path.join(dir, e.name);
@@ -99,20 +109,20 @@ const walk = (dir) => {
     // The rule pages and the matrix (hundreds of pages, with their stylesheet and script) are not
     // precached: the network serves them.
     else if (!['_headers', 'sw.js', 'compatibility.html', 'compatibility.js', 'reference.css'].includes(rel) && !rel.endsWith('.d.ts') && !rel.startsWith('rules/'))
-      (rel.startsWith('releases/') || rel.startsWith('models/') ? releases : files)[rel] = `sha256-${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('base64')}`;
+      (rel.startsWith('releases/') || rel.startsWith('models/') ? releases : rel.startsWith('help/') ? help : files)[rel] = `sha256-${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('base64')}`;
   }
 };
 walk('dist');
 for (const need of ['index.html', 'docs-example.html', 'worker.js', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm'])
   if (!files[need]) throw new Error(`sw precache: dist/${need} is missing`);
-const version = crypto.createHash('sha256').update(JSON.stringify([files, releases])).digest('hex').slice(0, 16);
+const version = crypto.createHash('sha256').update(JSON.stringify([files, releases, help])).digest('hex').slice(0, 16);
 const src = fs.readFileSync('dist/sw.js', 'utf8');
 const marked = /\/\* build:manifest \*\/[^]*?\/\* end:manifest \*\//;
 if (!marked.test(src)) throw new Error('www/sw.js lost its /* build:manifest */ ... /* end:manifest */ markers');
-fs.writeFileSync('dist/sw.js', src.replace(marked, () => JSON.stringify({ version, files, releases }, null, 2)));
-console.error(`dist/sw.js: precaches ${Object.keys(files).length} files, caches ${Object.keys(releases).length} releases/ files when fetched, version ${version}`);
+fs.writeFileSync('dist/sw.js', src.replace(marked, () => JSON.stringify({ version, files, releases, help }, null, 2)));
+console.error(`dist/sw.js: precaches ${Object.keys(files).length} files, caches ${Object.keys(releases).length} releases/ and ${Object.keys(help).length} help/ files when fetched, version ${version}`);
 JS
-for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js dist/releases/*.json dist/models/*.json; do
+for f in dist/pkg/sglang_preflight_bg.wasm dist/pkg/sglang_preflight.js dist/help/*.json dist/releases/*.json dist/models/*.json; do
   printf '%8d bytes  %8d gzipped  %s\n' "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)" "$f" >&2
 done
 echo "dist/ is ready: serve it with scripts/serve.sh (or any static file server)." >&2

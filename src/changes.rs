@@ -58,7 +58,7 @@ fn show(v: &Value) -> String {
 
 fn deprecation(a: &Action) -> Option<String> {
     let new_flag = a.extra.as_ref().and_then(|e| e.get("new_flag")).and_then(Value::as_str);
-    let help = a.help.as_deref().unwrap_or("");
+    let help = a.help.get().unwrap_or("");
     // As the schema dump decides it: the help starts with "Deprecated" or says "(Deprecated".
     let lower = help.to_ascii_lowercase();
     let says = lower.starts_with("deprecated") || lower.contains("(deprecated") || lower.contains("[deprecated");
@@ -154,7 +154,7 @@ pub fn between(from: &Schema, to: &Schema) -> Changes {
                 // A new spelling of an old setting is listed as the rename above.
                 let is_new_alias = from.action_for_dest(&b.dest).is_some();
                 if !is_new_alias {
-                    let help = b.help.as_deref().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+                    let help = b.help.get().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
                     changes.push(FlagChange::Added { flag: flag.to_string(), help });
                 }
             }

@@ -129,7 +129,7 @@ pub fn explain(text: &str, opts: &CheckOptions) -> Explanation {
                     ShownValue::Text(v) => Some(v.clone()),
                     ShownValue::Switch(_) => None,
                 },
-                help: action.help.clone().filter(|h| !h.is_empty()),
+                help: action.help.get().filter(|h| !h.is_empty()).map(str::to_string),
                 default: (action.default.as_str() != Some("==SUPPRESS==")).then(|| crate::pyvalue::PyValue::from_json(&action.default).repr()),
                 overridden,
                 runs_with,

@@ -82,7 +82,7 @@ pub fn search(schema: &Schema, query: &str) -> Vec<FlagMatch> {
         if a.action == "_HelpAction" {
             continue;
         }
-        let help = a.help.as_deref().unwrap_or("").to_lowercase();
+        let help = a.help.get().unwrap_or("").to_lowercase();
         let Some(kind) = match_kind(a, &joined, &terms, &help) else { continue };
         found.push((kind, i, FlagMatch { option: flag_edit::main_option(a).to_string(), kind, vllm: None }));
     }

@@ -286,6 +286,31 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
     Ok(version)
 }
 
+/// The help texts of a release's flags, one per action in the schema's order:
+/// `{"sglang_version": "0.5.23", "help": ["…", null, …]}` (`help/<version>.json` of the page,
+/// written by scripts/build-web.sh from the same schema the wasm carries). The page's wasm carries
+/// its schema without them; they are shown (schema, explain, flag search, upgrade notes), never
+/// checked. Returns the version; giving them again changes nothing.
+pub fn register_help(help_json: &str) -> Result<&'static str, String> {
+    #[derive(serde::Deserialize)]
+    struct HelpFile {
+        sglang_version: String,
+        help: Vec<Option<String>>,
+    }
+    let file: HelpFile = serde_json::from_str(help_json).map_err(|e| format!("not a help file (help/<version>.json): {e}"))?;
+    let release = get(&file.sglang_version).ok_or_else(|| format!("SGLang version {} is not supported", file.sglang_version))?;
+    if !release.schema.load_help(file.help) {
+        return Err(format!("the help texts are not those of SGLang {}'s {} flags", release.version, release.schema.actions.len()));
+    }
+    Ok(release.version)
+}
+
+/// The releases [`get`] finds whose help texts are not loaded ([`register_help`]): in the page's
+/// wasm, the carried one until the page gives them; none elsewhere.
+pub fn without_help() -> Vec<&'static str> {
+    available_versions().into_iter().filter(|v| get(v).is_some_and(|r| !r.schema.has_help())).collect()
+}
+
 /// Every release [`get`] finds now: the carried ones, newest first, then those registered.
 pub fn available_versions() -> Vec<&'static str> {
     SUPPORTED_VERSIONS.iter().copied().chain(registered().iter().map(|r| r.version)).collect()

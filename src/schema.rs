@@ -5,6 +5,7 @@ use crate::pyvalue::PyValue;
 use serde::Deserialize;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 pub use crate::release::{DEFAULT_VERSION, SUPPORTED_VERSIONS};
 use crate::fields::Field;
@@ -25,7 +26,9 @@ pub struct Action {
     pub r#const: serde_json::Value,
     /// `"==SUPPRESS=="` for suppressed defaults.
     pub default: serde_json::Value,
-    pub help: Option<String>,
+    /// Not loaded in the page's wasm until it is given them ([`crate::release::register_help`]).
+    #[serde(default)]
+    pub help: HelpText,
     pub metavar: Option<serde_json::Value>,
     pub required: bool,
     pub group: Option<String>,
@@ -42,6 +45,34 @@ pub struct Action {
     /// keys, a removed backend's message), probed on the real package by `tools/dump_schema.py`.
     #[serde(default)]
     pub type_facts: Option<serde_json::Value>,
+}
+
+/// An action's help text, or that it has none. The page's wasm carries its schema without them
+/// (they are only shown, never checked: the page fetches `help/<version>.json` when it shows
+/// them); everywhere else they are read with the schema.
+#[derive(Debug, Clone, Default)]
+pub struct HelpText(OnceLock<Option<String>>);
+
+impl HelpText {
+    /// The help text; None also while it is not loaded (see [`Schema::has_help`]).
+    pub fn get(&self) -> Option<&str> {
+        self.0.get().and_then(Option::as_deref)
+    }
+
+    fn is_loaded(&self) -> bool {
+        self.0.get().is_some()
+    }
+
+    /// Sets it once; a second text for the same action is ignored.
+    fn load(&self, help: Option<String>) {
+        let _ = self.0.set(help);
+    }
+}
+
+impl<'de> Deserialize<'de> for HelpText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Option::<String>::deserialize(d).map(|h| HelpText(OnceLock::from(h)))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -119,6 +150,24 @@ impl Schema {
         Some(schema)
     }
 
+    /// Whether its help texts are loaded (always, but in the page's wasm before
+    /// [`crate::release::register_help`]).
+    pub fn has_help(&self) -> bool {
+        self.actions.iter().all(|a| a.help.is_loaded())
+    }
+
+    /// Gives the actions their help texts, one per action in order (`help/<version>.json` of the
+    /// page). False, and nothing changes, when the count is not the actions'.
+    pub(crate) fn load_help(&self, help: Vec<Option<String>>) -> bool {
+        if help.len() != self.actions.len() {
+            return false;
+        }
+        for (a, h) in self.actions.iter().zip(help) {
+            a.help.load(h);
+        }
+        true
+    }
+
     pub fn action(&self, option: &str) -> Option<&Action> {
         self.by_option.get(option).and_then(|&i| self.actions.get(i))
     }
@@ -162,5 +211,33 @@ mod tests {
         let s = s.into_iter().next();
         let n: usize = s.map(|s| s.actions.iter().filter(|a| a.dest != "help").map(|a| a.option_strings.len()).sum()).unwrap_or(0);
         assert_eq!(n, 559);
+    }
+
+    /// The page's wasm schema has no help texts (build.rs): they are loaded afterwards, once,
+    /// only with one text per action.
+    #[test]
+    fn help_texts_load_once_with_one_per_action() {
+        let text = r#"{"sglang_version": "9.9.9", "prog": "x", "allow_abbrev": true, "python": "3.11", "actions": [
+            {"option_strings": ["--a"], "dest": "a", "action": "_StoreAction", "type": null, "choices": null, "nargs": null, "const": null, "default": null, "metavar": null, "required": false, "group": null},
+            {"option_strings": ["--b"], "dest": "b", "action": "_StoreAction", "type": null, "choices": null, "nargs": null, "const": null, "default": null, "metavar": null, "required": false, "group": null}]}"#;
+        let parsed = super::Schema::parse(text);
+        assert!(parsed.is_some(), "the schema does not parse");
+        let Some(s) = parsed else { return };
+        assert!(!s.has_help());
+        assert!(!s.load_help(vec![Some("A.".to_string())]));
+        assert!(!s.has_help());
+        assert!(s.load_help(vec![Some("A.".to_string()), None]));
+        assert!(s.has_help());
+        assert_eq!(s.actions.iter().map(|a| a.help.get()).collect::<Vec<_>>(), [Some("A."), None]);
+        assert!(s.load_help(vec![Some("other".to_string()), Some("B.".to_string())]));
+        assert_eq!(s.actions.iter().map(|a| a.help.get()).collect::<Vec<_>>(), [Some("A."), None]);
+    }
+
+    /// Natively every release's help texts are read with its schema.
+    #[test]
+    fn native_releases_have_their_help_texts() {
+        assert_eq!(crate::release::without_help(), Vec::<&str>::new());
+        let tp = super::get("0.5.23").and_then(|s| s.action("--tp-size")).and_then(|a| a.help.get());
+        assert_eq!(tp, Some("The tensor parallelism size."));
     }
 }

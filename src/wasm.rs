@@ -289,6 +289,10 @@ export interface VersionInfo {
   known: string[];
   /** How many rules this build checks (their metadata: `rules()`). */
   rules: number;
+  /** The releases of `sglang` whose flags' help texts are not loaded yet: `schema`, `explain`,
+   *  `searchFlags` and `upgradeJson` have them once `registerHelp` has been given
+   *  `help/<version>.json` (next to the page). This build's own release until then. */
+  withoutHelp: string[];
 }
 "#;
 
@@ -315,11 +319,30 @@ fn err(msg: impl std::fmt::Display) -> JsError {
     JsError::new(&msg.to_string())
 }
 
+// Values cross to and from JavaScript as JSON text, through the engine's own JSON: one serde
+// format (serde_json, which the reports use anyway) instead of a second one for JavaScript
+// objects, whose code for every type sent was ~80 KB of the wasm. `JSON.parse` of serde_json's
+// text cannot fail on its content: what it throws (a stack overflow) is left to reach the
+// caller as it is, so the worker sees a crash as a crash.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> JsValue;
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    fn json_stringify(value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// A value from JavaScript, read as its `JSON.stringify` text.
+fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+    let text = json_stringify(value).ok().and_then(|t| t.as_string()).ok_or("not a JSON value")?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
 fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
     let o: JsOptions = if options.is_undefined() || options.is_null() {
         JsOptions::default()
     } else {
-        serde_wasm_bindgen::from_value(options).map_err(|e| err(format!("bad options: {e}")))?
+        from_js(&options).map_err(|e| err(format!("bad options: {e}")))?
     };
     let mut opts = crate::CheckOptions::default();
     if let Some(v) = o.sglang_version.filter(|v| !v.is_empty()) {
@@ -351,7 +374,7 @@ fn checked(text: &str, opts: JsValue) -> Result<crate::check::Report, JsError> {
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(err)
+    Ok(json_parse(&serde_json::to_string(v).map_err(err)?))
 }
 
 /// Check every SGLang launch command in `text`; returns the report as a plain object shaped
@@ -391,7 +414,7 @@ fn schema_value(version: &str) -> Result<Value, JsError> {
                 "nargs": a.nargs,
                 "const": a.r#const,
                 "default": a.default,
-                "help": a.help,
+                "help": a.help.get(),
                 "metavar": a.metavar,
                 "required": a.required,
                 "deprecated": a.deprecated,
@@ -440,6 +463,7 @@ pub fn version() -> Result<JsValue, JsError> {
         "defaultSglang": crate::schema::DEFAULT_VERSION,
         "known": crate::release::KNOWN_VERSIONS,
         "rules": crate::rules::all_rules().len(),
+        "withoutHelp": crate::release::without_help(),
     }))
 }
 
@@ -469,7 +493,7 @@ fn schema_of(version: &str) -> Result<&'static crate::schema::Schema, JsError> {
 /// Returns the new text and the span of the change; an error when they do not fit the text.
 #[wasm_bindgen(js_name = applyEdits, unchecked_return_type = "Edited")]
 pub fn apply_edits(text: &str, #[wasm_bindgen(unchecked_param_type = "Array<Pick<Edit, 'start' | 'end' | 'replacement'>>")] edits: JsValue) -> Result<JsValue, JsError> {
-    let edits: Vec<JsEdit> = serde_wasm_bindgen::from_value(edits).map_err(|e| err(format!("bad edits: {e}")))?;
+    let edits: Vec<JsEdit> = from_js(&edits).map_err(|e| err(format!("bad edits: {e}")))?;
     let edits: Vec<Edit> = edits.into_iter().map(|e| Edit { start: e.start, end: e.end, replacement: e.replacement }).collect();
     match crate::edits::apply(text, &edits) {
         Some(applied) => edited(Some(applied)),
@@ -600,6 +624,15 @@ pub fn read_model_config(config_json: &str, hf_quant_config_json: Option<String>
         Err(e) => serde_json::json!({ "ok": false, "error": e.to_string() }),
     };
     to_js(&status)
+}
+
+/// Give a release's flags their help texts (`help/<version>.json`: the wasm carries its release's
+/// schema without them, to keep the page's download small): `schema`, `explain`, `searchFlags`
+/// and `upgradeJson` use them. Returns the version; giving them again does nothing. An error when
+/// the text is not the help file of a release `check` takes.
+#[wasm_bindgen(js_name = registerHelp)]
+pub fn register_help(help_json: &str) -> Result<String, JsError> {
+    crate::release::register_help(help_json).map(str::to_string).map_err(err)
 }
 
 /// What moving the commands of `text` from SGLang `from` to SGLang `to` changes (flags removed or

@@ -2,20 +2,24 @@
 // own files (the list, with each file's hash, is written into dist/sw.js by
 // scripts/build-web.sh, so every build has a different sw.js and the browser installs it),
 // serves them cache-first, and deletes the caches of earlier builds when it activates.
-// The schemas of releases the wasm does not carry (releases/<version>.json) are not precached:
-// most visitors never need one. Each is stored the first time it is fetched (checked against
-// this build's hash), so a release used once works offline too. The model catalog
-// (models/catalog.json, fetched when a command names a model) is handled the same way.
+// The schemas of releases the wasm does not carry (releases/<version>.json) and the help texts of
+// the flags of the one it does (help/<version>.json, for the builder, the explain view, the flag
+// search and the upgrade notes) are not precached: most visitors never need them. Each is stored
+// the first time it is fetched (checked against this build's hash), so what was used once works
+// offline too. The model catalog (models/catalog.json, fetched when a command names a
+// model) is handled the same way.
 // It answers only for those files, under its own scope (the page's directory, which may be a
 // sub-path), on this origin: every other request goes to the network untouched and nothing from
 // another origin is ever stored.
 
 // Replaced by scripts/build-web.sh:
-// { version, files: { 'index.html': 'sha256-…', … }, releases: { 'releases/0.5.18.json': 'sha256-…', … } }.
-const BUILD = /* build:manifest */ { version: 'dev', files: {}, releases: {} } /* end:manifest */;
+// { version, files: { 'index.html': 'sha256-…', … }, releases: { 'releases/0.5.18.json': 'sha256-…', … },
+//   help: { 'help/0.5.23.json': 'sha256-…' } }.
+const BUILD = /* build:manifest */ { version: 'dev', files: {}, releases: {}, help: {} } /* end:manifest */;
 
-// releases/ files: none in a build whose wasm carries every release.
-const RELEASES = BUILD.releases || {};
+// The files stored when first fetched: releases/ (none in a build whose wasm carries every
+// release) and help/.
+const ON_DEMAND = { ...(BUILD.releases || {}), ...(BUILD.help || {}) };
 
 const SCOPE = self.registration.scope; // e.g. https://host/docs/preflight/
 // One origin can host several copies of the page (other sub-paths): their caches share
@@ -72,13 +76,13 @@ function relativeOf(url) {
   return rel === '' ? 'index.html' : rel;
 }
 
-/** A release's schema (releases/<version>.json of this build): from the cache, or fetched and stored. */
-async function releaseFile(rel) {
+/** A file fetched on demand (releases/ or help/ of this build): from the cache, or fetched and stored. */
+async function onDemandFile(rel) {
   const url = new URL(rel, SCOPE).href;
   const cached = await caches.match(url, { cacheName: CACHE });
   if (cached) return cached;
   // integrity: only this build's bytes are stored (a later build's file waits for its own sw.js).
-  const r = await fetch(url, { integrity: RELEASES[rel] });
+  const r = await fetch(url, { integrity: ON_DEMAND[rel] });
   if (r.ok && !r.redirected) await (await caches.open(CACHE)).put(url, r.clone());
   return r;
 }
@@ -87,17 +91,17 @@ self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   let rel;
-  let release = null;
+  let onDemand = null;
   try {
     const url = new URL(request.url);
     rel = fileFor(url);
     const under = relativeOf(url);
-    if (under !== null && Object.hasOwn(RELEASES, under)) release = under;
+    if (under !== null && Object.hasOwn(ON_DEMAND, under)) onDemand = under;
   } catch {
     return;
   }
-  if (release) {
-    event.respondWith(releaseFile(release));
+  if (onDemand) {
+    event.respondWith(onDemandFile(onDemand));
     return;
   }
   if (!rel) return; // not ours: the browser fetches it as if there were no service worker

@@ -93,6 +93,45 @@ function loadModels() {
   return modelsLoad;
 }
 
+// The help texts of the flags of the release the wasm carries are not in it (they are shown,
+// never checked: ~33 KB gzipped that most checks never need). A request that shows them fetches
+// help/<version>.json next to this file, once per worker, and gives it to the core; the releases
+// registered from releases/ come with theirs.
+const HELP_OPS = new Set(['schema', 'explain', 'searchFlags', 'upgrade']);
+const helpLoads = new Map();
+
+/** The releases whose help texts a request shows and the core does not have yet. */
+function helpToLoad(m) {
+  if (!HELP_OPS.has(m.op)) return [];
+  const info = core.version();
+  const wanted = [m.version, m.from, m.to];
+  if (m.op === 'explain') {
+    wanted.push((m.options && m.options.sglangVersion) || info.defaultSglang);
+    if (m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
+  }
+  return [...new Set(wanted.filter((v) => typeof v === 'string' && info.withoutHelp.includes(v)))];
+}
+
+function loadHelp(version) {
+  if (!helpLoads.has(version)) {
+    const load = (async () => {
+      const file = `help/${version}.json`;
+      let text;
+      try {
+        const r = await fetch(new URL(`./${file}`, import.meta.url));
+        if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
+        text = await r.text();
+      } catch (e) {
+        throw new Error(`could not load the help texts of SGLang ${version}'s flags (${file}): ${e && e.message ? e.message : e}`);
+      }
+      core.registerHelp(text);
+    })();
+    helpLoads.set(version, load);
+    load.catch(() => helpLoads.delete(version));
+  }
+  return helpLoads.get(version);
+}
+
 ready.catch((e) => postMessage({ ready: false, crashed: true, error: `could not load the checker: ${e && e.message ? e.message : e}` }));
 
 function run(m) {
@@ -172,6 +211,12 @@ self.onmessage = async (e) => {
       postMessage({ id: m.id, loading: missing });
       await Promise.all(missing.map((v) => (v === 'models' ? loadModels() : loadRelease(v))));
       postMessage({ id: m.id, loaded: missing });
+    }
+    const missingHelp = helpToLoad(m);
+    if (missingHelp.length) {
+      postMessage({ id: m.id, loading: missingHelp });
+      await Promise.all(missingHelp.map(loadHelp));
+      postMessage({ id: m.id, loaded: missingHelp });
     }
     const result = run(m);
     if (m.op === 'check') postReport(m.id, result);

@@ -345,6 +345,19 @@ test('the declared TypeScript types match what the wasm exports return, both way
     for (const x of r.redacted) assert.ok(!r.text.includes(text.slice(x.span16.start, x.span16.end)), `${x.name} left in the link text`);
   }
 
+  // The help texts of the carried release's flags, which its wasm schema goes without: given from
+  // the help/ file (declared `string`: its version), once; schema() has them then.
+  assert.deepEqual(version.withoutHelp, [version.defaultSglang]);
+  assert.ok(core.schema(version.defaultSglang).actions.every((a) => a.help === null));
+  ret('registerHelp');
+  assert.throws(() => core.registerHelp('{"sglang_version": "' + version.defaultSglang + '", "help": ["too few"]}'), Error);
+  const helpFile = fs.readFileSync(path.join(PKG, `../help/${version.defaultSglang}.json`), 'utf8');
+  assert.equal(core.registerHelp(helpFile), version.defaultSglang);
+  assert.deepEqual(core.version().withoutHelp, []);
+  const withHelp = core.schema(version.defaultSglang);
+  c.check(withHelp, ret('schema'), `schema(${version.defaultSglang}) with help`);
+  assert.equal(withHelp.actions.find((a) => a.dest === 'tp_size').help, 'The tensor parallelism size.');
+
   // A release the wasm does not carry: registered from its releases/ file (declared `string`:
   // its version), then checked against; the release a text names.
   assert.ok(version.known.length > version.sglang.length, 'the wasm carries every known release: nothing to register');
