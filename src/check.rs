@@ -210,7 +210,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
         let (local_model, local_draft) = (read_local(model_path), read_local(draft_path));
         let model_known = known_model(release, model_path, false, opts.model_config.as_ref(), local_model.as_ref());
         let draft_known = known_model(release, draft_path, true, opts.draft_model_config.as_ref(), local_draft.as_ref());
-        let (model, draft_model) = (model_known.as_ref().map(|k| k.0.clone()), draft_known.as_ref().map(|k| k.0.clone()));
+        let (model, model_facts) = model_known.map_or((None, None), |(report, facts)| (Some(report), facts));
+        let (draft_model, draft_facts) = draft_known.map_or((None, None), |(report, facts)| (Some(report), facts));
         let (not_run, not_modelled_hooks, resolved) = if help || report.parser_only {
             (Vec::new(), 0, None)
         } else {
@@ -230,8 +231,8 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
                 append_at,
                 can_append,
                 fallback_span: inv.launcher,
-                model: model_known.and_then(|k| k.1),
-                draft_model: draft_known.and_then(|k| k.1),
+                model: model_facts,
+                draft_model: draft_facts,
                 earlier_error: diags.iter().any(Diagnostic::is_sglang_error),
                 stage: Stage::Resolve,
                 diagnostics: Vec::new(),

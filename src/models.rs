@@ -110,7 +110,7 @@ impl Source {
         match (&self.repository, &self.path, &self.url) {
             (Some(repo), Some(path), _) => {
                 let at = self.commit.as_deref().or(self.blob.as_deref()).unwrap_or("");
-                format!("github:{repo} {path} @ {}", at.get(..10).unwrap_or(at))
+                ["github:", repo, " ", path, " @ ", at.get(..10).unwrap_or(at)].concat()
             }
             (_, _, Some(url)) => url.clone(),
             _ => String::new(),
@@ -881,7 +881,7 @@ pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> Mode
                 How::LocalBasename => format!(" (a local folder named like {})", found.hub_id),
                 How::Inferred { .. } => String::new(),
             };
-            (format!("{name} — {} — from the built-in catalog{via}", parts.join(", ")), Some(e.source.describe()))
+            ([name, " — ", &parts.join(", "), " — from the built-in catalog", &via].concat(), Some(e.source.describe()))
         }
         Facts::FamilyOnly { architecture, .. } => (
             format!("{model_path}: likely {architecture}, as {} (inferred from the name; sizes not known, size-dependent checks did not run)", found.hub_id),
