@@ -215,8 +215,8 @@ impl Serialize for With<'_, crate::resolved_report::ResolvedValue> {
         if let Some(step) = v.set_by {
             map.serialize_entry("set_by", step)?;
         }
-        if let Some(pin) = &v.pin {
-            map.serialize_entry("pin", &With(pin, o))?;
+        if let Some(pin) = v.pin() {
+            map.serialize_entry("pin", &With(&pin, o))?;
         }
         map.end()
     }

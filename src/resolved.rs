@@ -242,6 +242,21 @@ impl<'s> ResolvedConfig<'s> {
         self.derived.get(usize::from(at).checked_sub(1)?).map(|d| d.2)
     }
 
+    /// `field`'s value now, as `get` finds it, without noting the read anywhere.
+    fn current(&self, field: Field) -> &PyValue {
+        let i = field.index();
+        if let Some((v, ..)) = self.derived_at.get(i).and_then(|&at| self.derived.get(usize::from(at).checked_sub(1)?)) {
+            return v;
+        }
+        if let Some(Some(s)) = self.explicit_by_field.get(i) {
+            return &s.value;
+        }
+        match self.schema.dest_of_field.get(i) {
+            Some(Some(d)) => self.schema.defaults_by_index.get(*d).and_then(Option::as_ref).unwrap_or(&NONE),
+            _ => &NONE,
+        }
+    }
+
     /// `field`'s current value without counting it as a hook's read (for the report).
     pub fn peek(&self, field: Field) -> &PyValue {
         let (ru, rc, sr, rm) = (self.read_unknown.get(), self.read_uncertain.get(), self.step_read_unknown.get(), self.read_model_dependent.get());
@@ -344,7 +359,7 @@ impl<'s> ResolvedConfig<'s> {
     fn assign(&mut self, field: Field, value: PyValue, from_model: bool) {
         // Filling an unset field (or switching a bool) is reproduced by writing the flag; any other
         // assignment adjusts the value the field had.
-        if !matches!(self.peek(field), PyValue::None | PyValue::Bool(_)) {
+        if !matches!(self.current(field), PyValue::None | PyValue::Bool(_)) {
             if self.rewritten.is_empty() {
                 self.rewritten = vec![false; Field::COUNT];
             }

@@ -25,15 +25,43 @@ pub struct ResolvedValue {
     pub source: Source,
     /// The pipeline step that assigned it (`parallel_hook.handle_dwdp`), for a derived value.
     pub set_by: Option<&'static str>,
-    /// Writes the flag explicitly with this value (a derived value that differs from what the
-    /// command says now).
-    pub pin: Option<Fix>,
+    /// How a pin would write the flag with this value (see `pin`).
+    pin_spec: Option<PinSpec>,
+}
+
+/// Where a pin writes its flag. The fix itself (title, replacement text) is built only when
+/// shown: most checks never show it, and an accepted command has several.
+#[derive(Debug, Clone)]
+enum PinSpec {
+    /// Built at once (a switch added or removed).
+    Built(Fix),
+    /// `flag value` over `start..end` (where the command sets it), or appended at `start`; only
+    /// advice when the text cannot take it there.
+    Set { start: usize, end: usize, append: bool, advice: bool },
 }
 
 impl ResolvedValue {
     /// The value as Python prints it (`repr`).
     pub fn repr(&self) -> String {
         self.value.repr()
+    }
+
+    /// The fix that writes the flag explicitly with this value (a derived value that differs
+    /// from what the command says now).
+    pub fn pin(&self) -> Option<Fix> {
+        match self.pin_spec.as_ref()? {
+            PinSpec::Built(fix) => Some(fix.clone()),
+            PinSpec::Set { start, end, append, advice } => {
+                let flag = self.flag?;
+                let written = self.value.py_str();
+                let title = ["Pin ", flag, " ", &written].concat();
+                if *advice {
+                    return Some(Fix::advice(title));
+                }
+                let replacement = if *append { [" ", flag, " ", &written].concat() } else { [flag, " ", &written].concat() };
+                Some(Fix { title, applicability: Applicability::Unsafe, edits: vec![crate::diagnostic::Edit { start: *start, end: *end, replacement }] })
+            }
+        }
     }
 }
 
@@ -49,8 +77,8 @@ impl Serialize for ResolvedValue {
         if let Some(step) = self.set_by {
             out.serialize_field("set_by", step)?;
         }
-        if let Some(pin) = &self.pin {
-            out.serialize_field("pin", pin)?;
+        if let Some(pin) = self.pin() {
+            out.serialize_field("pin", &pin)?;
         }
         out.end()
     }
@@ -144,7 +172,7 @@ pub fn build(ctx: &Ctx) -> Resolved {
             (None, false) => Source::Default,
         };
         let flag = schema.flag_of(field);
-        let pin = match derived {
+        let pin_spec = match derived {
             // A value translated from deprecated flags: writing the new flag beside the old ones is
             // another command (SGLang rejects `--dp-size 2 --enable-dp-attention --attn-dp-size 2`);
             // the deprecation's own fix replaces them.
@@ -163,31 +191,33 @@ pub fn build(ctx: &Ctx) -> Resolved {
             value,
             source,
             set_by: derived,
-            pin,
+            pin_spec,
         });
     }
     out
 }
 
-/// The edit that writes `field`'s flag with `value` (None when the command already says so, or
-/// the value has no spelling on the command line).
-fn pin_fix(ctx: &Ctx, field: Field, flag: Option<&str>, value: &PyValue) -> Option<Fix> {
+/// How to write `field`'s flag with `value` (None when the command already says so, or the value
+/// has no spelling on the command line).
+fn pin_fix(ctx: &Ctx, field: Field, flag: Option<&str>, value: &PyValue) -> Option<PinSpec> {
     let flag = flag?;
     let action = &ctx.release.schema.action(flag)?;
     let setting = ctx.cfg.setting_place(field);
     if setting.is_some_and(|s| s.value == *value) {
         return None;
     }
-    let written = value.py_str();
-    let title = ["Pin ", flag, " ", &written].concat();
-    let fix = match (action.action.as_str(), value) {
-        ("_StoreTrueAction", PyValue::Bool(true)) => ctx.fix_add_flag(title, field, Applicability::Unsafe),
-        ("_StoreTrueAction", PyValue::Bool(false)) if setting.is_some() => ctx.fix_remove(title, field, Applicability::Unsafe),
-        ("_StoreAction", PyValue::Int(_) | PyValue::Float(_)) => ctx.fix_set(title, field, &written, Applicability::Unsafe),
-        ("_StoreAction", PyValue::Str(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:".contains(&b)) => {
-            ctx.fix_set(title, field, s, Applicability::Unsafe)
-        }
+    // What `Ctx::fix_set` would edit, without building the texts now.
+    let set = || match setting {
+        Some(s) => PinSpec::Set { start: s.whole_span.start, end: s.whole_span.end, append: false, advice: s.from_config },
+        None => PinSpec::Set { start: ctx.append_at, end: ctx.append_at, append: true, advice: !ctx.can_append },
+    };
+    let title = || ["Pin ", flag, " ", &value.py_str()].concat();
+    let spec = match (action.action.as_str(), value) {
+        ("_StoreTrueAction", PyValue::Bool(true)) => PinSpec::Built(ctx.fix_add_flag(title(), field, Applicability::Unsafe)),
+        ("_StoreTrueAction", PyValue::Bool(false)) if setting.is_some() => PinSpec::Built(ctx.fix_remove(title(), field, Applicability::Unsafe)),
+        ("_StoreAction", PyValue::Int(_) | PyValue::Float(_)) => set(),
+        ("_StoreAction", PyValue::Str(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:".contains(&b)) => set(),
         _ => return None,
     };
-    Some(fix)
+    Some(spec)
 }

@@ -48,7 +48,7 @@ fn rejected_command_has_no_resolved_values() {
 fn each_pin_writes_the_flag_and_keeps_the_value() {
     let report = check(CMD, &CheckOptions::default());
     let r = report.commands[0].resolved.as_ref().unwrap();
-    let pins: Vec<_> = r.values.iter().filter_map(|v| v.pin.as_ref().map(|p| (v, p))).collect();
+    let pins: Vec<_> = r.values.iter().filter_map(|v| v.pin().map(|p| (v, p))).collect();
     assert!(!pins.is_empty());
     for (v, pin) in pins {
         let fixed = sglang_preflight::edits::apply(CMD, &pin.edits).expect("pin applies").text;
@@ -57,7 +57,7 @@ fn each_pin_writes_the_flag_and_keeps_the_value() {
         assert!(c.accepted, "{}: {fixed}", pin.title);
         let after = c.resolved.as_ref().and_then(|r| r.get(v.field)).unwrap_or_else(|| panic!("{} unknown after {fixed}", v.field));
         assert_eq!(after.value, v.value, "{fixed}");
-        assert!(after.pin.is_none(), "{}: pinned, nothing more to pin", v.field);
+        assert!(after.pin().is_none(), "{}: pinned, nothing more to pin", v.field);
     }
 }
 

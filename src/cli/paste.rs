@@ -87,7 +87,7 @@ pub fn resolved_text(report: &sglang_preflight::Report) -> String {
         for v in &r.values {
             let mark = if v.differs_from_default { '*' } else { ' ' };
             let by = v.set_by.map(|s| format!("  set by {s}")).unwrap_or_default();
-            let pin = v.pin.as_ref().map(|p| format!("  (pin: {})", p.title.trim_start_matches("Pin "))).unwrap_or_default();
+            let pin = v.pin().map(|p| format!("  (pin: {})", p.title.trim_start_matches("Pin "))).unwrap_or_default();
             let _ = writeln!(out, "  {mark} {:width$} = {}{by}{pin}", v.field, v.repr());
         }
         for (reason, what) in [
