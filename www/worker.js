@@ -48,29 +48,39 @@ function releasesToLoad(m) {
   return [...new Set(wanted.filter((v) => typeof v === 'string' && info.known.includes(v) && !info.sglang.includes(v)))];
 }
 
-function loadRelease(version) {
-  if (!releaseLoads.has(version)) {
-    const load = (async () => {
-      const file = `releases/${version}.json`;
-      let text;
-      try {
-        const r = await fetch(new URL(`./${file}`, import.meta.url));
-        if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
-        text = await r.text();
-      } catch (e) {
-        throw new Error(`could not load SGLang ${version}'s flags (${file}): ${e && e.message ? e.message : e}`);
-      }
-      core.registerRelease(text);
-    })();
-    releaseLoads.set(version, load);
-    load.catch(() => releaseLoads.delete(version));
+/** The text of `file`, next to this file (an error naming the HTTP status when not served). */
+async function fetchText(file) {
+  const r = await fetch(new URL(`./${file}`, import.meta.url));
+  if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
+  return r.text();
+}
+
+/** `load()` once per `key` in `loads`; a load that failed is tried again by a later request. */
+function loadOnce(loads, key, load) {
+  if (!loads.has(key)) {
+    const pending = load();
+    loads.set(key, pending);
+    pending.catch(() => loads.delete(key));
   }
-  return releaseLoads.get(version);
+  return loads.get(key);
+}
+
+/** A file's text for the core, or an error saying what could not be loaded (`what`). */
+async function fetchFor(file, what) {
+  try {
+    return await fetchText(file);
+  } catch (e) {
+    throw new Error(`could not load ${what} (${file}): ${e && e.message ? e.message : e}`);
+  }
+}
+
+function loadRelease(version) {
+  return loadOnce(releaseLoads, version, async () => core.registerRelease(await fetchFor(`releases/${version}.json`, `SGLang ${version}'s flags`)));
 }
 
 // The model catalog (models/catalog.json: which model a hub id is, from its public config) is not
 // in the wasm either: fetched the first time a request's text names a model, then installed.
-let modelsLoad = null;
+const modelLoads = new Map();
 const MODEL_OPS = new Set(['check', 'fixAll', 'explain', 'upgrade', 'choiceVerdicts']);
 
 function needsModels(m) {
@@ -78,19 +88,9 @@ function needsModels(m) {
 }
 
 function loadModels() {
-  if (!modelsLoad) {
-    modelsLoad = (async () => {
-      try {
-        const r = await fetch(new URL('./models/catalog.json', import.meta.url));
-        if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
-        core.installModels(await r.text());
-      } catch {
-        // Offline before the catalog was ever fetched: models stay unknown (the report says so).
-        modelsLoad = null;
-      }
-    })();
-  }
-  return modelsLoad;
+  // Offline before the catalog was ever fetched: models stay unknown (the report says so), and a
+  // later request tries again.
+  return loadOnce(modelLoads, 'catalog', async () => core.installModels(await fetchText('models/catalog.json'))).catch(() => {});
 }
 
 // The help texts of the flags of the release the wasm carries are not in it (they are shown,
@@ -113,23 +113,7 @@ function helpToLoad(m) {
 }
 
 function loadHelp(version) {
-  if (!helpLoads.has(version)) {
-    const load = (async () => {
-      const file = `help/${version}.json`;
-      let text;
-      try {
-        const r = await fetch(new URL(`./${file}`, import.meta.url));
-        if (!r.ok) throw new Error(`HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
-        text = await r.text();
-      } catch (e) {
-        throw new Error(`could not load the help texts of SGLang ${version}'s flags (${file}): ${e && e.message ? e.message : e}`);
-      }
-      core.registerHelp(text);
-    })();
-    helpLoads.set(version, load);
-    load.catch(() => helpLoads.delete(version));
-  }
-  return helpLoads.get(version);
+  return loadOnce(helpLoads, version, async () => core.registerHelp(await fetchFor(`help/${version}.json`, `the help texts of SGLang ${version}'s flags`)));
 }
 
 ready.catch((e) => postMessage({ ready: false, crashed: true, error: `could not load the checker: ${e && e.message ? e.message : e}` }));
