@@ -825,31 +825,25 @@ pub struct ModelReport {
     pub source: Option<String>,
 }
 
-fn fact_phrases(e: &CatalogEntry) -> Vec<String> {
-    let s = &e.sglang;
+/// What the summary says of a model: SGLang's predicates that hold, its routed experts and its
+/// checkpoint's quantization.
+fn fact_phrases(derived: &Derived, raw: &RawFacts, quantization: Option<&str>) -> Vec<String> {
+    let d = derived;
     let mut out = Vec::new();
-    if s.is_mla {
-        out.push("MLA".to_string());
+    for (yes, name) in [(d.is_mla, "MLA"), (d.is_dsa, "DSA"), (d.is_hybrid_linear_attention, "hybrid linear attention"), (d.is_hybrid_swa, "hybrid sliding-window attention")] {
+        if yes == Some(true) {
+            out.push(name.to_string());
+        }
     }
-    if s.is_dsa {
-        out.push("DSA".to_string());
-    }
-    if s.is_hybrid_linear_attention {
-        out.push("hybrid linear attention".to_string());
-    }
-    if s.is_hybrid_swa {
-        out.push("hybrid sliding-window attention".to_string());
-    }
-    if let Some(n) = e.raw.routed_experts {
+    if let Some(n) = raw.routed_experts {
         out.push(format!("{n} routed experts"));
     }
-    if s.is_multimodal {
-        out.push("multimodal".to_string());
+    for (yes, name) in [(d.is_multimodal, "multimodal"), (d.is_embedding, "embedding")] {
+        if yes == Some(true) {
+            out.push(name.to_string());
+        }
     }
-    if s.is_embedding {
-        out.push("embedding".to_string());
-    }
-    if let Some(q) = &s.quantization {
+    if let Some(q) = quantization {
         out.push(format!("{q} checkpoint"));
     }
     out
@@ -872,7 +866,7 @@ pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> Mode
     let (summary, source) = match found.facts {
         Facts::Known(e) => {
             let mut parts = vec![e.raw.architecture.clone().unwrap_or_default()];
-            parts.extend(fact_phrases(e));
+            parts.extend(fact_phrases(&Derived::computed(&e.sglang), &e.raw, e.sglang.quantization.as_deref()));
             let via = match &found.how {
                 How::Exact => String::new(),
                 How::CaseInsensitive => " (hub id matched ignoring case)".into(),
@@ -902,19 +896,9 @@ pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> Mode
 /// The report's account of a model whose config the user gave (`given_how` says how: "the config
 /// you gave", "the local folder's config.json").
 pub fn describe_given(flag: &'static str, model_path: &str, config: &GivenConfig, facts: &ModelFacts<'_>, given_how: &str) -> ModelReport {
-    let d = &facts.derived;
     let mut parts = vec![config.raw.architecture.clone().unwrap_or_else(|| "no architectures in the config".to_string())];
-    for (yes, name) in [(d.is_mla, "MLA"), (d.is_dsa, "DSA"), (d.is_hybrid_linear_attention, "hybrid linear attention"), (d.is_multimodal, "multimodal"), (d.is_embedding, "embedding")] {
-        if yes == Some(true) {
-            parts.push(name.to_string());
-        }
-    }
-    if let Some(n) = config.raw.routed_experts {
-        parts.push(format!("{n} routed experts"));
-    }
-    if let Some(q) = config.raw.quantization.as_ref().and_then(|q| q.quant_method.clone().or_else(|| q.quant_algo.clone())) {
-        parts.push(format!("{q} checkpoint"));
-    }
+    let quantization = config.raw.quantization.as_ref().and_then(|q| q.quant_method.as_deref().or(q.quant_algo.as_deref()));
+    parts.extend(fact_phrases(&facts.derived, &config.raw, quantization));
     let name = if model_path.is_empty() { "the model" } else { model_path };
     ModelReport {
         flag,
