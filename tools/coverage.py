@@ -318,6 +318,29 @@ def render(version, sites, rules, sources):
         if ins and cls == "model" and status not in ("rule", "checked", "not_run"):
             w(f"- `{s['id']}`: {detail or 'UNACCOUNTED'}")
     w("")
+    # Every module, in scope or not: how far the model's facts reach SGLang's model-dependent sites.
+    w("## Sites that need the model's config, by module")
+    w("")
+    w("Checked: a rule reproduces the site and runs when the model's facts are known (built-in catalog,")
+    w("a given `config.json`, a local folder). Not run: reached, and reported per command as not run.")
+    w("Named: listed above with the reason it is not checked (a platform no hardware profile models, files")
+    w("on the serving machine, a caller not modelled). Not yet: neither checked nor reported (modules")
+    w("outside the in-scope list).")
+    w("")
+    w("| Module | Sites | Checked | Not run | Named | Not yet |")
+    w("|---|---:|---:|---:|---:|---:|")
+    model_by_file = collections.defaultdict(list)
+    for r in rows:
+        if r[1] == "model":
+            model_by_file[r[0]["file"]].append(r)
+    totals = collections.Counter()
+    for f in sorted(model_by_file, key=lambda f: (-len(model_by_file[f]), f)):
+        c = collections.Counter("checked" if r[3] in ("rule", "checked") else r[3] for r in model_by_file[f])
+        totals.update(c)
+        totals["sites"] += len(model_by_file[f])
+        w(f"| `{f}` | {len(model_by_file[f])} | {c['checked']} | {c['not_run']} | {c['named']} | {c['unaccounted']} |")
+    w(f"| all | {totals['sites']} | {totals['checked']} | {totals['not_run']} | {totals['named']} | {totals['unaccounted']} |")
+    w("")
     w("## Other modules (a later issue)")
     w("")
     w("| Module | Sites | Reachable without model config | Checked |")
