@@ -38,7 +38,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RECORDER = os.path.join(HERE, "recorder")
 STATE = os.environ.get("SGL_ORACLE_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "sgl-oracle")
-DEFAULT_FOLDERS = ["/work/shared/oracle/models", os.path.join(RECORDER, "models"), os.path.join(HERE, "catalog-sources")]
+AIC_VENDORED = os.path.join(HERE, "catalog-sources", "aiconfigurator")
+DEFAULT_FOLDERS = ["/work/shared/oracle/models", os.path.join(RECORDER, "models"), os.path.join(HERE, "catalog-sources"), AIC_VENDORED]
+# aiconfigurator configs larger than this stay in its repository (read with --aiconfigurator).
+AIC_VENDOR_MAX_BYTES = 60_000
 AIC_LICENSE = "Apache-2.0"
 AIC_REPO = "ai-dynamo/aiconfigurator"
 AIC_NAME = re.compile(r"^(?P<org>[A-Za-z0-9_.-]+?)--(?P<name>[A-Za-z0-9_.-]+?)_(?P<kind>config|hf_quant_config)\.json$")
@@ -189,7 +192,12 @@ def sources_md_rows(path: str) -> dict:
         lic = None
         if len(cells) > 4 and cells[4].startswith("license:"):
             lic = cells[4][len("license:"):].strip().strip("`") or None
-        rows.setdefault(hub_id, {"source": cells[2], "notes": cells[3] if len(cells) > 3 else "", "license": lic})
+        # An optional sixth cell `hf_quant: <source>` gives the source of the folder's hf_quant_config.json.
+        hf_quant = None
+        if len(cells) > 5 and cells[5].startswith("hf_quant:"):
+            hf_quant = cells[5][len("hf_quant:"):].strip()
+        rows.setdefault(hub_id, {"source": cells[2], "notes": cells[3] if len(cells) > 3 else "", "license": lic,
+                                 "hf_quant": hf_quant})
     return rows
 
 
@@ -226,9 +234,54 @@ def folder_entries(folder: str) -> list:
         d = os.path.join(folder, local)
         if not os.path.exists(os.path.join(d, "config.json")):
             continue
-        out.append({"hub_id": hub_id, "dir": d, "source": src, "license": lic,
-                    "notes": row["notes"]})
+        e = {"hub_id": hub_id, "dir": d, "source": src, "license": lic, "notes": row["notes"]}
+        if row.get("hf_quant"):
+            e["hf_quant_source"] = parse_source(row["hf_quant"])[0]
+        out.append(e)
     return out
+
+
+def vendor_aiconfigurator(repo: str) -> int:
+    """Copy aiconfigurator's configs (each file byte for byte, at most AIC_VENDOR_MAX_BYTES per
+    model) into tools/catalog-sources/aiconfigurator/ with their sources, so the catalog rebuilds
+    and the recorder serves them without aiconfigurator's repository."""
+    work = tempfile.mkdtemp(prefix="aic-")
+    entries = aiconfigurator_entries(repo, work)
+    kept, too_big = [], []
+    for e in entries:
+        size = sum(os.path.getsize(os.path.join(e["dir"], f)) for f in os.listdir(e["dir"]))
+        (kept if size <= AIC_VENDOR_MAX_BYTES else too_big).append(e)
+    shutil.rmtree(AIC_VENDORED, ignore_errors=True)
+    os.makedirs(AIC_VENDORED)
+    ids = {}
+    rows = []
+    src_cell = lambda s: f"github:{s['repository']} {s['path']} @ {s['commit']}"
+    for e in sorted(kept, key=lambda e: e["hub_id"].lower()):
+        local = e["hub_id"].replace("/", "--")
+        shutil.copytree(e["dir"], os.path.join(AIC_VENDORED, local))
+        ids[e["hub_id"]] = local
+        hq = f" hf_quant: {src_cell(e['hf_quant_source'])} |" if e.get("hf_quant_source") else ""
+        rows.append(f"| `{e['hub_id']}` | `{local}` | {src_cell(e['source'])} |  | license: {AIC_LICENSE} |{hq}")
+    with open(os.path.join(AIC_VENDORED, "hub_ids.json"), "w") as f:
+        json.dump(ids, f, indent=2)
+        f.write("\n")
+    with open(os.path.join(AIC_VENDORED, "SOURCES.md"), "w") as f:
+        f.write("# Model configs from NVIDIA's aiconfigurator: sources\n\n")
+        f.write("Copied byte for byte by `python3 tools/build_catalog.py --vendor-aiconfigurator DIR` from\n"
+                "[ai-dynamo/aiconfigurator](https://github.com/ai-dynamo/aiconfigurator) (© NVIDIA Corporation,\n"
+                "Apache-2.0), each at the newest commit that has it (its `model_configs/` folders). The catalog\n"
+                "reads them (`tools/build_catalog.py`) and the recorder serves them (`tools/recorder/sgl_oracle.py`).\n"
+                "The models' own licenses are their publishers' (see each model card).\n\n")
+        if too_big:
+            f.write("Left in aiconfigurator's repository (over "
+                    f"{AIC_VENDOR_MAX_BYTES // 1000} KB; read with `--aiconfigurator`): "
+                    + ", ".join(f"`{e['hub_id']}`" for e in sorted(too_big, key=lambda e: e["hub_id"].lower())) + ".\n\n")
+        f.write("| hub id | folder | source | notes | license | hf_quant_config.json |\n|---|---|---|---|---|---|\n")
+        f.write("\n".join(rows) + "\n")
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"vendored {len(kept)} aiconfigurator configs into {os.path.relpath(AIC_VENDORED, ROOT)}; "
+          f"{len(too_big)} left in its repository", file=sys.stderr)
+    return 0
 
 
 def git(d: str, *args: str) -> str:
@@ -522,12 +575,16 @@ def main() -> int:
     ap.add_argument("--version", default="0.5.23")
     ap.add_argument("--aiconfigurator", help="local git directory of ai-dynamo/aiconfigurator")
     ap.add_argument("--folder", action="append", help="folder with hub_ids.json and SOURCES.md")
+    ap.add_argument("--vendor-aiconfigurator", metavar="DIR",
+                    help="copy aiconfigurator's configs (git directory DIR) into tools/catalog-sources/aiconfigurator, then stop")
     ap.add_argument("--in-venv", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if not args.folder:
         args.folder = DEFAULT_FOLDERS
     if args.in_venv:
         return run_in_venv(args)
+    if args.vendor_aiconfigurator:
+        return vendor_aiconfigurator(args.vendor_aiconfigurator)
     python = os.path.join(STATE, f"venv-{args.version}", "bin", "python")
     if not os.path.exists(python):
         sys.exit(f"{python} missing: run tools/recorder/setup.sh --version {args.version}")
