@@ -16,6 +16,8 @@ use common::{default_release_fixtures as fixtures, options_for};
 
 /// Errors that no edit of the command's text fixes, and why. Their findings give advice.
 const NOT_ACTIONABLE: &[(&str, &str)] = &[
+    ("MC010", "the checkpoint's own quantization is not available on this platform: another checkpoint of the model is the user's to name"),
+    ("MC011", "the checkpoint's own quantization is not loaded on ROCm: another checkpoint of the model (FP8, BF16) is the user's to name"),
     ("ARG007", "the model to serve is the user's to name: there is no value to fill in (a misspelt --model-path among the unknown words is respelt)"),
     ("CLI004", "the model to serve is the user's to name: there is no value to fill in (a misspelt or abbreviated --model-path is respelt)"),
     ("CFG003", "the --config file is not YAML: the file has to change, not the command"),

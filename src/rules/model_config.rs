@@ -12,7 +12,7 @@ use crate::hardware::Platform;
 use crate::models::ModelFacts;
 use crate::pyjson;
 use crate::pyvalue::PyValue;
-use crate::fields::f;
+use crate::fields::{f, Field};
 use crate::release::SiteRef;
 use crate::rules::{raises, raises_nth, site, warns, Sglang, Step};
 
@@ -101,9 +101,29 @@ pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
     name: "quantization-not-fully-optimized",
     sglang: warns("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is not fully optimized"),
     explanation: "SGLang serves this quantization method with kernels it does not count as optimized on this GPU (MXFP4 and MXFP8 are optimized on SM100, e.g. B200): it runs, possibly slower than the unquantized model. A method with optimized kernels (fp8, the *_marlin ones, ModelOpt's, compressed-tensors ...) is faster where the checkpoint allows it.",
-    flags: &["--quantization"],
+    flags: &["--quantization", "--model-path"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
+};
+
+pub static CHECKPOINT_QUANTIZATION_UNAVAILABLE: Rule = Rule {
+    code: "MC010",
+    name: "checkpoint-quantization-not-available-on-platform",
+    sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method", 0),
+    explanation: "The checkpoint is quantized with a method SGLang has no implementation of on this platform: without --quantization SGLang takes the method the model's config declares and checks it like a given one. gpt-oss's MXFP4 weights, for one, load on ROCm only on MI350 / MI355 (gfx950). Serve another quantization of the model (a BF16 or FP8 checkpoint) here, or this one on a platform that has the method.",
+    flags: &["--model-path"],
+    example_bad: "python -m sglang.launch_server --model-path openai/gpt-oss-20b  # on MI300X",
+    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B-FP8  # on MI300X: a method ROCm has",
+};
+
+pub static CHECKPOINT_QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
+    code: "MC011",
+    name: "checkpoint-quantization-not-supported-on-rocm",
+    sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
+    explanation: "The checkpoint is quantized with a method SGLang does not load on AMD GPUs (ROCm): without --quantization SGLang takes the method the model's config declares (ModelOpt's NVFP4 / FP8, as NVIDIA's published checkpoints use) and ROCm has only awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. Serve the model's FP8 or BF16 checkpoint on ROCm.",
+    flags: &["--model-path"],
+    example_bad: "python -m sglang.launch_server --model-path nvidia/Kimi-K2.5-NVFP4 --tp-size 8  # on MI300X",
+    example_good: "python -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --tp-size 8  # on MI300X",
 };
 
 pub static RULES: &[&Rule] = &[
@@ -116,6 +136,8 @@ pub static RULES: &[&Rule] = &[
     &UNKNOWN_QUANTIZATION,
     &QUANTIZATION_NOT_ON_ROCM,
     &QUANTIZATION_NOT_OPTIMIZED,
+    &CHECKPOINT_QUANTIZATION_UNAVAILABLE,
+    &CHECKPOINT_QUANTIZATION_NOT_ON_ROCM,
 ];
 
 const CONTEXT_LENGTH_SITE: SiteRef = site("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding");
@@ -271,11 +293,7 @@ const OPTIMIZED_QUANTIZATION_METHODS: &[&str] = &[
 /// then the warning for a method without optimized kernels.
 fn verify_quantization(ctx: &mut Ctx) -> Step {
     let Some(asked) = ctx.cfg.str(f::quantization).map(str::to_ascii_lowercase) else {
-        // The checkpoint's own method, as SGLang detected it (catalog models only).
-        if let Some(method) = ctx.model.and_then(|m| m.computed).and_then(|c| c.quantization.clone()) {
-            warn_not_optimized(ctx, &method);
-        }
-        return Ok(());
+        return verify_checkpoint_quantization(ctx);
     };
     let Some(model) = ctx.model else {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
@@ -352,9 +370,61 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
         return ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes);
     }
-    warn_not_optimized(ctx, &asked);
+    warn_not_optimized(ctx, &asked, f::quantization);
     Ok(())
 }
+
+/// Without --quantization SGLang takes the checkpoint's own method (as its `ModelConfig` detected
+/// it: the catalog's computed value) and checks it like a given one: registered on this platform,
+/// and on ROCm in ROCm's list. The catalog ran SGLang on CUDA; on ROCm, a method some other
+/// method's `override_quantization_method` picks by platform (AWQ / GPTQ to Marlin on CUDA,
+/// petit_nvfp4 on ROCm ...) may be another one there, so those are not decided.
+fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
+    let on_rocm = ctx.hw.is_hip();
+    let Some(model) = ctx.model else {
+        // An unknown checkpoint's method may be one ROCm does not load (the catalog's NVFP4
+        // checkpoints are); on CUDA every method SGLang detects is one it registers there.
+        if on_rocm {
+            ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::ModelConfig);
+        }
+        return Ok(());
+    };
+    let Some(computed) = model.computed else {
+        if on_rocm && model.raw.map_or(true, |raw| raw.quantization.is_some()) {
+            ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::ModelConfig);
+        }
+        return Ok(());
+    };
+    let Some(method) = computed.quantization.as_deref().map(str::to_ascii_lowercase) else { return Ok(()) };
+    if on_rocm && PLATFORM_OVERRIDDEN_QUANTIZATION_METHODS.contains(&method.as_str()) {
+        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+        return Ok(());
+    }
+    let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
+    let registered = match ctx.hw.platform {
+        _ if ctx.release.version != "0.5.23" => None,
+        Platform::Cuda => Some(CUDA_QUANTIZATION_METHODS.to_vec()),
+        Platform::Rocm => Some(CUDA_QUANTIZATION_METHODS.iter().copied().filter(|m| *m != "mxfp4" || gfx95).collect::<Vec<_>>()),
+        Platform::Cpu => None,
+    };
+    let Some(registered) = registered else {
+        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
+        return Ok(());
+    };
+    if !registered.contains(&method.as_str()) {
+        let supported = format!("[{}]", registered.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
+        return ctx.raise(&CHECKPOINT_QUANTIZATION_UNAVAILABLE, &[("self.quantization", &method), ("supported_quantization", &supported)], &[f::model_path], vec![]);
+    }
+    if on_rocm && !ROCM_QUANTIZATION_METHODS.contains(&method.as_str()) {
+        return ctx.raise(&CHECKPOINT_QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &method)], &[f::model_path], vec![]);
+    }
+    warn_not_optimized(ctx, &method, f::model_path);
+    Ok(())
+}
+
+/// Methods SGLang may reach through a platform-dependent `override_quantization_method` (or that
+/// one may replace): what SGLang detected on CUDA is not what it detects on ROCm.
+const PLATFORM_OVERRIDDEN_QUANTIZATION_METHODS: &[&str] = &["awq", "awq_marlin", "gptq", "gptq_marlin", "moe_wna16", "petit_nvfp4", "humming"];
 
 /// `rocm_supported_quantization` of `_verify_quantization`.
 const ROCM_QUANTIZATION_METHODS: &[&str] = &[
@@ -364,14 +434,15 @@ const ROCM_QUANTIZATION_METHODS: &[&str] = &[
 
 /// SGLang's warning for `method` (the quantization `_verify_quantization` settled on), on CUDA
 /// and ROCm.
-fn warn_not_optimized(ctx: &mut Ctx, method: &str) {
+/// `on`: the flag that chose the method (--quantization, or --model-path for the checkpoint's own).
+fn warn_not_optimized(ctx: &mut Ctx, method: &str, on: Field) {
     if ctx.hw.platform == Platform::Cpu || OPTIMIZED_QUANTIZATION_METHODS.contains(&method) {
         return;
     }
     if matches!(method, "mxfp4" | "mxfp8") && crate::rules::shared::runtime_context::is_sm100(ctx.hw) {
         return;
     }
-    ctx.warn(&QUANTIZATION_NOT_OPTIMIZED, &[("self.quantization", &method)], &[f::quantization], vec![]);
+    ctx.warn(&QUANTIZATION_NOT_OPTIMIZED, &[("self.quantization", &method)], &[on], vec![]);
 }
 
 /// The checkpoint's quantization config is one whose method SGLang re-derives (ModelOpt, an
