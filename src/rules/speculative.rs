@@ -1526,7 +1526,12 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
             draft_facts = ctx.model;
         } else {
             // a draft in the target checkpoint's dspark/ subfolder (on the Hub, or in the folder)
-            ctx.model_config(site("speculative_hook._handle_dspark", "DSpark dense speculative decoding requires setting"));
+            let needs = site("speculative_hook._handle_dspark", "DSpark dense speculative decoding requires setting");
+            if target.is_some() {
+                ctx.skip(needs, NotRunReason::Network);
+            } else {
+                ctx.model_config(needs);
+            }
             ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
             draft_facts = None;
         }
