@@ -4,14 +4,16 @@
 //! `ragged_verify.read_ragged_verify_mode`, `adaptive_spec_params` (`adaptive_unsupported_reason`,
 //! the default adaptive config's candidate steps) and `overrides._speculative_moe_runner_default`.
 //!
-//! What needs the target's or the draft model's config is not guessed: the draft's architecture
-//! (a Gemma4 assistant draft turns EAGLE/NEXTN into FROZEN_KV_MTP, and is refused with EAGLE3),
-//! the target's architecture (the draft path MTP models default to, IQuest Q1's MTP draft, the
-//! auto-chosen steps/top-k/draft tokens), a DFLASH/DSpark draft's block size or gamma, and the
-//! attention backend and page size the (unmodelled) attention hooks pick from the model. Those
-//! checks are listed as not run, and the values SGLang derives from them are written to the
-//! resolved config as model-dependent (`ResolvedConfig::set_model_dependent`), so a later check
-//! that reads them is reported as needing the model's config too.
+//! The draft model's config (`Ctx::draft_model`, or the target's when a DSpark draft is bundled
+//! in it) gives DFLASH's block size, DSpark's gamma and whether a trtllm_mha draft backend is
+//! kept, through SGLang's parsers (`shared::dflash_utils`, `shared::dspark_config`); the
+//! target's architecture gives the draft path MTP models default to and the auto-chosen
+//! steps/top-k/draft tokens. What is not known is not guessed: without the config (or for what
+//! it does not decide: a Gemma4 assistant draft's algorithm, IQuest Q1's MTP draft, the
+//! attention backend and page size the unmodelled attention hooks pick), the checks are listed
+//! as not run, and the values SGLang derives are written to the resolved config as
+//! model-dependent (`ResolvedConfig::set_model_dependent`), so a later check that reads them is
+//! reported as needing the model's config too.
 
 use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_config, DraftHfConfig, Failure};
 use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config, DEFAULT_DSPARK_GAMMA};
