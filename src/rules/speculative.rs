@@ -19,7 +19,7 @@ use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_con
 use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config, DEFAULT_DSPARK_GAMMA};
 use super::shared::envs::env_bool;
 use super::shared::runtime_context::{attn_dp_enabled, is_sm100};
-use super::{raises, site, warns, Ctx, NotRunReason, Rule, Step};
+use super::{raises, site, warns, Ctx, NotRunReason, Rule, SiteRef, Step};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::hardware::Platform;
@@ -1278,6 +1278,9 @@ fn dflash_trtllm_mha_draft(ctx: &mut Ctx, fallback: &str) -> Step {
     Ok(())
 }
 
+/// `_handle_dspark`'s refusal when no draft is given, bundled or in a dspark/ subfolder.
+const DSPARK_NEEDS_DRAFT: SiteRef = site("speculative_hook._handle_dspark", "DSpark dense speculative decoding requires setting");
+
 /// The checks of the draft's config that have no raise site of their own (SGLang catches what
 /// the parsers raise), as not-run records name them.
 const PARSE_DFLASH_DRAFT_CONFIG: &str = "speculative.dflash_utils.parse_dflash_draft_config";
@@ -1528,11 +1531,10 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
             draft_facts = ctx.model;
         } else {
             // a draft in the target checkpoint's dspark/ subfolder (on the Hub, or in the folder)
-            let needs = site("speculative_hook._handle_dspark", "DSpark dense speculative decoding requires setting");
             if target.is_some() {
-                ctx.skip(needs, NotRunReason::Network);
+                ctx.skip(DSPARK_NEEDS_DRAFT, NotRunReason::Network);
             } else {
-                ctx.model_config(needs);
+                ctx.model_config(DSPARK_NEEDS_DRAFT);
             }
             ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
             draft_facts = None;
@@ -1600,8 +1602,14 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
     }
     // (an unset speculative_num_draft_tokens cannot remain here: gamma defaults to 7 first)
     if let Some(t) = ctx.cfg.int(f::speculative_num_draft_tokens).filter(|t| *t < 2) {
-        let fix = ctx.fix_remove("Drop --speculative-num-draft-tokens (gamma then defaults to 7)", f::speculative_num_draft_tokens, Applicability::Unsafe);
-        return ctx.raise(&DSPARK_TOKENS_MIN, &[("cfg.speculative_num_draft_tokens", &t)], &[f::speculative_num_draft_tokens], vec![fix]);
+        let fix = if ctx.cfg.is_explicit(f::speculative_num_draft_tokens) {
+            ctx.fix_remove("Drop --speculative-num-draft-tokens (gamma then defaults to 7)", f::speculative_num_draft_tokens, Applicability::Unsafe)
+        } else {
+            // the draft's config gave gamma (its dspark_block_size): an explicit gamma wins over it
+            let gamma = DEFAULT_DSPARK_GAMMA.to_string();
+            ctx.fix_set(format!("Use --speculative-dspark-block-size {gamma} (SGLang's default gamma)"), f::speculative_dspark_block_size, &gamma, Applicability::Unsafe)
+        };
+        return ctx.raise(&DSPARK_TOKENS_MIN, &[("cfg.speculative_num_draft_tokens", &t)], &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size], vec![fix]);
     }
     max_running_requests_default(ctx);
     dspark_ragged_mode_warnings(ctx, mode)
