@@ -1569,7 +1569,7 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
         (None, Some(from_config)) => match (from_config, tokens) {
             (Some(g), _) => Some(g),
             (None, None) => {
-                ctx.warn(&W_DSPARK_GAMMA_DEFAULT, &[("gamma", &DEFAULT_DSPARK_GAMMA)], &[f::speculative_dspark_block_size], vec![]);
+                ctx.warn(&W_DSPARK_GAMMA_DEFAULT, &[("gamma", &DEFAULT_DSPARK_GAMMA)], &[f::speculative_dspark_block_size, f::speculative_draft_model_path, f::speculative_algorithm], vec![]);
                 Some(DEFAULT_DSPARK_GAMMA)
             }
             (None, Some(_)) => None,
