@@ -121,6 +121,12 @@ pub struct SglangFacts {
     pub is_embedding: bool,
     pub is_hybrid_linear_attention: bool,
     pub is_hybrid_swa: bool,
+    // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
+    // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
+    // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under
+    // "text_config"; an attribute the config does not have is left out.
+    #[serde(default)]
+    pub speculative_draft_attrs: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Where a catalog config comes from.

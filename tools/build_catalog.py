@@ -447,7 +447,38 @@ def sglang_facts(d: str) -> dict:
         "is_embedding": not is_generation_model(archs),
         "is_hybrid_linear_attention": mambaish_config(mc) is not None,
         "is_hybrid_swa": bool(mc.is_hybrid_swa),
+        # Speculative decoding (src/rules/speculative.rs): the draft parsers' keys as get_config
+        # gives them.
+        "speculative_draft_attrs": speculative_draft_attrs(d),
     }
+
+
+def speculative_draft_attrs(d: str):
+    """DRAFT_KEYS as attributes of the config SGLang's get_config loads (class defaults included),
+    the text config's DRAFT_TEXT_KEYS (as dflash_utils._get_text_config picks it) under
+    "text_config"; None when a value is not JSON (not met in practice)."""
+    from sglang.srt.speculative.dflash_utils import _get_text_config
+    from sglang.srt.utils.hf_transformers_utils import get_config
+
+    cfg = get_config(d, trust_remote_code=True)
+    missing = object()
+
+    def attrs(obj, keys):
+        out = {}
+        for k in keys:
+            v = obj.get(k, missing) if isinstance(obj, dict) else getattr(obj, k, missing)
+            if v is not missing:
+                out[k] = v
+        return out
+
+    out = attrs(cfg, DRAFT_KEYS)
+    text = _get_text_config(cfg)
+    if text is not None and text is not cfg:
+        out["text_config"] = attrs(text, DRAFT_TEXT_KEYS)
+    try:
+        return json.loads(json.dumps(out))
+    except (TypeError, ValueError):
+        return None
 
 
 def run_in_venv(args) -> int:

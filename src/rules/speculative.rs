@@ -1248,10 +1248,8 @@ fn dflash_trtllm_mha_draft(ctx: &mut Ctx, fallback: &str) -> Step {
         }
     };
     let none = PyValue::None;
-    // A key the config does not write takes its config class's default (Qwen3's layer_types
-    // are derived, for one): only values written decide.
-    let written = |key: &str| draft.text_attr_or(key, &none).clone();
-    let (num_layers, is_causal) = (written("num_hidden_layers"), written("is_causal"));
+    let attr = |key: &str| draft.text_attr_or(key, &none).clone();
+    let (num_layers, is_causal) = (attr("num_hidden_layers"), attr("is_causal"));
     let all_sliding = layer_types.as_ref().is_some_and(|l| {
         !l.is_empty() && num_layers == PyValue::Int(l.len() as i64) && l.iter().all(|t| t.as_str() == Some("sliding_attention"))
     });
@@ -1260,7 +1258,9 @@ fn dflash_trtllm_mha_draft(ctx: &mut Ctx, fallback: &str) -> Step {
         ctx.cfg.set(f::speculative_draft_attention_backend, keep);
         return Ok(());
     }
-    if layer_types.is_none() || matches!(num_layers, PyValue::None) || matches!(is_causal, PyValue::None) {
+    // A key a config file does not write takes its config class's default (Qwen3's layer_types
+    // are derived, for one): from the file alone, only values written decide.
+    if !draft.complete && (layer_types.is_none() || matches!(num_layers, PyValue::None) || matches!(is_causal, PyValue::None)) {
         ctx.skip_unlisted(DFLASH_TRTLLM_DRAFT_CHECK, NotRunReason::NotImplemented);
         ctx.cfg.set_model_dependent(f::speculative_draft_attention_backend, keep);
         return Ok(());
@@ -1297,7 +1297,9 @@ fn draft_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revi
         return None;
     }
     let facts = facts?;
-    let keys = facts.raw?.speculative_draft_keys.as_ref()?;
+    // what get_config loaded (a catalog config), else what the config writes
+    let computed = facts.computed.and_then(|c| c.speculative_draft_attrs.as_ref());
+    let keys = computed.or(facts.raw?.speculative_draft_keys.as_ref())?;
     if facts.from == crate::models::FactsFrom::Catalog && !matches!(ctx.cfg.get(revision_field), PyValue::None) && !ctx.cfg.is(revision_field, "main") {
         return None;
     }
@@ -1308,7 +1310,7 @@ fn draft_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revi
             _ => return None,
         },
     };
-    Some(DraftHfConfig::new(keys, &overrides))
+    Some(DraftHfConfig::new(keys, &overrides, computed.is_some()))
 }
 
 /// `_handle_uno`.

@@ -29,6 +29,9 @@ pub struct DraftHfConfig {
     top: Vec<(String, PyValue)>,
     /// `text_config`, when the config has one (as an object).
     text: Option<Vec<(String, PyValue)>>,
+    /// The keys are the loaded config's attributes (its class's defaults included), not only
+    /// what its file writes: a key left out is one the config does not have.
+    pub complete: bool,
 }
 
 fn dict_items(v: &PyValue) -> Option<&[(String, PyValue)]> {
@@ -53,7 +56,7 @@ pub fn get<'v>(items: &'v [(String, PyValue)], key: &str) -> Option<&'v PyValue>
 impl DraftHfConfig {
     /// The config's `keys` with `get_config`'s `model_override_args` applied: each key set
     /// (a dict given for `text_config` updates that sub-config).
-    pub fn new(keys: &serde_json::Map<String, serde_json::Value>, overrides: &[(String, PyValue)]) -> Self {
+    pub fn new(keys: &serde_json::Map<String, serde_json::Value>, overrides: &[(String, PyValue)], complete: bool) -> Self {
         let mut top: Vec<(String, PyValue)> = keys.iter().filter(|(k, _)| k.as_str() != "text_config").map(|(k, v)| (k.clone(), PyValue::from_json(v))).collect();
         let mut text: Option<Vec<(String, PyValue)>> =
             keys.get("text_config").and_then(serde_json::Value::as_object).map(|o| o.iter().map(|(k, v)| (k.clone(), PyValue::from_json(v))).collect());
@@ -68,7 +71,7 @@ impl DraftHfConfig {
                 _ => set(&mut top, key, value.clone()),
             }
         }
-        DraftHfConfig { top, text }
+        DraftHfConfig { top, text, complete }
     }
 
     /// `_cfg_get(config, key, None)`.
@@ -351,7 +354,7 @@ mod tests {
     fn config(json: &str, overrides: &[(String, PyValue)]) -> DraftHfConfig {
         let v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
         let map = v.as_object().cloned().unwrap_or_default();
-        DraftHfConfig::new(&map, overrides)
+        DraftHfConfig::new(&map, overrides, false)
     }
 
     #[test]

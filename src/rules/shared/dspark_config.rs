@@ -109,7 +109,7 @@ mod tests {
 
     fn config(json: &str) -> DraftHfConfig {
         let v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-        DraftHfConfig::new(&v.as_object().cloned().unwrap_or_default(), &[])
+        DraftHfConfig::new(&v.as_object().cloned().unwrap_or_default(), &[], false)
     }
 
     #[test]
