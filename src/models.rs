@@ -44,6 +44,41 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    // Speculative decoding (src/rules/shared/dflash_utils.rs, dspark_config.rs and
+    // speculative.rs's DFLASH / DSpark handlers): the keys SGLang's DFlash and DSpark draft
+    // parsers read, as written (values kept whole: SGLang checks their types), with
+    // `text_config`'s among them. None when the config has another language-model sub-config
+    // (`llm_config` ...), whose pick is transformers' `get_text_config`.
+    #[serde(default)]
+    pub speculative_draft_keys: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
+/// `DRAFT_KEYS`, the same list).
+pub const DRAFT_KEYS: &[&str] = &[
+    "dflash_config", "dspark_config", "block_size", "num_target_layers", "target_layer_ids", "mask_token", "mask_token_id",
+    "projector_type", "shift_label", "pure_draft_prefix_len", "gru_hidden_dim", "emb_dim", "markov_rank", "markov_head_type",
+    "dspark_block_size", "dspark_markov_rank", "dspark_markov_head_type", "dspark_noise_token_id", "dspark_target_layer_ids",
+    "num_hidden_layers", "layer_types", "is_causal",
+];
+
+/// The keys of `text_config` kept with them (`DRAFT_TEXT_KEYS` there).
+pub const DRAFT_TEXT_KEYS: &[&str] = &["num_hidden_layers", "markov_rank", "markov_head_type", "mask_token_id", "layer_types", "is_causal"];
+
+/// [`RawFacts::speculative_draft_keys`] of a config.
+fn speculative_draft_keys(cfg: &Object) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let sub_config = |k: &str| cfg.get(k).is_some_and(serde_json::Value::is_object);
+    if !sub_config("text_config") && ["llm_config", "language_config", "thinker_config"].iter().any(|k| sub_config(k)) {
+        return None;
+    }
+    let pick = |o: &Object, keys: &[&str]| -> serde_json::Map<String, serde_json::Value> {
+        keys.iter().filter_map(|k| o.get(*k).map(|v| ((*k).to_string(), v.clone()))).collect()
+    };
+    let mut out = pick(cfg, DRAFT_KEYS);
+    if let Some(text) = cfg.get("text_config").and_then(serde_json::Value::as_object) {
+        out.insert("text_config".into(), serde_json::Value::Object(pick(text, DRAFT_TEXT_KEYS)));
+    }
+    Some(out)
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -86,6 +121,12 @@ pub struct SglangFacts {
     pub is_embedding: bool,
     pub is_hybrid_linear_attention: bool,
     pub is_hybrid_swa: bool,
+    // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
+    // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
+    // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under
+    // "text_config"; an attribute the config does not have is left out.
+    #[serde(default)]
+    pub speculative_draft_attrs: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Where a catalog config comes from.
@@ -797,6 +838,7 @@ impl GivenConfig {
             index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
+            speculative_draft_keys: speculative_draft_keys(&cfg),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

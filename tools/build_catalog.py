@@ -169,7 +169,35 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "index_topk_freq": _int(cfg, "index_topk_freq"),
         "index_topk_pattern": _str(cfg, "index_topk_pattern"),
         "indexer_types": _strs(cfg, "indexer_types"),
+        # Speculative decoding (src/rules/shared/dflash_utils.rs, dspark_config.rs): the keys the
+        # DFlash / DSpark draft parsers read, as written.
+        "speculative_draft_keys": speculative_draft_keys(cfg),
     }
+
+
+# The keys SGLang's DFlash / DSpark draft parsers (speculative/dflash_utils.py,
+# speculative/dspark_components/dspark_config.py) read of a draft's config; the same lists as
+# src/models.rs `DRAFT_KEYS` / `DRAFT_TEXT_KEYS`.
+DRAFT_KEYS = (
+    "dflash_config", "dspark_config", "block_size", "num_target_layers", "target_layer_ids", "mask_token", "mask_token_id",
+    "projector_type", "shift_label", "pure_draft_prefix_len", "gru_hidden_dim", "emb_dim", "markov_rank", "markov_head_type",
+    "dspark_block_size", "dspark_markov_rank", "dspark_markov_head_type", "dspark_noise_token_id", "dspark_target_layer_ids",
+    "num_hidden_layers", "layer_types", "is_causal",
+)
+DRAFT_TEXT_KEYS = ("num_hidden_layers", "markov_rank", "markov_head_type", "mask_token_id", "layer_types", "is_causal")
+
+
+def speculative_draft_keys(cfg: dict):
+    """The DRAFT_KEYS a config has (values whole), `text_config`'s DRAFT_TEXT_KEYS under
+    "text_config"; None when another language-model sub-config (transformers' pick) may hold them."""
+    def sub(k):
+        return isinstance(cfg.get(k), dict)
+    if not sub("text_config") and any(sub(k) for k in ("llm_config", "language_config", "thinker_config")):
+        return None
+    out = {k: cfg[k] for k in DRAFT_KEYS if k in cfg}
+    if sub("text_config"):
+        out["text_config"] = {k: cfg["text_config"][k] for k in DRAFT_TEXT_KEYS if k in cfg["text_config"]}
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -472,7 +500,38 @@ def sglang_facts(d: str) -> dict:
         "is_embedding": not is_generation_model(archs),
         "is_hybrid_linear_attention": mambaish_config(mc) is not None,
         "is_hybrid_swa": bool(mc.is_hybrid_swa),
+        # Speculative decoding (src/rules/speculative.rs): the draft parsers' keys as get_config
+        # gives them.
+        "speculative_draft_attrs": speculative_draft_attrs(d),
     }
+
+
+def speculative_draft_attrs(d: str):
+    """DRAFT_KEYS as attributes of the config SGLang's get_config loads (class defaults included),
+    the text config's DRAFT_TEXT_KEYS (as dflash_utils._get_text_config picks it) under
+    "text_config"; None when a value is not JSON (not met in practice)."""
+    from sglang.srt.speculative.dflash_utils import _get_text_config
+    from sglang.srt.utils.hf_transformers_utils import get_config
+
+    cfg = get_config(d, trust_remote_code=True)
+    missing = object()
+
+    def attrs(obj, keys):
+        out = {}
+        for k in keys:
+            v = obj.get(k, missing) if isinstance(obj, dict) else getattr(obj, k, missing)
+            if v is not missing:
+                out[k] = v
+        return out
+
+    out = attrs(cfg, DRAFT_KEYS)
+    text = _get_text_config(cfg)
+    if text is not None and text is not cfg:
+        out["text_config"] = attrs(text, DRAFT_TEXT_KEYS)
+    try:
+        return json.loads(json.dumps(out))
+    except (TypeError, ValueError):
+        return None
 
 
 def run_in_venv(args) -> int:

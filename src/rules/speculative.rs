@@ -4,18 +4,22 @@
 //! `ragged_verify.read_ragged_verify_mode`, `adaptive_spec_params` (`adaptive_unsupported_reason`,
 //! the default adaptive config's candidate steps) and `overrides._speculative_moe_runner_default`.
 //!
-//! What needs the target's or the draft model's config is not guessed: the draft's architecture
-//! (a Gemma4 assistant draft turns EAGLE/NEXTN into FROZEN_KV_MTP, and is refused with EAGLE3),
-//! the target's architecture (the draft path MTP models default to, IQuest Q1's MTP draft, the
-//! auto-chosen steps/top-k/draft tokens), a DFLASH/DSpark draft's block size or gamma, and the
-//! attention backend and page size the (unmodelled) attention hooks pick from the model. Those
-//! checks are listed as not run, and the values SGLang derives from them are written to the
-//! resolved config as model-dependent (`ResolvedConfig::set_model_dependent`), so a later check
-//! that reads them is reported as needing the model's config too.
+//! The draft model's config (`Ctx::draft_model`, or the target's when a DSpark draft is bundled
+//! in it) gives DFLASH's block size, DSpark's gamma and whether a trtllm_mha draft backend is
+//! kept, through SGLang's parsers (`shared::dflash_utils`, `shared::dspark_config`); the
+//! target's architecture gives the draft path MTP models default to and the auto-chosen
+//! steps/top-k/draft tokens. What is not known is not guessed: without the config (or for what
+//! it does not decide: a Gemma4 assistant draft's algorithm, IQuest Q1's MTP draft, the
+//! attention backend and page size the unmodelled attention hooks pick), the checks are listed
+//! as not run, and the values SGLang derives are written to the resolved config as
+//! model-dependent (`ResolvedConfig::set_model_dependent`), so a later check that reads them is
+//! reported as needing the model's config too.
 
+use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_config, DraftHfConfig, Failure};
+use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config, DEFAULT_DSPARK_GAMMA};
 use super::shared::envs::env_bool;
-use super::shared::runtime_context::attn_dp_enabled;
-use super::{raises, site, warns, Ctx, NotRunReason, Rule, Step};
+use super::shared::runtime_context::{attn_dp_enabled, is_sm100};
+use super::{raises, site, warns, Ctx, NotRunReason, Rule, SiteRef, Step};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::hardware::Platform;
@@ -552,6 +556,47 @@ rule!(W_DFLASH_DRAFT_BACKEND, "SPEC123", "dflash-draft-attention-backend-fallbac
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-num-draft-tokens 16 --speculative-draft-attention-backend flex_attention",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-num-draft-tokens 16 --speculative-draft-attention-backend triton");
 
+// ---------------------------------------------------------------------------------------------
+// The draft model's config (dflash_utils.parse_dflash_draft_config, dspark_config.parse_dspark_draft_config)
+// ---------------------------------------------------------------------------------------------
+
+rule!(DSPARK_TOKENS_MIN, "SPEC064", "dspark-num-draft-tokens-at-least-2",
+    raises("speculative_hook._handle_dspark", "DSpark speculative_num_draft_tokens must be >= 2"),
+    "DSpark verifies gamma drafted tokens plus the anchor: --speculative-num-draft-tokens (gamma + 1) must be at least 2. When neither --speculative-dspark-block-size nor the draft's config gives gamma, the value given is used as is.",
+    &["--speculative-num-draft-tokens", "--speculative-algorithm"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-num-draft-tokens 1",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-num-draft-tokens 2");
+rule!(W_DFLASH_BLOCK_UNREADABLE, "SPEC124", "dflash-draft-config-unreadable",
+    warns("speculative_hook._handle_dflash", "Failed to infer DFLASH block_size from draft model config"),
+    "Without --speculative-num-draft-tokens or --speculative-dflash-block-size, SGLang takes DFLASH's block size from the draft's config (dflash_config); a value there it refuses (the error after 'Error:') makes it fall back to 16, which may not be the block size the draft was trained for.",
+    &["--speculative-draft-model-path", "--json-model-override-args", "--speculative-dflash-block-size"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path z-lab/Muse-Glimmer-30B-DFlash2 --json-model-override-args '{\"dflash_config\": {\"block_size\": 0}}'",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path z-lab/Muse-Glimmer-30B-DFlash2");
+rule!(W_DFLASH_BLOCK_DEFAULT, "SPEC125", "dflash-block-size-defaults-to-16",
+    warns("speculative_hook._handle_dflash", "speculative_num_draft_tokens is not set; defaulting to"),
+    "The DFLASH draft's config gives no block_size (nor does --speculative-dflash-block-size or --speculative-num-draft-tokens): SGLang verifies blocks of 16 tokens, which may not match the draft.",
+    &["--speculative-draft-model-path", "--speculative-dflash-block-size"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dflash-block-size 16");
+rule!(W_DFLASH_TRTLLM_FALLBACK, "SPEC126", "dflash-trtllm-mha-needs-sliding-or-causal-draft",
+    warns("speculative_hook._resolve_dflash_draft_attention_backend", "DFLASH only enables 'trtllm_mha' when all layers"),
+    "The trtllm_mha draft backend serves a DFLASH draft only when every layer of the draft is sliding-window attention or the draft declares is_causal; otherwise SGLang drafts with fa4 on SM100 GPUs, else flashinfer (triton on ROCm).",
+    &["--speculative-draft-attention-backend"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path z-lab/Muse-Glimmer-30B-DFlash2 --speculative-draft-attention-backend trtllm_mha --json-model-override-args '{\"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]}'",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path z-lab/Muse-Glimmer-30B-DFlash2 --speculative-draft-attention-backend trtllm_mha");
+rule!(W_DSPARK_CONFIG_UNREADABLE, "SPEC127", "dspark-draft-config-unreadable",
+    warns("speculative_hook._handle_dspark", "Failed to read DSpark draft config"),
+    "SGLang reads DSpark's gamma (block size), Markov head and mask token from the draft's config; a value there it refuses (the error after 'Error:') makes it ignore the config: gamma then comes from --speculative-dspark-block-size, --speculative-num-draft-tokens or the default 7.",
+    &["--speculative-draft-model-path", "--json-model-override-args"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path z-lab/Muse-Glimmer-30B-DFlash2 --json-model-override-args '{\"markov_rank\": -1}'",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path z-lab/Muse-Glimmer-30B-DFlash2");
+rule!(W_DSPARK_GAMMA_DEFAULT, "SPEC128", "dspark-gamma-defaults-to-7",
+    warns("speculative_hook._handle_dspark", "DSpark gamma is not set; defaulting to"),
+    "Neither --speculative-dspark-block-size, --speculative-num-draft-tokens nor the draft's config gives DSpark's gamma: SGLang drafts 7 tokens a step (8 verified), which may not match the draft.",
+    &["--speculative-dspark-block-size", "--speculative-draft-model-path"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 7");
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
     &UNKNOWN_ALGORITHM,
@@ -634,6 +679,12 @@ pub static RULES: &[&Rule] = &[
     &W_UNO_MIXED,
     &W_FROZEN_MIXED,
     &W_DFLASH_DRAFT_BACKEND,
+    &DSPARK_TOKENS_MIN,
+    &W_DFLASH_BLOCK_UNREADABLE,
+    &W_DFLASH_BLOCK_DEFAULT,
+    &W_DFLASH_TRTLLM_FALLBACK,
+    &W_DSPARK_CONFIG_UNREADABLE,
+    &W_DSPARK_GAMMA_DEFAULT,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1102,8 +1153,28 @@ fn handle_dflash(ctx: &mut Ctx) -> Step {
         set_int(ctx, f::speculative_num_draft_tokens, bs);
     }
     if ctx.cfg.is_none(f::speculative_num_draft_tokens) {
-        // The draft model's config gives the block size (16 when it does not).
-        ctx.cfg.set_model_dependent(f::speculative_num_draft_tokens, PyValue::Int(16));
+        // The draft's config gives the block size (16 when it does not, or cannot be read).
+        let draft = draft_hf_config(ctx, ctx.draft_model, f::speculative_draft_model_revision);
+        let inferred = match draft.as_ref().map(parse_dflash_draft_config) {
+            Some(Ok(parsed)) => Some(parsed.block_size),
+            Some(Err(Failure::Raises(e))) => {
+                ctx.warn(&W_DFLASH_BLOCK_UNREADABLE, &[("e", &e)], &[f::speculative_draft_model_path, f::json_model_override_args], vec![]);
+                Some(None)
+            }
+            Some(Err(Failure::Unknown)) | None => None,
+        };
+        match inferred {
+            Some(Some(size)) => set_int(ctx, f::speculative_num_draft_tokens, size),
+            Some(None) => {
+                ctx.warn(&W_DFLASH_BLOCK_DEFAULT, &[("inferred_block_size", &16)], &[f::speculative_draft_model_path], vec![]);
+                set_int(ctx, f::speculative_num_draft_tokens, 16);
+            }
+            None => {
+                let reason = if draft.is_some() { NotRunReason::NotImplemented } else { NotRunReason::ModelConfig };
+                ctx.skip_unlisted(PARSE_DFLASH_DRAFT_CONFIG, reason);
+                ctx.cfg.set_model_dependent(f::speculative_num_draft_tokens, PyValue::Int(16));
+            }
+        }
     }
     if let Some(window) = ctx.cfg.int(f::speculative_draft_window_size) {
         let tokens = ctx.cfg.int(f::speculative_num_draft_tokens).unwrap_or(16);
@@ -1117,13 +1188,13 @@ fn handle_dflash(ctx: &mut Ctx) -> Step {
             );
         }
     }
-    resolve_dflash_draft_attention_backend(ctx);
+    resolve_dflash_draft_attention_backend(ctx)?;
     max_running_requests_default(ctx);
     Ok(())
 }
 
 /// `_resolve_dflash_draft_attention_backend` (in-tree platforms).
-fn resolve_dflash_draft_attention_backend(ctx: &mut Ctx) {
+fn resolve_dflash_draft_attention_backend(ctx: &mut Ctx) -> Step {
     let fallback = if ctx.hw.platform == Platform::Rocm { "triton" } else { "flashinfer" };
     let given = ctx.cfg.str(f::speculative_draft_attention_backend).map(str::to_string);
     let backend = match given {
@@ -1134,7 +1205,7 @@ fn resolve_dflash_draft_attention_backend(ctx: &mut Ctx) {
                 // The target's prefill backend, which attention_hook (not modelled) picks from the
                 // model: left unset here. (Marking it model-dependent would turn every later check
                 // that reads it, e.g. check_chunked_prefill's page-size guess, into a not-run one.)
-                return;
+                return Ok(());
             }
         },
     };
@@ -1148,11 +1219,98 @@ fn resolve_dflash_draft_attention_backend(ctx: &mut Ctx) {
         );
         ctx.cfg.set(f::speculative_draft_attention_backend, PyValue::Str(fallback.into()));
     } else if backend == "trtllm_mha" {
-        // Kept only for an all-sliding or causal draft (else fa4 on SM100, or the fallback): the
-        // draft's config decides; left as given here.
+        return dflash_trtllm_mha_draft(ctx, fallback);
     } else {
         ctx.cfg.set(f::speculative_draft_attention_backend, PyValue::Str(backend));
     }
+    Ok(())
+}
+
+/// `_resolve_dflash_draft_attention_backend`'s trtllm_mha branch: kept for a draft whose layers
+/// are all sliding-window attention or that declares `is_causal`, else fa4 on SM100, else the
+/// fallback. The draft's config decides.
+fn dflash_trtllm_mha_draft(ctx: &mut Ctx, fallback: &str) -> Step {
+    let keep = PyValue::Str("trtllm_mha".into());
+    let Some(draft) = draft_hf_config(ctx, ctx.draft_model, f::speculative_draft_model_revision) else {
+        ctx.skip(site("speculative.dflash_utils.get_dflash_layer_types", "DFLASH config.layer_types must be"), NotRunReason::ModelConfig);
+        ctx.cfg.set_model_dependent(f::speculative_draft_attention_backend, keep);
+        return Ok(());
+    };
+    let layer_types = match get_dflash_layer_types(&draft) {
+        Ok(l) => l,
+        // A layer_types that is not a list: for most model types transformers' config class
+        // already refuses it while the config loads (a StrictDataclassFieldValidationError),
+        // before get_dflash_layer_types would; which comes first is not modelled.
+        Err(_) => {
+            ctx.skip(site("speculative.dflash_utils.get_dflash_layer_types", "DFLASH config.layer_types must be"), NotRunReason::NotImplemented);
+            ctx.cfg.set_model_dependent(f::speculative_draft_attention_backend, keep);
+            return Ok(());
+        }
+    };
+    let none = PyValue::None;
+    let attr = |key: &str| draft.text_attr_or(key, &none).clone();
+    let (num_layers, is_causal) = (attr("num_hidden_layers"), attr("is_causal"));
+    let all_sliding = layer_types.as_ref().is_some_and(|l| {
+        !l.is_empty() && num_layers == PyValue::Int(l.len() as i64) && l.iter().all(|t| t.as_str() == Some("sliding_attention"))
+    });
+    let all_causal = is_causal == PyValue::Bool(true);
+    if all_sliding || all_causal {
+        ctx.cfg.set(f::speculative_draft_attention_backend, keep);
+        return Ok(());
+    }
+    // A key a config file does not write takes its config class's default (Qwen3's layer_types
+    // are derived, for one): from the file alone, only values written decide.
+    if !draft.complete && (layer_types.is_none() || matches!(num_layers, PyValue::None) || matches!(is_causal, PyValue::None)) {
+        ctx.skip_unlisted(DFLASH_TRTLLM_DRAFT_CHECK, NotRunReason::NotImplemented);
+        ctx.cfg.set_model_dependent(f::speculative_draft_attention_backend, keep);
+        return Ok(());
+    }
+    let fallback = if is_sm100(ctx.hw) { "fa4" } else { fallback };
+    let shown = layer_types.map_or(PyValue::None, PyValue::List);
+    let fix = ctx.fix_set(format!("Use {fallback} for the draft"), f::speculative_draft_attention_backend, fallback, Applicability::Safe);
+    ctx.warn(
+        &W_DFLASH_TRTLLM_FALLBACK,
+        &[("layer_types", &shown.repr()), ("getattr(draft_text_config, 'is_causal', None)", &is_causal.repr()), ("fallback_backend", &fallback)],
+        &[f::speculative_draft_attention_backend],
+        vec![fix],
+    );
+    ctx.cfg.set(f::speculative_draft_attention_backend, PyValue::Str(fallback.into()));
+    Ok(())
+}
+
+/// `_handle_dspark`'s refusal when no draft is given, bundled or in a dspark/ subfolder.
+const DSPARK_NEEDS_DRAFT: SiteRef = site("speculative_hook._handle_dspark", "DSpark dense speculative decoding requires setting");
+
+/// The checks of the draft's config that have no raise site of their own (SGLang catches what
+/// the parsers raise), as not-run records name them.
+const PARSE_DFLASH_DRAFT_CONFIG: &str = "speculative.dflash_utils.parse_dflash_draft_config";
+const PARSE_DSPARK_DRAFT_CONFIG: &str = "speculative.dspark_components.dspark_config.parse_dspark_draft_config";
+const DFLASH_TRTLLM_DRAFT_CHECK: &str = "speculative_hook._resolve_dflash_draft_attention_backend";
+
+/// The config `get_config` gives the DFLASH / DSpark handlers for a model with these facts (the
+/// draft's, or the target's when the draft is bundled in it): the keys the parsers read, with
+/// `--json-model-override-args` applied. None when not known: no config facts, a catalog
+/// config while another revision (`revision_field`) is asked for, overrides that are not a JSON
+/// object, or a release whose parsers are not these (0.5.23's).
+fn draft_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revision_field: Field) -> Option<DraftHfConfig> {
+    if ctx.release.version != "0.5.23" {
+        return None;
+    }
+    let facts = facts?;
+    // what get_config loaded (a catalog config), else what the config writes
+    let computed = facts.computed.and_then(|c| c.speculative_draft_attrs.as_ref());
+    let keys = computed.or(facts.raw?.speculative_draft_keys.as_ref())?;
+    if facts.from == crate::models::FactsFrom::Catalog && !matches!(ctx.cfg.get(revision_field), PyValue::None) && !ctx.cfg.is(revision_field, "main") {
+        return None;
+    }
+    let overrides = match ctx.cfg.str(f::json_model_override_args) {
+        None => Vec::new(),
+        Some(text) => match crate::pyjson::loads(text).ok()? {
+            PyValue::Dict(items) => items,
+            _ => return None,
+        },
+    };
+    Some(DraftHfConfig::new(keys, &overrides, computed.is_some()))
 }
 
 /// `_handle_uno`.
@@ -1362,45 +1520,105 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
         let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
         return ctx.raise(&DSPARK_PP, &[], &[f::pp_size, f::disaggregation_mode], vec![fix]);
     }
+    // The draft's config: the one --speculative-draft-model-path names, or the target's when the
+    // draft is bundled in the target checkpoint.
+    let mut draft_facts = ctx.draft_model;
     if ctx.cfg.is_none(f::speculative_draft_model_path) {
-        // a draft bundled in the target checkpoint (its config) or in its dspark/ subfolder
-        ctx.model_config(site("speculative_hook._handle_dspark", "DSpark dense speculative decoding requires setting"));
+        let target = draft_hf_config(ctx, ctx.model, f::revision);
         let model = ctx.cfg.get(f::model_path).clone();
-        ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
+        if target.as_ref().is_some_and(checkpoint_bundles_dspark_draft) {
+            let revision = ctx.cfg.get(f::revision).clone();
+            ctx.cfg.set(f::speculative_draft_model_path, model);
+            ctx.cfg.set(f::speculative_draft_model_revision, revision);
+            draft_facts = ctx.model;
+        } else {
+            // a draft in the target checkpoint's dspark/ subfolder (on the Hub, or in the folder)
+            if target.is_some() {
+                ctx.skip(DSPARK_NEEDS_DRAFT, NotRunReason::Network);
+            } else {
+                ctx.model_config(DSPARK_NEEDS_DRAFT);
+            }
+            ctx.cfg.set_model_dependent(f::speculative_draft_model_path, model);
+            draft_facts = None;
+        }
     }
     force_one(ctx, f::speculative_num_steps, &W_DSPARK_STEPS, "cfg.speculative_num_steps");
     force_one(ctx, f::speculative_eagle_topk, &W_DSPARK_TOPK, "cfg.speculative_eagle_topk");
+    // read_draft_checkpoint_config: a config SGLang refuses is logged and ignored. (A MiniMax M3
+    // draft's config is first rewritten by configure_minimax_m3_dspark: not modelled.)
+    let minimax = draft_facts.and_then(|m| m.architecture) == Some("DSparkMiniMaxDraftModel");
+    let draft = draft_hf_config(ctx, draft_facts, f::speculative_draft_model_revision).filter(|_| !minimax);
+    let draft_gamma: Option<Option<i64>> = match draft.as_ref().map(parse_dspark_draft_config) {
+        Some(Ok(parsed)) => Some(parsed.gamma),
+        Some(Err(Failure::Raises(e))) => {
+            ctx.warn(&W_DSPARK_CONFIG_UNREADABLE, &[("e", &e)], &[f::speculative_draft_model_path, f::json_model_override_args], vec![]);
+            Some(None)
+        }
+        Some(Err(Failure::Unknown)) | None => {
+            ctx.skip_unlisted(PARSE_DSPARK_DRAFT_CONFIG, if draft.is_some() || minimax { NotRunReason::NotImplemented } else { NotRunReason::ModelConfig });
+            None
+        }
+    };
     let tokens = ctx.cfg.int(f::speculative_num_draft_tokens);
-    match ctx.cfg.int(f::speculative_dspark_block_size) {
-        Some(gamma) => {
+    let gamma = match (ctx.cfg.int(f::speculative_dspark_block_size), draft_gamma) {
+        (Some(gamma), _) => {
             if gamma <= 0 {
                 let fix = drop_fix(ctx, "Drop --speculative-dspark-block-size (use the draft's)", f::speculative_dspark_block_size);
                 return ctx.raise(&DSPARK_BLOCK_POSITIVE, &[("cfg.speculative_dspark_block_size", &gamma)], &[f::speculative_dspark_block_size], vec![fix]);
             }
-            let window = gamma + 1;
-            if let Some(t) = tokens {
-                if t != window {
-                    let fix = ctx.fix_remove("Drop --speculative-num-draft-tokens (the block size sets it)", f::speculative_num_draft_tokens, Applicability::Safe);
-                    return ctx.raise(
-                        &DSPARK_TOKENS_VS_GAMMA,
-                        &[("verify_window", &window), ("gamma", &gamma), ("cfg.speculative_num_draft_tokens", &t)],
-                        &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size],
-                        vec![fix],
-                    );
-                }
-            }
-            set_int(ctx, f::speculative_num_draft_tokens, window);
+            Some(gamma)
         }
-        None => {
+        (None, Some(from_config)) => match (from_config, tokens) {
+            (Some(g), _) => Some(g),
+            (None, None) => {
+                ctx.warn(&W_DSPARK_GAMMA_DEFAULT, &[("gamma", &DEFAULT_DSPARK_GAMMA)], &[f::speculative_dspark_block_size, f::speculative_draft_model_path, f::speculative_algorithm], vec![]);
+                Some(DEFAULT_DSPARK_GAMMA)
+            }
+            (None, Some(_)) => None,
+        },
+        (None, None) => {
             // gamma from the draft checkpoint's config (7 when it has none and no draft tokens are given)
             ctx.skip(site("speculative_hook._handle_dspark", "DSpark speculative_num_draft_tokens must equal gamma + 1"), NotRunReason::ModelConfig);
             if tokens.is_some_and(|t| t < 2) {
                 ctx.skip(site("speculative_hook._handle_dspark", "DSpark speculative_num_draft_tokens must be >= 2"), NotRunReason::ModelConfig);
             }
             ctx.cfg.set_model_dependent(f::speculative_num_draft_tokens, PyValue::Int(tokens.unwrap_or(8)));
+            max_running_requests_default(ctx);
+            return dspark_ragged_mode_warnings(ctx, mode);
         }
+    };
+    if let Some(gamma) = gamma {
+        let window = gamma + 1;
+        if let Some(t) = tokens {
+            if t != window {
+                let fix = ctx.fix_remove("Drop --speculative-num-draft-tokens (the block size sets it)", f::speculative_num_draft_tokens, Applicability::Safe);
+                return ctx.raise(
+                    &DSPARK_TOKENS_VS_GAMMA,
+                    &[("verify_window", &window), ("gamma", &gamma), ("cfg.speculative_num_draft_tokens", &t)],
+                    &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size],
+                    vec![fix],
+                );
+            }
+        }
+        set_int(ctx, f::speculative_num_draft_tokens, window);
+    }
+    // (an unset speculative_num_draft_tokens cannot remain here: gamma defaults to 7 first)
+    if let Some(t) = ctx.cfg.int(f::speculative_num_draft_tokens).filter(|t| *t < 2) {
+        let fix = if ctx.cfg.is_explicit(f::speculative_num_draft_tokens) {
+            ctx.fix_remove("Drop --speculative-num-draft-tokens (gamma then defaults to 7)", f::speculative_num_draft_tokens, Applicability::Unsafe)
+        } else {
+            // the draft's config gave gamma (its dspark_block_size): an explicit gamma wins over it
+            let gamma = DEFAULT_DSPARK_GAMMA.to_string();
+            ctx.fix_set(format!("Use --speculative-dspark-block-size {gamma} (SGLang's default gamma)"), f::speculative_dspark_block_size, &gamma, Applicability::Unsafe)
+        };
+        return ctx.raise(&DSPARK_TOKENS_MIN, &[("cfg.speculative_num_draft_tokens", &t)], &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size], vec![fix]);
     }
     max_running_requests_default(ctx);
+    dspark_ragged_mode_warnings(ctx, mode)
+}
+
+/// `_handle_dspark`'s last warnings: options that only take effect in another ragged-verify mode.
+fn dspark_ragged_mode_warnings(ctx: &mut Ctx, mode: &str) -> Step {
     if ctx.cfg.truthy(f::speculative_dspark_align_verify_tokens_to_graph_tier) && mode != "compact" {
         let fix = ctx.fix_remove("Drop --speculative-dspark-align-verify-tokens-to-graph-tier", f::speculative_dspark_align_verify_tokens_to_graph_tier, Applicability::Safe);
         ctx.warn(&W_DSPARK_ALIGN_NOOP, &[("ragged_mode.value", &str_repr(mode))], &[f::speculative_dspark_align_verify_tokens_to_graph_tier], vec![fix]);

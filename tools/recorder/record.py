@@ -131,13 +131,22 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
         return ((len(word) >= len("--model") and "--model-path".startswith(word))
                 or (len(word) >= len("--speculative-draft-model") and "--speculative-draft-model-path".startswith(word)))
 
+    def is_draft_flag(word: str) -> bool:
+        return len(word) >= len("--speculative-draft-model") and "--speculative-draft-model-path".startswith(word)
+
+    def draft_only(hub_id: str) -> bool:
+        # A speculative draft's config (DFlash / DSpark drafts: `*DraftModel`) stands in for
+        # draft models only: it is not a model SGLang serves on its own.
+        with open(os.path.join(HERE, "models", hub[hub_id], "config.json")) as f:
+            return any(a.endswith("DraftModel") for a in json.load(f).get("architectures") or [])
+
     quantized_by_flag = any(a == "--quantization" or a.startswith("--quantization=") for a in argv)
     argv, used, unmap = list(argv), {}, {}
     for i, a in enumerate(list(argv)):
         if is_model_flag(a) and i + 1 < len(argv):
-            at, path = i + 1, argv[i + 1]
+            at, path, flag = i + 1, argv[i + 1], a
         elif "=" in a and is_model_flag(a.split("=", 1)[0]):
-            at, path = i, a.split("=", 1)[1]
+            at, path, flag = i, a.split("=", 1)[1], a.split("=", 1)[0]
         else:
             continue
         if (path in hub or path in files or not path or PLACEHOLDER & set(path) or ".." in path
@@ -147,7 +156,7 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
         quant = ("fp8", "fp4", "awq", "gptq", "int4", "int8", "w8a8", "w4a8")
         wanted = [q for q in quant if q in path.lower()]
         names = {h.split("/")[-1].lower(): h for h in hub
-                 if wanted or not any(q in h.lower() for q in quant)}
+                 if (wanted or not any(q in h.lower() for q in quant)) and (is_draft_flag(flag) or not draft_only(h))}
         best = difflib.get_close_matches(path.rstrip("/").split("/")[-1].lower(), list(names), n=1, cutoff=0.0)
         hub_id = names[best[0]] if best else "meta-llama/Llama-3.1-8B-Instruct"
         local = os.path.join(case_dir, path.lstrip("/")) if path.startswith("/") else os.path.join(scratch, path)

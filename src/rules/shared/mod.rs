@@ -3,6 +3,8 @@
 //! import these, never each other, as SGLang's hook modules import its shared modules.
 
 pub mod cuda_graph_config;
+pub mod dflash_utils;
+pub mod dspark_config;
 pub mod envs;
 pub mod ib_devices;
 pub mod json_fix;
