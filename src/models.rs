@@ -44,6 +44,13 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    // Read by kv_shard's checks (kv_shard_hook.handle_kv_cache_sharding):
+    /// Local (chunked) attention's chunk, from the text config (`ModelConfig.attention_chunk_size`).
+    #[serde(default)]
+    pub attention_chunk_size: Option<i64>,
+    /// `ModelConfig.num_nextn_predict_layers`, from the text config (kv_shard's speculative check).
+    #[serde(default)]
+    pub num_nextn_predict_layers: Option<i64>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -161,6 +168,9 @@ pub struct ModelLists {
     /// A predicate-keyed provider claims every architecture whose name contains one of these.
     #[serde(default)]
     pub model_override_architecture_substrings: Vec<String>,
+    /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
+    #[serde(default)]
+    pub encoder_decoder_architectures: Vec<String>,
 }
 
 impl ModelLists {
@@ -797,6 +807,8 @@ impl GivenConfig {
             index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
+            attention_chunk_size: r.int(text, &["attention_chunk_size"]),
+            num_nextn_predict_layers: r.int(text, &["num_nextn_predict_layers"]),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

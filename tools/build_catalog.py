@@ -166,6 +166,9 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "index_topk_freq": _int(cfg, "index_topk_freq"),
         "index_topk_pattern": _str(cfg, "index_topk_pattern"),
         "indexer_types": _strs(cfg, "indexer_types"),
+        # Read by kv_shard_hook.handle_kv_cache_sharding's checks (ModelConfig's values).
+        "attention_chunk_size": _int(text, "attention_chunk_size"),
+        "num_nextn_predict_layers": _int(text, "num_nextn_predict_layers"),
     }
 
 
@@ -395,6 +398,8 @@ def release_lists(sglang_dir: str) -> dict:
     lists["model_override_architecture_substrings"] = sorted(set(substrings))
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
+    # ModelConfig.is_encoder_decoder (kv_shard_hook's encoder-decoder check reads it).
+    lists["encoder_decoder_architectures"] = sorted(set(tuple_in("is_encoder_decoder_model")))
     return lists
 
 

@@ -712,6 +712,56 @@ pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
 };
 
 /// Every rule in this family.
+pub static UM_OFFLOAD_MLA: Rule = Rule {
+    code: "KV069",
+    name: "unified-memory-decode-offload-rejects-mla",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"),
+    explanation: "Decode-side KV offload from the unified memory pool is implemented for the MHA pool only; MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) cannot offload decode KV from it yet.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+};
+
+pub static UM_OFFLOAD_MAMBA: Rule = Rule {
+    code: "KV070",
+    name: "unified-memory-decode-offload-rejects-hybrid-mamba",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"),
+    explanation: "Decode-side KV offload from the unified memory pool does not move the recurrent (Mamba / linear-attention) state of hybrid models such as Qwen3-Next or Nemotron-H.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+};
+
+pub static UM_OFFLOAD_SWA: Rule = Rule {
+    code: "KV071",
+    name: "unified-memory-decode-offload-rejects-hybrid-swa",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"),
+    explanation: "Decode-side KV offload from the unified memory pool has no host transfers for the sliding-window sub-pool of hybrid-SWA models (gpt-oss, Gemma 3/4 ...) yet.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
+    example_bad: "--model-path openai/gpt-oss-20b --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+};
+
+pub static UM_RETRACTION_MAMBA: Rule = Rule {
+    code: "KV072",
+    name: "unified-memory-host-pool-retraction-rejects-hybrid-mamba",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"),
+    explanation: "Backing up retracted decode requests to the host pool (--disaggregation-decode-retraction-backup host_pool) from the unified memory pool does not carry the recurrent state of hybrid Mamba / linear-attention models.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-retraction-backup"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
+};
+
+pub static UM_DCP_MLA: Rule = Rule {
+    code: "KV073",
+    name: "unified-memory-dcp-needs-mla-model",
+    sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"),
+    explanation: "With decode context parallelism the unified pool writes each rank's shard through a masked path that only its MLA pool has; the MHA unified pool cannot be used with --dcp-size > 1.",
+    flags: &["--enable-unified-memory", "--dcp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-unified-memory",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-unified-memory",
+};
+
 pub static RULES: &[&Rule] = &[
     &KV4_FA4_MLA_DECODE,
     &KV4_FA4_MHA_DECODE,
@@ -780,6 +830,11 @@ pub static RULES: &[&Rule] = &[
     &UM_DCP_NO_PD,
     &UM_DCP_BACKENDS,
     &UM_SPEC_VERIFY_BACKENDS,
+    &UM_OFFLOAD_MLA,
+    &UM_OFFLOAD_MAMBA,
+    &UM_OFFLOAD_SWA,
+    &UM_RETRACTION_MAMBA,
+    &UM_DCP_MLA,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1384,6 +1439,33 @@ fn assert_spec_verify_backends(ctx: &mut Ctx, algorithm: &str, allowed: &[&str])
     false
 }
 
+/// Asserts on the model's attention kinds, in order: the first whose fact is true raises (false
+/// is returned); an unknown fact records it and the rest as not run (true: SGLang may go on).
+fn model_asserts(ctx: &mut Ctx, checks: &[(&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>)], fields: &[Field]) -> bool {
+    let mut known = true;
+    for &(rule, fact) in checks {
+        let crate::rules::Sglang::Raises(site) = rule.sglang else { continue };
+        if !known {
+            ctx.skip(site, NotRunReason::ModelConfig);
+            continue;
+        }
+        match ctx.model_fact(site, fact) {
+            None => known = false,
+            Some(false) => {}
+            Some(true) => {
+                let mut fixes = Vec::new();
+                if let Some(&other) = fields.first() {
+                    fixes.push(ctx.fix_remove(format!("Remove {}", ctx.flag(other)), other, Applicability::Unsafe));
+                }
+                fixes.push(ctx.fix_remove("Remove --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe));
+                let _ = ctx.raise(rule, &[], fields, fixes);
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// `handle_unified_memory_pool`
 pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.truthy(f::enable_unified_memory) {
@@ -1431,12 +1513,21 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                 ];
                 return ctx.raise(&UM_OFFLOAD_FILE_ONLY, &[], &[f::hicache_storage_backend, f::enable_unified_memory], fixes);
             }
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"));
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"));
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"));
+            // The model's attention: MLA (use_mla_backend), hybrid Mamba (mambaish_config), hybrid SWA.
+            let checks: [(&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>); 3] = [
+                (&UM_OFFLOAD_MLA, |m| m.derived.is_mla),
+                (&UM_OFFLOAD_MAMBA, |m| m.derived.is_hybrid_linear_attention),
+                (&UM_OFFLOAD_SWA, |m| m.derived.is_hybrid_swa),
+            ];
+            if !model_asserts(ctx, &checks, &[f::disaggregation_decode_enable_offload_kvcache, f::enable_unified_memory]) {
+                return Ok(());
+            }
         }
         if ctx.cfg.is(f::disaggregation_decode_retraction_backup, "host_pool") {
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"));
+            let checks: [(&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>); 1] = [(&UM_RETRACTION_MAMBA, |m| m.derived.is_hybrid_linear_attention)];
+            if !model_asserts(ctx, &checks, &[f::disaggregation_decode_retraction_backup, f::enable_unified_memory]) {
+                return Ok(());
+            }
         }
     }
     if !matches!(spec.as_deref(), None | Some("DSPARK") | Some("EAGLE") | Some("EAGLE3") | Some("DFLASH")) {
@@ -1490,9 +1581,23 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     }
     // #19 (EAGLE + host_pool) and #20 (EAGLE + HiCache) sit behind the EAGLE branch above.
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 {
-        // _validate_unified_memory_dcp: #1 (MLA only) and #2 (no hybrid SWA) read the model.
-        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"));
-        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support hybrid"));
+        // _validate_unified_memory_dcp: #1 MLA models only (use_mla_backend).
+        let hybrid_swa_site = site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support hybrid");
+        match ctx.model_fact(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"), |m| m.derived.is_mla) {
+            None => ctx.skip(hybrid_swa_site, NotRunReason::ModelConfig),
+            Some(false) => {
+                let fixes = vec![ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe), drop_um(ctx)];
+                return ctx.raise(&UM_DCP_MLA, &[], &[f::dcp_size, f::enable_unified_memory], fixes);
+            }
+            // #2: no hybrid sliding-window model. No served MLA model is hybrid SWA, so a true
+            // fact has no recorded case here: it is left not run.
+            Some(true) => {
+                if ctx.model_fact(hybrid_swa_site, |m| m.derived.is_hybrid_swa) != Some(false) {
+                    ctx.skip(hybrid_swa_site, NotRunReason::NotImplemented);
+                    return Ok(());
+                }
+            }
+        }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe), drop_um(ctx)];
             return ctx.raise(&UM_DCP_NO_PD, &[], &[f::disaggregation_mode, f::dcp_size, f::enable_unified_memory], fixes);
