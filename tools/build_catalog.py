@@ -424,6 +424,9 @@ def sglang_facts(d: str) -> dict:
         "is_embedding": not is_generation_model(archs),
         "is_hybrid_linear_attention": mambaish_config(mc) is not None,
         "is_hybrid_swa": bool(mc.is_hybrid_swa),
+        # Read by the attention and KV-cache families (default backend, page-major layout).
+        "has_asymmetric_kv": bool(mc.has_asymmetric_kv),
+        "has_attention_sinks": bool(mc.has_attention_sinks),
     }
 
 

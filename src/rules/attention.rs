@@ -647,8 +647,12 @@ const PLAIN_KV_ARCHS: &[&str] = &[
     "Qwen3MoeForCausalLM", "Phi3ForCausalLM", "GptOssForCausalLM",
 ];
 
-/// `ModelConfig.has_attention_sinks`, where the architecture decides it.
+/// `ModelConfig.has_attention_sinks`: as SGLang computed it for a catalog model, else where the
+/// architecture decides it.
 fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
+    if let Some(sinks) = m.computed.and_then(|c| c.has_attention_sinks) {
+        return Some(sinks);
+    }
     let arch = m.architecture?;
     if SWA_SINK_ARCHS.contains(&arch) {
         Some(true)
@@ -659,8 +663,12 @@ fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
     }
 }
 
-/// `ModelConfig.has_asymmetric_kv` for an MHA model, where the architecture decides it.
+/// `ModelConfig.has_asymmetric_kv` for an MHA model: as SGLang computed it for a catalog model,
+/// else where the architecture decides it.
 fn has_asymmetric_kv(m: &crate::models::ModelFacts) -> Option<bool> {
+    if let Some(asymmetric) = m.computed.and_then(|c| c.has_asymmetric_kv) {
+        return Some(asymmetric);
+    }
     m.architecture.filter(|a| PLAIN_KV_ARCHS.contains(a)).map(|_| false)
 }
 
