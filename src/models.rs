@@ -93,13 +93,17 @@ pub struct SglangFacts {
     pub is_embedding: bool,
     pub is_hybrid_linear_attention: bool,
     pub is_hybrid_swa: bool,
-    // Read by the attention and KV-cache families (default backend, page-major layout):
+    // Read by the attention and KV-cache families (default backend, page-major layout, ReplaySSM):
     /// `ModelConfig.has_asymmetric_kv` (K and V rows of different widths).
     #[serde(default)]
     pub has_asymmetric_kv: Option<bool>,
     /// `ModelConfig.has_attention_sinks` (learned attention sinks).
     #[serde(default)]
     pub has_attention_sinks: Option<bool>,
+    /// Whether `_mamba_radix_cache_resolution` arms the Mamba radix cache for the model (by
+    /// architecture, or by its linear-attention spec).
+    #[serde(default)]
+    pub uses_mamba_radix_cache: Option<bool>,
 }
 
 /// Where a catalog config comes from.

@@ -427,7 +427,22 @@ def sglang_facts(d: str) -> dict:
         # Read by the attention and KV-cache families (default backend, page-major layout).
         "has_asymmetric_kv": bool(mc.has_asymmetric_kv),
         "has_attention_sinks": bool(mc.has_attention_sinks),
+        "uses_mamba_radix_cache": uses_mamba_radix_cache(mc),
     }
+
+
+def uses_mamba_radix_cache(mc) -> bool:
+    """overrides._mamba_radix_cache_resolution's test: the model arms the Mamba radix cache."""
+    from sglang.srt.arg_groups import overrides as O
+    from sglang.srt.configs.linear_attn_model_registry import get_linear_attn_spec
+
+    hf_config = mc.hf_config
+    arch = (hf_config.architectures or [None])[0]
+    in_branch = arch in O._MAMBA_RADIX_CACHE_ARCHS
+    if arch == "GraniteMoeHybridForCausalLM":
+        in_branch = any(t == "mamba" for t in getattr(hf_config, "layer_types", []))
+    spec = get_linear_attn_spec(hf_config)
+    return bool((spec is not None and spec.uses_mamba_radix_cache) or in_branch)
 
 
 def run_in_venv(args) -> int:
