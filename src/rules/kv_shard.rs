@@ -338,6 +338,16 @@ pub static TRTLLM_MLA_NEEDS_MLA: Rule = Rule {
     example_good: "--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla",
 };
 
+pub static ENCODER_DECODER: Rule = Rule {
+    code: "KVS033",
+    name: "kv-sharding-rejects-encoder-decoder-models",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder"),
+    explanation: "Encoder-decoder models (Whisper, Llama 3.2 Vision / Mllama ...) read their cross-attention KV through a separate encoder page table, which the sharded gather plan does not cover, so KV cache sharding cannot serve them.",
+    flags: &["--enable-kv-cache-sharding"],
+    example_bad: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
+    example_good: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64",
+};
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
     &PREFILL_ONLY,
@@ -372,6 +382,7 @@ pub static RULES: &[&Rule] = &[
     &GQA_NEEDS_PREFILL_CP,
     &DSA_NEEDS_DSA_BACKEND,
     &TRTLLM_MLA_NEEDS_MLA,
+    &ENCODER_DECODER,
 ];
 
 fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
@@ -505,17 +516,12 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
         return conflict(ctx, &TWO_BATCH_OVERLAP, f::enable_two_batch_overlap, &[]);
     }
 
-    // model_config.is_encoder_decoder: no encoder-decoder config is served to record SGLang's
-    // refusal with, so one is left not run (and what follows unknown).
+    // model_config.is_encoder_decoder
     let encoder_decoder_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder");
     let release = ctx.release.version;
-    match ctx.model_fact(encoder_decoder_site, |m| encoder_decoder(m, release)) {
-        Some(false) => {}
-        Some(true) => {
-            ctx.skip(encoder_decoder_site, NotRunReason::NotImplemented);
-            return unknown_rest(ctx);
-        }
-        None => {}
+    if ctx.model_fact(encoder_decoder_site, |m| encoder_decoder(m, release)) == Some(true) {
+        let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
+        return ctx.raise(&ENCODER_DECODER, &[], &[f::enable_kv_cache_sharding], fixes);
     }
     // model_config.attention_chunk_size: the text config's value as written.
     let local_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention");
