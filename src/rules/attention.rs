@@ -1375,14 +1375,15 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
                     };
                     return ctx.raise(&REPLAYSSM_EXTRA_BUFFER, &[("cfg.mamba_radix_cache_strategy", &shown)], &[f::mamba_radix_cache_strategy, f::enable_linear_replayssm], fixes);
                 }
-                Some("auto") => {
-                    if ctx.model_fact(extra_buffer_site, |m| m.computed.and_then(|c| c.uses_mamba_radix_cache)) != Some(false) {
-                        if ctx.model.is_some() {
-                            // (model_fact recorded it for want of the model)
-                            ctx.skip(extra_buffer_site, crate::rules::NotRunReason::NotImplemented);
-                        }
-                        return Ok(());
-                    }
+                // Without the Mamba radix cache `auto` stays `auto`; with it, what it resolves to
+                // is not modelled here.
+                Some("auto") if ctx.model.as_ref().and_then(|m| m.computed).and_then(|c| c.uses_mamba_radix_cache) != Some(false) => {
+                    let reason = match ctx.model.as_ref().and_then(|m| m.computed).and_then(|c| c.uses_mamba_radix_cache) {
+                        Some(true) => crate::rules::NotRunReason::NotImplemented,
+                        _ => crate::rules::NotRunReason::ModelConfig,
+                    };
+                    ctx.skip(extra_buffer_site, reason);
+                    return Ok(());
                 }
                 _ => {}
             }

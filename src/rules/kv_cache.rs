@@ -1588,9 +1588,12 @@ fn assert_spec_verify_backends(ctx: &mut Ctx, algorithm: &str, allowed: &[&str])
     false
 }
 
+/// An assert on one of the model's attention kinds: its rule, and the fact it is about.
+type ModelAssert = (&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>);
+
 /// Asserts on the model's attention kinds, in order: the first whose fact is true raises (false
 /// is returned); an unknown fact records it and the rest as not run (true: SGLang may go on).
-fn model_asserts(ctx: &mut Ctx, checks: &[(&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>)], fields: &[Field]) -> bool {
+fn model_asserts(ctx: &mut Ctx, checks: &[ModelAssert], fields: &[Field]) -> bool {
     let mut known = true;
     for &(rule, fact) in checks {
         let crate::rules::Sglang::Raises(site) = rule.sglang else { continue };
@@ -1736,7 +1739,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                 return ctx.raise(&UM_OFFLOAD_FILE_ONLY, &[], &[f::hicache_storage_backend, f::enable_unified_memory], fixes);
             }
             // The model's attention: MLA (use_mla_backend), hybrid Mamba (mambaish_config), hybrid SWA.
-            let checks: [(&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>); 3] = [
+            let checks: [ModelAssert; 3] = [
                 (&UM_OFFLOAD_MLA, |m| m.derived.is_mla),
                 (&UM_OFFLOAD_MAMBA, |m| m.derived.is_hybrid_linear_attention),
                 (&UM_OFFLOAD_SWA, |m| m.derived.is_hybrid_swa),
@@ -1746,7 +1749,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
             }
         }
         if ctx.cfg.is(f::disaggregation_decode_retraction_backup, "host_pool") {
-            let checks: [(&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>); 1] = [(&UM_RETRACTION_MAMBA, |m| m.derived.is_hybrid_linear_attention)];
+            let checks: [ModelAssert; 1] = [(&UM_RETRACTION_MAMBA, |m| m.derived.is_hybrid_linear_attention)];
             if !model_asserts(ctx, &checks, &[f::disaggregation_decode_retraction_backup, f::enable_unified_memory]) {
                 return Ok(());
             }
@@ -1764,11 +1767,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
         return ctx.raise(&UM_EAGLE_TOPK, args, &[f::speculative_eagle_topk, f::enable_unified_memory], fixes);
     }
     match spec.as_deref() {
-        Some("EAGLE") | Some("EAGLE3") => {
-            if !eagle_target_asserts(ctx) {
-                return Ok(());
-            }
-        }
+        Some("EAGLE") | Some("EAGLE3") if !eagle_target_asserts(ctx) => return Ok(()),
         Some("DSPARK") => {
             let mut allowed: Vec<&str> = SPEC_VERIFY_AUDITED.to_vec();
             allowed.push("fa4");

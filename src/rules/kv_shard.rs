@@ -436,7 +436,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
                 None => true,
                 Some(arch) if arch != "GlmMoeDsaForCausalLM" => false,
                 // num_nextn_predict_layers as the config writes it (unknown when it does not).
-                Some(_) => ctx.model_fact(spec_site, |m| m.raw.and_then(|r| r.num_nextn_predict_layers)).is_none_or(|n| n == 1),
+                Some(_) => !matches!(ctx.model_fact(spec_site, |m| m.raw.and_then(|r| r.num_nextn_predict_layers)), Some(n) if n != 1),
             }
         } else {
             false
