@@ -44,6 +44,13 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    // Read by kv_shard's checks (kv_shard_hook.handle_kv_cache_sharding):
+    /// Local (chunked) attention's chunk, from the text config (`ModelConfig.attention_chunk_size`).
+    #[serde(default)]
+    pub attention_chunk_size: Option<i64>,
+    /// `ModelConfig.num_nextn_predict_layers`, from the text config (kv_shard's speculative check).
+    #[serde(default)]
+    pub num_nextn_predict_layers: Option<i64>,
     // Speculative decoding (src/rules/shared/dflash_utils.rs, dspark_config.rs and
     // speculative.rs's DFLASH / DSpark handlers): the keys SGLang's DFlash and DSpark draft
     // parsers read, as written (values kept whole: SGLang checks their types), with
@@ -121,6 +128,17 @@ pub struct SglangFacts {
     pub is_embedding: bool,
     pub is_hybrid_linear_attention: bool,
     pub is_hybrid_swa: bool,
+    // Read by the attention and KV-cache families (default backend, page-major layout, ReplaySSM):
+    /// `ModelConfig.has_asymmetric_kv` (K and V rows of different widths).
+    #[serde(default)]
+    pub has_asymmetric_kv: Option<bool>,
+    /// `ModelConfig.has_attention_sinks` (learned attention sinks).
+    #[serde(default)]
+    pub has_attention_sinks: Option<bool>,
+    /// Whether `_mamba_radix_cache_resolution` arms the Mamba radix cache for the model (by
+    /// architecture, or by its linear-attention spec).
+    #[serde(default)]
+    pub uses_mamba_radix_cache: Option<bool>,
     // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
     // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
     // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under
@@ -202,6 +220,9 @@ pub struct ModelLists {
     /// A predicate-keyed provider claims every architecture whose name contains one of these.
     #[serde(default)]
     pub model_override_architecture_substrings: Vec<String>,
+    /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
+    #[serde(default)]
+    pub encoder_decoder_architectures: Vec<String>,
 }
 
 impl ModelLists {
@@ -838,6 +859,8 @@ impl GivenConfig {
             index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
+            attention_chunk_size: r.int(text, &["attention_chunk_size"]),
+            num_nextn_predict_layers: r.int(text, &["num_nextn_predict_layers"]),
             speculative_draft_keys: speculative_draft_keys(&cfg),
             architecture,
         };

@@ -172,6 +172,9 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         # Speculative decoding (src/rules/shared/dflash_utils.rs, dspark_config.rs): the keys the
         # DFlash / DSpark draft parsers read, as written.
         "speculative_draft_keys": speculative_draft_keys(cfg),
+        # Read by kv_shard_hook.handle_kv_cache_sharding's checks (ModelConfig's values).
+        "attention_chunk_size": _int(text, "attention_chunk_size"),
+        "num_nextn_predict_layers": _int(text, "num_nextn_predict_layers"),
     }
 
 
@@ -476,6 +479,8 @@ def release_lists(sglang_dir: str) -> dict:
     lists["model_override_architecture_substrings"] = sorted(set(substrings))
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
+    # ModelConfig.is_encoder_decoder (kv_shard_hook's encoder-decoder check reads it).
+    lists["encoder_decoder_architectures"] = sorted(set(tuple_in("is_encoder_decoder_model")))
     return lists
 
 
@@ -503,6 +508,10 @@ def sglang_facts(d: str) -> dict:
         # Speculative decoding (src/rules/speculative.rs): the draft parsers' keys as get_config
         # gives them.
         "speculative_draft_attrs": speculative_draft_attrs(d),
+        # Read by the attention and KV-cache families (default backend, page-major layout).
+        "has_asymmetric_kv": bool(mc.has_asymmetric_kv),
+        "has_attention_sinks": bool(mc.has_attention_sinks),
+        "uses_mamba_radix_cache": uses_mamba_radix_cache(mc),
     }
 
 
@@ -532,6 +541,20 @@ def speculative_draft_attrs(d: str):
         return json.loads(json.dumps(out))
     except (TypeError, ValueError):
         return None
+
+
+def uses_mamba_radix_cache(mc) -> bool:
+    """overrides._mamba_radix_cache_resolution's test: the model arms the Mamba radix cache."""
+    from sglang.srt.arg_groups import overrides as O
+    from sglang.srt.configs.linear_attn_model_registry import get_linear_attn_spec
+
+    hf_config = mc.hf_config
+    arch = (hf_config.architectures or [None])[0]
+    in_branch = arch in O._MAMBA_RADIX_CACHE_ARCHS
+    if arch == "GraniteMoeHybridForCausalLM":
+        in_branch = any(t == "mamba" for t in getattr(hf_config, "layer_types", []))
+    spec = get_linear_attn_spec(hf_config)
+    return bool((spec is not None and spec.uses_mamba_radix_cache) or in_branch)
 
 
 def run_in_venv(args) -> int:

@@ -66,6 +66,8 @@ IN_SCOPE_FILES = (
 
 # In-scope sites that are reachable, do not need the model's config, and are not checked: why.
 NOT_CHECKED = {
+    "kv_cache_hook._validate_unified_memory_dcp#2": "needs an MLA model with sliding-window layers: no config the recorder serves (nor the catalog) is both, so SGLang's refusal cannot be recorded; an MLA model known not to be hybrid-SWA passes it, one that is is reported as not run",
+    "kv_shard_hook.handle_kv_cache_sharding#13": "unreachable: hicache_hook rejects --hicache-host-memory-mode buffer_only without --hicache-storage-backend, and KV sharding rejects a storage backend (#12) before this check",
     "validation_hook.validate_standard_mps_server_args#1": "Apple MPS platform only; no hardware profile models a Mac (the oracle's profiles are CUDA, ROCm and CPU)",
     "validation_hook.validate_standard_mps_server_args#2": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_standard_mps_server_args#3": "Apple MPS platform only; no hardware profile models a Mac",

@@ -195,6 +195,16 @@ pub static REPLAYSSM_DECODE: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm",
 };
 
+pub static REPLAYSSM_EXTRA_BUFFER: Rule = Rule {
+    code: "ATTN122",
+    name: "linear-replayssm-needs-no-buffer-strategy",
+    sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires --mamba-radix-cache-strategy"),
+    explanation: "ReplaySSM resets its ring cursor only on the no_buffer Mamba radix-cache path; the extra_buffer strategies donate state through a ping-pong slot swap it does not handle yet. With the radix cache on, use --mamba-radix-cache-strategy no_buffer (for a hybrid model whose `auto` strategy resolves to extra_buffer, that also needs --disable-overlap-schedule).",
+    flags: &["--enable-linear-replayssm", "--mamba-radix-cache-strategy"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-linear-replayssm --mamba-radix-cache-strategy extra_buffer",
+    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-linear-replayssm --disable-overlap-schedule",
+};
+
 pub static REPLAYSSM_PD: Rule = Rule {
     code: "ATTN017",
     name: "linear-replayssm-not-with-pd",
@@ -516,6 +526,7 @@ pub static RULES: &[&Rule] = &[
     &LINEAR_DECODE_FLASHINFER_BF16,
     &LINEAR_VERIFY_FLASHINFER_BF16,
     &REPLAYSSM_DECODE,
+    &REPLAYSSM_EXTRA_BUFFER,
     &REPLAYSSM_PD,
     &REPLAYSSM_CACHE_LEN,
     &REPLAYSSM_SPEC_TOPK,
@@ -647,8 +658,12 @@ const PLAIN_KV_ARCHS: &[&str] = &[
     "Qwen3MoeForCausalLM", "Phi3ForCausalLM", "GptOssForCausalLM",
 ];
 
-/// `ModelConfig.has_attention_sinks`, where the architecture decides it.
+/// `ModelConfig.has_attention_sinks`: as SGLang computed it for a catalog model, else where the
+/// architecture decides it.
 fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
+    if let Some(sinks) = m.computed.and_then(|c| c.has_attention_sinks) {
+        return Some(sinks);
+    }
     let arch = m.architecture?;
     if SWA_SINK_ARCHS.contains(&arch) {
         Some(true)
@@ -659,8 +674,12 @@ fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
     }
 }
 
-/// `ModelConfig.has_asymmetric_kv` for an MHA model, where the architecture decides it.
+/// `ModelConfig.has_asymmetric_kv` for an MHA model: as SGLang computed it for a catalog model,
+/// else where the architecture decides it.
 fn has_asymmetric_kv(m: &crate::models::ModelFacts) -> Option<bool> {
+    if let Some(asymmetric) = m.computed.and_then(|c| c.has_asymmetric_kv) {
+        return Some(asymmetric);
+    }
     m.architecture.filter(|a| PLAIN_KV_ARCHS.contains(a)).map(|_| false)
 }
 
@@ -1333,12 +1352,43 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
             let fixes = vec![ctx.fix_set(format!("Use {} triton", ctx.flag(dest)), dest, "triton", Applicability::Unsafe)];
             return ctx.raise(&REPLAYSSM_DECODE, &[("decode", &shown)], &[dest, f::enable_linear_replayssm], fixes);
         }
-        // mamba_extra_buffer_of: the radix-cache strategy `auto` is resolved from the model
-        // (_mamba_radix_cache_resolution); the checks after this one wait for it.
+        // mamba_extra_buffer_of: the radix cache on and an extra-buffer strategy. An explicit
+        // strategy stays as given; `auto` stays `auto` for a model without the Mamba radix cache,
+        // and is resolved from the model otherwise (_mamba_radix_cache_resolution, not here).
         let strategy = opt_str(ctx, f::mamba_radix_cache_strategy);
         let radix_off = ctx.cfg.truthy(f::disable_radix_cache);
-        if !radix_off && strategy.as_deref() != Some("no_buffer") {
-            ctx.model_config(site("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires --mamba-radix-cache-strategy"));
+        let extra_buffer_site = site("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires --mamba-radix-cache-strategy");
+        if !radix_off && !ctx.cfg.is_unknown(f::mamba_radix_cache_strategy) {
+            match strategy.as_deref() {
+                Some("extra_buffer" | "extra_buffer_lazy") => {
+                    let shown = opt_repr(&strategy);
+                    // no_buffer runs without the overlap schedule (mamba_hook.validate_mamba_no_buffer)
+                    let mut edits = ctx.fix_set("", f::mamba_radix_cache_strategy, "no_buffer", Applicability::Unsafe).edits;
+                    if !ctx.cfg.truthy(f::disable_overlap_schedule) {
+                        edits.extend(ctx.fix_add_flag("", f::disable_overlap_schedule, Applicability::Unsafe).edits);
+                    }
+                    let title = "Use --mamba-radix-cache-strategy no_buffer (with --disable-overlap-schedule)";
+                    let fixes = if edits.is_empty() {
+                        vec![crate::diagnostic::Fix::advice(title)]
+                    } else {
+                        vec![crate::diagnostic::Fix { title: title.into(), applicability: Applicability::Unsafe, edits }]
+                    };
+                    return ctx.raise(&REPLAYSSM_EXTRA_BUFFER, &[("cfg.mamba_radix_cache_strategy", &shown)], &[f::mamba_radix_cache_strategy, f::enable_linear_replayssm], fixes);
+                }
+                // Without the Mamba radix cache `auto` stays `auto`; with it, what it resolves to
+                // is not modelled here.
+                Some("auto") if ctx.model.as_ref().and_then(|m| m.computed).and_then(|c| c.uses_mamba_radix_cache) != Some(false) => {
+                    let reason = match ctx.model.as_ref().and_then(|m| m.computed).and_then(|c| c.uses_mamba_radix_cache) {
+                        Some(true) => crate::rules::NotRunReason::NotImplemented,
+                        _ => crate::rules::NotRunReason::ModelConfig,
+                    };
+                    ctx.skip(extra_buffer_site, reason);
+                    return Ok(());
+                }
+                _ => {}
+            }
+        } else if !radix_off {
+            ctx.skip(extra_buffer_site, crate::rules::NotRunReason::ModelConfig);
             return Ok(());
         }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {

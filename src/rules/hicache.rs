@@ -230,6 +230,16 @@ pub static UNIFIED_LAYOUT_IO: Rule = Rule {
 };
 
 /// Every rule in this family.
+pub static DCP_NEEDS_MLA: Rule = Rule {
+    code: "HIC023",
+    name: "hicache-dcp-needs-mla-model",
+    sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"),
+    explanation: "With decode context parallelism each rank holds a shard of every page; HiCache translates those indices only in the MLA host pool (MLATokenToKVPoolHost), so HiCache with --dcp-size > 1 works for MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) only.",
+    flags: &["--enable-hierarchical-cache", "--dcp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-hierarchical-cache",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+};
+
 pub static RULES: &[&Rule] = &[
     &HOST_FRACTION_RANGE,
     &LINKER_CONFIG_NOT_OBJECT,
@@ -253,6 +263,7 @@ pub static RULES: &[&Rule] = &[
     &DIRECT_IO_TO_PAGE_FIRST_DIRECT,
     &STORAGE_LAYER_FIRST,
     &UNIFIED_LAYOUT_IO,
+    &DCP_NEEDS_MLA,
 ];
 
 fn opt_str(ctx: &Ctx, field: Field) -> Option<String> {
@@ -523,6 +534,13 @@ fn resolve_hicache_dcp_compatibility(ctx: &mut Ctx) {
         let _ = ctx.raise(&DCP_HISPARSE, &[], &[f::enable_hisparse, f::dcp_size], fixes);
         return;
     }
-    // #5: MLA models only (use_mla_backend reads the model's config).
-    ctx.model_config(site("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"));
+    // #5: MLA models only (use_mla_backend: the model's attention arch).
+    let Some(is_mla) = ctx.model_fact(site("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"), |m| m.derived.is_mla) else { return };
+    if !is_mla {
+        let fixes = vec![
+            ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe),
+            ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe),
+        ];
+        let _ = ctx.raise(&DCP_NEEDS_MLA, &[], &[f::dcp_size, f::enable_hierarchical_cache], fixes);
+    }
 }

@@ -11,7 +11,7 @@ use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
 use crate::hardware::Hardware;
 use crate::pyvalue::{str_repr, PyValue};
-use crate::rules::{raises, site, warns, Args, Step};
+use crate::rules::{raises, site, warns, Args, SiteRef, Step};
 
 // ---------------------------------------------------------------------------------------------
 // validate_prefill_only_disable_kv_cache_args
@@ -712,6 +712,126 @@ pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
 };
 
 /// Every rule in this family.
+pub static UM_OFFLOAD_MLA: Rule = Rule {
+    code: "KV069",
+    name: "unified-memory-decode-offload-rejects-mla",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"),
+    explanation: "Decode-side KV offload from the unified memory pool is implemented for the MHA pool only; MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) cannot offload decode KV from it yet.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+};
+
+pub static UM_OFFLOAD_MAMBA: Rule = Rule {
+    code: "KV070",
+    name: "unified-memory-decode-offload-rejects-hybrid-mamba",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"),
+    explanation: "Decode-side KV offload from the unified memory pool does not move the recurrent (Mamba / linear-attention) state of hybrid models such as Qwen3-Next or Nemotron-H.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+};
+
+pub static UM_OFFLOAD_SWA: Rule = Rule {
+    code: "KV071",
+    name: "unified-memory-decode-offload-rejects-hybrid-swa",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"),
+    explanation: "Decode-side KV offload from the unified memory pool has no host transfers for the sliding-window sub-pool of hybrid-SWA models (gpt-oss, Gemma 3/4 ...) yet.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
+    example_bad: "--model-path openai/gpt-oss-20b --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+};
+
+pub static UM_RETRACTION_MAMBA: Rule = Rule {
+    code: "KV072",
+    name: "unified-memory-host-pool-retraction-rejects-hybrid-mamba",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"),
+    explanation: "Backing up retracted decode requests to the host pool (--disaggregation-decode-retraction-backup host_pool) from the unified memory pool does not carry the recurrent state of hybrid Mamba / linear-attention models.",
+    flags: &["--enable-unified-memory", "--disaggregation-decode-retraction-backup"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
+    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
+};
+
+pub static UM_DCP_MLA: Rule = Rule {
+    code: "KV073",
+    name: "unified-memory-dcp-needs-mla-model",
+    sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"),
+    explanation: "With decode context parallelism the unified pool writes each rank's shard through a masked path that only its MLA pool has; the MHA unified pool cannot be used with --dcp-size > 1.",
+    flags: &["--enable-unified-memory", "--dcp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-unified-memory",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-unified-memory",
+};
+
+pub static UM_EAGLE_UNIFIED_TARGET: Rule = Rule {
+    code: "KV074",
+    name: "unified-memory-eagle-needs-hybrid-target",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires a"),
+    explanation: "With the unified memory pool an EAGLE/EAGLE3 draft keeps its KV fused inside the target's sub-pool entries, which only hybrid targets have: sliding-window hybrids (gpt-oss, Gemma ...) or Mamba / linear-attention hybrids (Qwen3-Next ...). A plain full-attention target cannot host it.",
+    flags: &["--enable-unified-memory", "--speculative-algorithm"],
+    example_bad: "--model-path Qwen/Qwen3-8B --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory",
+    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory",
+};
+
+pub static UM_EAGLE_TARGET_BACKENDS: Rule = Rule {
+    code: "KV075",
+    name: "unified-memory-eagle-target-backends",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"),
+    explanation: "With the unified memory pool the EAGLE target verifies on its own translated pages, which only the audited backends read: triton, flashinfer, fa3 or trtllm_mha for MHA models (plus trtllm_mla, cutedsl_mla and flashmla for MLA models).",
+    flags: &["--enable-unified-memory", "--speculative-algorithm", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
+    example_bad: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend fa4",
+    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton",
+};
+
+pub static UM_EAGLE_DRAFT_BACKEND: Rule = Rule {
+    code: "KV076",
+    name: "unified-memory-eagle-draft-backend",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"),
+    explanation: "With the unified memory pool a fused EAGLE draft is MHA-shaped and reads its KV through the translated MHA backends only (triton, flashinfer, fa3, trtllm_mha); an unset --speculative-draft-attention-backend inherits the target's backends.",
+    flags: &["--enable-unified-memory", "--speculative-algorithm", "--speculative-draft-attention-backend"],
+    example_bad: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton --speculative-draft-attention-backend fa4",
+    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton",
+};
+
+pub static UM_EAGLE_HICACHE: Rule = Rule {
+    code: "KV077",
+    name: "unified-memory-eagle-rejects-hicache",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:"),
+    explanation: "HiCache keeps an EAGLE draft on a private pool and would pack its KV into the unified pool's page-envelope host pool, which refuses per-layer draft loads: with the unified memory pool, EAGLE/EAGLE3 and --enable-hierarchical-cache cannot be combined.",
+    flags: &["--enable-unified-memory", "--speculative-algorithm", "--enable-hierarchical-cache"],
+    example_bad: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton --enable-hierarchical-cache",
+    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton",
+};
+
+pub static PAGE_MAJOR_BACKENDS: Rule = Rule {
+    code: "KV078",
+    name: "page-major-layout-attention-backends",
+    sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"),
+    explanation: "The page-major KV layout (implied by --enable-unified-memory) stores each page as one envelope, so only attention backends whose kernels address the per-layer views by their strides can read it: triton, fa3, fa4, flashinfer or trtllm_mha for MHA models (triton, fa3 or fa4 when K and V rows differ in width), and the paged MLA family (triton, fa3, trtllm_mla, flashinfer, cutedsl_mla, flashmla) for MLA models.",
+    flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend torch_native",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
+};
+
+pub static PAGE_MAJOR_LINEAR_DECODE: Rule = Rule {
+    code: "KV079",
+    name: "page-major-layout-linear-attention-decode-backend",
+    sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE"),
+    explanation: "In the page-major KV layout the linear-attention (Mamba / GDN / KDA) state is stored in envelope-strided views that only stride-audited decode kernels read: triton or flashinfer (also cutedsl and helion for the KDA hybrids, which are MLA models).",
+    flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--linear-attn-decode-backend", "--linear-attn-backend"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-decode-backend cutedsl",
+    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-decode-backend triton",
+};
+
+pub static PAGE_MAJOR_LINEAR_PREFILL: Rule = Rule {
+    code: "KV080",
+    name: "page-major-layout-linear-attention-prefill-backend",
+    sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"),
+    explanation: "In the page-major KV layout the linear-attention (Mamba / GDN / KDA) state is stored in envelope-strided views that only stride-audited prefill kernels read: triton, flashkda or flashinfer (also cutedsl and helion for the KDA hybrids, which are MLA models).",
+    flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--linear-attn-prefill-backend", "--linear-attn-backend"],
+    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend cutedsl",
+    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend triton",
+};
+
 pub static RULES: &[&Rule] = &[
     &KV4_FA4_MLA_DECODE,
     &KV4_FA4_MHA_DECODE,
@@ -780,6 +900,18 @@ pub static RULES: &[&Rule] = &[
     &UM_DCP_NO_PD,
     &UM_DCP_BACKENDS,
     &UM_SPEC_VERIFY_BACKENDS,
+    &UM_OFFLOAD_MLA,
+    &UM_OFFLOAD_MAMBA,
+    &UM_OFFLOAD_SWA,
+    &UM_RETRACTION_MAMBA,
+    &UM_DCP_MLA,
+    &UM_EAGLE_UNIFIED_TARGET,
+    &UM_EAGLE_TARGET_BACKENDS,
+    &UM_EAGLE_DRAFT_BACKEND,
+    &UM_EAGLE_HICACHE,
+    &PAGE_MAJOR_BACKENDS,
+    &PAGE_MAJOR_LINEAR_DECODE,
+    &PAGE_MAJOR_LINEAR_PREFILL,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1342,11 +1474,11 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
         ];
         return ctx.raise(&PAGE_MAJOR_NEEDS_UNIFIED, &[], &[f::enable_page_major_kv_layout], fixes);
     }
-    // model_config_of + use_mla_backend: the allowed backend set (#2) and the linear-attention
-    // backend sets (#3, #4) depend on the model's attention architecture.
-    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"));
-    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE"));
-    ctx.model_config(site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"));
+    // The allowed backend set (#2) and the linear-attention backend sets (#3, #4) depend on the
+    // model's attention (use_mla_backend, has_asymmetric_kv).
+    if !page_major_model_asserts(ctx) {
+        return Ok(());
+    }
     let mamba = ctx.cfg.get(f::mamba_backend).clone();
     if !(mamba.is_none() || mamba.as_str() == Some("triton")) {
         let args: &Args = &[("cfg.mamba_backend", &mamba.repr())];
@@ -1354,6 +1486,78 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
         return ctx.raise(&PAGE_MAJOR_MAMBA_BACKEND, args, &[f::mamba_backend, f::enable_unified_memory, f::enable_page_major_kv_layout], fixes);
     }
     Ok(())
+}
+
+/// `handle_page_major_kv_layout`'s asserts on the resolved attention backends (#2) and the
+/// linear-attention backends (#3, #4). False when one raised; one whose facts are not known is
+/// recorded as not run.
+fn page_major_model_asserts(ctx: &mut Ctx) -> bool {
+    const BACKENDS: SiteRef = site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved");
+    const DECODE: SiteRef = site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE");
+    const PREFILL: SiteRef = site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL");
+    let Some(is_mla) = ctx.model_fact(BACKENDS, |m| m.derived.is_mla) else {
+        ctx.skip(DECODE, NotRunReason::ModelConfig);
+        ctx.skip(PREFILL, NotRunReason::ModelConfig);
+        return true;
+    };
+    let allowed: &[&str] = if is_mla {
+        &["triton", "fa3", "trtllm_mla", "flashinfer", "cutedsl_mla", "flashmla"]
+    } else {
+        // has_asymmetric_kv: as SGLang computed it (a catalog model)
+        match ctx.model_fact(BACKENDS, |m| m.computed.and_then(|c| c.has_asymmetric_kv)) {
+            None => {
+                ctx.skip(DECODE, NotRunReason::ModelConfig);
+                ctx.skip(PREFILL, NotRunReason::ModelConfig);
+                return true;
+            }
+            Some(true) => &["triton", "fa3", "fa4"],
+            Some(false) => &["triton", "fa3", "fa4", "flashinfer", "trtllm_mha"],
+        }
+    };
+    let Some((prefill, decode)) = resolved_backends(ctx) else {
+        // attention_hook picks them from the model (not known here)
+        ctx.skip(BACKENDS, NotRunReason::ModelConfig);
+        ctx.skip(DECODE, NotRunReason::ModelConfig);
+        ctx.skip(PREFILL, NotRunReason::ModelConfig);
+        return true;
+    };
+    let backends = [prefill.as_str(), decode.as_str()];
+    if !backends.iter().all(|b| allowed.contains(b)) {
+        let args: &Args = &[("sorted(backends)", &sorted_repr(&backends)), ("sorted(allowed_full)", &sorted_repr(allowed))];
+        let mut fixes = Vec::new();
+        if ctx.cfg.is_explicit(f::attention_backend) && !ctx.cfg.is_explicit(f::prefill_attention_backend) && !ctx.cfg.is_explicit(f::decode_attention_backend) {
+            fixes.push(ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe));
+        }
+        let _ = ctx.raise(&PAGE_MAJOR_BACKENDS, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::enable_unified_memory], fixes);
+        return false;
+    }
+    // The linear-attention state kernels: KDA-only ones for the MLA (KDA-hybrid) family.
+    let mut decode_allowed = vec!["triton", "flashinfer"];
+    let mut prefill_allowed = vec!["triton", "flashkda", "flashinfer"];
+    if is_mla {
+        decode_allowed.extend(["cutedsl", "helion"]);
+        prefill_allowed.extend(["cutedsl", "helion"]);
+    }
+    let checks = [
+        (f::linear_attn_decode_backend, decode_allowed, DECODE, &PAGE_MAJOR_LINEAR_DECODE, "resolved_linear_decode", "sorted(decode_allowed)"),
+        (f::linear_attn_prefill_backend, prefill_allowed, PREFILL, &PAGE_MAJOR_LINEAR_PREFILL, "resolved_linear_prefill", "sorted(prefill_allowed)"),
+    ];
+    for (field, allowed, at, rule, got_name, allowed_name) in checks {
+        if ctx.cfg.is_unknown(field) || ctx.cfg.is_unknown(f::linear_attn_backend) {
+            ctx.skip(at, NotRunReason::ModelConfig);
+            continue;
+        }
+        let resolved = opt_str(ctx, field).filter(|s| !s.is_empty()).or_else(|| opt_str(ctx, f::linear_attn_backend));
+        if resolved.as_deref().is_some_and(|b| !allowed.contains(&b)) {
+            let shown = resolved.as_deref().map(str_repr).unwrap_or_else(|| "None".into());
+            let args: &Args = &[(got_name, &shown), (allowed_name, &sorted_repr(&allowed))];
+            let dest = if ctx.cfg.is_explicit(field) { field } else { f::linear_attn_backend };
+            let fixes = vec![ctx.fix_set(format!("Use {} triton", ctx.flag(dest)), dest, "triton", Applicability::Unsafe)];
+            let _ = ctx.raise(rule, args, &[dest, f::enable_unified_memory], fixes);
+            return false;
+        }
+    }
+    true
 }
 
 const SPEC_VERIFY_AUDITED: &[&str] = &["triton", "trtllm_mla", "cutedsl_mla", "flashmla", "flashinfer", "fa3"];
@@ -1382,6 +1586,109 @@ fn assert_spec_verify_backends(ctx: &mut Ctx, algorithm: &str, allowed: &[&str])
     }
     let _ = ctx.raise(&UM_SPEC_VERIFY_BACKENDS, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::speculative_algorithm], fixes);
     false
+}
+
+/// An assert on one of the model's attention kinds: its rule, and the fact it is about.
+type ModelAssert = (&'static Rule, fn(&crate::models::ModelFacts) -> Option<bool>);
+
+/// Asserts on the model's attention kinds, in order: the first whose fact is true raises (false
+/// is returned); an unknown fact records it and the rest as not run (true: SGLang may go on).
+fn model_asserts(ctx: &mut Ctx, checks: &[ModelAssert], fields: &[Field]) -> bool {
+    let mut known = true;
+    for &(rule, fact) in checks {
+        let crate::rules::Sglang::Raises(site) = rule.sglang else { continue };
+        if !known {
+            ctx.skip(site, NotRunReason::ModelConfig);
+            continue;
+        }
+        match ctx.model_fact(site, fact) {
+            None => known = false,
+            Some(false) => {}
+            Some(true) => {
+                let mut fixes = Vec::new();
+                if let Some(&other) = fields.first() {
+                    fixes.push(ctx.fix_remove(format!("Remove {}", ctx.flag(other)), other, Applicability::Unsafe));
+                }
+                fixes.push(ctx.fix_remove("Remove --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe));
+                let _ = ctx.raise(rule, &[], fields, fixes);
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// `handle_unified_memory_pool`'s EAGLE/EAGLE3 asserts on the target: a hybrid target (#13), on
+/// audited backends (#14), a draft on the MHA rails (#15). False when one raised or a fact they
+/// need is not known (then they and the HiCache assert after them are recorded as not run).
+fn eagle_target_asserts(ctx: &mut Ctx) -> bool {
+    const HYBRID: SiteRef = site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires a");
+    const TARGET: SiteRef = site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the");
+    const DRAFT: SiteRef = site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs");
+    const HICACHE: SiteRef = site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:");
+    let not_run = |ctx: &mut Ctx, sites: &[SiteRef], reason: NotRunReason| {
+        for &s in sites {
+            ctx.skip(s, reason);
+        }
+        if ctx.cfg.truthy(f::enable_hierarchical_cache) {
+            ctx.skip(HICACHE, reason);
+        }
+    };
+    // #13: is_hybrid_swa or mambaish_config(model_config) is not None
+    let unified = ctx.model.as_ref().and_then(|m| match (m.derived.is_hybrid_swa, m.derived.is_hybrid_linear_attention) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    });
+    match unified {
+        None => {
+            not_run(ctx, &[HYBRID, TARGET, DRAFT], NotRunReason::ModelConfig);
+            return false;
+        }
+        Some(false) => {
+            let fixes = vec![
+                ctx.fix_remove("Remove --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe),
+                ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
+            ];
+            let _ = ctx.raise(&UM_EAGLE_UNIFIED_TARGET, &[], &[f::speculative_algorithm, f::enable_unified_memory], fixes);
+            return false;
+        }
+        Some(true) => {}
+    }
+    // #14: the resolved target backends, within the MLA or the MHA audited set (use_mla_backend)
+    let Some(is_mla) = ctx.model_fact(TARGET, |m| m.derived.is_mla) else {
+        not_run(ctx, &[DRAFT], NotRunReason::ModelConfig);
+        return false;
+    };
+    let Some((prefill, decode)) = resolved_backends(ctx) else {
+        // attention_hook picks them from the model (not known here)
+        not_run(ctx, &[TARGET, DRAFT], NotRunReason::ModelConfig);
+        return false;
+    };
+    let allowed = if is_mla { SPEC_VERIFY_AUDITED } else { SPEC_MHA_AUDITED };
+    let backends = [prefill.as_str(), decode.as_str()];
+    if !backends.iter().all(|b| allowed.contains(b)) {
+        let args: &Args = &[("sorted(eagle_allowed)", &sorted_repr(allowed)), ("sorted(eagle_backends, key=str)", &sorted_repr(&backends))];
+        let mut fixes = Vec::new();
+        if ctx.cfg.is_explicit(f::attention_backend) && !ctx.cfg.is_explicit(f::prefill_attention_backend) && !ctx.cfg.is_explicit(f::decode_attention_backend) {
+            fixes.push(ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe));
+        }
+        let _ = ctx.raise(&UM_EAGLE_TARGET_BACKENDS, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::speculative_algorithm], fixes);
+        return false;
+    }
+    // #15: an unset draft backend inherits the target's pair
+    let draft = opt_str(ctx, f::speculative_draft_attention_backend).filter(|s| !s.is_empty());
+    let draft_backends: Vec<&str> = match &draft {
+        Some(d) => vec![d.as_str()],
+        None => backends.to_vec(),
+    };
+    if !draft_backends.iter().all(|b| SPEC_MHA_AUDITED.contains(b)) {
+        let args: &Args = &[("sorted(draft_backends)", &sorted_repr(&draft_backends)), ("sorted(_SPEC_MHA_AUDITED_BACKENDS)", &sorted_repr(SPEC_MHA_AUDITED))];
+        let fixes = vec![ctx.fix_set("Use --speculative-draft-attention-backend triton", f::speculative_draft_attention_backend, "triton", Applicability::Unsafe)];
+        let _ = ctx.raise(&UM_EAGLE_DRAFT_BACKEND, args, &[f::speculative_draft_attention_backend, f::speculative_algorithm, f::enable_unified_memory], fixes);
+        return false;
+    }
+    true
 }
 
 /// `handle_unified_memory_pool`
@@ -1431,12 +1738,21 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                 ];
                 return ctx.raise(&UM_OFFLOAD_FILE_ONLY, &[], &[f::hicache_storage_backend, f::enable_unified_memory], fixes);
             }
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"));
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"));
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"));
+            // The model's attention: MLA (use_mla_backend), hybrid Mamba (mambaish_config), hybrid SWA.
+            let checks: [ModelAssert; 3] = [
+                (&UM_OFFLOAD_MLA, |m| m.derived.is_mla),
+                (&UM_OFFLOAD_MAMBA, |m| m.derived.is_hybrid_linear_attention),
+                (&UM_OFFLOAD_SWA, |m| m.derived.is_hybrid_swa),
+            ];
+            if !model_asserts(ctx, &checks, &[f::disaggregation_decode_enable_offload_kvcache, f::enable_unified_memory]) {
+                return Ok(());
+            }
         }
         if ctx.cfg.is(f::disaggregation_decode_retraction_backup, "host_pool") {
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"));
+            let checks: [ModelAssert; 1] = [(&UM_RETRACTION_MAMBA, |m| m.derived.is_hybrid_linear_attention)];
+            if !model_asserts(ctx, &checks, &[f::disaggregation_decode_retraction_backup, f::enable_unified_memory]) {
+                return Ok(());
+            }
         }
     }
     if !matches!(spec.as_deref(), None | Some("DSPARK") | Some("EAGLE") | Some("EAGLE3") | Some("DFLASH")) {
@@ -1451,18 +1767,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
         return ctx.raise(&UM_EAGLE_TOPK, args, &[f::speculative_eagle_topk, f::enable_unified_memory], fixes);
     }
     match spec.as_deref() {
-        Some("EAGLE") | Some("EAGLE3") => {
-            // #13 (hybrid target) and #14 (target backends) read the model's config; the draft
-            // check (#15) only runs once they pass.
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires a"));
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"));
-            ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"));
-            if ctx.cfg.truthy(f::enable_hierarchical_cache) {
-                // EAGLE + HiCache (#20) is asserted after them
-                ctx.model_config(site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:"));
-            }
-            return Ok(());
-        }
+        Some("EAGLE") | Some("EAGLE3") if !eagle_target_asserts(ctx) => return Ok(()),
         Some("DSPARK") => {
             let mut allowed: Vec<&str> = SPEC_VERIFY_AUDITED.to_vec();
             allowed.push("fa4");
@@ -1488,11 +1793,30 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
         ];
         return ctx.raise(&UM_NO_LINKER, &[], &[f::enable_unified_cache_external_linker, f::enable_unified_memory], fixes);
     }
-    // #19 (EAGLE + host_pool) and #20 (EAGLE + HiCache) sit behind the EAGLE branch above.
+    // (EAGLE + host_pool: a decode-server backup, which PD-mode unified memory with
+    // speculative decoding rejects above.)
+    if matches!(spec.as_deref(), Some("EAGLE") | Some("EAGLE3")) && ctx.cfg.truthy(f::enable_hierarchical_cache) {
+        let fixes = vec![ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe), drop_um(ctx)];
+        return ctx.raise(&UM_EAGLE_HICACHE, &[], &[f::enable_hierarchical_cache, f::speculative_algorithm, f::enable_unified_memory], fixes);
+    }
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 {
-        // _validate_unified_memory_dcp: #1 (MLA only) and #2 (no hybrid SWA) read the model.
-        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"));
-        ctx.model_config(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support hybrid"));
+        // _validate_unified_memory_dcp: #1 MLA models only (use_mla_backend).
+        let hybrid_swa_site = site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support hybrid");
+        match ctx.model_fact(site("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"), |m| m.derived.is_mla) {
+            None => ctx.skip(hybrid_swa_site, NotRunReason::ModelConfig),
+            Some(false) => {
+                let fixes = vec![ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe), drop_um(ctx)];
+                return ctx.raise(&UM_DCP_MLA, &[], &[f::dcp_size, f::enable_unified_memory], fixes);
+            }
+            // #2: no hybrid sliding-window model. No served MLA model is hybrid SWA, so a true
+            // fact has no recorded case here: it is left not run.
+            Some(true) => {
+                if ctx.model_fact(hybrid_swa_site, |m| m.derived.is_hybrid_swa) != Some(false) {
+                    ctx.skip(hybrid_swa_site, NotRunReason::NotImplemented);
+                    return Ok(());
+                }
+            }
+        }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe), drop_um(ctx)];
             return ctx.raise(&UM_DCP_NO_PD, &[], &[f::disaggregation_mode, f::dcp_size, f::enable_unified_memory], fixes);

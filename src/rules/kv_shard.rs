@@ -5,7 +5,8 @@
 //! checks on the values resolved since.
 //!
 //! What reads the model's config (speculative GLM DSA MTP, the DSA HiCache layout, encoder-decoder
-//! and local-attention models, MLA vs GQA sharding) is reported as not run.
+//! and local-attention models, MLA vs GQA sharding, the DSA and MLA backend gates) is decided from
+//! the model's facts, and reported as not run where they do not say.
 
 use super::shared::cuda_graph_config::{is_locked, phase_backend, with_phase, DECODE, DISABLED, PREFILL};
 use super::shared::envs::env_bool;
@@ -267,6 +268,86 @@ pub static PREFILL_GRAPH: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --cuda-graph-backend-prefill disabled",
 };
 
+pub static DSA_HICACHE_KERNEL_IO: Rule = Rule {
+    code: "KVS026",
+    name: "kv-sharding-dsa-hicache-needs-kernel-io",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"),
+    explanation: "For DeepSeek-style sparse-attention (DSA) models, HiCache host offload of sharded KV copies pages with SGLang's kernels: --hicache-io-backend kernel with the layer_first or page_first memory layout.",
+    flags: &["--enable-kv-cache-sharding", "--enable-hierarchical-cache", "--hicache-io-backend", "--hicache-mem-layout"],
+    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-io-backend direct",
+    example_good: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-io-backend kernel",
+};
+
+pub static LOCAL_ATTENTION: Rule = Rule {
+    code: "KVS027",
+    name: "kv-sharding-rejects-local-attention-models",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention"),
+    explanation: "Models with chunked (local) attention, whose config sets attention_chunk_size (Llama 4 ...), build their local-attention metadata from the page table before sharded pages are gathered, so KV cache sharding cannot serve them yet.",
+    flags: &["--enable-kv-cache-sharding"],
+    example_bad: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --attention-backend fa3",
+    example_good: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp-size 2 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+};
+
+pub static MLA_PLAIN_TP: Rule = Rule {
+    code: "KVS028",
+    name: "kv-sharding-mla-needs-plain-tp-attention",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP and"),
+    explanation: "Without prefill context parallelism an MLA model's KV is sharded across the attention tensor-parallel ranks, so attention must be plain TP: data-parallel attention (--enable-dp-attention with --dp-size > 1) leaves no attention-TP group to shard over.",
+    flags: &["--enable-kv-cache-sharding", "--enable-dp-attention", "--dp-size"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dp-size 8 --enable-dp-attention --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+};
+
+pub static MLA_NEEDS_TP: Rule = Rule {
+    code: "KVS029",
+    name: "kv-sharding-mla-needs-tp",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP ranks"),
+    explanation: "Without prefill context parallelism an MLA model's KV is sharded across the tensor-parallel ranks; with --tp-size 1 there is nothing to shard across.",
+    flags: &["--enable-kv-cache-sharding", "--tp-size"],
+    example_bad: "--model-path zai-org/GLM-4.7-Flash --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_good: "--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+};
+
+pub static GQA_NEEDS_PREFILL_CP: Rule = Rule {
+    code: "KVS030",
+    name: "kv-sharding-gqa-needs-prefill-cp",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for GQA models"),
+    explanation: "A GQA/MHA model's KV is sharded across the attention context-parallel ranks, so KV cache sharding needs prefill context parallelism: --enable-prefill-cp with --attn-cp-size above 1.",
+    flags: &["--enable-kv-cache-sharding", "--enable-prefill-cp", "--attn-cp-size"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
+    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
+};
+
+pub static DSA_NEEDS_DSA_BACKEND: Rule = Rule {
+    code: "KVS031",
+    name: "kv-sharding-dsa-model-needs-dsa-backend",
+    sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."),
+    explanation: "DeepSeek-style sparse-attention (DSA) models shard their KV only through the dsa attention backend (--attention-backend dsa, which needs interleave prefill CP, TRTLLM DSA kernels, fp8_e4m3 KV and page size 64).",
+    flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
+    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+};
+
+pub static TRTLLM_MLA_NEEDS_MLA: Rule = Rule {
+    code: "KVS032",
+    name: "kv-sharding-trtllm-mla-needs-mla-model",
+    sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires an MLA model."),
+    explanation: "The trtllm_mla prefill backend is for MLA models; a GQA/MHA model shards its KV with the fa3 prefill backend.",
+    flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
+    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla",
+    example_good: "--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla",
+};
+
+pub static ENCODER_DECODER: Rule = Rule {
+    code: "KVS033",
+    name: "kv-sharding-rejects-encoder-decoder-models",
+    sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder"),
+    explanation: "Encoder-decoder models (Whisper, Llama 3.2 Vision / Mllama ...) read their cross-attention KV through a separate encoder page table, which the sharded gather plan does not cover, so KV cache sharding cannot serve them.",
+    flags: &["--enable-kv-cache-sharding"],
+    example_bad: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
+    example_good: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64",
+};
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
     &PREFILL_ONLY,
@@ -294,6 +375,14 @@ pub static RULES: &[&Rule] = &[
     &CHUNKED_PREFILL,
     &ROUNDING,
     &PREFILL_GRAPH,
+    &DSA_HICACHE_KERNEL_IO,
+    &LOCAL_ATTENTION,
+    &MLA_PLAIN_TP,
+    &MLA_NEEDS_TP,
+    &GQA_NEEDS_PREFILL_CP,
+    &DSA_NEEDS_DSA_BACKEND,
+    &TRTLLM_MLA_NEEDS_MLA,
+    &ENCODER_DECODER,
 ];
 
 fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
@@ -340,9 +429,19 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
     if let Some(alg) = ctx.cfg.str(f::speculative_algorithm).map(str::to_string) {
         // The architecture and NextN layer count are read only when the flags allow it.
         let flags_allow = alg == "EAGLE" && ctx.cfg.int(f::speculative_eagle_topk) == Some(1) && !ctx.cfg.truthy(f::enable_multi_layer_eagle);
-        if flags_allow {
-            ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "KV sharding supports speculative decoding only for GLM DSA"));
+        // ... and then only GLM DSA with one NextN layer passes.
+        let model_allows = if flags_allow {
+            let spec_site = site("kv_shard_hook.handle_kv_cache_sharding", "KV sharding supports speculative decoding only for GLM DSA");
+            match ctx.model_fact(spec_site, |m| m.architecture) {
+                None => true,
+                Some(arch) if arch != "GlmMoeDsaForCausalLM" => false,
+                // num_nextn_predict_layers as the config writes it (unknown when it does not).
+                Some(_) => !matches!(ctx.model_fact(spec_site, |m| m.raw.and_then(|r| r.num_nextn_predict_layers)), Some(n) if n != 1),
+            }
         } else {
+            false
+        };
+        if !model_allows {
             let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe)];
             return ctx.raise(&SPECULATIVE, &[], &[f::speculative_algorithm, f::enable_kv_cache_sharding], fixes);
         }
@@ -388,13 +487,20 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
         return ctx.raise(&HICACHE_STORAGE, &[], &[f::hicache_storage_backend, f::enable_kv_cache_sharding], fixes);
     }
     if hicache {
-        // #13/#14: only for DeepSeek DSA models (is_deepseek_dsa reads the model's config).
-        if !ctx.cfg.is(f::hicache_host_memory_mode, "cache") {
-            ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires host memory mode cache"));
-        } else if !ctx.cfg.is(f::hicache_io_backend, "kernel")
-            || !matches!(ctx.cfg.str(f::hicache_mem_layout), Some("layer_first" | "page_first"))
+        // #13 (host memory mode other than cache) cannot be reached: HiCache rejects buffer_only
+        // without a storage backend, and a storage backend is rejected just above.
+        // #14: DeepSeek DSA models only (is_deepseek_dsa on the model's hf_config).
+        let kernel_io_ok = ctx.cfg.is(f::hicache_io_backend, "kernel") && matches!(ctx.cfg.str(f::hicache_mem_layout), Some("layer_first" | "page_first"));
+        let release = ctx.release.version;
+        if ctx.cfg.is(f::hicache_host_memory_mode, "cache")
+            && !kernel_io_ok
+            && ctx.model_fact(site("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"), |m| deepseek_dsa(m, release)) == Some(true)
         {
-            ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"));
+            let fixes = vec![
+                ctx.fix_set("Use --hicache-io-backend kernel", f::hicache_io_backend, "kernel", Applicability::Unsafe),
+                ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe),
+            ];
+            return ctx.raise(&DSA_HICACHE_KERNEL_IO, &[], &[f::hicache_io_backend, f::hicache_mem_layout, f::enable_hierarchical_cache], fixes);
         }
     }
     if ctx.cfg.truthy(f::enable_lmcache) {
@@ -410,9 +516,19 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
         return conflict(ctx, &TWO_BATCH_OVERLAP, f::enable_two_batch_overlap, &[]);
     }
 
-    // model_config.is_encoder_decoder / attention_chunk_size
-    ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder"));
-    ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention"));
+    // model_config.is_encoder_decoder
+    let encoder_decoder_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder");
+    let release = ctx.release.version;
+    if ctx.model_fact(encoder_decoder_site, |m| encoder_decoder(m, release)) == Some(true) {
+        let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
+        return ctx.raise(&ENCODER_DECODER, &[], &[f::enable_kv_cache_sharding], fixes);
+    }
+    // model_config.attention_chunk_size: the text config's value as written.
+    let local_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention");
+    if ctx.model_fact(local_site, |m| m.raw.map(|r| r.attention_chunk_size.is_some())) == Some(true) {
+        let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
+        return ctx.raise(&LOCAL_ATTENTION, &[], &[f::enable_kv_cache_sharding], fixes);
+    }
 
     validate_kv_shard_attention_backend(ctx)?;
 
@@ -429,15 +545,69 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
 
     // use_mla_backend: MLA models shard across attention-TP ranks, GQA models across attention-CP ranks.
     let attn_cp = int(ctx, f::attn_cp_size, 1);
-    if attn_cp <= 1 {
-        if attn_dp_enabled(ctx) {
-            ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP and"));
-        } else if int(ctx, f::tp_size, 1) <= 1 {
-            ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP ranks"));
+    let mla_dp_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP and");
+    let mla_tp_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP ranks");
+    let gqa_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for GQA models");
+    let mla_fails = if attn_cp > 1 {
+        None
+    } else if attn_dp_enabled(ctx) {
+        Some((mla_dp_site, &MLA_PLAIN_TP))
+    } else if int(ctx, f::tp_size, 1) <= 1 {
+        Some((mla_tp_site, &MLA_NEEDS_TP))
+    } else {
+        None
+    };
+    let gqa_fails = !ctx.cfg.truthy(f::enable_prefill_cp) || attn_cp <= 1;
+    if mla_fails.is_some() || gqa_fails {
+        match ctx.model.as_ref().and_then(|m| m.derived.is_mla) {
+            None => {
+                if let Some((mla_site, _)) = mla_fails {
+                    ctx.skip(mla_site, NotRunReason::ModelConfig);
+                }
+                if gqa_fails {
+                    ctx.skip(gqa_site, NotRunReason::ModelConfig);
+                }
+            }
+            Some(true) => {
+                if let Some((_, rule)) = mla_fails {
+                    let fixes = if std::ptr::eq(rule, &MLA_PLAIN_TP) {
+                        let edits: Vec<_> = [f::enable_dp_attention, f::dp_size, f::attn_dp_size]
+                            .into_iter()
+                            .flat_map(|fd| ctx.fix_remove("", fd, Applicability::Unsafe).edits)
+                            .collect();
+                        if edits.is_empty() {
+                            vec![Fix::advice("Use plain TP attention (no DP attention)")]
+                        } else {
+                            vec![Fix { title: "Use plain TP attention (drop DP attention)".into(), applicability: Applicability::Unsafe, edits }]
+                        }
+                    } else {
+                        vec![ctx.fix_set("Use --tp-size 2", f::tp_size, "2", Applicability::Unsafe)]
+                    };
+                    let shown: &[Field] = if std::ptr::eq(rule, &MLA_PLAIN_TP) { &[f::enable_dp_attention, f::attn_dp_size, f::dp_size, f::enable_kv_cache_sharding] } else { &[f::tp_size, f::enable_kv_cache_sharding] };
+                    return ctx.raise(rule, &[], shown, fixes);
+                }
+            }
+            Some(false) => {
+                if gqa_fails {
+                    let mut edits = Vec::new();
+                    if !ctx.cfg.truthy(f::enable_prefill_cp) {
+                        edits.extend(ctx.fix_add_flag("", f::enable_prefill_cp, Applicability::Unsafe).edits);
+                    }
+                    if attn_cp <= 1 {
+                        edits.extend(ctx.fix_set("", f::attn_cp_size, "2", Applicability::Unsafe).edits);
+                    }
+                    if ctx.cfg.is_none(f::cp_strategy) {
+                        edits.extend(ctx.fix_set("", f::cp_strategy, "zigzag", Applicability::Unsafe).edits);
+                    }
+                    let fixes = if edits.is_empty() {
+                        vec![Fix::advice("Use prefill context parallelism (--enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag)")]
+                    } else {
+                        vec![Fix { title: "Use prefill context parallelism (--enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag)".into(), applicability: Applicability::Unsafe, edits }]
+                    };
+                    return ctx.raise(&GQA_NEEDS_PREFILL_CP, &[], &[f::enable_prefill_cp, f::attn_cp_size, f::enable_kv_cache_sharding], fixes);
+                }
+            }
         }
-    }
-    if !ctx.cfg.truthy(f::enable_prefill_cp) || attn_cp <= 1 {
-        ctx.model_config(site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for GQA models"));
     }
 
     // page_size: without --page-size, SGLang's default (1, or a backend's or model's own) is set
@@ -499,6 +669,28 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// `is_deepseek_dsa(model_config.hf_config)`. The facts' DSA predicate is SGLang's on the text
+/// config: the same where the config has no separate text config, or where the architecture is
+/// not one `is_deepseek_dsa` lists.
+fn deepseek_dsa(m: &crate::models::ModelFacts, release: &str) -> Option<bool> {
+    let nested = m.raw.is_some_and(|r| r.text_config_key.is_some());
+    if !nested {
+        return m.derived.is_dsa;
+    }
+    let listed = crate::models::builtin_lists(release)?.dsa_architectures_with_index_topk.iter().any(|a| Some(a.as_str()) == m.architecture);
+    (!listed).then_some(false)
+}
+
+/// `model_config.is_encoder_decoder` (`is_encoder_decoder_model(hf_config.architectures)`).
+fn encoder_decoder(m: &crate::models::ModelFacts, release: &str) -> Option<bool> {
+    let arch = m.architecture?;
+    let lists = crate::models::builtin_lists(release)?;
+    if lists.encoder_decoder_architectures.is_empty() {
+        return None;
+    }
+    Some(lists.encoder_decoder_architectures.iter().any(|a| a == arch))
+}
+
 /// Whether the hook raises at the page-size / chunk-size checks is not known here: what it
 /// would declare after them is unknown too.
 fn unknown_rest(ctx: &mut Ctx) -> Step {
@@ -531,7 +723,12 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     // is_deepseek_dsa(hf_config): a DSA model needs the dsa backend.
-    ctx.model_config(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."));
+    let release = ctx.release.version;
+    if ctx.model_fact(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."), |m| deepseek_dsa(m, release)) == Some(true) {
+        let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
+        let dest = if ctx.cfg.is_explicit(f::prefill_attention_backend) { f::prefill_attention_backend } else { f::attention_backend };
+        return ctx.raise(&DSA_NEEDS_DSA_BACKEND, &[], &[dest, f::enable_kv_cache_sharding], fixes);
+    }
     if prefill == "fa3" {
         return Ok(());
     }
@@ -542,7 +739,11 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
         let repr = str_repr(&prefill);
         return ctx.raise(&ATTENTION_BACKEND, &[("prefill_backend", &repr)], &[dest, f::enable_kv_cache_sharding], fixes);
     }
-    ctx.model_config(site("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires an MLA model."));
+    if ctx.model_fact(site("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires an MLA model."), |m| m.derived.is_mla) == Some(false) {
+        let flag = ctx.flag(dest);
+        let fixes = vec![ctx.fix_set(format!("Use {flag} fa3"), dest, "fa3", Applicability::Unsafe)];
+        return ctx.raise(&TRTLLM_MLA_NEEDS_MLA, &[], &[dest, f::enable_kv_cache_sharding], fixes);
+    }
     if int(ctx, f::attn_cp_size, 1) > 1 {
         // One fix dropping prefill context parallelism whole: with --enable-prefill-cp, an MLA
         // model's overrides set attn_cp_size themselves.
