@@ -44,6 +44,11 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    /// The `format` of each of `quantization_config.config_groups` in the text config (the
+    /// top-level config without one); None without such a `quantization_config`. Read by
+    /// `model_overrides.kimi_k3`'s MoE runner default (`_is_mxfp4_pack_quantized`).
+    #[serde(default)]
+    pub text_quant_group_formats: Option<Vec<String>>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -726,6 +731,19 @@ fn quant_facts(cfg: &Object, text: &Object, hf_quant: Option<&Object>) -> Option
     Some(QuantFacts { from: "hf_quant_config.json".into(), quant_algo: s(q, "quant_algo"), kv_cache_quant_algo: s(q, "kv_cache_quant_algo"), ..QuantFacts::default() })
 }
 
+/// `_is_mxfp4_pack_quantized`'s view: `getattr(hf_config, "text_config", hf_config)`'s
+/// `quantization_config["config_groups"]`, each group's `format` (a group without a string one
+/// counts as `""`).
+fn quant_group_formats(cfg: &Object) -> Option<Vec<String>> {
+    let text = cfg.get("text_config").and_then(serde_json::Value::as_object).unwrap_or(cfg);
+    let q = text.get("quantization_config")?.as_object()?;
+    let groups = q.get("config_groups").and_then(serde_json::Value::as_object);
+    let formats = groups
+        .map(|g| g.values().filter_map(serde_json::Value::as_object).map(|g| g.get("format").and_then(serde_json::Value::as_str).unwrap_or("").to_string()).collect())
+        .unwrap_or_default();
+    Some(formats)
+}
+
 fn parse_object(text: &str) -> Result<Object, ConfigError> {
     if text.len() > MAX_CONFIG_BYTES {
         return Err(ConfigError::TooLarge { bytes: text.len(), limit: MAX_CONFIG_BYTES });
@@ -797,6 +815,7 @@ impl GivenConfig {
             index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
+            text_quant_group_formats: quant_group_formats(&cfg),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

@@ -166,7 +166,22 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "index_topk_freq": _int(cfg, "index_topk_freq"),
         "index_topk_pattern": _str(cfg, "index_topk_pattern"),
         "indexer_types": _strs(cfg, "indexer_types"),
+        # model_overrides.kimi_k3's MoE runner default (_is_mxfp4_pack_quantized)
+        "text_quant_group_formats": quant_group_formats(cfg),
     }
+
+
+def quant_group_formats(cfg: dict):
+    """`getattr(hf_config, "text_config", hf_config).quantization_config["config_groups"]`:
+    each group's `format` ("" for a group without a string one); None without that dict."""
+    text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else cfg
+    q = text.get("quantization_config")
+    if not isinstance(q, dict):
+        return None
+    groups = q.get("config_groups") or {}
+    if not isinstance(groups, dict):
+        return []
+    return [g["format"] if isinstance(g.get("format"), str) else "" for g in groups.values() if isinstance(g, dict)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -400,7 +400,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // the fields they may assign are reported as not known.)
     // The model override providers: what they declare, readers see from here on.
     if let Some(provider) = overrides::modelled(arch) {
-        match provider(ctx) {
+        match provider(ctx)? {
             Some(declared) => {
                 for (field, value) in declared {
                     ctx.cfg.set(field, value);
