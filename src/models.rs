@@ -49,6 +49,10 @@ pub struct RawFacts {
     /// `model_overrides.kimi_k3`'s MoE runner default (`_is_mxfp4_pack_quantized`).
     #[serde(default)]
     pub text_quant_group_formats: Option<Vec<String>>,
+    /// The text config's `mlp_hidden_act` (model_overrides.nemotron_h asserts `relu2` for a
+    /// ModelOpt checkpoint).
+    #[serde(default)]
+    pub mlp_hidden_act: Option<String>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -816,6 +820,7 @@ impl GivenConfig {
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
             text_quant_group_formats: quant_group_formats(&cfg),
+            mlp_hidden_act: r.string(text, &["mlp_hidden_act"]),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

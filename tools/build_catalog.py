@@ -168,6 +168,8 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "indexer_types": _strs(cfg, "indexer_types"),
         # model_overrides.kimi_k3's MoE runner default (_is_mxfp4_pack_quantized)
         "text_quant_group_formats": quant_group_formats(cfg),
+        # model_overrides.nemotron_h's ModelOpt check
+        "mlp_hidden_act": _str(text, "mlp_hidden_act"),
     }
 
 
