@@ -13,6 +13,7 @@ pub mod gemma4;
 pub mod kimi_k3;
 pub mod llama4;
 pub mod minimax_m2;
+pub mod minimax_m3;
 pub mod nemotron_h;
 pub mod qwen3_moe;
 
@@ -44,6 +45,7 @@ pub fn modelled(architecture: &str) -> Option<Provider> {
         "MiniMaxM2ForCausalLM" => Some(declares_only!(minimax_m2::minimax_m2_overrides)),
         "Qwen3MoeForCausalLM" => Some(declares_only!(qwen3_moe::qwen3_moe_family_overrides)),
         "KimiK3ForConditionalGeneration" => Some(kimi_k3::kimi_k3_providers),
+        "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
         "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
         _ => None,
     }
