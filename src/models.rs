@@ -170,6 +170,14 @@ pub struct ModelLists {
     /// A predicate-keyed provider claims every architecture whose name contains one of these.
     #[serde(default)]
     pub model_override_architecture_substrings: Vec<String>,
+    /// `overrides._MAMBA_RADIX_CACHE_ARCHS`, `_MAMBA_EXTRA_BUFFER_ARCHS` and the architectures the
+    /// linear-attention registry names (read by model_hook's Mamba radix-cache handling).
+    #[serde(default)]
+    pub mamba_radix_cache_architectures: Vec<String>,
+    #[serde(default)]
+    pub mamba_extra_buffer_architectures: Vec<String>,
+    #[serde(default)]
+    pub linear_attn_spec_architectures: Vec<String>,
 }
 
 impl ModelLists {

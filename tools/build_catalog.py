@@ -403,6 +403,14 @@ def release_lists(sglang_dir: str) -> dict:
     import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
     import inspect
     lists["model_override_architectures"] = sorted(set(B._MODEL_OVERRIDE_FNS) | set(B.MODEL_OVERRIDES))
+    # model_hook.handle_mamba_radix_cache (overrides._mamba_radix_cache_resolution,
+    # supports_mamba_cache_extra_buffer): the hybrid Mamba architectures by name, and those
+    # whose extra_buffer strategy is supported; the linear-attention specs registered by name.
+    from sglang.srt.arg_groups import overrides as O
+    from sglang.srt.configs import linear_attn_model_registry as LR
+    lists["mamba_radix_cache_architectures"] = sorted(O._MAMBA_RADIX_CACHE_ARCHS)
+    lists["mamba_extra_buffer_architectures"] = sorted(O._MAMBA_EXTRA_BUFFER_ARCHS)
+    lists["linear_attn_spec_architectures"] = sorted({a for spec in LR._LINEAR_ATTN_MODEL_REGISTRY for a in spec.arch_names})
     substrings = []
     for predicate, _fn in B._PREDICATE_OVERRIDE_FNS:
         found = re.findall(r'"([A-Za-z0-9_]+)"', inspect.getsource(predicate))
