@@ -13,6 +13,7 @@
 //! hooks still count as not modelled on every path past the instance-connector return.
 
 
+pub mod kimi_k3_hook;
 pub mod mamba_hook;
 pub mod overrides;
 
@@ -414,9 +415,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         }
     }
     if matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
-        ctx.skip_unlisted("kimi_k3_hook.apply_kimi_k3_linear_attn_defaults", NotRunReason::NotImplemented);
-        path_modelled = false;
-        ctx.not_modelled(HOOK);
+        kimi_k3_hook::apply_kimi_k3_linear_attn_defaults(ctx);
+        kimi_k3_hook::apply_kimi_k3_spec_backend_defaults(ctx);
     }
     if DEEPSEEK_FAMILY.contains(&arch) {
         deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
