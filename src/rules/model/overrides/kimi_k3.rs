@@ -183,7 +183,7 @@ fn kimi_k3_overrides(ctx: &mut Ctx) -> Provided {
 /// `_kimi_k3_moe_runner_overrides`: FlashInfer's MXFP4 MoE on SM100 / SM103 / SM107 for an
 /// MXFP4-packed checkpoint when the runner is automatic. None without the model's raw config.
 fn kimi_k3_moe_runner_overrides(ctx: &Ctx) -> Option<Declarations> {
-    if !ctx.cfg.is(f::moe_runner_backend, "auto") || !(is_sm100(ctx.hw) && matches!(ctx.hw.sm(), 100 | 103 | 107)) {
+    if !(ctx.cfg.is(f::moe_runner_backend, "auto") && is_sm100(ctx.hw) && matches!(ctx.hw.sm(), 100 | 103 | 107)) {
         return Some(Declarations::new());
     }
     let raw = ctx.model.and_then(|m| m.raw)?;

@@ -91,7 +91,7 @@ pub fn nemotron_h_overrides(ctx: &mut Ctx) -> Provided {
         let cap = ctx.hw.capability;
         let runner = if sm100 && a2a_none {
             "flashinfer_trtllm"
-        } else if (matches!(model_quantization.as_deref(), Some("modelopt_fp4" | "modelopt_mixed")) || quantization.as_deref() == Some("modelopt_fp4")) && ctx.hw.is_cuda() && (8, 0) <= cap && cap < (10, 0) {
+        } else if (matches!(model_quantization.as_deref(), Some("modelopt_fp4" | "modelopt_mixed")) || quantization.as_deref() == Some("modelopt_fp4")) && ctx.hw.is_cuda() && ((8, 0)..(10, 0)).contains(&cap) {
             "marlin"
         } else {
             "flashinfer_cutlass"
