@@ -80,6 +80,7 @@ pub fn nemotron_h_overrides(ctx: &mut Ctx) -> Provided {
     if is_modelopt && quantization.as_deref() == Some("modelopt_mixed") {
         // the W4A16_NVFP4 MoE layers of `quantization_config["quantized_layers"]` are not known
         ctx.skip(site("model_overrides.nemotron_h._nemotron_h_overrides", "W4A16_NVFP4 MoE layers require --moe-a2a-backend=none."), NotRunReason::NotImplemented);
+        ctx.skip(site("model_overrides.nemotron_h._nemotron_h_overrides", "W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin."), NotRunReason::NotImplemented);
         return Ok(None);
     }
     let runner_auto = ctx.cfg.is(f::moe_runner_backend, "auto");
