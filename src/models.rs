@@ -44,6 +44,15 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    /// The `format` of each of `quantization_config.config_groups` in the text config (the
+    /// top-level config without one); None without such a `quantization_config`. Read by
+    /// `model_overrides.kimi_k3`'s MoE runner default (`_is_mxfp4_pack_quantized`).
+    #[serde(default)]
+    pub text_quant_group_formats: Option<Vec<String>>,
+    /// The text config's `mlp_hidden_act` (model_overrides.nemotron_h asserts `relu2` for a
+    /// ModelOpt checkpoint).
+    #[serde(default)]
+    pub mlp_hidden_act: Option<String>,
     // Read by kv_shard's checks (kv_shard_hook.handle_kv_cache_sharding):
     /// Local (chunked) attention's chunk, from the text config (`ModelConfig.attention_chunk_size`).
     #[serde(default)]
@@ -223,6 +232,14 @@ pub struct ModelLists {
     /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
     #[serde(default)]
     pub encoder_decoder_architectures: Vec<String>,
+    /// `overrides._MAMBA_RADIX_CACHE_ARCHS`, `_MAMBA_EXTRA_BUFFER_ARCHS` and the architectures the
+    /// linear-attention registry names (read by model_hook's Mamba radix-cache handling).
+    #[serde(default)]
+    pub mamba_radix_cache_architectures: Vec<String>,
+    #[serde(default)]
+    pub mamba_extra_buffer_architectures: Vec<String>,
+    #[serde(default)]
+    pub linear_attn_spec_architectures: Vec<String>,
 }
 
 impl ModelLists {
@@ -788,6 +805,19 @@ fn quant_facts(cfg: &Object, text: &Object, hf_quant: Option<&Object>) -> Option
     Some(QuantFacts { from: "hf_quant_config.json".into(), quant_algo: s(q, "quant_algo"), kv_cache_quant_algo: s(q, "kv_cache_quant_algo"), ..QuantFacts::default() })
 }
 
+/// `_is_mxfp4_pack_quantized`'s view: `getattr(hf_config, "text_config", hf_config)`'s
+/// `quantization_config["config_groups"]`, each group's `format` (a group without a string one
+/// counts as `""`).
+fn quant_group_formats(cfg: &Object) -> Option<Vec<String>> {
+    let text = cfg.get("text_config").and_then(serde_json::Value::as_object).unwrap_or(cfg);
+    let q = text.get("quantization_config")?.as_object()?;
+    let groups = q.get("config_groups").and_then(serde_json::Value::as_object);
+    let formats = groups
+        .map(|g| g.values().filter_map(serde_json::Value::as_object).map(|g| g.get("format").and_then(serde_json::Value::as_str).unwrap_or("").to_string()).collect())
+        .unwrap_or_default();
+    Some(formats)
+}
+
 fn parse_object(text: &str) -> Result<Object, ConfigError> {
     if text.len() > MAX_CONFIG_BYTES {
         return Err(ConfigError::TooLarge { bytes: text.len(), limit: MAX_CONFIG_BYTES });
@@ -862,6 +892,8 @@ impl GivenConfig {
             attention_chunk_size: r.int(text, &["attention_chunk_size"]),
             num_nextn_predict_layers: r.int(text, &["num_nextn_predict_layers"]),
             speculative_draft_keys: speculative_draft_keys(&cfg),
+            text_quant_group_formats: quant_group_formats(&cfg),
+            mlp_hidden_act: r.string(text, &["mlp_hidden_act"]),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

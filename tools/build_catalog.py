@@ -175,6 +175,10 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         # Read by kv_shard_hook.handle_kv_cache_sharding's checks (ModelConfig's values).
         "attention_chunk_size": _int(text, "attention_chunk_size"),
         "num_nextn_predict_layers": _int(text, "num_nextn_predict_layers"),
+        # model_overrides.kimi_k3's MoE runner default (_is_mxfp4_pack_quantized)
+        "text_quant_group_formats": quant_group_formats(cfg),
+        # model_overrides.nemotron_h's ModelOpt check
+        "mlp_hidden_act": _str(text, "mlp_hidden_act"),
     }
 
 
@@ -201,6 +205,19 @@ def speculative_draft_keys(cfg: dict):
     if sub("text_config"):
         out["text_config"] = {k: cfg["text_config"][k] for k in DRAFT_TEXT_KEYS if k in cfg["text_config"]}
     return out
+
+
+def quant_group_formats(cfg: dict):
+    """`getattr(hf_config, "text_config", hf_config).quantization_config["config_groups"]`:
+    each group's `format` ("" for a group without a string one); None without that dict."""
+    text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else cfg
+    q = text.get("quantization_config")
+    if not isinstance(q, dict):
+        return None
+    groups = q.get("config_groups") or {}
+    if not isinstance(groups, dict):
+        return []
+    return [g["format"] if isinstance(g.get("format"), str) else "" for g in groups.values() if isinstance(g, dict)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -470,6 +487,14 @@ def release_lists(sglang_dir: str) -> dict:
     import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
     import inspect
     lists["model_override_architectures"] = sorted(set(B._MODEL_OVERRIDE_FNS) | set(B.MODEL_OVERRIDES))
+    # model_hook.handle_mamba_radix_cache (overrides._mamba_radix_cache_resolution,
+    # supports_mamba_cache_extra_buffer): the hybrid Mamba architectures by name, and those
+    # whose extra_buffer strategy is supported; the linear-attention specs registered by name.
+    from sglang.srt.arg_groups import overrides as O
+    from sglang.srt.configs import linear_attn_model_registry as LR
+    lists["mamba_radix_cache_architectures"] = sorted(O._MAMBA_RADIX_CACHE_ARCHS)
+    lists["mamba_extra_buffer_architectures"] = sorted(O._MAMBA_EXTRA_BUFFER_ARCHS)
+    lists["linear_attn_spec_architectures"] = sorted({a for spec in LR._LINEAR_ATTN_MODEL_REGISTRY for a in spec.arch_names})
     substrings = []
     for predicate, _fn in B._PREDICATE_OVERRIDE_FNS:
         found = re.findall(r'"([A-Za-z0-9_]+)"', inspect.getsource(predicate))

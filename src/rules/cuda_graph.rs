@@ -265,9 +265,12 @@ fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
 }
 
 /// `disable_breakable_cudagraph_if_incompatible`: the first matching rule disables the prefill
-/// graph. The rules on the model's config (KDA linear attention, DeepSeek-V4, multimodal) are not
-/// evaluated: the model's config is not known, and for the models this build knows they are false.
+/// graph. The rules on the model's config are not evaluated: the first two (KDA linear attention,
+/// DeepSeek-V4) come before the ones below, so for a model that may match one (hybrid linear
+/// attention, DeepSeek-V4) the graph is disabled all the same when a later rule holds, but which
+/// rule's warning SGLang prints is not known, and none is claimed; the multimodal one comes last.
 fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
+    let model_rule_may_hold = ctx.model.is_some_and(|m| m.derived.is_hybrid_linear_attention == Some(true) || m.architecture.is_some_and(|a| a.starts_with("DeepseekV4")));
     let supports = supports_prefill_cp_bcg(ctx);
     let cp_rule = ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports == Some(false);
     if ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports.is_none() {
@@ -289,7 +292,7 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
         if !hit {
             continue;
         }
-        if let Some(name) = name {
+        if let Some(name) = name.filter(|_| !model_rule_may_hold) {
             let fixes = vec![ctx.fix_set(
                 "Choose the prefill graph backend yourself (disabled keeps today's behaviour without the warning)",
                 f::cuda_graph_backend_prefill,

@@ -13,6 +13,8 @@
 //! hooks still count as not modelled on every path past the instance-connector return.
 
 
+pub mod kimi_k3_hook;
+pub mod mamba_hook;
 pub mod overrides;
 
 use super::{raises, raises_nth, Args, Ctx, NotRunReason, Rule};
@@ -400,7 +402,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // the fields they may assign are reported as not known.)
     // The model override providers: what they declare, readers see from here on.
     if let Some(provider) = overrides::modelled(arch) {
-        match provider(ctx) {
+        match provider(ctx)? {
             Some(declared) => {
                 for (field, value) in declared {
                     ctx.cfg.set(field, value);
@@ -413,7 +415,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         }
     }
     if matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
-        ctx.skip_unlisted("kimi_k3_hook.apply_kimi_k3_linear_attn_defaults", NotRunReason::NotImplemented);
+        kimi_k3_hook::apply_kimi_k3_linear_attn_defaults(ctx);
+        kimi_k3_hook::apply_kimi_k3_spec_backend_defaults(ctx);
     }
     if DEEPSEEK_FAMILY.contains(&arch) {
         deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
@@ -447,7 +450,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
         return Ok(());
     }
-    handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)?;
+    if !handle_mamba_radix_cache(ctx, arch, model.derived.is_hybrid_linear_attention)? {
+        path_modelled = false;
+        ctx.not_modelled(HOOK);
+    }
     // On a path not modelled, the values these passes read may be ones an override provider
     // declared: what they assign is then left not known.
     if path_modelled {
@@ -470,10 +476,12 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     }
     let named = |list: &[&str]| list.contains(&arch);
     // (Llama 4's and Gemma 4's branches check the attention backend only: modelled.)
+    // The hybrid Mamba architectures SGLang names: their radix-cache handling is replayed
+    // (`handle_mamba_radix_cache` says where it is not).
+    let mamba_by_name = lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && !lists.linear_attn_spec_architectures.iter().any(|a| a == arch);
     !named(DEEPSEEK_FAMILY)
         && (!named(BRANCH_ARCHS) || replayed)
-        && !named(MAMBA_RADIX_CACHE_ARCHS)
-        && model.derived.is_hybrid_linear_attention == Some(false)
+        && (mamba_by_name || (!named(MAMBA_RADIX_CACHE_ARCHS) && model.derived.is_hybrid_linear_attention == Some(false)))
 }
 
 /// The post-process passes at the hook's end that this build replays: the embeddings sparse
@@ -627,27 +635,37 @@ fn gemma4(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// `handle_mamba_radix_cache`: an extra-buffer strategy on a model without Mamba state.
-fn handle_mamba_radix_cache(ctx: &mut Ctx, arch: &str, hybrid: Option<bool>) -> Step {
+/// `handle_mamba_radix_cache`: for a hybrid Mamba architecture SGLang names, the resolution of
+/// its Mamba radix-cache strategy and its validators (`mamba_hook`); else an extra-buffer strategy
+/// on a model without Mamba state. Ok(false) where what it does is not decided here: a
+/// linear-attention spec, Granite's `layer_types` probe, a hybrid model SGLang does not name, a
+/// validator's value not known.
+fn handle_mamba_radix_cache(ctx: &mut Ctx, arch: &str, hybrid: Option<bool>) -> Result<bool, super::Raised> {
     let strategy = ctx.cfg.str(f::mamba_radix_cache_strategy).unwrap_or("auto").to_string();
     // `mamba_extra_buffer_of`: `disable_radix_cache is False` and an extra-buffer strategy.
     let extra_buffer = matches!(ctx.cfg.get(f::disable_radix_cache), PyValue::Bool(false)) && matches!(strategy.as_str(), "extra_buffer" | "extra_buffer_lazy");
-    let armed_by_name = MAMBA_RADIX_CACHE_ARCHS.contains(&arch);
-    if armed_by_name || hybrid == Some(true) {
+    let lists = crate::models::builtin_lists(ctx.release.version).filter(|l| !l.mamba_radix_cache_architectures.is_empty());
+    let by_name = lists.is_some_and(|l| l.mamba_radix_cache_architectures.iter().any(|a| a == arch));
+    let by_spec = lists.is_some_and(|l| l.linear_attn_spec_architectures.iter().any(|a| a == arch));
+    if let Some(lists) = lists.filter(|_| by_name && !by_spec) {
+        return mamba_hook::mamba_radix_cache(ctx, &lists.mamba_extra_buffer_architectures, arch);
+    }
+    let armed_by_name = MAMBA_RADIX_CACHE_ARCHS.contains(&arch) || arch == "GraniteMoeHybridForCausalLM";
+    if armed_by_name || by_spec || hybrid == Some(true) {
         // mamba_hook's validators of the Mamba cache (not modelled here)
         ctx.skip_unlisted("mamba_hook.validate_mamba_extra_buffer", NotRunReason::NotImplemented);
-        return Ok(());
+        return Ok(false);
     }
     if !extra_buffer {
-        return Ok(());
+        return Ok(true);
     }
     let needs = site_nth("model_hook.handle_mamba_radix_cache", "--mamba-radix-cache-strategy", 0);
     if ctx.model_fact(needs, |_| hybrid).is_none() {
-        return Ok(());
+        return Ok(true);
     }
     let fixes = vec![ctx.fix_remove("Remove --mamba-radix-cache-strategy", f::mamba_radix_cache_strategy, Applicability::Safe)];
     let args: &Args = &[("view.mamba_radix_cache_strategy", &strategy), ("hf_config.architectures[0]", &arch)];
-    ctx.raise(&MAMBA_STRATEGY_NEEDS_MAMBA, args, &[f::mamba_radix_cache_strategy], fixes)
+    ctx.raise(&MAMBA_STRATEGY_NEEDS_MAMBA, args, &[f::mamba_radix_cache_strategy], fixes).map(|()| true)
 }
 
 /// Without the model's architecture: each check the command's flags would let fire, not run.

@@ -1,28 +1,52 @@
 //! SGLang's per-architecture model override providers (`sglang/srt/arg_groups/model_overrides/`,
 //! registered with `model_override_base._register_for`), one file per SGLang module. A provider
 //! returns the values it declares for the command and model (`handle_model_specific_adjustments`
-//! collects them; later readers see them), or None where it reads something not known here.
+//! collects them; later readers see them), or None where it reads something not known here; a
+//! provider that raises returns `Err(Raised)`.
 //! Only the providers listed in [`modelled`] are replayed.
 
 use crate::fields::Field;
 use crate::pyvalue::PyValue;
-use crate::rules::Ctx;
+use crate::rules::{Ctx, Raised};
 
 pub mod gemma4;
+pub mod kimi_k3;
 pub mod llama4;
 pub mod minimax_m2;
+pub mod minimax_m3;
+pub mod nemotron_h;
 pub mod qwen3_moe;
 
 /// What a provider declares: `(field, value)` in its order.
 pub type Declarations = Vec<(Field, PyValue)>;
 
-/// The replayed provider for `architecture`, when it is the only one SGLang registers for it.
-pub fn modelled(architecture: &str) -> Option<fn(&Ctx) -> Option<Declarations>> {
+/// What a provider gives: its declarations, None where it reads what is not known here, or
+/// `Err(Raised)` when SGLang raises in it.
+pub type Provided = Result<Option<Declarations>, Raised>;
+
+pub type Provider = fn(&mut Ctx) -> Provided;
+
+/// A provider that cannot raise, as a [`Provider`].
+macro_rules! declares_only {
+    ($f:path) => {{
+        fn provider(ctx: &mut Ctx) -> Provided {
+            Ok($f(ctx))
+        }
+        provider as Provider
+    }};
+}
+
+/// The replayed providers for `architecture`, all SGLang registers for it (one function
+/// replays them in their registration order).
+pub fn modelled(architecture: &str) -> Option<Provider> {
     match architecture {
-        "Llama4ForConditionalGeneration" | "Llama4ForCausalLM" => Some(llama4::llama4_overrides),
-        "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration" => Some(gemma4::gemma4_overrides),
-        "MiniMaxM2ForCausalLM" => Some(minimax_m2::minimax_m2_overrides),
-        "Qwen3MoeForCausalLM" => Some(qwen3_moe::qwen3_moe_family_overrides),
+        "Llama4ForConditionalGeneration" | "Llama4ForCausalLM" => Some(declares_only!(llama4::llama4_overrides)),
+        "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration" => Some(declares_only!(gemma4::gemma4_overrides)),
+        "MiniMaxM2ForCausalLM" => Some(declares_only!(minimax_m2::minimax_m2_overrides)),
+        "Qwen3MoeForCausalLM" => Some(declares_only!(qwen3_moe::qwen3_moe_family_overrides)),
+        "KimiK3ForConditionalGeneration" => Some(kimi_k3::kimi_k3_providers),
+        "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
+        "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
         _ => None,
     }
 }

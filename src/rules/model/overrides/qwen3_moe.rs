@@ -5,14 +5,14 @@ use super::Declarations;
 use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::rules::shared::runtime_context::is_sm100;
-use crate::rules::Ctx;
+use crate::rules::{site, Ctx, NotRunReason};
 
 /// Nothing off SM100. On SM100: the checkpoint's `quant_method` as the quantization when none is
 /// given, then FlashInfer TRT-LLM MoE for an FP8 / ModelOpt FP4 / unquantized model without an
 /// A2A backend. None where it reads what the facts do not say (a ModelOpt mixed checkpoint's
 /// quantized layers, a quantization the command unset explicitly, a quantization from
 /// `hf_quant_config.json`).
-pub fn qwen3_moe_family_overrides(ctx: &Ctx) -> Option<Declarations> {
+pub fn qwen3_moe_family_overrides(ctx: &mut Ctx) -> Option<Declarations> {
     let mut out = Declarations::new();
     if !is_sm100(ctx.hw) {
         return Some(out);
@@ -36,6 +36,10 @@ pub fn qwen3_moe_family_overrides(ctx: &Ctx) -> Option<Declarations> {
         }
     }
     if quantization.as_deref() == Some("modelopt_mixed") {
+        // `_mixed_precision_moe_quant_algos(hf_config)`: the quantized layers are not among the facts
+        if !matches!(ctx.cfg.str(f::moe_runner_backend), Some("auto" | "marlin")) {
+            ctx.skip(site("model_overrides.qwen3_moe._qwen3_moe_family_overrides", "W4A16_NVFP4 MoE layers require"), NotRunReason::NotImplemented);
+        }
         return None;
     }
     let quant_ok = matches!(quantization.as_deref(), None | Some("fp8" | "modelopt_fp4"));
