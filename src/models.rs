@@ -123,6 +123,11 @@ pub struct QuantFacts {
 /// What SGLang's `ModelConfig` computed for a catalog config (by running it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SglangFacts {
+    /// `hf_config.architectures[0]` as SGLang's config class leaves it (it may rewrite the
+    /// config's own: Olmo3 is served as Olmo2ForCausalLM); what its architecture lists and model
+    /// override providers are keyed on.
+    #[serde(default)]
+    pub architecture: Option<String>,
     pub context_length: i64,
     pub dtype: String,
     pub quantization: Option<String>,
@@ -626,7 +631,7 @@ impl<'a> ModelFacts<'a> {
     pub fn recognized(found: &Recognized<'a>, lists: Option<&ModelLists>) -> Self {
         match found.facts {
             Facts::Known(e) => ModelFacts {
-                architecture: e.raw.architecture.as_deref(),
+                architecture: e.sglang.architecture.as_deref().or(e.raw.architecture.as_deref()),
                 model_type: e.raw.model_type.as_deref(),
                 raw: Some(&e.raw),
                 computed: Some(&e.sglang),

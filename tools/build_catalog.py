@@ -517,6 +517,9 @@ def sglang_facts(d: str) -> dict:
     archs = list(mc.hf_config.architectures or [])
     dtype = str(mc.dtype).replace("torch.", "")
     return {
+        # The architecture SGLang sees: its own config classes may rewrite the one written
+        # (Olmo3Config serves Olmo3ForCausalLM as Olmo2ForCausalLM).
+        "architecture": archs[0] if archs else None,
         "context_length": mc.context_len,
         "dtype": dtype,
         "quantization": mc.quantization,
