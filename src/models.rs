@@ -44,6 +44,10 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    // model_hook.handle_language_model_only (its message prints the list):
+    /// `architectures`, the whole list.
+    #[serde(default)]
+    pub architectures: Option<Vec<String>>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -161,6 +165,13 @@ pub struct ModelLists {
     /// A predicate-keyed provider claims every architecture whose name contains one of these.
     #[serde(default)]
     pub model_override_architecture_substrings: Vec<String>,
+    // model_hook.handle_language_model_only, pd_disaggregation_hook.handle_encoder_disaggregation:
+    /// `ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES`, in SGLang's order.
+    #[serde(default)]
+    pub language_model_only_architectures: Vec<String>,
+    /// The architectures `--encoder-only` / `--language-only` accept.
+    #[serde(default)]
+    pub encoder_disaggregation_architectures: Vec<String>,
 }
 
 impl ModelLists {
@@ -797,6 +808,7 @@ impl GivenConfig {
             index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
+            architectures: r.strings(&cfg, "architectures"),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

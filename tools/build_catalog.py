@@ -166,6 +166,8 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "index_topk_freq": _int(cfg, "index_topk_freq"),
         "index_topk_pattern": _str(cfg, "index_topk_pattern"),
         "indexer_types": _strs(cfg, "indexer_types"),
+        # model_hook.handle_language_model_only prints the whole list.
+        "architectures": _strs(cfg, "architectures"),
     }
 
 
@@ -393,6 +395,20 @@ def release_lists(sglang_dir: str) -> dict:
         assert found and all(predicate(x) for x in found) and not predicate("LlamaForCausalLM"), found
         substrings.extend(found)
     lists["model_override_architecture_substrings"] = sorted(set(substrings))
+    # model_hook.handle_language_model_only: the architectures --language-model-only accepts, in
+    # SGLang's order (its message prints the list).
+    from sglang.srt.server_args import ServerArgs
+    lists["language_model_only_architectures"] = list(ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES)
+    # pd_disaggregation_hook.handle_encoder_disaggregation: `model_arch not in [...]`.
+    import sglang.srt.arg_groups.pd_disaggregation_hook as PDH
+    pd_tree = ast.parse(open(PDH.__file__).read())
+    pd_fn = next(n for n in ast.walk(pd_tree) if isinstance(n, ast.FunctionDef) and n.name == "handle_encoder_disaggregation")
+    encoder_archs = [s for node in ast.walk(pd_fn)
+                     if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch"
+                     and isinstance(node.ops[0], ast.NotIn) and isinstance(node.comparators[0], ast.List)
+                     for s in _strings_in(node.comparators[0])]
+    assert encoder_archs, "handle_encoder_disaggregation's architecture list not found"
+    lists["encoder_disaggregation_architectures"] = sorted(set(encoder_archs))
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
     return lists
@@ -434,7 +450,7 @@ def run_in_venv(args) -> int:
     lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
     with open(lists_path, "w") as f:
         json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
-                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py", **lists},
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py, sglang/srt/server_args.py, sglang/srt/arg_groups/pd_disaggregation_hook.py", **lists},
                   f, indent=1, sort_keys=False)
         f.write("\n")
 

@@ -175,6 +175,16 @@ pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-8B",
 };
 
+pub static OLMO2_FLASHINFER: Rule = Rule {
+    code: "MH016",
+    name: "olmo2-flashinfer-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"),
+    explanation: "SGLang refuses the FlashInfer attention backend for the Olmo2ForCausalLM architecture (Olmo 2 and Olmo 3 checkpoints): with Olmo 3's sliding-window layers it degrades performance. When --attention-backend is not given, SGLang picks trtllm_mha (SM100), fa3 (SM80 and newer) or triton for it.",
+    flags: &["--attention-backend"],
+    example_bad: "--model-path allenai/OLMo-2-1124-7B --attention-backend flashinfer",
+    example_good: "--model-path allenai/OLMo-2-1124-7B --attention-backend triton",
+};
+
 pub static RULES: &[&Rule] = &[
     &LAYER_SPLIT_NEEDS_DSA,
     &CP_DECODE_ATTN_TP_ARCH,
@@ -191,6 +201,7 @@ pub static RULES: &[&Rule] = &[
     &GEMMA4_ATTENTION_BACKEND,
     &ENCODER_SWA_REPLAY_NEEDS_V41,
     &MAMBA_STRATEGY_NEEDS_MAMBA,
+    &OLMO2_FLASHINFER,
 ];
 
 /// The architectures of the hook's DeepSeek-family branch (the list in
@@ -441,8 +452,12 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"), NotRunReason::NotImplemented);
         return Ok(());
     } else if arch == "Olmo2ForCausalLM" {
-        ctx.skip(site("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"), NotRunReason::NotImplemented);
-        return Ok(());
+        // The Olmo 2 override fills an unset backend with trtllm_mha, fa3 or triton, so only an
+        // explicit flashinfer meets the check.
+        if ctx.cfg.is(f::attention_backend, "flashinfer") {
+            let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for Olmo 2)", f::attention_backend, Applicability::Unsafe)];
+            return ctx.raise(&OLMO2_FLASHINFER, &[], &[f::attention_backend], fixes);
+        }
     } else if matches!(arch, "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM") {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
         return Ok(());
