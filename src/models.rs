@@ -48,6 +48,11 @@ pub struct RawFacts {
     /// `architectures`, the whole list.
     #[serde(default)]
     pub architectures: Option<Vec<String>>,
+    // model_hook's Exaone branch (`hf_config.sliding_window_pattern is not None`):
+    /// `sliding_window_pattern` of the top-level config: a string as written, an integer as its
+    /// decimal text; None when absent or null (not told apart).
+    #[serde(default)]
+    pub sliding_window_pattern: Option<String>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -809,6 +814,10 @@ impl GivenConfig {
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
             architectures: r.strings(&cfg, "architectures"),
+            sliding_window_pattern: match cfg.get("sliding_window_pattern") {
+                Some(serde_json::Value::Number(n)) if n.is_i64() => Some(n.to_string()),
+                _ => r.string(&cfg, &["sliding_window_pattern"]),
+            },
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

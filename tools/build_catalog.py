@@ -168,6 +168,10 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "indexer_types": _strs(cfg, "indexer_types"),
         # model_hook.handle_language_model_only prints the whole list.
         "architectures": _strs(cfg, "architectures"),
+        # model_hook's Exaone branch (`hf_config.sliding_window_pattern is not None`): a string
+        # as written, an integer as its decimal text.
+        "sliding_window_pattern": _str(cfg, "sliding_window_pattern")
+        or (str(_int(cfg, "sliding_window_pattern")) if _int(cfg, "sliding_window_pattern") is not None else None),
     }
 
 
@@ -462,6 +466,12 @@ def run_in_venv(args) -> int:
             if e["hub_id"] not in seen:
                 seen.add(e["hub_id"])
                 entries.append(e)
+            elif e["license"]:
+                # The recorder's SOURCES.md has no license column: a later folder's row (the
+                # catalog sources') that records the same file's license takes its place.
+                at = next(i for i, x in enumerate(entries) if x["hub_id"] == e["hub_id"])
+                if not entries[at]["license"]:
+                    entries[at] = e
     if args.aiconfigurator:
         for e in aiconfigurator_entries(args.aiconfigurator, work):
             if e["hub_id"] not in seen:
