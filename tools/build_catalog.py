@@ -140,6 +140,38 @@ def quant_essentials(cfg: dict, text: dict, hf_quant):
     return out or None
 
 
+# `CONTEXT_LENGTH_KEYS` of sglang/srt/utils/hf_transformers/common.py, in its order.
+CONTEXT_LENGTH_KEYS = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"]
+
+
+def context_length_values(text: dict):
+    """The first of the keys written (not null), when its value is an integer."""
+    for k in CONTEXT_LENGTH_KEYS:
+        v = text.get(k)
+        if v is None:
+            continue
+        return {k: v} if isinstance(v, int) and not isinstance(v, bool) else None
+    return None
+
+
+def rope_scaling_facts(text: dict):
+    """What get_context_length reads of the RoPE scaling (transformers 5 keeps it in
+    `rope_parameters`, taken from either key): its type, its factor, whether it names the
+    pretraining length."""
+    given = [text[k] for k in ("rope_parameters", "rope_scaling") if isinstance(text.get(k), dict)]
+    if not given:
+        return None
+    rope = given[0]
+    factor = rope.get("factor")
+    return {
+        "rope_type": rope.get("rope_type") if isinstance(rope.get("rope_type"), str) else rope.get("type") if isinstance(rope.get("type"), str) else None,
+        "factor": factor if isinstance(factor, (int, float)) and not isinstance(factor, bool) else None,
+        "factor_given": "factor" in rope,
+        "has_original_max_position_embeddings": "original_max_position_embeddings" in rope,
+        "both_keys": len(given) > 1,
+    }
+
+
 def raw_facts(cfg: dict, hf_quant=None) -> dict:
     text = text_config_of(cfg)
     return {
@@ -172,6 +204,10 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         # as written, an integer as its decimal text.
         "sliding_window_pattern": _str(cfg, "sliding_window_pattern")
         or (str(_int(cfg, "sliding_window_pattern")) if _int(cfg, "sliding_window_pattern") is not None else None),
+        # ModelConfig._derive_context_length (get_context_length on the text config), replayed
+        # for a given config: the context-length keys and the RoPE scaling it reads.
+        "context_length_values": context_length_values(text),
+        "rope_scaling": rope_scaling_facts(text),
     }
 
 
@@ -413,6 +449,13 @@ def release_lists(sglang_dir: str) -> dict:
                      for s in _strings_in(node.comparators[0])]
     assert encoder_archs, "handle_encoder_disaggregation's architecture list not found"
     lists["encoder_disaggregation_architectures"] = sorted(set(encoder_archs))
+    # Model types SGLang loads with config classes of its own (they may compute what a
+    # transformers class keeps as written, such as the context length).
+    from sglang.srt.utils.hf_transformers.common import _CONFIG_REGISTRY
+    lists["sglang_config_model_types"] = sorted(_CONFIG_REGISTRY)
+    # Model types the release's transformers has a config class for (others need remote code).
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+    lists["transformers_config_model_types"] = sorted(CONFIG_MAPPING_NAMES)
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
     return lists
