@@ -572,7 +572,7 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
             ctx.skip(needs, NotRunReason::NotImplemented);
             return Ok(());
         };
-        if !supported.iter().any(|a| *a == arch) {
+        if !supported.contains(&arch) {
             let dest = if encoder_only { f::encoder_only } else { f::language_only };
             let name = if encoder_only { "--encoder-only" } else { "--language-only" };
             let fixes = vec![ctx.fix_remove(format!("Drop {name} (serve the model whole)"), dest, Applicability::Unsafe)];
