@@ -96,6 +96,10 @@ pub fn derived_context_length(raw: &RawFacts, lists: &ModelLists) -> Option<i64>
     if types.iter().flatten().any(|t| listed(&lists.sglang_config_model_types, t)) || lists.sglang_config_model_types.is_empty() {
         return None;
     }
+    // SGLang reads a thinker's own `text_config` (Qwen2.5-Omni), which the facts do not hold.
+    if raw.text_config_key.as_deref() == Some("thinker_config") {
+        return None;
+    }
     let values = raw.context_length_values.as_ref()?;
     let value = CONTEXT_LENGTH_KEYS.iter().find_map(|k| values.get(*k))?;
     let factor = match &raw.rope_scaling {
