@@ -511,6 +511,16 @@ pub static DEEPEP_V2_DIRECT_MULTI_NODE: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode hybrid",
 };
 
+pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
+    code: "MOE053",
+    name: "flashinfer-a2a-needs-full-dp-attention",
+    sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"),
+    explanation: "FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size). Only Muse Spark's prefill sequence parallelism (TP4/EP4 or TP8/EP8) has it otherwise.",
+    flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend flashinfer",
+};
+
 pub static RULES: &[&Rule] = &[
     &NVFP4_ONLINE_NEEDS_SM100,
     &MXFP8_RUNNER_OVERRIDDEN,
@@ -560,6 +570,7 @@ pub static RULES: &[&Rule] = &[
     &DEEPEP_V2_OVERLAP,
     &DEEPEP_V2_SHARED_EXPERTS_FUSION,
     &DEEPEP_V2_DIRECT_MULTI_NODE,
+    &FLASHINFER_A2A_TOPOLOGY,
 ];
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -923,6 +934,25 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// Fix: DP attention over the whole TP group (`--dp-size <tp> --enable-dp-attention`).
+fn dp_attention_over_tp_fix(ctx: &Ctx, tp: i64) -> crate::diagnostic::Fix {
+    let title = format!("Use DP attention over the TP group: --dp-size {tp} --enable-dp-attention");
+    let mut fix = ctx.fix_set(title.clone(), f::dp_size, &tp.to_string(), Applicability::Unsafe);
+    // (given or not, `enable_dp_attention` reads False here: the deprecation pass folded it into
+    // attn_dp_size)
+    if ctx.cfg.is_explicit(f::enable_dp_attention) {
+        return fix;
+    }
+    let add = ctx.fix_add_flag(title.clone(), f::enable_dp_attention, Applicability::Unsafe);
+    match (fix.edits.first_mut(), add.edits.first()) {
+        // both appended at the end of the command: one edit
+        (Some(set), Some(flag)) if set.start == flag.start && set.end == flag.end => set.replacement.push_str(&flag.replacement),
+        (Some(_), Some(_)) => fix.edits.extend(add.edits),
+        _ => return crate::diagnostic::Fix::advice(title),
+    }
+    fix
+}
+
 /// `validate_flashinfer_megamoe_model`'s `validated_architectures`.
 const MEGAMOE_VALIDATED_ARCHITECTURES: &[&str] = &[
     "BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
@@ -1017,9 +1047,19 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
     let topology_ok = attn_dp_enabled(ctx) && int(ctx, f::attn_dp_size, 1) == tp;
     if !topology_ok {
         // Only Muse Spark's prefill sequence parallelism passes without DP attention: the
-        // architecture decides.
-        ctx.model_config(site("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"));
-        ctx.on_unknown_branch = true;
+        // architecture decides (no public Muse Spark config: its own case is not replayed).
+        let needs = site("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size");
+        match ctx.model_fact(needs, known_architecture) {
+            Some("MuseSparkForConditionalGeneration") => {
+                ctx.skip(needs, NotRunReason::NotImplemented);
+                ctx.on_unknown_branch = true;
+            }
+            Some(_) => {
+                let fixes = vec![dp_attention_over_tp_fix(ctx, tp), ctx.fix_remove("Drop --moe-a2a-backend flashinfer", f::moe_a2a_backend, Applicability::Unsafe)];
+                return ctx.raise(&FLASHINFER_A2A_TOPOLOGY, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+            }
+            None => ctx.on_unknown_branch = true,
+        }
     }
     if deepep_mode != "auto" {
         let fixes = vec![ctx.fix_remove("Drop --deepep-mode", f::deepep_mode, Applicability::Safe)];
