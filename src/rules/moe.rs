@@ -5,10 +5,12 @@
 //! `_a2a_fusion_adjustments`), and the late budget checks (`validate_flashinfer_a2a_token_budget`,
 //! `validate_deepep_v2_speculative_draft`, `validate_deepep_v2_dispatch_token_budget`).
 //!
-//! What needs the model's config is not guessed: the FlashInfer MegaMOE and DeepEP v2 model
-//! checks (architecture, NVFP4 MoE metadata), the FlashInfer all-to-all topology exception for
-//! Muse Spark, the MoRI EPv2 dtype/architecture probe and the DeepEP v2 prefill budget are listed
-//! as not run, and what SGLang decides after them is written to the resolved config as unknown.
+//! What needs the model's config is not guessed: with the architecture known (catalog or a given
+//! config) the FlashInfer MegaMOE and DeepEP v2 architecture checks, the DeepEP v2 checks after
+//! them and the FlashInfer all-to-all topology check run; without it, and for what the facts do
+//! not hold (the checkpoint's NVFP4 MoE metadata, Muse Spark's topology exception, the MoRI EPv2
+//! dtype/architecture probe, the DeepEP v2 prefill budget), the checks are listed as not run, and
+//! what SGLang decides after them is written to the resolved config as unknown.
 //! On SM100 an unset `--quantization` is the checkpoint's for several architectures (the
 //! not-modelled `model_hook`), so the checks that read it there (and "auto" runners it picks) are
 //! not run. Other `model_hook` overrides of the MoE runner when it is "auto" (GPT-OSS,

@@ -1,7 +1,8 @@
 //! Rules from SGLang's `sglang/srt/arg_groups/pd_disaggregation_hook.py`
 //! (`handle_pd_disaggregation`, `handle_encoder_disaggregation`), with the helpers only these
-//! hooks reach: `model_hook.handle_language_model_only`'s flag checks. The IB device checks they
-//! call are in `shared::ib_devices`.
+//! hooks reach: `model_hook.handle_language_model_only` (its flag checks, and with the model's
+//! facts its PD and architecture checks). The encoder-disaggregation architecture check runs with
+//! the model's architecture. The IB device checks they call are in `shared::ib_devices`.
 
 use super::shared::envs::env_bool;
 use super::shared::ib_devices::validate_ib_devices;

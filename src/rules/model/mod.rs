@@ -5,8 +5,9 @@
 //! With the model's facts (catalog, a given config) the checks keyed on the architecture, DSA and
 //! a few config values run: the DSA cache-layer split and prefill CP checks, the CP decode
 //! attention TP architectures, DSA index-topk sharing with TBO, the attention backends GptOss,
-//! Llama 4 and Gemma 4 accept, GptOss's triton_kernel MoE with EP, the DeepSeek-V4.1-only flag and
-//! an explicit Mamba cache strategy on a model without Mamba state. Without the facts each check
+//! Llama 4 and Gemma 4 accept, Olmo 2's FlashInfer refusal, EXAONE's sliding-window backends (when
+//! the config writes its `sliding_window_pattern`), GptOss's triton_kernel MoE with EP, the
+//! DeepSeek-V4.1-only flag and an explicit Mamba cache strategy on a model without Mamba state. Without the facts each check
 //! the command's flags reach is listed as not run. The values the hooks derive from the model
 //! (the model override providers: attention backends, page size, dtype, MoE runner ...; the
 //! DeepSeek / Kimi / DeepSeek-V4 defaults; the post-process passes) are not replayed, so both
