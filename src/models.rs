@@ -67,6 +67,22 @@ pub struct RawFacts {
     // (`llm_config` ...), whose pick is transformers' `get_text_config`.
     #[serde(default)]
     pub speculative_draft_keys: Option<serde_json::Map<String, serde_json::Value>>,
+    // model_hook.handle_language_model_only (its message prints the list):
+    /// `architectures`, the whole list.
+    #[serde(default)]
+    pub architectures: Option<Vec<String>>,
+    // model_hook's Exaone branch (`hf_config.sliding_window_pattern is not None`):
+    /// `sliding_window_pattern` of the top-level config: a string as written, an integer as its
+    /// decimal text; None when absent or null (not told apart).
+    #[serde(default)]
+    pub sliding_window_pattern: Option<String>,
+    // ModelConfig._derive_context_length, replayed for a given config (`derived_context_length`):
+    /// The first of the text config's `CONTEXT_LENGTH_KEYS` written (not null), when an integer.
+    #[serde(default)]
+    pub context_length_values: Option<BTreeMap<String, i64>>,
+    /// The text config's RoPE scaling (`rope_parameters`, else `rope_scaling`).
+    #[serde(default)]
+    pub rope_scaling: Option<RopeScalingFacts>,
 }
 
 /// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
@@ -95,6 +111,58 @@ fn speculative_draft_keys(cfg: &Object) -> Option<serde_json::Map<String, serde_
         out.insert("text_config".into(), serde_json::Value::Object(pick(text, DRAFT_TEXT_KEYS)));
     }
     Some(out)
+}
+
+/// What `get_context_length` reads of a config's RoPE scaling.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RopeScalingFacts {
+    /// `rope_type`, else `type`.
+    pub rope_type: Option<String>,
+    /// `factor`, when it is a number.
+    pub factor: Option<serde_json::Number>,
+    /// Whether the dict has a `factor` key (a null or non-number one makes SGLang fail).
+    pub factor_given: bool,
+    pub has_original_max_position_embeddings: bool,
+    /// Both `rope_parameters` and `rope_scaling` are written: which one the config class keeps is
+    /// not replayed.
+    pub both_keys: bool,
+}
+
+/// `CONTEXT_LENGTH_KEYS` of `sglang/srt/utils/hf_transformers/common.py`, in its order.
+const CONTEXT_LENGTH_KEYS: [&str; 5] = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"];
+
+/// `get_context_length(hf_text_config)` replayed on a config's values as written (SGLang 0.5.23
+/// with transformers 5, which moves the RoPE scaling into `rope_parameters` and adds
+/// `original_max_position_embeddings` to llama3, yarn and longrope scaling). None where the
+/// config class could make it differ or SGLang could not load the config: a model type
+/// transformers has no class for (remote code) or SGLang has its own class for, none of the keys
+/// written (the class's defaults apply), a factor that is not a number.
+pub fn derived_context_length(raw: &RawFacts, lists: &ModelLists) -> Option<i64> {
+    let model_type = raw.model_type.as_deref()?;
+    let listed = |list: &[String], t: &str| list.iter().any(|x| x == t);
+    if !listed(&lists.transformers_config_model_types, model_type) {
+        return None;
+    }
+    let types = [Some(model_type), raw.text_model_type.as_deref()];
+    if types.iter().flatten().any(|t| listed(&lists.sglang_config_model_types, t)) || lists.sglang_config_model_types.is_empty() {
+        return None;
+    }
+    // SGLang reads a thinker's own `text_config` (Qwen2.5-Omni), which the facts do not hold.
+    if raw.text_config_key.as_deref() == Some("thinker_config") {
+        return None;
+    }
+    let values = raw.context_length_values.as_ref()?;
+    let value = CONTEXT_LENGTH_KEYS.iter().find_map(|k| values.get(*k))?;
+    let factor = match &raw.rope_scaling {
+        None => 1.0,
+        Some(r) if r.both_keys => return None,
+        Some(r) if r.has_original_max_position_embeddings || matches!(r.rope_type.as_deref(), Some("llama3" | "yarn" | "longrope")) => 1.0,
+        Some(r) if !r.factor_given => 1.0,
+        Some(r) => r.factor.as_ref()?.as_f64()?,
+    };
+    // int(rope_scaling_factor * val)
+    let scaled = (factor * *value as f64).trunc();
+    (scaled.is_finite() && scaled.abs() < 9.0e15).then_some(scaled as i64)
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -245,6 +313,19 @@ pub struct ModelLists {
     pub mamba_extra_buffer_architectures: Vec<String>,
     #[serde(default)]
     pub linear_attn_spec_architectures: Vec<String>,
+    // model_hook.handle_language_model_only, pd_disaggregation_hook.handle_encoder_disaggregation:
+    /// `ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES`, in SGLang's order.
+    #[serde(default)]
+    pub language_model_only_architectures: Vec<String>,
+    /// The architectures `--encoder-only` / `--language-only` accept.
+    #[serde(default)]
+    pub encoder_disaggregation_architectures: Vec<String>,
+    /// Model types SGLang reads with config classes of its own (`_CONFIG_REGISTRY`).
+    #[serde(default)]
+    pub sglang_config_model_types: Vec<String>,
+    /// Model types the release's transformers has a config class for.
+    #[serde(default)]
+    pub transformers_config_model_types: Vec<String>,
 }
 
 impl ModelLists {
@@ -823,6 +904,28 @@ fn quant_group_formats(cfg: &Object) -> Option<Vec<String>> {
     Some(formats)
 }
 
+/// The first of the keys written (not null), when its value is an integer.
+fn context_length_values(text: &Object) -> Option<BTreeMap<String, i64>> {
+    let (key, value) = CONTEXT_LENGTH_KEYS.iter().find_map(|k| text.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v)))?;
+    Some(BTreeMap::from([(key.to_string(), value.as_i64()?)]))
+}
+
+fn rope_scaling_facts(text: &Object) -> Option<RopeScalingFacts> {
+    let given: Vec<&Object> = ["rope_parameters", "rope_scaling"].iter().filter_map(|k| text.get(*k)?.as_object()).collect();
+    let rope = *given.first()?;
+    let s = |k: &str| rope.get(k).and_then(serde_json::Value::as_str).map(str::to_string);
+    Some(RopeScalingFacts {
+        rope_type: s("rope_type").or_else(|| s("type")),
+        factor: match rope.get("factor") {
+            Some(serde_json::Value::Number(n)) => Some(n.clone()),
+            _ => None,
+        },
+        factor_given: rope.contains_key("factor"),
+        has_original_max_position_embeddings: rope.contains_key("original_max_position_embeddings"),
+        both_keys: given.len() > 1,
+    })
+}
+
 fn parse_object(text: &str) -> Result<Object, ConfigError> {
     if text.len() > MAX_CONFIG_BYTES {
         return Err(ConfigError::TooLarge { bytes: text.len(), limit: MAX_CONFIG_BYTES });
@@ -899,6 +1002,13 @@ impl GivenConfig {
             speculative_draft_keys: speculative_draft_keys(&cfg),
             text_quant_group_formats: quant_group_formats(&cfg),
             mlp_hidden_act: r.string(text, &["mlp_hidden_act"]),
+            architectures: r.strings(&cfg, "architectures"),
+            context_length_values: context_length_values(text),
+            rope_scaling: rope_scaling_facts(text),
+            sliding_window_pattern: match cfg.get("sliding_window_pattern") {
+                Some(serde_json::Value::Number(n)) if n.is_i64() => Some(n.to_string()),
+                _ => r.string(&cfg, &["sliding_window_pattern"]),
+            },
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

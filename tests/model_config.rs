@@ -47,11 +47,27 @@ fn a_quantization_config_of_a_text_sub_config_does_not_decide() {
 }
 
 #[test]
-fn a_given_config_does_not_decide_the_derived_context_length() {
-    // SGLang derives it from max_position_embeddings and rope scaling among others: not replayed
+fn a_given_config_of_an_unknown_model_type_does_not_decide_the_derived_context_length() {
+    // transformers has no class for `my_fp8`: what SGLang would load is not known
     let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --context-length 1000000", FP8_CONFIG);
     assert!(!codes.contains(&"MC004".to_string()), "{codes:?}");
     assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._derive_context_length")), "{not_run:?}");
+}
+
+#[test]
+fn a_given_config_decides_the_derived_context_length_with_its_rope_scaling() {
+    let plain = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "max_position_embeddings": 8192}"#;
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine --context-length 16384", plain);
+    assert!(codes.contains(&"MC004".to_string()), "{codes:?}");
+    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --context-length 8192", plain);
+    assert!(!codes.contains(&"MC004".to_string()), "{codes:?}");
+    assert!(!not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._derive_context_length")), "{not_run:?}");
+    // a linear factor without the pretraining length scales it: 8192 * 2
+    let linear = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "max_position_embeddings": 8192, "rope_scaling": {"type": "linear", "factor": 2.0}}"#;
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine --context-length 16384", linear);
+    assert!(!codes.contains(&"MC004".to_string()), "{codes:?}");
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine --context-length 16385", linear);
+    assert!(codes.contains(&"MC004".to_string()), "{codes:?}");
 }
 
 #[test]

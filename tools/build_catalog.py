@@ -143,6 +143,38 @@ def quant_essentials(cfg: dict, text: dict, hf_quant):
     return out or None
 
 
+# `CONTEXT_LENGTH_KEYS` of sglang/srt/utils/hf_transformers/common.py, in its order.
+CONTEXT_LENGTH_KEYS = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"]
+
+
+def context_length_values(text: dict):
+    """The first of the keys written (not null), when its value is an integer."""
+    for k in CONTEXT_LENGTH_KEYS:
+        v = text.get(k)
+        if v is None:
+            continue
+        return {k: v} if isinstance(v, int) and not isinstance(v, bool) else None
+    return None
+
+
+def rope_scaling_facts(text: dict):
+    """What get_context_length reads of the RoPE scaling (transformers 5 keeps it in
+    `rope_parameters`, taken from either key): its type, its factor, whether it names the
+    pretraining length."""
+    given = [text[k] for k in ("rope_parameters", "rope_scaling") if isinstance(text.get(k), dict)]
+    if not given:
+        return None
+    rope = given[0]
+    factor = rope.get("factor")
+    return {
+        "rope_type": rope.get("rope_type") if isinstance(rope.get("rope_type"), str) else rope.get("type") if isinstance(rope.get("type"), str) else None,
+        "factor": factor if isinstance(factor, (int, float)) and not isinstance(factor, bool) else None,
+        "factor_given": "factor" in rope,
+        "has_original_max_position_embeddings": "original_max_position_embeddings" in rope,
+        "both_keys": len(given) > 1,
+    }
+
+
 def raw_facts(cfg: dict, hf_quant=None) -> dict:
     text = text_config_of(cfg)
     return {
@@ -179,6 +211,16 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "text_quant_group_formats": quant_group_formats(cfg),
         # model_overrides.nemotron_h's ModelOpt check
         "mlp_hidden_act": _str(text, "mlp_hidden_act"),
+        # model_hook.handle_language_model_only prints the whole list.
+        "architectures": _strs(cfg, "architectures"),
+        # model_hook's Exaone branch (`hf_config.sliding_window_pattern is not None`): a string
+        # as written, an integer as its decimal text.
+        "sliding_window_pattern": _str(cfg, "sliding_window_pattern")
+        or (str(_int(cfg, "sliding_window_pattern")) if _int(cfg, "sliding_window_pattern") is not None else None),
+        # ModelConfig._derive_context_length (get_context_length on the text config), replayed
+        # for a given config: the context-length keys and the RoPE scaling it reads.
+        "context_length_values": context_length_values(text),
+        "rope_scaling": rope_scaling_facts(text),
     }
 
 
@@ -502,6 +544,27 @@ def release_lists(sglang_dir: str) -> dict:
         assert found and all(predicate(x) for x in found) and not predicate("LlamaForCausalLM"), found
         substrings.extend(found)
     lists["model_override_architecture_substrings"] = sorted(set(substrings))
+    # model_hook.handle_language_model_only: the architectures --language-model-only accepts, in
+    # SGLang's order (its message prints the list).
+    from sglang.srt.server_args import ServerArgs
+    lists["language_model_only_architectures"] = list(ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES)
+    # pd_disaggregation_hook.handle_encoder_disaggregation: `model_arch not in [...]`.
+    import sglang.srt.arg_groups.pd_disaggregation_hook as PDH
+    pd_tree = ast.parse(open(PDH.__file__).read())
+    pd_fn = next(n for n in ast.walk(pd_tree) if isinstance(n, ast.FunctionDef) and n.name == "handle_encoder_disaggregation")
+    encoder_archs = [s for node in ast.walk(pd_fn)
+                     if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch"
+                     and isinstance(node.ops[0], ast.NotIn) and isinstance(node.comparators[0], ast.List)
+                     for s in _strings_in(node.comparators[0])]
+    assert encoder_archs, "handle_encoder_disaggregation's architecture list not found"
+    lists["encoder_disaggregation_architectures"] = sorted(set(encoder_archs))
+    # Model types SGLang loads with config classes of its own (they may compute what a
+    # transformers class keeps as written, such as the context length).
+    from sglang.srt.utils.hf_transformers.common import _CONFIG_REGISTRY
+    lists["sglang_config_model_types"] = sorted(_CONFIG_REGISTRY)
+    # Model types the release's transformers has a config class for (others need remote code).
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+    lists["transformers_config_model_types"] = sorted(CONFIG_MAPPING_NAMES)
     lists["hybrid_linear_attention_model_types"] = sorted(unconditional)
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
     # ModelConfig.is_encoder_decoder (kv_shard_hook's encoder-decoder check reads it).
@@ -597,7 +660,7 @@ def run_in_venv(args) -> int:
     lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
     with open(lists_path, "w") as f:
         json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
-                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py", **lists},
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py, sglang/srt/server_args.py, sglang/srt/arg_groups/pd_disaggregation_hook.py", **lists},
                   f, indent=1, sort_keys=False)
         f.write("\n")
 
@@ -609,6 +672,12 @@ def run_in_venv(args) -> int:
             if e["hub_id"] not in seen:
                 seen.add(e["hub_id"])
                 entries.append(e)
+            elif e["license"]:
+                # The recorder's SOURCES.md has no license column: a later folder's row (the
+                # catalog sources') that records the same file's license takes its place.
+                at = next(i for i, x in enumerate(entries) if x["hub_id"] == e["hub_id"])
+                if not entries[at]["license"]:
+                    entries[at] = e
     if args.aiconfigurator:
         for e in aiconfigurator_entries(args.aiconfigurator, work):
             if e["hub_id"] not in seen:

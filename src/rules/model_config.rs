@@ -4,7 +4,9 @@
 //! `--context-length` against the context length SGLang derives from the config
 //! (`_derive_context_length`) and `--quantization` against the checkpoint's own method
 //! (`_verify_quantization`). Those read what SGLang's own `ModelConfig` computed for a catalog
-//! model; for a config SGLang was not run on (a given one, an inferred family) they are not run.
+//! model; for a given config the context length is replayed from its values as written
+//! (`models::derived_context_length`) where that decides it; otherwise (and for an inferred
+//! family) they are not run.
 
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
@@ -222,8 +224,17 @@ fn derive_context_length(ctx: &mut Ctx) -> Step {
     let Some(context_length) = ctx.cfg.int(f::context_length) else { return Ok(()) };
     // EmbeddingGemma2Model caps only the derived value (min with 8192), not a given one; the
     // catalog's context length is the capped one, so it is not the derived length there.
+    // A given config's is replayed from its values as written where that is decided.
+    let lists = crate::models::builtin_lists(ctx.release.version);
     let derived = ctx.model_fact(CONTEXT_LENGTH_SITE, |m: &ModelFacts| {
-        m.computed.filter(|_| m.architecture != Some("EmbeddingGemma2Model")).map(|c| c.context_length)
+        if m.architecture == Some("EmbeddingGemma2Model") {
+            return None;
+        }
+        let replayed = || match (m.from, m.raw, lists) {
+            (crate::models::FactsFrom::GivenConfig, Some(raw), Some(lists)) => crate::models::derived_context_length(raw, lists),
+            _ => None,
+        };
+        m.computed.map(|c| c.context_length).or_else(replayed)
     });
     let Some(derived) = derived else { return Ok(()) };
     if context_length <= derived {

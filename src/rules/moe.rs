@@ -5,10 +5,12 @@
 //! `_a2a_fusion_adjustments`), and the late budget checks (`validate_flashinfer_a2a_token_budget`,
 //! `validate_deepep_v2_speculative_draft`, `validate_deepep_v2_dispatch_token_budget`).
 //!
-//! What needs the model's config is not guessed: the FlashInfer MegaMOE and DeepEP v2 model
-//! checks (architecture, NVFP4 MoE metadata), the FlashInfer all-to-all topology exception for
-//! Muse Spark, the MoRI EPv2 dtype/architecture probe and the DeepEP v2 prefill budget are listed
-//! as not run, and what SGLang decides after them is written to the resolved config as unknown.
+//! What needs the model's config is not guessed: with the architecture known (catalog or a given
+//! config) the FlashInfer MegaMOE and DeepEP v2 architecture checks, the DeepEP v2 checks after
+//! them and the FlashInfer all-to-all topology check run; without it, and for what the facts do
+//! not hold (the checkpoint's NVFP4 MoE metadata, Muse Spark's topology exception, the MoRI EPv2
+//! dtype/architecture probe, the DeepEP v2 prefill budget), the checks are listed as not run, and
+//! what SGLang decides after them is written to the resolved config as unknown.
 //! On SM100 an unset `--quantization` is the checkpoint's for several architectures (the
 //! not-modelled `model_hook`), so the checks that read it there (and "auto" runners it picks) are
 //! not run. Other `model_hook` overrides of the MoE runner when it is "auto" (GPT-OSS,
@@ -471,6 +473,56 @@ pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
     example_good: "--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep",
 };
 
+pub static DEEPEP_V2_RUNNER: Rule = Rule {
+    code: "MOE046",
+    name: "deepep-v2-needs-deep-gemm-runner",
+    sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."),
+    explanation: "DeepEP v2's dispatch and combine have an adapter for the deep_gemm MoE runner only; SGLang picks deep_gemm itself when --moe-runner-backend is auto (and the model declares no runner of its own).",
+    flags: &["--moe-runner-backend", "--moe-a2a-backend"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --moe-runner-backend triton",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2",
+};
+
+pub static DEEPEP_V2_OVERLAP: Rule = Rule {
+    code: "MOE047",
+    name: "deepep-v2-without-batch-overlap",
+    sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks yet."),
+    explanation: "Two-batch and single-batch overlap hook into the all-to-all's dispatch and combine; DeepEP v2 does not have those hooks yet.",
+    flags: &["--moe-a2a-backend", "--enable-two-batch-overlap", "--enable-single-batch-overlap"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --enable-two-batch-overlap",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2",
+};
+
+pub static DEEPEP_V2_SHARED_EXPERTS_FUSION: Rule = Rule {
+    code: "MOE048",
+    name: "deepep-v2-without-shared-experts-fusion",
+    sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not validated fused shared experts yet."),
+    explanation: "DeepEP v2 disables the shared-experts fusion (fused shared experts have not been validated with its combine), so SGLang refuses --enforce-shared-experts-fusion with it.",
+    flags: &["--moe-a2a-backend", "--enforce-shared-experts-fusion"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --enforce-shared-experts-fusion",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2",
+};
+
+pub static DEEPEP_V2_DIRECT_MULTI_NODE: Rule = Rule {
+    code: "MOE049",
+    name: "deepep-v2-direct-mode-single-node",
+    sglang: raises("moe_hook.handle_a2a_moe", "--deepep-v2-mode direct is NVLink-only"),
+    explanation: "DeepEP v2's direct mode moves tokens over NVLink only, which does not reach across nodes; the hybrid mode also uses the network between nodes.",
+    flags: &["--deepep-v2-mode", "--nnodes"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode direct",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode hybrid",
+};
+
+pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
+    code: "MOE053",
+    name: "flashinfer-a2a-needs-full-dp-attention",
+    sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"),
+    explanation: "FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size). Only Muse Spark's prefill sequence parallelism (TP4/EP4 or TP8/EP8) has it otherwise.",
+    flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend flashinfer",
+};
+
 pub static RULES: &[&Rule] = &[
     &NVFP4_ONLINE_NEEDS_SM100,
     &MXFP8_RUNNER_OVERRIDDEN,
@@ -516,6 +568,11 @@ pub static RULES: &[&Rule] = &[
     &DISPATCH_TYPE_AND_ENV,
     &MEGAMOE_ARCHITECTURE,
     &DEEPEP_V2_ARCHITECTURE,
+    &DEEPEP_V2_RUNNER,
+    &DEEPEP_V2_OVERLAP,
+    &DEEPEP_V2_SHARED_EXPERTS_FUSION,
+    &DEEPEP_V2_DIRECT_MULTI_NODE,
+    &FLASHINFER_A2A_TOPOLOGY,
 ];
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -879,6 +936,25 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// Fix: DP attention over the whole TP group (`--dp-size <tp> --enable-dp-attention`).
+fn dp_attention_over_tp_fix(ctx: &Ctx, tp: i64) -> crate::diagnostic::Fix {
+    let title = format!("Use DP attention over the TP group: --dp-size {tp} --enable-dp-attention");
+    let mut fix = ctx.fix_set(title.clone(), f::dp_size, &tp.to_string(), Applicability::Unsafe);
+    // (given or not, `enable_dp_attention` reads False here: the deprecation pass folded it into
+    // attn_dp_size)
+    if ctx.cfg.is_explicit(f::enable_dp_attention) {
+        return fix;
+    }
+    let add = ctx.fix_add_flag(title.clone(), f::enable_dp_attention, Applicability::Unsafe);
+    match (fix.edits.first_mut(), add.edits.first()) {
+        // both appended at the end of the command: one edit
+        (Some(set), Some(flag)) if set.start == flag.start && set.end == flag.end => set.replacement.push_str(&flag.replacement),
+        (Some(_), Some(_)) => fix.edits.extend(add.edits),
+        _ => return crate::diagnostic::Fix::advice(title),
+    }
+    fix
+}
+
 /// `validate_flashinfer_megamoe_model`'s `validated_architectures`.
 const MEGAMOE_VALIDATED_ARCHITECTURES: &[&str] = &[
     "BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
@@ -899,26 +975,60 @@ fn known_architecture<'m>(m: &crate::models::ModelFacts<'m>) -> Option<&'m str> 
 }
 
 /// The `deepep_v2` branch: `validate_deepep_v2_model_architecture` needs the model's architecture
-/// (registered DeepEP v2 models only); what SGLang checks and writes after it is not decided here.
+/// (registered DeepEP v2 models only); past it, with the architecture known, the runner, overlap,
+/// shared-experts fusion and direct-mode checks run on the values resolved so far (a value an
+/// unreplayed model override may have declared leaves its check not run).
 fn deepep_v2(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(|p| connector_type(p) == Some("instance")) {
         ctx.skip(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE cannot validate a model"), NotRunReason::NotImplemented);
     }
     let architecture = ctx.model_fact(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"), known_architecture);
-    if let Some(arch) = architecture {
-        if !DEEPEP_V2_ARCHITECTURES.contains(&arch) {
-            let fixes = vec![ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
-            return ctx.raise(&DEEPEP_V2_ARCHITECTURE, &[("architecture!r", &str_repr(arch))], &[f::moe_a2a_backend], fixes);
+    let Some(arch) = architecture else {
+        ctx.on_unknown_branch = true;
+        ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."), NotRunReason::ModelConfig);
+        ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks yet."), NotRunReason::ModelConfig);
+        ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not validated fused shared experts yet."), NotRunReason::ModelConfig);
+        ctx.skip(site("moe_hook.handle_a2a_moe", "--deepep-v2-mode direct is NVLink-only"), NotRunReason::ModelConfig);
+        if ctx.cfg.is(f::moe_runner_backend, "auto") {
+            ctx.cfg.set_unknown(f::moe_runner_backend, PyValue::Str("deep_gemm".into()));
         }
+        return deepep_v2_prefill_graph(ctx);
+    };
+    if !DEEPEP_V2_ARCHITECTURES.contains(&arch) {
+        let fixes = vec![ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
+        return ctx.raise(&DEEPEP_V2_ARCHITECTURE, &[("architecture!r", &str_repr(arch))], &[f::moe_a2a_backend], fixes);
     }
-    ctx.on_unknown_branch = true;
-    ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."), NotRunReason::ModelConfig);
-    ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks yet."), NotRunReason::ModelConfig);
-    ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not validated fused shared experts yet."), NotRunReason::ModelConfig);
-    ctx.skip(site("moe_hook.handle_a2a_moe", "--deepep-v2-mode direct is NVLink-only"), NotRunReason::ModelConfig);
-    if ctx.cfg.is(f::moe_runner_backend, "auto") {
-        ctx.cfg.set_unknown(f::moe_runner_backend, PyValue::Str("deep_gemm".into()));
+    // "Respect model-level runner declarations before resolving auto."
+    let runner = text(ctx, f::moe_runner_backend, "auto");
+    if runner == "auto" {
+        ctx.cfg.set(f::moe_runner_backend, PyValue::Str("deep_gemm".into()));
+    } else if runner != "deep_gemm" {
+        let fixes = vec![ctx.fix_set("Use --moe-runner-backend deep_gemm", f::moe_runner_backend, "deep_gemm", Applicability::Unsafe)];
+        return ctx.raise(&DEEPEP_V2_RUNNER, &[("resolved_runner!r", &str_repr(&runner))], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
     }
+    if ctx.cfg.truthy(f::enable_two_batch_overlap) || ctx.cfg.truthy(f::enable_single_batch_overlap) {
+        let mut fixes = Vec::new();
+        for (field, flag) in [(f::enable_two_batch_overlap, "--enable-two-batch-overlap"), (f::enable_single_batch_overlap, "--enable-single-batch-overlap")] {
+            if ctx.cfg.truthy(field) {
+                fixes.push(ctx.fix_remove(format!("Drop {flag}"), field, Applicability::Unsafe));
+            }
+        }
+        return ctx.raise(&DEEPEP_V2_OVERLAP, &[], &[f::enable_two_batch_overlap, f::enable_single_batch_overlap, f::moe_a2a_backend], fixes);
+    }
+    if ctx.cfg.truthy(f::enforce_shared_experts_fusion) {
+        let fixes = vec![ctx.fix_remove("Drop --enforce-shared-experts-fusion", f::enforce_shared_experts_fusion, Applicability::Unsafe)];
+        return ctx.raise(&DEEPEP_V2_SHARED_EXPERTS_FUSION, &[], &[f::enforce_shared_experts_fusion, f::moe_a2a_backend], fixes);
+    }
+    let nnodes = int(ctx, f::nnodes, 1);
+    if ctx.cfg.is(f::deepep_v2_mode, "direct") && nnodes > 1 {
+        let fixes = vec![ctx.fix_set("Use --deepep-v2-mode hybrid", f::deepep_v2_mode, "hybrid", Applicability::Safe)];
+        return ctx.raise(&DEEPEP_V2_DIRECT_MULTI_NODE, &[("cfg.nnodes", &nnodes)], &[f::deepep_v2_mode, f::nnodes], fixes);
+    }
+    deepep_v2_prefill_graph(ctx)
+}
+
+/// The end of the `deepep_v2` branch (after its checks).
+fn deepep_v2_prefill_graph(ctx: &mut Ctx) -> Step {
     // "Prefill reads host counts and is not graph-capturable": the prefill graph goes off.
     with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
     let now = ctx.cfg.get(f::cuda_graph_config).clone();
@@ -939,9 +1049,19 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
     let topology_ok = attn_dp_enabled(ctx) && int(ctx, f::attn_dp_size, 1) == tp;
     if !topology_ok {
         // Only Muse Spark's prefill sequence parallelism passes without DP attention: the
-        // architecture decides.
-        ctx.model_config(site("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"));
-        ctx.on_unknown_branch = true;
+        // architecture decides (no public Muse Spark config: its own case is not replayed).
+        let needs = site("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size");
+        match ctx.model_fact(needs, known_architecture) {
+            Some("MuseSparkForConditionalGeneration") => {
+                ctx.skip(needs, NotRunReason::NotImplemented);
+                ctx.on_unknown_branch = true;
+            }
+            Some(_) => {
+                let fixes = vec![dp_attention_over_tp_fix(ctx, tp), ctx.fix_remove("Drop --moe-a2a-backend flashinfer", f::moe_a2a_backend, Applicability::Unsafe)];
+                return ctx.raise(&FLASHINFER_A2A_TOPOLOGY, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+            }
+            None => ctx.on_unknown_branch = true,
+        }
     }
     if deepep_mode != "auto" {
         let fixes = vec![ctx.fix_remove("Drop --deepep-mode", f::deepep_mode, Applicability::Safe)];

@@ -1,7 +1,8 @@
 //! Rules from SGLang's `sglang/srt/arg_groups/pd_disaggregation_hook.py`
 //! (`handle_pd_disaggregation`, `handle_encoder_disaggregation`), with the helpers only these
-//! hooks reach: `model_hook.handle_language_model_only`'s flag checks. The IB device checks they
-//! call are in `shared::ib_devices`.
+//! hooks reach: `model_hook.handle_language_model_only` (its flag checks, and with the model's
+//! facts its PD and architecture checks). The encoder-disaggregation architecture check runs with
+//! the model's architecture. The IB device checks they call are in `shared::ib_devices`.
 
 use super::shared::envs::env_bool;
 use super::shared::ib_devices::validate_ib_devices;
@@ -176,7 +177,33 @@ pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-model-only --language-only",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only",
 };
-
+pub static LANGUAGE_MODEL_ONLY_WITH_PD: Rule = Rule {
+    code: "PD047",
+    name: "language-model-only-excludes-pd",
+    sglang: raises("model_hook.handle_language_model_only", "--language-model-only is incompatible with"),
+    explanation: "--language-model-only serves the text model of a multimodal checkpoint without its encoders; its KV transfer to or from a PD peer is not the standard one, so SGLang refuses --disaggregation-mode prefill/decode with it (DeepSeek-V4.1, model_type deepseek_v41, is the exception: its text-only workers use the standard path).",
+    flags: &["--language-model-only", "--disaggregation-mode"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --language-model-only --disaggregation-mode prefill",
+    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --language-model-only",
+};
+pub static LANGUAGE_MODEL_ONLY_ARCH: Rule = Rule {
+    code: "PD048",
+    name: "language-model-only-unsupported-architecture",
+    sglang: raises("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."),
+    explanation: "--language-model-only skips loading a checkpoint's encoders, which SGLang has only for the architectures it lists (none of the config's `architectures` is one of them); a text-only model needs no such flag.",
+    flags: &["--language-model-only"],
+    example_bad: "--model-path Qwen/Qwen3-8B --language-model-only",
+    example_good: "--model-path Qwen/Qwen3-8B",
+};
+pub static ENCODER_DISAGGREGATION_ARCH: Rule = Rule {
+    code: "PD049",
+    name: "encoder-disaggregation-unsupported-architecture",
+    sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"),
+    explanation: "--encoder-only and --language-only split a multimodal model into an encoder server and a language server; SGLang has the split only for the multimodal architectures it lists.",
+    flags: &["--encoder-only", "--language-only"],
+    example_bad: "--model-path Qwen/Qwen3-8B --encoder-only",
+    example_good: "--model-path Qwen/Qwen3-VL-8B-Instruct --encoder-only",
+};
 
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
@@ -198,6 +225,9 @@ pub static RULES: &[&Rule] = &[
     &ENCODER_AND_LANGUAGE_ONLY,
     &ENCODER_ONLY_WITH_PD,
     &LANGUAGE_MODEL_ONLY_FLAGS,
+    &LANGUAGE_MODEL_ONLY_WITH_PD,
+    &LANGUAGE_MODEL_ONLY_ARCH,
+    &ENCODER_DISAGGREGATION_ARCH,
 ];
 
 fn int(ctx: &Ctx, field: Field, default: i64) -> i64 {
@@ -496,9 +526,9 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
                 return ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, args, &[dest, f::language_model_only], fixes);
             }
         }
-        ctx.model_config(site("model_hook.handle_language_model_only", "--language-model-only is incompatible with"));
-        ctx.model_config(site("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."));
-        return Ok(());
+        if !language_model_only_fits_model(ctx)? {
+            return Ok(());
+        }
     }
     let encoder_only = ctx.cfg.truthy(f::encoder_only);
     let language_only = ctx.cfg.truthy(f::language_only);
@@ -528,13 +558,72 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
             None => return Ok(()),
         }
     }
-    // The rest reads the model's architecture: encoder_transfer_backend 'auto' resolution and
-    // the encoder-disaggregation architecture checks.
+    // The rest reads the model's architecture (`architectures[0]`): encoder_transfer_backend
+    // 'auto' resolution (not a reported value) and the encoder-disaggregation architecture checks.
     if encoder_only || language_only {
-        ctx.model_config(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"));
-        if language_only && ctx.cfg.truthy(f::enable_adaptive_dispatch_to_encoder) {
-            ctx.model_config(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Muse language-only servers do not load local"));
+        let needs = site("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported");
+        let Some(arch) = ctx.model_fact(needs, |m| m.architecture).map(str::to_string) else {
+            if language_only && ctx.cfg.truthy(f::enable_adaptive_dispatch_to_encoder) {
+                ctx.model_config(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Muse language-only servers do not load local"));
+            }
+            return Ok(());
+        };
+        let supported = crate::models::builtin_lists(ctx.release.version).map(|l| &l.encoder_disaggregation_architectures).filter(|l| !l.is_empty());
+        let Some(supported) = supported else {
+            ctx.skip(needs, NotRunReason::NotImplemented);
+            return Ok(());
+        };
+        if !supported.contains(&arch) {
+            let dest = if encoder_only { f::encoder_only } else { f::language_only };
+            let name = if encoder_only { "--encoder-only" } else { "--language-only" };
+            let fixes = vec![ctx.fix_remove(format!("Drop {name} (serve the model whole)"), dest, Applicability::Unsafe)];
+            return ctx.raise(&ENCODER_DISAGGREGATION_ARCH, &[("model_arch", &arch)], &[dest], fixes);
+        }
+        // Muse Spark's language-only servers: no public config of the architecture to record.
+        if arch == "MuseSparkForConditionalGeneration" && language_only && ctx.cfg.truthy(f::enable_adaptive_dispatch_to_encoder) {
+            ctx.skip(site("pd_disaggregation_hook.handle_encoder_disaggregation", "Muse language-only servers do not load local"), NotRunReason::NotImplemented);
         }
     }
     Ok(())
+}
+
+/// `handle_language_model_only`'s model checks (past its flag checks): Ok(true) when the model
+/// takes --language-model-only, Ok(false) when that could not be decided (recorded as not run).
+fn language_model_only_fits_model(ctx: &mut Ctx) -> Result<bool, crate::rules::Raised> {
+    let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
+    let with_pd = site("model_hook.handle_language_model_only", "--language-model-only is incompatible with");
+    let unsupported = site("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}.");
+    if mode != "null" {
+        // `hf_config.model_type`: a config that lacks it leaves it to its class, not known here.
+        let Some(model_type) = ctx.model_fact(with_pd, |m| m.architecture.and(m.model_type)).map(str::to_string) else {
+            ctx.model_config(unsupported);
+            return Ok(false);
+        };
+        if model_type != "deepseek_v41" {
+            let fixes = vec![ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe)];
+            ctx.raise(&LANGUAGE_MODEL_ONLY_WITH_PD, &[], &[f::language_model_only, f::disaggregation_mode], fixes)?;
+        }
+    }
+    // The message prints the config's whole `architectures` list.
+    let Some(architectures) = ctx.model_fact(unsupported, |m| m.raw.and_then(|r| r.architectures.clone())) else {
+        return Ok(false);
+    };
+    let supported = crate::models::builtin_lists(ctx.release.version).map(|l| l.language_model_only_architectures.clone()).filter(|l| !l.is_empty());
+    let Some(supported) = supported else {
+        ctx.skip(unsupported, NotRunReason::NotImplemented);
+        return Ok(false);
+    };
+    if !architectures.iter().any(|a| supported.contains(a)) {
+        let (shown, listed) = (py_list(&architectures), py_list(&supported));
+        let args: &Args = &[("architectures", &shown), ("list(server_args.LANGUAGE_MODEL_ONLY_ARCHITECTURES)", &listed)];
+        let fixes = vec![ctx.fix_remove("Drop --language-model-only", f::language_model_only, Applicability::Safe)];
+        ctx.raise(&LANGUAGE_MODEL_ONLY_ARCH, args, &[f::language_model_only], fixes)?;
+    }
+    Ok(true)
+}
+
+/// Python's `repr` of a list of strings.
+fn py_list<S: AsRef<str>>(items: &[S]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| crate::pyvalue::str_repr(s.as_ref())).collect();
+    format!("[{}]", parts.join(", "))
 }

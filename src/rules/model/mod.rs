@@ -5,8 +5,9 @@
 //! With the model's facts (catalog, a given config) the checks keyed on the architecture, DSA and
 //! a few config values run: the DSA cache-layer split and prefill CP checks, the CP decode
 //! attention TP architectures, DSA index-topk sharing with TBO, the attention backends GptOss,
-//! Llama 4 and Gemma 4 accept, GptOss's triton_kernel MoE with EP, the DeepSeek-V4.1-only flag and
-//! an explicit Mamba cache strategy on a model without Mamba state. Without the facts each check
+//! Llama 4 and Gemma 4 accept, Olmo 2's FlashInfer refusal, EXAONE's sliding-window backends (when
+//! the config writes its `sliding_window_pattern`), GptOss's triton_kernel MoE with EP, the
+//! DeepSeek-V4.1-only flag and an explicit Mamba cache strategy on a model without Mamba state. Without the facts each check
 //! the command's flags reach is listed as not run. The values the hooks derive from the model
 //! (the model override providers: attention backends, page size, dtype, MoE runner ...; the
 //! DeepSeek / Kimi / DeepSeek-V4 defaults; the post-process passes) are not replayed, so both
@@ -177,6 +178,26 @@ pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-8B",
 };
 
+pub static OLMO2_FLASHINFER: Rule = Rule {
+    code: "MH016",
+    name: "olmo2-flashinfer-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"),
+    explanation: "SGLang refuses the FlashInfer attention backend for the Olmo2ForCausalLM architecture (Olmo 2 and Olmo 3 checkpoints): with Olmo 3's sliding-window layers it degrades performance. When --attention-backend is not given, SGLang picks trtllm_mha (SM100), fa3 (SM80 and newer) or triton for it.",
+    flags: &["--attention-backend"],
+    example_bad: "--model-path allenai/OLMo-2-1124-7B --attention-backend flashinfer",
+    example_good: "--model-path allenai/OLMo-2-1124-7B --attention-backend triton",
+};
+
+pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
+    code: "MH017",
+    name: "exaone-sliding-window-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"),
+    explanation: "An EXAONE 4 / EXAONE MoE config with a sliding_window_pattern interleaves sliding-window and global attention layers, which SGLang runs on fa3, triton and trtllm_mha only. When --attention-backend is not given, SGLang picks one of them itself.",
+    flags: &["--attention-backend"],
+    example_bad: "--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend flashinfer",
+    example_good: "--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend triton",
+};
+
 pub static RULES: &[&Rule] = &[
     &LAYER_SPLIT_NEEDS_DSA,
     &CP_DECODE_ATTN_TP_ARCH,
@@ -193,6 +214,8 @@ pub static RULES: &[&Rule] = &[
     &GEMMA4_ATTENTION_BACKEND,
     &ENCODER_SWA_REPLAY_NEEDS_V41,
     &MAMBA_STRATEGY_NEEDS_MAMBA,
+    &OLMO2_FLASHINFER,
+    &EXAONE_ATTENTION_BACKEND,
 ];
 
 /// The architectures of the hook's DeepSeek-family branch (the list in
@@ -306,6 +329,7 @@ const ALLREDUCE_FUSION_ARCHS: &[&str] = &[
 /// `supported_backends` of the GptOss branch, in SGLang's order (its message prints the list).
 const GPT_OSS_BACKENDS: &[&str] = &["triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"];
 const LLAMA4_BACKENDS: &[&str] = &["fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu"];
+const EXAONE_BACKENDS: &[&str] = &["fa3", "triton", "trtllm_mha"];
 const GEMMA4_BACKENDS: &[&str] = &["trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"];
 
 /// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
@@ -440,12 +464,14 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     } else if matches!(arch, "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration") {
         gemma4(ctx)?;
     } else if matches!(arch, "Exaone4ForCausalLM" | "ExaoneMoEForCausalLM" | "ExaoneMoeForCausalLM") {
-        // decided by `sliding_window_pattern`, a config value not among the facts
-        ctx.skip(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"), NotRunReason::NotImplemented);
-        return Ok(());
+        exaone(ctx, arch, model.raw)?;
     } else if arch == "Olmo2ForCausalLM" {
-        ctx.skip(site("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"), NotRunReason::NotImplemented);
-        return Ok(());
+        // The Olmo 2 override fills an unset backend with trtllm_mha, fa3 or triton, so only an
+        // explicit flashinfer meets the check.
+        if ctx.cfg.is(f::attention_backend, "flashinfer") {
+            let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for Olmo 2)", f::attention_backend, Applicability::Unsafe)];
+            return ctx.raise(&OLMO2_FLASHINFER, &[], &[f::attention_backend], fixes);
+        }
     } else if matches!(arch, "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM") {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
         return Ok(());
@@ -633,6 +659,27 @@ fn gemma4(ctx: &mut Ctx) -> Step {
         return ctx.raise(&GEMMA4_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes);
     }
     Ok(())
+}
+
+/// The Exaone branch: with a `sliding_window_pattern`, the accepted attention backends. The
+/// Exaone override fills an unset backend with one of them (trtllm_mha, fa3 or triton).
+fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> Step {
+    let Some(backend) = text_of(ctx, f::attention_backend) else {
+        return Ok(());
+    };
+    if EXAONE_BACKENDS.contains(&backend.as_str()) {
+        return Ok(());
+    }
+    // A pattern as written is not None. Absent, the config class's default (4) applies, but an
+    // explicit null leaves it None: the facts do not tell the two apart.
+    let needs = site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}");
+    if ctx.model_fact(needs, |_| raw.and_then(|r| r.sliding_window_pattern.as_ref())).is_none() {
+        return Ok(());
+    }
+    let listed = py_list(EXAONE_BACKENDS);
+    let args: &Args = &[("accepted_backends", &listed), ("model_arch", &arch), ("attention_backend", &backend)];
+    let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for EXAONE)", f::attention_backend, Applicability::Unsafe)];
+    ctx.raise(&EXAONE_ATTENTION_BACKEND, args, &[f::attention_backend], fixes)
 }
 
 /// `handle_mamba_radix_cache`: for a hybrid Mamba architecture SGLang names, the resolution of
