@@ -265,8 +265,9 @@ fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
 }
 
 /// `disable_breakable_cudagraph_if_incompatible`: the first matching rule disables the prefill
-/// graph. The rules on the model's config (KDA linear attention, DeepSeek-V4, multimodal) are not
-/// evaluated: the model's config is not known, and for the models this build knows they are false.
+/// graph. DeepSeek-V4's rule is decided by the architecture when the model's facts name it; the
+/// other rules on the model's config (KDA linear attention, multimodal) are not evaluated: the
+/// model's config is not known, and for the models this build knows they are false.
 fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
     let supports = supports_prefill_cp_bcg(ctx);
     let cp_rule = ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports == Some(false);
@@ -275,7 +276,10 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
         return;
     }
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
-    let rules: [(Option<&str>, bool, Field); 4] = [
+    // `is_deepseek_v4(hf_config)`, by the architecture (not known without the model's facts).
+    let is_dsv4 = ctx.model.and_then(|m| m.architecture).is_some_and(|a| matches!(a, "DeepseekV4ForCausalLM" | "DeepseekV4ForCausalLMNextN" | "DeepseekV4ForCausalLMDSpark"));
+    let rules: [(Option<&str>, bool, Field); 5] = [
+        (Some("DeepSeek-V4 (heavy capture-pool memory pressure)"), is_dsv4 && supports == Some(false), f::model_path),
         (None, cp_rule, f::attn_cp_size),
         (Some("decode context parallel (dcp_size > 1)"), ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1, f::dcp_size),
         (Some("two-batch overlap"), ctx.cfg.truthy(f::enable_two_batch_overlap), f::enable_two_batch_overlap),

@@ -13,6 +13,7 @@
 //! hooks still count as not modelled on every path past the instance-connector return.
 
 
+pub mod deepseek_v4_hook;
 pub mod overrides;
 
 use super::{raises, raises_nth, Args, Ctx, NotRunReason, Rule};
@@ -418,9 +419,26 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     if DEEPSEEK_FAMILY.contains(&arch) {
         deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
     } else if arch == "DeepseekV4ForCausalLM" {
-        // deepseek_v4_hook's validators (V4.1 features, CP) are not modelled here.
-        ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v4_cp", NotRunReason::NotImplemented);
-        return Ok(());
+        // `apply_deepseek_v4_defaults` runs before the family branches, `validate_*` in this one:
+        // nothing between them reads what they assign.
+        match model.model_type {
+            Some("deepseek_v4") => {
+                if overrides::deepseek_v4::moe_runner_backend_undecided(ctx) {
+                    ctx.cfg.mark_unknown(f::moe_runner_backend);
+                }
+                deepseek_v4_hook::apply_deepseek_v4_defaults(ctx, arch)?;
+                deepseek_v4_hook::validate_deepseek_v41_features(ctx)?;
+                deepseek_v4_hook::validate_deepseek_v4_cp(ctx)?;
+            }
+            Some("deepseek_v41") => {
+                deepseek_v4_hook::skip_v41_checks(ctx);
+                return Ok(());
+            }
+            _ => {
+                ctx.model_config(site("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend flashmla_mega requires DeepSeek-V4.1"));
+                return Ok(());
+            }
+        }
     } else if arch == "GptOssForCausalLM" {
         gpt_oss(ctx)?;
     } else if arch == "MiMoV2ForCausalLM" && !ctx.cfg.truthy(f::encoder_only) {
@@ -698,6 +716,22 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
         ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"));
     }
+    // DeepSeek-V4's checks the command's flags could make fail.
+    let dsv4 = |ctx: &mut Ctx, message: &'static str| ctx.model_config(site("deepseek_v4_hook.apply_deepseek_v4_defaults", message));
+    match ctx.cfg.str(f::dsv4_attn_backend) {
+        Some("flashmla_mega") => dsv4(ctx, "--dsv4-attn-backend flashmla_mega requires DeepSeek-V4.1"),
+        Some("trtllm") => dsv4(ctx, "--dsv4-attn-backend trtllm requires an SM100/SM103"),
+        _ => {}
+    }
+    if !ctx.cfg.is_none(f::speculative_algorithm) {
+        dsv4(ctx, "Only EAGLE and DSPARK speculative algorithms are supported");
+    }
+    if !matches!(ctx.cfg.str(f::kv_cache_dtype), Some("auto" | "fp8_e4m3" | "bfloat16")) {
+        ctx.model_config(site("overrides._deepseek_v4_kv_cache_dtype", "{kv_cache_dtype} is not supported for {model_arch}"));
+    }
+    if ctx.cfg.truthy(f::enable_prefill_cp) {
+        ctx.model_config(site("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"));
+    }
     // (MiMoV2's fused-QKV attention TP check and the HRM-Text / EmbeddingGemma / multimodal
     // adjustments are reached by those architectures only, on any flags.)
     // `auto` is decided by the architecture; an explicit strategy needs mamba state.
@@ -733,8 +767,11 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
     };
     match model_type {
         Some(Some("deepseek_v41")) => {
-            // deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget (not modelled here)
-            ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget", NotRunReason::NotImplemented);
+            // deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget: DeepSeek-V4.1 is not
+            // replayed (no public config to record against)
+            if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) {
+                ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget", "encoder SWA replay requires"), NotRunReason::NotImplemented);
+            }
         }
         Some(_) if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) => {
             let fixes = vec![ctx.fix_remove("Remove --enable-encoder-swa-bounded-replay", f::enable_encoder_swa_bounded_replay, Applicability::Safe)];

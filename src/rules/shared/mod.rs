@@ -6,6 +6,7 @@ pub mod cuda_graph_config;
 pub mod envs;
 pub mod ib_devices;
 pub mod json_fix;
+pub mod model_override_base;
 pub mod mooncake_transfer_engine;
 pub mod overrides;
 pub mod runtime_context;
