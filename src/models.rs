@@ -44,6 +44,11 @@ pub struct RawFacts {
     pub index_topk_pattern: Option<String>,
     #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
+    // Read by overrides.rs's DSA passes (`_dsa_kv_cache_dtype_default`,
+    // `_dsa_split_backend_resolution`): `bool(getattr(hf_config, "learnable_sink", False))`
+    // of the top-level config, None when the config does not write it.
+    #[serde(default)]
+    pub learnable_sink: Option<bool>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -797,6 +802,7 @@ impl GivenConfig {
             index_topk_freq: r.int(&cfg, &["index_topk_freq"]),
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
+            learnable_sink: cfg.get("learnable_sink").map(python_truthy),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })
@@ -908,5 +914,17 @@ pub fn describe_given(flag: &'static str, model_path: &str, config: &GivenConfig
         architecture: config.raw.architecture.clone(),
         summary: format!("{name} — {} — from {given_how}", parts.join(", ")),
         source: None,
+    }
+}
+
+/// Python's `bool(value)` of a JSON value (as `json.load` gives it).
+fn python_truthy(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Null => false,
+        serde_json::Value::Bool(b) => *b,
+        serde_json::Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        serde_json::Value::String(s) => !s.is_empty(),
+        serde_json::Value::Array(a) => !a.is_empty(),
+        serde_json::Value::Object(o) => !o.is_empty(),
     }
 }

@@ -166,6 +166,9 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "index_topk_freq": _int(cfg, "index_topk_freq"),
         "index_topk_pattern": _str(cfg, "index_topk_pattern"),
         "indexer_types": _strs(cfg, "indexer_types"),
+        # overrides._dsa_kv_cache_dtype_default / _dsa_split_backend_resolution read
+        # bool(getattr(hf_config, "learnable_sink", False)).
+        "learnable_sink": bool(cfg["learnable_sink"]) if "learnable_sink" in cfg else None,
     }
 
 

@@ -606,7 +606,9 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(model::RULES);
     v.extend_from_slice(model::deepseek_v4_hook::RULES);
     v.extend_from_slice(shared::overrides::SLOT_RULES);
+    v.extend_from_slice(shared::overrides::DSA_RULES);
     v.extend_from_slice(shared::model_override_base::RULES);
+    v.extend_from_slice(shared::hisparse_hook::RULES);
     v.extend_from_slice(dllm::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v.extend_from_slice(runtime::RULES);

@@ -417,7 +417,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         ctx.skip_unlisted("kimi_k3_hook.apply_kimi_k3_linear_attn_defaults", NotRunReason::NotImplemented);
     }
     if DEEPSEEK_FAMILY.contains(&arch) {
-        deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
+        deepseek_family(ctx, arch, model.derived.is_dsa, model.raw)?;
     } else if arch == "DeepseekV4ForCausalLM" {
         // `apply_deepseek_v4_defaults` runs before the family branches, `validate_*` in this one:
         // nothing between them reads what they assign.
@@ -525,7 +525,7 @@ fn trailing_passes(ctx: &mut Ctx, arch: &str) {
 /// The DeepSeek-family branch: DSA's checks (index sharing with TBO, prefill CP, the cache-layer
 /// split); the passes it runs that other families own are listed as not run where the command
 /// could make them raise.
-fn deepseek_family(ctx: &mut Ctx, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
+fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
     let Some(is_dsa) = ctx.model_fact(site("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"), |_| is_dsa) else {
         return Ok(());
     };
@@ -536,14 +536,13 @@ fn deepseek_family(ctx: &mut Ctx, is_dsa: Option<bool>, raw: Option<&crate::mode
         return Ok(());
     }
     validate_dsa_tbo_index_sharing(ctx, raw)?;
-    // CUDA or ROCm: the DSA KV cache dtype and split backend passes (kv_cache / attention).
-    if !ctx.cfg.is(f::kv_cache_dtype, "auto") {
-        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "Learnable DSA attention sinks require"), NotRunReason::NotImplemented);
-        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::NotImplemented);
-    }
-    if !ctx.cfg.is_none(f::dsa_prefill_backend) || !ctx.cfg.is_none(f::dsa_decode_backend) || ctx.cfg.truthy(f::enable_hisparse) {
-        ctx.skip(site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), NotRunReason::NotImplemented);
-        ctx.skip(site("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."), NotRunReason::NotImplemented);
+    // CUDA or ROCm: the DSA KV cache dtype and split backend passes (no hardware profile here is
+    // an NPU or XPU; on a CPU device SGLang would ask torch.cuda for the capability).
+    if ctx.hw.is_cuda() || ctx.hw.is_hip() {
+        crate::rules::shared::overrides::dsa_kv_cache_dtype_default(ctx, arch)?;
+        crate::rules::shared::overrides::dsa_split_backend_resolution(ctx, arch)?;
+    } else {
+        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::Hardware);
     }
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if ctx.cfg.truthy(f::enable_prefill_cp) && mode == "decode" {

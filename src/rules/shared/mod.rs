@@ -4,6 +4,7 @@
 
 pub mod cuda_graph_config;
 pub mod envs;
+pub mod hisparse_hook;
 pub mod ib_devices;
 pub mod json_fix;
 pub mod model_override_base;
