@@ -49,6 +49,10 @@ pub struct RawFacts {
     // of the top-level config, None when the config does not write it.
     #[serde(default)]
     pub learnable_sink: Option<bool>,
+    /// `index_kpool` of the top-level config (`get_dsa_index_kpool`: 1 when absent), read by the
+    /// DeepSeek family's override provider (model_overrides/deepseek_v2.rs).
+    #[serde(default)]
+    pub index_kpool: Option<i64>,
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
@@ -803,6 +807,7 @@ impl GivenConfig {
             index_topk_pattern: r.string(&cfg, &["index_topk_pattern"]),
             indexer_types: r.strings(&cfg, "indexer_types"),
             learnable_sink: cfg.get("learnable_sink").map(python_truthy),
+            index_kpool: r.int(&cfg, &["index_kpool"]),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })

@@ -169,6 +169,8 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         # overrides._dsa_kv_cache_dtype_default / _dsa_split_backend_resolution read
         # bool(getattr(hf_config, "learnable_sink", False)).
         "learnable_sink": bool(cfg["learnable_sink"]) if "learnable_sink" in cfg else None,
+        # model_overrides.deepseek_v2._deepseek_family_overrides reads get_dsa_index_kpool.
+        "index_kpool": _int(cfg, "index_kpool"),
     }
 
 

@@ -605,6 +605,7 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(layernorm_sp::RULES);
     v.extend_from_slice(model::RULES);
     v.extend_from_slice(model::deepseek_v4_hook::RULES);
+    v.extend_from_slice(model::overrides::deepseek_v2::RULES);
     v.extend_from_slice(shared::overrides::SLOT_RULES);
     v.extend_from_slice(shared::overrides::DSA_RULES);
     v.extend_from_slice(shared::model_override_base::RULES);

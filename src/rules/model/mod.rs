@@ -400,6 +400,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // cache, and the Kimi / GLM-5-Next / DeepSeek-V4 defaults only assign values: not replayed,
     // the fields they may assign are reported as not known.)
     // The model override providers: what they declare, readers see from here on.
+    // `_deepseek_family_overrides` checks before it declares.
+    if overrides::deepseek_v2::ARCHITECTURES.contains(&arch) {
+        overrides::deepseek_v2::validate_deepseek_family_overrides(ctx, arch)?;
+    }
     if let Some(provider) = overrides::modelled(arch) {
         match provider(ctx) {
             Some(declared) => {

@@ -8,6 +8,7 @@ use crate::fields::Field;
 use crate::pyvalue::PyValue;
 use crate::rules::Ctx;
 
+pub mod deepseek_v2;
 pub mod deepseek_v4;
 pub mod gemma4;
 pub mod llama4;
@@ -25,6 +26,7 @@ pub fn modelled(architecture: &str) -> Option<fn(&Ctx) -> Option<Declarations>> 
         "MiniMaxM2ForCausalLM" => Some(minimax_m2::minimax_m2_overrides),
         "Qwen3MoeForCausalLM" => Some(qwen3_moe::qwen3_moe_family_overrides),
         "DeepseekV4ForCausalLM" => Some(deepseek_v4::deepseek_v4_overrides),
+        a if deepseek_v2::ARCHITECTURES.contains(&a) => Some(deepseek_v2::deepseek_family_overrides),
         _ => None,
     }
 }
