@@ -212,12 +212,11 @@ fn int(ctx: &Ctx, field: crate::fields::Field, default: i64) -> i64 {
 
 /// DeepSeek-V4.1's checks of this hook: not replayed (no public V4.1 config to record against).
 pub fn skip_v41_checks(ctx: &mut Ctx) {
-    let not_replayed = NotRunReason::NotImplemented;
-    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill"), not_replayed);
-    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "--enable-encoder-swa-bounded-replay does not support {feature} yet"), not_replayed);
-    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "DeepSeek-V4.1 does not support {feature} yet"), not_replayed);
-    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "DeepSeek-V4.1 DSpark PD requires static verify"), not_replayed);
-    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "--enable-decoder-swa-bounded-replay cannot be combined with {feature} yet"), not_replayed);
+    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill"), NotRunReason::NotImplemented);
+    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "--enable-encoder-swa-bounded-replay does not support {feature} yet"), NotRunReason::NotImplemented);
+    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "DeepSeek-V4.1 does not support {feature} yet"), NotRunReason::NotImplemented);
+    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "DeepSeek-V4.1 DSpark PD requires static verify"), NotRunReason::NotImplemented);
+    ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_features", "--enable-decoder-swa-bounded-replay cannot be combined with {feature} yet"), NotRunReason::NotImplemented);
 }
 
 /// `apply_deepseek_v4_defaults` for a DeepSeek-V4 (not V4.1) config: the KV cache dtype pass, the

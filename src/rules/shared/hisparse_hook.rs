@@ -8,7 +8,7 @@
 use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
 use crate::pyvalue::str_repr;
-use crate::rules::{raises, Ctx, Rule, Step};
+use crate::rules::{raises, site, Ctx, NotRunReason, Rule, Step};
 
 pub static NEEDS_DISABLE_RADIX_CACHE: Rule = Rule {
     code: "HSP001",
@@ -79,7 +79,7 @@ pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
     if enable_spec && topk != 1 {
         // On every served configuration SGLang raises earlier (DSA's page size with top-k
         // above 1, DeepSeek-V4's EAGLE top-k 1): no recorded case reaches this check.
-        ctx.skip(crate::rules::site("hisparse_hook.validate_hisparse", "The minimal HiSparse spec integration supports linear speculation"), crate::rules::NotRunReason::NotImplemented);
+        ctx.skip(site("hisparse_hook.validate_hisparse", "The minimal HiSparse spec integration supports linear speculation"), NotRunReason::NotImplemented);
         return Ok(());
     }
     if enable_spec && ctx.cfg.truthy(f::speculative_adaptive) {

@@ -8,7 +8,7 @@ pub const A2A_EP_SPANNING_BACKENDS: &[&str] =
 use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::diagnostic::Applicability;
-use crate::rules::{warns, Ctx, Rule, Step};
+use crate::rules::{site, warns, Ctx, NotRunReason, Rule, Step};
 
 pub static PP_DISABLES_OVERLAP: Rule = Rule {
     code: "OVR001",
@@ -157,7 +157,7 @@ fn learnable_sinks(ctx: &Ctx, arch: &str) -> Option<bool> {
 /// record against): the dtype is then left not known.
 pub fn dsa_kv_cache_dtype_default(ctx: &mut Ctx, arch: &str) -> Step {
     let Some(sinks) = learnable_sinks(ctx, arch).filter(|s| !s) else {
-        ctx.skip(crate::rules::site("overrides._dsa_kv_cache_dtype_default", "Learnable DSA attention sinks require"), crate::rules::NotRunReason::NotImplemented);
+        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "Learnable DSA attention sinks require"), NotRunReason::NotImplemented);
         ctx.cfg.mark_unknown(f::kv_cache_dtype);
         return Ok(());
     };
@@ -188,7 +188,7 @@ pub fn dsa_kv_cache_dtype_default(ctx: &mut Ctx, arch: &str) -> Step {
 /// `_check_dsa_backend_constraints`. A model with learnable sinks is not replayed.
 pub fn dsa_split_backend_resolution(ctx: &mut Ctx, arch: &str) -> Step {
     if learnable_sinks(ctx, arch) != Some(false) {
-        ctx.skip(crate::rules::site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), crate::rules::NotRunReason::NotImplemented);
+        ctx.skip(site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), NotRunReason::NotImplemented);
         ctx.cfg.mark_unknown(f::dsa_prefill_backend);
         ctx.cfg.mark_unknown(f::dsa_decode_backend);
         return Ok(());
