@@ -492,10 +492,19 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     }
     let named = |list: &[&str]| list.contains(&arch);
     // (Llama 4's and Gemma 4's branches check the attention backend only: modelled.)
-    !named(DEEPSEEK_FAMILY)
+    (!named(DEEPSEEK_FAMILY) || (replayed && deepseek_family_path_modelled(ctx)))
         && (!named(BRANCH_ARCHS) || replayed)
         && !named(MAMBA_RADIX_CACHE_ARCHS)
         && model.derived.is_hybrid_linear_attention == Some(false)
+}
+
+/// Whether the DeepSeek-family branch is replayed whole for this command: on a CUDA GPU other
+/// than SM100 (where `_deepseek_moe_quant_resolution` picks the quantization and MoE runner
+/// from the checkpoint) without prefill CP (whose CUDA-graph and MLA layout are not replayed).
+/// On ROCm the branch's HIP arm is not replayed. (The provider itself may still decline: then
+/// the path is not modelled either.)
+fn deepseek_family_path_modelled(ctx: &Ctx) -> bool {
+    ctx.hw.is_cuda() && !crate::rules::shared::runtime_context::is_sm100(ctx.hw) && !ctx.cfg.truthy(f::enable_prefill_cp)
 }
 
 /// The post-process passes at the hook's end that this build replays: the embeddings sparse
