@@ -259,7 +259,7 @@ pub fn apply_deepseek_v4_defaults(ctx: &mut Ctx, arch: &str) -> Step {
             let fixes = vec![use_flashmla(ctx)];
             return ctx.raise(&TRTLLM_PD, &[], &[f::disaggregation_mode, f::dsv4_attn_backend], fixes);
         }
-        if ctx.cfg.int(f::chunked_prefill_size).is_none_or(|n| n <= 0) {
+        if !ctx.cfg.int(f::chunked_prefill_size).is_some_and(|n| n > 0) {
             let fixes = vec![ctx.fix_remove("Remove --chunked-prefill-size (SGLang picks one for the GPU)", f::chunked_prefill_size, Applicability::Unsafe), use_flashmla(ctx)];
             return ctx.raise(&TRTLLM_CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::dsv4_attn_backend], fixes);
         }

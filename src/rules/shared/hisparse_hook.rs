@@ -73,7 +73,7 @@ pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
     }
     validate_hisparse_feature_combos(ctx)?;
     let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_string);
-    let enable_spec = !ctx.cfg.is_none(f::speculative_algorithm) && algorithm.as_deref().is_none_or(|a| !a.eq_ignore_ascii_case("NONE"));
+    let enable_spec = !ctx.cfg.is_none(f::speculative_algorithm) && !algorithm.as_deref().is_some_and(|a| a.eq_ignore_ascii_case("NONE"));
     // `cfg.speculative_eagle_topk or 1`
     let topk = ctx.cfg.int(f::speculative_eagle_topk).filter(|&k| k != 0).unwrap_or(1);
     if enable_spec && topk != 1 {

@@ -141,7 +141,7 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
     if wants_dcp {
         // On ROCm the page-size branch taken depends on the aiter build (not known here).
         let kpool = index_kpool(ctx);
-        if ctx.hw.is_hip() || kpool.is_none_or(|k| k > 1) {
+        if ctx.hw.is_hip() || !kpool.is_some_and(|k| k <= 1) {
             ctx.skip(site("model_overrides.deepseek_v2._deepseek_family_overrides", "--dcp-size > 1 is not supported for DSA with index_kpool"), NotRunReason::NotImplemented);
         }
     }
