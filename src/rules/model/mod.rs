@@ -740,6 +740,12 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     }
     if !matches!(ctx.cfg.str(f::kv_cache_dtype), Some("auto" | "fp8_e4m3" | "bfloat16")) {
         ctx.model_config(site("overrides._deepseek_v4_kv_cache_dtype", "{kv_cache_dtype} is not supported for {model_arch}"));
+        if !ctx.cfg.is(f::kv_cache_dtype, "bf16") {
+            ctx.model_config(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"));
+        }
+    }
+    if int(ctx, f::dcp_size, 1) > 1 && (ctx.cfg.truthy(f::enable_hisparse) || ctx.cfg.truthy(f::enable_hierarchical_cache)) {
+        ctx.model_config(site("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support HiSparse or HiCache."));
     }
     if ctx.cfg.truthy(f::enable_prefill_cp) {
         ctx.model_config(site("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"));
