@@ -791,9 +791,6 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
                 ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget", "encoder SWA replay requires"), NotRunReason::NotImplemented);
             }
         }
-        // A DeepSeek-V4 config met this flag in `validate_deepseek_v41_features` (DSV010), where
-        // SGLang stops with the same message: not reported twice.
-        Some(Some("deepseek_v4")) if arch == Some("DeepseekV4ForCausalLM") => {}
         Some(_) if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) => {
             let fixes = vec![ctx.fix_remove("Remove --enable-encoder-swa-bounded-replay", f::enable_encoder_swa_bounded_replay, Applicability::Safe)];
             return ctx.raise(&ENCODER_SWA_REPLAY_NEEDS_V41, &[], &[f::enable_encoder_swa_bounded_replay], fixes);
