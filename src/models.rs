@@ -83,6 +83,15 @@ pub struct RawFacts {
     /// The text config's RoPE scaling (`rope_parameters`, else `rope_scaling`).
     #[serde(default)]
     pub rope_scaling: Option<RopeScalingFacts>,
+    // Read by overrides.rs's DSA passes (`_dsa_kv_cache_dtype_default`,
+    // `_dsa_split_backend_resolution`): `bool(getattr(hf_config, "learnable_sink", False))`
+    // of the top-level config, None when the config does not write it.
+    #[serde(default)]
+    pub learnable_sink: Option<bool>,
+    /// `index_kpool` of the top-level config (`get_dsa_index_kpool`: 1 when absent), read by the
+    /// DeepSeek family's override provider (model_overrides/deepseek_v2.rs).
+    #[serde(default)]
+    pub index_kpool: Option<i64>,
 }
 
 /// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
@@ -1009,6 +1018,8 @@ impl GivenConfig {
                 Some(serde_json::Value::Number(n)) if n.is_i64() => Some(n.to_string()),
                 _ => r.string(&cfg, &["sliding_window_pattern"]),
             },
+            learnable_sink: cfg.get("learnable_sink").map(python_truthy),
+            index_kpool: r.int(&cfg, &["index_kpool"]),
             architecture,
         };
         Ok(GivenConfig { raw, wrong_types })
@@ -1120,5 +1131,17 @@ pub fn describe_given(flag: &'static str, model_path: &str, config: &GivenConfig
         architecture: config.raw.architecture.clone(),
         summary: format!("{name} — {} — from {given_how}", parts.join(", ")),
         source: None,
+    }
+}
+
+/// Python's `bool(value)` of a JSON value (as `json.load` gives it).
+fn python_truthy(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Null => false,
+        serde_json::Value::Bool(b) => *b,
+        serde_json::Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        serde_json::Value::String(s) => !s.is_empty(),
+        serde_json::Value::Array(a) => !a.is_empty(),
+        serde_json::Value::Object(o) => !o.is_empty(),
     }
 }

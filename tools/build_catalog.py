@@ -221,6 +221,11 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         # for a given config: the context-length keys and the RoPE scaling it reads.
         "context_length_values": context_length_values(text),
         "rope_scaling": rope_scaling_facts(text),
+        # overrides._dsa_kv_cache_dtype_default / _dsa_split_backend_resolution read
+        # bool(getattr(hf_config, "learnable_sink", False)).
+        "learnable_sink": bool(cfg["learnable_sink"]) if "learnable_sink" in cfg else None,
+        # model_overrides.deepseek_v2._deepseek_family_overrides reads get_dsa_index_kpool.
+        "index_kpool": _int(cfg, "index_kpool"),
     }
 
 

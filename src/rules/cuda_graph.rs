@@ -265,12 +265,13 @@ fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
 }
 
 /// `disable_breakable_cudagraph_if_incompatible`: the first matching rule disables the prefill
-/// graph. The rules on the model's config are not evaluated: the first two (KDA linear attention,
-/// DeepSeek-V4) come before the ones below, so for a model that may match one (hybrid linear
-/// attention, DeepSeek-V4) the graph is disabled all the same when a later rule holds, but which
-/// rule's warning SGLang prints is not known, and none is claimed; the multimodal one comes last.
+/// graph. SGLang's first rule (KDA linear attention) reads the model's config and is not
+/// evaluated: for a model that may match it (hybrid linear attention) the graph is disabled all
+/// the same when a later rule holds, but which rule's warning SGLang prints is not known, and none
+/// is claimed. The second (DeepSeek-V4) is decided by the architecture when the model's facts
+/// name it; the multimodal one comes last.
 fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
-    let model_rule_may_hold = ctx.model.is_some_and(|m| m.derived.is_hybrid_linear_attention == Some(true) || m.architecture.is_some_and(|a| a.starts_with("DeepseekV4")));
+    let model_rule_may_hold = ctx.model.is_some_and(|m| m.derived.is_hybrid_linear_attention == Some(true));
     let supports = supports_prefill_cp_bcg(ctx);
     let cp_rule = ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports == Some(false);
     if ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && supports.is_none() {
@@ -278,7 +279,10 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
         return;
     }
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
-    let rules: [(Option<&str>, bool, Field); 4] = [
+    // `is_deepseek_v4(hf_config)`, by the architecture (not known without the model's facts).
+    let is_dsv4 = ctx.model.and_then(|m| m.architecture).is_some_and(|a| matches!(a, "DeepseekV4ForCausalLM" | "DeepseekV4ForCausalLMNextN" | "DeepseekV4ForCausalLMDSpark"));
+    let rules: [(Option<&str>, bool, Field); 5] = [
+        (Some("DeepSeek-V4 (heavy capture-pool memory pressure)"), is_dsv4 && supports == Some(false), f::model_path),
         (None, cp_rule, f::attn_cp_size),
         (Some("decode context parallel (dcp_size > 1)"), ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1, f::dcp_size),
         (Some("two-batch overlap"), ctx.cfg.truthy(f::enable_two_batch_overlap), f::enable_two_batch_overlap),

@@ -607,6 +607,12 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(model::overrides::kimi_k3::RULES);
     v.extend_from_slice(model::overrides::nemotron_h::RULES);
     v.extend_from_slice(model::mamba_hook::RULES);
+    v.extend_from_slice(model::deepseek_v4_hook::RULES);
+    v.extend_from_slice(model::overrides::deepseek_v2::RULES);
+    v.extend_from_slice(shared::overrides::SLOT_RULES);
+    v.extend_from_slice(shared::overrides::DSA_RULES);
+    v.extend_from_slice(shared::model_override_base::RULES);
+    v.extend_from_slice(shared::hisparse_hook::RULES);
     v.extend_from_slice(dllm::RULES);
     v.extend_from_slice(crate::pairs::RULES);
     v.extend_from_slice(runtime::RULES);

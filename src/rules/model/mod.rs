@@ -16,6 +16,7 @@
 
 pub mod kimi_k3_hook;
 pub mod mamba_hook;
+pub mod deepseek_v4_hook;
 pub mod overrides;
 
 use super::{raises, raises_nth, Args, Ctx, NotRunReason, Rule};
@@ -425,6 +426,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // cache, and the Kimi / GLM-5-Next / DeepSeek-V4 defaults only assign values: not replayed,
     // the fields they may assign are reported as not known.)
     // The model override providers: what they declare, readers see from here on.
+    // `_deepseek_family_overrides` checks before it declares.
+    if overrides::deepseek_v2::ARCHITECTURES.contains(&arch) {
+        overrides::deepseek_v2::validate_deepseek_family_overrides(ctx, arch)?;
+    }
     if let Some(provider) = overrides::modelled(arch) {
         match provider(ctx)? {
             Some(declared) => {
@@ -443,11 +448,28 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         kimi_k3_hook::apply_kimi_k3_spec_backend_defaults(ctx);
     }
     if DEEPSEEK_FAMILY.contains(&arch) {
-        deepseek_family(ctx, model.derived.is_dsa, model.raw)?;
+        deepseek_family(ctx, arch, model.derived.is_dsa, model.raw)?;
     } else if arch == "DeepseekV4ForCausalLM" {
-        // deepseek_v4_hook's validators (V4.1 features, CP) are not modelled here.
-        ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v4_cp", NotRunReason::NotImplemented);
-        return Ok(());
+        // `apply_deepseek_v4_defaults` runs before the family branches, `validate_*` in this one:
+        // nothing between them reads what they assign.
+        match model.model_type {
+            Some("deepseek_v4") => {
+                if overrides::deepseek_v4::moe_runner_backend_undecided(ctx) {
+                    ctx.cfg.mark_unknown(f::moe_runner_backend);
+                }
+                deepseek_v4_hook::apply_deepseek_v4_defaults(ctx, arch)?;
+                deepseek_v4_hook::validate_deepseek_v41_features(ctx)?;
+                deepseek_v4_hook::validate_deepseek_v4_cp(ctx)?;
+            }
+            Some("deepseek_v41") => {
+                deepseek_v4_hook::skip_v41_checks(ctx);
+                return Ok(());
+            }
+            _ => {
+                ctx.model_config(site("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend flashmla_mega requires DeepSeek-V4.1"));
+                return Ok(());
+            }
+        }
     } else if arch == "GptOssForCausalLM" {
         gpt_oss(ctx)?;
     } else if arch == "MiMoV2ForCausalLM" && !ctx.cfg.truthy(f::encoder_only) {
@@ -505,9 +527,18 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     // The hybrid Mamba architectures SGLang names: their radix-cache handling is replayed
     // (`handle_mamba_radix_cache` says where it is not).
     let mamba_by_name = lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && !lists.linear_attn_spec_architectures.iter().any(|a| a == arch);
-    !named(DEEPSEEK_FAMILY)
+    (!named(DEEPSEEK_FAMILY) || (replayed && deepseek_family_path_modelled(ctx)))
         && (!named(BRANCH_ARCHS) || replayed)
         && (mamba_by_name || (!named(MAMBA_RADIX_CACHE_ARCHS) && model.derived.is_hybrid_linear_attention == Some(false)))
+}
+
+/// Whether the DeepSeek-family branch is replayed whole for this command: on a CUDA GPU other
+/// than SM100 (where `_deepseek_moe_quant_resolution` picks the quantization and MoE runner
+/// from the checkpoint) without prefill CP (whose CUDA-graph and MLA layout are not replayed).
+/// On ROCm the branch's HIP arm is not replayed. (The provider itself may still decline: then
+/// the path is not modelled either.)
+fn deepseek_family_path_modelled(ctx: &Ctx) -> bool {
+    ctx.hw.is_cuda() && !crate::rules::shared::runtime_context::is_sm100(ctx.hw) && !ctx.cfg.truthy(f::enable_prefill_cp)
 }
 
 /// The post-process passes at the hook's end that this build replays: the embeddings sparse
@@ -541,7 +572,7 @@ fn trailing_passes(ctx: &mut Ctx, arch: &str) {
 /// The DeepSeek-family branch: DSA's checks (index sharing with TBO, prefill CP, the cache-layer
 /// split); the passes it runs that other families own are listed as not run where the command
 /// could make them raise.
-fn deepseek_family(ctx: &mut Ctx, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
+fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<&crate::models::RawFacts>) -> Step {
     let Some(is_dsa) = ctx.model_fact(site("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"), |_| is_dsa) else {
         return Ok(());
     };
@@ -552,14 +583,13 @@ fn deepseek_family(ctx: &mut Ctx, is_dsa: Option<bool>, raw: Option<&crate::mode
         return Ok(());
     }
     validate_dsa_tbo_index_sharing(ctx, raw)?;
-    // CUDA or ROCm: the DSA KV cache dtype and split backend passes (kv_cache / attention).
-    if !ctx.cfg.is(f::kv_cache_dtype, "auto") {
-        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "Learnable DSA attention sinks require"), NotRunReason::NotImplemented);
-        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::NotImplemented);
-    }
-    if !ctx.cfg.is_none(f::dsa_prefill_backend) || !ctx.cfg.is_none(f::dsa_decode_backend) || ctx.cfg.truthy(f::enable_hisparse) {
-        ctx.skip(site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), NotRunReason::NotImplemented);
-        ctx.skip(site("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."), NotRunReason::NotImplemented);
+    // CUDA or ROCm: the DSA KV cache dtype and split backend passes (no hardware profile here is
+    // an NPU or XPU; on a CPU device SGLang would ask torch.cuda for the capability).
+    if ctx.hw.is_cuda() || ctx.hw.is_hip() {
+        crate::rules::shared::overrides::dsa_kv_cache_dtype_default(ctx, arch)?;
+        crate::rules::shared::overrides::dsa_split_backend_resolution(ctx, arch)?;
+    } else {
+        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::Hardware);
     }
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if ctx.cfg.truthy(f::enable_prefill_cp) && mode == "decode" {
@@ -763,6 +793,28 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
         ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"));
     }
+    // DeepSeek-V4's checks the command's flags could make fail.
+    let dsv4 = |ctx: &mut Ctx, message: &'static str| ctx.model_config(site("deepseek_v4_hook.apply_deepseek_v4_defaults", message));
+    match ctx.cfg.str(f::dsv4_attn_backend) {
+        Some("flashmla_mega") => dsv4(ctx, "--dsv4-attn-backend flashmla_mega requires DeepSeek-V4.1"),
+        Some("trtllm") => dsv4(ctx, "--dsv4-attn-backend trtllm requires an SM100/SM103"),
+        _ => {}
+    }
+    if !ctx.cfg.is_none(f::speculative_algorithm) {
+        dsv4(ctx, "Only EAGLE and DSPARK speculative algorithms are supported");
+    }
+    if !matches!(ctx.cfg.str(f::kv_cache_dtype), Some("auto" | "fp8_e4m3" | "bfloat16")) {
+        ctx.model_config(site("overrides._deepseek_v4_kv_cache_dtype", "{kv_cache_dtype} is not supported for {model_arch}"));
+        if !ctx.cfg.is(f::kv_cache_dtype, "bf16") {
+            ctx.model_config(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"));
+        }
+    }
+    if int(ctx, f::dcp_size, 1) > 1 && (ctx.cfg.truthy(f::enable_hisparse) || ctx.cfg.truthy(f::enable_hierarchical_cache)) {
+        ctx.model_config(site("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support HiSparse or HiCache."));
+    }
+    if ctx.cfg.truthy(f::enable_prefill_cp) {
+        ctx.model_config(site("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"));
+    }
     // (MiMoV2's fused-QKV attention TP check and the HRM-Text / EmbeddingGemma / multimodal
     // adjustments are reached by those architectures only, on any flags.)
     // `auto` is decided by the architecture; an explicit strategy needs mamba state.
@@ -798,8 +850,11 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
     };
     match model_type {
         Some(Some("deepseek_v41")) => {
-            // deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget (not modelled here)
-            ctx.skip_unlisted("deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget", NotRunReason::NotImplemented);
+            // deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget: DeepSeek-V4.1 is not
+            // replayed (no public config to record against)
+            if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) {
+                ctx.skip(site("deepseek_v4_hook.validate_deepseek_v41_encoder_replay_budget", "encoder SWA replay requires"), NotRunReason::NotImplemented);
+            }
         }
         Some(_) if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) => {
             let fixes = vec![ctx.fix_remove("Remove --enable-encoder-swa-bounded-replay", f::enable_encoder_swa_bounded_replay, Applicability::Safe)];

@@ -7,7 +7,8 @@ pub const A2A_EP_SPANNING_BACKENDS: &[&str] =
 
 use crate::fields::f;
 use crate::pyvalue::PyValue;
-use crate::rules::{warns, Ctx, Rule, Step};
+use crate::diagnostic::Applicability;
+use crate::rules::{site, warns, Ctx, NotRunReason, Rule, Step};
 
 pub static PP_DISABLES_OVERLAP: Rule = Rule {
     code: "OVR001",
@@ -33,6 +34,248 @@ pub fn pipeline_parallel_overlap_disable(ctx: &mut Ctx) -> Step {
         };
         ctx.warn(&PP_DISABLES_OVERLAP, &[], &[f::pp_size], fixes);
         ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+    }
+    Ok(())
+}
+
+pub static DSV4_KV_CACHE_DTYPE: Rule = Rule {
+    code: "OVR002",
+    name: "deepseek-v4-kv-cache-dtype",
+    sglang: crate::rules::raises("overrides._deepseek_v4_kv_cache_dtype", "{kv_cache_dtype} is not supported for {model_arch}"),
+    explanation: "DeepSeek-V4's KV pool holds FP8 (fp8_e4m3, what SGLang picks for auto) or bfloat16 entries only; any other --kv-cache-dtype, the bf16 alias included, fails SGLang's assertion.",
+    flags: &["--kv-cache-dtype"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --kv-cache-dtype fp8_e5m2",
+    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --kv-cache-dtype fp8_e4m3",
+};
+
+/// The rules of `overrides.py`'s passes that run inside a hook (at their legacy slots).
+pub static SLOT_RULES: &[&Rule] = &[&DSV4_KV_CACHE_DTYPE];
+
+/// `_deepseek_v4_kv_cache_dtype` (run by `deepseek_v4_hook.apply_deepseek_v4_defaults`): auto is
+/// FP8, bfloat16 on NPU; the result must be fp8_e4m3 or bfloat16.
+pub fn deepseek_v4_kv_cache_dtype(ctx: &mut Ctx, arch: &str) -> Step {
+    if arch != "DeepseekV4ForCausalLM" {
+        return Ok(());
+    }
+    let given = ctx.cfg.get(f::kv_cache_dtype).clone();
+    let mut kv = given.as_str().unwrap_or("").to_string();
+    if kv == "auto" {
+        kv = "fp8_e4m3".to_string();
+    }
+    if ctx.cfg.is(f::device, "npu") {
+        kv = "bfloat16".to_string();
+    }
+    if !matches!(kv.as_str(), "fp8_e4m3" | "bfloat16") {
+        let fixes = vec![
+            ctx.fix_set("Use the FP8 KV cache (fp8_e4m3)", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
+            ctx.fix_set("Use a bfloat16 KV cache", f::kv_cache_dtype, "bfloat16", Applicability::Unsafe),
+        ];
+        return ctx.raise(&DSV4_KV_CACHE_DTYPE, &[("kv_cache_dtype", &kv), ("model_arch", &arch)], &[f::kv_cache_dtype], fixes);
+    }
+    if given.as_str() != Some(kv.as_str()) {
+        ctx.cfg.set(f::kv_cache_dtype, PyValue::Str(kv));
+    }
+    Ok(())
+}
+
+pub static DSA_KV_CACHE_DTYPE: Rule = Rule {
+    code: "OVR004",
+    name: "dsa-kv-cache-dtype",
+    sglang: crate::rules::raises("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype"),
+    explanation: "The KV cache of a DeepSeek Sparse Attention model (DeepSeek V3.2, GLM-5 ...) holds bfloat16 or FP8 (fp8_e4m3) entries only; auto picks fp8_e4m3 on Blackwell and bfloat16 before it.",
+    flags: &["--kv-cache-dtype"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e5m2",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3",
+};
+
+pub static DSA_HISPARSE_TILELANG_FP8: Rule = Rule {
+    code: "OVR005",
+    name: "dsa-hisparse-with-cuda-tilelang-fp8",
+    sglang: crate::rules::raises("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."),
+    explanation: "On CUDA, the TileLang DSA backend's scaled FP8 KV layout is not one HiSparse can swap; with an FP8 KV cache and --enable-hisparse, neither DSA backend may be tilelang.",
+    flags: &["--enable-hisparse", "--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-hisparse --disable-radix-cache --kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-hisparse --disable-radix-cache --kv-cache-dtype fp8_e4m3",
+};
+
+pub static DSA_TRITON_ROCM_ONLY: Rule = Rule {
+    code: "OVR006",
+    name: "dsa-triton-backend-rocm-only",
+    sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "The {'/'.join(sorted(rocm_only))} DSA backend is only supported on ROCm/HIP."),
+    explanation: "The triton DSA attention backend is written for ROCm; on CUDA use flashmla_kv (Hopper) or trtllm (Blackwell), or leave the DSA backends out and let SGLang pick.",
+    flags: &["--dsa-prefill-backend", "--dsa-decode-backend"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dsa-decode-backend triton",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8",
+};
+
+pub static DSA_TILELANG_FP8_BOTH: Rule = Rule {
+    code: "OVR007",
+    name: "dsa-cuda-tilelang-fp8-needs-both-phases",
+    sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV requires both DSA backends to be tilelang"),
+    explanation: "With an FP8 KV cache on CUDA, the TileLang DSA backend writes a scaled FP8 layout the other backends do not read (they use raw FP8): prefill and decode must both be tilelang, or neither.",
+    flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang",
+};
+
+pub static DSA_TILELANG_FP8_DCP: Rule = Rule {
+    code: "OVR008",
+    name: "dsa-cuda-tilelang-fp8-with-dcp",
+    sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV does not support --dcp-size > 1."),
+    explanation: "The TileLang DSA backend's FP8 KV path on CUDA has no decode-context-parallel support.",
+    flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--dcp-size"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang",
+};
+
+pub static DSA_TILELANG_FP8_SM89: Rule = Rule {
+    code: "OVR009",
+    name: "dsa-cuda-tilelang-fp8-needs-sm89",
+    sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV requires SM89 or newer."),
+    explanation: "The TileLang DSA backend's FP8 KV kernels need FP8 tensor cores (SM89, Ada, or newer); an A100 (SM80) has none.",
+    flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang   (on A100)",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang   (on A100)",
+};
+
+/// The rules of the DSA passes `model_hook`'s DeepSeek-family branch runs.
+pub static DSA_RULES: &[&Rule] = &[&DSA_KV_CACHE_DTYPE, &DSA_HISPARSE_TILELANG_FP8, &DSA_TRITON_ROCM_ONLY, &DSA_TILELANG_FP8_BOTH, &DSA_TILELANG_FP8_DCP, &DSA_TILELANG_FP8_SM89];
+
+/// Whether a DSA model's config has learnable attention sinks (`learnable_sink`; HYV4's config
+/// class defaults it to true): None when not known.
+fn learnable_sinks(ctx: &Ctx, arch: &str) -> Option<bool> {
+    let raw = ctx.model.and_then(|m| m.raw)?;
+    if matches!(arch, "HYV4ForCausalLM" | "HYV4ForCausalLMNextN") && raw.learnable_sink.is_none() {
+        return None;
+    }
+    Some(raw.learnable_sink.unwrap_or(false))
+}
+
+/// `_dsa_kv_cache_dtype_default` for a DSA model of the DeepSeek family on a CUDA or ROCm GPU:
+/// auto is fp8_e4m3 from capability major 10 (without sinks), else bfloat16; the result must
+/// be bfloat16 or fp8_e4m3. A model with learnable sinks is not replayed (none is served to
+/// record against): the dtype is then left not known.
+pub fn dsa_kv_cache_dtype_default(ctx: &mut Ctx, arch: &str) -> Step {
+    let Some(sinks) = learnable_sinks(ctx, arch).filter(|s| !s) else {
+        ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "Learnable DSA attention sinks require"), NotRunReason::NotImplemented);
+        ctx.cfg.mark_unknown(f::kv_cache_dtype);
+        return Ok(());
+    };
+    let major = ctx.hw.capability.0;
+    let given = ctx.cfg.get(f::kv_cache_dtype).clone();
+    let mut kv = given.as_str().unwrap_or("").to_string();
+    if kv == "auto" {
+        kv = if major >= 10 && !sinks { "fp8_e4m3" } else { "bfloat16" }.to_string();
+    }
+    if kv == "bf16" {
+        kv = "bfloat16".to_string();
+    }
+    if !matches!(kv.as_str(), "bfloat16" | "fp8_e4m3") {
+        let fixes = vec![
+            ctx.fix_set("Use the FP8 KV cache (fp8_e4m3)", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
+            ctx.fix_remove("Remove --kv-cache-dtype (SGLang picks one for the GPU)", f::kv_cache_dtype, Applicability::Unsafe),
+        ];
+        return ctx.raise(&DSA_KV_CACHE_DTYPE, &[], &[f::kv_cache_dtype], fixes);
+    }
+    if given.as_str() != Some(kv.as_str()) {
+        ctx.cfg.set(f::kv_cache_dtype, PyValue::Str(kv));
+    }
+    Ok(())
+}
+
+/// `_dsa_split_backend_resolution` (after the KV cache dtype pass): each DSA backend the command
+/// leaves unset gets the platform's, HiSparse's or the KV dtype's default, then
+/// `_check_dsa_backend_constraints`. A model with learnable sinks is not replayed.
+pub fn dsa_split_backend_resolution(ctx: &mut Ctx, arch: &str) -> Step {
+    if learnable_sinks(ctx, arch) != Some(false) {
+        ctx.skip(site("overrides._dsa_split_backend_resolution", "{model_arch} uses learnable attention sinks"), NotRunReason::NotImplemented);
+        ctx.cfg.mark_unknown(f::dsa_prefill_backend);
+        ctx.cfg.mark_unknown(f::dsa_decode_backend);
+        return Ok(());
+    }
+    let hip = ctx.hw.is_hip();
+    let major = ctx.hw.capability.0;
+    let kv = ctx.cfg.str(f::kv_cache_dtype).unwrap_or("").to_string();
+    let given_prefill = ctx.cfg.str(f::dsa_prefill_backend).map(str::to_string);
+    let given_decode = ctx.cfg.str(f::dsa_decode_backend).map(str::to_string);
+    let glm_sm12_fp8 = arch == "GlmMoeDsaForCausalLM" && major == 12 && kv == "fp8_e4m3" && !hip;
+    let (prefill_default, decode_default) = if glm_sm12_fp8 {
+        ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
+    } else if ctx.cfg.truthy(f::enable_hisparse) {
+        // `hisparse_hook._hisparse_default_backend`
+        let backend = if hip {
+            "tilelang"
+        } else if kv == "fp8_e4m3" {
+            "flashmla_kv"
+        } else {
+            "flashmla_sparse"
+        };
+        (backend, backend)
+    } else if hip {
+        ("triton", "triton")
+    } else if kv == "fp8_e4m3" {
+        let backend = if major >= 10 { "trtllm" } else { "flashmla_kv" };
+        (backend, backend)
+    } else {
+        ("flashmla_sparse", if major >= 10 { "trtllm" } else { "fa3" })
+    };
+    let prefill = given_prefill.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_prefill_backend, PyValue::Str(prefill_default.to_string()));
+        prefill_default.to_string()
+    });
+    let decode = given_decode.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
+        decode_default.to_string()
+    });
+    if glm_sm12_fp8 {
+        return Ok(());
+    }
+    if ctx.cfg.truthy(f::enable_hisparse) && !hip && kv == "fp8_e4m3" && (prefill == "tilelang" || decode == "tilelang") {
+        let fixes = dsa_backend_removals(ctx, "tilelang");
+        return ctx.raise(&DSA_HISPARSE_TILELANG_FP8, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+    }
+    check_dsa_backend_constraints(ctx, &kv, &prefill, &decode, hip)
+}
+
+/// Fixes: remove each DSA backend flag the command sets to `backend`.
+fn dsa_backend_removals(ctx: &Ctx, backend: &str) -> Vec<crate::diagnostic::Fix> {
+    let mut fixes = Vec::new();
+    for field in [f::dsa_prefill_backend, f::dsa_decode_backend] {
+        if ctx.cfg.setting_place(field).is_some() && ctx.cfg.is(field, backend) {
+            fixes.push(ctx.fix_remove(format!("Remove {} {backend} (SGLang picks one)", ctx.flag(field)), field, Applicability::Unsafe));
+        }
+    }
+    fixes
+}
+
+/// `_check_dsa_backend_constraints`: the ROCm-only triton backend, then CUDA TileLang with an FP8
+/// KV cache (both phases, no DCP, SM89 or newer).
+fn check_dsa_backend_constraints(ctx: &mut Ctx, kv: &str, prefill: &str, decode: &str, hip: bool) -> Step {
+    let chosen = [prefill, decode];
+    if !hip && chosen.contains(&"triton") {
+        let fixes = dsa_backend_removals(ctx, "triton");
+        return ctx.raise(&DSA_TRITON_ROCM_ONLY, &[("'/'.join(sorted(rocm_only))", &"triton")], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+    }
+    if hip || kv != "fp8_e4m3" || !chosen.contains(&"tilelang") {
+        return Ok(());
+    }
+    if prefill != "tilelang" || decode != "tilelang" {
+        let mut fixes = Vec::new();
+        for field in [f::dsa_prefill_backend, f::dsa_decode_backend] {
+            if !ctx.cfg.is(field, "tilelang") {
+                fixes.push(ctx.fix_set(format!("Use tilelang for {} too", ctx.flag(field)), field, "tilelang", Applicability::Unsafe));
+            }
+        }
+        return ctx.raise(&DSA_TILELANG_FP8_BOTH, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+    }
+    // `getattr(view, "dcp_size", 1) or 1`
+    if ctx.cfg.int(f::dcp_size).filter(|&n| n != 0).unwrap_or(1) > 1 {
+        let fixes = vec![ctx.fix_remove("Remove --dcp-size", f::dcp_size, Applicability::Unsafe)];
+        return ctx.raise(&DSA_TILELANG_FP8_DCP, &[], &[f::dcp_size], fixes);
+    }
+    if ctx.hw.capability < (8, 9) {
+        let fixes = vec![ctx.fix_remove("Remove --kv-cache-dtype (bfloat16 on this GPU)", f::kv_cache_dtype, Applicability::Unsafe)];
+        return ctx.raise(&DSA_TILELANG_FP8_SM89, &[], &[f::kv_cache_dtype, f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
     }
     Ok(())
 }

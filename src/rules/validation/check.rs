@@ -707,8 +707,8 @@ const HISPARSE_OTHER_ARCHITECTURES: &[&str] = &[
     "MiniMaxM3SparseForConditionalGeneration",
 ];
 
-/// `validate_hisparse`'s first check: the model class. What it checks after that is not
-/// modelled (the check goes on as SGLang would only when the class passes).
+/// `validate_hisparse`'s first check: the model class; when it passes, the rest of
+/// `validate_hisparse` (`shared::hisparse_hook`).
 fn hisparse_model(ctx: &mut Ctx) -> Step {
     let site_ref = site("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA");
     // `index_topk` is read from the top-level config: known when it is the text config too. A
@@ -720,7 +720,7 @@ fn hisparse_model(ctx: &mut Ctx) -> Step {
     let Some((arch, index_topk)) = known else { return Ok(()) };
     let dsa = HISPARSE_DSA_ARCHITECTURES.contains(&arch) && index_topk;
     if dsa || HISPARSE_OTHER_ARCHITECTURES.contains(&arch) {
-        return Ok(());
+        return crate::rules::shared::hisparse_hook::validate_hisparse_after_model_class(ctx, arch);
     }
     let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", f::enable_hisparse, Applicability::Safe)];
     ctx.raise(&HISPARSE_MODEL, &[], &[f::enable_hisparse], fixes)

@@ -9,6 +9,8 @@ use crate::fields::Field;
 use crate::pyvalue::PyValue;
 use crate::rules::{Ctx, Raised};
 
+pub mod deepseek_v2;
+pub mod deepseek_v4;
 pub mod gemma4;
 pub mod kimi_k3;
 pub mod llama4;
@@ -47,6 +49,8 @@ pub fn modelled(architecture: &str) -> Option<Provider> {
         "KimiK3ForConditionalGeneration" => Some(kimi_k3::kimi_k3_providers),
         "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
         "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
+        "DeepseekV4ForCausalLM" => Some(declares_only!(deepseek_v4::deepseek_v4_overrides)),
+        a if deepseek_v2::ARCHITECTURES.contains(&a) => Some(declares_only!(deepseek_v2::deepseek_family_overrides)),
         _ => None,
     }
 }

@@ -1,0 +1,214 @@
+//! `model_overrides/deepseek_v2.py`: `_deepseek_family_overrides` and `_dsa_dcp_overrides`, the
+//! DeepSeek family's provider (DeepSeek V3 / V3.2, Kimi K2.5, Mistral Large 3, GLM-5, HYV4,
+//! Longcat Flash, Dots3). Its checks run before what it declares is applied
+//! ([`validate_deepseek_family_overrides`], called where the provider is); its declarations
+//! are [`deepseek_family_overrides`].
+
+use super::Declarations;
+use crate::diagnostic::Applicability;
+use crate::fields::f;
+use crate::pyvalue::PyValue;
+use crate::rules::shared::runtime_context::is_sm100;
+use crate::rules::{raises, site, Ctx, NotRunReason, Rule, Step};
+
+pub static DSA_DCP_HISPARSE_HICACHE: Rule = Rule {
+    code: "MH101",
+    name: "dsa-dcp-with-hisparse-or-hicache",
+    sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support HiSparse or HiCache."),
+    explanation: "Decode context parallelism (--dcp-size above 1) splits a DSA model's KV cache across ranks by token; HiSparse's and the hierarchical cache's host copies do not follow that split, so SGLang refuses either with DCP.",
+    flags: &["--dcp-size", "--enable-hisparse", "--enable-hierarchical-cache"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2",
+};
+
+pub static DSA_DCP_PD: Rule = Rule {
+    code: "MH102",
+    name: "dsa-dcp-with-pd-disaggregation",
+    sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support PD disaggregation."),
+    explanation: "A DSA model's decode context parallelism has no KV transfer layout for PD disaggregation yet: --dcp-size above 1 is refused on a prefill or decode worker.",
+    flags: &["--dcp-size", "--disaggregation-mode"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --disaggregation-mode decode",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode decode",
+};
+
+pub static DSA_DCP_EAGLE_TOPK: Rule = Rule {
+    code: "MH103",
+    name: "dsa-dcp-eagle-topk-1",
+    sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP requires --speculative-eagle-topk 1."),
+    explanation: "With decode context parallelism a DSA model verifies one draft chain only: --speculative-eagle-topk must be 1 (or unset).",
+    flags: &["--dcp-size", "--speculative-eagle-topk"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 2",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 1",
+};
+
+pub static DSA_CP_SINGLE_MACHINE: Rule = Rule {
+    code: "MH104",
+    name: "dsa-prefill-cp-single-machine",
+    sglang: raises("model_overrides.deepseek_v2._deepseek_family_overrides", "Context parallel only supports single machine (tp_size <= 8)"),
+    explanation: "DSA prefill context parallelism (--enable-prefill-cp) has precision issues across machines; SGLang accepts it with a TP size of 8 at most.",
+    flags: &["--tp-size", "--enable-prefill-cp"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 16 --nnodes 2 --enable-prefill-cp --cp-strategy interleave",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+};
+
+pub static RULES: &[&Rule] = &[&DSA_DCP_HISPARSE_HICACHE, &DSA_DCP_PD, &DSA_DCP_EAGLE_TOPK, &DSA_CP_SINGLE_MACHINE];
+
+/// The architectures SGLang registers `_deepseek_family_overrides` for.
+pub const ARCHITECTURES: &[&str] = &[
+    "DeepseekV3ForCausalLM",
+    "DeepseekV32ForCausalLM",
+    "KimiK25ForConditionalGeneration",
+    "MistralLarge3ForCausalLM",
+    "PixtralForConditionalGeneration",
+    "GlmMoeDsaForCausalLM",
+    "Glm5NextForConditionalGeneration",
+    "HYV4ForCausalLM",
+    "HYV4ForCausalLMNextN",
+    "LongcatFlashForCausalLM",
+    "LongcatFlashForCausalLMNextN",
+    "Dots3NoteForCausalLM",
+];
+
+fn is_hyv4(arch: &str) -> bool {
+    matches!(arch, "HYV4ForCausalLM" | "HYV4ForCausalLMNextN")
+}
+
+fn int(ctx: &Ctx, field: crate::fields::Field, default: i64) -> i64 {
+    ctx.cfg.int(field).unwrap_or(default)
+}
+
+/// `get_dsa_index_kpool(hf_config)` (1 when the config does not write it); None without the
+/// config's raw facts.
+fn index_kpool(ctx: &Ctx) -> Option<i64> {
+    let model = ctx.model?;
+    if model.from == crate::models::FactsFrom::InferredFamily {
+        return None;
+    }
+    Some(model.raw?.index_kpool.unwrap_or(1))
+}
+
+/// The checks of `_deepseek_family_overrides` (and `_dsa_dcp_overrides`), in its order, on the
+/// values before it declares anything.
+pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
+    if is_hyv4(arch) {
+        // No HYV4 config is served to record against: its two checks are not replayed.
+        if ctx.cfg.truthy(f::enable_prefill_cp) {
+            ctx.skip(site("model_overrides.deepseek_v2._deepseek_family_overrides", "--enable-prefill-cp is not supported for HYV4"), NotRunReason::NotImplemented);
+            return Ok(());
+        }
+        if int(ctx, f::dcp_size, 1) > 1 {
+            ctx.skip(site("model_overrides.deepseek_v2._deepseek_family_overrides", "--dcp-size > 1 is not supported for HYV4"), NotRunReason::NotImplemented);
+            return Ok(());
+        }
+    }
+    let needs = site("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support HiSparse or HiCache.");
+    let wants_dcp = int(ctx, f::dcp_size, 1) > 1;
+    if !wants_dcp && !ctx.cfg.truthy(f::enable_prefill_cp) {
+        return Ok(());
+    }
+    let Some(is_dsa) = ctx.model_fact(needs, |m| m.derived.is_dsa) else { return Ok(()) };
+    if !is_dsa {
+        return Ok(());
+    }
+    if wants_dcp {
+        let remove_dcp = |ctx: &Ctx| ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe);
+        if ctx.cfg.truthy(f::enable_hisparse) || ctx.cfg.truthy(f::enable_hierarchical_cache) {
+            let mut fixes = vec![remove_dcp(ctx)];
+            for field in [f::enable_hisparse, f::enable_hierarchical_cache] {
+                if ctx.cfg.setting_place(field).is_some() {
+                    fixes.push(ctx.fix_remove(format!("Remove {}", ctx.flag(field)), field, Applicability::Unsafe));
+                }
+            }
+            return ctx.raise(&DSA_DCP_HISPARSE_HICACHE, &[], &[f::dcp_size, f::enable_hisparse, f::enable_hierarchical_cache], fixes);
+        }
+        if !ctx.cfg.is(f::disaggregation_mode, "null") {
+            let fixes = vec![remove_dcp(ctx)];
+            return ctx.raise(&DSA_DCP_PD, &[], &[f::dcp_size, f::disaggregation_mode], fixes);
+        }
+        if !matches!(ctx.cfg.get(f::speculative_eagle_topk), PyValue::None | PyValue::Int(1)) {
+            let fixes = vec![ctx.fix_set("Draft one chain (--speculative-eagle-topk 1)", f::speculative_eagle_topk, "1", Applicability::Unsafe)];
+            return ctx.raise(&DSA_DCP_EAGLE_TOPK, &[], &[f::speculative_eagle_topk, f::dcp_size], fixes);
+        }
+    }
+    // (No hardware profile here is an NPU or XPU.)
+    if ctx.cfg.truthy(f::enable_prefill_cp) {
+        crate::rules::shared::model_override_base::context_parallel_attn_dp_size(ctx)?;
+        if int(ctx, f::tp_size, 1) > 8 {
+            let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
+            return ctx.raise(&DSA_CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+        }
+    }
+    if wants_dcp {
+        // On ROCm the page-size branch taken depends on the aiter build (not known here).
+        let kpool = index_kpool(ctx);
+        if ctx.hw.is_hip() || !kpool.is_some_and(|k| k <= 1) {
+            ctx.skip(site("model_overrides.deepseek_v2._deepseek_family_overrides", "--dcp-size > 1 is not supported for DSA with index_kpool"), NotRunReason::NotImplemented);
+        }
+    }
+    Ok(())
+}
+
+/// What `_deepseek_family_overrides` declares. None where it reads what is not known here: the
+/// DSA flag of an unknown config, HYV4's MXFP8 defaults (they depend on the DeepGEMM build), a
+/// DSA page size on ROCm (the aiter build decides), an index_kpool above 1, MLA prefill CP
+/// (`use_mla_backend`), a CPU device.
+pub fn deepseek_family_overrides(ctx: &Ctx) -> Option<Declarations> {
+    let model = ctx.model?;
+    let arch = model.architecture?;
+    if is_hyv4(arch) || !(ctx.hw.is_cuda() || ctx.hw.is_hip()) {
+        return None;
+    }
+    let is_dsa = model.derived.is_dsa?;
+    let unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    let mut out = Declarations::new();
+    if !is_dsa {
+        if ctx.cfg.truthy(f::enable_prefill_cp) {
+            return None;
+        }
+        if is_sm100(ctx.hw) && unset {
+            out.push((f::attention_backend, PyValue::Str("trtllm_mla".to_string())));
+        }
+        return Some(out);
+    }
+    if ctx.hw.is_hip() {
+        return None;
+    }
+    let kpool = index_kpool(ctx).filter(|&k| k == 1)?;
+    // `_dsa_dcp_overrides` (its checks passed)
+    if int(ctx, f::dcp_size, 1) > 1 {
+        for field in [f::dsa_prefill_backend, f::dsa_decode_backend] {
+            if ctx.cfg.is_none(field) {
+                out.push((field, PyValue::Str("trtllm".to_string())));
+            }
+        }
+        if ctx.cfg.is_none(f::dcp_replicate_q_proj) && matches!(ctx.cfg.str(f::dcp_comm_backend), Some("a2a" | "fi_a2a")) {
+            out.push((f::dcp_replicate_q_proj, PyValue::Bool(true)));
+        }
+    }
+    if unset {
+        out.push((f::attention_backend, PyValue::Str("dsa".to_string())));
+    }
+    if ctx.cfg.truthy(f::enable_prefill_cp) {
+        let tp = int(ctx, f::tp_size, 1);
+        let attn_dp = int(ctx, f::attn_dp_size, 1) * int(ctx, f::dp_size, 1);
+        out.push((f::attn_dp_size, PyValue::Int(attn_dp)));
+        out.push((f::dp_size, PyValue::Int(1)));
+        let strategy = ctx.cfg.str(f::cp_strategy).map(str::to_string);
+        if strategy.as_deref() == Some("zigzag") {
+            out.push((f::moe_dense_tp_size, PyValue::Int(1)));
+            out.push((f::moe_a2a_backend, PyValue::Str("deepep".to_string())));
+            out.push((f::ep_size, PyValue::Int(tp)));
+        }
+        let attn_cp = int(ctx, f::attn_cp_size, 1);
+        let cp = if strategy.as_deref() == Some("interleave") && attn_cp > 1 {
+            attn_cp
+        } else if attn_dp != 0 {
+            tp.div_euclid(attn_dp)
+        } else {
+            return None;
+        };
+        out.push((f::attn_cp_size, PyValue::Int(cp)));
+    }
+    out.push((f::page_size, PyValue::Int(64 * kpool)));
+    Some(out)
+}
