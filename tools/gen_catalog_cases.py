@@ -32,6 +32,14 @@ LAUNCHES = [
     ("dp-attention", " --tp-size 8 --dp-size 8 --enable-dp-attention", "h100"),
     ("eagle", " --speculative-algorithm EAGLE", "h100"),
     ("fp8-kv-b200", " --kv-cache-dtype fp8_e4m3", "b200"),
+    ("mi355x", "", "mi355x"),
+    ("nextn", " --speculative-algorithm NEXTN", "h100"),
+    ("deepep", " --tp-size 8 --ep-size 8 --moe-a2a-backend deepep", "h100"),
+    ("fp8-quant", " --quantization fp8", "h100"),
+    ("long-context", " --context-length 1048576", "h100"),
+    ("triton-b200", " --attention-backend triton", "b200"),
+    ("hicache", " --enable-hierarchical-cache", "h100"),
+    ("pd-decode", " --tp-size 8 --disaggregation-mode decode", "h100"),
 ]
 
 
