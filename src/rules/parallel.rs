@@ -281,6 +281,15 @@ pub static V32_PREFILL_CP_NO_ZIGZAG: Rule = Rule {
     example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
     example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy interleave",
 };
+pub static MIMO_V2_PREFILL_CP_ZIGZAG_ONLY: Rule = Rule {
+    code: "PAR095",
+    name: "mimo-v2-prefill-cp-zigzag-only",
+    sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"),
+    explanation: "MiMo V2's hybrid sliding-window attention splits prefill across context-parallel ranks with the zigzag layout only: give --cp-strategy zigzag (the default is not zigzag).",
+    flags: &["--cp-strategy", "--enable-prefill-cp"],
+    example_bad: "--model-path XiaomiMiMo/MiMo-V2-Flash --tp-size 8 --attn-cp-size 2 --enable-prefill-cp",
+    example_good: "--model-path XiaomiMiMo/MiMo-V2-Flash --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
+};
 pub static TP_DIV_ATTN_CP: Rule = Rule {
     code: "PAR031",
     name: "tp-divisible-by-attn-cp",
@@ -818,6 +827,7 @@ pub static RULES: &[&Rule] = &[
     &NEMOTRON_H_NO_ATTN_CP,
     &PREFILL_CP_HIP_V4_ONLY,
     &V32_PREFILL_CP_NO_ZIGZAG,
+    &MIMO_V2_PREFILL_CP_ZIGZAG_ONLY,
     &EPLB_RECORDER_WARNING,
     &EP_DISPATCH_NEEDS_A2A,
     &EPLB_NEEDS_EP,
@@ -1340,7 +1350,7 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
         let fixes = vec![ctx.fix_remove("Drop --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
         return ctx.raise(&NEMOTRON_H_NO_ATTN_CP, &[], &[f::attn_cp_size], fixes);
     }
-    // LongCat-Flash and MiMo V2 (no config of theirs to record SGLang's verdicts with): not modelled.
+    // LongCat-Flash (no config of its to record SGLang's verdicts with): not modelled.
     if text_type == "longcat_flash" && prefill_cp && attn_cp > 1 {
         ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
     }
@@ -1354,7 +1364,16 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
             return ctx.raise(&V32_PREFILL_CP_NO_ZIGZAG, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
         }
         if matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM") {
-            ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"));
+            if ctx.cfg.is_unknown(f::cp_strategy) {
+                ctx.skip(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"), NotRunReason::UnknownValue);
+                return Ok(());
+            }
+            if !ctx.cfg.is(f::cp_strategy, "zigzag") {
+                let fixes = vec![ctx.fix_set("Use --cp-strategy zigzag", f::cp_strategy, "zigzag", Applicability::Safe)];
+                return ctx.raise(&MIMO_V2_PREFILL_CP_ZIGZAG_ONLY, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+            }
+            // A multimodal MiMo V2 must serve text only: no such config is public to record it
+            // with, so it is decided only for a text-only one.
             if multimodal != Some(false) && !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
                 ctx.model_config(site("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports text inference;"));
             }
