@@ -374,14 +374,21 @@ impl<'a> Ctx<'a> {
             self.not_run_for_unknown(rule);
             return Ok(());
         }
+        let message = release::render(template, args);
+        // SGLang stops at its first exception: the same error from a later step (two hooks that
+        // check the same thing) is the one already reported.
+        let exception = if exception.is_empty() { None } else { Some(exception.to_string()) };
+        if self.diagnostics.iter().any(|d| d.is_sglang_error() && d.exception == exception && d.message == message) {
+            return Err(Raised);
+        }
         let span = self.span_of(fields);
         self.diagnostics.push(Diagnostic {
             code: rule.code.to_string(),
             severity: Severity::Error,
             origin: Origin::Sglang,
             stage: self.stage,
-            exception: if exception.is_empty() { None } else { Some(exception.to_string()) },
-            message: release::render(template, args),
+            exception,
+            message,
             span,
             explanation: rule.explanation.to_string(),
             fixes,
