@@ -745,7 +745,7 @@ pub static UM_OFFLOAD_SWA: Rule = Rule {
 pub static UM_RETRACTION_MAMBA: Rule = Rule {
     code: "KV072",
     name: "unified-memory-host-pool-retraction-rejects-hybrid-mamba",
-    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode"),
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode retraction does not support hybrid-Mamba"),
     explanation: "Backing up retracted decode requests to the host pool (--disaggregation-decode-retraction-backup host_pool) from the unified memory pool does not carry the recurrent state of hybrid Mamba / linear-attention models.",
     flags: &["--enable-unified-memory", "--disaggregation-decode-retraction-backup"],
     example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
@@ -1683,7 +1683,12 @@ fn eagle_target_asserts(ctx: &mut Ctx) -> bool {
         None => backends.to_vec(),
     };
     if !draft_backends.iter().all(|b| SPEC_MHA_AUDITED.contains(b)) {
-        let args: &Args = &[("sorted(draft_backends)", &sorted_repr(&draft_backends)), ("sorted(_SPEC_MHA_AUDITED_BACKENDS)", &sorted_repr(SPEC_MHA_AUDITED))];
+        // (0.5.22 names its smaller list TRANSLATED_MHA_RAILS: without trtllm_mha)
+        let args: &Args = &[
+            ("sorted(draft_backends)", &sorted_repr(&draft_backends)),
+            ("sorted(_SPEC_MHA_AUDITED_BACKENDS)", &sorted_repr(SPEC_MHA_AUDITED)),
+            ("sorted(TRANSLATED_MHA_RAILS)", &sorted_repr(&["fa3", "flashinfer", "triton"])),
+        ];
         let fixes = vec![ctx.fix_set("Use --speculative-draft-attention-backend triton", f::speculative_draft_attention_backend, "triton", Applicability::Unsafe)];
         let _ = ctx.raise(&UM_EAGLE_DRAFT_BACKEND, args, &[f::speculative_draft_attention_backend, f::speculative_algorithm, f::enable_unified_memory], fixes);
         return false;

@@ -75,7 +75,10 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
             if not fix.get("edits"):
                 continue
             text = case["cmd"].encode()
-            for e in sorted(fix["edits"], key=lambda e: e["start"], reverse=True):
+            # From the end, so earlier offsets stay valid; edits at one offset keep their order
+            # in the text (the later one is inserted first), as the core applies them.
+            edits = sorted(enumerate(fix["edits"]), key=lambda ie: (ie[1]["start"], ie[0]), reverse=True)
+            for _, e in edits:
                 text = text[: e["start"]] + e["replacement"].encode() + text[e["end"]:]
             v = {"id": f"{case['id']}~fix{n}", "cmd": text.decode(), "fix_of": case["id"],
                  "fix_title": fix["title"], "fix_code": code}

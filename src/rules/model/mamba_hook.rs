@@ -145,7 +145,8 @@ fn validate_mamba_extra_buffer(ctx: &mut Ctx, supports: bool, arch: &str, strate
         if !ctx.cfg.is(f::linear_attn_backend, "triton") {
             fixes.push(ctx.fix_remove("Remove --linear-attn-backend (triton)", f::linear_attn_backend, Applicability::Unsafe));
         }
-        ctx.raise(&EXTRA_BUFFER_UNSUPPORTED, &[("hf_config.architectures[0]", &arch)], &[f::mamba_radix_cache_strategy, f::linear_attn_backend], fixes)?;
+        // (0.5.18 to 0.5.20 name it model_arch)
+        ctx.raise(&EXTRA_BUFFER_UNSUPPORTED, &[("hf_config.architectures[0]", &arch), ("model_arch", &arch)], &[f::mamba_radix_cache_strategy, f::linear_attn_backend], fixes)?;
         return Ok(false);
     }
     // `_platform_supports_mamba_cache_extra_buffer`: CUDA, MUSA, NPU, ROCm, XPU
@@ -194,10 +195,10 @@ fn validate_mamba_extra_buffer(ctx: &mut Ctx, supports: bool, arch: &str, strate
 /// `validate_mamba_no_buffer`.
 fn validate_mamba_no_buffer(ctx: &mut Ctx) -> crate::rules::Step {
     if !matches!(ctx.cfg.get(f::page_size), PyValue::None | PyValue::Int(1)) {
-        let fixes = vec![
-            ctx.fix_remove("Remove --page-size", f::page_size, Applicability::Unsafe),
-            use_strategy(ctx, "Use --mamba-radix-cache-strategy extra_buffer", "extra_buffer"),
-        ];
+        // (Not offered: switching to extra_buffer, whose chunk-size check against the page size
+        // reads the FLA kernels' CHUNK_SIZE, which the recorder cannot import, so what SGLang
+        // says after that edit is not recorded.)
+        let fixes = vec![ctx.fix_remove("Remove --page-size", f::page_size, Applicability::Unsafe)];
         return ctx.raise(&NO_BUFFER_PAGE_SIZE, &[], &[f::page_size, f::mamba_radix_cache_strategy], fixes);
     }
     if !ctx.cfg.truthy(f::disable_overlap_schedule) {
