@@ -73,7 +73,17 @@ function minify(json) {
   return out;
 }
 fs.mkdirSync('dist/releases', { recursive: true });
-for (const v of versions.slice(1)) fs.writeFileSync(`dist/releases/${v}.json`, minify(fs.readFileSync(`data/sglang-${v}/schema.json`, 'utf8')));
+// An older release's help text that is the carried release's (that of its first action with the
+// same dest) is left out: the core takes it from help/<carried>.json once the worker loads that
+// (src/release.rs inherit_newest_help), ~20 KB gzipped less per release.
+const carriedSchema = JSON.parse(fs.readFileSync(`data/sglang-${versions[0]}/schema.json`, 'utf8'));
+const carriedHelp = new Map();
+for (const a of carriedSchema.actions) if (!carriedHelp.has(a.dest)) carriedHelp.set(a.dest, a.help ?? null);
+for (const v of versions.slice(1)) {
+  const schema = JSON.parse(fs.readFileSync(`data/sglang-${v}/schema.json`, 'utf8'));
+  for (const a of schema.actions) if (carriedHelp.has(a.dest) && carriedHelp.get(a.dest) === (a.help ?? null)) delete a.help;
+  fs.writeFileSync(`dist/releases/${v}.json`, minify(JSON.stringify(schema)));
+}
 console.error(`dist/releases/: ${versions.slice(1).join(', ')} (the wasm carries ${versions[0]})`);
 // The model catalog with SGLang's architecture lists of each release that has them: fetched by the
 // worker when a command names a model (src/models.rs ModelData), cached like a release's file (not precached).

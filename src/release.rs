@@ -283,7 +283,19 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
         warn_by_function: FxHashMap::default(),
     }));
     list.push(release);
+    drop(list);
+    inherit_newest_help();
     Ok(version)
+}
+
+/// A registered release's actions without help texts take the default release's, by dest, once
+/// those are loaded: the page's releases/<version>.json leave out every text that is the carried
+/// release's (scripts/build-web.sh).
+fn inherit_newest_help() {
+    let Some(newest) = get(DEFAULT_VERSION) else { return };
+    for release in registered().iter().filter(|r| r.version != newest.version) {
+        release.schema.inherit_help(&newest.schema);
+    }
 }
 
 /// The help texts of a release's flags, one per action in the schema's order:
@@ -302,6 +314,7 @@ pub fn register_help(help_json: &str) -> Result<&'static str, String> {
     if !release.schema.load_help(file.help) {
         return Err(format!("the help texts are not those of SGLang {}'s {} flags", release.version, release.schema.actions.len()));
     }
+    inherit_newest_help();
     Ok(release.version)
 }
 

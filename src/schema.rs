@@ -156,6 +156,17 @@ impl Schema {
         self.actions.iter().all(|a| a.help.is_loaded())
     }
 
+    /// Gives each action whose help text is not loaded the help text of `from`'s action with the
+    /// same dest, when `from`'s is loaded (the page's older releases leave out the texts that are
+    /// the carried release's, scripts/build-web.sh).
+    pub(crate) fn inherit_help(&self, from: &Schema) {
+        for a in self.actions.iter().filter(|a| !a.help.is_loaded()) {
+            if let Some(theirs) = from.actions.iter().find(|b| b.dest == a.dest).filter(|b| b.help.is_loaded()) {
+                a.help.load(theirs.help.get().map(str::to_string));
+            }
+        }
+    }
+
     /// Gives the actions their help texts, one per action in order (`help/<version>.json` of the
     /// page). False, and nothing changes, when the count is not the actions'.
     pub(crate) fn load_help(&self, help: Vec<Option<String>>) -> bool {
@@ -231,6 +242,25 @@ mod tests {
         assert_eq!(s.actions.iter().map(|a| a.help.get()).collect::<Vec<_>>(), [Some("A."), None]);
         assert!(s.load_help(vec![Some("other".to_string()), Some("B.".to_string())]));
         assert_eq!(s.actions.iter().map(|a| a.help.get()).collect::<Vec<_>>(), [Some("A."), None]);
+    }
+
+    #[test]
+    fn an_older_release_takes_the_help_texts_it_leaves_out_from_the_newest_by_dest() {
+        let action = |dest: &str, help: &str| {
+            format!(r#"{{"option_strings": ["--{dest}"], "dest": "{dest}", "action": "_StoreAction", "type": null, "choices": null, "nargs": null, "const": null, "default": null, "metavar": null, "required": false, "group": null{help}}}"#)
+        };
+        let schema = |v: &str, actions: &[String]| format!(r#"{{"sglang_version": "{v}", "prog": "x", "allow_abbrev": true, "python": "3.11", "actions": [{}]}}"#, actions.join(","));
+        let newest = super::Schema::parse(&schema("9.9.9", &[action("a", ""), action("b", "")]));
+        // "a" is left out (the newest's), "b" is its own, "c" is gone from the newest
+        let older = super::Schema::parse(&schema("9.9.8", &[action("a", ""), action("b", r#", "help": "Old B.""#), action("c", "")]));
+        assert!(newest.is_some() && older.is_some(), "the schemas do not parse");
+        let (Some(newest), Some(older)) = (newest, older) else { return };
+        older.inherit_help(&newest);
+        assert!(!older.has_help(), "nothing to take before the newest's texts are loaded");
+        assert!(newest.load_help(vec![Some("New A.".to_string()), Some("New B.".to_string())]));
+        older.inherit_help(&newest);
+        assert_eq!(older.actions.iter().map(|a| a.help.get()).collect::<Vec<_>>(), [Some("New A."), Some("Old B."), None]);
+        assert!(!older.has_help(), "an action the newest does not have keeps no text");
     }
 
     /// Natively every release's help texts are read with its schema.

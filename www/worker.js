@@ -96,7 +96,7 @@ function loadModels() {
 // The help texts of the flags of the release the wasm carries are not in it (they are shown,
 // never checked: ~33 KB gzipped that most checks never need). A request that shows them fetches
 // help/<version>.json next to this file, once per worker, and gives it to the core; the releases
-// registered from releases/ come with theirs.
+// registered from releases/ come with the texts that differ from the carried release's.
 const HELP_OPS = new Set(['schema', 'explain', 'searchFlags', 'upgrade']);
 const helpLoads = new Map();
 
@@ -109,7 +109,9 @@ function helpToLoad(m) {
     wanted.push((m.options && m.options.sglangVersion) || info.defaultSglang);
     if (m.options && m.options.releaseFromText) wanted.push(core.releaseHint(m.text)?.version);
   }
-  return [...new Set(wanted.filter((v) => typeof v === 'string' && info.withoutHelp.includes(v)))];
+  // An older release's file leaves out the texts that are the carried release's: the core takes
+  // them from the carried release's help file (src/release.rs inherit_newest_help).
+  return [...new Set(wanted.filter((v) => typeof v === 'string' && info.withoutHelp.includes(v)).map(() => info.defaultSglang))];
 }
 
 function loadHelp(version) {
