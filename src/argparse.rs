@@ -1488,18 +1488,6 @@ fn human_readable_int(value: &str) -> Result<PyValue, String> {
     })
 }
 
-fn py_type_name(v: &PyValue) -> &'static str {
-    match v {
-        PyValue::None => "NoneType",
-        PyValue::Bool(_) => "bool",
-        PyValue::Int(_) | PyValue::BigInt(_) => "int",
-        PyValue::Float(_) => "float",
-        PyValue::Str(_) => "str",
-        PyValue::List(_) => "list",
-        PyValue::Dict(_) => "dict",
-    }
-}
-
 /// What the release's type function says of the removed `tc_piecewise` backend, if it rejects it.
 /// A `--lora-paths` JSON object without `lora_name` / `lora_path`, completed where its own
 /// keys say what they are: `name`/`path` renamed, a missing `lora_name` taken from the path's
@@ -1578,7 +1566,7 @@ fn parse_cuda_graph_config(action: &Action, raw: &str) -> Result<PyValue, ConvEr
 
 fn parse_cuda_graph_config_value(parsed: PyValue, keys: &CudaGraphConfigKeys, removed_backend: Option<&str>) -> Result<PyValue, String> {
     let PyValue::Dict(items) = parsed else {
-        return Err(format!("--cuda-graph-config must be a JSON object, got {}", py_type_name(&parsed)));
+        return Err(format!("--cuda-graph-config must be a JSON object, got {}", parsed.type_name()));
     };
     let mut out: Vec<(String, PyValue)> = Vec::new();
     for (phase, settings) in items {
@@ -1586,7 +1574,7 @@ fn parse_cuda_graph_config_value(parsed: PyValue, keys: &CudaGraphConfigKeys, re
             return Err(format!("--cuda-graph-config: unknown phase '{phase}', expected one of {}", keys.phases_text()));
         };
         let PyValue::Dict(kv) = settings else {
-            return Err(format!("--cuda-graph-config['{phase}'] must be a JSON object, got {}", py_type_name(&settings)));
+            return Err(format!("--cuda-graph-config['{phase}'] must be a JSON object, got {}", settings.type_name()));
         };
         if let Some(message) = removed_backend {
             if kv.iter().any(|(k, v)| k == "backend" && v.as_str() == Some("tc_piecewise")) {

@@ -20,6 +20,19 @@ pub enum PyValue {
 }
 
 impl PyValue {
+    /// Python's `type(v).__name__`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            PyValue::None => "NoneType",
+            PyValue::Bool(_) => "bool",
+            PyValue::Int(_) | PyValue::BigInt(_) => "int",
+            PyValue::Float(_) => "float",
+            PyValue::Str(_) => "str",
+            PyValue::List(_) => "list",
+            PyValue::Dict(_) => "dict",
+        }
+    }
+
     /// Python truthiness.
     pub fn truthy(&self) -> bool {
         match self {

@@ -106,19 +106,6 @@ impl DraftHfConfig {
     }
 }
 
-/// Python's `type(v).__name__`.
-pub fn type_name(v: &PyValue) -> &'static str {
-    match v {
-        PyValue::None => "NoneType",
-        PyValue::Bool(_) => "bool",
-        PyValue::Int(_) | PyValue::BigInt(_) => "int",
-        PyValue::Float(_) => "float",
-        PyValue::Str(_) => "str",
-        PyValue::List(_) => "list",
-        PyValue::Dict(_) => "dict",
-    }
-}
-
 /// Python's `int(v)`: Ok(value), Err(Raises) when int() raises (its message is not needed: the
 /// callers catch it or raise their own), Err(Unknown) where Python's answer is not reproduced.
 pub fn py_int(v: &PyValue) -> Parsed<i64> {
@@ -162,7 +149,7 @@ fn py_float(v: &PyValue) -> Parsed<f64> {
         PyValue::Float(f) => Ok(*f),
         PyValue::Str(s) => s.trim().parse::<f64>().map_err(|_| Failure::Unknown),
         PyValue::None | PyValue::List(_) | PyValue::Dict(_) => {
-            Err(Failure::Raises(format!("float() argument must be a string or a real number, not '{}'", type_name(v))))
+            Err(Failure::Raises(format!("float() argument must be a string or a real number, not '{}'", v.type_name())))
         }
         PyValue::BigInt(_) => Err(Failure::Unknown),
     }
@@ -255,7 +242,7 @@ pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfi
             Some(ids)
         }
         other => {
-            return Err(Failure::Raises(format!("DFLASH dflash_config.target_layer_ids must be a list of ints, got type={}.", type_name(&other))));
+            return Err(Failure::Raises(format!("DFLASH dflash_config.target_layer_ids must be a list of ints, got type={}.", other.type_name())));
         }
     };
 
@@ -273,7 +260,7 @@ pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfi
             return Err(Failure::Raises(format!(
                 "DFLASH dflash_config.mask_token_id must be an integer, got {} (type={}).",
                 other.repr(),
-                type_name(&other)
+                other.type_name()
             )))
         }
     };
@@ -283,7 +270,7 @@ pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfi
         return Err(Failure::Raises(format!(
             "DFLASH dflash_config.attention_sink_bias must be a bool, got {} (type={}).",
             sink_bias.repr(),
-            type_name(&sink_bias)
+            sink_bias.type_name()
         )));
     }
     let value_scale = nested_or("attention_value_scale", PyValue::None);
@@ -291,7 +278,7 @@ pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfi
         return Err(Failure::Raises(format!(
             "DFLASH dflash_config.attention_value_scale must be int|float|None, got {} (type={}).",
             value_scale.repr(),
-            type_name(&value_scale)
+            value_scale.type_name()
         )));
     }
 
