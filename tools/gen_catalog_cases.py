@@ -46,10 +46,7 @@ LAUNCHES = [
 # Launches whose SGLang verdict this offline recorder cannot give, with the reason (written into
 # the case file as comments, as the real-world corpora do): hub id -> (launch suffixes or None for
 # all, reason); and by the catalog's model_type.
-LEFT_OUT = {
-    # SGLang loads the model's processor files from the Hub at start-up; only config.json is served.
-    "google/gemma-4-31B-it": (None, "needs the model's processor files from the Hugging Face Hub, which the offline recorder does not serve"),
-}
+LEFT_OUT: dict = {}
 LEFT_OUT_BY_MODEL_TYPE = {
     # Gated-delta-net models on Blackwell: the stubbed install cannot answer their kernel probe.
     **{t: (("b200", "fp8-kv-b200"), "a Qwen3-Next / Qwen3.5 linear-attention model on Blackwell: the recorder's stubbed install cannot answer its kernel probe")
