@@ -25,6 +25,7 @@ fn main() {
     println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=src/rules");
     println!("cargo:rerun-if-env-changed=SGLANG_PREFLIGHT_MODEL_CHECKS");
+    println!("cargo:rerun-if-env-changed=SGLANG_PREFLIGHT_ALL_STEPS");
     let referenced = referenced_functions(&root.join("src").join("rules"));
     let mut releases: Vec<(Vec<u32>, String, PathBuf)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&data) {
@@ -149,14 +150,27 @@ fn main() {
         let _ = writeln!(tables, "        function_map: &[{pairs}],");
         // A release before the hook modules: its steps whose source is the same as a hook's
         // (`steps.json`, tools/compare_steps.py), run by that hook's model.
+        // Its other steps with a hook of the same name (`"differs"`) are listed as counterparts:
+        // run only where src/rules/pipeline.rs says the hook's model replays this release's
+        // source (`REPLAYED_AS_WRITTEN`). `SGLANG_PREFLIGHT_ALL_STEPS=0.5.18` runs every
+        // counterpart anyway, to measure them (tools/measure_steps.py --all-steps); never in a
+        // normal build.
+        let all_steps = std::env::var("SGLANG_PREFLIGHT_ALL_STEPS").is_ok_and(|v| v.split(',').any(|x| x == version));
         let steps: Value = serde_json::from_str(&read(&dir.join("steps.json"))).unwrap_or(Value::Null);
         let mut same = String::new();
+        let mut counterparts = String::new();
         for row in steps["steps"].as_array().into_iter().flatten() {
-            if let (Some(step), Some(hook), Some("same")) = (row["step"].as_str(), row["hook"].as_str(), row["status"].as_str()) {
-                let _ = write!(same, "(S[{}], S[{}]), ", pool.id(step), pool.id(hook));
+            if let (Some(step), Some(hook), Some(status)) = (row["step"].as_str(), row["hook"].as_str(), row["status"].as_str()) {
+                let pair = format!("(S[{}], S[{}]), ", pool.id(step), pool.id(hook));
+                if status == "same" || all_steps {
+                    same.push_str(&pair);
+                } else {
+                    counterparts.push_str(&pair);
+                }
             }
         }
         let _ = writeln!(tables, "        same_steps: &[{same}],");
+        let _ = writeln!(tables, "        counterparts: &[{counterparts}],");
         let _ = writeln!(tables, "    }},");
     }
     let _ = writeln!(tables, "];");

@@ -62,6 +62,10 @@ pub struct ReleaseData {
     /// `parallel_hook.handle_dwdp`), which the hook's model then runs; every other step of such
     /// a release is not modelled.
     pub same_steps: &'static [(&'static str, &'static str)],
+    /// Its steps whose source differs from the hook of the same name (same shape): run only
+    /// where the hook's model replays this release as written
+    /// (`rules::pipeline::REPLAYED_AS_WRITTEN`).
+    pub counterparts: &'static [(&'static str, &'static str)],
     /// The `ServerArgs` fields each pipeline step (and `validation_hook.check_server_args`) may
     /// assign, from SGLang's source (`pipeline-writes.json`, `tools/extract_writes.py`).
     pub writes: &'static [StepWrites],
@@ -274,7 +278,7 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
     let version: &'static str = Box::leak(schema.sglang_version.clone().into_boxed_str());
     // The schema is kept parsed only; its text is not needed again.
     let data: &'static ReleaseData =
-        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[], writes: &[] }));
+        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[], counterparts: &[], writes: &[] }));
     let release: &'static Release = Box::leak(Box::new(Release {
         version,
         schema,

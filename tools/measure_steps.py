@@ -51,12 +51,17 @@ def main():
     ap.add_argument("version")
     ap.add_argument("--list", action="store_true", help="print each disagreement")
     ap.add_argument("--log", help="classify this conformance output instead of running the test")
+    ap.add_argument("--all-steps", action="store_true",
+                    help="run every step that has a hook of the same name, also where its source differs "
+                         "(SGLANG_PREFLIGHT_ALL_STEPS): what modelling them as that release writes them has left")
     a = ap.parse_args()
     v = a.version
     if a.log:
         log = open(a.log, encoding="utf-8").read()
     else:
         env = dict(os.environ, SGLANG_PREFLIGHT_MODEL_CHECKS=v, CONFORMANCE_FILTER=f"{v}/", CARGO_INCREMENTAL="0")
+        if a.all_steps:
+            env["SGLANG_PREFLIGHT_ALL_STEPS"] = v
         proc = subprocess.run(["cargo", "test", "--locked", "--test", "conformance"], cwd=ROOT, env=env,
                               capture_output=True, text=True)
         log = proc.stdout + proc.stderr
@@ -65,7 +70,12 @@ def main():
     if os.path.exists(os.path.join(data, "steps.json")):
         # before the hook modules: the steps whose source is the hook's
         steps = json.load(open(os.path.join(data, "steps.json"), encoding="utf-8"))["steps"]
-        run = {s["step"].rsplit(".", 1)[-1] for s in steps if s["status"] == "same"}
+        # (and those src/rules/pipeline.rs replays as written; with --all-steps every counterpart)
+        replayed = re.search(r'\("' + re.escape(v) + r'", &\[([^\]]*)\]\)',
+                             open(os.path.join(ROOT, "src", "rules", "pipeline.rs"), encoding="utf-8").read())
+        replayed = set(re.findall(r'"([\w.]+)"', replayed.group(1))) if replayed else set()
+        run = {s["step"].rsplit(".", 1)[-1] for s in steps
+               if s["status"] == "same" or (s.get("hook") and (a.all_steps or s["hook"] in replayed))}
     else:
         # a hook-module release: the steps of its pipeline.json that src/rules/pipeline.rs models
         modelled = set(re.findall(r'^\s*\("([\w.]+)", &\[', open(os.path.join(ROOT, "src", "rules", "pipeline.rs"), encoding="utf-8").read(), re.M))
@@ -78,7 +88,9 @@ def main():
                 for k in ("then", "else"):
                     yield from flat(st.get(k, []))
         run = {n.rsplit(".", 1)[-1] for n in flat(pipeline["steps"]) if n in modelled} | {"check_server_args"}
-    pats = [(to_re(s["message_template"]), s["hook"]) for s in sites if s["message_template"]]
+    # (a template that is all placeholders, `raise ValueError(msg)`, names no step)
+    pats = [(to_re(s["message_template"]), s["hook"]) for s in sites
+            if len(re.sub(r"\{[^{}]*\}", "", s["message_template"] or "").strip()) >= 8]
 
     def hooks_of(msg):
         return {h for r, h in pats if r.match(msg)}
@@ -93,6 +105,11 @@ def main():
         if not block.startswith(f"{v}/"):
             continue
         rej = re.search(r"SGLang rejects at (\w+) with ([\w<>()]+): (.*); we accept", block)
+        raised = re.search(r"SGLang (?:rejects|raises) at \w+ (?:with )?[\w<>()]+: (.*?)(?:; we accept| we raise|$)", block, re.M)
+        if raised:
+            # where SGLang raised, for --list (grep a step's own disagreements)
+            head, _, rest = block.partition("\n")
+            block = head + "  [SGLang raised in: " + (", ".join(sorted(hooks_of(raised.group(1)))) or "?") + "]\n" + rest
         if rej:
             hs = hooks_of(rej.group(3))
             if hs & run:

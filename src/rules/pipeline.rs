@@ -131,6 +131,25 @@ fn prefill_cp(ctx: &Ctx) -> bool {
 /// functions say so (`Ctx::not_modelled`) on each path where that holds.
 const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments", "model_hook.handle_model_capability_adjustments"];
 
+/// For a release before the hook modules: the hooks whose model also replays that release's
+/// step of the same name where its source differs (`steps.json`: "differs"), by the branches
+/// the hook takes on the release's own sites and lists. Each entry is measured against the
+/// release's recorded fixtures (`tools/measure_steps.py <version> --all-steps` lists what
+/// every counterpart would still get wrong); a step not listed is reported as not modelled.
+const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &[])];
+
+/// The hook that runs `step` of `data`'s release: its own name, a hook of the same source, or
+/// a counterpart replayed as written.
+fn hook_for(step: &'static str, data: &'static ReleaseData) -> &'static str {
+    let replayed = |hook: &str| REPLAYED_AS_WRITTEN.iter().any(|(v, hooks)| *v == data.version && hooks.contains(&hook));
+    data.same_steps
+        .iter()
+        .find(|(s, _)| *s == step)
+        .or_else(|| data.counterparts.iter().find(|(s, hook)| *s == step && replayed(hook)))
+        .map(|(_, hook)| *hook)
+        .unwrap_or(step)
+}
+
 /// Whether this build models the pipeline step `name` (as `pipeline.json` names it).
 pub fn is_modelled(name: &str) -> bool {
     STEPS.iter().any(|(n, _)| *n == name) && !PARTLY_MODELLED.contains(&name)
@@ -175,7 +194,7 @@ fn compile(steps: &'static [PipelineStep], data: &'static ReleaseData) -> Vec<Co
         .map(|step| match step {
             PipelineStep::Hook(name) => {
                 // a release before the hook modules: a step whose source is the hook's
-                let hook = data.same_steps.iter().find(|(step, _)| step == name).map(|(_, hook)| *hook).unwrap_or(name);
+                let hook = hook_for(name, data);
                 match STEPS.iter().find(|(n, _)| *n == hook) {
                     Some((_, hooks)) => Compiled::Run(StepInfo::of(name, data), hooks),
                     None => Compiled::NotModelled(StepInfo::of(name, data)),
@@ -255,7 +274,7 @@ pub fn check_server_args(ctx: &mut Ctx) {
     // A release before the hook modules runs `ServerArgs.check_server_args`: modelled only where
     // its source is the hook's (`steps.json`).
     let data = ctx.release.data;
-    if !data.function_map.is_empty() && !data.same_steps.iter().any(|(_, hook)| *hook == "validation_hook.check_server_args") {
+    if !data.function_map.is_empty() && hook_for("server_args.ServerArgs.check_server_args", data) != CHECK_SERVER_ARGS {
         ctx.not_modelled("server_args.ServerArgs.check_server_args");
         return;
     }
