@@ -35,6 +35,58 @@ struct ResolvedStats {
     compared: usize,
     /// Fields we report as unknown.
     unknown: usize,
+    /// Rejected commands we accept because SGLang raised in a step this build does not model
+    /// for the release (the report counts it in `not_modelled_hooks`): no claim either way.
+    raised_in_step_not_modelled: usize,
+}
+
+/// Whether SGLang's message `msg` comes only from raise sites of `release` in steps this build
+/// does not run for it (`rules::pipeline::runs_step`): a check that did not run, and says so.
+fn raised_in_step_not_modelled(release: &str, msg: &str) -> bool {
+    let Some(r) = sglang_preflight::release::get(release) else { return false };
+    let mut steps = r.data.raise_sites.iter().filter(|s| template_matches(s.template, msg)).map(|s| s.hook).peekable();
+    steps.peek().is_some() && steps.all(|step| !sglang_preflight::rules::pipeline::runs_step(r, step))
+}
+
+/// `msg` is what the f-string `template` renders to, for some values of its placeholders (a
+/// template of placeholders only matches nothing: it names no step).
+fn template_matches(template: &str, msg: &str) -> bool {
+    let mut literals = Vec::new();
+    let (mut rest, mut literal) = (template, String::new());
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("{{") || rest.starts_with("}}") {
+            literal.push(c);
+            rest = rest.get(2..).unwrap_or("");
+        } else if c == '{' {
+            literals.push(std::mem::take(&mut literal));
+            // skip the placeholder, nested braces (a format spec's `{width}`) included
+            let mut depth = 0usize;
+            let end = rest.char_indices().find(|&(_, ch)| {
+                depth = match ch { '{' => depth + 1, '}' => depth - 1, _ => depth };
+                depth == 0
+            });
+            rest = end.and_then(|(i, _)| rest.get(i + 1..)).unwrap_or("");
+        } else {
+            literal.push(c);
+            rest = rest.get(c.len_utf8()..).unwrap_or("");
+        }
+    }
+    literals.push(literal);
+    if literals.iter().map(|l| l.trim().len()).sum::<usize>() < 8 {
+        return false;
+    }
+    let (first, last) = (literals.first().map(String::as_str).unwrap_or(""), literals.last().map(String::as_str).unwrap_or(""));
+    if literals.len() == 1 {
+        return msg == first;
+    }
+    let Some(mut at) = msg.strip_prefix(first).map(|_| first.len()) else { return false };
+    for middle in literals.iter().skip(1).take(literals.len() - 2) {
+        match msg.get(at..).and_then(|m| m.find(middle.as_str())) {
+            Some(i) => at += i + middle.len(),
+            None => return false,
+        }
+    }
+    msg.len() >= at + last.len() && msg.ends_with(last)
 }
 
 /// Each field we report as known against SGLang's value for an accepted command: exact JSON
@@ -118,6 +170,7 @@ fn compare(fixture: &Value, release: &str, stats: &mut ResolvedStats) -> Vec<Str
                 let exc = exp.get("exc_type").and_then(Value::as_str).unwrap_or("?");
                 let msg = exp.get("message").and_then(Value::as_str).unwrap_or("?");
                 match first_error {
+                    None if !parser_only && later_check && raised_in_step_not_modelled(release, msg) => stats.raised_in_step_not_modelled += 1,
                     None => problems.push(format!("command {i}: SGLang rejects at {stage} with {exc}: {msg}; we accept")),
                     Some(d) => {
                         let our_stage = serde_json::to_value(d.stage).ok();
@@ -219,6 +272,12 @@ fn fixtures_match_real_sglang() {
             per(stats.compared),
             per(stats.unknown),
             stats.unknown
+        );
+    }
+    if stats.raised_in_step_not_modelled > 0 {
+        eprintln!(
+            "{} rejected commands are accepted because SGLang raised in a step not modelled for their release (the report says so)",
+            stats.raised_in_step_not_modelled
         );
     }
     assert!(total > 0, "no fixtures found");

@@ -150,6 +150,32 @@ fn hook_for(step: &'static str, data: &'static ReleaseData) -> &'static str {
         .unwrap_or(step)
 }
 
+/// Whether checking `release` runs a model of its step `step` (`pipeline.json`'s name, or the
+/// function name alone as raise sites name the step that reaches them: `_handle_dwdp`,
+/// `check_server_args`): false for a step reported as not modelled on every path.
+pub fn runs_step(release: &Release, step: &str) -> bool {
+    let data = release.data;
+    let named = |full: &str| full == step || full.rsplit('.').next() == Some(step);
+    if named("server_args.ServerArgs.check_server_args") || named(CHECK_SERVER_ARGS) {
+        return data.function_map.is_empty() || hook_for("server_args.ServerArgs.check_server_args", data) == CHECK_SERVER_ARGS;
+    }
+    fn steps_of(steps: &'static [PipelineStep], out: &mut Vec<&'static str>) {
+        for s in steps {
+            match s {
+                PipelineStep::Hook(name) => out.push(name),
+                PipelineStep::If { then, otherwise, .. } => {
+                    steps_of(then, out);
+                    steps_of(otherwise, out);
+                }
+                PipelineStep::Return => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    steps_of(data.pipeline, &mut all);
+    all.into_iter().filter(|name| named(name)).any(|name| STEPS.iter().any(|(n, _)| *n == hook_for(name, data)))
+}
+
 /// Whether this build models the pipeline step `name` (as `pipeline.json` names it).
 pub fn is_modelled(name: &str) -> bool {
     STEPS.iter().any(|(n, _)| *n == name) && !PARTLY_MODELLED.contains(&name)
