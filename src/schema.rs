@@ -161,7 +161,8 @@ impl Schema {
     /// the carried release's, scripts/build-web.sh).
     pub(crate) fn inherit_help(&self, from: &Schema) {
         for a in self.actions.iter().filter(|a| !a.help.is_loaded()) {
-            if let Some(theirs) = from.actions.iter().find(|b| b.dest == a.dest).filter(|b| b.help.is_loaded()) {
+            // (`by_dest` holds a dest's first action, as the page's build script pairs them)
+            if let Some(theirs) = from.action_for_dest(&a.dest).filter(|b| b.help.is_loaded()) {
                 a.help.load(theirs.help.get().map(str::to_string));
             }
         }

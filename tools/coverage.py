@@ -289,6 +289,15 @@ def site_class(site):
     return "reachable"
 
 
+def by_module(rows, keep):
+    """The rows `keep` selects, grouped by SGLang file, the largest group first."""
+    groups = collections.defaultdict(list)
+    for r in rows:
+        if keep(r):
+            groups[r[0]["file"]].append(r)
+    return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+
+
 def render(version, sites, rules, sources):
     rule_sites = collections.defaultdict(list)
     for r in rules:
@@ -359,28 +368,19 @@ def render(version, sites, rules, sources):
     w("")
     w("| Module | Sites | Checked | Not run | Named | Not yet |")
     w("|---|---:|---:|---:|---:|---:|")
-    model_by_file = collections.defaultdict(list)
-    for r in rows:
-        if r[1] == "model":
-            model_by_file[r[0]["file"]].append(r)
     totals = collections.Counter()
-    for f in sorted(model_by_file, key=lambda f: (-len(model_by_file[f]), f)):
-        c = collections.Counter("checked" if r[3] in ("rule", "checked") else r[3] for r in model_by_file[f])
+    for f, sel in by_module(rows, lambda r: r[1] == "model"):
+        c = collections.Counter("checked" if r[3] in ("rule", "checked") else r[3] for r in sel)
         totals.update(c)
-        totals["sites"] += len(model_by_file[f])
-        w(f"| `{f}` | {len(model_by_file[f])} | {c['checked']} | {c['not_run']} | {c['named']} | {c['unaccounted']} |")
+        totals["sites"] += len(sel)
+        w(f"| `{f}` | {len(sel)} | {c['checked']} | {c['not_run']} | {c['named']} | {c['unaccounted']} |")
     w(f"| all | {totals['sites']} | {totals['checked']} | {totals['not_run']} | {totals['named']} | {totals['unaccounted']} |")
     w("")
     w("## Other modules (a later issue)")
     w("")
     w("| Module | Sites | Reachable without model config | Checked |")
     w("|---|---:|---:|---:|")
-    by_file = collections.defaultdict(list)
-    for r in rows:
-        if not r[2]:
-            by_file[r[0]["file"]].append(r)
-    for f in sorted(by_file, key=lambda f: (-len(by_file[f]), f)):
-        sel = by_file[f]
+    for f, sel in by_module(rows, lambda r: not r[2]):
         reach = sum(1 for r in sel if r[1] == "reachable")
         checked = sum(1 for r in sel if r[3] in ("rule", "checked"))
         w(f"| `{f}` | {len(sel)} | {reach} | {checked} |")
