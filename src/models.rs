@@ -876,7 +876,8 @@ fn text_config_key(cfg: &Object, architecture: Option<&str>) -> Option<&'static 
     if architecture.is_some_and(|a| a.starts_with("Llava") && a.ends_with("ForCausalLM")) {
         return None;
     }
-    ["text_config", "llm_config", "language_config", "thinker_config"].into_iter().find(|k| cfg.get(*k).is_some_and(serde_json::Value::is_object))
+    // get_hf_text_config's priority when a config has several: thinker > llm > language > text
+    ["thinker_config", "llm_config", "language_config", "text_config"].into_iter().find(|k| cfg.get(*k).is_some_and(serde_json::Value::is_object))
 }
 
 fn quant_facts(cfg: &Object, text: &Object, hf_quant: Option<&Object>) -> Option<QuantFacts> {
@@ -1143,5 +1144,21 @@ fn python_truthy(value: &serde_json::Value) -> bool {
         serde_json::Value::String(s) => !s.is_empty(),
         serde_json::Value::Array(a) => !a.is_empty(),
         serde_json::Value::Object(o) => !o.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_text_sub_config_is_picked_in_get_hf_text_configs_order() {
+        let cfg: Object = serde_json::from_str(r#"{"text_config": {}, "language_config": {}, "llm_config": 1}"#).unwrap();
+        assert_eq!(text_config_key(&cfg, Some("MyVLForConditionalGeneration")), Some("language_config"));
+        let cfg: Object = serde_json::from_str(r#"{"text_config": {}, "thinker_config": {}}"#).unwrap();
+        assert_eq!(text_config_key(&cfg, None), Some("thinker_config"));
+        // SGLang reads a Llava*ForCausalLM's own top-level config
+        assert_eq!(text_config_key(&cfg, Some("LlavaLlamaForCausalLM")), None);
     }
 }
