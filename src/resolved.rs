@@ -321,6 +321,21 @@ impl<'s> ResolvedConfig<'s> {
         self.assign(field, value, from_model);
     }
 
+    /// Assign `field` a value computed from the reads `compute` makes, when nothing else in the
+    /// hook depends on them (no branch, no other value): a value they leave unknown makes `field`
+    /// unknown, not every later value of the hook and every field its step may assign. (What the
+    /// hook read before still counts for `field`.)
+    pub fn set_computed(&mut self, field: Field, compute: impl FnOnce(&Self) -> PyValue) {
+        let flags = [&self.read_unknown, &self.read_uncertain, &self.read_uncertain_not_model, &self.step_read_unknown, &self.step_read_not_model, &self.read_model_dependent];
+        let before = flags.map(Cell::get);
+        let value = compute(self);
+        self.set(field, value);
+        let flags = [&self.read_unknown, &self.read_uncertain, &self.read_uncertain_not_model, &self.step_read_unknown, &self.step_read_not_model, &self.read_model_dependent];
+        for (flag, was) in flags.into_iter().zip(before) {
+            flag.set(was);
+        }
+    }
+
     /// Assign a field a value SGLang takes from the model's config, not known here (`value` is
     /// a stand-in): a check that reads it is reported as needing the model's config.
     pub fn set_model_dependent(&mut self, field: Field, value: PyValue) {

@@ -101,8 +101,19 @@ def main():
     ap.add_argument("-n", type=int, default=500)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--prefix", default="sweep")
+    ap.add_argument("--catalog-models", action="store_true",
+                    help="draw the model from every catalog model the recorder serves (tools/gen_catalog_cases.py), "
+                         "so flags meet each model's own checks, not only the four stand-ins'")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    models = MODELS
+    blackwell_unanswerable = set()
+    if args.catalog_models:
+        import gen_catalog_cases as cat
+        models = cat.served_hub_ids()
+        kinds = cat.catalog()["models"]
+        # the launches the catalog sweep leaves out on Blackwell (the recorder cannot answer them)
+        blackwell_unanswerable = {m for m in models if kinds[m]["raw"].get("model_type") in cat.LEFT_OUT_BY_MODEL_TYPE}
     ruled = rule_flags()
     actions = [a for a in SCHEMA["actions"] if a["dest"] not in ("help", "model_path", "config")
                and any(o.startswith("--") for o in a["option_strings"]) and wanted(a)]
@@ -117,9 +128,10 @@ def main():
                     continue
                 seen.add(a["dest"])
                 words += words_for(a, rng)
-            cmd = f"python -m sglang.launch_server --model-path {rng.choice(MODELS)} " + " ".join(words)
+            model = rng.choice(models)
+            cmd = f"python -m sglang.launch_server --model-path {model} " + " ".join(words)
             case = {"id": f"{args.prefix}-{args.seed}-{i}", "cmd": cmd}
-            profile = rng.choice(PROFILES)
+            profile = rng.choice([p for p in PROFILES if not (model in blackwell_unanswerable and p in ("b200", "gb200"))])
             if profile != "h100":
                 case["profile"] = profile
             f.write(json.dumps(case) + "\n")

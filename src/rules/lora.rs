@@ -305,8 +305,8 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
     }
 
     if ctx.cfg.truthy(f::enable_lora) {
-        let moe_runner = ctx.cfg.str(f::moe_runner_backend).unwrap_or("auto").to_string();
-        if ctx.cfg.is(f::lora_backend, "triton_v2") && !moe_runner.starts_with("lora") {
+        // (the runner is read only for triton_v2, as SGLang's `and` reads it)
+        if ctx.cfg.is(f::lora_backend, "triton_v2") && !ctx.cfg.str(f::moe_runner_backend).unwrap_or("auto").starts_with("lora") {
             check_v2_lora_modes(ctx, "--lora-backend triton_v2")?;
         }
         if ctx.cfg.is_none(f::enable_lora_overlap_loading) {

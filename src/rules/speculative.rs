@@ -860,16 +860,16 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
     }
     // overrides._speculative_moe_runner_default: the draft inherits the target's MoE runner (as
     // the other families read it: the MoE hooks that may change it are not modelled).
+    // (the target's runner decides the draft's and nothing else here)
     if ctx.cfg.is_none(f::speculative_moe_runner_backend) {
-        let target = ctx.cfg.str(f::moe_runner_backend).unwrap_or("auto").to_string();
-        let draft = if target == "flashinfer_megamoe" {
-            "flashinfer_trtllm".to_string()
-        } else if target.starts_with("lora_") {
-            "auto".to_string()
-        } else {
-            target
-        };
-        ctx.cfg.set(f::speculative_moe_runner_backend, PyValue::Str(draft));
+        ctx.cfg.set_computed(f::speculative_moe_runner_backend, |cfg| {
+            let target = cfg.str(f::moe_runner_backend).unwrap_or("auto");
+            PyValue::Str(match target {
+                "flashinfer_megamoe" => "flashinfer_trtllm".to_string(),
+                t if t.starts_with("lora_") => "auto".to_string(),
+                t => t.to_string(),
+            })
+        });
     }
 
     if let Some(a) = algorithm(ctx) {
