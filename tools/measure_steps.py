@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure a parser-only release's modelled steps against its recorded fixtures, at every stage.
 
-    python3 tools/measure_steps.py 0.5.18 [--list]
+    python3 tools/measure_steps.py 0.5.18 [--list] [--all-steps]
     python3 tools/measure_steps.py 0.5.22      # a hook-module release: 0.5.23's hooks on its pipeline
 
 Builds with `SGLANG_PREFLIGHT_MODEL_CHECKS=<version>` (build.rs then replays the release's start-up
@@ -18,7 +18,12 @@ raised: the recorded message is matched against the release's raise sites
   another error (often: an earlier step we do not model raises first in SGLang, or sets what a
   later step reads), or we claim a warning SGLang did not print.
 
-The figures are written down in `docs/releases/0.5.18-steps.md`. `--list` prints the
+For 0.5.18 the steps that run are those whose source is the same as a 0.5.23 hook's and those
+`REPLAYED_AS_WRITTEN` in src/rules/pipeline.rs lists (a hook modelled with 0.5.18's differences);
+`--all-steps` runs every step that has a hook of its name, to list what modelling the rest as
+0.5.18 writes it has left (each disagreement tagged with the step where SGLang raised).
+
+The figures are written down in `docs/releases/0.5.18-measured.md`. `--list` prints the
 disagreements. The build afterwards is the experimental one: run `cargo build` again to return
 to the normal tables (the variable is then unset).
 """
