@@ -849,14 +849,14 @@ pub static PAGE_MAJOR_TRITON_ONLY: Rule = Rule {
 };
 
 // ---------------------------------------------------------------------------------------------
-// SGLang 0.5.18: handle_unified_memory_pool before the speculative / host-tier / DCP audits
+// SGLang 0.5.18 (to 0.5.20): handle_unified_memory_pool before the speculative / host-tier / DCP audits
 // ---------------------------------------------------------------------------------------------
 
 pub static UM_NO_HOST_TIER: Rule = Rule {
     code: "KV082",
     name: "unified-memory-rejects-host-tiers",
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with hierarchical"),
-    explanation: "In SGLang 0.5.18 the unified memory pool wires up no host pools, and its device slots are virtual ids the host-offload path does not translate: it cannot be combined with HiCache (--enable-hierarchical-cache) or LMCache (--enable-lmcache). Later releases lift this for HiCache.",
+    explanation: "Up to SGLang 0.5.20 the unified memory pool wires up no host pools, and its device slots are virtual ids the host-offload path does not translate: it cannot be combined with HiCache (--enable-hierarchical-cache) or LMCache (--enable-lmcache). Later releases lift this for HiCache.",
     flags: &["--enable-unified-memory", "--enable-hierarchical-cache", "--enable-lmcache"],
     example_bad: "",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
@@ -866,7 +866,7 @@ pub static UM_NO_DCP: Rule = Rule {
     code: "KV083",
     name: "unified-memory-rejects-dcp",
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with decode context"),
-    explanation: "In SGLang 0.5.18 the unified memory pool has no DCP-aware masked write path, so it cannot be used with decode context parallelism (--dcp-size > 1): the server would start and then fail on its first KV write. Later releases allow it for MLA models.",
+    explanation: "Up to SGLang 0.5.19 the unified memory pool has no DCP-aware masked write path, so it cannot be used with decode context parallelism (--dcp-size > 1): the server would start and then fail on its first KV write. Later releases allow it for MLA models.",
     flags: &["--enable-unified-memory", "--dcp-size"],
     example_bad: "",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory",
