@@ -47,11 +47,17 @@ pub fn rules_reference() -> String {
          {} rules. Messages are SGLang's own (Apache-2.0, SGLang project); explanations are ours.\n",
         rules.len()
     );
+    // A check only releases whose start-up checks are not replayed have: the releases with its site.
+    let ranges: std::collections::HashMap<&str, String> = rule_ranges_table().iter().map(|(rule, cells)| (rule.code, range_text(cells))).collect();
     for rule in &rules {
         let r: RuleInfo = rule.info();
         let _ = writeln!(out, "## {} `{}`\n", r.code, r.name);
         let kind = if r.exception.is_empty() { "warning".to_string() } else { format!("`{}`", r.exception) };
         let until = r.until.map(|u| format!(" to {u}")).unwrap_or_else(|| " on".to_string());
+        let (since, until) = match ranges.get(r.code) {
+            Some(range) if r.since.is_empty() => (format!("{range} (start-up checks not replayed yet)"), String::new()),
+            _ => (r.since.to_string(), until),
+        };
         if let Sglang::Transfer { exception, .. } = rule.sglang {
             // a PD pair condition: both servers start; it shows when they connect
             let kind = if exception.is_empty() { "no exception".to_string() } else { format!("`{exception}`") };
@@ -62,7 +68,7 @@ pub fn rules_reference() -> String {
             let kind = if exception.is_empty() { "a CUDA error (no message of SGLang's)".to_string() } else { format!("`{exception}`") };
             let _ = writeln!(out, "- Preflight's runtime warning (not a recorded verdict): SGLang fails in `{}` `{}` with {kind} when the server starts on the GPU node, read in SGLang {}{until}", r.file, r.function, r.since);
         } else {
-            let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {}{until}", r.file, r.function, r.warning_site.unwrap_or(r.site), r.since);
+            let _ = writeln!(out, "- SGLang: `{}` `{}` ({}), {kind}, SGLang {since}{until}", r.file, r.function, r.warning_site.unwrap_or(r.site));
         }
         if !r.template.is_empty() {
             let _ = writeln!(out, "- Message: `{}`", r.template.replace('`', "'"));

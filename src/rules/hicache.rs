@@ -212,7 +212,7 @@ pub static DIRECT_IO_TO_PAGE_FIRST_DIRECT: Rule = Rule {
 pub static STORAGE_LAYER_FIRST: Rule = Rule {
     code: "HIC018",
     name: "hicache-storage-rejects-layer-first",
-    sglang: warns("hicache_hook.resolve_storage_layout_compatibility", "Mooncake/Ascend MemCache storage backend"),
+    sglang: warns("hicache_hook.resolve_storage_layout_compatibility", "Mooncake"),
     explanation: "The Mooncake and Ascend MemCache storage backends need a page-major host layout, so SGLang replaces layer_first.",
     flags: &["--hicache-storage-backend", "--hicache-mem-layout"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-storage-backend mooncake --hicache-mem-layout layer_first",
@@ -240,6 +240,16 @@ pub static DCP_NEEDS_MLA: Rule = Rule {
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
 };
 
+pub static DCP_NO_L3: Rule = Rule {
+    code: "HIC024",
+    name: "hicache-dcp-rejects-storage-backend",
+    sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--hicache-storage-backend (L3) with --dcp-size > 1"),
+    explanation: "Up to SGLang 0.5.22, HiCache with decode context parallelism (--dcp-size > 1) runs with the host tier (L1/L2) only: under DCP each rank holds its own interleaved MLA KV shard, and the storage tier's rank-0 backup and keys are not DCP-aware. Drop --hicache-storage-backend (or --dcp-size).",
+    flags: &["--hicache-storage-backend", "--dcp-size", "--enable-hierarchical-cache"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+};
+
 pub static RULES: &[&Rule] = &[
     &HOST_FRACTION_RANGE,
     &LINKER_CONFIG_NOT_OBJECT,
@@ -264,6 +274,7 @@ pub static RULES: &[&Rule] = &[
     &STORAGE_LAYER_FIRST,
     &UNIFIED_LAYOUT_IO,
     &DCP_NEEDS_MLA,
+    &DCP_NO_L3,
 ];
 
 fn opt_str(ctx: &Ctx, field: Field) -> Option<String> {
@@ -290,7 +301,8 @@ pub fn handle_hicache_ratio_default(ctx: &mut Ctx) -> Step {
         ctx.cfg.set(f::hicache_ratio, PyValue::Float(r));
     }
     // Read before the declaration above takes effect (SGLang collects the fields first).
-    if !ratio_none || size > 0 {
+    // (0.5.18 has no --hicache-host-memory-fraction: nothing to turn off)
+    if (!ratio_none || size > 0) && HOST_FRACTION_RANGE.applies_to(ctx.release) {
         ctx.cfg.set(f::hicache_host_memory_fraction, PyValue::None);
     }
     Ok(())
@@ -400,7 +412,8 @@ pub fn handle_hicache(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
 
-    if !validate_hicache_host_memory_mode(ctx) {
+    // (0.5.18 has no host memory modes)
+    if HOST_POOL_UNSIZED.applies_to(ctx.release) && !validate_hicache_host_memory_mode(ctx) {
         return Ok(());
     }
 
@@ -482,10 +495,14 @@ fn resolve_layout_io_compatibility(ctx: &mut Ctx) {
 /// `resolve_storage_layout_compatibility`
 fn resolve_storage_layout_compatibility(ctx: &mut Ctx) {
     let storage = opt_str(ctx, f::hicache_storage_backend);
-    if storage.as_deref() == Some("mooncake") && ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 {
+    // Mooncake's DCP multi-buffer pages came when L3 storage was allowed with DCP (0.5.23)
+    if storage.as_deref() == Some("mooncake") && ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 && !DCP_NO_L3.applies_to(ctx.release) {
         return;
     }
-    if !matches!(storage.as_deref(), Some("mooncake") | Some("npu_memcache")) || !ctx.cfg.is(f::hicache_mem_layout, "layer_first") {
+    // Ascend MemCache joined Mooncake here when the warning came to name it (0.5.20)
+    let npu_memcache = ctx.release.warn_site(&site("hicache_hook.resolve_storage_layout_compatibility", "Mooncake/Ascend MemCache")).is_some();
+    let rewritten = storage.as_deref() == Some("mooncake") || (npu_memcache && storage.as_deref() == Some("npu_memcache"));
+    if !rewritten || !ctx.cfg.is(f::hicache_mem_layout, "layer_first") {
         return;
     }
     let io = opt_str(ctx, f::hicache_io_backend).unwrap_or_default();
@@ -501,7 +518,7 @@ fn resolve_storage_layout_compatibility(ctx: &mut Ctx) {
 
 /// `resolve_unified_memory_layout_io`
 fn resolve_unified_memory_layout_io(ctx: &mut Ctx) {
-    if !ctx.cfg.truthy(f::enable_unified_memory) || !ctx.cfg.is(f::hicache_mem_layout, "page_first_direct") {
+    if !UNIFIED_LAYOUT_IO.applies_to(ctx.release) || !ctx.cfg.truthy(f::enable_unified_memory) || !ctx.cfg.is(f::hicache_mem_layout, "page_first_direct") {
         return;
     }
     ctx.cfg.set(f::hicache_mem_layout, PyValue::Str("page_first".into()));
@@ -514,7 +531,16 @@ fn resolve_hicache_dcp_compatibility(ctx: &mut Ctx) {
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) <= 1 || !ctx.cfg.truthy(f::enable_hierarchical_cache) {
         return;
     }
-    if !ctx.cfg.is_none(f::hicache_storage_backend) && ctx.cfg.is(f::hicache_host_memory_mode, "buffer_only") {
+    // up to 0.5.22: no storage tier (L3) at all with DCP
+    if !ctx.cfg.is_none(f::hicache_storage_backend) && DCP_NO_L3.applies_to(ctx.release) {
+        let fixes = vec![
+            ctx.fix_remove("Remove --hicache-storage-backend (L1/L2 only)", f::hicache_storage_backend, Applicability::Unsafe),
+            ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe),
+        ];
+        let _ = ctx.raise(&DCP_NO_L3, &[], &[f::hicache_storage_backend, f::dcp_size], fixes);
+        return;
+    }
+    if !ctx.cfg.is_none(f::hicache_storage_backend) && ctx.cfg.is(f::hicache_host_memory_mode, "buffer_only") && DCP_L3_BUFFER_ONLY.applies_to(ctx.release) {
         let fixes = vec![ctx.fix_remove("Remove --hicache-host-memory-mode (cache mode)", f::hicache_host_memory_mode, Applicability::Unsafe)];
         let _ = ctx.raise(&DCP_L3_BUFFER_ONLY, &[], &[f::hicache_host_memory_mode, f::dcp_size], fixes);
         return;

@@ -11,6 +11,8 @@ use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
 use crate::hardware::Hardware;
 use crate::pyvalue::{str_repr, PyValue};
+use crate::rules::shared::cuda_graph_config::phase_backend;
+use crate::rules::shared::envs::env_bool;
 use crate::rules::{raises, site, warns, Args, SiteRef, Step};
 
 // ---------------------------------------------------------------------------------------------
@@ -832,6 +834,54 @@ pub static PAGE_MAJOR_LINEAR_PREFILL: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend triton",
 };
 
+// ---------------------------------------------------------------------------------------------
+// SGLang 0.5.18: handle_page_major_kv_layout before the per-layer views
+// ---------------------------------------------------------------------------------------------
+
+pub static PAGE_MAJOR_TRITON_ONLY: Rule = Rule {
+    code: "KV081",
+    name: "page-major-layout-needs-triton-attention",
+    sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton attention backend"),
+    explanation: "Before the per-layer KV views (SGLang 0.5.18), the page-major KV layout (implied by --enable-unified-memory) kept K and V in envelope-strided views that only the Triton attention kernels read. Only with the unified memory pool may an MLA model also use the paged MLA backends (fa3, flashinfer, trtllm_mla, cutedsl_mla, tokenspeed_mla). The backend SGLang picks by default for this model and GPU (fa3 on Hopper, trtllm_mha on Blackwell, flashinfer elsewhere) is not Triton: pass --attention-backend triton.",
+    flags: &["--enable-page-major-kv-layout", "--enable-unified-memory", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
+    example_bad: "",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
+};
+
+// ---------------------------------------------------------------------------------------------
+// SGLang 0.5.18 (to 0.5.20): handle_unified_memory_pool before the speculative / host-tier / DCP audits
+// ---------------------------------------------------------------------------------------------
+
+pub static UM_NO_HOST_TIER: Rule = Rule {
+    code: "KV082",
+    name: "unified-memory-rejects-host-tiers",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with hierarchical"),
+    explanation: "Up to SGLang 0.5.20 the unified memory pool wires up no host pools, and its device slots are virtual ids the host-offload path does not translate: it cannot be combined with HiCache (--enable-hierarchical-cache) or LMCache (--enable-lmcache). Later releases lift this for HiCache.",
+    flags: &["--enable-unified-memory", "--enable-hierarchical-cache", "--enable-lmcache"],
+    example_bad: "",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
+};
+
+pub static UM_NO_DCP: Rule = Rule {
+    code: "KV083",
+    name: "unified-memory-rejects-dcp",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with decode context"),
+    explanation: "Up to SGLang 0.5.19 the unified memory pool has no DCP-aware masked write path, so it cannot be used with decode context parallelism (--dcp-size > 1): the server would start and then fail on its first KV write. Later releases allow it for MLA models.",
+    flags: &["--enable-unified-memory", "--dcp-size"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory",
+};
+
+pub static UM_PIECEWISE_PREFILL_GRAPH: Rule = Rule {
+    code: "KV084",
+    name: "unified-memory-rejects-piecewise-prefill-graph",
+    sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory supports monolithic (decode) cuda-graph"),
+    explanation: "In SGLang 0.5.18 only the monolithic decode CUDA graph is wired to the unified memory pool; a piecewise prefill graph (tc_piecewise) is not. Disable the prefill graph (--cuda-graph-backend-prefill disabled) or drop --enable-unified-memory.",
+    flags: &["--enable-unified-memory", "--cuda-graph-backend-prefill", "--cuda-graph-config"],
+    example_bad: "",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton --cuda-graph-backend-prefill disabled",
+};
+
 pub static RULES: &[&Rule] = &[
     &KV4_FA4_MLA_DECODE,
     &KV4_FA4_MHA_DECODE,
@@ -912,6 +962,10 @@ pub static RULES: &[&Rule] = &[
     &PAGE_MAJOR_BACKENDS,
     &PAGE_MAJOR_LINEAR_DECODE,
     &PAGE_MAJOR_LINEAR_PREFILL,
+    &PAGE_MAJOR_TRITON_ONLY,
+    &UM_NO_HOST_TIER,
+    &UM_NO_DCP,
+    &UM_PIECEWISE_PREFILL_GRAPH,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1133,7 +1187,7 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
         let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
         return ctx.raise(&NVFP4_NEEDS_BLACKWELL, &[], &[f::kv_cache_dtype], fixes);
     }
-    if ctx.cfg.truthy(f::enable_unified_memory) {
+    if ctx.cfg.truthy(f::enable_unified_memory) && FP4_NO_UNIFIED_MEMORY.applies_to(ctx.release) {
         let fixes = vec![
             ctx.fix_remove("Remove --enable-unified-memory (keep the FP4 KV cache)", f::enable_unified_memory, Applicability::Unsafe),
             ctx.fix_remove("Remove --kv-cache-dtype (keep the unified pool)", f::kv_cache_dtype, Applicability::Unsafe),
@@ -1151,8 +1205,10 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
         ctx.model_config(site("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"));
         return Ok(());
     };
-    let uses_sm100_trtllm = nvfp4 && sm100 && (prefill == "trtllm_mha" || decode == "trtllm_mha");
-    let uses_mixed = nvfp4 && prefill == "flashinfer" && decode == "trtllm_mha";
+    // The native NVFP4 (trtllm_mha) and mixed FP8-prefill recipes: none before 0.5.21.
+    let native = native_nvfp4_recipes(ctx);
+    let uses_sm100_trtllm = native && nvfp4 && sm100 && (prefill == "trtllm_mha" || decode == "trtllm_mha");
+    let uses_mixed = native && nvfp4 && prefill == "flashinfer" && decode == "trtllm_mha";
     let uses_sm100_mixed = uses_sm100_trtllm && uses_mixed;
     let spec = opt_str(ctx, f::speculative_algorithm).map(|s| s.to_uppercase());
     if uses_sm100_trtllm {
@@ -1232,6 +1288,18 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// Whether the release has SM100's native NVFP4 KV recipe on trtllm_mha (and the mixed FP8-prefill
+/// one): its checks and the split-backend warning's exemption came with them.
+fn native_nvfp4_recipes(ctx: &Ctx) -> bool {
+    NVFP4_SPEC_PREFIX_WRITERS.applies_to(ctx.release)
+}
+
+/// Whether the release's FP4 MLA backend lists still name cutlass_mla (dropped in 0.5.20; a list
+/// the message prints, not in the site tables).
+fn kv4_mla_lists_cutlass(ctx: &Ctx) -> bool {
+    matches!(ctx.release.version, "0.5.18" | "0.5.19")
+}
+
 /// `handle_kv4_compatibility`'s backend asserts, which branch on the model's attention (MLA).
 fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
     let fa4 = prefill == "fa4";
@@ -1245,10 +1313,11 @@ fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
         return Ok(());
     };
     // with an FA4 prefill the decode backend is checked; else the base backend
+    let mla_choices: &[&str] = if kv4_mla_lists_cutlass(ctx) { &["cutlass_mla", "flashinfer", "trtllm_mla"] } else { &["flashinfer", "trtllm_mla"] };
     let (checked, field, choices, rule): (Option<String>, Field, &[&str], &'static Rule) = match (fa4, is_mla) {
-        (true, true) => (Some(decode.to_string()), f::decode_attention_backend, &["flashinfer", "trtllm_mla"], &KV4_FA4_MLA_DECODE),
+        (true, true) => (Some(decode.to_string()), f::decode_attention_backend, mla_choices, &KV4_FA4_MLA_DECODE),
         (true, false) => (Some(decode.to_string()), f::decode_attention_backend, &["triton", "torch_native", "flex_attention"], &KV4_FA4_MHA_DECODE),
-        (false, true) => (opt_str(ctx, f::attention_backend), f::attention_backend, &["flashinfer", "trtllm_mla"], &KV4_MLA_BACKEND),
+        (false, true) => (opt_str(ctx, f::attention_backend), f::attention_backend, mla_choices, &KV4_MLA_BACKEND),
         (false, false) => (opt_str(ctx, f::attention_backend), f::attention_backend, &["triton", "torch_native", "flex_attention", "trtllm_mha"], &KV4_MHA_BACKEND),
     };
     if checked.as_deref().is_some_and(|b| choices.contains(&b)) {
@@ -1262,7 +1331,8 @@ fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
         (false, true) => ("KV4_ATTENTION_MLA_BACKEND_CHOICES", "attention_backend"),
         (false, false) => ("KV4_ATTENTION_MHA_BACKEND_CHOICES", "attention_backend"),
     };
-    let first = choices.first().copied().unwrap_or("triton");
+    // (cutlass_mla, which 0.5.18's MLA lists name first, runs on SM100 only)
+    let first = choices.iter().copied().find(|c| *c != "cutlass_mla").unwrap_or("triton");
     // the decode side is written by --decode-attention-backend when the command sets it, else by
     // --attention-backend
     let dest = if field == f::decode_attention_backend && !ctx.cfg.is_explicit(f::decode_attention_backend) { f::attention_backend } else { field };
@@ -1467,7 +1537,8 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.truthy(f::enable_page_major_kv_layout) {
         return Ok(());
     }
-    if !ctx.cfg.truthy(f::enable_unified_memory) {
+    // (0.5.18 has no such assert: its static pool still had the strided views)
+    if !ctx.cfg.truthy(f::enable_unified_memory) && PAGE_MAJOR_NEEDS_UNIFIED.applies_to(ctx.release) {
         let fixes = vec![
             ctx.fix_add_flag("Add --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe),
             ctx.fix_remove("Remove --enable-page-major-kv-layout", f::enable_page_major_kv_layout, Applicability::Safe),
@@ -1476,7 +1547,8 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
     }
     // The allowed backend set (#2) and the linear-attention backend sets (#3, #4) depend on the
     // model's attention (use_mla_backend, has_asymmetric_kv).
-    if !page_major_model_asserts(ctx) {
+    let asserted = if PAGE_MAJOR_TRITON_ONLY.applies_to(ctx.release) { page_major_strided_view_asserts(ctx) } else { page_major_model_asserts(ctx) };
+    if !asserted {
         return Ok(());
     }
     let mamba = ctx.cfg.get(f::mamba_backend).clone();
@@ -1538,9 +1610,17 @@ fn page_major_model_asserts(ctx: &mut Ctx) -> bool {
         decode_allowed.extend(["cutedsl", "helion"]);
         prefill_allowed.extend(["cutedsl", "helion"]);
     }
+    linear_attn_asserts(ctx, [(DECODE, decode_allowed), (PREFILL, prefill_allowed)])
+}
+
+/// `handle_page_major_kv_layout`'s asserts on the linear-attention decode and prefill backends
+/// (each `cfg.linear_attn_<phase>_backend or cfg.linear_attn_backend`), with their allowed sets.
+/// False when one raised.
+fn linear_attn_asserts(ctx: &mut Ctx, allowed_sets: [(SiteRef, Vec<&'static str>); 2]) -> bool {
+    let [(decode_at, decode_allowed), (prefill_at, prefill_allowed)] = allowed_sets;
     let checks = [
-        (f::linear_attn_decode_backend, decode_allowed, DECODE, &PAGE_MAJOR_LINEAR_DECODE, "resolved_linear_decode", "sorted(decode_allowed)"),
-        (f::linear_attn_prefill_backend, prefill_allowed, PREFILL, &PAGE_MAJOR_LINEAR_PREFILL, "resolved_linear_prefill", "sorted(prefill_allowed)"),
+        (f::linear_attn_decode_backend, decode_allowed, decode_at, &PAGE_MAJOR_LINEAR_DECODE, "resolved_linear_decode", "sorted(decode_allowed)"),
+        (f::linear_attn_prefill_backend, prefill_allowed, prefill_at, &PAGE_MAJOR_LINEAR_PREFILL, "resolved_linear_prefill", "sorted(prefill_allowed)"),
     ];
     for (field, allowed, at, rule, got_name, allowed_name) in checks {
         if ctx.cfg.is_unknown(field) || ctx.cfg.is_unknown(f::linear_attn_backend) {
@@ -1558,6 +1638,57 @@ fn page_major_model_asserts(ctx: &mut Ctx) -> bool {
         }
     }
     true
+}
+
+/// SGLang 0.5.18's asserts on the resolved attention backends (#1: Triton only, or with the
+/// unified memory pool on an MLA model the paged MLA backends too) and the linear-attention
+/// backends (#2, #3: no flashinfer prefill yet), before the per-layer views. False when one
+/// raised; one whose facts are not known is recorded as not run.
+fn page_major_strided_view_asserts(ctx: &mut Ctx) -> bool {
+    const BACKENDS: SiteRef = site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton attention backend");
+    const DECODE: SiteRef = site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE");
+    const PREFILL: SiteRef = site("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL");
+    const PAGED_MLA: &[&str] = &["triton", "fa3", "trtllm_mla", "flashinfer", "cutedsl_mla", "tokenspeed_mla"];
+    let not_run = |ctx: &mut Ctx, sites: &[SiteRef]| {
+        for &s in sites {
+            ctx.skip(s, NotRunReason::ModelConfig);
+        }
+    };
+    // `self.enable_unified_memory and self.use_mla_backend()`: the model is read only with the pool
+    let unified = ctx.cfg.truthy(f::enable_unified_memory);
+    let mla_pool = if unified { ctx.model_fact(BACKENDS, |m| m.derived.is_mla) } else { Some(false) };
+    let Some(mla_pool) = mla_pool else {
+        not_run(ctx, &[DECODE, PREFILL]);
+        return true;
+    };
+    let allowed: &[&str] = if mla_pool { PAGED_MLA } else { &["triton"] };
+    let Some((prefill, decode)) = resolved_backends(ctx) else {
+        // attention_hook picks them from the model (not known here)
+        not_run(ctx, &[BACKENDS, DECODE, PREFILL]);
+        return true;
+    };
+    let backends = [prefill.as_str(), decode.as_str()];
+    if !backends.iter().all(|b| allowed.contains(b)) {
+        let args: &Args = &[("sorted(backends)", &sorted_repr(&backends)), ("sorted(allowed_full)", &sorted_repr(allowed))];
+        let mut fixes = Vec::new();
+        if !(ctx.cfg.is_explicit(f::prefill_attention_backend) || ctx.cfg.is_explicit(f::decode_attention_backend)) {
+            fixes.push(ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe));
+        }
+        let _ = ctx.raise(&PAGE_MAJOR_TRITON_ONLY, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::enable_unified_memory, f::enable_page_major_kv_layout], fixes);
+        return false;
+    }
+    // The linear-attention state kernels: KDA-only ones for the MLA (KDA-hybrid) family.
+    let Some(is_mla) = ctx.model_fact(DECODE, |m| m.derived.is_mla) else {
+        not_run(ctx, &[PREFILL]);
+        return true;
+    };
+    let mut decode_allowed = vec!["triton", "flashinfer"];
+    let mut prefill_allowed = vec!["triton", "flashkda"];
+    if is_mla {
+        decode_allowed.extend(["cutedsl", "helion"]);
+        prefill_allowed.extend(["cutedsl", "helion"]);
+    }
+    linear_attn_asserts(ctx, [(DECODE, decode_allowed), (PREFILL, prefill_allowed)])
 }
 
 const SPEC_VERIFY_AUDITED: &[&str] = &["triton", "trtllm_mla", "cutedsl_mla", "flashmla", "flashinfer", "fa3"];
@@ -1700,6 +1831,9 @@ fn eagle_target_asserts(ctx: &mut Ctx) -> bool {
 pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.truthy(f::enable_unified_memory) {
         return Ok(());
+    }
+    if UM_NO_HOST_TIER.applies_to(ctx.release) {
+        return unified_memory_pool_dspark_only(ctx);
     }
     let spec = opt_str(ctx, f::speculative_algorithm);
     let drop_um = |ctx: &Ctx| ctx.fix_remove("Remove --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe);
@@ -1844,6 +1978,82 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     }
     // The FULL prefill cuda-graph fallback warning reads cuda_graph_config and the resolved
     // backends (not modelled here).
+    Ok(())
+}
+
+/// SGLang 0.5.18's `_handle_unified_memory_pool`: the PD transfer asserts, DSPARK as the only
+/// speculative algorithm, then no host tier (HiCache or LMCache), no DCP and no piecewise prefill
+/// CUDA graph.
+fn unified_memory_pool_dspark_only(ctx: &mut Ctx) -> Step {
+    let drop_um = |ctx: &Ctx| ctx.fix_remove("Remove --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe);
+    if !ctx.cfg.is(f::disaggregation_mode, "null") {
+        let tb = ctx.cfg.get(f::disaggregation_transfer_backend).clone();
+        if tb.as_str() != Some("mooncake") {
+            let args: &Args = &[("cfg.disaggregation_transfer_backend", &tb.repr())];
+            let fixes = vec![
+                ctx.fix_set("Use --disaggregation-transfer-backend mooncake", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe),
+                drop_um(ctx),
+            ];
+            return ctx.raise(&UM_PD_TRANSFER_BACKEND, args, &[f::disaggregation_transfer_backend, f::enable_unified_memory], fixes);
+        }
+        if ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 {
+            let fixes = vec![ctx.fix_set("Set --pp-size 1", f::pp_size, "1", Applicability::Unsafe), drop_um(ctx)];
+            return ctx.raise(&UM_PD_NO_PP, &[], &[f::pp_size, f::enable_unified_memory], fixes);
+        }
+        if env_bool(ctx, "SGLANG_DISABLE_LAZY_COMPACTION") {
+            let fixes = vec![drop_um(ctx)];
+            return ctx.raise(&UM_PD_LAZY_COMPACTION, &[], &[f::enable_unified_memory], fixes);
+        }
+        if ctx.cfg.truthy(f::enable_hisparse) {
+            let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
+            return ctx.raise(&UM_PD_NO_HISPARSE, &[], &[f::enable_hisparse, f::enable_unified_memory], fixes);
+        }
+    }
+    let spec = opt_str(ctx, f::speculative_algorithm);
+    if !matches!(spec.as_deref(), None | Some("DSPARK")) {
+        let args: &Args = &[("cfg.speculative_algorithm", &py_opt_repr(&spec))];
+        let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe), drop_um(ctx)];
+        return ctx.raise(&UM_SPEC_ALGORITHM, args, &[f::speculative_algorithm, f::enable_unified_memory], fixes);
+    }
+    let later = [
+        site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with hierarchical"),
+        site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with decode context"),
+        site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory supports monolithic (decode) cuda-graph"),
+    ];
+    if spec.is_some() {
+        // DSPARK's linear-chain and spec-verify backend asserts (not modelled: no model the
+        // recorder serves reaches them in 0.5.18), then the asserts after them.
+        for s in [
+            site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + DSPARK supports a linear"),
+            site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + DSPARK requires"),
+        ]
+        .into_iter()
+        .chain(later)
+        {
+            ctx.skip(s, NotRunReason::NotImplemented);
+        }
+        return Ok(());
+    }
+    let hicache = ctx.cfg.truthy(f::enable_hierarchical_cache);
+    if hicache || ctx.cfg.truthy(f::enable_lmcache) {
+        let dest = if hicache { f::enable_hierarchical_cache } else { f::enable_lmcache };
+        let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe), drop_um(ctx)];
+        return ctx.raise(&UM_NO_HOST_TIER, &[], &[dest, f::enable_unified_memory], fixes);
+    }
+    if ctx.cfg.int(f::dcp_size).unwrap_or(1) != 1 {
+        let fixes = vec![ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe), drop_um(ctx)];
+        return ctx.raise(&UM_NO_DCP, &[], &[f::dcp_size, f::enable_unified_memory], fixes);
+    }
+    // `_cg_cfg.prefill.backend == Backend.TC_PIECEWISE` on the resolved CUDA-graph config
+    if ctx.cfg.is_unknown(f::cuda_graph_config) {
+        ctx.skip(later[2], NotRunReason::NotImplemented);
+    } else if phase_backend(ctx, "prefill").as_deref() == Some("tc_piecewise") {
+        let fixes = vec![
+            ctx.fix_set("Use --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, "disabled", Applicability::Unsafe),
+            drop_um(ctx),
+        ];
+        return ctx.raise(&UM_PIECEWISE_PREFILL_GRAPH, &[], &[f::cuda_graph_backend_prefill, f::cuda_graph_config, f::enable_unified_memory], fixes);
+    }
     Ok(())
 }
 

@@ -76,6 +76,8 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("platform_hook.handle_amd_specifics", &[platform::handle_amd_specifics]),
     ("platform_hook.handle_nccl_pre_warm", &[platform::handle_nccl_pre_warm]),
     ("overrides._page_size_default", &[attention::page_size_default]),
+    // 0.5.18's step that runs the same pass at its legacy slot (after _handle_mxfp8_kv_cache_compatibility)
+    ("server_args.ServerArgs._handle_page_size", &[attention::page_size_default]),
     ("serving_hook.handle_grammar_backend", &[serving::handle_grammar_backend]),
     ("attention_hook.handle_multi_item_scoring", &[attention::handle_multi_item_scoring]),
     ("kv_cache_hook.handle_prefill_only_disable_kv_cache", &[kv_cache::handle_prefill_only_disable_kv_cache]),
@@ -136,7 +138,7 @@ const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments
 /// the hook takes on the release's own sites and lists. Each entry is measured against the
 /// release's recorded fixtures (`tools/measure_steps.py <version> --all-steps` lists what
 /// every counterpart would still get wrong); a step not listed is reported as not modelled.
-const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &[])];
+const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &["hicache_hook.handle_hicache_ratio_default", "kv_cache_hook.handle_mxfp8_kv_cache_compatibility", "kv_cache_hook.handle_prefill_only_disable_kv_cache", "hicache_hook.handle_hicache", "kv_cache_hook.handle_cache_compatibility"])];
 
 /// The hook that runs `step` of `data`'s release: its own name, a hook of the same source, or
 /// a counterpart replayed as written.
