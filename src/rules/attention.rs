@@ -19,10 +19,30 @@ use crate::pyvalue::{str_repr, PyValue};
 use crate::rules::shared::cuda_graph_config::{phase_backend, with_phase};
 use crate::rules::shared::envs::env_bool;
 use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm100_or_sm110, is_sm120, is_sm90};
-use crate::rules::{raises, site, warns, Step};
+use crate::rules::{raises, site, warns, Sglang, Step};
 
 /// `choices.DETERMINISTIC_ATTENTION_BACKEND_CHOICES`
 const DETERMINISTIC_CHOICES: &[&str] = &["ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"];
+/// 0.5.18's `server_args.DETERMINISTIC_ATTENTION_BACKEND_CHOICES`: intel_xpu came in 0.5.19.
+const DETERMINISTIC_CHOICES_0_5_18: &[&str] = &["ascend", "fa3", "fa4", "flashinfer", "triton"];
+
+/// The release before SGLang's hook modules, whose `ServerArgs._handle_*` steps this file also
+/// replays as written (`REPLAYED_AS_WRITTEN` in `rules/pipeline.rs`).
+const BEFORE_HOOK_MODULES: &str = "0.5.18";
+
+/// Whether the checked release is 0.5.18 (its `ServerArgs` methods, not the hook modules).
+fn is_0_5_18(ctx: &Ctx) -> bool {
+    ctx.release.version == BEFORE_HOOK_MODULES
+}
+
+/// The deterministic-inference attention backends of the checked release.
+fn deterministic_choices(ctx: &Ctx) -> &'static [&'static str] {
+    if is_0_5_18(ctx) {
+        DETERMINISTIC_CHOICES_0_5_18
+    } else {
+        DETERMINISTIC_CHOICES
+    }
+}
 /// `choices.RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`
 const RADIX_SUPPORTED_DETERMINISTIC: &[&str] = &["ascend", "fa3", "fa4", "triton"];
 
@@ -79,7 +99,7 @@ pub static TRTLLM_MLA_KV_DTYPE: Rule = Rule {
     code: "ATTN005",
     name: "trtllm-mla-kv-cache-dtype",
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "TensorRT-LLM MLA backend only supports kv-cache-dtype"),
-    explanation: "The TensorRT-LLM MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype).",
+    explanation: "The TensorRT-LLM MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype; SGLang 0.5.18 also took fp4_e2m1).",
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
     example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e5m2",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3",
@@ -115,11 +135,20 @@ pub static CUTEDSL_KV_DTYPE: Rule = Rule {
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3",
 };
 
+/// Both releases' check of the GPU for a trtllm_mha prefill ("requires Hopper (SM90), ..."; in
+/// 0.5.18 "is only supported on Blackwell GPUs (SM100)").
+const TRTLLM_MHA_PREFILL_SITE: crate::release::SiteRef = site("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for prefill");
+
+/// Whether the release runs a trtllm_mha prefill on SM100 only (0.5.18), by its message.
+fn trtllm_mha_prefill_needs_sm100(ctx: &Ctx) -> bool {
+    ctx.release.raise_site(&TRTLLM_MHA_PREFILL_SITE).is_some_and(|s| s.template.contains("only supported on Blackwell"))
+}
+
 pub static TRTLLM_MHA_PREFILL_GPU: Rule = Rule {
     code: "ATTN009",
     name: "trtllm-mha-prefill-needs-sm90",
-    sglang: raises("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for prefill requires"),
-    explanation: "The TensorRT-LLM MHA prefill kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only; on Ampere/Ada GPUs choose another prefill backend (flashinfer, triton).",
+    sglang: Sglang::Raises(TRTLLM_MHA_PREFILL_SITE),
+    explanation: "The TensorRT-LLM MHA prefill kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only (in SGLang 0.5.18 for Blackwell SM100 only); elsewhere choose another prefill backend (flashinfer, triton).",
     flags: &["--attention-backend", "--prefill-attention-backend"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer",
@@ -674,6 +703,19 @@ fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
     }
 }
 
+/// 0.5.18's `ModelConfig._detect_attention_sinks`: GptOss always, MiMoV2 by its config flags
+/// (as SGLang computed them for a catalog model), no other architecture.
+fn has_attention_sinks_0_5_18(m: &crate::models::ModelFacts) -> Option<bool> {
+    let arch = m.architecture?;
+    if arch == "GptOssForCausalLM" {
+        Some(true)
+    } else if matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM" | "MiMoV2MTP") {
+        m.computed.and_then(|c| c.has_attention_sinks)
+    } else {
+        Some(false)
+    }
+}
+
 /// `ModelConfig.has_asymmetric_kv` for an MHA model: as SGLang computed it for a catalog model,
 /// else where the architecture decides it.
 fn has_asymmetric_kv(m: &crate::models::ModelFacts) -> Option<bool> {
@@ -712,9 +754,9 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
             return Some("fa3");
         }
         let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_ascii_uppercase);
-        if is_sm100(ctx.hw)
-            && no_spec_or_topk_one(ctx)
-            && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || algorithm.as_deref() == Some("DFLASH"))
+        // `_forces_eagle_topk_one` (DFLASH) is 0.5.23's
+        let forces_topk_one = algorithm.as_deref() == Some("DFLASH") && !is_0_5_18(ctx);
+        if is_sm100(ctx.hw) && no_spec_or_topk_one(ctx) && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || forces_topk_one)
         {
             // trtllm_mha needs K and V rows of one width; fa4 carries v_head_dim through.
             let asymmetric = ctx.model_fact(DEFAULT_BACKEND_SITE, has_asymmetric_kv)?;
@@ -727,7 +769,11 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
         if !crate::rules::shared::runtime_context::has_flashinfer(ctx) {
             return Some("triton");
         }
-        let sinks = ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks)?;
+        let sinks = if is_0_5_18(ctx) {
+            ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks_0_5_18)?
+        } else {
+            ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks)?
+        };
         return Some(if sinks { "triton" } else { "flashinfer" });
     }
     if is_sm90(ctx.hw) {
@@ -745,7 +791,7 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
     }
 }
 
-/// Architectures whose override providers (`model_overrides/*.py`, `overrides._step3p_overrides`,
+/// 0.5.23's architectures whose override providers (`model_overrides/*.py`, `overrides._step3p_overrides`,
 /// run by `model_hook.handle_model_specific_adjustments`) may pick attention backends before
 /// `_attention_backend_default` runs. That hook is not modelled for them here, so their backend
 /// stays unknown.
@@ -766,16 +812,48 @@ const ARCHS_WITH_ATTENTION_OVERRIDES: &[&str] = &[
     "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration", "Step3p5ForCausalLM", "Step3p7ForConditionalGeneration",
 ];
 
-/// The release whose architecture lists this file carries.
-const MODEL_LISTS_RELEASE: &str = "0.5.23";
+/// 0.5.18's architectures whose model override providers (`overrides.py`'s
+/// `@register_model_override` functions that declare an attention backend, and the
+/// `_step3p_overrides` predicate) may pick attention backends in
+/// `ServerArgs._handle_model_specific_adjustments`.
+const ARCHS_WITH_ATTENTION_OVERRIDES_0_5_18: &[&str] = &[
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "FalconH1ForCausalLM", "Gemma4ForCausalLM",
+    "Gemma4ForConditionalGeneration", "Gemma4UnifiedForConditionalGeneration", "GlmMoeDsaForCausalLM", "GptOssForCausalLM",
+    "GraniteMoeHybridForCausalLM", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
+    "InternS2MobiusForConditionalGeneration", "InternS2PreviewForConditionalGeneration", "JetNemotronForCausalLM",
+    "JetVLMForConditionalGeneration", "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration", "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM", "Llama4ForCausalLM", "Llama4ForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN",
+    "MiniCPMV4_6ForConditionalGeneration", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration",
+    "MistralLarge3ForCausalLM", "MossVLForConditionalGeneration", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Olmo2ForCausalLM",
+    "PixtralForConditionalGeneration", "Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+];
+
+/// 0.5.18's `_step3p_overrides` matches architectures by substring.
+const STEP3P_SUBSTRINGS_0_5_18: &[&str] = &["Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"];
+
+/// The releases whose architecture lists this file carries: 0.5.23's, and 0.5.18's.
+fn model_lists_carried(ctx: &Ctx) -> bool {
+    ctx.release.version == "0.5.23" || is_0_5_18(ctx)
+}
+
+/// Whether the model's architecture has override providers that may pick attention backends
+/// (in the checked release; in a release whose lists are not carried, any may).
+fn has_attention_overrides(ctx: &Ctx) -> bool {
+    let Some(arch) = ctx.model.as_ref().and_then(|m| m.architecture) else { return false };
+    if is_0_5_18(ctx) {
+        ARCHS_WITH_ATTENTION_OVERRIDES_0_5_18.contains(&arch) || STEP3P_SUBSTRINGS_0_5_18.iter().any(|s| arch.contains(s))
+    } else {
+        ARCHS_WITH_ATTENTION_OVERRIDES.contains(&arch)
+    }
+}
 
 /// `overrides._attention_backend_default`'s fill: the model's default backend, or unknown.
 fn fill_default_backend(ctx: &mut Ctx) {
     if !ctx.cfg.is_none(f::attention_backend) || ctx.cfg.is_unknown(f::attention_backend) {
         return;
     }
-    let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
-    if ctx.release.version != MODEL_LISTS_RELEASE || overridden {
+    let overridden = has_attention_overrides(ctx);
+    if !model_lists_carried(ctx) || overridden {
         mark_default_backend_unknown(ctx);
         return;
     }
@@ -805,10 +883,12 @@ fn deterministic_deepseek(ctx: &mut Ctx, needed_by: crate::release::SiteRef, wit
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Some(false);
     }
-    if ctx.release.version != MODEL_LISTS_RELEASE {
+    if !model_lists_carried(ctx) {
         ctx.model_config(needed_by);
         return None;
     }
+    // 0.5.18's handler lists the pass's architectures only.
+    let with_glm5_next = with_glm5_next && !is_0_5_18(ctx);
     let arch = ctx.model_fact(needed_by, |m| m.architecture)?;
     Some(DETERMINISTIC_DEEPSEEK_ARCHS.contains(&arch) || (with_glm5_next && arch == "Glm5NextForConditionalGeneration"))
 }
@@ -860,14 +940,14 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         // platform_hook.handle_cpu_backends (not modelled) has set the backend by now.
         mark_default_backend_unknown(ctx);
     }
-    let choices = list_repr(DETERMINISTIC_CHOICES);
+    let choices = list_repr(deterministic_choices(ctx));
     match opt_str(ctx, f::attention_backend) {
         None if ctx.cfg.read_unknown() => {}
         None => {
             // fa3 up to Hopper; on Blackwell triton for DeepSeek-style models, else flashinfer.
             // An architecture whose override provider may have picked a backend (in
             // model_hook, not modelled for it) leaves it unknown.
-            let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
+            let overridden = has_attention_overrides(ctx);
             let backend = if overridden {
                 None
             } else if is_sm100(ctx.hw) || is_sm120(ctx.hw) {
@@ -889,7 +969,7 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
                 ctx.cfg.set_unknown(f::attention_backend, PyValue::None);
             }
         }
-        Some(b) if !DETERMINISTIC_CHOICES.contains(&b.as_str()) => {
+        Some(b) if !deterministic_choices(ctx).contains(&b.as_str()) => {
             let fixes = vec![
                 ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-deterministic-inference", f::enable_deterministic_inference, Applicability::Unsafe),
@@ -1122,7 +1202,10 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
             return ctx.raise(&TRTLLM_MLA_BLACKWELL, &[], &[dest], fixes);
         }
-        if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "auto")) {
+        // 0.5.18 also reads an fp4_e2m1 cache (its message lists it)
+        let fp4_ok = kv.as_deref() == Some("fp4_e2m1")
+            && TRTLLM_MLA_KV_DTYPE.site(ctx.release).is_some_and(|s| s.template.contains("fp4_e2m1"));
+        if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "auto")) && !fp4_ok {
             let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
             return ctx.raise(&TRTLLM_MLA_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes);
         }
@@ -1158,7 +1241,7 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     let (prefill, decode) = (side(ctx, f::prefill_attention_backend), side(ctx, f::decode_attention_backend));
     let (p_mha, d_mha) = (side_is(ctx, &prefill, "trtllm_mha"), side_is(ctx, &decode, "trtllm_mha"));
     if any_of(&[p_mha, d_mha]) != Some(false) {
-        const MHA_SITE: crate::release::SiteRef = site("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for prefill requires");
+        const MHA_SITE: crate::release::SiteRef = TRTLLM_MHA_PREFILL_SITE;
         let hw_ok = is_sm90(ctx.hw) || is_sm100(ctx.hw) || is_sm120(ctx.hw);
         let pdest = if ctx.cfg.is_explicit(f::prefill_attention_backend) { f::prefill_attention_backend } else { f::attention_backend };
         let ddest = if ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
@@ -1173,11 +1256,15 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
             None if raises => None,
             None => Some(false),
         };
+        // A check the release does not have never raises (0.5.18 has the prefill and decode
+        // GPU checks only).
+        let has = |rule: &Rule| rule.applies_to(ctx.release);
+        let prefill_hw_ok = if trtllm_mha_prefill_needs_sm100(ctx) { is_sm100(ctx.hw) } else { hw_ok };
         let checks = [
-            would(p_mha, !hw_ok),
-            would(p_mha, is_sm120(ctx.hw) && fp8_or_skip),
+            would(p_mha, !prefill_hw_ok),
+            would(p_mha, is_sm120(ctx.hw) && fp8_or_skip && has(&TRTLLM_MHA_SM120_FP8)),
             would(d_mha, !hw_ok),
-            would(p_mha, !is_sm100(ctx.hw) && ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1),
+            would(p_mha, !is_sm100(ctx.hw) && ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && has(&TRTLLM_MHA_PREFILL_CP)),
         ];
         match checks.iter().position(|c| *c != Some(false)) {
             Some(0) if checks[0] == Some(true) => {
@@ -1225,10 +1312,11 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     let any_fa4 = [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend].iter().any(|&b| ctx.cfg.is(b, "fa4"));
     if any_fa4 && is_sm100(ctx.hw) && ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(0) <= 1 {
         let page = ctx.cfg.get(f::page_size).clone();
-        let facts = if ctx.release.version == MODEL_LISTS_RELEASE { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
+        let facts = if model_lists_carried(ctx) { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
         match facts {
             Some((true, _)) => {}
-            Some((false, "DiffusionGemmaForBlockDiffusion")) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
+            // 0.5.18's pass has no DiffusionGemma branch
+            Some((false, "DiffusionGemmaForBlockDiffusion")) if !is_0_5_18(ctx) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
             Some((false, _)) => {
                 let fixes = if page.as_int() == Some(128) && !matches!(page, PyValue::Bool(_)) {
                     vec![]
@@ -1327,7 +1415,8 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
         verify = Some("flashinfer".into());
     }
     const VERIFY_SITE: crate::release::SiteRef = site("attention_hook.handle_linear_attn_backend", "--linear-attn-verify-backend flashinfer on SM100+");
-    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer");
+    // 0.5.18 has no PP-spec fallback of a KDA model's verify to triton
+    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer") && !is_0_5_18(ctx);
     if pp_spec_kda {
         // uses_kda_attention(hf_config): a KDA model's verify falls back to triton.
         if cuda_sm100_plus(ctx) && dtype.as_deref() != Some("bfloat16") {
