@@ -96,6 +96,12 @@ fn every_rule_finds_its_site_in_the_newest_release() {
     let newest = sglang_preflight::release::get(sglang_preflight::release::DEFAULT_VERSION);
     assert!(newest.is_some());
     let Some(newest) = newest else { return };
-    let missing: Vec<&str> = sglang_preflight::rules::all_rules().iter().filter(|r| !r.applies_to(newest)).map(|r| r.code).collect();
+    // A check only a release before the hook modules has (0.5.18's own `ServerArgs` checks,
+    // replayed as it writes them) is that release's rule.
+    let older_only = |r: &sglang_preflight::rules::Rule| {
+        sglang_preflight::release::all().any(|release| !release.data.function_map.is_empty() && r.applies_to(release))
+    };
+    let missing: Vec<&str> =
+        sglang_preflight::rules::all_rules().iter().filter(|r| !r.applies_to(newest) && !older_only(r)).map(|r| r.code).collect();
     assert!(missing.is_empty(), "rules whose site the newest release's table lacks: {missing:?}");
 }

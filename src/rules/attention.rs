@@ -538,6 +538,66 @@ pub static MIS_CHUNKED_PREFILL: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --chunked-prefill-size -1",
 };
 
+pub static CUTLASS_MLA_PAGE: Rule = Rule {
+    code: "ATTN123",
+    name: "cutlass-mla-page-size-128",
+    sglang: warns("overrides._mla_backend_page_constraints", "Cutlass MLA only supports a page_size of 128"),
+    explanation: "SGLang 0.5.18's Cutlass MLA backend works on 128-token KV pages, so SGLang sets --page-size 128 whatever was given (it warns even when it already was 128). Later releases dropped the backend.",
+    flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16",
+};
+
+pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
+    code: "ATTN124",
+    name: "tokenspeed-mla-page-size",
+    sglang: warns("overrides._mla_backend_page_constraints", "tokenspeed_mla only supports page_size of 32 or 64"),
+    explanation: "SGLang 0.5.18's tokenspeed_mla backend works on 32- or 64-token KV pages; another page size is changed to 64. Later releases run --attention-backend tokenspeed_mla as cutedsl_mla.",
+    flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64",
+};
+
+pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
+    code: "ATTN125",
+    name: "tokenspeed-mla-needs-blackwell",
+    sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend is only supported on Blackwell"),
+    explanation: "SGLang 0.5.18's tokenspeed_mla kernels run on Blackwell GPUs (SM100/SM12x) only.",
+    flags: &["--attention-backend", "--decode-attention-backend"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
+};
+
+pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
+    code: "ATTN126",
+    name: "tokenspeed-mla-kv-cache-dtype",
+    sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3"),
+    explanation: "SGLang 0.5.18's tokenspeed_mla backend reads an fp8_e4m3 KV cache only, so it needs --kv-cache-dtype fp8_e4m3 ('auto' is refused).",
+    flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
+};
+
+pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
+    code: "ATTN127",
+    name: "intel-xpu-mla-decode-only",
+    sglang: raises("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models"),
+    explanation: "In SGLang 0.5.18 the intel_xpu attention backend runs MLA models (DeepSeek-style) for decode only: their prefill needs another backend (triton), with --decode-attention-backend intel_xpu.",
+    flags: &["--attention-backend", "--prefill-attention-backend"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend triton",
+};
+
+pub static DUAL_CHUNK_DISABLES: Rule = Rule {
+    code: "ATTN128",
+    name: "dual-chunk-disables-mixed-chunk-and-radix-cache",
+    sglang: warns("attention_hook.handle_attention_backend_compatibility", "Mixed chunk and radix cache are disabled when using dual-chunk"),
+    explanation: "SGLang 0.5.18's dual-chunk flash attention backend (for long-context Qwen models) runs without mixed chunked prefill and without the radix cache: SGLang turns both off.",
+    flags: &["--attention-backend", "--enable-mixed-chunk", "--disable-radix-cache"],
+    example_bad: "",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton",
+};
+
 pub static RULES: &[&Rule] = &[
     &DETERMINISTIC_BACKEND,
     &DETERMINISTIC_ROCM_RCCL,
@@ -586,6 +646,12 @@ pub static RULES: &[&Rule] = &[
     &MIS_CUDA_GRAPH,
     &MIS_RADIX,
     &MIS_CHUNKED_PREFILL,
+    &CUTLASS_MLA_PAGE,
+    &TOKENSPEED_MLA_PAGE,
+    &TOKENSPEED_MLA_BLACKWELL,
+    &TOKENSPEED_MLA_KV_DTYPE,
+    &INTEL_XPU_MLA_PREFILL,
+    &DUAL_CHUNK_DISABLES,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1071,6 +1137,7 @@ fn mla_page_constraints(
     prefill: Option<&str>,
     draft: Option<&str>,
     page: &PyValue,
+    older_mla_backends: bool,
 ) -> (PyValue, Vec<(&'static Rule, PyValue)>) {
     let mut page_size = page.clone();
     let mut warnings: Vec<(&'static Rule, PyValue)> = Vec::new();
@@ -1080,8 +1147,16 @@ fn mla_page_constraints(
         warnings.push((&FLASHMLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
+    if older_mla_backends && any(&[base, decode], "cutlass_mla") {
+        warnings.push((&CUTLASS_MLA_PAGE, page_size.clone()));
+        page_size = PyValue::Int(128);
+    }
     if any(&[base, decode], "trtllm_mla") && !in_list(&page_size, &[32, 64]) {
         warnings.push((&TRTLLM_MLA_PAGE, page_size.clone()));
+        page_size = PyValue::Int(64);
+    }
+    if older_mla_backends && any(&[base, decode], "tokenspeed_mla") && !in_list(&page_size, &[32, 64]) {
+        warnings.push((&TOKENSPEED_MLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
     if any(&[base, decode, prefill], "cutedsl_mla") && !in_list(&page_size, &[32, 64]) {
@@ -1110,13 +1185,16 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
     let draft = opt_str(ctx, f::speculative_draft_attention_backend);
     let page = ctx.cfg.get(f::page_size).clone();
     let others_unknown = ctx.cfg.read_unknown();
+    // 0.5.18's cutlass_mla and tokenspeed_mla (later releases have neither: tokenspeed_mla runs as
+    // cutedsl_mla)
+    let older = CUTLASS_MLA_PAGE.applies_to(ctx.release);
     let outcomes: Vec<(PyValue, Vec<(&'static Rule, PyValue)>)> = if base_unknown {
         default_backend_candidates(ctx)
             .iter()
-            .map(|b| mla_page_constraints(Some(b), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page))
+            .map(|b| mla_page_constraints(Some(b), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page, older))
             .collect()
     } else {
-        vec![mla_page_constraints(base.as_deref(), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page)]
+        vec![mla_page_constraints(base.as_deref(), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page, older)]
     };
     let Some((first_page, first_warnings)) = outcomes.first().cloned() else { return };
     let agree = outcomes.iter().all(|(p, w)| *p == first_page && w.iter().map(|x| x.0.code).eq(first_warnings.iter().map(|x| x.0.code)));
@@ -1132,6 +1210,8 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
         let fixes = if std::ptr::eq(*rule, &FLASHMLA_PAGE) {
             // logged whatever the page size: writing it does not silence it
             if before.as_int() == Some(64) { vec![] } else { vec![Fix::advice("Add --page-size 64 (what SGLang runs) to say so in the command")] }
+        } else if std::ptr::eq(*rule, &CUTLASS_MLA_PAGE) {
+            if before.as_int() == Some(128) { vec![] } else { vec![Fix::advice("Add --page-size 128 (what SGLang runs) to say so in the command")] }
         } else {
             vec![ctx.fix_set("Use --page-size 64", f::page_size, "64", Applicability::Safe)]
         };
@@ -1208,6 +1288,20 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "auto")) && !fp4_ok {
             let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
             return ctx.raise(&TRTLLM_MLA_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes);
+        }
+    }
+    // 0.5.18's tokenspeed_mla (the rules apply where the release has the checks)
+    let tokenspeed = any_of(&[side_is(ctx, &base, "tokenspeed_mla"), Some(decode_b.as_deref() == Some("tokenspeed_mla"))]);
+    if tokenspeed == Some(true) && TOKENSPEED_MLA_BLACKWELL.applies_to(ctx.release) {
+        let dest = if decode_b.as_deref() == Some("tokenspeed_mla") && ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
+        if !is_blackwell(ctx.hw) {
+            let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
+            return ctx.raise(&TOKENSPEED_MLA_BLACKWELL, &[], &[dest], fixes);
+        }
+        if kv.as_deref() != Some("fp8_e4m3") {
+            let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Safe)];
+            let shown = opt_display(&kv);
+            return ctx.raise(&TOKENSPEED_MLA_KV_DTYPE, &[("view.kv_cache_dtype", &shown)], &[f::kv_cache_dtype, dest], fixes);
         }
     }
 
@@ -1353,6 +1447,23 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
 
     // XPU decode context parallelism (_check_xpu_dcp) runs on Intel XPU only: no carried profile.
 
+    // 0.5.18: intel_xpu runs MLA models for decode only (the rule applies where the release has
+    // the check).
+    ctx.cfg.forget_reads();
+    if INTEL_XPU_MLA_PREFILL.applies_to(ctx.release) {
+        let prefill = side(ctx, f::prefill_attention_backend);
+        if side_is(ctx, &prefill, "intel_xpu") == Some(true) {
+            const XPU_SITE: crate::release::SiteRef =
+                site("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models");
+            let Some(is_mla) = ctx.model_fact(XPU_SITE, |m| m.derived.is_mla) else { return Ok(()) };
+            if is_mla {
+                let dest = if ctx.cfg.is(f::prefill_attention_backend, "intel_xpu") { f::prefill_attention_backend } else { f::attention_backend };
+                let fixes = vec![ctx.fix_set("Prefill on triton", dest, "triton", Applicability::Unsafe)];
+                return ctx.raise(&INTEL_XPU_MLA_PREFILL, &[], &[dest], fixes);
+            }
+        }
+    }
+
     // overrides._intel_xpu_page_constraint: the accepted sizes depend on MLA (the model).
     ctx.cfg.forget_reads();
     let (prefill, decode) = (side(ctx, f::prefill_attention_backend), side(ctx, f::decode_attention_backend));
@@ -1361,6 +1472,24 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         if !matches!(page.as_int(), Some(64 | 128)) {
             ctx.cfg.set_unknown(f::page_size, page);
         }
+    }
+
+    // 0.5.18: overrides._attention_backend_dual_chunk raises for a model whose config has
+    // `dual_chunk_attention_config` (Qwen's 1M-context checkpoints) unless the backend is
+    // dual_chunk_flash_attn: a config key the model facts do not carry, so not replayed here.
+    // Then the dual-chunk backend turns mixed chunked prefill and the radix cache off.
+    ctx.cfg.forget_reads();
+    if DUAL_CHUNK_DISABLES.applies_to(ctx.release) && ctx.cfg.is(f::attention_backend, "dual_chunk_flash_attn") {
+        let mut fixes = vec![];
+        if ctx.cfg.truthy(f::enable_mixed_chunk) {
+            fixes.push(ctx.fix_remove("Remove --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe));
+        }
+        if !ctx.cfg.truthy(f::disable_radix_cache) {
+            fixes.push(ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Safe));
+        }
+        ctx.warn(&DUAL_CHUNK_DISABLES, &[], &[f::attention_backend], fixes);
+        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
+        ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
     }
     Ok(())
 }
@@ -1620,13 +1749,13 @@ mod tests {
 
     #[test]
     fn page_constraints_chain() {
-        let (p, w) = mla_page_constraints(Some("trtllm_mha"), None, None, None, &PyValue::None);
+        let (p, w) = mla_page_constraints(Some("trtllm_mha"), None, None, None, &PyValue::None, false);
         assert_eq!(p, PyValue::Int(64));
         assert_eq!(w.len(), 1);
-        let (p, w) = mla_page_constraints(Some("flashmla"), None, None, None, &PyValue::Int(64));
+        let (p, w) = mla_page_constraints(Some("flashmla"), None, None, None, &PyValue::Int(64), false);
         assert_eq!(p, PyValue::Int(64));
         assert_eq!(w.len(), 1);
-        let (p, w) = mla_page_constraints(Some("fa3"), None, None, None, &PyValue::None);
+        let (p, w) = mla_page_constraints(Some("fa3"), None, None, None, &PyValue::None, false);
         assert_eq!(p, PyValue::None);
         assert!(w.is_empty());
     }

@@ -136,16 +136,12 @@ const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments
 /// the hook takes on the release's own sites and lists. Each entry is measured against the
 /// release's recorded fixtures (`tools/measure_steps.py <version> --all-steps` lists what
 /// every counterpart would still get wrong); a step not listed is reported as not modelled.
-const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
-    "0.5.18",
-    &[
-        "attention_hook.handle_deterministic_inference",
-        "attention_hook.handle_multi_item_scoring",
-        "attention_hook.handle_linear_attn_backend",
-        "mamba_hook.handle_mamba_backend",
-        "mamba_hook.handle_int8_mamba_checkpoint",
-    ],
-)];
+const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &[
+    "attention_hook.handle_deterministic_inference",
+    "attention_hook.handle_linear_attn_backend",
+    "mamba_hook.handle_mamba_backend",
+    "mamba_hook.handle_int8_mamba_checkpoint",
+])];
 
 /// The hook that runs `step` of `data`'s release: its own name, a hook of the same source, or
 /// a counterpart replayed as written.
