@@ -138,6 +138,8 @@ const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments
 /// every counterpart would still get wrong); a step not listed is reported as not modelled.
 const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &[
     "attention_hook.handle_deterministic_inference",
+    "attention_hook.handle_attention_backend_compatibility",
+    "attention_hook.handle_multi_item_scoring",
     "attention_hook.handle_linear_attn_backend",
     "mamba_hook.handle_mamba_backend",
     "mamba_hook.handle_int8_mamba_checkpoint",
