@@ -76,6 +76,8 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("platform_hook.handle_amd_specifics", &[platform::handle_amd_specifics]),
     ("platform_hook.handle_nccl_pre_warm", &[platform::handle_nccl_pre_warm]),
     ("overrides._page_size_default", &[attention::page_size_default]),
+    // 0.5.18's step that runs the same pass
+    ("server_args.ServerArgs._handle_page_size", &[attention::page_size_default]),
     ("serving_hook.handle_grammar_backend", &[serving::handle_grammar_backend]),
     ("attention_hook.handle_multi_item_scoring", &[attention::handle_multi_item_scoring]),
     ("kv_cache_hook.handle_prefill_only_disable_kv_cache", &[kv_cache::handle_prefill_only_disable_kv_cache]),
