@@ -542,7 +542,7 @@ pub static CUTLASS_MLA_PAGE: Rule = Rule {
     code: "ATTN123",
     name: "cutlass-mla-page-size-128",
     sglang: warns("overrides._mla_backend_page_constraints", "Cutlass MLA only supports a page_size of 128"),
-    explanation: "SGLang 0.5.18's Cutlass MLA backend works on 128-token KV pages, so SGLang sets --page-size 128 whatever was given (it warns even when it already was 128). Later releases dropped the backend.",
+    explanation: "The Cutlass MLA backend (SGLang 0.5.18 and 0.5.19; later releases dropped it) works on 128-token KV pages, so SGLang sets --page-size 128 whatever was given (it warns even when it already was 128).",
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
     example_bad: "",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16",
@@ -552,7 +552,7 @@ pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
     code: "ATTN124",
     name: "tokenspeed-mla-page-size",
     sglang: warns("overrides._mla_backend_page_constraints", "tokenspeed_mla only supports page_size of 32 or 64"),
-    explanation: "SGLang 0.5.18's tokenspeed_mla backend works on 32- or 64-token KV pages; another page size is changed to 64. Later releases run --attention-backend tokenspeed_mla as cutedsl_mla.",
+    explanation: "The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 runs it as cutedsl_mla) works on 32- or 64-token KV pages; another page size is changed to 64.",
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
     example_bad: "",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64",
@@ -562,7 +562,7 @@ pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
     code: "ATTN125",
     name: "tokenspeed-mla-needs-blackwell",
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend is only supported on Blackwell"),
-    explanation: "SGLang 0.5.18's tokenspeed_mla kernels run on Blackwell GPUs (SM100/SM12x) only.",
+    explanation: "The tokenspeed_mla kernels (up to SGLang 0.5.22; 0.5.23 runs the backend as cutedsl_mla) run on Blackwell GPUs (SM100/SM12x) only.",
     flags: &["--attention-backend", "--decode-attention-backend"],
     example_bad: "",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
@@ -572,7 +572,7 @@ pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
     code: "ATTN126",
     name: "tokenspeed-mla-kv-cache-dtype",
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3"),
-    explanation: "SGLang 0.5.18's tokenspeed_mla backend reads an fp8_e4m3 KV cache only, so it needs --kv-cache-dtype fp8_e4m3 ('auto' is refused).",
+    explanation: "The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 sets the FP8 KV cache itself) reads an fp8_e4m3 KV cache only, so it needs --kv-cache-dtype fp8_e4m3 ('auto' is refused).",
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
     example_bad: "",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
@@ -582,7 +582,7 @@ pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
     code: "ATTN127",
     name: "intel-xpu-mla-decode-only",
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models"),
-    explanation: "In SGLang 0.5.18 the intel_xpu attention backend runs MLA models (DeepSeek-style) for decode only: their prefill needs another backend (triton), with --decode-attention-backend intel_xpu.",
+    explanation: "In SGLang 0.5.18 and 0.5.19 the intel_xpu attention backend runs MLA models (DeepSeek-style) for decode only: their prefill needs another backend (triton), with --decode-attention-backend intel_xpu.",
     flags: &["--attention-backend", "--prefill-attention-backend"],
     example_bad: "",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend triton",
@@ -592,7 +592,7 @@ pub static DUAL_CHUNK_DISABLES: Rule = Rule {
     code: "ATTN128",
     name: "dual-chunk-disables-mixed-chunk-and-radix-cache",
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Mixed chunk and radix cache are disabled when using dual-chunk"),
-    explanation: "SGLang 0.5.18's dual-chunk flash attention backend (for long-context Qwen models) runs without mixed chunked prefill and without the radix cache: SGLang turns both off.",
+    explanation: "The dual-chunk flash attention backend (for long-context Qwen models; SGLang 0.5.18 and 0.5.19) runs without mixed chunked prefill and without the radix cache: SGLang turns both off.",
     flags: &["--attention-backend", "--enable-mixed-chunk", "--disable-radix-cache"],
     example_bad: "",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton",
@@ -1137,7 +1137,7 @@ fn mla_page_constraints(
     prefill: Option<&str>,
     draft: Option<&str>,
     page: &PyValue,
-    older_mla_backends: bool,
+    (cutlass, tokenspeed): (bool, bool),
 ) -> (PyValue, Vec<(&'static Rule, PyValue)>) {
     let mut page_size = page.clone();
     let mut warnings: Vec<(&'static Rule, PyValue)> = Vec::new();
@@ -1147,7 +1147,7 @@ fn mla_page_constraints(
         warnings.push((&FLASHMLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
-    if older_mla_backends && any(&[base, decode], "cutlass_mla") {
+    if cutlass && any(&[base, decode], "cutlass_mla") {
         warnings.push((&CUTLASS_MLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(128);
     }
@@ -1155,7 +1155,7 @@ fn mla_page_constraints(
         warnings.push((&TRTLLM_MLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
-    if older_mla_backends && any(&[base, decode], "tokenspeed_mla") && !in_list(&page_size, &[32, 64]) {
+    if tokenspeed && any(&[base, decode], "tokenspeed_mla") && !in_list(&page_size, &[32, 64]) {
         warnings.push((&TOKENSPEED_MLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
@@ -1185,9 +1185,9 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
     let draft = opt_str(ctx, f::speculative_draft_attention_backend);
     let page = ctx.cfg.get(f::page_size).clone();
     let others_unknown = ctx.cfg.read_unknown();
-    // 0.5.18's cutlass_mla and tokenspeed_mla (later releases have neither: tokenspeed_mla runs as
-    // cutedsl_mla)
-    let older = CUTLASS_MLA_PAGE.applies_to(ctx.release);
+    // the releases with cutlass_mla (up to 0.5.19) and a tokenspeed_mla of its own (up to 0.5.22;
+    // 0.5.23 runs it as cutedsl_mla)
+    let older = (CUTLASS_MLA_PAGE.applies_to(ctx.release), TOKENSPEED_MLA_PAGE.applies_to(ctx.release));
     let outcomes: Vec<(PyValue, Vec<(&'static Rule, PyValue)>)> = if base_unknown {
         default_backend_candidates(ctx)
             .iter()
@@ -1749,13 +1749,13 @@ mod tests {
 
     #[test]
     fn page_constraints_chain() {
-        let (p, w) = mla_page_constraints(Some("trtllm_mha"), None, None, None, &PyValue::None, false);
+        let (p, w) = mla_page_constraints(Some("trtllm_mha"), None, None, None, &PyValue::None, (false, false));
         assert_eq!(p, PyValue::Int(64));
         assert_eq!(w.len(), 1);
-        let (p, w) = mla_page_constraints(Some("flashmla"), None, None, None, &PyValue::Int(64), false);
+        let (p, w) = mla_page_constraints(Some("flashmla"), None, None, None, &PyValue::Int(64), (false, false));
         assert_eq!(p, PyValue::Int(64));
         assert_eq!(w.len(), 1);
-        let (p, w) = mla_page_constraints(Some("fa3"), None, None, None, &PyValue::None, false);
+        let (p, w) = mla_page_constraints(Some("fa3"), None, None, None, &PyValue::None, (false, false));
         assert_eq!(p, PyValue::None);
         assert!(w.is_empty());
     }
