@@ -19,10 +19,30 @@ use crate::pyvalue::{str_repr, PyValue};
 use crate::rules::shared::cuda_graph_config::{phase_backend, with_phase};
 use crate::rules::shared::envs::env_bool;
 use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm100_or_sm110, is_sm120, is_sm90};
-use crate::rules::{raises, site, warns, Step};
+use crate::rules::{raises, site, warns, Sglang, Step};
 
 /// `choices.DETERMINISTIC_ATTENTION_BACKEND_CHOICES`
 const DETERMINISTIC_CHOICES: &[&str] = &["ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"];
+/// 0.5.18's `server_args.DETERMINISTIC_ATTENTION_BACKEND_CHOICES`: intel_xpu came in 0.5.19.
+const DETERMINISTIC_CHOICES_0_5_18: &[&str] = &["ascend", "fa3", "fa4", "flashinfer", "triton"];
+
+/// The release before SGLang's hook modules, whose `ServerArgs._handle_*` steps this file also
+/// replays as written (`REPLAYED_AS_WRITTEN` in `rules/pipeline.rs`).
+const BEFORE_HOOK_MODULES: &str = "0.5.18";
+
+/// Whether the checked release is 0.5.18 (its `ServerArgs` methods, not the hook modules).
+fn is_0_5_18(ctx: &Ctx) -> bool {
+    ctx.release.version == BEFORE_HOOK_MODULES
+}
+
+/// The deterministic-inference attention backends of the checked release.
+fn deterministic_choices(ctx: &Ctx) -> &'static [&'static str] {
+    if is_0_5_18(ctx) {
+        DETERMINISTIC_CHOICES_0_5_18
+    } else {
+        DETERMINISTIC_CHOICES
+    }
+}
 /// `choices.RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`
 const RADIX_SUPPORTED_DETERMINISTIC: &[&str] = &["ascend", "fa3", "fa4", "triton"];
 
@@ -79,7 +99,7 @@ pub static TRTLLM_MLA_KV_DTYPE: Rule = Rule {
     code: "ATTN005",
     name: "trtllm-mla-kv-cache-dtype",
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "TensorRT-LLM MLA backend only supports kv-cache-dtype"),
-    explanation: "The TensorRT-LLM MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype).",
+    explanation: "The TensorRT-LLM MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype; SGLang 0.5.18 also took fp4_e2m1).",
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
     example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e5m2",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3",
@@ -115,11 +135,20 @@ pub static CUTEDSL_KV_DTYPE: Rule = Rule {
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3",
 };
 
+/// Both releases' check of the GPU for a trtllm_mha prefill ("requires Hopper (SM90), ..."; in
+/// 0.5.18 "is only supported on Blackwell GPUs (SM100)").
+const TRTLLM_MHA_PREFILL_SITE: crate::release::SiteRef = site("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for prefill");
+
+/// Whether the release runs a trtllm_mha prefill on SM100 only (0.5.18), by its message.
+fn trtllm_mha_prefill_needs_sm100(ctx: &Ctx) -> bool {
+    ctx.release.raise_site(&TRTLLM_MHA_PREFILL_SITE).is_some_and(|s| s.template.contains("only supported on Blackwell"))
+}
+
 pub static TRTLLM_MHA_PREFILL_GPU: Rule = Rule {
     code: "ATTN009",
     name: "trtllm-mha-prefill-needs-sm90",
-    sglang: raises("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for prefill requires"),
-    explanation: "The TensorRT-LLM MHA prefill kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only; on Ampere/Ada GPUs choose another prefill backend (flashinfer, triton).",
+    sglang: Sglang::Raises(TRTLLM_MHA_PREFILL_SITE),
+    explanation: "The TensorRT-LLM MHA prefill kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only (in SGLang 0.5.18 for Blackwell SM100 only); elsewhere choose another prefill backend (flashinfer, triton).",
     flags: &["--attention-backend", "--prefill-attention-backend"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer",
@@ -509,6 +538,66 @@ pub static MIS_CHUNKED_PREFILL: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --chunked-prefill-size -1",
 };
 
+pub static CUTLASS_MLA_PAGE: Rule = Rule {
+    code: "ATTN123",
+    name: "cutlass-mla-page-size-128",
+    sglang: warns("overrides._mla_backend_page_constraints", "Cutlass MLA only supports a page_size of 128"),
+    explanation: "The Cutlass MLA backend (SGLang 0.5.18 and 0.5.19; later releases dropped it) works on 128-token KV pages, so SGLang sets --page-size 128 whatever was given (it warns even when it already was 128).",
+    flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16",
+};
+
+pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
+    code: "ATTN124",
+    name: "tokenspeed-mla-page-size",
+    sglang: warns("overrides._mla_backend_page_constraints", "tokenspeed_mla only supports page_size of 32 or 64"),
+    explanation: "The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 runs it as cutedsl_mla) works on 32- or 64-token KV pages; another page size is changed to 64.",
+    flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64",
+};
+
+pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
+    code: "ATTN125",
+    name: "tokenspeed-mla-needs-blackwell",
+    sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend is only supported on Blackwell"),
+    explanation: "The tokenspeed_mla kernels (up to SGLang 0.5.22; 0.5.23 runs the backend as cutedsl_mla) run on Blackwell GPUs (SM100/SM12x) only.",
+    flags: &["--attention-backend", "--decode-attention-backend"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
+};
+
+pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
+    code: "ATTN126",
+    name: "tokenspeed-mla-kv-cache-dtype",
+    sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3"),
+    explanation: "The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 sets the FP8 KV cache itself) reads an fp8_e4m3 KV cache only, so it needs --kv-cache-dtype fp8_e4m3 ('auto' is refused).",
+    flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
+};
+
+pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
+    code: "ATTN127",
+    name: "intel-xpu-mla-decode-only",
+    sglang: raises("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models"),
+    explanation: "In SGLang 0.5.18 and 0.5.19 the intel_xpu attention backend runs MLA models (DeepSeek-style) for decode only: their prefill needs another backend (triton), with --decode-attention-backend intel_xpu.",
+    flags: &["--attention-backend", "--prefill-attention-backend"],
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend triton",
+};
+
+pub static DUAL_CHUNK_DISABLES: Rule = Rule {
+    code: "ATTN128",
+    name: "dual-chunk-disables-mixed-chunk-and-radix-cache",
+    sglang: warns("attention_hook.handle_attention_backend_compatibility", "Mixed chunk and radix cache are disabled when using dual-chunk"),
+    explanation: "The dual-chunk flash attention backend (for long-context Qwen models; SGLang 0.5.18 and 0.5.19) runs without mixed chunked prefill and without the radix cache: SGLang turns both off.",
+    flags: &["--attention-backend", "--enable-mixed-chunk", "--disable-radix-cache"],
+    example_bad: "",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton",
+};
+
 pub static RULES: &[&Rule] = &[
     &DETERMINISTIC_BACKEND,
     &DETERMINISTIC_ROCM_RCCL,
@@ -557,6 +646,12 @@ pub static RULES: &[&Rule] = &[
     &MIS_CUDA_GRAPH,
     &MIS_RADIX,
     &MIS_CHUNKED_PREFILL,
+    &CUTLASS_MLA_PAGE,
+    &TOKENSPEED_MLA_PAGE,
+    &TOKENSPEED_MLA_BLACKWELL,
+    &TOKENSPEED_MLA_KV_DTYPE,
+    &INTEL_XPU_MLA_PREFILL,
+    &DUAL_CHUNK_DISABLES,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -674,6 +769,19 @@ fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
     }
 }
 
+/// 0.5.18's `ModelConfig._detect_attention_sinks`: GptOss always, MiMoV2 by its config flags
+/// (as SGLang computed them for a catalog model), no other architecture.
+fn has_attention_sinks_0_5_18(m: &crate::models::ModelFacts) -> Option<bool> {
+    let arch = m.architecture?;
+    if arch == "GptOssForCausalLM" {
+        Some(true)
+    } else if matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM" | "MiMoV2MTP") {
+        m.computed.and_then(|c| c.has_attention_sinks)
+    } else {
+        Some(false)
+    }
+}
+
 /// `ModelConfig.has_asymmetric_kv` for an MHA model: as SGLang computed it for a catalog model,
 /// else where the architecture decides it.
 fn has_asymmetric_kv(m: &crate::models::ModelFacts) -> Option<bool> {
@@ -712,9 +820,9 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
             return Some("fa3");
         }
         let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_ascii_uppercase);
-        if is_sm100(ctx.hw)
-            && no_spec_or_topk_one(ctx)
-            && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || algorithm.as_deref() == Some("DFLASH"))
+        // `_forces_eagle_topk_one` (DFLASH) is 0.5.23's
+        let forces_topk_one = algorithm.as_deref() == Some("DFLASH") && !is_0_5_18(ctx);
+        if is_sm100(ctx.hw) && no_spec_or_topk_one(ctx) && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || forces_topk_one)
         {
             // trtllm_mha needs K and V rows of one width; fa4 carries v_head_dim through.
             let asymmetric = ctx.model_fact(DEFAULT_BACKEND_SITE, has_asymmetric_kv)?;
@@ -727,7 +835,11 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
         if !crate::rules::shared::runtime_context::has_flashinfer(ctx) {
             return Some("triton");
         }
-        let sinks = ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks)?;
+        let sinks = if is_0_5_18(ctx) {
+            ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks_0_5_18)?
+        } else {
+            ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks)?
+        };
         return Some(if sinks { "triton" } else { "flashinfer" });
     }
     if is_sm90(ctx.hw) {
@@ -745,7 +857,7 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
     }
 }
 
-/// Architectures whose override providers (`model_overrides/*.py`, `overrides._step3p_overrides`,
+/// 0.5.23's architectures whose override providers (`model_overrides/*.py`, `overrides._step3p_overrides`,
 /// run by `model_hook.handle_model_specific_adjustments`) may pick attention backends before
 /// `_attention_backend_default` runs. That hook is not modelled for them here, so their backend
 /// stays unknown.
@@ -766,16 +878,48 @@ const ARCHS_WITH_ATTENTION_OVERRIDES: &[&str] = &[
     "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration", "Step3p5ForCausalLM", "Step3p7ForConditionalGeneration",
 ];
 
-/// The release whose architecture lists this file carries.
-const MODEL_LISTS_RELEASE: &str = "0.5.23";
+/// 0.5.18's architectures whose model override providers (`overrides.py`'s
+/// `@register_model_override` functions that declare an attention backend, and the
+/// `_step3p_overrides` predicate) may pick attention backends in
+/// `ServerArgs._handle_model_specific_adjustments`.
+const ARCHS_WITH_ATTENTION_OVERRIDES_0_5_18: &[&str] = &[
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "FalconH1ForCausalLM", "Gemma4ForCausalLM",
+    "Gemma4ForConditionalGeneration", "Gemma4UnifiedForConditionalGeneration", "GlmMoeDsaForCausalLM", "GptOssForCausalLM",
+    "GraniteMoeHybridForCausalLM", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
+    "InternS2MobiusForConditionalGeneration", "InternS2PreviewForConditionalGeneration", "JetNemotronForCausalLM",
+    "JetVLMForConditionalGeneration", "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration", "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM", "Llama4ForCausalLM", "Llama4ForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN",
+    "MiniCPMV4_6ForConditionalGeneration", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration",
+    "MistralLarge3ForCausalLM", "MossVLForConditionalGeneration", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Olmo2ForCausalLM",
+    "PixtralForConditionalGeneration", "Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+];
+
+/// 0.5.18's `_step3p_overrides` matches architectures by substring.
+const STEP3P_SUBSTRINGS_0_5_18: &[&str] = &["Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"];
+
+/// The releases whose architecture lists this file carries: 0.5.23's, and 0.5.18's.
+fn model_lists_carried(ctx: &Ctx) -> bool {
+    ctx.release.version == "0.5.23" || is_0_5_18(ctx)
+}
+
+/// Whether the model's architecture has override providers that may pick attention backends
+/// (in the checked release; in a release whose lists are not carried, any may).
+fn has_attention_overrides(ctx: &Ctx) -> bool {
+    let Some(arch) = ctx.model.as_ref().and_then(|m| m.architecture) else { return false };
+    if is_0_5_18(ctx) {
+        ARCHS_WITH_ATTENTION_OVERRIDES_0_5_18.contains(&arch) || STEP3P_SUBSTRINGS_0_5_18.iter().any(|s| arch.contains(s))
+    } else {
+        ARCHS_WITH_ATTENTION_OVERRIDES.contains(&arch)
+    }
+}
 
 /// `overrides._attention_backend_default`'s fill: the model's default backend, or unknown.
 fn fill_default_backend(ctx: &mut Ctx) {
     if !ctx.cfg.is_none(f::attention_backend) || ctx.cfg.is_unknown(f::attention_backend) {
         return;
     }
-    let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
-    if ctx.release.version != MODEL_LISTS_RELEASE || overridden {
+    let overridden = has_attention_overrides(ctx);
+    if !model_lists_carried(ctx) || overridden {
         mark_default_backend_unknown(ctx);
         return;
     }
@@ -805,10 +949,12 @@ fn deterministic_deepseek(ctx: &mut Ctx, needed_by: crate::release::SiteRef, wit
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Some(false);
     }
-    if ctx.release.version != MODEL_LISTS_RELEASE {
+    if !model_lists_carried(ctx) {
         ctx.model_config(needed_by);
         return None;
     }
+    // 0.5.18's handler lists the pass's architectures only.
+    let with_glm5_next = with_glm5_next && !is_0_5_18(ctx);
     let arch = ctx.model_fact(needed_by, |m| m.architecture)?;
     Some(DETERMINISTIC_DEEPSEEK_ARCHS.contains(&arch) || (with_glm5_next && arch == "Glm5NextForConditionalGeneration"))
 }
@@ -860,14 +1006,14 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         // platform_hook.handle_cpu_backends (not modelled) has set the backend by now.
         mark_default_backend_unknown(ctx);
     }
-    let choices = list_repr(DETERMINISTIC_CHOICES);
+    let choices = list_repr(deterministic_choices(ctx));
     match opt_str(ctx, f::attention_backend) {
         None if ctx.cfg.read_unknown() => {}
         None => {
             // fa3 up to Hopper; on Blackwell triton for DeepSeek-style models, else flashinfer.
             // An architecture whose override provider may have picked a backend (in
             // model_hook, not modelled for it) leaves it unknown.
-            let overridden = ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|a| ARCHS_WITH_ATTENTION_OVERRIDES.contains(&a));
+            let overridden = has_attention_overrides(ctx);
             let backend = if overridden {
                 None
             } else if is_sm100(ctx.hw) || is_sm120(ctx.hw) {
@@ -889,7 +1035,7 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
                 ctx.cfg.set_unknown(f::attention_backend, PyValue::None);
             }
         }
-        Some(b) if !DETERMINISTIC_CHOICES.contains(&b.as_str()) => {
+        Some(b) if !deterministic_choices(ctx).contains(&b.as_str()) => {
             let fixes = vec![
                 ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-deterministic-inference", f::enable_deterministic_inference, Applicability::Unsafe),
@@ -991,6 +1137,7 @@ fn mla_page_constraints(
     prefill: Option<&str>,
     draft: Option<&str>,
     page: &PyValue,
+    (cutlass, tokenspeed): (bool, bool),
 ) -> (PyValue, Vec<(&'static Rule, PyValue)>) {
     let mut page_size = page.clone();
     let mut warnings: Vec<(&'static Rule, PyValue)> = Vec::new();
@@ -1000,8 +1147,16 @@ fn mla_page_constraints(
         warnings.push((&FLASHMLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
+    if cutlass && any(&[base, decode], "cutlass_mla") {
+        warnings.push((&CUTLASS_MLA_PAGE, page_size.clone()));
+        page_size = PyValue::Int(128);
+    }
     if any(&[base, decode], "trtllm_mla") && !in_list(&page_size, &[32, 64]) {
         warnings.push((&TRTLLM_MLA_PAGE, page_size.clone()));
+        page_size = PyValue::Int(64);
+    }
+    if tokenspeed && any(&[base, decode], "tokenspeed_mla") && !in_list(&page_size, &[32, 64]) {
+        warnings.push((&TOKENSPEED_MLA_PAGE, page_size.clone()));
         page_size = PyValue::Int(64);
     }
     if any(&[base, decode, prefill], "cutedsl_mla") && !in_list(&page_size, &[32, 64]) {
@@ -1030,13 +1185,16 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
     let draft = opt_str(ctx, f::speculative_draft_attention_backend);
     let page = ctx.cfg.get(f::page_size).clone();
     let others_unknown = ctx.cfg.read_unknown();
+    // the releases with cutlass_mla (up to 0.5.19) and a tokenspeed_mla of its own (up to 0.5.22;
+    // 0.5.23 runs it as cutedsl_mla)
+    let older = (CUTLASS_MLA_PAGE.applies_to(ctx.release), TOKENSPEED_MLA_PAGE.applies_to(ctx.release));
     let outcomes: Vec<(PyValue, Vec<(&'static Rule, PyValue)>)> = if base_unknown {
         default_backend_candidates(ctx)
             .iter()
-            .map(|b| mla_page_constraints(Some(b), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page))
+            .map(|b| mla_page_constraints(Some(b), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page, older))
             .collect()
     } else {
-        vec![mla_page_constraints(base.as_deref(), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page)]
+        vec![mla_page_constraints(base.as_deref(), decode.as_deref(), prefill.as_deref(), draft.as_deref(), &page, older)]
     };
     let Some((first_page, first_warnings)) = outcomes.first().cloned() else { return };
     let agree = outcomes.iter().all(|(p, w)| *p == first_page && w.iter().map(|x| x.0.code).eq(first_warnings.iter().map(|x| x.0.code)));
@@ -1052,6 +1210,8 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
         let fixes = if std::ptr::eq(*rule, &FLASHMLA_PAGE) {
             // logged whatever the page size: writing it does not silence it
             if before.as_int() == Some(64) { vec![] } else { vec![Fix::advice("Add --page-size 64 (what SGLang runs) to say so in the command")] }
+        } else if std::ptr::eq(*rule, &CUTLASS_MLA_PAGE) {
+            if before.as_int() == Some(128) { vec![] } else { vec![Fix::advice("Add --page-size 128 (what SGLang runs) to say so in the command")] }
         } else {
             vec![ctx.fix_set("Use --page-size 64", f::page_size, "64", Applicability::Safe)]
         };
@@ -1122,9 +1282,26 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
             return ctx.raise(&TRTLLM_MLA_BLACKWELL, &[], &[dest], fixes);
         }
-        if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "auto")) {
+        // 0.5.18 also reads an fp4_e2m1 cache (its message lists it)
+        let fp4_ok = kv.as_deref() == Some("fp4_e2m1")
+            && TRTLLM_MLA_KV_DTYPE.site(ctx.release).is_some_and(|s| s.template.contains("fp4_e2m1"));
+        if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "auto")) && !fp4_ok {
             let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
             return ctx.raise(&TRTLLM_MLA_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes);
+        }
+    }
+    // 0.5.18's tokenspeed_mla (the rules apply where the release has the checks)
+    let tokenspeed = any_of(&[side_is(ctx, &base, "tokenspeed_mla"), Some(decode_b.as_deref() == Some("tokenspeed_mla"))]);
+    if tokenspeed == Some(true) && TOKENSPEED_MLA_BLACKWELL.applies_to(ctx.release) {
+        let dest = if decode_b.as_deref() == Some("tokenspeed_mla") && ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
+        if !is_blackwell(ctx.hw) {
+            let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
+            return ctx.raise(&TOKENSPEED_MLA_BLACKWELL, &[], &[dest], fixes);
+        }
+        if kv.as_deref() != Some("fp8_e4m3") {
+            let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Safe)];
+            let shown = opt_display(&kv);
+            return ctx.raise(&TOKENSPEED_MLA_KV_DTYPE, &[("view.kv_cache_dtype", &shown)], &[f::kv_cache_dtype, dest], fixes);
         }
     }
 
@@ -1158,7 +1335,7 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     let (prefill, decode) = (side(ctx, f::prefill_attention_backend), side(ctx, f::decode_attention_backend));
     let (p_mha, d_mha) = (side_is(ctx, &prefill, "trtllm_mha"), side_is(ctx, &decode, "trtllm_mha"));
     if any_of(&[p_mha, d_mha]) != Some(false) {
-        const MHA_SITE: crate::release::SiteRef = site("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for prefill requires");
+        const MHA_SITE: crate::release::SiteRef = TRTLLM_MHA_PREFILL_SITE;
         let hw_ok = is_sm90(ctx.hw) || is_sm100(ctx.hw) || is_sm120(ctx.hw);
         let pdest = if ctx.cfg.is_explicit(f::prefill_attention_backend) { f::prefill_attention_backend } else { f::attention_backend };
         let ddest = if ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
@@ -1173,11 +1350,15 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
             None if raises => None,
             None => Some(false),
         };
+        // A check the release does not have never raises (0.5.18 has the prefill and decode
+        // GPU checks only).
+        let has = |rule: &Rule| rule.applies_to(ctx.release);
+        let prefill_hw_ok = if trtllm_mha_prefill_needs_sm100(ctx) { is_sm100(ctx.hw) } else { hw_ok };
         let checks = [
-            would(p_mha, !hw_ok),
-            would(p_mha, is_sm120(ctx.hw) && fp8_or_skip),
+            would(p_mha, !prefill_hw_ok),
+            would(p_mha, is_sm120(ctx.hw) && fp8_or_skip && has(&TRTLLM_MHA_SM120_FP8)),
             would(d_mha, !hw_ok),
-            would(p_mha, !is_sm100(ctx.hw) && ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1),
+            would(p_mha, !is_sm100(ctx.hw) && ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && has(&TRTLLM_MHA_PREFILL_CP)),
         ];
         match checks.iter().position(|c| *c != Some(false)) {
             Some(0) if checks[0] == Some(true) => {
@@ -1225,10 +1406,11 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     let any_fa4 = [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend].iter().any(|&b| ctx.cfg.is(b, "fa4"));
     if any_fa4 && is_sm100(ctx.hw) && ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(0) <= 1 {
         let page = ctx.cfg.get(f::page_size).clone();
-        let facts = if ctx.release.version == MODEL_LISTS_RELEASE { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
+        let facts = if model_lists_carried(ctx) { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
         match facts {
             Some((true, _)) => {}
-            Some((false, "DiffusionGemmaForBlockDiffusion")) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
+            // 0.5.18's pass has no DiffusionGemma branch
+            Some((false, "DiffusionGemmaForBlockDiffusion")) if !is_0_5_18(ctx) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
             Some((false, _)) => {
                 let fixes = if page.as_int() == Some(128) && !matches!(page, PyValue::Bool(_)) {
                     vec![]
@@ -1265,6 +1447,23 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
 
     // XPU decode context parallelism (_check_xpu_dcp) runs on Intel XPU only: no carried profile.
 
+    // 0.5.18: intel_xpu runs MLA models for decode only (the rule applies where the release has
+    // the check).
+    ctx.cfg.forget_reads();
+    if INTEL_XPU_MLA_PREFILL.applies_to(ctx.release) {
+        let prefill = side(ctx, f::prefill_attention_backend);
+        if side_is(ctx, &prefill, "intel_xpu") == Some(true) {
+            const XPU_SITE: crate::release::SiteRef =
+                site("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models");
+            let Some(is_mla) = ctx.model_fact(XPU_SITE, |m| m.derived.is_mla) else { return Ok(()) };
+            if is_mla {
+                let dest = if ctx.cfg.is(f::prefill_attention_backend, "intel_xpu") { f::prefill_attention_backend } else { f::attention_backend };
+                let fixes = vec![ctx.fix_set("Prefill on triton", dest, "triton", Applicability::Unsafe)];
+                return ctx.raise(&INTEL_XPU_MLA_PREFILL, &[], &[dest], fixes);
+            }
+        }
+    }
+
     // overrides._intel_xpu_page_constraint: the accepted sizes depend on MLA (the model).
     ctx.cfg.forget_reads();
     let (prefill, decode) = (side(ctx, f::prefill_attention_backend), side(ctx, f::decode_attention_backend));
@@ -1273,6 +1472,24 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         if !matches!(page.as_int(), Some(64 | 128)) {
             ctx.cfg.set_unknown(f::page_size, page);
         }
+    }
+
+    // 0.5.18: overrides._attention_backend_dual_chunk raises for a model whose config has
+    // `dual_chunk_attention_config` (Qwen's 1M-context checkpoints) unless the backend is
+    // dual_chunk_flash_attn: a config key the model facts do not carry, so not replayed here.
+    // Then the dual-chunk backend turns mixed chunked prefill and the radix cache off.
+    ctx.cfg.forget_reads();
+    if DUAL_CHUNK_DISABLES.applies_to(ctx.release) && ctx.cfg.is(f::attention_backend, "dual_chunk_flash_attn") {
+        let mut fixes = vec![];
+        if ctx.cfg.truthy(f::enable_mixed_chunk) {
+            fixes.push(ctx.fix_remove("Remove --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe));
+        }
+        if !ctx.cfg.truthy(f::disable_radix_cache) {
+            fixes.push(ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Safe));
+        }
+        ctx.warn(&DUAL_CHUNK_DISABLES, &[], &[f::attention_backend], fixes);
+        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
+        ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
     }
     Ok(())
 }
@@ -1327,7 +1544,8 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
         verify = Some("flashinfer".into());
     }
     const VERIFY_SITE: crate::release::SiteRef = site("attention_hook.handle_linear_attn_backend", "--linear-attn-verify-backend flashinfer on SM100+");
-    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer");
+    // 0.5.18 has no PP-spec fallback of a KDA model's verify to triton
+    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer") && !is_0_5_18(ctx);
     if pp_spec_kda {
         // uses_kda_attention(hf_config): a KDA model's verify falls back to triton.
         if cuda_sm100_plus(ctx) && dtype.as_deref() != Some("bfloat16") {
@@ -1531,13 +1749,13 @@ mod tests {
 
     #[test]
     fn page_constraints_chain() {
-        let (p, w) = mla_page_constraints(Some("trtllm_mha"), None, None, None, &PyValue::None);
+        let (p, w) = mla_page_constraints(Some("trtllm_mha"), None, None, None, &PyValue::None, (false, false));
         assert_eq!(p, PyValue::Int(64));
         assert_eq!(w.len(), 1);
-        let (p, w) = mla_page_constraints(Some("flashmla"), None, None, None, &PyValue::Int(64));
+        let (p, w) = mla_page_constraints(Some("flashmla"), None, None, None, &PyValue::Int(64), (false, false));
         assert_eq!(p, PyValue::Int(64));
         assert_eq!(w.len(), 1);
-        let (p, w) = mla_page_constraints(Some("fa3"), None, None, None, &PyValue::None);
+        let (p, w) = mla_page_constraints(Some("fa3"), None, None, None, &PyValue::None, (false, false));
         assert_eq!(p, PyValue::None);
         assert!(w.is_empty());
     }

@@ -138,7 +138,24 @@ const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments
 /// the hook takes on the release's own sites and lists. Each entry is measured against the
 /// release's recorded fixtures (`tools/measure_steps.py <version> --all-steps` lists what
 /// every counterpart would still get wrong); a step not listed is reported as not modelled.
-const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &["hicache_hook.handle_hicache_ratio_default", "kv_cache_hook.handle_mxfp8_kv_cache_compatibility", "kv_cache_hook.handle_prefill_only_disable_kv_cache", "hicache_hook.handle_hicache", "kv_cache_hook.handle_cache_compatibility"])];
+const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
+    "0.5.18",
+    &[
+        // kv_cache, hicache
+        "hicache_hook.handle_hicache_ratio_default",
+        "kv_cache_hook.handle_mxfp8_kv_cache_compatibility",
+        "kv_cache_hook.handle_prefill_only_disable_kv_cache",
+        "hicache_hook.handle_hicache",
+        "kv_cache_hook.handle_cache_compatibility",
+        // attention, mamba
+        "attention_hook.handle_deterministic_inference",
+        "attention_hook.handle_attention_backend_compatibility",
+        "attention_hook.handle_multi_item_scoring",
+        "attention_hook.handle_linear_attn_backend",
+        "mamba_hook.handle_mamba_backend",
+        "mamba_hook.handle_int8_mamba_checkpoint",
+    ],
+)];
 
 /// The hook that runs `step` of `data`'s release: its own name, a hook of the same source, or
 /// a counterpart replayed as written.
