@@ -148,12 +148,15 @@ fn starts_with_normalized(text: &str, prefix: &str) -> bool {
 /// another), else those it starts.
 fn candidates(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef) -> Vec<&'static Site> {
     let Some(sites) = map.get(site.function) else { return Vec::new() };
+    // A placeholder reads the same field through another receiver in another release
+    // (`{self.grpc_port}` in 0.5.18's methods, `{cfg.grpc_port}` in a hook): the same text.
+    let message = receiverless(site.message);
     let exact: Vec<&'static Site> =
-        sites.iter().copied().filter(|s| s.template.split_whitespace().eq(site.message.split_whitespace())).collect();
+        sites.iter().copied().filter(|s| receiverless(s.template).split_whitespace().eq(message.split_whitespace())).collect();
     if !exact.is_empty() || site.message.is_empty() {
         return exact;
     }
-    sites.iter().copied().filter(|s| starts_with_normalized(s.template, site.message)).collect()
+    sites.iter().copied().filter(|s| starts_with_normalized(&receiverless(s.template), &message)).collect()
 }
 
 fn find(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef) -> Option<&'static Site> {

@@ -57,10 +57,12 @@ fn find(sites: &Sites, map: &Value, site: &SiteRef) -> Option<(String, String)> 
         Some(l) => l,
         None => sites.by_function.get(&mapped(site.function, map)?)?,
     };
-    let message = words(site.message);
-    let exact: Vec<&(String, String)> = list.iter().filter(|(_, t)| words(t) == message).collect();
+    // a placeholder read through another receiver (`{self.x}` in 0.5.18, `{cfg.x}`) is the same text
+    let message = words(&release::receiverless(site.message));
+    let text = |t: &str| words(&release::receiverless(t));
+    let exact: Vec<&(String, String)> = list.iter().filter(|(_, t)| text(t) == message).collect();
     let found: Vec<&(String, String)> =
-        if !exact.is_empty() || message.is_empty() { exact } else { list.iter().filter(|(_, t)| words(t).starts_with(&message)).collect() };
+        if !exact.is_empty() || message.is_empty() { exact } else { list.iter().filter(|(_, t)| text(t).starts_with(&message)).collect() };
     found.get(usize::from(site.nth)).map(|s| (*s).clone())
 }
 

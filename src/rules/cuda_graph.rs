@@ -65,8 +65,40 @@ pub static CG103: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha",
 };
 
+pub static CG104: Rule = Rule {
+    code: "CG104",
+    name: "kimi-symm-mem-with-cuda-graphs",
+    sglang: warns("kimi_k3_hook.disable_kimi_k3_symm_mem", "Kimi hybrid model: ignoring --enable-symm-mem because CUDA graphs are on."),
+    explanation: "SGLang 0.5.18 turns --enable-symm-mem back off for the Kimi hybrid models (KimiLinear, Kimi K3) unless every phase runs eagerly: symmetric-memory allocations are per forward pass, so an address captured into a CUDA graph is not valid on replay.",
+    flags: &["--enable-symm-mem", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
+    example_bad: "",
+    example_good: "",
+};
+
 /// Every rule in this family.
-pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103];
+pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103, &CG104];
+
+/// A release whose `Backend` still has `tc_piecewise` (0.5.18: its --cuda-graph-backend-* choices
+/// name it): it is allowed, the prefill default off CUDA, and its own compatibility rules run.
+fn tc_piecewise_backend(ctx: &Ctx) -> bool {
+    ctx.release
+        .schema
+        .action_for_dest("cuda_graph_backend_prefill")
+        .and_then(|a| a.choices.as_ref())
+        .is_some_and(|c| c.iter().any(|v| v.as_str() == Some(TC_PIECEWISE)))
+}
+
+/// `Backend.TC_PIECEWISE` (0.5.18).
+const TC_PIECEWISE: &str = "tc_piecewise";
+
+/// `ALLOWED_BACKENDS_PER_PHASE[phase]` in the checked release.
+fn allowed_backends(ctx: &Ctx) -> Vec<&'static str> {
+    if tc_piecewise_backend(ctx) {
+        vec![FULL, BREAKABLE, TC_PIECEWISE, DISABLED]
+    } else {
+        ALLOWED_BACKENDS.to_vec()
+    }
+}
 
 
 
@@ -139,7 +171,12 @@ pub fn apply_muse_glimmer_prefill_cuda_graph_max_bs_default(_ctx: &mut Ctx) -> S
 /// `handle_cuda_graph_config`.
 pub fn handle_cuda_graph_config(ctx: &mut Ctx) -> Step {
     parse_cuda_graph_config(ctx);
-    apply_cuda_graph_compatibility(ctx);
+    if tc_piecewise_backend(ctx) {
+        disable_kimi_k3_symm_mem(ctx);
+        apply_cuda_graph_compatibility_tc_piecewise(ctx);
+    } else {
+        apply_cuda_graph_compatibility(ctx);
+    }
     apply_deepep_adjustments(ctx);
     apply_cuda_graph_disaggregation_roles(ctx);
     if !validate_cuda_graph_config(ctx) {
@@ -165,6 +202,14 @@ pub fn handle_cuda_graph_config(ctx: &mut Ctx) -> Step {
 fn parse_cuda_graph_config(ctx: &mut Ctx) {
     let explicit = explicit_cuda_graph_input(ctx);
     let mut config = default_cuda_graph_config(ctx);
+    if tc_piecewise_backend(ctx) && !ctx.hw.is_cuda() {
+        // `default_prefill_backend()`: tc_piecewise off CUDA (not locked)
+        if let PyValue::Dict(phases) = &mut config {
+            if let Some((_, fields)) = phases.iter_mut().find(|(n, _)| n == PREFILL) {
+                dict_set(fields, "backend", PyValue::Str(TC_PIECEWISE.into()));
+            }
+        }
+    }
     let mut locked: Vec<String> = Vec::new();
     let mut set = |config: &mut PyValue, phase: &str, key: &str, value: PyValue| {
         if let PyValue::Dict(phases) = config {
@@ -205,6 +250,12 @@ fn parse_cuda_graph_config(ctx: &mut Ctx) {
             let v = if dest == f::cuda_graph_prefill_max_context { human_readable_int(&v) } else { v };
             set(&mut config, phase, key, v);
         }
+    }
+    // 0.5.18's --cuda-graph-tc-compiler, written to both phases
+    let tc_compiler = ctx.cfg.get(f::cuda_graph_tc_compiler).clone();
+    if !tc_compiler.is_none() {
+        set(&mut config, DECODE, "tc_compiler", tc_compiler.clone());
+        set(&mut config, PREFILL, "tc_compiler", tc_compiler);
     }
     if let PyValue::Dict(phases) = &explicit {
         for (phase, settings) in phases {
@@ -262,6 +313,103 @@ fn apply_cuda_graph_compatibility(ctx: &mut Ctx) {
         disable_breakable_cudagraph_if_incompatible(ctx);
     }
     // Full: disable_full_prefill_cudagraph_if_incompatible has no rules in 0.5.23.
+}
+
+/// 0.5.18's `kimi_k3_hook.disable_kimi_k3_symm_mem`: `--enable-symm-mem` goes back off for the
+/// Kimi hybrid architectures unless both phases' graphs are disabled.
+fn disable_kimi_k3_symm_mem(ctx: &mut Ctx) {
+    if !CG104.applies_to(ctx.release) || !ctx.cfg.truthy(f::enable_symm_mem) {
+        return;
+    }
+    let instance = ctx.cfg.str(f::model_path).and_then(|p| p.split_once("://")).is_some_and(|(scheme, _)| scheme == "instance");
+    if instance {
+        return;
+    }
+    // hf_config.architectures[0]: the model's config
+    let Some(arch) = ctx.model.and_then(|m| m.architecture) else {
+        let v = ctx.cfg.get(f::enable_symm_mem).clone();
+        ctx.cfg.set_unknown(f::enable_symm_mem, v);
+        return;
+    };
+    if !matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
+        return;
+    }
+    if phase_backend(ctx, DECODE).as_deref() == Some(DISABLED) && phase_backend(ctx, PREFILL).as_deref() == Some(DISABLED) {
+        return;
+    }
+    ctx.cfg.set(f::enable_symm_mem, PyValue::Bool(false));
+    let fixes = vec![ctx.fix_remove("Drop --enable-symm-mem (SGLang ignores it here)", f::enable_symm_mem, Applicability::Safe)];
+    ctx.warn(&CG104, &[], &[f::enable_symm_mem], fixes);
+}
+
+/// `supports_prefill_cp_bcg` in 0.5.18: prefill CP over the whole TP group, zigzag, trtllm_mha.
+fn supports_prefill_cp_bcg_tc_piecewise(ctx: &Ctx) -> bool {
+    let prefill = match ctx.cfg.str(f::prefill_attention_backend) {
+        Some(b) if !b.is_empty() => Some(b),
+        _ => ctx.cfg.str(f::attention_backend),
+    };
+    ctx.cfg.truthy(f::enable_prefill_cp)
+        && ctx.cfg.get(f::attn_cp_size) == ctx.cfg.get(f::tp_size)
+        && ctx.cfg.is(f::cp_strategy, "zigzag")
+        && prefill == Some("trtllm_mha")
+}
+
+/// `_apply_cuda_graph_compatibility` of a release with the tc_piecewise backend (0.5.18).
+fn apply_cuda_graph_compatibility_tc_piecewise(ctx: &mut Ctx) {
+    if is_locked(ctx, PREFILL, "backend") {
+        return;
+    }
+    let prefill = phase_backend(ctx, PREFILL);
+    // The multimodal switches (breakable -> tc_piecewise for the piecewise-allowlisted
+    // architectures, and the multimodal rules) read the model's config: decided only for a model
+    // known not to be multimodal.
+    let model = ctx.model.and_then(|m| Some((m.derived.is_multimodal?, m.architecture?)));
+    let arch = match model {
+        Some((false, arch)) => arch,
+        _ => {
+            if matches!(prefill.as_deref(), Some(BREAKABLE) | Some(TC_PIECEWISE)) {
+                let v = ctx.cfg.get(f::cuda_graph_config).clone();
+                ctx.cfg.set_unknown(f::cuda_graph_config, v);
+            }
+            return;
+        }
+    };
+    match prefill.as_deref() {
+        // Unlocked only as the default off CUDA (the switch above needs a multimodal model):
+        // the "non-CUDA hardware" rule turns it off (no warning).
+        Some(TC_PIECEWISE) if !ctx.hw.is_cuda() => with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into())),
+        Some(TC_PIECEWISE) => {
+            let v = ctx.cfg.get(f::cuda_graph_config).clone();
+            ctx.cfg.set_unknown(f::cuda_graph_config, v);
+        }
+        Some(BREAKABLE) => {
+            let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
+            let is_dsv4 = matches!(arch, "DeepseekV4ForCausalLM" | "DeepseekV4ForCausalLMNextN" | "DeepseekV4ForCausalLMDSpark");
+            let rules: [(&str, bool, Field); 5] = [
+                ("DeepSeek-V4 (heavy capture-pool memory pressure)", is_dsv4, f::model_path),
+                (
+                    "context parallel (attn_cp_size > 1)",
+                    ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 && !supports_prefill_cp_bcg_tc_piecewise(ctx),
+                    f::attn_cp_size,
+                ),
+                ("decode context parallel (dcp_size > 1)", ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1, f::dcp_size),
+                ("two-batch overlap", ctx.cfg.truthy(f::enable_two_batch_overlap), f::enable_two_batch_overlap),
+                ("unvalidated a2a backend", !matches!(a2a.as_str(), "none" | "deepep" | "megamoe" | "flashinfer"), f::moe_a2a_backend),
+            ];
+            if let Some((name, _, dest)) = rules.into_iter().find(|(_, hit, _)| *hit) {
+                let fixes = vec![ctx.fix_set(
+                    "Choose the prefill graph backend yourself (disabled keeps today's behaviour without the warning)",
+                    f::cuda_graph_backend_prefill,
+                    DISABLED,
+                    Applicability::Safe,
+                )];
+                ctx.warn(&CG101, &[("name", &name)], &[dest], fixes);
+                with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+            }
+        }
+        // Full: no rules.
+        _ => {}
+    }
 }
 
 /// `disable_breakable_cudagraph_if_incompatible`: the first matching rule disables the prefill
@@ -371,16 +519,17 @@ fn apply_cuda_graph_disaggregation_roles(ctx: &mut Ctx) {
 fn validate_cuda_graph_config(ctx: &mut Ctx) -> bool {
     for phase in PHASES {
         let backend = phase_value(ctx, phase, "backend");
-        if backend.as_str().is_some_and(|b| ALLOWED_BACKENDS.contains(&b)) {
+        let allowed_backends = allowed_backends(ctx);
+        if backend.as_str().is_some_and(|b| allowed_backends.contains(&b)) {
             continue;
         }
-        let allowed = format!("({})", ALLOWED_BACKENDS.map(|b| format!("'{b}'")).join(", "));
+        let allowed = format!("({})", allowed_backends.iter().map(|b| format!("'{b}'")).collect::<Vec<_>>().join(", "));
         let args: &Args = &[("phase", &phase), ("backend", &backend.repr()), ("ALLOWED_BACKENDS_PER_PHASE[phase]", &allowed)];
         let mut fixes = Vec::new();
         if let Some(s) = ctx.cfg.setting(f::cuda_graph_config) {
             if !s.from_config {
                 let whole = s.whole_span;
-                for b in ALLOWED_BACKENDS {
+                for b in allowed_backends {
                     fixes.push(crate::diagnostic::Fix {
                         title: format!("Drop --cuda-graph-config and pick the {phase} backend '{b}' with --cuda-graph-backend-{phase}"),
                         applicability: Applicability::Unsafe,

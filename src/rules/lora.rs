@@ -89,6 +89,15 @@ pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
     example_bad: "--lora-paths a=/x --enable-lora-overlap-loading",
     example_good: "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16",
 };
+pub static SPECULATIVE_NGRAM_ONLY: Rule = Rule {
+    code: "LORA022",
+    name: "lora-speculative-ngram-only",
+    sglang: raises("lora_hook.check_lora_server_args", "Currently LoRA is only compatible with NGRAM speculative decoding."),
+    explanation: "SGLang 0.5.18 serves LoRA adapters with NGRAM speculative decoding only (later releases add EAGLE and others). The algorithm is read after resolution: NEXTN has become EAGLE by then.",
+    flags: &["--enable-lora", "--lora-paths", "--speculative-algorithm"],
+    example_bad: "",
+    example_good: "",
+};
 pub static TARGET_MODULES_ALL: Rule = Rule {
     code: "LORA009",
     name: "lora-target-modules-all-alone",
@@ -327,9 +336,22 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
             }
         }
 
+        // 0.5.18: `speculative_algorithm not in ["NGRAM", None]`, inline. Its speculative hook
+        // upper-cases the algorithm and renames only aliases (NEXTN -> EAGLE, Gemma 4 drafts ->
+        // FROZEN_KV_MTP): NGRAM and None stay themselves, whatever the model.
+        if SPECULATIVE_NGRAM_ONLY.applies_to(ctx.release) {
+            let alg = ctx.cfg.peek(f::speculative_algorithm).as_str().map(str::to_string);
+            if let Some(alg) = alg.filter(|a| !a.eq_ignore_ascii_case("NGRAM")) {
+                let fixes = vec![
+                    ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
+                    ctx.fix_set(format!("Use NGRAM speculative decoding instead of {alg}"), f::speculative_algorithm, "NGRAM", Applicability::Unsafe),
+                ];
+                return ctx.raise(&SPECULATIVE_NGRAM_ONLY, &[], &[f::speculative_algorithm, f::enable_lora, f::lora_paths], fixes);
+            }
+        }
         // check_lora_speculative_compatibility: the speculative hook (not modelled) renames the
         // algorithm (NEXTN -> EAGLE, Gemma4 assistant -> FROZEN_KV_MTP) before this runs.
-        if spec_kind(ctx) == Spec::Other {
+        else if spec_kind(ctx) == Spec::Other {
             ctx.model_config(site("lora_hook.check_lora_speculative_compatibility", "LoRA is only compatible with NGRAM, EAGLE,"));
         }
 
@@ -503,6 +525,7 @@ pub static RULES: &[&Rule] = &[
     &W_ENABLE_LORA_SET,
     &V2_LORA_MODES,
     &OVERLAP_LOADING_LIMIT,
+    &SPECULATIVE_NGRAM_ONLY,
     &TARGET_MODULES_ALL,
     &NEEDS_PATHS_OR_SHAPES,
     &MAX_LOADED_LT_PER_BATCH,

@@ -215,6 +215,14 @@ fn round3(x: f64) -> f64 {
     format!("{x:.3}").parse().unwrap_or(x)
 }
 
+/// SGLang 0.5.18's `ServerArgs._handle_gpu_memory_settings` (a release before the hook modules,
+/// `function-map.json`): 2048 tokens and 24/80 decode graphs on 20-35 GiB GPUs, 2048 prefill
+/// graph tokens for MLA models, and neither the max-running-requests clamp, the Qwen3-VL decode
+/// expansion nor the pipeline-parallel prefill-graph cap.
+fn legacy_memory_settings(ctx: &Ctx) -> bool {
+    !ctx.release.data.function_map.is_empty()
+}
+
 /// `handle_gpu_memory_settings`.
 pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
     const ASSERT: crate::release::SiteRef = site("memory_hook.handle_gpu_memory_settings", "cuda_graph_config[decode].bs should contain positive batch sizes");
@@ -251,9 +259,11 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
     let decode_max_bs_is_default = get(&config, DECODE, "max_bs").is_none();
     let tp = ctx.cfg.int(f::tp_size).unwrap_or(1);
 
+    let legacy = legacy_memory_settings(ctx);
     // GPU-dependent capacity defaults.
     let (chunked, max_bs) = match gpu_mem {
         Some(m) if m < 20.0 * 1024.0 => (2048, 8),
+        Some(m) if m < 35.0 * 1024.0 && legacy => (2048, if tp < 4 { 24 } else { 80 }),
         Some(m) if m < 35.0 * 1024.0 => (4096, if tp < 4 { 48 } else { 160 }),
         Some(m) if m < 60.0 * 1024.0 => (4096, if tp < 4 { 32 } else { 160 }),
         Some(m) if m < 160.0 * 1024.0 => (8192, if tp < 4 { 256 } else { 512 }),
@@ -274,7 +284,7 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
 
     let mrr = ctx.cfg.int(f::max_running_requests);
     let cur = get(&config, DECODE, "max_bs").as_int();
-    if let (true, Some(mrr), Some(cur)) = (decode_max_bs_is_default, mrr, cur) {
+    if let (false, true, Some(mrr), Some(cur)) = (legacy, decode_max_bs_is_default, mrr, cur) {
         if cur > mrr {
             put(&mut config, DECODE, "max_bs", PyValue::Int(mrr));
         }
@@ -282,7 +292,7 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
 
     // qwen3_vl.expand_multimodal_decode_graph_to_running_limit
     let cur = get(&config, DECODE, "max_bs").as_int();
-    if let (Some(m), Some(mrr), Some(cur)) = (gpu_mem, mrr, cur) {
+    if let (false, Some(m), Some(mrr), Some(cur)) = (legacy, gpu_mem, mrr, cur) {
         if mrr <= 512 && cur < mrr && !is_locked(ctx, DECODE, "max_bs") && !is_locked(ctx, DECODE, "bs") {
             // large_hopper_qwen3_vl_model_type: is_sm90_supported() and >= 60 GiB, then the model
             let sm90 = ctx.hw.is_cuda() && ctx.hw.capability.0 == 9 && cuda_at_least(ctx, (12, 3));
@@ -354,12 +364,20 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
     if get(&config, PREFILL, "max_bs").is_none() {
         config_unknown |= chunked_unknown;
         // min(8192, chunked) for MLA models (use_mla_backend reads the model's config): the
-        // same value unless the chunk is above 8192.
-        if chunked.as_float().is_some_and(|c| c > 8192.0) {
+        // same value unless the chunk is above 8192. 0.5.18: 2048 for MLA models.
+        // (the model's MLA fact decides it when known)
+        let mla = ctx.model.as_ref().and_then(|m| m.derived.is_mla);
+        let mut max_bs = chunked.as_int();
+        if legacy {
+            match mla {
+                Some(true) => max_bs = Some(2048),
+                Some(false) => {}
+                None => config_unknown |= chunked.as_int() != Some(2048),
+            }
+        } else if chunked.as_float().is_some_and(|c| c > 8192.0) {
             config_unknown = true;
         }
-        let mut max_bs = chunked.as_int();
-        if let Some(m) = max_bs {
+        if let (false, Some(m)) = (legacy, max_bs) {
             let pp = ctx.cfg.int(f::pp_size).unwrap_or(1);
             if pp > 1
                 && get(&config, PREFILL, "backend").as_str() == Some(BREAKABLE)
@@ -425,7 +443,7 @@ fn cuda_at_least(ctx: &Ctx, want: (u32, u32)) -> bool {
 /// `mem_fraction_static` as `handle_gpu_memory_settings` computes it for a model that is not
 /// multimodal and does not use MLA, without post-capture KV sizing.
 fn mem_fraction_static_text_model(ctx: &Ctx, config: &PyValue, gpu_mem: Option<f64>) -> f64 {
-    let Some(gpu_mem) = gpu_mem else { return 0.95 };
+    let Some(gpu_mem) = gpu_mem else { return if legacy_memory_settings(ctx) { 0.88 } else { 0.95 } };
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     let tp = ctx.cfg.int(f::tp_size).unwrap_or(1) as f64;
     let pp = ctx.cfg.int(f::pp_size).unwrap_or(1) as f64;

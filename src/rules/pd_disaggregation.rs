@@ -206,6 +206,52 @@ pub static ENCODER_DISAGGREGATION_ARCH: Rule = Rule {
 };
 
 /// Every rule in this family.
+pub static DECODE_DCP_BACKEND: Rule = Rule {
+    code: "PD050",
+    name: "decode-dcp-transfer-backend",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP requires --disaggregation-transfer-backend mooncake or nixl"),
+    explanation: "In SGLang 0.5.18 a decode server with decode context parallelism (--dcp-size > 1) receives its KV cache relaid out by the Mooncake or NIXL transfer backends only.",
+    flags: &["--dcp-size", "--disaggregation-transfer-backend", "--disaggregation-mode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DECODE_DCP_RADIX: Rule = Rule {
+    code: "PD051",
+    name: "decode-dcp-radix-cache",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP currently requires chunk cache; --disaggregation-decode-enable-radix-cache"),
+    explanation: "In SGLang 0.5.18 a decode server with decode context parallelism keeps a chunk cache: the decode radix cache is not supported with it.",
+    flags: &["--dcp-size", "--disaggregation-decode-enable-radix-cache", "--disaggregation-mode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DECODE_DCP_HICACHE: Rule = Rule {
+    code: "PD052",
+    name: "decode-dcp-hierarchical-cache",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP currently requires chunk cache; --enable-hierarchical-cache"),
+    explanation: "In SGLang 0.5.18 a decode server with decode context parallelism keeps a chunk cache: the hierarchical cache is not supported with it.",
+    flags: &["--dcp-size", "--enable-hierarchical-cache", "--disaggregation-mode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DECODE_RADIX_SPECULATIVE: Rule = Rule {
+    code: "PD053",
+    name: "decode-radix-cache-excludes-speculative",
+    sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding"),
+    explanation: "SGLang 0.5.18 does not combine the decode server's radix cache with speculative decoding (later releases do).",
+    flags: &["--disaggregation-decode-enable-radix-cache", "--speculative-algorithm"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DECODE_CHUNK_CACHE_WARNING: Rule = Rule {
+    code: "PD054",
+    name: "decode-server-chunk-cache",
+    sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "KV cache is forced as chunk cache for decode server"),
+    explanation: "SGLang 0.5.18's wording of PD023: a decode server keeps a chunk cache (no radix cache) unless --disaggregation-decode-enable-radix-cache is given.",
+    flags: &["--disaggregation-mode", "--disaggregation-decode-enable-radix-cache"],
+    example_bad: "",
+    example_good: "",
+};
+
 pub static RULES: &[&Rule] = &[
     &HOST_RECEIVE_RANGE,
     &HOST_RECEIVE_FEATURES,
@@ -221,6 +267,11 @@ pub static RULES: &[&Rule] = &[
     &DECODE_RADIX_DP_WARNING,
     &DECODE_RADIX_ENABLED_WARNING,
     &DECODE_RADIX_DISABLED_WARNING,
+    &DECODE_DCP_BACKEND,
+    &DECODE_DCP_RADIX,
+    &DECODE_DCP_HICACHE,
+    &DECODE_RADIX_SPECULATIVE,
+    &DECODE_CHUNK_CACHE_WARNING,
     &PREFIX_MM_CACHE_NEEDS_ENCODER,
     &ENCODER_AND_LANGUAGE_ONLY,
     &ENCODER_ONLY_WITH_PD,
@@ -303,7 +354,25 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
     }
 
     // pd_disaggregation_hook.handle_pd_disaggregation#4 (decode DCP transfer backend): every
-    // backend argparse accepts is allowed ('mooncake_tcp' became 'mooncake' above).
+    // backend argparse accepts is allowed ('mooncake_tcp' became 'mooncake' above). 0.5.18's
+    // decode DCP takes mooncake or nixl and a chunk cache only.
+    if mode == "decode" && dcp > 1 && DECODE_DCP_BACKEND.applies_to(ctx.release) {
+        let b = backend(ctx);
+        if b != "mooncake" && b != "nixl" {
+            let fixes = vec![ctx.fix_set("Use the mooncake transfer backend", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe)];
+            let repr = crate::pyvalue::str_repr(&b);
+            return ctx.raise(&DECODE_DCP_BACKEND, &[("cfg.disaggregation_transfer_backend!r", &repr), ("cfg.disaggregation_transfer_backend", &repr)], &[f::disaggregation_transfer_backend, f::dcp_size], fixes);
+        }
+        if ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache) {
+            let fixes = vec![ctx.fix_remove("Drop --disaggregation-decode-enable-radix-cache", f::disaggregation_decode_enable_radix_cache, Applicability::Unsafe)];
+            return ctx.raise(&DECODE_DCP_RADIX, &[], &[f::disaggregation_decode_enable_radix_cache, f::dcp_size], fixes);
+        }
+        if ctx.cfg.truthy(f::enable_hierarchical_cache) {
+            let fixes = vec![ctx.fix_remove("Drop --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe)];
+            return ctx.raise(&DECODE_DCP_HICACHE, &[], &[f::enable_hierarchical_cache, f::dcp_size], fixes);
+        }
+    }
+    let legacy = DECODE_CHUNK_CACHE_WARNING.applies_to(ctx.release);
 
     if mode == "decode" {
         if ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache) {
@@ -324,20 +393,42 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                     fixes,
                 );
             }
-            if attn_dp_enabled(ctx) {
+            if DECODE_RADIX_SPECULATIVE.applies_to(ctx.release) && !ctx.cfg.is_none(f::speculative_algorithm) {
+                let alg = ctx.cfg.get(f::speculative_algorithm).py_str();
+                let fixes = vec![ctx.fix_remove(
+                    "Drop --disaggregation-decode-enable-radix-cache",
+                    f::disaggregation_decode_enable_radix_cache,
+                    Applicability::Unsafe,
+                )];
+                return ctx.raise(
+                    &DECODE_RADIX_SPECULATIVE,
+                    &[("server_args.speculative_algorithm", &alg)],
+                    &[f::disaggregation_decode_enable_radix_cache, f::speculative_algorithm],
+                    fixes,
+                );
+            }
+            // 0.5.18 reads `enable_dp_attention` (its resolved view)
+            let dp_attention = if legacy { ctx.cfg.truthy(f::enable_dp_attention) } else { attn_dp_enabled(ctx) };
+            if dp_attention {
                 ctx.warn(&DECODE_RADIX_DP_WARNING, &[], &[f::disaggregation_decode_enable_radix_cache], vec![]);
             }
             ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(false));
             ctx.warn(&DECODE_RADIX_ENABLED_WARNING, &[], &[f::disaggregation_decode_enable_radix_cache], vec![]);
         } else {
             ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
+            // one of the two wordings is the release's
             ctx.warn(&DECODE_RADIX_DISABLED_WARNING, &[], &[f::disaggregation_mode], vec![]);
+            ctx.warn(&DECODE_CHUNK_CACHE_WARNING, &[], &[f::disaggregation_mode], vec![]);
         }
         if ctx.cfg.is_none(f::disaggregation_decode_extra_slots) {
             let mut extra = 0;
             if let Some(mrr) = ctx.cfg.int(f::max_running_requests) {
-                let ranks = num_dp_ranks(ctx).max(1);
-                let per_worker = mrr.div_euclid(ranks).max(1);
+                let per_worker = if legacy {
+                    // 0.5.18: max_running_requests // max(1, dp_size)
+                    mrr.div_euclid(int(ctx, f::dp_size, 1).max(1))
+                } else {
+                    mrr.div_euclid(num_dp_ranks(ctx).max(1)).max(1)
+                };
                 if per_worker <= 32 {
                     extra = per_worker * 2;
                 }
@@ -354,7 +445,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
             )];
             return ctx.raise(&PREFILL_FAKE, &[], &[f::disaggregation_transfer_backend, f::disaggregation_mode], fixes);
         }
-        if env_bool(ctx, "SGLANG_RUST_SERVER") && !alias_bootstrap_port_to_api_port(ctx) {
+        if env_bool(ctx, "SGLANG_RUST_SERVER") && !alias_bootstrap_port_to_api_port(ctx, legacy) {
             return Ok(());
         }
     }
@@ -478,11 +569,13 @@ fn validate_prefill_complete(ctx: &mut Ctx, mode: &str) -> Step {
 
 /// `_alias_bootstrap_port_to_api_port` (SGLANG_RUST_SERVER on a prefill server); false when it
 /// raised or could not be checked.
-fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx) -> bool {
+fn alias_bootstrap_port_to_api_port(ctx: &mut Ctx, legacy: bool) -> bool {
     // rust_server_serves_kv_bootstrap: the built-in backends' bootstrap servers (mooncake, nixl,
     // ascend) subclass CommonKVBootstrapServer. 'mori' needs the optional `mori` package, which a
     // standard install lacks (SGLang fails importing it); 'fake' has no bootstrap server.
+    // 0.5.18 asks no backend.
     match backend(ctx).as_str() {
+        _ if legacy => {}
         "mooncake" | "nixl" | "ascend" => {}
         "mori" => {
             ctx.skip(site("pd_disaggregation_hook._alias_bootstrap_port_to_api_port", "SGLANG_RUST_SERVER serves the PD KV bootstrap"), NotRunReason::NotImplemented);
@@ -593,7 +686,10 @@ fn language_model_only_fits_model(ctx: &mut Ctx) -> Result<bool, crate::rules::R
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     let with_pd = site("model_hook.handle_language_model_only", "--language-model-only is incompatible with");
     let unsupported = site("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}.");
-    if mode != "null" {
+    if mode != "null" && !language_model_only_exempts_deepseek_v41(ctx) {
+        let fixes = vec![ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe)];
+        ctx.raise(&LANGUAGE_MODEL_ONLY_WITH_PD, &[], &[f::language_model_only, f::disaggregation_mode], fixes)?;
+    } else if mode != "null" {
         // `hf_config.model_type`: a config that lacks it leaves it to its class, not known here.
         let Some(model_type) = ctx.model_fact(with_pd, |m| m.architecture.and(m.model_type)).map(str::to_string) else {
             ctx.model_config(unsupported);
@@ -620,6 +716,13 @@ fn language_model_only_fits_model(ctx: &mut Ctx) -> Result<bool, crate::rules::R
         ctx.raise(&LANGUAGE_MODEL_ONLY_ARCH, args, &[f::language_model_only], fixes)?;
     }
     Ok(true)
+}
+
+/// Whether `handle_language_model_only` lets a DeepSeek-V4.1 (`model_type` deepseek_v41) run
+/// --language-model-only under PD disaggregation: not in 0.5.18, whose step is a `ServerArgs`
+/// method (`function-map.json`) that refuses any --disaggregation-mode.
+fn language_model_only_exempts_deepseek_v41(ctx: &Ctx) -> bool {
+    ctx.release.data.function_map.is_empty()
 }
 
 /// Python's `repr` of a list of strings.

@@ -60,10 +60,17 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("platform_hook.handle_xpu_backends", &[platform::handle_xpu_backends]),
     ("platform_hook.handle_symm_mem_device_support", &[platform::handle_symm_mem_device_support]),
     ("platform_hook.handle_platform_defaults", &[platform::handle_platform_defaults]),
+    // 0.5.18: OOT platform plugins' defaults (the built-in platforms' hook does nothing; no OOT
+    // platform is modelled), then the device memory `handle_gpu_memory_settings` reads (it
+    // computes it itself, as 0.5.23's does)
+    ("server_args.current_platform.apply_server_args_defaults", &[]),
+    ("server_args.get_device_memory_capacity", &[]),
     ("memory_hook.handle_gpu_memory_settings", &[memory::handle_gpu_memory_settings]),
     ("model_hook.handle_model_specific_adjustments", &[model::handle_model_specific_adjustments]),
     ("validation_hook.default_unset_prefill_decode_interval", &[validation::default_unset_prefill_decode_interval]),
     ("overrides._sampling_backend_default", &[platform::sampling_backend_default]),
+    // 0.5.18 runs the same pass from a ServerArgs method
+    ("server_args.ServerArgs._handle_sampling_backend", &[platform::sampling_backend_default]),
     ("attention_hook.handle_deterministic_inference", &[attention::handle_deterministic_inference]),
     ("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", &[kv_cache::handle_nvfp4_prefill_kv_dequant_dtype]),
     ("attention_hook.handle_attention_backend_compatibility", &[attention::handle_attention_backend_compatibility]),
@@ -117,6 +124,9 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("sglang.srt.kernel_plugins.nvidia.binding.handle_nvidia_megakernel", &[megakernel::handle_nvidia_megakernel]),
     ("sglang.srt.kernel_plugins.amd.binding.handle_amd_monokernel", &[monokernel::handle_amd_monokernel]),
     ("cuda_graph_hook.finalize_cuda_graph_prefill_max_context", &[cuda_graph::finalize_cuda_graph_prefill_max_context]),
+    // 0.5.18's end of resolution: the stashed declarations are applied to the fields. Here every
+    // hook assigns what it declares in place, so the fields already hold them.
+    ("server_args.materialize_declarations", &[]),
 ];
 
 /// `cfg.model_path.lower() in ["none", "dummy"]`: the dummy-model short circuit.
@@ -154,6 +164,20 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         "attention_hook.handle_linear_attn_backend",
         "mamba_hook.handle_mamba_backend",
         "mamba_hook.handle_int8_mamba_checkpoint",
+        // serving, pd, cuda_graph, memory, platform
+        "serving_hook.handle_return_hidden_states_mode",
+        "serving_hook.handle_ssl_validation",
+        "serving_hook.handle_deprecated_args",
+        "serving_hook.handle_missing_default_values",
+        "pd_disaggregation_hook.handle_pd_disaggregation",
+        "cuda_graph_hook.handle_cuda_graph_config",
+        "platform_hook.handle_npu_backends",
+        "platform_hook.handle_xpu_backends",
+        "memory_hook.handle_gpu_memory_settings",
+        "platform_hook.handle_amd_specifics",
+        "platform_hook.handle_nccl_pre_warm",
+        "serving_hook.handle_environment_variables",
+        "serving_hook.handle_other_validations",
     ],
 )];
 

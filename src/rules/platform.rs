@@ -173,7 +173,7 @@ pub fn handle_xpu_backends(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     ctx.skip_unlisted("platform_hook.handle_xpu_backends", NotRunReason::Hardware);
-    if ctx.cfg.is_none(f::sampling_backend) {
+    if ctx.cfg.is_none(f::sampling_backend) && has_intel_xpu_sampling(ctx) {
         ctx.cfg.set(f::sampling_backend, PyValue::Str("intel_xpu".into()));
     }
     if ctx.cfg.is_none(f::enable_fused_qk_norm_rope) {
@@ -194,6 +194,17 @@ pub fn handle_xpu_backends(ctx: &mut Ctx) -> Step {
         with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
     }
     Ok(())
+}
+
+/// Whether the release has the `intel_xpu` sampling backend (0.5.18's --sampling-backend choices
+/// lack it, and its XPU step sets no sampling default; its fused QK-norm RoPE flag defaults to
+/// False, so the other XPU default does not apply either).
+fn has_intel_xpu_sampling(ctx: &Ctx) -> bool {
+    ctx.release
+        .schema
+        .action_for_dest("sampling_backend")
+        .and_then(|a| a.choices.as_ref())
+        .is_some_and(|c| c.iter().any(|v| v.as_str() == Some("intel_xpu")))
 }
 
 /// `handle_symm_mem_device_support`.

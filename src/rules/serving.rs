@@ -566,8 +566,9 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
             )];
             return ctx.raise(&SRV023, &[], &[f::http2_max_concurrent_streams], fixes);
         }
+        // a check 0.5.18 does not have (nor the flag)
         let window = ctx.cfg.get(f::http2_initial_connection_window_size).as_float();
-        if !window.is_some_and(|w| (1024.0..2147483648.0).contains(&w)) {
+        if SRV024.applies_to(ctx.release) && !window.is_some_and(|w| (1024.0..2147483648.0).contains(&w)) {
             let fixes = vec![ctx.fix_set(
                 "Use the default window of 1048576 bytes",
                 f::http2_initial_connection_window_size,
@@ -708,18 +709,25 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
     }
     ctx.cfg.set(f::enable_flashinfer_allreduce_fusion, PyValue::Bool(false));
 
-    // Deprecated attention-backend aliases.
+    // Deprecated attention-backend aliases. A release whose warning names only `compressed`
+    // (0.5.18) renames it in place and knows no tokenspeed_mla alias.
+    let aliases_table = !SRV120.applies_to(ctx.release);
     let mut renamed: Vec<(Field, PyValue)> = Vec::new();
     for attr in [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend, f::speculative_draft_attention_backend] {
         let old = ctx.cfg.str(attr).map(str::to_string);
         let new = match old.as_deref() {
             Some("compressed") => "dsv4",
-            Some("tokenspeed_mla") => "cutedsl_mla",
+            Some("tokenspeed_mla") if aliases_table => "cutedsl_mla",
             _ => continue,
         };
         let old = old.unwrap_or_default();
         let dashed = attr.name().replace('_', "-");
         let fixes = vec![ctx.fix_set(format!("Use --{dashed} {new}"), attr, new, Applicability::Safe)];
+        if !aliases_table {
+            ctx.warn(&SRV120, &[("attr.replace('_', '-')", &dashed)], &[attr], fixes);
+            ctx.cfg.set(attr, PyValue::Str(new.into()));
+            continue;
+        }
         ctx.warn(&SRV104, &[("attr.replace('_', '-')", &dashed), ("old", &old), ("aliases[old]", &new)], &[attr], fixes);
         renamed.push((attr, PyValue::Str(new.into())));
     }
@@ -729,7 +737,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
             r.1 = PyValue::Str("trtllm_mla".into());
         }
     }
-    if ctx.cfg.is(f::attention_backend, "tokenspeed_mla") || ctx.cfg.is(f::decode_attention_backend, "tokenspeed_mla") {
+    if aliases_table && (ctx.cfg.is(f::attention_backend, "tokenspeed_mla") || ctx.cfg.is(f::decode_attention_backend, "tokenspeed_mla")) {
         if !ctx.cfg.is(f::kv_cache_dtype, "fp8_e4m3") {
             let fixes = vec![ctx.fix_set(
                 "Say --kv-cache-dtype fp8_e4m3 explicitly",
@@ -1041,7 +1049,22 @@ pub fn handle_tokenizer_batching(ctx: &mut Ctx) -> Step {
 
 /// `handle_multimodal_feature_transport`. Returns false when it raised.
 fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
-    let requested = ctx.cfg.str(f::mm_feature_transport).map(str::to_string);
+    let mut requested = ctx.cfg.str(f::mm_feature_transport).map(str::to_string);
+    // 0.5.18's deprecated --keep-mm-feature-on-device (the flag later releases dropped)
+    if ctx.cfg.truthy(f::keep_mm_feature_on_device) {
+        if let Some(t) = requested.as_deref().filter(|t| *t != "cuda_ipc") {
+            let t = t.to_string();
+            let fixes = vec![
+                ctx.fix_remove("Drop --keep-mm-feature-on-device", f::keep_mm_feature_on_device, Applicability::Unsafe),
+                ctx.fix_set("Use --mm-feature-transport cuda_ipc", f::mm_feature_transport, "cuda_ipc", Applicability::Unsafe),
+            ];
+            let _ = ctx.raise(&SRV121, &[("requested_transport", &t)], &[f::keep_mm_feature_on_device, f::mm_feature_transport], fixes);
+            return false;
+        }
+        requested = Some("cuda_ipc".to_string());
+        let fixes = remove_if_set(ctx, "Drop --keep-mm-feature-on-device (features then go over the CPU)", f::keep_mm_feature_on_device, Applicability::Unsafe).into_iter().collect();
+        ctx.warn(&SRV123, &[], &[f::keep_mm_feature_on_device], fixes);
+    }
     let legacy_set = ctx.env("SGLANG_USE_CUDA_IPC_TRANSPORT").is_some();
     let legacy_on = env_bool(ctx, "SGLANG_USE_CUDA_IPC_TRANSPORT", false);
     let encoder_only = ctx.cfg.truthy(f::encoder_only);
@@ -1118,6 +1141,11 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
             let _ = ctx.raise(&SRV043, &[], &[f::mm_feature_transport, f::pp_size], fixes);
             return false;
         }
+        if SRV122.applies_to(ctx.release) && env_bool(ctx, "SGLANG_RUST_SERVER", false) {
+            let fixes = to_cpu(ctx);
+            let _ = ctx.raise(&SRV122, &[], &[f::mm_feature_transport], fixes);
+            return false;
+        }
     }
     if transport == "cuda_ipc" {
         if !ctx.hw.is_cuda() {
@@ -1151,7 +1179,12 @@ pub fn handle_environment_variables(ctx: &mut Ctx) -> Step {
     if ctx.cfg.truthy(f::enable_deepseek_v4_fp4_indexer) {
         let sm100 = ctx.hw.is_cuda() && ctx.hw.capability.0 == 10;
         let sm120 = ctx.hw.is_cuda() && ctx.hw.capability.0 == 12;
-        let gfx95 = ctx.hw.is_hip() && ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
+        // gfx95 only where the release's message names it (not 0.5.18's)
+        let gfx95_supported = ctx
+            .release
+            .raise_site(&site("serving_hook.handle_environment_variables", "--enable-deepseek-v4-fp4-indexer requires SM100, SM120, or gfx95"))
+            .is_some();
+        let gfx95 = gfx95_supported && ctx.hw.is_hip() && ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
         if !(sm100 || sm120 || gfx95) {
             let fixes = vec![ctx.fix_remove(
                 "Drop --enable-deepseek-v4-fp4-indexer (use the default indexer)",
@@ -1222,6 +1255,27 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
                 .collect();
             ctx.warn(&SRV116, &[], &[f::optimistic_prefill_attempts, f::pp_size], fixes);
             ctx.cfg.set(f::optimistic_prefill_attempts, PyValue::Int(0));
+        } else if SRV124.applies_to(ctx.release) {
+            // 0.5.18: L2 write-back only, then the mamba radix cache (the model's)
+            let storage_none = ctx.cfg.is_none(f::hicache_storage_backend);
+            if ctx.cfg.truthy(f::enable_hierarchical_cache) && !(storage_none && ctx.cfg.is(f::hicache_write_policy, "write_back")) {
+                let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", f::optimistic_prefill_attempts, Applicability::Safe).into_iter().collect();
+                ctx.warn(&SRV124, &[], &[f::optimistic_prefill_attempts, f::enable_hierarchical_cache], fixes);
+                ctx.cfg.set(f::optimistic_prefill_attempts, PyValue::Int(0));
+            } else {
+                match ctx.model.as_ref().and_then(|m| m.computed).and_then(|c| c.uses_mamba_radix_cache) {
+                    Some(false) => {}
+                    Some(true) => {
+                        let fixes = remove_if_set(ctx, "Drop --optimistic-prefill-attempts", f::optimistic_prefill_attempts, Applicability::Safe).into_iter().collect();
+                        ctx.warn(&SRV125, &[], &[f::optimistic_prefill_attempts], fixes);
+                        ctx.cfg.set(f::optimistic_prefill_attempts, PyValue::Int(0));
+                    }
+                    None => {
+                        let v = ctx.cfg.get(f::optimistic_prefill_attempts).clone();
+                        ctx.cfg.set_unknown(f::optimistic_prefill_attempts, v);
+                    }
+                }
+            }
         } else if ctx.cfg.truthy(f::enable_hierarchical_cache) {
             let storage_none = ctx.cfg.is_none(f::hicache_storage_backend);
             let policy = ctx.cfg.str(f::hicache_write_policy).unwrap_or_default().to_string();
@@ -1335,6 +1389,8 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
             _ => None,
         };
         match has_watermark {
+            // a check 0.5.18 does not have
+            Some(_) if !SRV050.applies_to(ctx.release) => {}
             Some(true) => {
                 let title = "Remove \"watermark\" from --preferred-sampling-params (request it per request instead)";
                 let fixes = vec![json_fix::without_keys(ctx, &prefs, &["watermark"], f::preferred_sampling_params, title)];

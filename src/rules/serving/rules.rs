@@ -379,6 +379,24 @@ pub static SRV041: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-dynamic-batch-tokenizer",
 };
 
+pub static SRV121: Rule = Rule {
+    code: "SRV121",
+    name: "keep-mm-feature-on-device-transport-conflict",
+    sglang: raises("serving_hook.handle_multimodal_feature_transport", "--keep-mm-feature-on-device conflicts with"),
+    explanation: "In SGLang 0.5.18 --keep-mm-feature-on-device is a deprecated spelling of --mm-feature-transport cuda_ipc, so it cannot be combined with another transport.",
+    flags: &["--keep-mm-feature-on-device", "--mm-feature-transport"],
+    example_bad: "",
+    example_good: "",
+};
+pub static SRV122: Rule = Rule {
+    code: "SRV122",
+    name: "mm-cuda-vmm-with-rust-server",
+    sglang: raises("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm is not supported with SGLANG_RUST_SERVER."),
+    explanation: "In SGLang 0.5.18 the Rust HTTP server (SGLANG_RUST_SERVER) does not carry CUDA VMM feature handles.",
+    flags: &["--mm-feature-transport"],
+    example_bad: "",
+    example_good: "",
+};
 pub static SRV042: Rule = Rule {
     code: "SRV042",
     name: "mm-cuda-vmm-needs-cuda",
@@ -497,6 +515,42 @@ pub static SRV104: Rule = Rule {
     flags: &["--attention-backend", "--decode-attention-backend", "--prefill-attention-backend", "--speculative-draft-attention-backend"],
     example_bad: "--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla",
     example_good: "--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3",
+};
+pub static SRV120: Rule = Rule {
+    code: "SRV120",
+    name: "attention-backend-compressed-deprecated",
+    sglang: warns("serving_hook.handle_deprecated_args", "--{attr.replace('_', '-')}=compressed is deprecated; use 'dsv4' instead."),
+    explanation: "SGLang 0.5.18 renames the attention backend `compressed` to `dsv4` (its only backend alias; tokenspeed_mla is still a backend of its own there).",
+    flags: &["--attention-backend", "--decode-attention-backend", "--prefill-attention-backend", "--speculative-draft-attention-backend"],
+    example_bad: "",
+    example_good: "",
+};
+pub static SRV123: Rule = Rule {
+    code: "SRV123",
+    name: "keep-mm-feature-on-device-deprecated",
+    sglang: warns("serving_hook.handle_multimodal_feature_transport", "--keep-mm-feature-on-device is deprecated;"),
+    explanation: "SGLang 0.5.18 maps the deprecated --keep-mm-feature-on-device to --mm-feature-transport cuda_ipc (later releases drop the flag).",
+    flags: &["--keep-mm-feature-on-device"],
+    example_bad: "",
+    example_good: "",
+};
+pub static SRV124: Rule = Rule {
+    code: "SRV124",
+    name: "optimistic-prefill-l2-write-back-only",
+    sglang: warns("serving_hook.handle_other_validations", "Optimistic prefill only supports L2 hierarchical cache with write-back policy"),
+    explanation: "SGLang 0.5.18 turns optimistic prefill off on a prefill server whose hierarchical cache has a storage backend or a write policy other than write_back (later releases also keep write_through, SRV117).",
+    flags: &["--optimistic-prefill-attempts", "--enable-hierarchical-cache", "--hicache-write-policy", "--hicache-storage-backend"],
+    example_bad: "",
+    example_good: "",
+};
+pub static SRV125: Rule = Rule {
+    code: "SRV125",
+    name: "optimistic-prefill-mamba-radix-cache",
+    sglang: warns("serving_hook.handle_other_validations", "Optimistic prefill does not support models that use mamba radix cache."),
+    explanation: "SGLang 0.5.18 turns optimistic prefill off on a prefill server for hybrid (Mamba-style) models whose prefix cache is the mamba radix cache.",
+    flags: &["--optimistic-prefill-attempts", "--disaggregation-mode"],
+    example_bad: "",
+    example_good: "",
 };
 pub static SRV105: Rule = Rule {
     code: "SRV105",
@@ -642,6 +696,6 @@ pub static RULES: &[&Rule] = &[
     &SRV031, &SRV032, &SRV033, &SRV034, &SRV035, &SRV036, &SRV037, &SRV038, &SRV039, &SRV040,
     &SRV041, &SRV042, &SRV043, &SRV044, &SRV045, &SRV046, &SRV047, &SRV048, &SRV049, &SRV050,
     &SRV101, &SRV102, &SRV103, &SRV104, &SRV105, &SRV106, &SRV107, &SRV108, &SRV109, &SRV110,
-    &SRV111, &SRV112, &SRV113, &SRV114, &SRV115, &SRV116, &SRV117, &SRV118, &SRV119,
+    &SRV111, &SRV112, &SRV113, &SRV114, &SRV115, &SRV116, &SRV117, &SRV118, &SRV119, &SRV120, &SRV121, &SRV122, &SRV123, &SRV124, &SRV125,
 ];
 

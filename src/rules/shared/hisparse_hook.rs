@@ -71,6 +71,12 @@ pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
         let fixes = vec![ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Unsafe)];
         return ctx.raise(&NEEDS_DISABLE_RADIX_CACHE, &[], &[f::enable_hisparse], fixes);
     }
+    // 0.5.18's validate_hisparse (no feature-combo function there) has neither the mixed-chunk
+    // nor the speculative checks, nor the MiniMax-M3 path, and no triton backend on ROCm.
+    let legacy = hisparse_0_5_18(ctx);
+    if legacy {
+        return validate_hisparse_0_5_18_tail(ctx, is_v4);
+    }
     validate_hisparse_feature_combos(ctx)?;
     let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_string);
     let enable_spec = !ctx.cfg.is_none(f::speculative_algorithm) && !algorithm.as_deref().is_some_and(|a| a.eq_ignore_ascii_case("NONE"));
@@ -104,6 +110,24 @@ pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
     validate_hisparse_dsa_backend(ctx, f::dsa_decode_backend, "decode")
 }
 
+/// A release whose `validate_hisparse` is 0.5.18's: it has no `validate_hisparse_feature_combos`.
+pub fn hisparse_0_5_18(ctx: &Ctx) -> bool {
+    !MIXED_CHUNK.applies_to(ctx.release)
+}
+
+/// 0.5.18's `validate_hisparse` after its radix-cache assert.
+fn validate_hisparse_0_5_18_tail(ctx: &mut Ctx, is_v4: bool) -> Step {
+    if ctx.hw.is_hip() && is_v4 {
+        if ctx.env("SGLANG_HACK_FLASHMLA_BACKEND") == Some("unified_kv_triton") {
+            let fixes = vec![ctx.fix_unset_env("Unset SGLANG_HACK_FLASHMLA_BACKEND", "SGLANG_HACK_FLASHMLA_BACKEND", Applicability::Unsafe)];
+            return ctx.raise(&DSV4_UNIFIED_KV_ROCM, &[], &[f::enable_hisparse], fixes);
+        }
+        return Ok(());
+    }
+    validate_hisparse_dsa_backend(ctx, f::dsa_prefill_backend, "prefill")?;
+    validate_hisparse_dsa_backend(ctx, f::dsa_decode_backend, "decode")
+}
+
 /// `validate_hisparse_feature_combos`.
 pub fn validate_hisparse_feature_combos(ctx: &mut Ctx) -> Step {
     if ctx.cfg.truthy(f::enable_mixed_chunk) {
@@ -114,7 +138,10 @@ pub fn validate_hisparse_feature_combos(ctx: &mut Ctx) -> Step {
 }
 
 /// `_hisparse_allowed_backends`, sorted as SGLang prints them.
-fn allowed_backends(is_hip: bool, kv_cache_dtype: &str) -> &'static [&'static str] {
+fn allowed_backends(is_hip: bool, kv_cache_dtype: &str, legacy: bool) -> &'static [&'static str] {
+    if is_hip && legacy {
+        return &["aiter", "tilelang"];
+    }
     if is_hip {
         return &["aiter", "tilelang", "triton"];
     }
@@ -130,7 +157,7 @@ fn validate_hisparse_dsa_backend(ctx: &mut Ctx, field: Field, label: &str) -> St
     let Some(backend) = ctx.cfg.str(field).map(str::to_string) else { return Ok(()) };
     let kv = ctx.cfg.get(f::kv_cache_dtype).clone();
     let kv_text = kv.as_str().map(str::to_string).unwrap_or_else(|| kv.repr());
-    let allowed = allowed_backends(ctx.hw.is_hip(), &kv_text);
+    let allowed = allowed_backends(ctx.hw.is_hip(), &kv_text, hisparse_0_5_18(ctx));
     if allowed.contains(&backend.as_str()) {
         return Ok(());
     }

@@ -153,6 +153,42 @@ pub static PP_SPEC_PREFILL_ONLY: Rule = Rule {
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
 };
+pub static PP_OVERLAP_OR_SPEC: Rule = Rule {
+    code: "VAL149",
+    name: "pp-overlap-or-speculative",
+    sglang: raises("validation_hook.check_server_args", "Pipeline parallelism is not compatible with overlap schedule"),
+    explanation: "SGLang 0.5.18 runs pipeline parallelism without speculative decoding only (later releases allow single-layer EAGLE). The overlap scheduler is turned off for --pp-size > 1 during resolution, so in practice this fires for any --speculative-algorithm with --pp-size > 1.",
+    flags: &["--pp-size", "--speculative-algorithm"],
+    example_bad: "",
+    example_good: "",
+};
+pub static PP_MIN_FREE_SLOTS_DELAY_CHECK: Rule = Rule {
+    code: "VAL150",
+    name: "pp-min-free-slots-delay-check",
+    sglang: raises("validation_hook.check_server_args", "--min-free-slots-delay is not supported with"),
+    explanation: "With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever (0.5.18 checks it in check_server_args itself; later releases in check_pipeline_parallel_compat, VAL023).",
+    flags: &["--min-free-slots-delay", "--pp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static MULTI_NODE_DP_WITHOUT_DP_ATTENTION: Rule = Rule {
+    code: "VAL151",
+    name: "multi-node-dp-without-dp-attention",
+    sglang: raises("validation_hook.check_server_args", "multi-node data parallel is not supported unless dp attention"),
+    explanation: "In SGLang 0.5.18 data-parallel replicas (--dp-size > 1) can span several nodes only with --enable-dp-attention.",
+    flags: &["--dp-size", "--nnodes", "--enable-dp-attention"],
+    example_bad: "",
+    example_good: "",
+};
+pub static MIXED_CHUNK_WITH_SPEC: Rule = Rule {
+    code: "VAL152",
+    name: "mixed-chunk-with-speculative",
+    sglang: raises("validation_hook.check_server_args", "enable_mixed_chunk is required for speculative decoding"),
+    explanation: "SGLang 0.5.18 refuses mixed chunked prefill with any speculative algorithm still set after resolution (the message says 'required' but means 'not allowed'); its speculative hook already turns it off (with a warning) for each algorithm it handles, so this fires for a name the hook handles none of, such as 'none'.",
+    flags: &["--enable-mixed-chunk", "--speculative-algorithm"],
+    example_bad: "",
+    example_good: "",
+};
 pub static MULTI_NODE_DP: Rule = Rule {
     code: "VAL024",
     name: "multi-node-dp-replicas",
@@ -719,7 +755,9 @@ fn hisparse_model(ctx: &mut Ctx) -> Step {
     });
     let Some((arch, index_topk)) = known else { return Ok(()) };
     let dsa = HISPARSE_DSA_ARCHITECTURES.contains(&arch) && index_topk;
-    if dsa || HISPARSE_OTHER_ARCHITECTURES.contains(&arch) {
+    // MiniMax M3 sparse models take HiSparse after 0.5.18
+    let m3 = arch.starts_with("MiniMaxM3Sparse");
+    if dsa || (HISPARSE_OTHER_ARCHITECTURES.contains(&arch) && !(m3 && crate::rules::shared::hisparse_hook::hisparse_0_5_18(ctx))) {
         return crate::rules::shared::hisparse_hook::validate_hisparse_after_model_class(ctx, arch);
     }
     let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", f::enable_hisparse, Applicability::Safe)];
@@ -777,10 +815,23 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
     }
 
     if pp > 1 {
-        check_pipeline_parallel_compat(ctx)?;
+        if PP_OVERLAP_OR_SPEC.applies_to(ctx.release) {
+            check_pipeline_parallel_inline(ctx)?;
+        } else {
+            check_pipeline_parallel_compat(ctx)?;
+        }
     }
 
-    if int(ctx, f::dp_size) > 1 && nnodes != 1 {
+    if MULTI_NODE_DP_WITHOUT_DP_ATTENTION.applies_to(ctx.release) {
+        // 0.5.18: replicas may span nodes with DP attention
+        if int(ctx, f::dp_size) > 1 && nnodes != 1 && !ctx.cfg.truthy(f::enable_dp_attention) {
+            let fixes = vec![
+                ctx.fix_add_flag("Add --enable-dp-attention", f::enable_dp_attention, Applicability::Unsafe),
+                ctx.fix_remove("Drop --dp-size", f::dp_size, Applicability::Unsafe),
+            ];
+            return ctx.raise(&MULTI_NODE_DP_WITHOUT_DP_ATTENTION, &[], &[f::dp_size, f::nnodes], fixes);
+        }
+    } else if int(ctx, f::dp_size) > 1 && nnodes != 1 {
         let fix = ctx.fix_remove("Drop --dp-size (use --attn-dp-size across nodes instead)", f::dp_size, Applicability::Unsafe);
         return ctx.raise(&MULTI_NODE_DP, &[], &[f::dp_size, f::nnodes], vec![fix]);
     }
@@ -837,9 +888,19 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     let tp = int(ctx, f::tp_size);
     let pp = int(ctx, f::pp_size);
 
+    // 0.5.18: any speculative algorithm still set refuses mixed chunk.
+    if MIXED_CHUNK_WITH_SPEC.applies_to(ctx.release) {
+        if ctx.cfg.truthy(f::enable_mixed_chunk) && !ctx.cfg.is_none(f::speculative_algorithm) {
+            let fixes = vec![
+                ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Unsafe),
+                ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
+            ];
+            return ctx.raise(&MIXED_CHUNK_WITH_SPEC, &[], &[f::enable_mixed_chunk, f::speculative_algorithm], fixes);
+        }
+    }
     // The speculative hook turned mixed chunk off for the algorithms that do not support it
     // (NGRAM, STANDALONE, UNO, FROZEN_KV_MTP); "NONE" (SpeculativeAlgorithm.NONE) is left.
-    if ctx.cfg.truthy(f::enable_mixed_chunk) {
+    else if ctx.cfg.truthy(f::enable_mixed_chunk) {
         if let Some(alg) = ctx.cfg.str(f::speculative_algorithm).map(str::to_string) {
             let known = ["DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "FROZEN_KV_MTP", "STANDALONE", "NGRAM", "NONE"];
             if known.contains(&alg.to_uppercase().as_str()) && !matches!(alg.to_uppercase().as_str(), "EAGLE" | "EAGLE3" | "DFLASH" | "DSPARK") {
@@ -982,7 +1043,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
 
     // check_two_batch_overlap. moe_a2a_backend may still be rewritten by moe hooks that are not
     // modelled (only with --enable-waterfill, which forces deepep).
-    if ctx.cfg.truthy(f::enable_two_batch_overlap) && ctx.cfg.is(f::moe_a2a_backend, "none") && !attn_dp_enabled(ctx) {
+    if ctx.cfg.truthy(f::enable_two_batch_overlap) && ctx.cfg.is(f::moe_a2a_backend, "none") && !tbo_has_dp_or_cp(ctx) {
         if ctx.cfg.truthy(f::enable_waterfill) {
             ctx.skip(site("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an"), NotRunReason::NotImplemented);
         } else {
@@ -1045,6 +1106,25 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     check_load_publish_args(ctx)
 }
 
+/// 0.5.18's pipeline-parallel asserts, inline in `check_server_args` (pp_size > 1):
+/// `disable_overlap_schedule and speculative_algorithm is None`, then `min_free_slots_delay is None`.
+fn check_pipeline_parallel_inline(ctx: &mut Ctx) -> Step {
+    // disable_overlap_schedule: overrides._pipeline_parallel_overlap_disable (0.5.18's
+    // _handle_pipeline_parallelism) sets it whenever pp_size > 1.
+    if !ctx.cfg.is_none(f::speculative_algorithm) || !overlap_schedule_disabled(ctx) {
+        let fixes = vec![
+            ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", f::speculative_algorithm, Applicability::Unsafe),
+            ctx.fix_set("Use --pp-size 1 (keep speculative decoding)", f::pp_size, "1", Applicability::Unsafe),
+        ];
+        return ctx.raise(&PP_OVERLAP_OR_SPEC, &[], &[f::speculative_algorithm, f::pp_size], fixes);
+    }
+    if !ctx.cfg.is_none(f::min_free_slots_delay) {
+        let fix = ctx.fix_remove("Drop --min-free-slots-delay", f::min_free_slots_delay, Applicability::Unsafe);
+        return ctx.raise(&PP_MIN_FREE_SLOTS_DELAY_CHECK, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix]);
+    }
+    Ok(())
+}
+
 /// `check_pipeline_parallel_compat` (pp_size > 1).
 fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
     // disable_overlap_schedule: overrides._pipeline_parallel_overlap_disable sets it whenever
@@ -1094,6 +1174,23 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
         return ctx.raise(&PP_MIN_FREE_SLOTS_DELAY, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix]);
     }
     Ok(())
+}
+
+/// `check_two_batch_overlap`'s way out without an all-to-all backend: attention DP; in 0.5.18
+/// (whose message asks for --enable-dp-attention) `enable_dp_attention`, or HIP's DSA prefill
+/// context parallelism in round-robin-split mode.
+fn tbo_has_dp_or_cp(ctx: &Ctx) -> bool {
+    let asks_enable_dp_attention = ctx
+        .release
+        .raise_site(&site("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an EP a2a backend (moe_a2a_backend='none'), --enable-dp-attention is required"))
+        .is_some();
+    if asks_enable_dp_attention {
+        let cp_tbo = ctx.hw.platform == Platform::Rocm
+            && ctx.cfg.truthy(f::enable_dsa_prefill_context_parallel)
+            && ctx.cfg.is(f::dsa_prefill_cp_mode, "round-robin-split");
+        return ctx.cfg.truthy(f::enable_dp_attention) || cp_tbo;
+    }
+    attn_dp_enabled(ctx)
 }
 
 /// Whether the overlap scheduler ends up disabled: the flag, or the overrides that force it
