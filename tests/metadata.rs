@@ -189,7 +189,13 @@ fn every_code_over_the_recorded_cases_is_known() {
 /// The rules without a trigger case and those without a near-miss case (see the module doc).
 fn rules_lacking_cases() -> (Vec<&'static str>, Vec<&'static str>) {
     let (mut no_trigger, mut no_near_miss) = (Vec::new(), Vec::new());
+    let default = sglang_preflight::release::get(sglang_preflight::schema::DEFAULT_VERSION);
     for r in all_rules() {
+        // A rule of an older release only (0.5.18's own checks): its cases are that release's
+        // fixtures (`tools/measure_steps.py` compares them while its checks are not replayed).
+        if default.is_some_and(|d| !r.applies_to(d)) {
+            continue;
+        }
         if !cases().iter().any(|c| c.codes.contains(r.code)) {
             no_trigger.push(r.code);
         }

@@ -115,6 +115,12 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("sglang.srt.kernel_plugins.nvidia.binding.handle_nvidia_megakernel", &[megakernel::handle_nvidia_megakernel]),
     ("sglang.srt.kernel_plugins.amd.binding.handle_amd_monokernel", &[monokernel::handle_amd_monokernel]),
     ("cuda_graph_hook.finalize_cuda_graph_prefill_max_context", &[cuda_graph::finalize_cuda_graph_prefill_max_context]),
+    // 0.5.18's steps without a hook of their name (`ServerArgs` methods 0.5.23 dropped or folded)
+    // runs twice: before the model's defaults and after them
+    ("server_args.ServerArgs._handle_legacy_cp_arguments", &[parallel::handle_legacy_cp_arguments]),
+    ("server_args.ServerArgs._handle_dcp_validation", &[parallel::handle_dcp_validation]),
+    ("server_args.ServerArgs._handle_pipeline_parallelism", &[shared::overrides::pipeline_parallel_overlap_disable]),
+    ("server_args.ServerArgs._validate_cutedsl_a2a_token_budget", &[moe::validate_cutedsl_a2a_token_budget]),
 ];
 
 /// `cfg.model_path.lower() in ["none", "dummy"]`: the dummy-model short circuit.
