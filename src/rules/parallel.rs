@@ -2080,7 +2080,12 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         None => ctx.cfg.str(f::cuda_graph_backend_decode).unwrap_or("full").to_string(),
     };
     if EEP_GRAPHS_DISABLED.applies_to(ctx.release) {
-        // 0.5.18: CUDA graphs are not recaptured at all; decode and prefill must both be off
+        // 0.5.18: CUDA graphs are not recaptured at all; decode and prefill must both be off.
+        // The XPU/NPU/HPU/MPS platform steps rework the phases for their devices (see elastic_graphs).
+        if ctx.cfg.str(f::device).is_some_and(|d| !matches!(d, "cuda" | "cpu")) {
+            ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"), NotRunReason::Hardware);
+            return Ok(());
+        }
         let prefill_off = all_off
             || ctx.cfg.truthy(f::disable_prefill_cuda_graph)
             || ctx.cfg.is(f::cuda_graph_backend_prefill, "disabled")

@@ -142,7 +142,7 @@ const PARTLY_MODELLED: &[&str] = &["model_hook.handle_model_specific_adjustments
 /// the hook takes on the release's own sites and lists. Each entry is measured against the
 /// release's recorded fixtures (`tools/measure_steps.py <version> --all-steps` lists what
 /// every counterpart would still get wrong); a step not listed is reported as not modelled.
-const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &[])];
+const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[("0.5.18", &["parallel_hook.handle_dwdp", "parallel_hook.handle_data_parallelism", "parallel_hook.handle_context_parallelism", "moe_hook.handle_moe_kernel_config", "moe_hook.handle_a2a_moe", "parallel_hook.handle_expert_distribution_metrics", "parallel_hook.handle_elastic_ep", "model_path_hook.handle_load_format", "dllm_hook.handle_dllm_inference"])];
 
 /// The hook that runs `step` of `data`'s release: its own name, a hook of the same source, or
 /// a counterpart replayed as written.
