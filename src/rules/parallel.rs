@@ -2081,8 +2081,11 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     };
     if EEP_GRAPHS_DISABLED.applies_to(ctx.release) {
         // 0.5.18: CUDA graphs are not recaptured at all; decode and prefill must both be off.
-        // The XPU/NPU/HPU/MPS platform steps rework the phases for their devices (see elastic_graphs).
-        if ctx.cfg.str(f::device).is_some_and(|d| !matches!(d, "cuda" | "cpu")) {
+        // The XPU/NPU/HPU/MPS platform steps rework the phases for their devices: where the
+        // device's step was not modelled, its phases are not known here.
+        let device = ctx.cfg.str(f::device).unwrap_or("cuda").to_string();
+        let step = format!("handle_{device}_backends");
+        if ctx.not_modelled.iter().any(|s| s.ends_with(step.as_str())) {
             ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"), NotRunReason::Hardware);
             return Ok(());
         }
