@@ -97,6 +97,10 @@ pub static RULES: &[&Rule] = &[&UNKNOWN_ALGORITHM, &REQUIRED_BACKEND, &TRITON_ON
 /// `dllm_hook.handle_dllm_inference`.
 pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     let Some(algorithm) = ctx.cfg.str(f::dllm_algorithm).map(str::to_string) else { return Ok(()) };
+    // 0.5.18 looks no algorithm up at start-up (no `get_algorithm_cls` site)
+    if !UNKNOWN_ALGORITHM.applies_to(ctx.release) {
+        return handle_dllm_inference_0518(ctx);
+    }
     // _dllm_attention_backend: get_algorithm_cls first.
     if !ALGORITHMS.contains(&algorithm.as_str()) {
         let mut fixes = Vec::new();
@@ -178,6 +182,66 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     }
     Ok(())
 }
+
+/// 0.5.18's `ServerArgs._handle_dllm_inference`: the CUDA graphs off on AMD, the attention
+/// backend by platform, the overlap schedule off, then `_dllm_page_size`, whose
+/// `DllmConfig.from_server_args` knows three diffusion LMs (no DiffusionGemma) and checks no
+/// algorithm against the model.
+fn handle_dllm_inference_0518(ctx: &mut Ctx) -> Step {
+    if ctx.hw.is_hip()
+        && (phase_backend(ctx, DECODE).is_some_and(|b| b != DISABLED) || phase_backend(ctx, PREFILL).is_some_and(|b| b != DISABLED))
+    {
+        ctx.warn(&GRAPHS_OFF_ON_AMD, &[], &[f::dllm_algorithm], Vec::new());
+        with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
+        with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+    }
+    dllm_attention_backend(ctx, "");
+    if !ctx.cfg.truthy(f::disable_overlap_schedule) {
+        let fixes = vec![ctx.fix_add_flag("Add --disable-overlap-schedule", f::disable_overlap_schedule, Applicability::Safe)];
+        ctx.warn(&OVERLAP_OFF, &[], &[f::dllm_algorithm], fixes);
+        ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+    }
+    // _dllm_page_size, a pass of its own: what the passes above read (they only set values)
+    // does not decide whether the model is a diffusion LM
+    ctx.cfg.forget_reads();
+    let architecture = ctx.model_fact(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"), |m| {
+        m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily)
+    });
+    if let Some(arch) = architecture.filter(|a| !DLLM_ARCHITECTURES_0518.contains(a)) {
+        let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
+        return ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes);
+    }
+    if !ctx.cfg.is_none(f::dllm_algorithm_config) {
+        // The YAML file is read on the serving machine.
+        ctx.skip(site("dllm.config.DllmConfig.from_server_args", "Please install PyYAML"), NotRunReason::Files);
+    }
+    ctx.cfg.mark_unknown(f::page_size);
+    // As in 0.5.23's model: their warnings are not claimed (SGLang logs them only after the
+    // model's checks pass).
+    if !ctx.cfg.truthy(f::disable_radix_cache) {
+        for field in [f::enable_hierarchical_cache, f::enable_lmcache, f::enable_flexkv] {
+            if ctx.cfg.truthy(field) {
+                ctx.cfg.set(field, PyValue::Bool(false));
+            }
+        }
+    }
+    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+        ctx.cfg.set(f::pp_size, PyValue::Int(1));
+    }
+    if ctx.cfg.truthy(f::enable_lora) {
+        ctx.cfg.set(f::enable_lora, PyValue::Bool(false));
+    }
+    if !ctx.cfg.is(f::disaggregation_mode, "null") {
+        ctx.cfg.set(f::disaggregation_mode, PyValue::Str("null".into()));
+    }
+    if ctx.cfg.truthy(f::enable_mixed_chunk) {
+        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
+    }
+    Ok(())
+}
+
+/// 0.5.18's `DLLM_PARAMS`.
+const DLLM_ARCHITECTURES_0518: &[&str] = &["LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"];
 
 /// `overrides._dllm_attention_backend` for a known algorithm.
 fn dllm_attention_backend(ctx: &mut Ctx, algorithm: &str) {

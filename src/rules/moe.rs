@@ -19,7 +19,7 @@
 use super::shared::cuda_graph_config::{with_phase, DECODE, DISABLED, PREFILL};
 use super::shared::envs::env_bool;
 use super::shared::overrides::A2A_EP_SPANNING_BACKENDS;
-use super::shared::runtime_context::attn_dp_enabled;
+use super::shared::runtime_context::{attn_dp_enabled, legacy_dp_attention};
 use super::shared::speculative::{spec_kind, Spec};
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::Applicability;
@@ -523,7 +523,41 @@ pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend flashinfer",
 };
 
+// 0.5.18's texts (`ServerArgs._handle_a2a_moe`): DP attention is --enable-dp-attention over
+// --dp-size groups, and the FlashInfer A2A runners before flashinfer_trtllm and deep_gemm.
+
+pub static FLASHINFER_A2A_DP_ATTENTION: Rule = Rule {
+    code: "MOE054",
+    name: "flashinfer-a2a-needs-dp-attention-over-tp",
+    sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is only supported with dp_size == tp_size"),
+    explanation: "FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size).",
+    flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static FLASHINFER_A2A_RUNNER_0518: Rule = Rule {
+    code: "MOE055",
+    name: "flashinfer-a2a-runner-cutlass-cutedsl-routed",
+    sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is only supported with flashinfer_cutlass"),
+    explanation: "In this release FlashInfer's MoE all-to-all feeds only the flashinfer_cutlass, flashinfer_cutedsl and flashinfer_trtllm_routed runners.",
+    flags: &["--moe-a2a-backend", "--moe-runner-backend"],
+    example_bad: "",
+    example_good: "",
+};
+pub static PPLX_NEEDS_DP_ATTENTION: Rule = Rule {
+    code: "MOE056",
+    name: "pplx-needs-dp-attention",
+    sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' requires --enable-dp-attention"),
+    explanation: "pplx-kernels' all-to-all runs between DP-attention groups and needs at least two (--enable-dp-attention with --dp-size 2 or more).",
+    flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+
 pub static RULES: &[&Rule] = &[
+    &FLASHINFER_A2A_DP_ATTENTION,
+    &FLASHINFER_A2A_RUNNER_0518,
+    &PPLX_NEEDS_DP_ATTENTION,
     &NVFP4_ONLINE_NEEDS_SM100,
     &MXFP8_RUNNER_OVERRIDDEN,
     &CUTLASS_QUANT,
@@ -729,8 +763,10 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
         let fixes = vec![ctx.fix_remove(format!("Drop --moe-runner-backend {runner}"), f::moe_runner_backend, Applicability::Unsafe)];
         return ctx.raise(&TRTLLM_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes);
     }
+    // minimax_m3_nvfp4 is listed from 0.5.19 on: the release's own message says which it takes
+    let m3 = TRTLLM_ROUTED_QUANT.sglang_text(ctx.release).is_some_and(|(_, t)| t.contains("'minimax_m3_nvfp4'"));
     if runner == "flashinfer_trtllm_routed"
-        && !matches!(q, Some("fp8" | "mxfp8" | "modelopt_fp4" | "modelopt_mixed" | "nvfp4_online" | "minimax_m3_nvfp4") | None)
+        && !(matches!(q, Some("fp8" | "mxfp8" | "modelopt_fp4" | "modelopt_mixed" | "nvfp4_online") | None) || m3 && q == Some("minimax_m3_nvfp4"))
     {
         let fixes = vec![ctx.fix_remove("Drop --moe-runner-backend flashinfer_trtllm_routed", f::moe_runner_backend, Applicability::Unsafe)];
         return ctx.raise(&TRTLLM_ROUTED_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes);
@@ -765,6 +801,13 @@ fn explicit_fusion_fix(ctx: &Ctx) -> Vec<crate::diagnostic::Fix> {
     vec![crate::diagnostic::Fix::advice("To make it explicit, write --disable-shared-experts-fusion (SGLang still logs this)")]
 }
 
+/// Whether the release has the FlashInfer MegaMOE runner (0.5.23, not 0.5.18). 0.5.18's
+/// `_moe_runner_backend_quant_constraints` also takes for MXFP8 neither a triton asked for on
+/// ROCm nor aiter, and defaults modelopt_fp4 to flashinfer_cutlass on SM120 only (not SM110).
+fn has_flashinfer_megamoe_runner(ctx: &Ctx) -> bool {
+    ctx.release.schema.action_for_field(f::moe_runner_backend).and_then(|a| a.choices.as_ref()).is_some_and(|c| c.iter().any(|v| v.as_str() == Some("flashinfer_megamoe")))
+}
+
 /// `overrides._moe_runner_backend_quant_constraints` (run at the head of the hook).
 fn quant_constraints(ctx: &mut Ctx) -> Step {
     let quant = ctx.cfg.str(f::quantization).map(str::to_string);
@@ -794,11 +837,13 @@ fn quant_constraints(ctx: &mut Ctx) -> Step {
     }
     if quant.as_deref() == Some("mxfp8") {
         let gfx95 = is_gfx95(ctx);
+        let megamoe = has_flashinfer_megamoe_runner(ctx);
         let mut allowed: Vec<&str> = vec!["cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm", "flashinfer_trtllm_routed"];
-        if gfx95 || (ctx.hw.is_hip() && runner == "triton") {
+        allowed.retain(|r| megamoe || *r != "flashinfer_megamoe");
+        if gfx95 || (megamoe && ctx.hw.is_hip() && runner == "triton") {
             allowed.push("triton");
         }
-        if gfx95 && env_bool(ctx, "SGLANG_USE_AITER") {
+        if megamoe && gfx95 && env_bool(ctx, "SGLANG_USE_AITER") {
             allowed.push("aiter");
         }
         let default = if a2a == "flashinfer_megamoe" {
@@ -818,7 +863,7 @@ fn quant_constraints(ctx: &mut Ctx) -> Step {
             runner = default.to_string();
         }
     }
-    if runner == "auto" && quant.as_deref() == Some("modelopt_fp4") && (is_sm(ctx, 12) || is_sm(ctx, 11)) {
+    if runner == "auto" && quant.as_deref() == Some("modelopt_fp4") && (is_sm(ctx, 12) || is_sm(ctx, 11) && has_flashinfer_megamoe_runner(ctx)) {
         runner = "flashinfer_cutlass".to_string();
     }
     if runner != original {
@@ -834,6 +879,10 @@ pub fn handle_a2a_moe(ctx: &mut Ctx) -> Step {
 
 fn a2a_moe(ctx: &mut Ctx) -> Step {
     let waterfill = ctx.cfg.truthy(f::enable_waterfill);
+    // 0.5.18 picks its flashinfer and ascend_tp branches on the field as given (`self.`), before
+    // `_a2a_backend_overrides` (waterfill forces deepep) has declared another value
+    let legacy = legacy_dp_attention(ctx);
+    let given = text(ctx, f::moe_a2a_backend, "none");
     // _a2a_backend_overrides
     let mut a2a = text(ctx, f::moe_a2a_backend, "none");
     if waterfill && a2a != "deepep" && a2a != "megamoe" {
@@ -872,6 +921,9 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
     }
     let deepep_mode = text(ctx, f::deepep_mode, "auto");
     let runner = text(ctx, f::moe_runner_backend, "auto");
+    if legacy {
+        return legacy_a2a_branches(ctx, &a2a, &given, tp, &deepep_mode, &runner);
+    }
     match a2a.as_str() {
         "flashinfer_megamoe" => flashinfer_megamoe(ctx),
         "deepep" => {
@@ -902,6 +954,60 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
             ctx.cfg.set(f::moe_a2a_backend, PyValue::Str("none".into()));
             Ok(())
         }
+        _ => Ok(()),
+    }
+}
+
+/// 0.5.18's branches (`ServerArgs._handle_a2a_moe`): deepep as 0.5.23, then `ascend_tp` and
+/// `flashinfer` on the field as given, mori without EPv2, and pplx and flashinfer over
+/// `--enable-dp-attention` with `--dp-size` groups (no megamoe, deepep_v2 or dispatch types).
+fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mode: &str, runner: &str) -> Step {
+    if a2a == "deepep" {
+        if runner == "flashinfer_cutedsl" {
+            if deepep_mode == "auto" {
+                ctx.cfg.set(f::deepep_mode, PyValue::Str("low_latency".into()));
+                let fixes = vec![ctx.fix_set("Say so: --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
+                ctx.warn(&CUTEDSL_DEEPEP_LL_FORCED, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+            } else if deepep_mode == "normal" {
+                let fixes = vec![ctx.fix_set("Use --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
+                return ctx.raise(&CUTEDSL_DEEPEP_NORMAL, &[], &[f::deepep_mode, f::moe_runner_backend], fixes);
+            }
+        }
+        if text(ctx, f::deepep_mode, "auto") == "normal" {
+            let fixes = vec![ctx.fix_remove("Use --deepep-mode auto (low_latency for decode, with its CUDA graph)", f::deepep_mode, Applicability::Unsafe)];
+            ctx.warn(&DEEPEP_NORMAL_NO_CUDA_GRAPH, &[], &[f::deepep_mode, f::moe_a2a_backend], fixes);
+            with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
+            with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+        }
+    }
+    if given == "ascend_tp" {
+        ctx.cfg.set(f::moe_a2a_backend, PyValue::Str("none".into()));
+    }
+    if given == "flashinfer" {
+        if !(attn_dp_enabled(ctx) && int(ctx, f::dp_size, 1) == tp) {
+            let fixes = vec![dp_attention_over_tp_fix(ctx, tp), ctx.fix_remove("Drop --moe-a2a-backend flashinfer", f::moe_a2a_backend, Applicability::Unsafe)];
+            return ctx.raise(&FLASHINFER_A2A_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+        }
+        if deepep_mode != "auto" {
+            let fixes = vec![ctx.fix_remove("Drop --deepep-mode", f::deepep_mode, Applicability::Safe)];
+            ctx.warn(&DEEPEP_MODE_IGNORED_FLASHINFER, &[], &[f::deepep_mode], fixes);
+        }
+        // otherwise the model's NVFP4 MoE metadata decides (only an environment change)
+        if ctx.env("SGLANG_MOE_NVFP4_DISPATCH").is_none() && ctx.cfg.is(f::quantization, "modelopt_fp4") {
+            ctx.warn(&FLASHINFER_NVFP4_DISPATCH_SET, &[], &[f::moe_a2a_backend, f::quantization], vec![]);
+        }
+        if runner_auto_from_checkpoint(ctx) {
+            ctx.on_unknown_branch = true;
+        }
+        let runner = text(ctx, f::moe_runner_backend, "auto");
+        if !matches!(runner.as_str(), "flashinfer_cutlass" | "flashinfer_cutedsl" | "flashinfer_trtllm_routed") {
+            let fixes = vec![ctx.fix_set("Use --moe-runner-backend flashinfer_cutlass", f::moe_runner_backend, "flashinfer_cutlass", Applicability::Unsafe)];
+            return ctx.raise(&FLASHINFER_A2A_RUNNER_0518, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        }
+    }
+    match a2a {
+        "mori" => mori(ctx, deepep_mode),
+        "pplx" => pplx(ctx, deepep_mode),
         _ => Ok(()),
     }
 }
@@ -1154,7 +1260,8 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
 
 /// The `mori` branch.
 fn mori(ctx: &mut Ctx, deepep_mode: &str) -> Step {
-    let is_epv2 = resolve_mori_ep_v2(ctx);
+    // 0.5.18 has no MORI EPv2 (nor its resolution's warnings)
+    let is_epv2 = if MORI_EPV1_FALLBACK.applies_to(ctx.release) { resolve_mori_ep_v2(ctx) } else { Some(false) };
     if deepep_mode == "auto" {
         ctx.cfg.set(f::deepep_mode, PyValue::Str("normal".into()));
         let fixes = vec![ctx.fix_set("Say so: --deepep-mode normal", f::deepep_mode, "normal", Applicability::Safe)];
@@ -1216,7 +1323,17 @@ fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
         let fixes = vec![ctx.fix_set("Say so: --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
         ctx.warn(&PPLX_AUTO_LL, &[], &[f::moe_a2a_backend], fixes);
     }
-    let attn_dp = int(ctx, f::attn_dp_size, 1);
+    if legacy_dp_attention(ctx) && !(attn_dp_enabled(ctx) && int(ctx, f::dp_size, 1) >= 2) {
+        // 0.5.18: DP attention over --dp-size groups
+        let tp = int(ctx, f::tp_size, 1);
+        let mut fixes = Vec::new();
+        if tp >= 2 {
+            fixes.push(dp_attention_over_tp_fix(ctx, tp));
+        }
+        fixes.push(ctx.fix_remove("Drop --moe-a2a-backend pplx", f::moe_a2a_backend, Applicability::Unsafe));
+        return ctx.raise(&PPLX_NEEDS_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+    }
+    let attn_dp = if legacy_dp_attention(ctx) { int(ctx, f::dp_size, 1) } else { int(ctx, f::attn_dp_size, 1) };
     if attn_dp < 2 {
         let tp = int(ctx, f::tp_size, 1);
         let mut fixes = Vec::new();
@@ -1250,6 +1367,21 @@ fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
             let fixes = vec![ctx.fix_set(format!("Use --chunked-prefill-size {}", capacity * attn_dp), f::chunked_prefill_size, &(capacity * attn_dp).to_string(), Applicability::Unsafe)];
             return ctx.raise(&PPLX_DISPATCH_BUDGET, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes);
         }
+    }
+    Ok(())
+}
+
+/// 0.5.18's `ServerArgs._validate_cutedsl_a2a_token_budget` (after the speculative hook): with
+/// FlashInfer A2A feeding the CuteDSL runner, the dispatch workspace (per-rank tokens times
+/// `ep_size`) must hold the largest CuteDSL MoE forward, which the prefill token budget and the
+/// decode CUDA-graph batch size bound (sized by the memory hooks, not replayed): not run.
+pub fn validate_cutedsl_a2a_token_budget(ctx: &mut Ctx) -> Step {
+    if ctx.cfg.is(f::moe_a2a_backend, "flashinfer")
+        && ctx.cfg.is(f::moe_runner_backend, "flashinfer_cutedsl")
+        && !ctx.cfg.is(f::disaggregation_mode, "decode")
+        && !matches!(ctx.cfg.int(f::max_prefill_tokens), Some(t) if t <= 0)
+    {
+        ctx.skip(site("server_args.ServerArgs._validate_cutedsl_a2a_token_budget", "FlashInfer MoE A2A with flashinfer_cutedsl requires"), NotRunReason::NotImplemented);
     }
     Ok(())
 }

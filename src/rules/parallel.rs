@@ -16,7 +16,7 @@ use super::shared::cuda_graph_config::phase_backend;
 use super::shared::envs::env_bool;
 use super::shared::ib_devices::validate_ib_devices;
 use super::shared::overrides::A2A_EP_SPANNING_BACKENDS;
-use super::shared::runtime_context::{attn_dp_enabled, num_dp_ranks};
+use super::shared::runtime_context::{attn_dp_enabled, legacy_dp_attention, num_dp_ranks};
 
 // ---- handle_decode_context_parallelism -------------------------------------------------------
 
@@ -80,7 +80,8 @@ pub static DCP_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
 pub static DWDP_EQUALS_TP: Rule = Rule {
     code: "PAR010",
     name: "dwdp-size-equals-tp",
-    sglang: raises("parallel_hook.handle_dwdp", "dwdp_size ({cfg.dwdp_size}) must equal tp_size"),
+    // named up to its first placeholder: 0.5.18 reads `self.dwdp_size`
+    sglang: raises("parallel_hook.handle_dwdp", "dwdp_size ("),
     explanation: "Distributed weight data parallelism spreads the experts over every rank of the TP group, so --dwdp-size must be the same as --tp-size.",
     flags: &["--dwdp-size", "--tp-size"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 2",
@@ -233,6 +234,35 @@ pub static TP_LM_HEAD_NO_CP: Rule = Rule {
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2 --enable-tp-lm-head-all-to-all",
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all",
 };
+// 0.5.18's texts of the same checks: attention DP is --enable-dp-attention over --dp-size groups.
+pub static DP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
+    code: "PAR101",
+    name: "dp-lm-head-needs-dp-attention",
+    sglang: raises("overrides._dp_lm_head_validation", "Please enable dp attention when setting enable_dp_lm_head."),
+    explanation: "A data-parallel LM head only exists under DP attention. SGLang silently drops it when --dp-size is 1, but rejects it with --dp-size above 1 and no --enable-dp-attention.",
+    flags: &["--enable-dp-lm-head", "--enable-dp-attention", "--dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static TP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
+    code: "PAR102",
+    name: "tp-lm-head-all-to-all-needs-dp-attention",
+    sglang: raises("overrides._dp_lm_head_validation", "Please enable dp attention when setting enable_tp_lm_head_all_to_all."),
+    explanation: "The TP LM-head all-to-all redistributes logits between DP-attention groups, so it needs --enable-dp-attention with --dp-size above 1.",
+    flags: &["--enable-tp-lm-head-all-to-all", "--enable-dp-attention"],
+    example_bad: "",
+    example_good: "",
+};
+pub static TP_LM_HEAD_TP_EQ_DP: Rule = Rule {
+    code: "PAR103",
+    name: "tp-lm-head-all-to-all-needs-dp-equal-tp",
+    sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size == dp_size"),
+    explanation: "The TP LM-head all-to-all is only implemented for pure DP attention, where every TP rank is its own DP-attention group (--dp-size equal to --tp-size).",
+    flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+
 pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
     code: "PAR019",
     name: "nccl-graph-register-explicit",
@@ -409,7 +439,8 @@ pub static EPLB_RECORDER_WARNING: Rule = Rule {
 pub static EP_DISPATCH_NEEDS_A2A: Rule = Rule {
     code: "PAR046",
     name: "rank-dependent-dispatch-needs-a2a",
-    sglang: raises("parallel_hook.handle_eplb_and_dispatch", "--ep-dispatch-algorithm {cfg.ep_dispatch_algorithm}"),
+    // named up to its first placeholder: 0.5.18 reads `self.ep_dispatch_algorithm`
+    sglang: raises("parallel_hook.handle_eplb_and_dispatch", "--ep-dispatch-algorithm "),
     explanation: "Without an all-to-all backend every EP rank computes the MoE for the same tokens and sums the results, so all ranks must pick the same expert replica; 'static' and 'lp' pick per rank.",
     flags: &["--ep-dispatch-algorithm", "--moe-a2a-backend"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm static",
@@ -786,6 +817,153 @@ pub static EEP_NIXL: Rule = Rule {
     example_good: "",
 };
 
+// 0.5.18 (`ServerArgs._handle_elastic_ep`): the deprecated rejoin flag, and scale-up over
+// `--enable-dp-attention` with `--dp-size` groups (no CUDA graph at all).
+
+pub static EEP_REJOIN_CONFLICT: Rule = Rule {
+    code: "PAR096",
+    name: "elastic-rejoin-conflicts-with-join-mode",
+    sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-rejoin (deprecated) conflicts with"),
+    explanation: "--elastic-ep-rejoin is the old spelling of --elastic-ep-join-mode recover; with another join mode the two say different things.",
+    flags: &["--elastic-ep-rejoin", "--elastic-ep-join-mode"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_REJOIN_DEPRECATED: Rule = Rule {
+    code: "PAR097",
+    name: "elastic-rejoin-deprecated",
+    sglang: warns("parallel_hook.handle_elastic_ep", "--elastic-ep-rejoin is deprecated"),
+    explanation: "--elastic-ep-rejoin still works but is deprecated: SGLang reads it as --elastic-ep-join-mode recover.",
+    flags: &["--elastic-ep-rejoin"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_GRAPHS_DISABLED: Rule = Rule {
+    code: "PAR098",
+    name: "elastic-scale-cuda-graphs-disabled",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"),
+    explanation: "In this release CUDA graphs are not recaptured after a scale-up, so both the decode and the prefill graphs must be off (--disable-cuda-graph).",
+    flags: &["--disable-cuda-graph", "--max-ep-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_ENABLE_DP_ATTENTION: Rule = Rule {
+    code: "PAR099",
+    name: "elastic-scale-needs-dp-attention",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --enable-dp-attention"),
+    explanation: "Runtime scale-up adds attention-DP groups; without DP attention (--enable-dp-attention with --dp-size above 1) the collectives after a scale-up would be wrong.",
+    flags: &["--enable-dp-attention", "--dp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static EEP_DP_EQ_TP: Rule = Rule {
+    code: "PAR100",
+    name: "elastic-scale-dp-equals-tp",
+    sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires dp_size == tp_size"),
+    explanation: "Every launch-time rank must be its own attention-DP group, so --dp-size must equal --tp-size.",
+    flags: &["--dp-size", "--tp-size"],
+    example_bad: "",
+    example_good: "",
+};
+
+// ---- 0.5.18: ServerArgs._handle_dcp_validation (no counterpart) --------------------------------
+// 0.5.18 checks the decode context-parallel flags as given: `--dcp-comm-backend` defaults to ag_rs
+// (0.5.20 on resolves the backend in handle_decode_context_parallelism).
+
+pub static DCP_0518_SIZE_POSITIVE: Rule = Rule {
+    code: "PAR104",
+    name: "dcp-size-at-least-1",
+    sglang: raises("server_args.ServerArgs._handle_dcp_validation", "Decode context parallel size (--dcp-size"),
+    explanation: "The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off).",
+    flags: &["--dcp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DCP_0518_COMM_NEEDS_DCP: Rule = Rule {
+    code: "PAR105",
+    name: "dcp-a2a-backend-needs-dcp",
+    sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-comm-backend {self.dcp_comm_backend} only affects"),
+    explanation: "The a2a and fi_a2a backends only change how decode context parallelism reduces attention; without --dcp-size above 1 there is nothing for them to do.",
+    flags: &["--dcp-comm-backend", "--dcp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DCP_0518_FI_A2A_NEEDS_CUDA: Rule = Rule {
+    code: "PAR106",
+    name: "dcp-fi-a2a-needs-cuda",
+    sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-comm-backend fi_a2a delegates the exchange"),
+    explanation: "fi_a2a runs FlashInfer's MNNVL all-to-all kernel, which needs an NVIDIA CUDA GPU (SM90+ with MNNVL fabric memory); use a2a or ag_rs elsewhere.",
+    flags: &["--dcp-comm-backend"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DCP_0518_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
+    code: "PAR107",
+    name: "dcp-replicate-q-proj-needs-dcp",
+    sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-replicate-q-proj requires --dcp-size > 1."),
+    explanation: "Replicating the Q projection only saves the DCP all-gather; without decode context parallelism there is none.",
+    flags: &["--dcp-replicate-q-proj", "--dcp-size"],
+    example_bad: "",
+    example_good: "",
+};
+pub static DCP_0518_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
+    code: "PAR108",
+    name: "dcp-replicate-q-proj-needs-a2a",
+    sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-replicate-q-proj only applies to the a2a/fi_a2a"),
+    explanation: "Replicating the Q projection removes the head-dim all-gather of the a2a/fi_a2a DCP backends; the default ag_rs backend has no such step.",
+    flags: &["--dcp-replicate-q-proj", "--dcp-comm-backend"],
+    example_bad: "",
+    example_good: "",
+};
+
+// ---- 0.5.18: the other checks of its steps ----------------------------------------------------
+
+pub static BALANCEDNESS_ENV_REMOVED: Rule = Rule {
+    code: "PAR109",
+    name: "eplb-balancedness-env-removed",
+    sglang: raises("parallel_hook.handle_expert_distribution_metrics", "SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC is no longer supported."),
+    explanation: "The environment variable was replaced by --expert-balancedness-report-mode; SGLang 0.5.18 refuses to start while it is set (to any value).",
+    flags: &[],
+    example_bad: "",
+    example_good: "",
+};
+pub static MIMO_V2_CP_V2_ZIGZAG_ONLY: Rule = Rule {
+    code: "PAR110",
+    name: "mimo-v2-cp-v2-zigzag-only",
+    sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports --cp-strategy zigzag."),
+    explanation: "MiMo V2 turns on context parallelism v2 by default (unless SGLANG_ENABLE_CP_V2 says otherwise), which splits prefill with the zigzag layout only.",
+    flags: &["--cp-strategy", "--enable-prefill-cp"],
+    example_bad: "",
+    example_good: "",
+};
+pub static MIMO_V2_CP_V2_TEXT_ONLY: Rule = Rule {
+    code: "PAR111",
+    name: "mimo-v2-cp-v2-text-only",
+    sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports text inference;"),
+    explanation: "Context parallelism v2 for MiMo V2 serves text only: a multimodal MiMo V2 needs --language-only.",
+    flags: &["--enable-prefill-cp", "--language-only"],
+    example_bad: "",
+    example_good: "",
+};
+pub static LEGACY_CP_FLAGS_EXCLUSIVE: Rule = Rule {
+    code: "PAR112",
+    name: "legacy-prefill-cp-flags-exclusive",
+    sglang: raises("parallel_hook.handle_context_parallelism", "--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel"),
+    explanation: "The two deprecated prefill-CP switches pick different CP implementations (NSA models, or MLA/MHA models); give one of them, or --enable-prefill-cp with --cp-strategy.",
+    flags: &["--enable-prefill-context-parallel", "--enable-nsa-prefill-context-parallel"],
+    example_bad: "",
+    example_good: "",
+};
+pub static TP_DIV_DP_CP: Rule = Rule {
+    code: "PAR113",
+    name: "tp-divisible-by-dp-times-cp",
+    sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by dp_size * attn_cp_size"),
+    explanation: "The TP group is laid out as DP groups times CP groups times attention TP, so --tp-size must be a multiple of --dp-size x --attn-cp-size.",
+    flags: &["--tp-size", "--dp-size", "--attn-cp-size"],
+    example_bad: "",
+    example_good: "",
+};
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
     &DCP_SIZE_POSITIVE,
@@ -812,6 +990,9 @@ pub static RULES: &[&Rule] = &[
     &TP_LM_HEAD_NO_DP_LM_HEAD,
     &TP_LM_HEAD_TP_EQ_ATTN_DP,
     &TP_LM_HEAD_NO_CP,
+    &DP_LM_HEAD_NEEDS_DP_ATTENTION,
+    &TP_LM_HEAD_NEEDS_DP_ATTENTION,
+    &TP_LM_HEAD_TP_EQ_DP,
     &CP_STRATEGY_REQUIRED,
     &TP_DIV_ATTN_CP,
     &TP_DIV_ATTN_DP_CP,
@@ -870,6 +1051,21 @@ pub static RULES: &[&Rule] = &[
     &EEP_ATTN_CP,
     &EEP_EP_EQ_TP,
     &EEP_NIXL,
+    &EEP_REJOIN_CONFLICT,
+    &EEP_REJOIN_DEPRECATED,
+    &EEP_GRAPHS_DISABLED,
+    &EEP_ENABLE_DP_ATTENTION,
+    &EEP_DP_EQ_TP,
+    &DCP_0518_SIZE_POSITIVE,
+    &DCP_0518_COMM_NEEDS_DCP,
+    &DCP_0518_FI_A2A_NEEDS_CUDA,
+    &DCP_0518_REPLICATE_Q_NEEDS_DCP,
+    &DCP_0518_REPLICATE_Q_NEEDS_A2A,
+    &BALANCEDNESS_ENV_REMOVED,
+    &MIMO_V2_CP_V2_ZIGZAG_ONLY,
+    &MIMO_V2_CP_V2_TEXT_ONLY,
+    &LEGACY_CP_FLAGS_EXCLUSIVE,
+    &TP_DIV_DP_CP,
 ];
 
 
@@ -1030,6 +1226,84 @@ pub fn handle_decode_context_parallelism(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
+/// 0.5.18's `ServerArgs._handle_dcp_validation`: the DCP flags as given.
+pub fn handle_dcp_validation(ctx: &mut Ctx) -> Step {
+    let dcp = int(ctx, f::dcp_size, 1);
+    if dcp < 1 {
+        let fixes = vec![ctx.fix_set("Turn decode context parallelism off (--dcp-size 1)", f::dcp_size, "1", Applicability::Unsafe)];
+        return ctx.raise(&DCP_0518_SIZE_POSITIVE, &[("self.dcp_size", &dcp)], &[f::dcp_size], fixes);
+    }
+    let backend = show(ctx, f::dcp_comm_backend);
+    if (backend == "a2a" || backend == "fi_a2a") && dcp <= 1 {
+        let fixes = vec![
+            ctx.fix_remove("Drop --dcp-comm-backend (DCP is off)", f::dcp_comm_backend, Applicability::Safe),
+            ctx.fix_set("Turn decode context parallelism on (--dcp-size 2)", f::dcp_size, "2", Applicability::Unsafe),
+        ];
+        let args: &Args = &[("self.dcp_comm_backend", &backend), ("self.dcp_size", &dcp)];
+        return ctx.raise(&DCP_0518_COMM_NEEDS_DCP, args, &[f::dcp_comm_backend, f::dcp_size], fixes);
+    }
+    if backend == "fi_a2a" && !ctx.hw.is_cuda() {
+        let fixes = vec![ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Safe)];
+        return ctx.raise(&DCP_0518_FI_A2A_NEEDS_CUDA, &[], &[f::dcp_comm_backend], fixes);
+    }
+    if ctx.cfg.truthy(f::dcp_replicate_q_proj) {
+        if dcp <= 1 {
+            let fixes = vec![ctx.fix_remove("Drop --dcp-replicate-q-proj (DCP is off)", f::dcp_replicate_q_proj, Applicability::Safe)];
+            return ctx.raise(&DCP_0518_REPLICATE_Q_NEEDS_DCP, &[], &[f::dcp_replicate_q_proj, f::dcp_size], fixes);
+        }
+        if backend != "a2a" && backend != "fi_a2a" {
+            let fixes = vec![
+                ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Unsafe),
+                ctx.fix_remove("Drop --dcp-replicate-q-proj", f::dcp_replicate_q_proj, Applicability::Safe),
+            ];
+            return ctx.raise(&DCP_0518_REPLICATE_Q_NEEDS_A2A, &[("self.dcp_comm_backend", &backend)], &[f::dcp_replicate_q_proj, f::dcp_comm_backend], fixes);
+        }
+    }
+    Ok(())
+}
+
+/// 0.5.18's `ServerArgs._handle_legacy_cp_arguments` (run twice: before the model's defaults
+/// and after them): the deprecated prefill-CP switches turn on `--enable-prefill-cp` with the
+/// strategy of their mode, and the canonical flags are mirrored back onto them.
+pub fn handle_legacy_cp_arguments(ctx: &mut Ctx) -> Step {
+    let strategy_of = |mode: &str| match mode {
+        "in-seq-split" => Some("zigzag"),
+        "round-robin-split" => Some("interleave"),
+        _ => None,
+    };
+    let plain = ctx.cfg.truthy(f::enable_prefill_context_parallel);
+    let dsa = ctx.cfg.truthy(f::enable_dsa_prefill_context_parallel);
+    if plain || dsa {
+        ctx.cfg.set(f::enable_prefill_cp, PyValue::Bool(true));
+    }
+    for (on, mode_field, default) in [(plain, f::prefill_cp_mode, "in-seq-split"), (dsa, f::dsa_prefill_cp_mode, "round-robin-split")] {
+        if on && ctx.cfg.is_none(f::cp_strategy) {
+            // the dataclass default where argparse leaves the field out (==SUPPRESS==)
+            let mode = ctx.cfg.str(mode_field).filter(|m| *m != "==SUPPRESS==").unwrap_or(default).to_string();
+            if let Some(strategy) = strategy_of(&mode) {
+                ctx.cfg.set(f::cp_strategy, PyValue::Str(strategy.into()));
+            }
+        }
+    }
+    if plain && dsa {
+        return Ok(());
+    }
+    let Some(strategy) = ctx.cfg.str(f::cp_strategy).map(str::to_string) else { return Ok(()) };
+    if !ctx.cfg.truthy(f::enable_prefill_cp) {
+        return Ok(());
+    }
+    let mode = if strategy == "zigzag" { "in-seq-split" } else { "round-robin-split" };
+    if dsa || matches!(ctx.cfg.str(f::attention_backend), Some("dsa" | "dsv4")) {
+        ctx.cfg.set(f::enable_dsa_prefill_context_parallel, PyValue::Bool(true));
+        ctx.cfg.set(f::enable_prefill_context_parallel, PyValue::Bool(false));
+    } else {
+        ctx.cfg.set(f::enable_prefill_context_parallel, PyValue::Bool(true));
+    }
+    ctx.cfg.set(f::dsa_prefill_cp_mode, PyValue::Str(mode.into()));
+    ctx.cfg.set(f::prefill_cp_mode, PyValue::Str(mode.into()));
+    Ok(())
+}
+
 /// `handle_dwdp`.
 pub fn handle_dwdp(ctx: &mut Ctx) -> Step {
     let dwdp = int(ctx, f::dwdp_size, 1);
@@ -1069,8 +1343,14 @@ pub fn handle_dwdp(ctx: &mut Ctx) -> Step {
     if mode == "null" {
         ctx.warn(&DWDP_NULL_MODE_WARNING, &[], &[f::dwdp_size], vec![]);
     }
-    ctx.cfg.set(f::attn_dp_size, PyValue::Int(dwdp));
-    ctx.cfg.set(f::dp_size, PyValue::Int(1));
+    if legacy_dp_attention(ctx) {
+        // 0.5.18: DP attention over dwdp_size groups (it also sets `moe_ep_size`, not a flag)
+        ctx.cfg.set(f::dp_size, PyValue::Int(dwdp));
+        ctx.cfg.set(f::enable_dp_attention, PyValue::Bool(true));
+    } else {
+        ctx.cfg.set(f::attn_dp_size, PyValue::Int(dwdp));
+        ctx.cfg.set(f::dp_size, PyValue::Int(1));
+    }
     ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
     ctx.cfg.set(f::enable_dp_lm_head, PyValue::Bool(true));
     ctx.cfg.set(f::moe_dense_tp_size, PyValue::Int(1));
@@ -1119,9 +1399,16 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
         return ctx.raise(&DP_WITH_ATTN_DP, args, dests, fixes);
     }
 
+    // 0.5.18 (no --attn-dp-size): --enable-dp-attention makes the --dp-size groups attention DP
+    let legacy = legacy_dp_attention(ctx);
+    let groups = if legacy { dp } else { attn_dp };
+
     // overrides._data_parallelism_defaults
     if num_dp_ranks(ctx) == 1 && !ctx.cfg.is(f::ep_join_mode, "scale") {
         ctx.cfg.set(f::enable_dp_lm_head, PyValue::Bool(false));
+        if legacy {
+            ctx.cfg.set(f::enable_dp_attention, PyValue::Bool(false));
+        }
     }
 
     let tp = int(ctx, f::tp_size, 1);
@@ -1133,15 +1420,16 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
         if let Some(sc) = ctx.cfg.float(f::schedule_conservativeness) {
             ctx.cfg.set(f::schedule_conservativeness, PyValue::Float(sc * 0.3));
         }
-        if env_bool(ctx, "SGLANG_RUST_SERVER") {
+        // (0.5.18's handler does not read SGLANG_RUST_SERVER)
+        if !legacy && env_bool(ctx, "SGLANG_RUST_SERVER") {
             ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
         }
-        if py_mod(tp, attn_dp) != Some(0) {
-            let fixes = divisor_fixes(ctx, tp, attn_dp);
+        if py_mod(tp, groups) != Some(0) {
+            let fixes = divisor_fixes(ctx, tp, groups);
             return ctx.raise(&TP_DIVISIBLE_BY_ATTN_DP, &[], &[f::attn_dp_size, f::dp_size, f::tp_size], fixes);
         }
         if let Some(original) = chunked_prefill_size_now(ctx) {
-            if let Some(adjusted) = py_floordiv(original, attn_dp) {
+            if let Some(adjusted) = py_floordiv(original, groups) {
                 ctx.cfg.set(f::chunked_prefill_size, PyValue::Int(adjusted));
                 ctx.warn(&DP_CHUNKED_PREFILL_WARNING,
                     &[("original_chunked_prefill_size", &original), ("cfg.chunked_prefill_size", &adjusted)],
@@ -1156,10 +1444,10 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
 
     // overrides._tp_lm_head_all_to_all_default
     if ctx.cfg.is_none(f::enable_tp_lm_head_all_to_all) {
-        let attn_dp = int(ctx, f::attn_dp_size, 1);
+        let groups = if legacy { if attn_dp_enabled(ctx) { int(ctx, f::dp_size, 1) } else { 1 } } else { int(ctx, f::attn_dp_size, 1) };
         let enable = ctx.cfg.is(f::disaggregation_mode, "decode")
-            && attn_dp > 1
-            && tp == attn_dp
+            && groups > 1
+            && tp == groups
             && int(ctx, f::attn_cp_size, 1) == 1
             && !ctx.cfg.truthy(f::enable_dp_lm_head);
         ctx.cfg.set(f::enable_tp_lm_head_all_to_all, PyValue::Bool(enable));
@@ -1169,12 +1457,14 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
     let dp_enabled = attn_dp_enabled(ctx);
     if ctx.cfg.truthy(f::enable_dp_lm_head) && !dp_enabled {
         let fixes = vec![ctx.fix_remove("Drop --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Unsafe)];
-        return ctx.raise(&DP_LM_HEAD_NEEDS_ATTN_DP, &[], &[f::enable_dp_lm_head], fixes);
+        let rule = if legacy { &DP_LM_HEAD_NEEDS_DP_ATTENTION } else { &DP_LM_HEAD_NEEDS_ATTN_DP };
+        return ctx.raise(rule, &[], &[f::enable_dp_lm_head], fixes);
     }
     if ctx.cfg.truthy(f::enable_tp_lm_head_all_to_all) {
         if !dp_enabled {
             let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
-            return ctx.raise(&TP_LM_HEAD_NEEDS_ATTN_DP, &[], &[f::enable_tp_lm_head_all_to_all], fixes);
+            let rule = if legacy { &TP_LM_HEAD_NEEDS_DP_ATTENTION } else { &TP_LM_HEAD_NEEDS_ATTN_DP };
+            return ctx.raise(rule, &[], &[f::enable_tp_lm_head_all_to_all], fixes);
         }
         if ctx.cfg.truthy(f::enable_dp_lm_head) {
             let fixes = vec![
@@ -1183,8 +1473,14 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
             ];
             return ctx.raise(&TP_LM_HEAD_NO_DP_LM_HEAD, &[], &[f::enable_tp_lm_head_all_to_all, f::enable_dp_lm_head], fixes);
         }
+        if legacy && tp != int(ctx, f::dp_size, 1) {
+            let dp = int(ctx, f::dp_size, 1);
+            let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
+            let args: &Args = &[("view.tp_size", &tp), ("view.dp_size", &dp)];
+            return ctx.raise(&TP_LM_HEAD_TP_EQ_DP, args, &[f::enable_tp_lm_head_all_to_all, f::dp_size, f::tp_size], fixes);
+        }
         let attn_dp = int(ctx, f::attn_dp_size, 1);
-        if tp != attn_dp {
+        if !legacy && tp != attn_dp {
             let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
             let args: &Args = &[("view.tp_size", &tp), ("view.attn_dp_size", &attn_dp)];
             return ctx.raise(&TP_LM_HEAD_TP_EQ_ATTN_DP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_dp_size, f::tp_size], fixes);
@@ -1246,7 +1542,11 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
     let prefill_cp = ctx.cfg.truthy(f::enable_prefill_cp);
     let attn_cp = int(ctx, f::attn_cp_size, 1);
     let instance = ctx.cfg.str(f::model_path).map(is_instance_connector).unwrap_or(false);
-    if !instance {
+    // 0.5.18 checks the model for MiMo V2's CP-v2 only (and the deprecated switches below)
+    let cp_v2 = MIMO_V2_CP_V2_ZIGZAG_ONLY.applies_to(ctx.release);
+    if !instance && cp_v2 {
+        mimo_v2_cp_v2(ctx, prefill_cp)?;
+    } else if !instance {
         model_context_parallelism(ctx, prefill_cp, attn_cp)?;
     }
 
@@ -1257,9 +1557,18 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
         ];
         return ctx.raise(&CP_STRATEGY_REQUIRED, &[], &[f::enable_prefill_cp], fixes);
     }
+    if ctx.cfg.truthy(f::enable_prefill_context_parallel) && ctx.cfg.truthy(f::enable_dsa_prefill_context_parallel) {
+        let fixes = vec![
+            ctx.fix_remove("Keep the NSA switch: drop --enable-prefill-context-parallel", f::enable_prefill_context_parallel, Applicability::Unsafe),
+            ctx.fix_remove("Keep the MLA/MHA switch: drop --enable-nsa-prefill-context-parallel", f::enable_dsa_prefill_context_parallel, Applicability::Unsafe),
+        ];
+        ctx.raise(&LEGACY_CP_FLAGS_EXCLUSIVE, &[], &[f::enable_prefill_context_parallel, f::enable_dsa_prefill_context_parallel], fixes)?;
+    }
 
     let tp = int(ctx, f::tp_size, 1);
-    let attn_dp = int(ctx, f::attn_dp_size, 1);
+    // 0.5.18 divides by the DP size (--dp-size, with or without DP attention)
+    let legacy = legacy_dp_attention(ctx);
+    let attn_dp = if legacy { int(ctx, f::dp_size, 1) } else { int(ctx, f::attn_dp_size, 1) };
     let aiter = ctx.cfg.truthy(f::enable_aiter_allreduce_fusion);
     if attn_cp > 1 {
         if py_mod(tp, attn_cp) != Some(0) {
@@ -1270,6 +1579,10 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
         if py_mod(tp, attn_dp * attn_cp) != Some(0) {
             // attn_cp divides tp here: the attention-DP size that fits
             let dp = largest_divisor_at_most(tp / attn_cp.max(1), attn_dp);
+            if legacy {
+                let fixes = vec![ctx.fix_set(format!("Use --dp-size {dp}"), f::dp_size, &dp.to_string(), Applicability::Unsafe)];
+                return ctx.raise(&TP_DIV_DP_CP, &[], &[f::dp_size, f::attn_cp_size, f::tp_size], fixes);
+            }
             let fixes = vec![ctx.fix_set(format!("Use --attn-dp-size {dp}"), f::attn_dp_size, &dp.to_string(), Applicability::Unsafe)];
             return ctx.raise(&TP_DIV_ATTN_DP_CP, &[], &[f::attn_dp_size, f::attn_cp_size, f::tp_size], fixes);
         }
@@ -1390,6 +1703,50 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
             "{name}={count} must be divisible by --tp-size",
         ] {
             ctx.model_config(site("cp_tp_group_sharing_hook.resolve_cp_tp_group_sharing", message));
+        }
+    }
+    Ok(())
+}
+
+/// 0.5.18's model checks of `_handle_context_parallelism`: a model of `CP_V2_DEFAULT_MODEL_CLASSES`
+/// turns `SGLANG_ENABLE_CP_V2` on unless it is set; MiMo V2 (not a DSA model, so always one
+/// that does) then allows prefill CP with the zigzag strategy and text only.
+fn mimo_v2_cp_v2(ctx: &mut Ctx, prefill_cp: bool) -> Step {
+    if !prefill_cp {
+        return Ok(());
+    }
+    let zigzag_site = site("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports --cp-strategy zigzag.");
+    let text_site = site("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports text inference;");
+    let known = ctx.model.filter(|m| m.from != crate::models::FactsFrom::InferredFamily).and_then(|m| Some((m.architecture?, m.derived.is_multimodal)));
+    let Some((arch, multimodal)) = known else {
+        ctx.model_config(zigzag_site);
+        ctx.model_config(text_site);
+        return Ok(());
+    };
+    if !matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM") {
+        return Ok(());
+    }
+    // EnvBool: set to another value than true/1/yes/y (case-insensitive) reads False
+    let cp_v2 = ctx.env("SGLANG_ENABLE_CP_V2").is_none() || env_bool(ctx, "SGLANG_ENABLE_CP_V2");
+    if !cp_v2 {
+        return Ok(());
+    }
+    if ctx.cfg.is_unknown(f::cp_strategy) {
+        ctx.skip(zigzag_site, NotRunReason::UnknownValue);
+        return Ok(());
+    }
+    if !ctx.cfg.is(f::cp_strategy, "zigzag") {
+        let fixes = vec![ctx.fix_set("Use --cp-strategy zigzag", f::cp_strategy, "zigzag", Applicability::Safe)];
+        return ctx.raise(&MIMO_V2_CP_V2_ZIGZAG_ONLY, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+    }
+    if !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
+        match multimodal {
+            Some(true) => {
+                let fixes = vec![ctx.fix_add_flag("Add --language-only", f::language_only, Applicability::Unsafe)];
+                return ctx.raise(&MIMO_V2_CP_V2_TEXT_ONLY, &[], &[f::enable_prefill_cp, f::language_only], fixes);
+            }
+            Some(false) => {}
+            None => ctx.model_config(text_site),
         }
     }
     Ok(())
@@ -1516,6 +1873,11 @@ pub fn handle_eplb_and_dispatch(ctx: &mut Ctx) -> Step {
 
 /// `handle_expert_distribution_metrics`.
 pub fn handle_expert_distribution_metrics(ctx: &mut Ctx) -> Step {
+    // 0.5.18: the removed environment variable stops start-up whatever its value
+    if ctx.env("SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC").is_some() {
+        let fixes = vec![ctx.fix_unset_env("Unset SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC (use --expert-balancedness-report-mode)", "SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC", Applicability::Safe)];
+        ctx.raise(&BALANCEDNESS_ENV_REMOVED, &[], &[], fixes)?;
+    }
     // overrides.should_report_expert_balancedness
     if !ctx.cfg.is(f::expert_balancedness_report_mode, "off") && ctx.cfg.is_none(f::expert_distribution_recorder_mode) {
         ctx.cfg.set(f::expert_distribution_recorder_mode, PyValue::Str("stat".into()));
@@ -1544,6 +1906,20 @@ fn load_balance_method(ctx: &Ctx) -> String {
 
 /// `handle_elastic_ep`.
 pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
+    // 0.5.18: the deprecated --elastic-ep-rejoin reads as --elastic-ep-join-mode recover
+    if ctx.cfg.truthy(f::elastic_ep_rejoin) && EEP_REJOIN_CONFLICT.applies_to(ctx.release) {
+        if ctx.cfg.is_none(f::ep_join_mode) {
+            ctx.warn(&EEP_REJOIN_DEPRECATED, &[], &[f::elastic_ep_rejoin], vec![]);
+            ctx.cfg.set(f::ep_join_mode, PyValue::Str("recover".into()));
+        } else if !ctx.cfg.is(f::ep_join_mode, "recover") {
+            let mode = show(ctx, f::ep_join_mode);
+            let fixes = vec![
+                ctx.fix_remove("Drop --elastic-ep-rejoin", f::elastic_ep_rejoin, Applicability::Unsafe),
+                ctx.fix_set("Use --elastic-ep-join-mode recover", f::ep_join_mode, "recover", Applicability::Unsafe),
+            ];
+            return ctx.raise(&EEP_REJOIN_CONFLICT, &[("cfg.ep_join_mode", &mode)], &[f::elastic_ep_rejoin, f::ep_join_mode], fixes);
+        }
+    }
     let backend_set = !ctx.cfg.is_none(f::elastic_ep_backend);
     let tp = int(ctx, f::tp_size, 1);
     if backend_set {
@@ -1617,37 +1993,16 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     let max_ep = max_ep.unwrap_or(0);
     let attn_dp = int(ctx, f::attn_dp_size, 1);
     let attn_cp = int(ctx, f::attn_cp_size, 1);
-    if tp <= 0 || attn_dp <= 0 || attn_cp <= 0 || py_mod(tp, attn_dp * attn_cp) != Some(0) {
-        let args: &Args = &[("cfg.tp_size", &tp), ("cfg.attn_dp_size", &attn_dp), ("resolved.attn_cp_size", &attn_cp)];
-        // a size the command sets to zero or less: SGLang's default instead
-        let culprit = [f::attn_cp_size, f::attn_dp_size].into_iter().find(|&d| ctx.cfg.is_explicit(d) && int(ctx, d, 1) <= 0);
-        let fixes = culprit.map(|d| ctx.fix_remove(format!("Remove {} (SGLang uses 1)", ctx.flag(d)), d, Applicability::Unsafe)).into_iter().collect();
-        return ctx.raise(&EEP_TOPOLOGY, args, &[f::tp_size, f::attn_dp_size, f::attn_cp_size], fixes);
-    }
-    let attn_tp = tp / attn_dp / attn_cp;
-    let replica = attn_tp * attn_cp;
-    let mut sizes = vec![(max_ep, f::max_ep_size), (initial.filter(|&i| i != 0).unwrap_or(tp), f::elastic_ep_initial_size)];
-    if join_mode.as_deref() == Some("scale") {
-        sizes.push((offset, f::ep_join_rank_offset));
-    }
-    for (size, dest) in sizes {
-        if size <= 0 || replica <= 0 || size % replica != 0 {
-            // physical_ep_size_to_dp_size's ValueError, raised again as an AssertionError.
-            // the scale-up ceiling is this launch's to choose (the others are the deployment's)
-            let mut fixes = Vec::new();
-            if dest == f::max_ep_size && replica > 0 && size > 0 {
-                let up = (size + replica - 1) / replica * replica;
-                fixes.push(ctx.fix_set(format!("Use --max-ep-size {up} (a multiple of {replica})"), f::max_ep_size, &up.to_string(), Applicability::Unsafe));
-            }
-            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("ep_size", &size), ("attn_replica_size", &replica)], &[dest, f::max_ep_size], fixes);
-        }
-    }
     let dense = ctx.cfg.get(f::moe_dense_tp_size).clone();
-    if attn_tp > 1 && dense.as_int() != Some(1) {
-        let fixes = vec![ctx.fix_set("Set --moe-dense-tp-size 1", f::moe_dense_tp_size, "1", Applicability::Safe)];
-        let args: &Args = &[("cfg.moe_dense_tp_size", &dense.py_str())];
-        return ctx.raise(&EEP_MOE_DENSE_TP, args, &[f::moe_dense_tp_size, f::max_ep_size], fixes);
-    }
+    // 0.5.18 checks neither the attention topology nor the replica widths (nor the DCP width)
+    let attn_tp = if EEP_TOPOLOGY.applies_to(ctx.release) {
+        match elastic_topology(ctx, tp, attn_dp, attn_cp, max_ep, initial, offset, join_mode.as_deref(), &dense)? {
+            Some(attn_tp) => attn_tp,
+            None => return Ok(()),
+        }
+    } else {
+        1
+    };
     if ctx.cfg.float(f::elastic_ep_scale_timeout).is_some_and(|t| t <= 0.0) {
         let fixes = vec![ctx.fix_remove("Drop --elastic-ep-scale-timeout (its default)", f::elastic_ep_scale_timeout, Applicability::Unsafe)];
         return ctx.raise(&EEP_TIMEOUT, &[], &[f::elastic_ep_scale_timeout], fixes);
@@ -1709,7 +2064,7 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     }
     // #26 (pp_size == 1) is unreachable: #2 above rejects pp_size != 1 for any elastic backend.
     let dcp = int(ctx, f::dcp_size, 1);
-    if py_mod(attn_tp, dcp) != Some(0) {
+    if EEP_DCP.applies_to(ctx.release) && py_mod(attn_tp, dcp) != Some(0) {
         let args: &Args = &[("cfg.dcp_size", &dcp), ("attn_tp_size", &attn_tp)];
         let fixes = vec![ctx.fix_remove("Remove --dcp-size (SGLang uses 1)", f::dcp_size, Applicability::Unsafe)];
         return ctx.raise(&EEP_DCP, args, &[f::dcp_size], fixes);
@@ -1724,77 +2079,41 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         None if all_off || ctx.cfg.truthy(f::disable_decode_cuda_graph) => "disabled".to_string(),
         None => ctx.cfg.str(f::cuda_graph_backend_decode).unwrap_or("full").to_string(),
     };
-    if decode != "full" && decode != "disabled" {
-        let fixes = vec![ctx.fix_set(
-            "Use the full decode CUDA graph",
-            f::cuda_graph_backend_decode,
-            "full",
-            Applicability::Unsafe,
-        )];
-        let decode_repr = format!("'{decode}'");
-        return ctx.raise(&EEP_DECODE_GRAPH, &[("decode_backend", &decode_repr)], &[f::cuda_graph_backend_decode], fixes);
-    }
-    let prefill_off = all_off
-        || ctx.cfg.truthy(f::disable_prefill_cuda_graph)
-        || ctx.cfg.is(f::cuda_graph_backend_prefill, "disabled")
-        || phase_backend(ctx, "prefill").as_deref() == Some("disabled");
-    if !prefill_off {
-        if ctx.cfg.is_none(f::cuda_graph_backend_prefill) {
-            ctx.model_config(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"));
+    if EEP_GRAPHS_DISABLED.applies_to(ctx.release) {
+        // 0.5.18: CUDA graphs are not recaptured at all; decode and prefill must both be off.
+        // The XPU/NPU/HPU/MPS platform steps rework the phases for their devices: where the
+        // device's step was not modelled, its phases are not known here.
+        let device = ctx.cfg.str(f::device).unwrap_or("cuda").to_string();
+        let step = format!("handle_{device}_backends");
+        if ctx.not_modelled.iter().any(|s| s.ends_with(step.as_str())) {
+            ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"), NotRunReason::Hardware);
             return Ok(());
         }
-        let fixes = vec![ctx.fix_set(
-            "Disable the prefill CUDA graph",
-            f::cuda_graph_backend_prefill,
-            "disabled",
-            Applicability::Safe,
-        )];
-        return ctx.raise(&EEP_PREFILL_GRAPH, &[], &[f::cuda_graph_backend_prefill], fixes);
-    }
-    // platform_hook.handle_platform_defaults (not modelled) fills `device` from torch: CUDA and
-    // ROCm builds are both "cuda". The XPU/NPU/HPU/MPS platform hooks rework the CUDA-graph
-    // phases for their devices, so for those the decode backend here is not known.
-    let device = match ctx.cfg.str(f::device) {
-        Some(d) => Some(d.to_string()),
-        None if ctx.hw.is_cuda() || ctx.hw.is_hip() => Some("cuda".to_string()),
-        None => None,
-    };
-    let known_device = matches!(device.as_deref(), Some("cuda") | Some("cpu"));
-    if decode == "full" && !known_device {
-        ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture requires"), NotRunReason::NotImplemented);
-    }
-    if decode == "full" && known_device {
-        if let Some(d) = device.as_deref().filter(|d| *d != "cuda") {
-            let fixes = vec![ctx.fix_set(
-                "Disable the decode CUDA graph",
-                f::cuda_graph_backend_decode,
-                "disabled",
-                Applicability::Unsafe,
-            )];
-            let args: &Args = &[("cfg.device", &str_repr(d))];
-            return ctx.raise(&EEP_GRAPH_CUDA, args, &[f::device], fixes);
+        let prefill_off = all_off
+            || ctx.cfg.truthy(f::disable_prefill_cuda_graph)
+            || ctx.cfg.is(f::cuda_graph_backend_prefill, "disabled")
+            || phase_backend(ctx, "prefill").as_deref() == Some("disabled");
+        if decode == "disabled" && !prefill_off && ctx.cfg.is_none(f::cuda_graph_backend_prefill) {
+            // the default prefill backend depends on the model (see elastic_graphs)
+            ctx.model_config(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"));
+            return Ok(());
         }
-        let checks: [(&'static Rule, bool, Field); 6] = [
-            (&EEP_GRAPH_SPEC, !ctx.cfg.is_none(f::speculative_algorithm), f::speculative_algorithm),
-            (&EEP_GRAPH_EMBEDDING, ctx.cfg.truthy(f::is_embedding), f::is_embedding),
-            (&EEP_GRAPH_DLLM, !ctx.cfg.is_none(f::dllm_algorithm), f::dllm_algorithm),
-            (&EEP_GRAPH_ENCODER, ctx.cfg.truthy(f::encoder_only), f::encoder_only),
-            (&EEP_GRAPH_HOOKS, ctx.cfg.truthy(f::forward_hooks), f::forward_hooks),
-            (&EEP_GRAPH_PDMUX, ctx.cfg.truthy(f::enable_pdmux), f::enable_pdmux),
-        ];
-        for (rule, failed, dest) in checks {
-            if failed {
-                let fixes = vec![ctx.fix_set(
-                    "Disable the decode CUDA graph",
-                    f::cuda_graph_backend_decode,
-                    "disabled",
-                    Applicability::Unsafe,
-                )];
-                return ctx.raise(rule, &[], &[dest], fixes);
-            }
+        if decode != "disabled" || !prefill_off {
+            let fixes = vec![ctx.fix_add_flag("Disable CUDA graphs (--disable-cuda-graph)", f::disable_cuda_graph, Applicability::Unsafe)];
+            return ctx.raise(&EEP_GRAPHS_DISABLED, &[], &[f::cuda_graph_backend_decode, f::cuda_graph_backend_prefill, f::max_ep_size], fixes);
         }
+    } else if !elastic_graphs(ctx, &decode, all_off)? {
+        return Ok(());
     }
     if !attn_dp_enabled(ctx) {
+        if EEP_ENABLE_DP_ATTENTION.applies_to(ctx.release) {
+            // 0.5.18: --enable-dp-attention over --dp-size groups (cleared for --dp-size 1)
+            let mut fix = ctx.fix_set(format!("Use pure DP attention (--dp-size {tp} --enable-dp-attention)"), f::dp_size, &tp.to_string(), Applicability::Unsafe);
+            if !ctx.cfg.is_explicit(f::enable_dp_attention) {
+                fix.edits.extend(ctx.fix_add_flag("", f::enable_dp_attention, Applicability::Unsafe).edits);
+            }
+            return ctx.raise(&EEP_ENABLE_DP_ATTENTION, &[], &[f::enable_dp_attention, f::dp_size], vec![fix]);
+        }
         let fixes = vec![ctx.fix_set(
             format!("Use pure attention DP (--attn-dp-size {tp})"),
             f::attn_dp_size,
@@ -1819,6 +2138,12 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         let args: &Args = &[("resolved.ep_size", &ep), ("cfg.tp_size", &tp)];
         return ctx.raise(&EEP_EP_EQ_TP, args, &[f::ep_size, f::tp_size], fixes);
     }
+    let dp = int(ctx, f::dp_size, 1);
+    if dp != tp && EEP_DP_EQ_TP.applies_to(ctx.release) {
+        let fixes = vec![ctx.fix_set(format!("Use --dp-size {tp}"), f::dp_size, &tp.to_string(), Applicability::Unsafe)];
+        let args: &Args = &[("cfg.dp_size", &dp), ("cfg.tp_size", &tp)];
+        return ctx.raise(&EEP_DP_EQ_TP, args, &[f::dp_size, f::tp_size], fixes);
+    }
     let a2a = moe_a2a_backend_after_a2a_hook(ctx);
     if a2a != "nixl" {
         let fixes = vec![ctx.fix_set("Use the nixl MoE all-to-all backend", f::moe_a2a_backend, "nixl", Applicability::Unsafe)];
@@ -1826,6 +2151,122 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         let _ = ctx.raise(&EEP_NIXL, args, &[f::moe_a2a_backend], fixes);
     }
     Ok(())
+}
+
+/// The attention topology of an Elastic EP scale-up (0.5.23 on): `tp_size` split evenly into
+/// attention DP and CP groups, each scale size a whole number of attention replicas, and dense
+/// layers not TP-sharded when attention is. Returns the attention TP width, or None where the
+/// hook stops without a report (the check read a value not known here).
+#[allow(clippy::too_many_arguments)]
+fn elastic_topology(ctx: &mut Ctx, tp: i64, attn_dp: i64, attn_cp: i64, max_ep: i64, initial: Option<i64>, offset: i64, join_mode: Option<&str>, dense: &PyValue) -> Result<Option<i64>, super::Raised> {
+    if tp <= 0 || attn_dp <= 0 || attn_cp <= 0 || py_mod(tp, attn_dp * attn_cp) != Some(0) {
+        let args: &Args = &[("cfg.tp_size", &tp), ("cfg.attn_dp_size", &attn_dp), ("resolved.attn_cp_size", &attn_cp)];
+        // a size the command sets to zero or less: SGLang's default instead
+        let culprit = [f::attn_cp_size, f::attn_dp_size].into_iter().find(|&d| ctx.cfg.is_explicit(d) && int(ctx, d, 1) <= 0);
+        let fixes = culprit.map(|d| ctx.fix_remove(format!("Remove {} (SGLang uses 1)", ctx.flag(d)), d, Applicability::Unsafe)).into_iter().collect();
+        return ctx.raise(&EEP_TOPOLOGY, args, &[f::tp_size, f::attn_dp_size, f::attn_cp_size], fixes).map(|()| None);
+    }
+    let attn_tp = tp / attn_dp / attn_cp;
+    let replica = attn_tp * attn_cp;
+    let mut sizes = vec![(max_ep, f::max_ep_size), (initial.filter(|&i| i != 0).unwrap_or(tp), f::elastic_ep_initial_size)];
+    if join_mode == Some("scale") {
+        sizes.push((offset, f::ep_join_rank_offset));
+    }
+    for (size, dest) in sizes {
+        if size <= 0 || replica <= 0 || size % replica != 0 {
+            // physical_ep_size_to_dp_size's ValueError, raised again as an AssertionError.
+            // the scale-up ceiling is this launch's to choose (the others are the deployment's)
+            let mut fixes = Vec::new();
+            if dest == f::max_ep_size && replica > 0 && size > 0 {
+                let up = (size + replica - 1) / replica * replica;
+                fixes.push(ctx.fix_set(format!("Use --max-ep-size {up} (a multiple of {replica})"), f::max_ep_size, &up.to_string(), Applicability::Unsafe));
+            }
+            return ctx.raise(&EEP_REPLICA_DIVISIBLE, &[("ep_size", &size), ("attn_replica_size", &replica)], &[dest, f::max_ep_size], fixes).map(|()| None);
+        }
+    }
+    if attn_tp > 1 && dense.as_int() != Some(1) {
+        let fixes = vec![ctx.fix_set("Set --moe-dense-tp-size 1", f::moe_dense_tp_size, "1", Applicability::Safe)];
+        let args: &Args = &[("cfg.moe_dense_tp_size", &dense.py_str())];
+        return ctx.raise(&EEP_MOE_DENSE_TP, args, &[f::moe_dense_tp_size, f::max_ep_size], fixes).map(|()| None);
+    }
+    Ok(Some(attn_tp))
+}
+
+/// 0.5.23's CUDA-graph checks of an Elastic EP scale-up: decode full or disabled, prefill
+/// disabled, and what full-graph recapture does not support. False where the hook stops
+/// without a report.
+fn elastic_graphs(ctx: &mut Ctx, decode: &str, all_off: bool) -> Result<bool, super::Raised> {
+    if decode != "full" && decode != "disabled" {
+        let fixes = vec![ctx.fix_set(
+            "Use the full decode CUDA graph",
+            f::cuda_graph_backend_decode,
+            "full",
+            Applicability::Unsafe,
+        )];
+        let decode_repr = format!("'{decode}'");
+        return ctx.raise(&EEP_DECODE_GRAPH, &[("decode_backend", &decode_repr)], &[f::cuda_graph_backend_decode], fixes).map(|()| false);
+    }
+    let prefill_off = all_off
+        || ctx.cfg.truthy(f::disable_prefill_cuda_graph)
+        || ctx.cfg.is(f::cuda_graph_backend_prefill, "disabled")
+        || phase_backend(ctx, "prefill").as_deref() == Some("disabled");
+    if !prefill_off {
+        if ctx.cfg.is_none(f::cuda_graph_backend_prefill) {
+            ctx.model_config(site("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"));
+            return Ok(false);
+        }
+        let fixes = vec![ctx.fix_set(
+            "Disable the prefill CUDA graph",
+            f::cuda_graph_backend_prefill,
+            "disabled",
+            Applicability::Safe,
+        )];
+        return ctx.raise(&EEP_PREFILL_GRAPH, &[], &[f::cuda_graph_backend_prefill], fixes).map(|()| false);
+    }
+    // platform_hook.handle_platform_defaults (not modelled) fills `device` from torch: CUDA and
+    // ROCm builds are both "cuda". The XPU/NPU/HPU/MPS platform hooks rework the CUDA-graph
+    // phases for their devices, so for those the decode backend here is not known.
+    let device = match ctx.cfg.str(f::device) {
+        Some(d) => Some(d.to_string()),
+        None if ctx.hw.is_cuda() || ctx.hw.is_hip() => Some("cuda".to_string()),
+        None => None,
+    };
+    let known_device = matches!(device.as_deref(), Some("cuda") | Some("cpu"));
+    if decode == "full" && !known_device {
+        ctx.skip(site("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture requires"), NotRunReason::NotImplemented);
+    }
+    if decode == "full" && known_device {
+        if let Some(d) = device.as_deref().filter(|d| *d != "cuda") {
+            let fixes = vec![ctx.fix_set(
+                "Disable the decode CUDA graph",
+                f::cuda_graph_backend_decode,
+                "disabled",
+                Applicability::Unsafe,
+            )];
+            let args: &Args = &[("cfg.device", &str_repr(d))];
+            return ctx.raise(&EEP_GRAPH_CUDA, args, &[f::device], fixes).map(|()| false);
+        }
+        let checks: [(&'static Rule, bool, Field); 6] = [
+            (&EEP_GRAPH_SPEC, !ctx.cfg.is_none(f::speculative_algorithm), f::speculative_algorithm),
+            (&EEP_GRAPH_EMBEDDING, ctx.cfg.truthy(f::is_embedding), f::is_embedding),
+            (&EEP_GRAPH_DLLM, !ctx.cfg.is_none(f::dllm_algorithm), f::dllm_algorithm),
+            (&EEP_GRAPH_ENCODER, ctx.cfg.truthy(f::encoder_only), f::encoder_only),
+            (&EEP_GRAPH_HOOKS, ctx.cfg.truthy(f::forward_hooks), f::forward_hooks),
+            (&EEP_GRAPH_PDMUX, ctx.cfg.truthy(f::enable_pdmux), f::enable_pdmux),
+        ];
+        for (rule, failed, dest) in checks {
+            if failed {
+                let fixes = vec![ctx.fix_set(
+                    "Disable the decode CUDA graph",
+                    f::cuda_graph_backend_decode,
+                    "disabled",
+                    Applicability::Unsafe,
+                )];
+                return ctx.raise(rule, &[], &[dest], fixes).map(|()| false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// The largest divisor of `n` that is at most `k` (1 when there is none): a size that divides.

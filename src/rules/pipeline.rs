@@ -127,6 +127,12 @@ const STEPS: &[(&str, &[Hook])] = &[
     // 0.5.18's end of resolution: the stashed declarations are applied to the fields. Here every
     // hook assigns what it declares in place, so the fields already hold them.
     ("server_args.materialize_declarations", &[]),
+    // 0.5.18's steps without a hook of their name (`ServerArgs` methods 0.5.23 dropped or folded)
+    // runs twice: before the model's defaults and after them
+    ("server_args.ServerArgs._handle_legacy_cp_arguments", &[parallel::handle_legacy_cp_arguments]),
+    ("server_args.ServerArgs._handle_dcp_validation", &[parallel::handle_dcp_validation]),
+    ("server_args.ServerArgs._handle_pipeline_parallelism", &[shared::overrides::pipeline_parallel_overlap_disable]),
+    ("server_args.ServerArgs._validate_cutedsl_a2a_token_budget", &[moe::validate_cutedsl_a2a_token_budget]),
 ];
 
 /// `cfg.model_path.lower() in ["none", "dummy"]`: the dummy-model short circuit.
@@ -178,6 +184,16 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         "platform_hook.handle_nccl_pre_warm",
         "serving_hook.handle_environment_variables",
         "serving_hook.handle_other_validations",
+        // parallel, moe, load_format, dllm
+        "parallel_hook.handle_dwdp",
+        "parallel_hook.handle_data_parallelism",
+        "parallel_hook.handle_context_parallelism",
+        "moe_hook.handle_moe_kernel_config",
+        "moe_hook.handle_a2a_moe",
+        "parallel_hook.handle_expert_distribution_metrics",
+        "parallel_hook.handle_elastic_ep",
+        "model_path_hook.handle_load_format",
+        "dllm_hook.handle_dllm_inference",
     ],
 )];
 

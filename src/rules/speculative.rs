@@ -18,7 +18,7 @@
 use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_config, DraftHfConfig, Failure};
 use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config, DEFAULT_DSPARK_GAMMA};
 use super::shared::envs::env_bool;
-use super::shared::runtime_context::{attn_dp_enabled, is_sm100};
+use super::shared::runtime_context::{attn_dp_enabled, is_sm100, legacy_dp_attention};
 use super::{raises, site, warns, Ctx, NotRunReason, Rule, SiteRef, Step};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
@@ -431,7 +431,8 @@ rule!(NGRAM_SAM_VS_TOKENS, "SPEC061", "ngram-external-sam-budget-vs-draft-tokens
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NGRAM --speculative-ngram-external-corpus-path /data/corpus.jsonl --speculative-ngram-external-sam-budget 16",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NGRAM --speculative-ngram-external-corpus-path /data/corpus.jsonl --speculative-ngram-external-sam-budget 11 --speculative-num-draft-tokens 12");
 rule!(NGRAM_PAGE, "SPEC062", "ngram-topk-page-size-needs-flashinfer",
-    raises("speculative_hook._handle_ngram", "speculative_eagle_topk({cfg.speculative_eagle_topk}) > 1"),
+    // named up to its first placeholder: 0.5.18 reads `server_args.speculative_eagle_topk`
+    raises("speculative_hook._handle_ngram", "speculative_eagle_topk("),
     "NGRAM drafts a tree as wide as --speculative-ngram-max-bfs-breadth (10 by default); over paged KV (page size > 1) only the flashinfer attention backend verifies it correctly. Use --page-size 1, flashinfer, or a breadth of 1.",
     &["--page-size", "--attention-backend"],
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NGRAM --page-size 16 --attention-backend triton",
@@ -597,8 +598,40 @@ rule!(W_DSPARK_GAMMA_DEFAULT, "SPEC128", "dspark-gamma-defaults-to-7",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 7");
 
+// 0.5.18's texts (`speculative_hook` of 0.5.18): DFLASH and DSpark on CUDA and NPU only, DFLASH
+// without DP attention, DSpark with a single pipeline stage.
+
+rule!(DFLASH_DEVICE_0518, "SPEC129", "dflash-cuda-or-npu",
+    raises("speculative_hook._handle_dflash", "DFLASH speculative decoding only supports CUDA and NPU devices."),
+    "In this release DFLASH runs on CUDA (and ROCm) or NPU devices only.",
+    &["--speculative-algorithm", "--device"],
+    "",
+    "");
+rule!(DFLASH_NO_DP_ATTENTION, "SPEC130", "dflash-no-dp-attention",
+    raises("speculative_hook._handle_dflash", "Currently DFLASH speculative decoding does not support dp attention."),
+    "In this release DFLASH is not implemented with DP attention (--enable-dp-attention with --dp-size above 1).",
+    &["--speculative-algorithm", "--enable-dp-attention"],
+    "",
+    "");
+rule!(DSPARK_DEVICE_0518, "SPEC131", "dspark-cuda-or-npu",
+    raises("speculative_hook._handle_dspark", "DSpark speculative decoding only supports CUDA or NPU device."),
+    "In this release DSpark runs on CUDA (and ROCm) or NPU devices only.",
+    &["--speculative-algorithm", "--device"],
+    "",
+    "");
+rule!(DSPARK_PP_0518, "SPEC132", "dspark-single-pipeline-stage",
+    raises("speculative_hook._handle_dspark", "Currently DSpark speculative decoding only supports pp_size == 1."),
+    "In this release DSpark runs with a single pipeline stage only (--pp-size 1).",
+    &["--speculative-algorithm", "--pp-size"],
+    "",
+    "");
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
+    &DFLASH_DEVICE_0518,
+    &DFLASH_NO_DP_ATTENTION,
+    &DSPARK_DEVICE_0518,
+    &DSPARK_PP_0518,
     &UNKNOWN_ALGORITHM,
     &DECODE_RADIX,
     &BLOCK_VERIFY_ALGO,
@@ -1102,7 +1135,17 @@ fn init_adaptive_speculative_params(ctx: &mut Ctx) -> Step {
 /// `_handle_dflash`.
 fn handle_dflash(ctx: &mut Ctx) -> Step {
     let dev = device(ctx);
-    if !(dev.starts_with("cuda") || dev == "npu" || dev == "xpu") {
+    if DFLASH_DEVICE_0518.applies_to(ctx.release) {
+        // 0.5.18: CUDA or NPU, and no DP attention at all
+        if !(dev.starts_with("cuda") || dev == "npu") {
+            let fix = drop_fix(ctx, "Drop --device (use the GPU)", f::device);
+            return ctx.raise(&DFLASH_DEVICE_0518, &[], &[f::device, f::speculative_algorithm], vec![fix]);
+        }
+        if attn_dp_enabled(ctx) {
+            let fix = drop_fix(ctx, "Drop --enable-dp-attention", f::enable_dp_attention);
+            return ctx.raise(&DFLASH_NO_DP_ATTENTION, &[], &[f::enable_dp_attention, f::speculative_algorithm], vec![fix]);
+        }
+    } else if !(dev.starts_with("cuda") || dev == "npu" || dev == "xpu") {
         let fix = drop_fix(ctx, "Drop --device (use the GPU)", f::device);
         return ctx.raise(
             &DFLASH_DEVICE,
@@ -1111,7 +1154,7 @@ fn handle_dflash(ctx: &mut Ctx) -> Step {
             vec![fix],
         );
     }
-    if attn_dp_enabled(ctx) && dev != "npu" {
+    if attn_dp_enabled(ctx) && dev != "npu" && !DFLASH_DEVICE_0518.applies_to(ctx.release) {
         if !dev.starts_with("cuda") {
             return ctx.raise(&DFLASH_DP_CUDA, &[], &[f::attn_dp_size, f::device], vec![drop_fix(ctx, "Drop --attn-dp-size", f::attn_dp_size)]);
         }
@@ -1482,16 +1525,28 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
 fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
     let dev = device(ctx);
     let npu = dev.starts_with("npu");
-    if !(dev.starts_with("cuda") || npu || dev.starts_with("xpu")) {
+    // 0.5.18: CUDA or NPU, DP attention over --dp-size groups, and one pipeline stage
+    let legacy = DSPARK_DEVICE_0518.applies_to(ctx.release);
+    if legacy && !(dev.starts_with("cuda") || npu) {
+        return ctx.raise(&DSPARK_DEVICE_0518, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)]);
+    }
+    if !(legacy || dev.starts_with("cuda") || npu || dev.starts_with("xpu")) {
         return ctx.raise(&DSPARK_DEVICE, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)]);
     }
-    if ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 {
+    let dp_groups = if legacy_dp_attention(ctx) {
+        if ctx.cfg.truthy(f::enable_dp_attention) { ctx.cfg.int(f::dp_size).unwrap_or(1) } else { 1 }
+    } else {
+        ctx.cfg.int(f::attn_dp_size).unwrap_or(1)
+    };
+    if dp_groups > 1 {
         if !ctx.cfg.truthy(f::enable_dp_lm_head) {
             let fix = ctx.fix_add_flag("Add --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Safe);
             return ctx.raise(&DSPARK_DP_LM_HEAD, &[], &[f::attn_dp_size, f::enable_dp_lm_head, f::speculative_algorithm], vec![fix]);
         }
         let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
-        if !npu && !matches!(a2a.as_str(), "none" | "megamoe" | "mori") {
+        // mori is listed from 0.5.19 on: the release's own message says which it takes
+        let mori = DSPARK_DP_A2A.sglang_text(ctx.release).is_some_and(|(_, t)| t.contains("'mori'"));
+        if !(npu || matches!(a2a.as_str(), "none" | "megamoe") || mori && a2a == "mori") {
             let fix = ctx.fix_remove("Drop --moe-a2a-backend", f::moe_a2a_backend, Applicability::Unsafe);
             return ctx.raise(&DSPARK_DP_A2A, &[("cfg.moe_a2a_backend", &str_repr(&a2a))], &[f::moe_a2a_backend], vec![fix]);
         }
@@ -1515,6 +1570,10 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
                 );
             }
         }
+    }
+    if legacy && ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 {
+        let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
+        return ctx.raise(&DSPARK_PP_0518, &[], &[f::pp_size, f::speculative_algorithm], vec![fix]);
     }
     if ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 && !ctx.cfg.is(f::disaggregation_mode, "prefill") {
         let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);

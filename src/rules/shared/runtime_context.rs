@@ -5,9 +5,20 @@ use crate::fields::f;
 use crate::rules::Ctx;
 
 /// `runtime_context.attn_dp_enabled_of`: attention DP runs (`attn_dp_size > 1`) or this
-/// process joins an attention-DP deployment (`ep_join_mode == "scale"`).
+/// process joins an attention-DP deployment (`ep_join_mode == "scale"`). In a release without
+/// `--attn-dp-size` (0.5.18) attention DP is `--enable-dp-attention` over `--dp-size` groups:
+/// `resolved.enable_dp_attention` (cleared for `dp_size == 1` by `_data_parallelism_defaults`).
 pub fn attn_dp_enabled(ctx: &Ctx) -> bool {
+    if legacy_dp_attention(ctx) {
+        return ctx.cfg.truthy(f::enable_dp_attention);
+    }
     ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale")
+}
+
+/// Whether the checked release names attention DP `--enable-dp-attention` with `--dp-size`
+/// groups (it has no `--attn-dp-size`, so `handle_deprecated_dp_attention` does not fold them).
+pub fn legacy_dp_attention(ctx: &Ctx) -> bool {
+    ctx.release.schema.flag_of(f::attn_dp_size).is_none()
 }
 
 /// `runtime_context.num_dp_ranks_of`: replicas times attention-DP groups.
