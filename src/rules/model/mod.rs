@@ -199,6 +199,17 @@ pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
     example_good: "--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend triton",
 };
 
+pub static NEMOTRON_H_TRITON: Rule = Rule {
+    code: "MH105",
+    name: "nemotron-h-triton-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "NemotronHForCausalLM does not support triton attention backend"),
+    explanation: "NemotronH is a hybrid Mamba model whose first layer may be a Mamba layer rather than an attention layer, which SGLang 0.5.18's triton attention backend does not handle, so it refuses --attention-backend triton for NemotronH checkpoints (Nemotron-H, Nemotron 3 Nano / Super / Ultra). Leave --attention-backend out (SGLang picks flashinfer on SM100) or choose another backend.",
+    flags: &["--attention-backend"],
+    // (examples are checked on 0.5.23, whose hook no longer refuses triton for NemotronH)
+    example_bad: "",
+    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --attention-backend flashinfer",
+};
+
 pub static RULES: &[&Rule] = &[
     &LAYER_SPLIT_NEEDS_DSA,
     &CP_DECODE_ATTN_TP_ARCH,
@@ -217,6 +228,7 @@ pub static RULES: &[&Rule] = &[
     &MAMBA_STRATEGY_NEEDS_MAMBA,
     &OLMO2_FLASHINFER,
     &EXAONE_ATTENTION_BACKEND,
+    &NEMOTRON_H_TRITON,
 ];
 
 /// The architectures of the hook's DeepSeek-family branch (the list in
@@ -494,6 +506,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
             let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for Olmo 2)", f::attention_backend, Applicability::Unsafe)];
             return ctx.raise(&OLMO2_FLASHINFER, &[], &[f::attention_backend], fixes);
         }
+    } else if matches!(arch, "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM") {
+        nemotron_h(ctx)?;
     } else if matches!(arch, "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM") {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
         return Ok(());
@@ -691,13 +705,15 @@ fn gemma4(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// The Exaone branch: with a `sliding_window_pattern`, the accepted attention backends. The
-/// Exaone override fills an unset backend with one of them (trtllm_mha, fa3 or triton).
+/// The Exaone branch: with a `sliding_window_pattern`, the accepted attention backends. Where
+/// the Exaone override fills an unset backend (with trtllm_mha, fa3 or triton) only an explicit
+/// one can fail; before, the branch reads the unset one as None.
 fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> Step {
-    let Some(backend) = text_of(ctx, f::attention_backend) else {
+    let backend = text_of(ctx, f::attention_backend);
+    if backend.is_none() && exaone_override_fills_attention_backend(ctx) {
         return Ok(());
-    };
-    if EXAONE_BACKENDS.contains(&backend.as_str()) {
+    }
+    if backend.as_deref().is_some_and(|b| EXAONE_BACKENDS.contains(&b)) {
         return Ok(());
     }
     // A pattern as written is not None. Absent, the config class's default (4) applies, but an
@@ -706,10 +722,35 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
     if ctx.model_fact(needs, |_| raw.and_then(|r| r.sliding_window_pattern.as_ref())).is_none() {
         return Ok(());
     }
+    let backend = backend.unwrap_or_else(|| "None".to_string());
     let listed = py_list(EXAONE_BACKENDS);
     let args: &Args = &[("accepted_backends", &listed), ("model_arch", &arch), ("attention_backend", &backend)];
-    let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for EXAONE)", f::attention_backend, Applicability::Unsafe)];
+    let fixes = if ctx.cfg.is_none(f::attention_backend) {
+        vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]
+    } else if exaone_override_fills_attention_backend(ctx) {
+        vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for EXAONE)", f::attention_backend, Applicability::Unsafe)]
+    } else {
+        vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]
+    };
     ctx.raise(&EXAONE_ATTENTION_BACKEND, args, &[f::attention_backend], fixes)
+}
+
+/// Whether the Exaone override provider fills an unset --attention-backend: 0.5.22's
+/// `model_overrides/exaone.py` does; 0.5.18's `overrides._exaone_overrides` (and 0.5.19 to
+/// 0.5.21's provider) only disable hybrid SWA memory, so the branch's assert reads None.
+fn exaone_override_fills_attention_backend(ctx: &Ctx) -> bool {
+    !matches!(ctx.release.version, "0.5.18" | "0.5.19" | "0.5.20" | "0.5.21")
+}
+
+/// The NemotronH branch of SGLang 0.5.18 (gone from 0.5.19's hook): the triton attention backend
+/// is refused. The NemotronH override fills an unset backend with flashinfer (SM100) or leaves it
+/// unset, so only an explicit triton meets the check.
+fn nemotron_h(ctx: &mut Ctx) -> Step {
+    if !NEMOTRON_H_TRITON.applies_to(ctx.release) || !ctx.cfg.is(f::attention_backend, "triton") {
+        return Ok(());
+    }
+    let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for NemotronH)", f::attention_backend, Applicability::Unsafe)];
+    ctx.raise(&NEMOTRON_H_TRITON, &[], &[f::attention_backend], fixes)
 }
 
 /// `handle_mamba_radix_cache`: for a hybrid Mamba architecture SGLang names, the resolution of
@@ -788,7 +829,11 @@ fn unknown_model_checks(ctx: &mut Ctx) {
         }
         if ctx.cfg.is(f::attention_backend, "triton") {
             ctx.model_config(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"));
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "NemotronHForCausalLM does not support triton attention backend"));
         }
+    } else if !exaone_override_fills_attention_backend(ctx) {
+        // an unset backend is not filled for EXAONE: its sliding-window check reads None
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"));
     }
     if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
         ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"));
