@@ -64,10 +64,12 @@ fn recorded_fixes_are_the_ones_we_offer_today() {
         // Case ids keep the code the rule had when they were written (old codes redirect).
         let rule = sglang_preflight::rules::by_code(code);
         let code = rule.map(|r| r.code).unwrap_or(code);
-        // The trigger of an older release's error (SGLang 0.5.18's NemotronH triton refusal, a
-        // model type its transformers lacks) that this release's SGLang accepts: that release's
-        // conformance compares it.
-        if rule.is_some_and(|r| r.severity() == sglang_preflight::diagnostic::Severity::Error) && first_error_message(f).is_none() {
+        // The trigger of an older release's check (a site this release lacks: SGLang 0.5.18's
+        // NemotronH triton refusal; or an error this release's SGLang does not raise there: a
+        // model type 0.5.18's transformers lacks): that release's conformance compares it.
+        let default = sglang_preflight::release::get(sglang_preflight::schema::DEFAULT_VERSION);
+        let older_only = rule.zip(default).is_some_and(|(r, d)| !r.applies_to(d));
+        if older_only || rule.is_some_and(|r| r.severity() == sglang_preflight::diagnostic::Severity::Error) && first_error_message(f).is_none() {
             continue;
         }
         let cmd = f.get("cmd").and_then(Value::as_str).unwrap_or_default();

@@ -210,6 +210,17 @@ pub static NEMOTRON_H_TRITON: Rule = Rule {
     example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --attention-backend flashinfer",
 };
 
+pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
+    code: "MH107",
+    name: "two-batch-overlap-with-dsa-index-sharing-0-5-18",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA"),
+    explanation: "This DSA model shares its top-k indices between layers (index_topk_freq above 1, or an S in index_topk_pattern). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang 0.5.18 refuses --enable-two-batch-overlap for it (in its DeepSeek branch; later releases also count shared indexer layers, MH003).",
+    flags: &["--enable-two-batch-overlap"],
+    // (examples are checked on 0.5.23, where the check is MH003's)
+    example_bad: "",
+    example_good: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8",
+};
+
 pub static RULES: &[&Rule] = &[
     &LAYER_SPLIT_NEEDS_DSA,
     &CP_DECODE_ATTN_TP_ARCH,
@@ -229,6 +240,7 @@ pub static RULES: &[&Rule] = &[
     &OLMO2_FLASHINFER,
     &EXAONE_ATTENTION_BACKEND,
     &NEMOTRON_H_TRITON,
+    &DSA_TBO_INDEX_SHARING_IN_HOOK,
 ];
 
 /// The architectures of the hook's DeepSeek-family branch (the list in
@@ -646,9 +658,25 @@ fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::Raw
     if !ctx.cfg.truthy(f::enable_two_batch_overlap) {
         return Ok(());
     }
-    let Some(raw) = ctx.model_fact(site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"), |_| raw) else {
+    // SGLang 0.5.18 checks it in the hook's DeepSeek branch, without shared indexer layers.
+    let in_hook = DSA_TBO_INDEX_SHARING_IN_HOOK.applies_to(ctx.release);
+    let needs = if in_hook {
+        site("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA")
+    } else {
+        site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA")
+    };
+    let Some(raw) = ctx.model_fact(needs, |_| raw) else {
         return Ok(());
     };
+    if in_hook {
+        // `getattr(hf_config, "index_topk_freq", 1) or 1`
+        let freq = raw.index_topk_freq.filter(|&n| n != 0).unwrap_or(1);
+        if freq > 1 || raw.index_topk_pattern.as_deref().is_some_and(|p| p.contains('S')) {
+            let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe)];
+            return ctx.raise(&DSA_TBO_INDEX_SHARING_IN_HOOK, &[], &[f::enable_two_batch_overlap], fixes);
+        }
+        return Ok(());
+    }
     // `getattr(hf_config, "index_topk_freq", 1) or 1`
     let freq = raw.index_topk_freq.filter(|&n| n != 0).unwrap_or(1);
     let pattern_shares = raw.index_topk_pattern.as_deref().is_some_and(|p| p.contains('S'));
@@ -816,6 +844,7 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     }
     if ctx.cfg.truthy(f::enable_two_batch_overlap) {
         ctx.model_config(site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"));
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA"));
     }
     if !ctx.cfg.is_none(f::attention_backend) {
         // The architectures that accept only some attention backends (GptOss, Llama 4, Gemma 4,
