@@ -221,6 +221,17 @@ pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
     example_good: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8",
 };
 
+pub static DSA_TILELANG_FP8_KV_ON_CUDA: Rule = Rule {
+    code: "MH109",
+    name: "dsa-tilelang-fp8-kv-on-cuda",
+    sglang: raises("overrides._check_tilelang_dsa_fp8_kv", "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV"),
+    explanation: "In SGLang 0.5.18 the TileLang DSA kernels read an FP8 KV cache only on ROCm; their CUDA kernels are written for a bfloat16 KV cache, so an fp8_e4m3 KV cache with tilelang as the DSA prefill or decode backend is refused on CUDA (later releases take it with both phases on tilelang, OVR007). Use --kv-cache-dtype bfloat16 with tilelang, or keep fp8_e4m3 with an FP8-capable DSA backend (flashmla_kv on Hopper, trtllm on Blackwell: SGLang picks one when the DSA backend flags are left out).",
+    flags: &["--kv-cache-dtype", "--dsa-prefill-backend", "--dsa-decode-backend"],
+    // (examples are checked on 0.5.23, which has no such check)
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3",
+};
+
 pub static RULES: &[&Rule] = &[
     &LAYER_SPLIT_NEEDS_DSA,
     &CP_DECODE_ATTN_TP_ARCH,
@@ -241,6 +252,7 @@ pub static RULES: &[&Rule] = &[
     &EXAONE_ATTENTION_BACKEND,
     &NEMOTRON_H_TRITON,
     &DSA_TBO_INDEX_SHARING_IN_HOOK,
+    &DSA_TILELANG_FP8_KV_ON_CUDA,
 ];
 
 /// The architectures of the hook's DeepSeek-family branch (the list in
@@ -613,7 +625,11 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
     // an NPU or XPU; on a CPU device SGLang would ask torch.cuda for the capability).
     if ctx.hw.is_cuda() || ctx.hw.is_hip() {
         crate::rules::shared::overrides::dsa_kv_cache_dtype_default(ctx, arch)?;
-        crate::rules::shared::overrides::dsa_split_backend_resolution(ctx, arch)?;
+        if DSA_TILELANG_FP8_KV_ON_CUDA.applies_to(ctx.release) {
+            dsa_split_backend_resolution_tilelang_check(ctx, arch)?;
+        } else {
+            crate::rules::shared::overrides::dsa_split_backend_resolution(ctx, arch)?;
+        }
     } else {
         ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::Hardware);
     }
@@ -651,6 +667,54 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
         }
     }
     Ok(())
+}
+
+/// `_dsa_split_backend_resolution` as SGLang 0.5.18 writes it: on ROCm with neither DSA backend
+/// given both are tilelang; else the FP8 KV cache's (trtllm on Blackwell, flashmla_kv before) or
+/// flashmla_sparse and trtllm / fa3; then `_check_tilelang_dsa_fp8_kv`. Its HiSparse arm (0.5.18's
+/// HiSparse defaults) is not replayed.
+fn dsa_split_backend_resolution_tilelang_check(ctx: &mut Ctx, arch: &str) -> Step {
+    let hip = ctx.hw.is_hip();
+    let major = ctx.hw.capability.0;
+    let kv = ctx.cfg.str(f::kv_cache_dtype).unwrap_or("").to_string();
+    let given_prefill = text_of(ctx, f::dsa_prefill_backend);
+    let given_decode = text_of(ctx, f::dsa_decode_backend);
+    let glm_sm12_fp8 = arch == "GlmMoeDsaForCausalLM" && major == 12 && kv == "fp8_e4m3" && !hip;
+    if ctx.cfg.truthy(f::enable_hisparse) && !glm_sm12_fp8 {
+        ctx.skip(site("overrides._check_tilelang_dsa_fp8_kv", "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV"), NotRunReason::NotImplemented);
+        ctx.cfg.mark_unknown(f::dsa_prefill_backend);
+        ctx.cfg.mark_unknown(f::dsa_decode_backend);
+        return Ok(());
+    }
+    let (prefill_default, decode_default) = if glm_sm12_fp8 {
+        ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
+    } else if hip && given_prefill.is_none() && given_decode.is_none() {
+        ("tilelang", "tilelang")
+    } else if kv == "fp8_e4m3" {
+        let backend = if major >= 10 { "trtllm" } else { "flashmla_kv" };
+        (backend, backend)
+    } else {
+        ("flashmla_sparse", if major >= 10 { "trtllm" } else { "fa3" })
+    };
+    let prefill = given_prefill.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_prefill_backend, PyValue::Str(prefill_default.to_string()));
+        prefill_default.to_string()
+    });
+    let decode = given_decode.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
+        decode_default.to_string()
+    });
+    if glm_sm12_fp8 || hip || kv != "fp8_e4m3" || (prefill != "tilelang" && decode != "tilelang") {
+        return Ok(());
+    }
+    let mut fixes = vec![ctx.fix_set("Use a bfloat16 KV cache (what tilelang takes on CUDA)", f::kv_cache_dtype, "bfloat16", Applicability::Unsafe)];
+    // (removing one flag helps only when the other phase is not tilelang too)
+    for (field, other) in [(f::dsa_prefill_backend, &decode), (f::dsa_decode_backend, &prefill)] {
+        if ctx.cfg.setting_place(field).is_some() && ctx.cfg.is(field, "tilelang") && other != "tilelang" {
+            fixes.push(ctx.fix_remove(format!("Remove {} tilelang (SGLang picks an FP8 backend)", ctx.flag(field)), field, Applicability::Unsafe));
+        }
+    }
+    ctx.raise(&DSA_TILELANG_FP8_KV_ON_CUDA, &[], &[f::kv_cache_dtype, f::dsa_prefill_backend, f::dsa_decode_backend], fixes)
 }
 
 /// `_validate_dsa_tbo_index_sharing`: TBO with layers that reuse another layer's top-k indices.
