@@ -671,8 +671,8 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
 
 /// `_dsa_split_backend_resolution` as SGLang 0.5.18 writes it: on ROCm with neither DSA backend
 /// given both are tilelang; else the FP8 KV cache's (trtllm on Blackwell, flashmla_kv before) or
-/// flashmla_sparse and trtllm / fa3; then `_check_tilelang_dsa_fp8_kv`. Its HiSparse arm (0.5.18's
-/// HiSparse defaults) is not replayed.
+/// flashmla_sparse and trtllm / fa3; then `_check_tilelang_dsa_fp8_kv` (not in the GLM SM12 FP8
+/// and HiSparse arms, which return their defaults first).
 fn dsa_split_backend_resolution_tilelang_check(ctx: &mut Ctx, arch: &str) -> Step {
     let hip = ctx.hw.is_hip();
     let major = ctx.hw.capability.0;
@@ -680,14 +680,20 @@ fn dsa_split_backend_resolution_tilelang_check(ctx: &mut Ctx, arch: &str) -> Ste
     let given_prefill = text_of(ctx, f::dsa_prefill_backend);
     let given_decode = text_of(ctx, f::dsa_decode_backend);
     let glm_sm12_fp8 = arch == "GlmMoeDsaForCausalLM" && major == 12 && kv == "fp8_e4m3" && !hip;
-    if ctx.cfg.truthy(f::enable_hisparse) && !glm_sm12_fp8 {
-        ctx.skip(site("overrides._check_tilelang_dsa_fp8_kv", "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV"), NotRunReason::NotImplemented);
-        ctx.cfg.mark_unknown(f::dsa_prefill_backend);
-        ctx.cfg.mark_unknown(f::dsa_decode_backend);
-        return Ok(());
-    }
+    // the GLM SM12 FP8 and the HiSparse arms return their defaults unchecked
+    let hisparse = ctx.cfg.truthy(f::enable_hisparse) && !glm_sm12_fp8;
     let (prefill_default, decode_default) = if glm_sm12_fp8 {
         ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
+    } else if hisparse {
+        // `hisparse_hook._hisparse_default_backend`
+        let backend = if hip {
+            "tilelang"
+        } else if kv == "fp8_e4m3" {
+            "flashmla_kv"
+        } else {
+            "flashmla_sparse"
+        };
+        (backend, backend)
     } else if hip && given_prefill.is_none() && given_decode.is_none() {
         ("tilelang", "tilelang")
     } else if kv == "fp8_e4m3" {
@@ -704,7 +710,7 @@ fn dsa_split_backend_resolution_tilelang_check(ctx: &mut Ctx, arch: &str) -> Ste
         ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
         decode_default.to_string()
     });
-    if glm_sm12_fp8 || hip || kv != "fp8_e4m3" || (prefill != "tilelang" && decode != "tilelang") {
+    if glm_sm12_fp8 || hisparse || hip || kv != "fp8_e4m3" || (prefill != "tilelang" && decode != "tilelang") {
         return Ok(());
     }
     let mut fixes = vec![ctx.fix_set("Use a bfloat16 KV cache (what tilelang takes on CUDA)", f::kv_cache_dtype, "bfloat16", Applicability::Unsafe)];
