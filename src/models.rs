@@ -335,9 +335,44 @@ pub struct ModelLists {
     /// Model types the release's transformers has a config class for.
     #[serde(default)]
     pub transformers_config_model_types: Vec<String>,
+    // configs.model_config.ModelConfig._verify_quantization (src/rules/model_config.rs):
+    /// `QUANTIZATION_METHODS`: `BASE_QUANTIZATION_METHODS` in its order, then each platform's
+    /// `update` with its condition as the source writes it (`is_cpu() or is_cuda() ...`).
+    #[serde(default)]
+    pub quantization_registry: Vec<QuantizationRegistration>,
+    /// `rocm_supported_quantization`.
+    #[serde(default)]
+    pub rocm_supported_quantization: Vec<String>,
+    /// `optimized_quantization_methods`: the others are warned about.
+    #[serde(default)]
+    pub optimized_quantization_methods: Vec<String>,
+    /// `compatible_quantization_methods`: a --quantization kept on a checkpoint of these methods.
+    #[serde(default)]
+    pub compatible_quantization_methods: BTreeMap<String, Vec<String>>,
+    /// `REQUANTIZATION_METHODS`: asked for, kept whatever the checkpoint's method.
+    #[serde(default)]
+    pub requantization_methods: Vec<String>,
+}
+
+/// One registration of quantization methods: unconditional (`when` None) or under the
+/// condition the source writes.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct QuantizationRegistration {
+    pub when: Option<String>,
+    pub methods: Vec<String>,
 }
 
 impl ModelLists {
+    /// Whether this release's transformers or SGLang has a config class for `model_type`
+    /// (SGLang registers its own with `AutoConfig`); None when the lists do not say.
+    pub fn loads_model_type(&self, model_type: &str) -> Option<bool> {
+        if self.transformers_config_model_types.is_empty() || self.sglang_config_model_types.is_empty() {
+            return None;
+        }
+        let listed = |list: &[String]| list.iter().any(|t| t == model_type);
+        Some(listed(&self.transformers_config_model_types) || listed(&self.sglang_config_model_types))
+    }
+
     /// Whether SGLang registers an override provider for `architecture`.
     pub fn has_model_override(&self, architecture: &str) -> bool {
         self.model_override_architectures.iter().any(|a| a == architecture)
@@ -619,7 +654,10 @@ impl ModelLists {
 #[cfg(not(target_arch = "wasm32"))]
 const CATALOG_JSON: &str = include_str!("../data/models/catalog.json");
 #[cfg(not(target_arch = "wasm32"))]
-const MODEL_LISTS_JSON: &[(&str, &str)] = &[("0.5.23", include_str!("../data/sglang-0.5.23/model-lists.json"))];
+const MODEL_LISTS_JSON: &[(&str, &str)] = &[
+    ("0.5.23", include_str!("../data/sglang-0.5.23/model-lists.json")),
+    ("0.5.18", include_str!("../data/sglang-0.5.18/model-lists.json")),
+];
 
 /// The catalog and SGLang's architecture lists in one file, as the page fetches them when a
 /// command names a model (`models/catalog.json`, written by scripts/build-web.sh): the wasm

@@ -18,6 +18,7 @@ Facts are of two kinds:
 
 Usage:
     python3 tools/build_catalog.py [--version 0.5.23] [--aiconfigurator DIR] [--folder DIR ...]
+    python3 tools/build_catalog.py --version 0.5.18 --lists-only    # an older release: its lists only
 
 The script re-runs itself in the recorder's venv of the release (~/.cache/sgl-oracle/venv-<release>).
 """
@@ -497,9 +498,10 @@ def release_lists(sglang_dir: str) -> dict:
         "multimodal_disabled_by_default_architectures": sorted(set(mm_disabled)),
         "multimodal_needs_sub_configs_architectures": sorted(set(M.MIMO_V2_MULTIMODAL_ARCHS)),
         "non_generation_architectures": sorted(set(tuple_in("is_generation_model"))),
+        # (SWA_SINK_ARCHS and PURE_SSM_ARCHITECTURES are 0.5.19+: before, none)
         "hybrid_swa_architectures": sorted(set(tuple_in("is_hybrid_swa_model"))
-                                           | set(M.SWA_SINK_ARCHS) | set(M.MIMO_V2_MODEL_ARCHS)),
-        "pure_ssm_architectures": sorted(set(M.PURE_SSM_ARCHITECTURES)),
+                                           | set(getattr(M, "SWA_SINK_ARCHS", ())) | set(M.MIMO_V2_MODEL_ARCHS)),
+        "pure_ssm_architectures": sorted(set(getattr(M, "PURE_SSM_ARCHITECTURES", ()))),
     }
     # Hybrid linear attention (hybrid_arch.mambaish_config): decided by config class; their model_types.
     import sglang.srt.configs.hybrid_arch as H
@@ -530,9 +532,14 @@ def release_lists(sglang_dir: str) -> dict:
     lists["cp_decode_attn_tp_supported_architectures"] = sorted(CP_DECODE_ATTN_TP_SUPPORTED_ARCHS)
     # The model override providers (arg_groups/model_overrides, overrides.py): architectures with
     # one, by name, and the substrings the predicate-keyed ones match.
-    from sglang.srt.arg_groups import model_override_base as B
-    import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
+    # (before the hook modules, 0.5.18, the registry is overrides.py's own)
+    import importlib
     import inspect
+    import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
+    try:
+        B = importlib.import_module("sglang.srt.arg_groups.model_override_base")
+    except ImportError:
+        B = sglang.srt.arg_groups.overrides
     lists["model_override_architectures"] = sorted(set(B._MODEL_OVERRIDE_FNS) | set(B.MODEL_OVERRIDES))
     # model_hook.handle_mamba_radix_cache (overrides._mamba_radix_cache_resolution,
     # supports_mamba_cache_extra_buffer): the hybrid Mamba architectures by name, and those
@@ -553,10 +560,14 @@ def release_lists(sglang_dir: str) -> dict:
     # SGLang's order (its message prints the list).
     from sglang.srt.server_args import ServerArgs
     lists["language_model_only_architectures"] = list(ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES)
-    # pd_disaggregation_hook.handle_encoder_disaggregation: `model_arch not in [...]`.
+    # pd_disaggregation_hook.handle_encoder_disaggregation (before the hook modules,
+    # ServerArgs._handle_encoder_disaggregation): `model_arch not in [...]`.
     import sglang.srt.arg_groups.pd_disaggregation_hook as PDH
-    pd_tree = ast.parse(open(PDH.__file__).read())
-    pd_fn = next(n for n in ast.walk(pd_tree) if isinstance(n, ast.FunctionDef) and n.name == "handle_encoder_disaggregation")
+    import sglang.srt.server_args as SA
+    pd_fn = None
+    for mod, name in ((PDH, "handle_encoder_disaggregation"), (SA, "_handle_encoder_disaggregation")):
+        pd_tree = ast.parse(open(mod.__file__).read())
+        pd_fn = pd_fn or next((n for n in ast.walk(pd_tree) if isinstance(n, ast.FunctionDef) and n.name == name), None)
     encoder_archs = [s for node in ast.walk(pd_fn)
                      if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch"
                      and isinstance(node.ops[0], ast.NotIn) and isinstance(node.comparators[0], ast.List)
@@ -574,7 +585,56 @@ def release_lists(sglang_dir: str) -> dict:
     lists["hybrid_linear_attention_model_types_conditional"] = sorted(conditional)
     # ModelConfig.is_encoder_decoder (kv_shard_hook's encoder-decoder check reads it).
     lists["encoder_decoder_architectures"] = sorted(set(tuple_in("is_encoder_decoder_model")))
+    lists.update(quantization_lists(sglang_dir))
     return lists
+
+
+def quantization_lists(sglang_dir: str) -> dict:
+    """What ModelConfig._verify_quantization checks a method against, read from the release's
+    source (AST): the registry `QUANTIZATION_METHODS` (`BASE_QUANTIZATION_METHODS` in its order,
+    then each platform's `update`, with its condition as written: the error message lists the
+    methods in this order) and `_verify_quantization`'s own lists."""
+    q_path = os.path.join(sglang_dir, "srt", "layers", "quantization", "__init__.py")
+    q_tree = ast.parse(open(q_path).read())
+
+    def keys(node) -> list:
+        assert isinstance(node, ast.Dict), ast.dump(node)[:200]
+        return [k.value for k in node.keys if isinstance(k, ast.Constant)]
+
+    registry = []
+    for node in q_tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == "BASE_QUANTIZATION_METHODS":
+            registry.append({"when": None, "methods": keys(node.value)})
+        elif isinstance(target, ast.Name) and target.id == "QUANTIZATION_METHODS":
+            # `{**BASE_QUANTIZATION_METHODS}`: the same registry
+            assert isinstance(node.value, ast.Dict) and node.value.keys == [None], ast.dump(node.value)[:200]
+        elif isinstance(node, ast.If):
+            assert not node.orelse, ast.unparse(node.test)
+            for stmt in node.body:
+                call = stmt.value if isinstance(stmt, ast.Expr) else None
+                if isinstance(call, ast.Call) and ast.unparse(call.func) == "BASE_QUANTIZATION_METHODS.update":
+                    registry.append({"when": ast.unparse(node.test), "methods": keys(call.args[0])})
+    assert registry and registry[0]["when"] is None, "BASE_QUANTIZATION_METHODS not found"
+    mc_tree = ast.parse(open(os.path.join(sglang_dir, "srt", "configs", "model_config.py")).read())
+    verify = next(n for n in ast.walk(mc_tree) if isinstance(n, ast.FunctionDef) and n.name == "_verify_quantization")
+    local = {}
+    for node in ast.walk(verify):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in (
+                "rocm_supported_quantization", "optimized_quantization_methods", "compatible_quantization_methods"):
+            assert node.targets[0].id not in local, node.targets[0].id
+            local[node.targets[0].id] = ast.literal_eval(node.value)
+    supported = next(n for n in ast.walk(verify) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "supported_quantization")
+    assert ast.unparse(supported.value) == "[*QUANTIZATION_METHODS]", ast.unparse(supported.value)
+    requant = next(ast.literal_eval(n.value) for n in mc_tree.body
+                   if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "REQUANTIZATION_METHODS")
+    return {
+        "quantization_registry": registry,
+        "rocm_supported_quantization": local["rocm_supported_quantization"],
+        "optimized_quantization_methods": local["optimized_quantization_methods"],
+        "compatible_quantization_methods": local["compatible_quantization_methods"],
+        "requantization_methods": requant,
+    }
 
 
 def sglang_facts(d: str) -> dict:
@@ -665,9 +725,11 @@ def run_in_venv(args) -> int:
     lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
     with open(lists_path, "w") as f:
         json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
-                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py, sglang/srt/server_args.py, sglang/srt/arg_groups/pd_disaggregation_hook.py", **lists},
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py, sglang/srt/server_args.py, sglang/srt/arg_groups/pd_disaggregation_hook.py, sglang/srt/layers/quantization/__init__.py", **lists},
                   f, indent=1, sort_keys=False)
         f.write("\n")
+    if args.lists_only:
+        return 0
 
     work = tempfile.mkdtemp(prefix="catalog-")
     entries = []
@@ -761,6 +823,8 @@ def main() -> int:
     ap.add_argument("--folder", action="append", help="folder with hub_ids.json and SOURCES.md")
     ap.add_argument("--vendor-aiconfigurator", metavar="DIR",
                     help="copy aiconfigurator's configs (git directory DIR) into tools/catalog-sources/aiconfigurator, then stop")
+    ap.add_argument("--lists-only", action="store_true",
+                    help="write only data/sglang-<version>/model-lists.json (the catalog is 0.5.23's: for an older release only its lists)")
     ap.add_argument("--in-venv", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if not args.folder:
@@ -777,6 +841,8 @@ def main() -> int:
         cmd += ["--folder", f]
     if args.aiconfigurator:
         cmd += ["--aiconfigurator", args.aiconfigurator]
+    if args.lists_only:
+        cmd += ["--lists-only"]
     return subprocess.call(cmd, stdout=sys.stderr)
 
 

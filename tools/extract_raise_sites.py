@@ -748,6 +748,22 @@ def function_map(old_pkg_path, new_pkg_path):
                 if cand in methods:
                     out[f"{module_of(rel)}.{qual}"] = f"server_args.ServerArgs.{cand}"
                     break
+    # The model override providers and their registry (`arg_groups/model_overrides/<model>.py`,
+    # `model_override_base.py`) were functions of the release's `arg_groups/overrides.py`.
+    ov = PREFIX + "overrides"
+    if ov in old.files:
+        old.tree(ov)
+        old_funcs = {q for (m, q) in old.funcs if m == ov and "." not in q}
+        for mod in sorted(new.files):
+            if not (mod.startswith(PREFIX + "model_overrides.") or mod == PREFIX + "model_override_base"):
+                continue
+            rel = new.files[mod]
+            new.tree(mod)
+            for name, (kind, qual) in sorted(new.toplevel[mod].items()):
+                if kind != "func" or new.funcs.get((mod, qual)) is None or new.funcs[(mod, qual)].rel != rel:
+                    continue
+                if qual in old_funcs:
+                    out[f"{module_of(rel)}.{qual}"] = f"overrides.{qual}"
     return out
 
 

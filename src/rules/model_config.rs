@@ -11,7 +11,7 @@
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
 use crate::hardware::Platform;
-use crate::models::ModelFacts;
+use crate::models::{ModelFacts, ModelLists};
 use crate::pyjson;
 use crate::pyvalue::PyValue;
 use crate::fields::{f, Field};
@@ -128,6 +128,22 @@ pub static CHECKPOINT_QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
     example_good: "python -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --tp-size 8  # on MI300X",
 };
 
+pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
+    code: "MC012",
+    name: "model-type-not-recognized-by-transformers",
+    sglang: Sglang::Python {
+        function: "configs.model_config.ModelConfig.__init__",
+        raised_by: "transformers.AutoConfig.from_pretrained",
+        exception: "ValueError",
+        template: "The checkpoint you are trying to load has model type `{config_dict['model_type']}` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.\n\nYou can update Transformers with the command `pip install --upgrade transformers`. If this does not work, and the checkpoint is very new, then there may not be a release version that supports this model yet. In this case, you can get the most up-to-date code by installing Transformers from source with the command `pip install git+https://github.com/huggingface/transformers.git`",
+    },
+    explanation: "SGLang loads the model's config.json with transformers' AutoConfig, which needs a config class for its model_type: one of the installed transformers, or one SGLang registers itself. This SGLang release (with the transformers it pins) has neither for this model type, so building the model config fails at start-up. A newer SGLang release knows the model (MiMo-V2-Flash, for one, needs SGLang 0.5.19 or later); a config that ships its own code (auto_map) loads with --trust-remote-code.",
+    flags: &["--model-path"],
+    // (SGLang 0.5.18 on `--model-path XiaomiMiMo/MiMo-V2-Flash`: examples are checked on 0.5.23, which loads every catalog model)
+    example_bad: "",
+    example_good: "--model-path XiaomiMiMo/MiMo-V2-Flash",
+};
+
 pub static RULES: &[&Rule] = &[
     &QUANTIZE_AND_SERVE_NEEDS_MODELOPT,
     &QUANTIZE_AND_SERVE_DISABLED,
@@ -140,6 +156,7 @@ pub static RULES: &[&Rule] = &[
     &QUANTIZATION_NOT_OPTIMIZED,
     &CHECKPOINT_QUANTIZATION_UNAVAILABLE,
     &CHECKPOINT_QUANTIZATION_NOT_ON_ROCM,
+    &MODEL_TYPE_NOT_RECOGNIZED,
 ];
 
 const CONTEXT_LENGTH_SITE: SiteRef = site("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding");
@@ -154,11 +171,31 @@ const MODELOPT_QUANTIZATION_METHODS: &[&str] = &["modelopt", "modelopt_fp8", "mo
 pub fn model_config_init(ctx: &mut Ctx) -> Step {
     quantize_and_serve(ctx)?;
     override_args_json(ctx)?;
+    config_class_known(ctx)?;
     if !same_config_as_catalog(ctx) {
         return Ok(());
     }
     derive_context_length(ctx)?;
     verify_quantization(ctx)
+}
+
+/// `get_config` (transformers' `AutoConfig.from_pretrained`): the config's `model_type` needs a
+/// config class of this release's transformers or SGLang. Without one, a config with no
+/// `auto_map` fails with transformers' message; one with `auto_map` loads its own code under
+/// --trust-remote-code (and fails without it). The facts do not keep `auto_map` (the catalog's
+/// configs are served without it), so with --trust-remote-code the check is not run.
+fn config_class_known(ctx: &mut Ctx) -> Step {
+    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
+    let Some(model_type) = ctx.model.and_then(|m| m.raw).and_then(|r| r.model_type.as_deref()) else { return Ok(()) };
+    if lists.loads_model_type(model_type) != Some(false) {
+        return Ok(());
+    }
+    if ctx.cfg.truthy(f::trust_remote_code) || !ctx.cfg.is_none(f::model_config_parser) && !ctx.cfg.is(f::model_config_parser, "auto") && !ctx.cfg.is(f::model_config_parser, "hf") {
+        ctx.skip_unlisted("configs.model_config.ModelConfig.__init__ (get_config)", NotRunReason::ModelConfig);
+        return Ok(());
+    }
+    let model_type = model_type.to_string();
+    ctx.raise(&MODEL_TYPE_NOT_RECOGNIZED, &[("config_dict['model_type']", &model_type)], &[f::model_path], vec![])
 }
 
 /// `_validate_quantize_and_serve_config`: the flag is refused whatever the quantization.
@@ -262,42 +299,63 @@ fn derive_context_length(ctx: &mut Ctx) -> Step {
     ctx.raise(&CONTEXT_LENGTH_OVER_DERIVED, &[("msg", &msg)], &[f::context_length], fixes)
 }
 
-/// `QUANTIZATION_METHODS` of SGLang 0.5.23 on a CUDA machine, in its order (the message lists it).
-const CUDA_QUANTIZATION_METHODS: &[&str] = &[
-    "fp8", "mxfp8", "minimax_m3_nvfp4", "blockwise_int8", "modelopt", "modelopt_fp8", "modelopt_fp4", "nvfp4_online",
-    "modelopt_mixed", "w8a8_int8", "w8a8_fp8", "awq", "awq_marlin", "bitsandbytes", "gguf", "gptq_marlin", "moe_wna16",
-    "compressed-tensors", "w4afp8", "petit_nvfp4", "quark", "quark_mxfp4", "auto-round", "auto-round-int8", "modelslim",
-    "quark_int4fp8_moe", "humming", "mxfp_w4a8", "mxfp4",
-];
-
-/// `REQUANTIZATION_METHODS`: asked for, they are kept whatever the checkpoint's method.
-const REQUANTIZATION_METHODS: &[&str] = &["quark_mxfp4"];
-
-/// `compatible_quantization_methods` of `_verify_quantization`: a --quantization that keeps its
-/// value on a checkpoint of these methods.
-const COMPATIBLE_QUANTIZATION_METHODS: &[(&str, &[&str])] = &[
-    ("modelopt_fp8", &["modelopt"]),
-    ("modelopt_fp4", &["modelopt", "fp8"]),
-    ("modelopt_mixed", &["modelopt"]),
-    ("nvfp4_online", &["fp8", "modelopt_fp8"]),
-    ("minimax_m3_nvfp4", &["mxfp8"]),
-    ("petit_nvfp4", &["modelopt"]),
-    ("w8a8_int8", &["compressed-tensors", "compressed_tensors"]),
-    ("w8a8_fp8", &["compressed-tensors", "compressed_tensors"]),
-    ("auto-round-int8", &["compressed-tensors", "compressed_tensors"]),
-];
-
 /// --quantization values for which a method's `override_quantization_method` may replace the
 /// checkpoint's method (moe_wna16, humming, awq_marlin / gptq_marlin conversion, ModelOpt's
 /// auto-detection): what SGLang then compares is not replayed here.
 const OVERRIDABLE_USER_QUANTIZATION: &[&str] = &["moe_wna16", "humming", "marlin", "awq_marlin", "gptq_marlin", "modelopt"];
 
-/// `optimized_quantization_methods` of `_verify_quantization`: the others are warned about.
-const OPTIMIZED_QUANTIZATION_METHODS: &[&str] = &[
-    "fp8", "marlin", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "gptq_marlin_24", "gptq_marlin",
-    "awq_marlin", "compressed_tensors", "compressed-tensors", "experts_int8", "w8a8_int8", "w8a8_fp8", "moe_wna16", "w4afp8",
-    "petit_nvfp4", "quark", "modelslim", "humming", "quark_mxfp4", "auto-round", "minimax_m3_nvfp4",
-];
+/// `_verify_quantization`'s lists of this release (`model-lists.json`, read from its source).
+fn quantization_lists(ctx: &Ctx) -> Option<&'static ModelLists> {
+    crate::models::builtin_lists(ctx.release.version).filter(|l| !l.quantization_registry.is_empty())
+}
+
+fn listed(list: &[String], method: &str) -> bool {
+    list.iter().any(|m| m == method)
+}
+
+/// `QUANTIZATION_METHODS` of this release on this machine, in its order (the message lists it):
+/// the base methods, then each platform's `update` whose condition holds here (a key updated
+/// again keeps its place). None on a machine or condition not read here (the CPU's own table).
+fn registered_quantization_methods(ctx: &Ctx, lists: &ModelLists) -> Option<Vec<String>> {
+    if !matches!(ctx.hw.platform, Platform::Cuda | Platform::Rocm) {
+        return None;
+    }
+    let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
+    let holds = |atom: &str| match atom {
+        "is_cuda()" => Some(ctx.hw.platform == Platform::Cuda),
+        "is_hip()" => Some(ctx.hw.platform == Platform::Rocm),
+        "_is_gfx95_supported" => Some(ctx.hw.platform == Platform::Rocm && gfx95),
+        "is_cpu()" | "is_xpu()" | "is_npu()" | "is_mps()" | "is_musa()" => Some(false),
+        _ => None,
+    };
+    let mut methods: Vec<String> = Vec::new();
+    for registration in &lists.quantization_registry {
+        let applies = match registration.when.as_deref() {
+            None => true,
+            Some(when) => {
+                let mut any = false;
+                for atom in when.split(" or ") {
+                    any |= holds(atom.trim())?;
+                }
+                any
+            }
+        };
+        if applies {
+            for m in &registration.methods {
+                if !methods.contains(m) {
+                    methods.push(m.clone());
+                }
+            }
+        }
+    }
+    Some(methods)
+}
+
+/// The `supported_quantization` list as the message prints it.
+fn py_list(methods: &[String]) -> String {
+    format!("[{}]", methods.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "))
+}
+
 
 /// `_verify_quantization` for the target model: with `--quantization` given, the checkpoint's
 /// method (its `quantization_config`) against it, then whether this platform has the method;
@@ -340,13 +398,17 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         }
         _ => return not_decided(ctx),
     };
+    let Some(lists) = quantization_lists(ctx) else {
+        ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
+        return Ok(());
+    };
     if let Some(method) = checkpoint {
         // (petit_nvfp4's override on ROCm reads a "modelopt" method, not decided above)
         if OVERRIDABLE_USER_QUANTIZATION.contains(&asked.as_str()) {
             return not_decided(ctx);
         }
-        let compatible = COMPATIBLE_QUANTIZATION_METHODS.iter().any(|(q, ms)| *q == asked && ms.contains(&method.as_str()));
-        if method != asked && !compatible && !REQUANTIZATION_METHODS.contains(&asked.as_str()) {
+        let compatible = lists.compatible_quantization_methods.get(&asked).is_some_and(|ms| listed(ms, &method));
+        if method != asked && !compatible && !listed(&lists.requantization_methods, &asked) {
             let fixes = vec![
                 ctx.fix_remove(format!("Drop --quantization (the checkpoint's {method} is used)"), f::quantization, Applicability::Unsafe),
                 ctx.fix_set(format!("Use the checkpoint's method: --quantization {method}"), f::quantization, &method, Applicability::Unsafe),
@@ -356,20 +418,12 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
     }
     // What SGLang checks next is `asked` (or a method the checks above kept): whether the
     // platform has it. The lists are this release's, on CUDA and ROCm.
-    let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
-    let methods: Vec<&str> = match ctx.hw.platform {
-        _ if ctx.release.version != "0.5.23" => Vec::new(),
-        Platform::Cuda => CUDA_QUANTIZATION_METHODS.to_vec(),
-        // mxfp4 is registered on ROCm for gfx95 (MI350 / MI355) only
-        Platform::Rocm => CUDA_QUANTIZATION_METHODS.iter().copied().filter(|m| *m != "mxfp4" || gfx95).collect(),
-        Platform::Cpu => Vec::new(),
-    };
-    if methods.is_empty() {
+    let Some(methods) = registered_quantization_methods(ctx, lists) else {
         ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
         return Ok(());
-    }
-    if !methods.contains(&asked.as_str()) {
-        let supported = format!("[{}]", methods.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
+    };
+    if !listed(&methods, &asked) {
+        let supported = py_list(&methods);
         let mut fixes = Vec::new();
         if asked == "gptq" && ctx.hw.is_cuda() {
             fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
@@ -377,11 +431,11 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
         return ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes);
     }
-    if ctx.hw.is_hip() && !ROCM_QUANTIZATION_METHODS.contains(&asked.as_str()) {
+    if ctx.hw.is_hip() && !listed(&lists.rocm_supported_quantization, &asked) {
         let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
         return ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes);
     }
-    warn_not_optimized(ctx, &asked, f::quantization);
+    warn_not_optimized(ctx, lists, &asked, f::quantization);
     Ok(())
 }
 
@@ -411,25 +465,22 @@ fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
         ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
         return Ok(());
     }
-    let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
-    let registered = match ctx.hw.platform {
-        _ if ctx.release.version != "0.5.23" => None,
-        Platform::Cuda => Some(CUDA_QUANTIZATION_METHODS.to_vec()),
-        Platform::Rocm => Some(CUDA_QUANTIZATION_METHODS.iter().copied().filter(|m| *m != "mxfp4" || gfx95).collect::<Vec<_>>()),
-        Platform::Cpu => None,
+    let Some(lists) = quantization_lists(ctx) else {
+        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+        return Ok(());
     };
-    let Some(registered) = registered else {
+    let Some(registered) = registered_quantization_methods(ctx, lists) else {
         ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
         return Ok(());
     };
-    if !registered.contains(&method.as_str()) {
-        let supported = format!("[{}]", registered.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "));
+    if !listed(&registered, &method) {
+        let supported = py_list(&registered);
         return ctx.raise(&CHECKPOINT_QUANTIZATION_UNAVAILABLE, &[("self.quantization", &method), ("supported_quantization", &supported)], &[f::model_path], vec![]);
     }
-    if on_rocm && !ROCM_QUANTIZATION_METHODS.contains(&method.as_str()) {
+    if on_rocm && !listed(&lists.rocm_supported_quantization, &method) {
         return ctx.raise(&CHECKPOINT_QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &method)], &[f::model_path], vec![]);
     }
-    warn_not_optimized(ctx, &method, f::model_path);
+    warn_not_optimized(ctx, lists, &method, f::model_path);
     Ok(())
 }
 
@@ -437,17 +488,12 @@ fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
 /// one may replace): what SGLang detected on CUDA is not what it detects on ROCm.
 const PLATFORM_OVERRIDDEN_QUANTIZATION_METHODS: &[&str] = &["awq", "awq_marlin", "gptq", "gptq_marlin", "moe_wna16", "petit_nvfp4", "humming"];
 
-/// `rocm_supported_quantization` of `_verify_quantization`.
-const ROCM_QUANTIZATION_METHODS: &[&str] = &[
-    "awq", "fp8", "compressed_tensors", "compressed-tensors", "w8a8_fp8", "petit_nvfp4", "quark", "mxfp4", "mxfp8", "auto-round",
-    "auto-round-int8", "quark_int4fp8_moe", "quark_mxfp4",
-];
 
 /// SGLang's warning for `method` (the quantization `_verify_quantization` settled on), on CUDA
 /// and ROCm.
 /// `on`: the flag that chose the method (--quantization, or --model-path for the checkpoint's own).
-fn warn_not_optimized(ctx: &mut Ctx, method: &str, on: Field) {
-    if ctx.hw.platform == Platform::Cpu || OPTIMIZED_QUANTIZATION_METHODS.contains(&method) {
+fn warn_not_optimized(ctx: &mut Ctx, lists: &ModelLists, method: &str, on: Field) {
+    if ctx.hw.platform == Platform::Cpu || listed(&lists.optimized_quantization_methods, method) {
         return;
     }
     if matches!(method, "mxfp4" | "mxfp8") && crate::rules::shared::runtime_context::is_sm100(ctx.hw) {

@@ -194,6 +194,9 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         "parallel_hook.handle_elastic_ep",
         "model_path_hook.handle_load_format",
         "dllm_hook.handle_dllm_inference",
+        // model hook: 0.5.18 raises none of the capability hook's checks (their flags are not
+        // 0.5.18's); what it assigns is on the paths the hook counts as not modelled
+        "model_hook.handle_model_capability_adjustments",
     ],
 )];
 

@@ -186,6 +186,17 @@ pub static CP_A2A_BACKEND: Rule = Rule {
     example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --moe-a2a-backend deepep",
 };
 
+pub static CP_INTERLEAVE_ONLY: Rule = Rule {
+    code: "MH106",
+    name: "dsv4-prefill-cp-interleave-only",
+    sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave CP strategy"),
+    explanation: "SGLang 0.5.18's DeepSeek-V4 prefill context parallelism splits tokens round-robin (the interleave strategy) only: --enable-prefill-cp needs --cp-strategy interleave (it has no default; zigzag came later, for NPU).",
+    flags: &["--enable-prefill-cp", "--cp-strategy"],
+    // (examples are checked on 0.5.23, which also takes zigzag on NPU: DSV011 / DSV012 there)
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+};
+
 pub static RULES: &[&Rule] = &[
     &FLASHMLA_MEGA_NEEDS_V41,
     &TRTLLM_NEEDS_SM100,
@@ -204,6 +215,7 @@ pub static RULES: &[&Rule] = &[
     &CP_ATTN_DP,
     &CP_SINGLE_MACHINE,
     &CP_A2A_BACKEND,
+    &CP_INTERLEAVE_ONLY,
 ];
 
 fn int(ctx: &Ctx, field: crate::fields::Field, default: i64) -> i64 {
@@ -297,6 +309,9 @@ pub fn validate_deepseek_v4_cp(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.truthy(f::enable_prefill_cp) {
         return Ok(());
     }
+    if CP_INTERLEAVE_ONLY.applies_to(ctx.release) {
+        return validate_deepseek_v4_cp_interleave_only(ctx);
+    }
     let strategy = ctx.cfg.get(f::cp_strategy).clone();
     let interleave = |ctx: &Ctx| ctx.fix_set("Use the interleave CP strategy", f::cp_strategy, "interleave", Applicability::Unsafe);
     match strategy.as_str() {
@@ -367,5 +382,38 @@ pub fn validate_deepseek_v4_cp(ctx: &mut Ctx) -> Step {
         return ctx.raise(&CP_A2A_BACKEND, &[("supported_a2a_backends", &listed), ("cfg.moe_a2a_backend", &shown)], &[f::moe_a2a_backend], fixes);
     }
     // (Off V4.1 it also turns off SGLANG_OPT_FLASHMLA_SPARSE_PREFILL, an environment default.)
+    Ok(())
+}
+
+/// `validate_deepseek_v4_cp` as SGLang 0.5.18 writes it: interleave only (no zigzag, no HIP
+/// backend checks), then the round-robin split's fields (DP attention on, `attn_cp_size =
+/// tp_size // dp_size`) and its asserts on the given `dp_size` and `tp_size`, on every platform.
+fn validate_deepseek_v4_cp_interleave_only(ctx: &mut Ctx) -> Step {
+    let strategy = ctx.cfg.get(f::cp_strategy).clone();
+    if strategy.as_str() != Some("interleave") {
+        let shown = strategy.as_str().map(str::to_string).unwrap_or_else(|| strategy.repr());
+        let fixes = vec![ctx.fix_set("Use the interleave CP strategy", f::cp_strategy, "interleave", Applicability::Unsafe)];
+        return ctx.raise(&CP_INTERLEAVE_ONLY, &[("server_args.cp_strategy", &shown)], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+    }
+    let (tp, dp) = (int(ctx, f::tp_size, 1), int(ctx, f::dp_size, 1));
+    ctx.cfg.set(f::enable_dp_attention, PyValue::Bool(true));
+    ctx.cfg.set(f::moe_dense_tp_size, PyValue::Int(1));
+    if dp != 0 {
+        ctx.cfg.set(f::attn_cp_size, PyValue::Int(tp.div_euclid(dp)));
+    }
+    if dp != 1 {
+        let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(f::dp_size)), f::dp_size, Applicability::Unsafe)];
+        return ctx.raise(&CP_ATTN_DP, &[], &[f::dp_size], fixes);
+    }
+    if tp > 8 {
+        let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
+        return ctx.raise(&CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+    }
+    let a2a = ctx.cfg.get(f::moe_a2a_backend).clone();
+    if !matches!(a2a.as_str(), Some("none" | "deepep" | "megamoe")) {
+        let shown = a2a.repr();
+        let fixes = vec![ctx.fix_set("Use the deepep all-to-all backend", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
+        return ctx.raise(&CP_A2A_BACKEND, &[("server_args.moe_a2a_backend", &shown)], &[f::moe_a2a_backend], fixes);
+    }
     Ok(())
 }

@@ -199,6 +199,39 @@ pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
     example_good: "--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend triton",
 };
 
+pub static NEMOTRON_H_TRITON: Rule = Rule {
+    code: "MH105",
+    name: "nemotron-h-triton-attention-backend",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "NemotronHForCausalLM does not support triton attention backend"),
+    explanation: "NemotronH is a hybrid Mamba model whose first layer may be a Mamba layer rather than an attention layer, which SGLang 0.5.18's triton attention backend does not handle, so it refuses --attention-backend triton for NemotronH checkpoints (Nemotron-H, Nemotron 3 Nano / Super / Ultra). Leave --attention-backend out (SGLang picks flashinfer on SM100) or choose another backend.",
+    flags: &["--attention-backend"],
+    // (examples are checked on 0.5.23, whose hook no longer refuses triton for NemotronH)
+    example_bad: "",
+    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --attention-backend flashinfer",
+};
+
+pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
+    code: "MH107",
+    name: "two-batch-overlap-with-dsa-index-sharing-0-5-18",
+    sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA"),
+    explanation: "This DSA model shares its top-k indices between layers (index_topk_freq above 1, or an S in index_topk_pattern). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang 0.5.18 refuses --enable-two-batch-overlap for it (in its DeepSeek branch; later releases also count shared indexer layers, MH003).",
+    flags: &["--enable-two-batch-overlap"],
+    // (examples are checked on 0.5.23, where the check is MH003's)
+    example_bad: "",
+    example_good: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8",
+};
+
+pub static DSA_TILELANG_FP8_KV_ON_CUDA: Rule = Rule {
+    code: "MH109",
+    name: "dsa-tilelang-fp8-kv-on-cuda",
+    sglang: raises("overrides._check_tilelang_dsa_fp8_kv", "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV"),
+    explanation: "In SGLang 0.5.18 the TileLang DSA kernels read an FP8 KV cache only on ROCm; their CUDA kernels are written for a bfloat16 KV cache, so an fp8_e4m3 KV cache with tilelang as the DSA prefill or decode backend is refused on CUDA (later releases take it with both phases on tilelang, OVR007). Use --kv-cache-dtype bfloat16 with tilelang, or keep fp8_e4m3 with an FP8-capable DSA backend (flashmla_kv on Hopper, trtllm on Blackwell: SGLang picks one when the DSA backend flags are left out).",
+    flags: &["--kv-cache-dtype", "--dsa-prefill-backend", "--dsa-decode-backend"],
+    // (examples are checked on 0.5.23, which has no such check)
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3",
+};
+
 pub static RULES: &[&Rule] = &[
     &LAYER_SPLIT_NEEDS_DSA,
     &CP_DECODE_ATTN_TP_ARCH,
@@ -217,6 +250,9 @@ pub static RULES: &[&Rule] = &[
     &MAMBA_STRATEGY_NEEDS_MAMBA,
     &OLMO2_FLASHINFER,
     &EXAONE_ATTENTION_BACKEND,
+    &NEMOTRON_H_TRITON,
+    &DSA_TBO_INDEX_SHARING_IN_HOOK,
+    &DSA_TILELANG_FP8_KV_ON_CUDA,
 ];
 
 /// The architectures of the hook's DeepSeek-family branch (the list in
@@ -494,6 +530,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
             let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for Olmo 2)", f::attention_backend, Applicability::Unsafe)];
             return ctx.raise(&OLMO2_FLASHINFER, &[], &[f::attention_backend], fixes);
         }
+    } else if matches!(arch, "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM") {
+        nemotron_h(ctx)?;
     } else if matches!(arch, "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM") {
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"), NotRunReason::NotImplemented);
         return Ok(());
@@ -587,7 +625,11 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
     // an NPU or XPU; on a CPU device SGLang would ask torch.cuda for the capability).
     if ctx.hw.is_cuda() || ctx.hw.is_hip() {
         crate::rules::shared::overrides::dsa_kv_cache_dtype_default(ctx, arch)?;
-        crate::rules::shared::overrides::dsa_split_backend_resolution(ctx, arch)?;
+        if DSA_TILELANG_FP8_KV_ON_CUDA.applies_to(ctx.release) {
+            dsa_split_backend_resolution_tilelang_check(ctx, arch)?;
+        } else {
+            crate::rules::shared::overrides::dsa_split_backend_resolution(ctx, arch)?;
+        }
     } else {
         ctx.skip(site("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports"), NotRunReason::Hardware);
     }
@@ -627,14 +669,84 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
     Ok(())
 }
 
+/// `_dsa_split_backend_resolution` as SGLang 0.5.18 writes it: on ROCm with neither DSA backend
+/// given both are tilelang; else the FP8 KV cache's (trtllm on Blackwell, flashmla_kv before) or
+/// flashmla_sparse and trtllm / fa3; then `_check_tilelang_dsa_fp8_kv` (not in the GLM SM12 FP8
+/// and HiSparse arms, which return their defaults first).
+fn dsa_split_backend_resolution_tilelang_check(ctx: &mut Ctx, arch: &str) -> Step {
+    let hip = ctx.hw.is_hip();
+    let major = ctx.hw.capability.0;
+    let kv = ctx.cfg.str(f::kv_cache_dtype).unwrap_or("").to_string();
+    let given_prefill = text_of(ctx, f::dsa_prefill_backend);
+    let given_decode = text_of(ctx, f::dsa_decode_backend);
+    let glm_sm12_fp8 = arch == "GlmMoeDsaForCausalLM" && major == 12 && kv == "fp8_e4m3" && !hip;
+    // the GLM SM12 FP8 and the HiSparse arms return their defaults unchecked
+    let hisparse = ctx.cfg.truthy(f::enable_hisparse) && !glm_sm12_fp8;
+    let (prefill_default, decode_default) = if glm_sm12_fp8 {
+        ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
+    } else if hisparse {
+        // `hisparse_hook._hisparse_default_backend`
+        let backend = if hip {
+            "tilelang"
+        } else if kv == "fp8_e4m3" {
+            "flashmla_kv"
+        } else {
+            "flashmla_sparse"
+        };
+        (backend, backend)
+    } else if hip && given_prefill.is_none() && given_decode.is_none() {
+        ("tilelang", "tilelang")
+    } else if kv == "fp8_e4m3" {
+        let backend = if major >= 10 { "trtllm" } else { "flashmla_kv" };
+        (backend, backend)
+    } else {
+        ("flashmla_sparse", if major >= 10 { "trtllm" } else { "fa3" })
+    };
+    let prefill = given_prefill.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_prefill_backend, PyValue::Str(prefill_default.to_string()));
+        prefill_default.to_string()
+    });
+    let decode = given_decode.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
+        decode_default.to_string()
+    });
+    if glm_sm12_fp8 || hisparse || hip || kv != "fp8_e4m3" || (prefill != "tilelang" && decode != "tilelang") {
+        return Ok(());
+    }
+    let mut fixes = vec![ctx.fix_set("Use a bfloat16 KV cache (what tilelang takes on CUDA)", f::kv_cache_dtype, "bfloat16", Applicability::Unsafe)];
+    // (removing one flag helps only when the other phase is not tilelang too)
+    for (field, other) in [(f::dsa_prefill_backend, &decode), (f::dsa_decode_backend, &prefill)] {
+        if ctx.cfg.setting_place(field).is_some() && ctx.cfg.is(field, "tilelang") && other != "tilelang" {
+            fixes.push(ctx.fix_remove(format!("Remove {} tilelang (SGLang picks an FP8 backend)", ctx.flag(field)), field, Applicability::Unsafe));
+        }
+    }
+    ctx.raise(&DSA_TILELANG_FP8_KV_ON_CUDA, &[], &[f::kv_cache_dtype, f::dsa_prefill_backend, f::dsa_decode_backend], fixes)
+}
+
 /// `_validate_dsa_tbo_index_sharing`: TBO with layers that reuse another layer's top-k indices.
 fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::RawFacts>) -> Step {
     if !ctx.cfg.truthy(f::enable_two_batch_overlap) {
         return Ok(());
     }
-    let Some(raw) = ctx.model_fact(site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"), |_| raw) else {
+    // SGLang 0.5.18 checks it in the hook's DeepSeek branch, without shared indexer layers.
+    let in_hook = DSA_TBO_INDEX_SHARING_IN_HOOK.applies_to(ctx.release);
+    let needs = if in_hook {
+        site("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA")
+    } else {
+        site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA")
+    };
+    let Some(raw) = ctx.model_fact(needs, |_| raw) else {
         return Ok(());
     };
+    if in_hook {
+        // `getattr(hf_config, "index_topk_freq", 1) or 1`
+        let freq = raw.index_topk_freq.filter(|&n| n != 0).unwrap_or(1);
+        if freq > 1 || raw.index_topk_pattern.as_deref().is_some_and(|p| p.contains('S')) {
+            let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe)];
+            return ctx.raise(&DSA_TBO_INDEX_SHARING_IN_HOOK, &[], &[f::enable_two_batch_overlap], fixes);
+        }
+        return Ok(());
+    }
     // `getattr(hf_config, "index_topk_freq", 1) or 1`
     let freq = raw.index_topk_freq.filter(|&n| n != 0).unwrap_or(1);
     let pattern_shares = raw.index_topk_pattern.as_deref().is_some_and(|p| p.contains('S'));
@@ -691,13 +803,15 @@ fn gemma4(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// The Exaone branch: with a `sliding_window_pattern`, the accepted attention backends. The
-/// Exaone override fills an unset backend with one of them (trtllm_mha, fa3 or triton).
+/// The Exaone branch: with a `sliding_window_pattern`, the accepted attention backends. Where
+/// the Exaone override fills an unset backend (with trtllm_mha, fa3 or triton) only an explicit
+/// one can fail; before, the branch reads the unset one as None.
 fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> Step {
-    let Some(backend) = text_of(ctx, f::attention_backend) else {
+    let backend = text_of(ctx, f::attention_backend);
+    if backend.is_none() && exaone_override_fills_attention_backend(ctx) {
         return Ok(());
-    };
-    if EXAONE_BACKENDS.contains(&backend.as_str()) {
+    }
+    if backend.as_deref().is_some_and(|b| EXAONE_BACKENDS.contains(&b)) {
         return Ok(());
     }
     // A pattern as written is not None. Absent, the config class's default (4) applies, but an
@@ -706,10 +820,35 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
     if ctx.model_fact(needs, |_| raw.and_then(|r| r.sliding_window_pattern.as_ref())).is_none() {
         return Ok(());
     }
+    let backend = backend.unwrap_or_else(|| "None".to_string());
     let listed = py_list(EXAONE_BACKENDS);
     let args: &Args = &[("accepted_backends", &listed), ("model_arch", &arch), ("attention_backend", &backend)];
-    let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for EXAONE)", f::attention_backend, Applicability::Unsafe)];
+    let fixes = if ctx.cfg.is_none(f::attention_backend) {
+        vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]
+    } else if exaone_override_fills_attention_backend(ctx) {
+        vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for EXAONE)", f::attention_backend, Applicability::Unsafe)]
+    } else {
+        vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]
+    };
     ctx.raise(&EXAONE_ATTENTION_BACKEND, args, &[f::attention_backend], fixes)
+}
+
+/// Whether the Exaone override provider fills an unset --attention-backend: 0.5.22's
+/// `model_overrides/exaone.py` does; 0.5.18's `overrides._exaone_overrides` (and 0.5.19 to
+/// 0.5.21's provider) only disable hybrid SWA memory, so the branch's assert reads None.
+fn exaone_override_fills_attention_backend(ctx: &Ctx) -> bool {
+    !matches!(ctx.release.version, "0.5.18" | "0.5.19" | "0.5.20" | "0.5.21")
+}
+
+/// The NemotronH branch of SGLang 0.5.18 (gone from 0.5.19's hook): the triton attention backend
+/// is refused. The NemotronH override fills an unset backend with flashinfer (SM100) or leaves it
+/// unset, so only an explicit triton meets the check.
+fn nemotron_h(ctx: &mut Ctx) -> Step {
+    if !NEMOTRON_H_TRITON.applies_to(ctx.release) || !ctx.cfg.is(f::attention_backend, "triton") {
+        return Ok(());
+    }
+    let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for NemotronH)", f::attention_backend, Applicability::Unsafe)];
+    ctx.raise(&NEMOTRON_H_TRITON, &[], &[f::attention_backend], fixes)
 }
 
 /// `handle_mamba_radix_cache`: for a hybrid Mamba architecture SGLang names, the resolution of
@@ -775,6 +914,7 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     }
     if ctx.cfg.truthy(f::enable_two_batch_overlap) {
         ctx.model_config(site("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"));
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA"));
     }
     if !ctx.cfg.is_none(f::attention_backend) {
         // The architectures that accept only some attention backends (GptOss, Llama 4, Gemma 4,
@@ -788,7 +928,11 @@ fn unknown_model_checks(ctx: &mut Ctx) {
         }
         if ctx.cfg.is(f::attention_backend, "triton") {
             ctx.model_config(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"));
+            ctx.model_config(site("model_hook.handle_model_specific_adjustments", "NemotronHForCausalLM does not support triton attention backend"));
         }
+    } else if !exaone_override_fills_attention_backend(ctx) {
+        // an unset backend is not filled for EXAONE: its sliding-window check reads None
+        ctx.model_config(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"));
     }
     if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
         ctx.model_config(site("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"));

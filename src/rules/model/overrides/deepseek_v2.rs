@@ -51,7 +51,18 @@ pub static DSA_CP_SINGLE_MACHINE: Rule = Rule {
     example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
 };
 
-pub static RULES: &[&Rule] = &[&DSA_DCP_HISPARSE_HICACHE, &DSA_DCP_PD, &DSA_DCP_EAGLE_TOPK, &DSA_CP_SINGLE_MACHINE];
+pub static DSA_INTERLEAVE_CP_DP: Rule = Rule {
+    code: "MH108",
+    name: "dsa-interleave-prefill-cp-with-dp",
+    sglang: raises("model_overrides.deepseek_v2._deepseek_family_overrides", "interleave DSA CP does not support DP attention."),
+    explanation: "SGLang 0.5.18's DSA prefill context parallelism with the interleave strategy spans the whole TP group (attn_cp_size = tp_size / dp_size with one attention DP rank): a --dp-size above 1 is refused. Leave --dp-size out (or use the zigzag strategy, which runs with DeepEP).",
+    flags: &["--dp-size", "--enable-prefill-cp"],
+    // (examples are checked on 0.5.23, whose provider derives the attention DP size instead)
+    example_bad: "",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+};
+
+pub static RULES: &[&Rule] = &[&DSA_DCP_HISPARSE_HICACHE, &DSA_DCP_PD, &DSA_DCP_EAGLE_TOPK, &DSA_CP_SINGLE_MACHINE, &DSA_INTERLEAVE_CP_DP];
 
 /// The architectures SGLang registers `_deepseek_family_overrides` for.
 pub const ARCHITECTURES: &[&str] = &[
@@ -131,7 +142,17 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
         }
     }
     // (No hardware profile here is an NPU or XPU.)
-    if ctx.cfg.truthy(f::enable_prefill_cp) {
+    if ctx.cfg.truthy(f::enable_prefill_cp) && DSA_INTERLEAVE_CP_DP.applies_to(ctx.release) {
+        // SGLang 0.5.18: zigzag runs with DeepEP, interleave needs one DP rank; both on one node.
+        if !ctx.cfg.is(f::cp_strategy, "zigzag") && int(ctx, f::dp_size, 1) != 1 {
+            let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(f::dp_size)), f::dp_size, Applicability::Unsafe)];
+            return ctx.raise(&DSA_INTERLEAVE_CP_DP, &[], &[f::dp_size, f::enable_prefill_cp], fixes);
+        }
+        if int(ctx, f::tp_size, 1) > 8 {
+            let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
+            return ctx.raise(&DSA_CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+        }
+    } else if ctx.cfg.truthy(f::enable_prefill_cp) {
         crate::rules::shared::model_override_base::context_parallel_attn_dp_size(ctx)?;
         if int(ctx, f::tp_size, 1) > 8 {
             let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];

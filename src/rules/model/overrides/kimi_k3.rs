@@ -79,6 +79,12 @@ fn str_value(s: &str) -> PyValue {
     PyValue::Str(s.to_string())
 }
 
+/// Whether this release's Kimi-K3 DCP decodes with `backend`: its message names the backends
+/// it accepts ('cutedsl_mla' or 'aiter' in 0.5.23, 'cutedsl_mla' or 'tokenspeed_mla' in 0.5.18).
+fn dcp_accepts(ctx: &Ctx, backend: &str) -> bool {
+    DCP_DECODE_BACKEND.sglang_text(ctx.release).is_some_and(|(_, template)| template.contains(&format!("'{backend}'")))
+}
+
 fn remove_dcp(ctx: &Ctx) -> crate::diagnostic::Fix {
     ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe)
 }
@@ -110,7 +116,11 @@ fn kimi_k3_overrides(ctx: &mut Ctx) -> Provided {
             out.push((f::speculative_attention_mode, str_value("decode")));
         }
         let (prefill, decode) = attention_backends_of(ctx);
+        // SGLang 0.5.18 decodes with cutedsl_mla or tokenspeed_mla (no aiter), and then picks
+        // the DCP communication backend by the device's NVLink fabric: not replayed.
+        let tokenspeed_release = dcp_accepts(ctx, "tokenspeed_mla");
         match decode.as_deref() {
+            Some("tokenspeed_mla") if tokenspeed_release => return Ok(None),
             None | Some("cutedsl_mla") => {
                 // `_require_kimi_k3_cutedsl_dcp_support`: FlashInfer's import, then its signature.
                 if !ctx.hw.flashinfer {
@@ -124,7 +134,7 @@ fn kimi_k3_overrides(ctx: &mut Ctx) -> Provided {
                 out.push((f::prefill_attention_backend, str_value("trtllm_mla")));
                 out.push((f::decode_attention_backend, str_value("cutedsl_mla")));
             }
-            Some("aiter") => {
+            Some("aiter") if dcp_accepts(ctx, "aiter") => {
                 // `_require_kimi_k3_aiter_gluon_dcp_support`: `_gluon_fn()` is None when turned
                 // off, or without aiter (every profile but ROCm's lacks it).
                 let gluon_off = !ctx.env_bool("SGLANG_AITER_MLA_GLUON", true);
@@ -149,6 +159,9 @@ fn kimi_k3_overrides(ctx: &mut Ctx) -> Provided {
                 ctx.raise(&DCP_DECODE_BACKEND, args, &[f::dcp_size, f::decode_attention_backend, f::attention_backend], fixes)?;
                 return Ok(None);
             }
+        }
+        if tokenspeed_release {
+            return Ok(None);
         }
         if ctx.cfg.is_none(f::dcp_replicate_q_proj) && matches!(ctx.cfg.str(f::dcp_comm_backend), Some("a2a" | "fi_a2a")) {
             out.push((f::dcp_replicate_q_proj, PyValue::Bool(true)));

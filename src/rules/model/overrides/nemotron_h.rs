@@ -70,7 +70,9 @@ pub fn nemotron_h_overrides(ctx: &mut Ctx) -> Provided {
         out.push((f::quantization, str_value(&resolved)));
         quantization = Some(resolved);
     }
-    let remap = ctx.cfg.truthy(f::enable_eplb) || ctx.cfg.int(f::ep_num_redundant_experts).unwrap_or(0) > 0 || !ctx.cfg.is(f::init_expert_location, "trivial");
+    // (SGLang 0.5.18 has no expert-remap handling here: `_validate_expert_remap` is later)
+    let remap = EXPERT_REMAP_TRTLLM.applies_to(ctx.release)
+        && (ctx.cfg.truthy(f::enable_eplb) || ctx.cfg.int(f::ep_num_redundant_experts).unwrap_or(0) > 0 || !ctx.cfg.is(f::init_expert_location, "trivial"));
     if remap {
         validate_expert_remap(ctx, arch)?;
         if arch == "NemotronHPuzzleForCausalLM" {
@@ -98,6 +100,12 @@ pub fn nemotron_h_overrides(ctx: &mut Ctx) -> Provided {
             "flashinfer_cutlass"
         };
         out.push((f::moe_runner_backend, str_value(runner)));
+    }
+    if fills_flashinfer_attention(ctx) {
+        if is_sm100(ctx.hw) && ctx.cfg.is_none(f::attention_backend) {
+            out.push((f::attention_backend, str_value("flashinfer")));
+        }
+        return Ok(Some(out));
     }
     let backends_unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
     if is_blackwell(ctx.hw) && backends_unset {
@@ -145,4 +153,10 @@ fn validate_expert_remap(ctx: &mut Ctx, arch: &str) -> crate::rules::Step {
         ctx.skip(site("model_overrides.nemotron_h._validate_expert_remap", "EPLB and redundant experts need the same routed expert count"), NotRunReason::NotImplemented);
     }
     Ok(())
+}
+
+/// SGLang 0.5.18's NemotronH override fills an unset --attention-backend with flashinfer on SM100
+/// (whatever the speculative settings); 0.5.19's picks trtllm_mha or triton by them.
+fn fills_flashinfer_attention(ctx: &Ctx) -> bool {
+    ctx.release.version == "0.5.18"
 }
