@@ -113,7 +113,13 @@ pub struct Release {
     pub data: &'static ReleaseData,
     raise_by_function: FxHashMap<&'static str, Vec<&'static Site>>,
     warn_by_function: FxHashMap<&'static str, Vec<&'static Site>>,
+    /// Each site reference looked up once (by where its strings are): rules ask on every check,
+    /// and a reference the release lacks is matched again with another receiver, which allocates.
+    found: std::sync::Mutex<FxHashMap<SiteKey, Option<&'static Site>>>,
 }
+
+/// A site reference by where its strings are (they are `'static`), and which table.
+type SiteKey = ((usize, usize), (usize, usize), u8, bool);
 
 fn by_function(sites: &'static [Site], function_map: &[(&'static str, &'static str)]) -> FxHashMap<&'static str, Vec<&'static Site>> {
     let mut map: FxHashMap<&'static str, Vec<&'static Site>> = FxHashMap::default();
@@ -148,12 +154,21 @@ fn starts_with_normalized(text: &str, prefix: &str) -> bool {
 /// another), else those it starts.
 fn candidates(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef) -> Vec<&'static Site> {
     let Some(sites) = map.get(site.function) else { return Vec::new() };
+    let exact: Vec<&'static Site> = sites.iter().copied().filter(|s| s.template.split_whitespace().eq(site.message.split_whitespace())).collect();
+    if !exact.is_empty() || site.message.is_empty() {
+        return exact;
+    }
+    let starting: Vec<&'static Site> = sites.iter().copied().filter(|s| starts_with_normalized(s.template, site.message)).collect();
+    if !starting.is_empty() {
+        return starting;
+    }
     // A placeholder reads the same field through another receiver in another release
     // (`{self.grpc_port}` in 0.5.18's methods, `{cfg.grpc_port}` in a hook): the same text.
+    // (Only when the text as written finds nothing: this allocates, and lookups are hot.)
     let message = receiverless(site.message);
     let exact: Vec<&'static Site> =
         sites.iter().copied().filter(|s| receiverless(s.template).split_whitespace().eq(message.split_whitespace())).collect();
-    if !exact.is_empty() || site.message.is_empty() {
+    if !exact.is_empty() {
         return exact;
     }
     sites.iter().copied().filter(|s| starts_with_normalized(&receiverless(s.template), &message)).collect()
@@ -178,17 +193,30 @@ impl Release {
             data,
             raise_by_function: by_function(data.raise_sites, data.function_map),
             warn_by_function: by_function(data.warn_sites, data.function_map),
+            found: Default::default(),
         })
     }
 
     /// The raise site `site` names in this release, if the release has it.
     pub fn raise_site(&self, site: &SiteRef) -> Option<&'static Site> {
-        find(&self.raise_by_function, site)
+        self.cached(site, false, || find(&self.raise_by_function, site))
     }
 
     /// The warning site `site` names in this release, if the release has it.
     pub fn warn_site(&self, site: &SiteRef) -> Option<&'static Site> {
-        find(&self.warn_by_function, site)
+        self.cached(site, true, || find(&self.warn_by_function, site))
+    }
+
+    fn cached(&self, site: &SiteRef, warning: bool, look_up: impl FnOnce() -> Option<&'static Site>) -> Option<&'static Site> {
+        let key = ((site.function.as_ptr() as usize, site.function.len()), (site.message.as_ptr() as usize, site.message.len()), site.nth, warning);
+        if let Some(found) = self.found.lock().ok().and_then(|m| m.get(&key).copied()) {
+            return found;
+        }
+        let found = look_up();
+        if let Ok(mut m) = self.found.lock() {
+            m.insert(key, found);
+        }
+        found
     }
 
     /// Whether `site` names its raise site (or warning site) by its message alone, not by the
@@ -288,6 +316,7 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
         data,
         raise_by_function: FxHashMap::default(),
         warn_by_function: FxHashMap::default(),
+        found: Default::default(),
     }));
     list.push(release);
     drop(list);
