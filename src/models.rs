@@ -751,6 +751,9 @@ pub struct ModelFacts<'a> {
     /// SGLang's predicates (MLA, DSA, multimodal ...), each `None` where not known.
     pub derived: Derived,
     pub from: FactsFrom,
+    /// Whether the config ships its own config code (`auto_map`): known for a given config
+    /// only (the catalog keeps facts, not `auto_map`).
+    pub ships_config_code: Option<bool>,
 }
 
 impl<'a> ModelFacts<'a> {
@@ -765,6 +768,7 @@ impl<'a> ModelFacts<'a> {
                 computed: Some(&e.sglang),
                 derived: Derived::computed(&e.sglang),
                 from: FactsFrom::Catalog,
+                ships_config_code: None,
             },
             Facts::FamilyOnly { architecture, model_type } => {
                 let only_names = RawFacts { architecture: Some(architecture.to_string()), model_type: model_type.map(str::to_string), ..RawFacts::default() };
@@ -779,7 +783,7 @@ impl<'a> ModelFacts<'a> {
                 if derived.is_multimodal == Some(false) {
                     derived.is_multimodal = None;
                 }
-                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily }
+                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None }
             }
         }
     }
@@ -794,6 +798,7 @@ impl<'a> ModelFacts<'a> {
             computed: None,
             derived: lists.map(|l| Derived::from_lists(&config.raw, l)).unwrap_or_default(),
             from: FactsFrom::GivenConfig,
+            ships_config_code: Some(config.ships_config_code),
         }
     }
 }
@@ -840,6 +845,9 @@ pub struct WrongType {
 pub struct GivenConfig {
     pub raw: RawFacts,
     pub wrong_types: Vec<WrongType>,
+    /// `auto_map` names an `AutoConfig`: transformers loads the config's own code (with
+    /// --trust-remote-code; without it, it refuses with a message of its own).
+    pub ships_config_code: bool,
 }
 
 type Object = serde_json::Map<String, serde_json::Value>;
@@ -1061,7 +1069,8 @@ impl GivenConfig {
             index_kpool: r.int(&cfg, &["index_kpool"]),
             architecture,
         };
-        Ok(GivenConfig { raw, wrong_types })
+        let ships_config_code = cfg.get("auto_map").and_then(serde_json::Value::as_object).is_some_and(|m| m.contains_key("AutoConfig"));
+        Ok(GivenConfig { raw, wrong_types, ships_config_code })
     }
 }
 

@@ -7,8 +7,12 @@
 use sglang_preflight::check::{check, CheckOptions};
 use sglang_preflight::models::GivenConfig;
 
+/// A model type transformers has no class for, shipping its own config code (`auto_map`), as
+/// served with --trust-remote-code.
 const FP8_CONFIG: &str = r#"{"architectures": ["MyFp8ForCausalLM"], "model_type": "my_fp8", "max_position_embeddings": 32768,
+  "auto_map": {"AutoConfig": "configuration_my_fp8.MyFp8Config"},
   "quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}}"#;
+const REMOTE: &str = "--trust-remote-code";
 
 fn run(cmd: &str, config: &str) -> (Vec<String>, Vec<String>) {
     let options = CheckOptions { model_config: Some(GivenConfig::parse(config, None).unwrap()), ..Default::default() };
@@ -21,9 +25,9 @@ fn run(cmd: &str, config: &str) -> (Vec<String>, Vec<String>) {
 
 #[test]
 fn a_given_fp8_checkpoint_refuses_another_quantization() {
-    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine --quantization awq", FP8_CONFIG);
+    let (codes, _) = run(&format!("python -m sglang.launch_server --model-path /models/mine {REMOTE} --quantization awq"), FP8_CONFIG);
     assert!(codes.contains(&"MC006".to_string()), "{codes:?}");
-    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --quantization fp8", FP8_CONFIG);
+    let (codes, not_run) = run(&format!("python -m sglang.launch_server --model-path /models/mine {REMOTE} --quantization fp8"), FP8_CONFIG);
     assert!(!codes.contains(&"MC006".to_string()), "{codes:?}");
     assert!(!not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._verify_quantization")), "{not_run:?}");
 }
@@ -39,17 +43,17 @@ fn a_given_config_without_quantization_config_does_not_decide() {
 
 #[test]
 fn a_quantization_config_of_a_text_sub_config_does_not_decide() {
-    let config = r#"{"architectures": ["MyVLForConditionalGeneration"], "model_type": "my_vl",
+    let config = r#"{"architectures": ["MyVLForConditionalGeneration"], "model_type": "my_vl", "auto_map": {"AutoConfig": "c.MyVLConfig"},
       "text_config": {"model_type": "my_text", "quantization_config": {"quant_method": "fp8"}}}"#;
-    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --quantization awq", config);
+    let (codes, not_run) = run(&format!("python -m sglang.launch_server --model-path /models/mine {REMOTE} --quantization awq"), config);
     assert!(!codes.contains(&"MC006".to_string()), "{codes:?}");
     assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._verify_quantization")), "{not_run:?}");
 }
 
 #[test]
 fn a_given_config_of_an_unknown_model_type_does_not_decide_the_derived_context_length() {
-    // transformers has no class for `my_fp8`: what SGLang would load is not known
-    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine --context-length 1000000", FP8_CONFIG);
+    // transformers has no class for `my_fp8`: what its own code loads is not known
+    let (codes, not_run) = run(&format!("python -m sglang.launch_server --model-path /models/mine {REMOTE} --context-length 1000000"), FP8_CONFIG);
     assert!(!codes.contains(&"MC004".to_string()), "{codes:?}");
     assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._derive_context_length")), "{not_run:?}");
 }
@@ -79,4 +83,21 @@ fn overriding_the_config_leaves_the_context_length_undecided() {
     assert!(c.not_run.iter().any(|n| n.site.starts_with("configs.model_config.ModelConfig._derive_context_length")));
     let plain = check("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072", &CheckOptions::default());
     assert!(plain.commands[0].diagnostics.iter().any(|d| d.code == "MC004"));
+}
+
+#[test]
+fn a_given_config_of_a_model_type_transformers_lacks_fails_to_load_unless_it_ships_code() {
+    // no config class, no code of its own: transformers' AutoConfig refuses it (MC012)
+    let plain = r#"{"architectures": ["MyForCausalLM"], "model_type": "my_type", "max_position_embeddings": 8192}"#;
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine", plain);
+    assert!(codes.contains(&"MC012".to_string()), "{codes:?}");
+    // its own code (`auto_map`): loaded with --trust-remote-code, refused with another message
+    // without it, neither replayed here
+    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine", FP8_CONFIG);
+    assert!(!codes.contains(&"MC012".to_string()), "{codes:?}");
+    assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig.__init__")), "{not_run:?}");
+    // a type transformers knows loads either way
+    let llama = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "max_position_embeddings": 8192}"#;
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine", llama);
+    assert!(!codes.contains(&"MC012".to_string()), "{codes:?}");
 }

@@ -182,15 +182,17 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
 /// `get_config` (transformers' `AutoConfig.from_pretrained`): the config's `model_type` needs a
 /// config class of this release's transformers or SGLang. Without one, a config with no
 /// `auto_map` fails with transformers' message; one with `auto_map` loads its own code under
-/// --trust-remote-code (and fails without it). The facts do not keep `auto_map` (the catalog's
-/// configs are served without it), so with --trust-remote-code the check is not run.
+/// --trust-remote-code (and fails with another message without it). Only a given config tells
+/// (the catalog keeps facts, not `auto_map`, and the hub's copy may ship code): otherwise, and
+/// with --trust-remote-code, the check is not run.
 fn config_class_known(ctx: &mut Ctx) -> Step {
     let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
     let Some(model_type) = ctx.model.and_then(|m| m.raw).and_then(|r| r.model_type.as_deref()) else { return Ok(()) };
     if lists.loads_model_type(model_type) != Some(false) {
         return Ok(());
     }
-    if ctx.cfg.truthy(f::trust_remote_code) || !ctx.cfg.is_none(f::model_config_parser) && !ctx.cfg.is(f::model_config_parser, "auto") && !ctx.cfg.is(f::model_config_parser, "hf") {
+    let ships_code = ctx.model.and_then(|m| m.ships_config_code) != Some(false);
+    if ships_code || ctx.cfg.truthy(f::trust_remote_code) || !ctx.cfg.is_none(f::model_config_parser) && !ctx.cfg.is(f::model_config_parser, "auto") && !ctx.cfg.is(f::model_config_parser, "hf") {
         ctx.skip_unlisted("configs.model_config.ModelConfig.__init__ (get_config)", NotRunReason::ModelConfig);
         return Ok(());
     }
