@@ -122,7 +122,6 @@ fn the_table_covers_every_rule_and_release() {
     // The newest release decides every rule (tests/layers.rs: each finds its site there), but
     // a check only an older release has, which finds its site there.
     let newest = release::DEFAULT_VERSION;
-    let site = |c: &sglang_preflight::docs::RangeCell| matches!(c, sglang_preflight::docs::RangeCell::Site { .. });
     for (rule, cells) in &table {
         let last = cells.iter().find(|(v, _)| *v == newest).map(|(_, c)| c.clone());
         let older_only = !matches!(last, Some(sglang_preflight::docs::RangeCell::Site { .. }))

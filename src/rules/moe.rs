@@ -985,7 +985,7 @@ fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mo
     }
     if given == "flashinfer" {
         if !(attn_dp_enabled(ctx) && int(ctx, f::dp_size, 1) == tp) {
-            let fixes = vec![dp_attention_over_tp_fix(ctx, tp), ctx.fix_remove("Drop --moe-a2a-backend flashinfer", f::moe_a2a_backend, Applicability::Unsafe)];
+            let fixes = flashinfer_a2a_fixes(ctx, tp);
             return ctx.raise(&FLASHINFER_A2A_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
         }
         if deepep_mode != "auto" {
@@ -1040,6 +1040,17 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
         ctx.cfg.set_unknown(f::moe_runner_backend, PyValue::Str("flashinfer_megamoe".into()));
     }
     Ok(())
+}
+
+/// Fixes of the FlashInfer A2A topology checks: DP attention over the TP group (there is none
+/// with one GPU of TP), or another A2A backend.
+fn flashinfer_a2a_fixes(ctx: &Ctx, tp: i64) -> Vec<crate::diagnostic::Fix> {
+    let mut fixes = Vec::new();
+    if tp >= 2 {
+        fixes.push(dp_attention_over_tp_fix(ctx, tp));
+    }
+    fixes.push(ctx.fix_remove("Drop --moe-a2a-backend flashinfer", f::moe_a2a_backend, Applicability::Unsafe));
+    fixes
 }
 
 /// Fix: DP attention over the whole TP group (`--dp-size <tp> --enable-dp-attention`).
@@ -1163,7 +1174,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                 ctx.on_unknown_branch = true;
             }
             Some(_) => {
-                let fixes = vec![dp_attention_over_tp_fix(ctx, tp), ctx.fix_remove("Drop --moe-a2a-backend flashinfer", f::moe_a2a_backend, Applicability::Unsafe)];
+                let fixes = flashinfer_a2a_fixes(ctx, tp);
                 return ctx.raise(&FLASHINFER_A2A_TOPOLOGY, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
             }
             None => ctx.on_unknown_branch = true,

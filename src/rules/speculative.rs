@@ -1896,7 +1896,12 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         }
         match (backend, page) {
             (Some(b), Some(p)) if !topk_from_model => {
-                let mut fixes = vec![ctx.fix_set("Use --attention-backend fa3", f::attention_backend, "fa3", Applicability::Unsafe)];
+                // (a backend a model override chose may be chosen again over the flag: DeepSeek-V4's)
+                let chosen_for_the_model = !ctx.cfg.is_explicit(f::attention_backend) && ctx.cfg.derived_by(f::attention_backend).is_some();
+                let mut fixes = Vec::new();
+                if !chosen_for_the_model {
+                    fixes.push(ctx.fix_set("Use --attention-backend fa3", f::attention_backend, "fa3", Applicability::Unsafe));
+                }
                 if !forces_page_size(ctx) {
                     fixes.insert(0, ctx.fix_set("Use --page-size 1", f::page_size, "1", Applicability::Unsafe));
                 }
