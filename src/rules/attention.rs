@@ -1202,17 +1202,6 @@ fn run_mla_page_constraints(ctx: &mut Ctx) {
         ctx.cfg.set_unknown(f::page_size, page);
         return;
     }
-    // A page size a step not modelled here may have set (a model override provider's, on a
-    // path it is not replayed): whether these log, and the size they name, are not known.
-    if ctx.cfg.uncertain(f::page_size).is_some() && !first_warnings.is_empty() {
-        for (rule, _) in &first_warnings {
-            if let Some(site) = rule.site(ctx.release) {
-                ctx.skip_unlisted(site.id, crate::rules::NotRunReason::UnknownValue);
-            }
-        }
-        ctx.cfg.set_unknown(f::page_size, first_page);
-        return;
-    }
     if base_unknown && !others_unknown {
         // every backend the default can be gives the same answer: it does not depend on it
         ctx.cfg.forget_reads();
