@@ -47,6 +47,8 @@ fn main() {
     // The page's wasm carries the default release only (each schema adds ~40 KB gzipped to
     // every visitor's download); the native CLI carries them all.
     let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    // (the field keys stay every release's: rules of an older release's own checks name its flags)
+    let every_release: Vec<PathBuf> = releases.iter().map(|r| r.2.clone()).collect();
     if wasm {
         releases.truncate(1);
     }
@@ -76,6 +78,9 @@ fn main() {
         } else {
             schemas.push((version.clone(), dir.join("schema.json")));
         }
+    }
+    for dir in &every_release {
+        let json: Value = serde_json::from_str(&read(&dir.join("schema.json"))).unwrap_or(Value::Null);
         for a in json["actions"].as_array().into_iter().flatten() {
             if let Some(d) = a["dest"].as_str() {
                 if d != "help" && !a["option_strings"].as_array().is_some_and(|o| o.is_empty()) {
