@@ -161,25 +161,7 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     ctx.cfg.mark_unknown(f::page_size);
     // When the model is a diffusion LM (else SGLang raised above), these follow from the flags;
     // their warnings are not claimed, as SGLang logs them only after the model's checks pass.
-    if !ctx.cfg.truthy(f::disable_radix_cache) {
-        for field in [f::enable_hierarchical_cache, f::enable_lmcache, f::enable_flexkv] {
-            if ctx.cfg.truthy(field) {
-                ctx.cfg.set(field, PyValue::Bool(false));
-            }
-        }
-    }
-    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
-        ctx.cfg.set(f::pp_size, PyValue::Int(1));
-    }
-    if ctx.cfg.truthy(f::enable_lora) {
-        ctx.cfg.set(f::enable_lora, PyValue::Bool(false));
-    }
-    if !ctx.cfg.is(f::disaggregation_mode, "null") {
-        ctx.cfg.set(f::disaggregation_mode, PyValue::Str("null".into()));
-    }
-    if ctx.cfg.truthy(f::enable_mixed_chunk) {
-        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
-    }
+    diffusion_flag_adjustments(ctx);
     Ok(())
 }
 
@@ -218,25 +200,7 @@ fn handle_dllm_inference_0518(ctx: &mut Ctx) -> Step {
     ctx.cfg.mark_unknown(f::page_size);
     // As in 0.5.23's model: their warnings are not claimed (SGLang logs them only after the
     // model's checks pass).
-    if !ctx.cfg.truthy(f::disable_radix_cache) {
-        for field in [f::enable_hierarchical_cache, f::enable_lmcache, f::enable_flexkv] {
-            if ctx.cfg.truthy(field) {
-                ctx.cfg.set(field, PyValue::Bool(false));
-            }
-        }
-    }
-    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
-        ctx.cfg.set(f::pp_size, PyValue::Int(1));
-    }
-    if ctx.cfg.truthy(f::enable_lora) {
-        ctx.cfg.set(f::enable_lora, PyValue::Bool(false));
-    }
-    if !ctx.cfg.is(f::disaggregation_mode, "null") {
-        ctx.cfg.set(f::disaggregation_mode, PyValue::Str("null".into()));
-    }
-    if ctx.cfg.truthy(f::enable_mixed_chunk) {
-        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
-    }
+    diffusion_flag_adjustments(ctx);
     Ok(())
 }
 
@@ -281,5 +245,29 @@ fn dllm_attention_backend(ctx: &mut Ctx, algorithm: &str) {
         let fixes = vec![ctx.fix_set("Use --attention-backend flashinfer", f::attention_backend, "flashinfer", Applicability::Safe)];
         ctx.warn(&FLASHINFER_FOR_GRAPHS, &[], &[f::attention_backend, f::dllm_algorithm], fixes);
         ctx.cfg.set(f::attention_backend, PyValue::Str("flashinfer".into()));
+    }
+}
+
+/// What a diffusion LM turns off (both releases): the cache tiers without the radix cache,
+/// pipeline parallelism, LoRA, PD disaggregation and mixed chunks.
+fn diffusion_flag_adjustments(ctx: &mut Ctx) {
+    if !ctx.cfg.truthy(f::disable_radix_cache) {
+        for field in [f::enable_hierarchical_cache, f::enable_lmcache, f::enable_flexkv] {
+            if ctx.cfg.truthy(field) {
+                ctx.cfg.set(field, PyValue::Bool(false));
+            }
+        }
+    }
+    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+        ctx.cfg.set(f::pp_size, PyValue::Int(1));
+    }
+    if ctx.cfg.truthy(f::enable_lora) {
+        ctx.cfg.set(f::enable_lora, PyValue::Bool(false));
+    }
+    if !ctx.cfg.is(f::disaggregation_mode, "null") {
+        ctx.cfg.set(f::disaggregation_mode, PyValue::Str("null".into()));
+    }
+    if ctx.cfg.truthy(f::enable_mixed_chunk) {
+        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
     }
 }
