@@ -926,25 +926,7 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
     }
     match a2a.as_str() {
         "flashinfer_megamoe" => flashinfer_megamoe(ctx),
-        "deepep" => {
-            if runner == "flashinfer_cutedsl" {
-                if deepep_mode == "auto" {
-                    ctx.cfg.set(f::deepep_mode, PyValue::Str("low_latency".into()));
-                    let fixes = vec![ctx.fix_set("Say so: --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
-                    ctx.warn(&CUTEDSL_DEEPEP_LL_FORCED, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
-                } else if deepep_mode == "normal" {
-                    let fixes = vec![ctx.fix_set("Use --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
-                    return ctx.raise(&CUTEDSL_DEEPEP_NORMAL, &[], &[f::deepep_mode, f::moe_runner_backend], fixes);
-                }
-            }
-            if deepep_mode == "normal" {
-                let fixes = vec![ctx.fix_remove("Use --deepep-mode auto (low_latency for decode, with its CUDA graph)", f::deepep_mode, Applicability::Unsafe)];
-                ctx.warn(&DEEPEP_NORMAL_NO_CUDA_GRAPH, &[], &[f::deepep_mode, f::moe_a2a_backend], fixes);
-                with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
-                with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
-            }
-            Ok(())
-        }
+        "deepep" => deepep_a2a(ctx, &deepep_mode, &runner),
         "deepep_v2" => deepep_v2(ctx),
         "flashinfer" => flashinfer_a2a(ctx, tp, &deepep_mode, dispatch),
         "mori" => mori(ctx, &deepep_mode),
@@ -958,27 +940,34 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
     }
 }
 
+/// The deepep branch (both releases): CuteDSL's MoE runner forces low-latency dispatch, and
+/// normal mode turns the CUDA graphs off.
+fn deepep_a2a(ctx: &mut Ctx, deepep_mode: &str, runner: &str) -> Step {
+    if runner == "flashinfer_cutedsl" {
+        if deepep_mode == "auto" {
+            ctx.cfg.set(f::deepep_mode, PyValue::Str("low_latency".into()));
+            let fixes = vec![ctx.fix_set("Say so: --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
+            ctx.warn(&CUTEDSL_DEEPEP_LL_FORCED, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        } else if deepep_mode == "normal" {
+            let fixes = vec![ctx.fix_set("Use --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
+            return ctx.raise(&CUTEDSL_DEEPEP_NORMAL, &[], &[f::deepep_mode, f::moe_runner_backend], fixes);
+        }
+    }
+    if deepep_mode == "normal" {
+        let fixes = vec![ctx.fix_remove("Use --deepep-mode auto (low_latency for decode, with its CUDA graph)", f::deepep_mode, Applicability::Unsafe)];
+        ctx.warn(&DEEPEP_NORMAL_NO_CUDA_GRAPH, &[], &[f::deepep_mode, f::moe_a2a_backend], fixes);
+        with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
+        with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+    }
+    Ok(())
+}
+
 /// 0.5.18's branches (`ServerArgs._handle_a2a_moe`): deepep as 0.5.23, then `ascend_tp` and
 /// `flashinfer` on the field as given, mori without EPv2, and pplx and flashinfer over
 /// `--enable-dp-attention` with `--dp-size` groups (no megamoe, deepep_v2 or dispatch types).
 fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mode: &str, runner: &str) -> Step {
     if a2a == "deepep" {
-        if runner == "flashinfer_cutedsl" {
-            if deepep_mode == "auto" {
-                ctx.cfg.set(f::deepep_mode, PyValue::Str("low_latency".into()));
-                let fixes = vec![ctx.fix_set("Say so: --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
-                ctx.warn(&CUTEDSL_DEEPEP_LL_FORCED, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
-            } else if deepep_mode == "normal" {
-                let fixes = vec![ctx.fix_set("Use --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
-                return ctx.raise(&CUTEDSL_DEEPEP_NORMAL, &[], &[f::deepep_mode, f::moe_runner_backend], fixes);
-            }
-        }
-        if text(ctx, f::deepep_mode, "auto") == "normal" {
-            let fixes = vec![ctx.fix_remove("Use --deepep-mode auto (low_latency for decode, with its CUDA graph)", f::deepep_mode, Applicability::Unsafe)];
-            ctx.warn(&DEEPEP_NORMAL_NO_CUDA_GRAPH, &[], &[f::deepep_mode, f::moe_a2a_backend], fixes);
-            with_phase(ctx, DECODE, "backend", PyValue::Str(DISABLED.into()));
-            with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
-        }
+        deepep_a2a(ctx, deepep_mode, runner)?;
     }
     if given == "ascend_tp" {
         ctx.cfg.set(f::moe_a2a_backend, PyValue::Str("none".into()));
