@@ -682,34 +682,10 @@ fn dsa_split_backend_resolution_tilelang_check(ctx: &mut Ctx, arch: &str) -> Ste
     let glm_sm12_fp8 = arch == "GlmMoeDsaForCausalLM" && major == 12 && kv == "fp8_e4m3" && !hip;
     // the GLM SM12 FP8 and the HiSparse arms return their defaults unchecked
     let hisparse = ctx.cfg.truthy(f::enable_hisparse) && !glm_sm12_fp8;
-    let (prefill_default, decode_default) = if glm_sm12_fp8 {
-        ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
-    } else if hisparse {
-        // `hisparse_hook._hisparse_default_backend`
-        let backend = if hip {
-            "tilelang"
-        } else if kv == "fp8_e4m3" {
-            "flashmla_kv"
-        } else {
-            "flashmla_sparse"
-        };
-        (backend, backend)
-    } else if hip && given_prefill.is_none() && given_decode.is_none() {
-        ("tilelang", "tilelang")
-    } else if kv == "fp8_e4m3" {
-        let backend = if major >= 10 { "trtllm" } else { "flashmla_kv" };
-        (backend, backend)
-    } else {
-        ("flashmla_sparse", if major >= 10 { "trtllm" } else { "fa3" })
-    };
-    let prefill = given_prefill.unwrap_or_else(|| {
-        ctx.cfg.set(f::dsa_prefill_backend, PyValue::Str(prefill_default.to_string()));
-        prefill_default.to_string()
-    });
-    let decode = given_decode.unwrap_or_else(|| {
-        ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
-        decode_default.to_string()
-    });
+    // on ROCm both are tilelang only when neither is given
+    let rocm = (given_prefill.is_none() && given_decode.is_none()).then_some("tilelang");
+    let defaults = crate::rules::shared::overrides::dsa_default_backends(ctx, glm_sm12_fp8, &kv, rocm);
+    let (prefill, decode) = crate::rules::shared::overrides::fill_dsa_backends(ctx, given_prefill, given_decode, defaults);
     if glm_sm12_fp8 || hisparse || hip || kv != "fp8_e4m3" || (prefill != "tilelang" && decode != "tilelang") {
         return Ok(());
     }

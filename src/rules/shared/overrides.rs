@@ -199,34 +199,8 @@ pub fn dsa_split_backend_resolution(ctx: &mut Ctx, arch: &str) -> Step {
     let given_prefill = ctx.cfg.str(f::dsa_prefill_backend).map(str::to_string);
     let given_decode = ctx.cfg.str(f::dsa_decode_backend).map(str::to_string);
     let glm_sm12_fp8 = arch == "GlmMoeDsaForCausalLM" && major == 12 && kv == "fp8_e4m3" && !hip;
-    let (prefill_default, decode_default) = if glm_sm12_fp8 {
-        ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
-    } else if ctx.cfg.truthy(f::enable_hisparse) {
-        // `hisparse_hook._hisparse_default_backend`
-        let backend = if hip {
-            "tilelang"
-        } else if kv == "fp8_e4m3" {
-            "flashmla_kv"
-        } else {
-            "flashmla_sparse"
-        };
-        (backend, backend)
-    } else if hip {
-        ("triton", "triton")
-    } else if kv == "fp8_e4m3" {
-        let backend = if major >= 10 { "trtllm" } else { "flashmla_kv" };
-        (backend, backend)
-    } else {
-        ("flashmla_sparse", if major >= 10 { "trtllm" } else { "fa3" })
-    };
-    let prefill = given_prefill.unwrap_or_else(|| {
-        ctx.cfg.set(f::dsa_prefill_backend, PyValue::Str(prefill_default.to_string()));
-        prefill_default.to_string()
-    });
-    let decode = given_decode.unwrap_or_else(|| {
-        ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
-        decode_default.to_string()
-    });
+    let defaults = dsa_default_backends(ctx, glm_sm12_fp8, &kv, Some("triton"));
+    let (prefill, decode) = fill_dsa_backends(ctx, given_prefill, given_decode, defaults);
     if glm_sm12_fp8 {
         return Ok(());
     }
@@ -235,6 +209,46 @@ pub fn dsa_split_backend_resolution(ctx: &mut Ctx, arch: &str) -> Step {
         return ctx.raise(&DSA_HISPARSE_TILELANG_FP8, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
     }
     check_dsa_backend_constraints(ctx, &kv, &prefill, &decode, hip)
+}
+
+/// `_dsa_split_backend_resolution`'s defaults (prefill, decode): GLM-5 on SM12 with an FP8 KV
+/// cache, HiSparse's (`hisparse_hook._hisparse_default_backend`), the release's ROCm default
+/// (`rocm`: None where none applies), else the KV cache dtype's.
+pub fn dsa_default_backends(ctx: &Ctx, glm_sm12_fp8: bool, kv: &str, rocm: Option<&'static str>) -> (&'static str, &'static str) {
+    let hip = ctx.hw.is_hip();
+    let major = ctx.hw.capability.0;
+    if glm_sm12_fp8 {
+        ("flashinfer_sparse_mla", "flashinfer_sparse_mla")
+    } else if ctx.cfg.truthy(f::enable_hisparse) {
+        let backend = if hip {
+            "tilelang"
+        } else if kv == "fp8_e4m3" {
+            "flashmla_kv"
+        } else {
+            "flashmla_sparse"
+        };
+        (backend, backend)
+    } else if let Some(backend) = rocm.filter(|_| hip) {
+        (backend, backend)
+    } else if kv == "fp8_e4m3" {
+        let backend = if major >= 10 { "trtllm" } else { "flashmla_kv" };
+        (backend, backend)
+    } else {
+        ("flashmla_sparse", if major >= 10 { "trtllm" } else { "fa3" })
+    }
+}
+
+/// Each DSA backend the command leaves unset gets its default; the backends that run.
+pub fn fill_dsa_backends(ctx: &mut Ctx, given_prefill: Option<String>, given_decode: Option<String>, (prefill_default, decode_default): (&str, &str)) -> (String, String) {
+    let prefill = given_prefill.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_prefill_backend, PyValue::Str(prefill_default.to_string()));
+        prefill_default.to_string()
+    });
+    let decode = given_decode.unwrap_or_else(|| {
+        ctx.cfg.set(f::dsa_decode_backend, PyValue::Str(decode_default.to_string()));
+        decode_default.to_string()
+    });
+    (prefill, decode)
 }
 
 /// Fixes: remove each DSA backend flag the command sets to `backend`.
