@@ -76,7 +76,7 @@ def main():
         # before the hook modules: the steps whose source is the hook's
         steps = json.load(open(os.path.join(data, "steps.json"), encoding="utf-8"))["steps"]
         # (and those src/rules/pipeline.rs replays as written; with --all-steps every counterpart)
-        replayed = re.search(r'\("' + re.escape(v) + r'",\s*&\[([^\]]*)\]\s*\)',
+        replayed = re.search(r'\(\s*"' + re.escape(v) + r'",\s*&\[([^\]]*)\]',
                              open(os.path.join(ROOT, "src", "rules", "pipeline.rs"), encoding="utf-8").read(), re.S)
         replayed = set(re.findall(r'"([\w.]+)"', replayed.group(1))) if replayed else set()
         run = {s["step"].rsplit(".", 1)[-1] for s in steps
