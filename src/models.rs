@@ -92,6 +92,11 @@ pub struct RawFacts {
     /// DeepSeek family's override provider (model_overrides/deepseek_v2.rs).
     #[serde(default)]
     pub index_kpool: Option<i64>,
+    /// `auto_map` names an `AutoConfig`: transformers' AutoConfig loads the config's own code
+    /// for a model_type the release does not know (with --trust-remote-code). Read from the
+    /// published config.json as written; None where not recorded.
+    #[serde(default)]
+    pub ships_config_code: Option<bool>,
 }
 
 /// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
@@ -751,8 +756,8 @@ pub struct ModelFacts<'a> {
     /// SGLang's predicates (MLA, DSA, multimodal ...), each `None` where not known.
     pub derived: Derived,
     pub from: FactsFrom,
-    /// Whether the config ships its own config code (`auto_map`): known for a given config
-    /// only (the catalog keeps facts, not `auto_map`).
+    /// Whether the config ships its own config code (`auto_map`): a given config's, or the
+    /// catalog's record of the published config.json; None for an inferred family.
     pub ships_config_code: Option<bool>,
 }
 
@@ -768,7 +773,7 @@ impl<'a> ModelFacts<'a> {
                 computed: Some(&e.sglang),
                 derived: Derived::computed(&e.sglang),
                 from: FactsFrom::Catalog,
-                ships_config_code: None,
+                ships_config_code: e.raw.ships_config_code,
             },
             Facts::FamilyOnly { architecture, model_type } => {
                 let only_names = RawFacts { architecture: Some(architecture.to_string()), model_type: model_type.map(str::to_string), ..RawFacts::default() };
@@ -1031,6 +1036,7 @@ impl GivenConfig {
             }
             _ => None,
         };
+        let ships_config_code = cfg.get("auto_map").and_then(serde_json::Value::as_object).is_some_and(|m| m.contains_key("AutoConfig"));
         let raw = RawFacts {
             model_type: r.string(&cfg, &["model_type"]),
             text_config_key: text_key.map(str::to_string),
@@ -1067,9 +1073,9 @@ impl GivenConfig {
             },
             learnable_sink: cfg.get("learnable_sink").map(python_truthy),
             index_kpool: r.int(&cfg, &["index_kpool"]),
+            ships_config_code: Some(ships_config_code),
             architecture,
         };
-        let ships_config_code = cfg.get("auto_map").and_then(serde_json::Value::as_object).is_some_and(|m| m.contains_key("AutoConfig"));
         Ok(GivenConfig { raw, wrong_types, ships_config_code })
     }
 }

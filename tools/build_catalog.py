@@ -227,6 +227,9 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "learnable_sink": bool(cfg["learnable_sink"]) if "learnable_sink" in cfg else None,
         # model_overrides.deepseek_v2._deepseek_family_overrides reads get_dsa_index_kpool.
         "index_kpool": _int(cfg, "index_kpool"),
+        # transformers' AutoConfig loads the config's own code (`auto_map` naming an AutoConfig)
+        # for a model_type the release does not know (ModelConfig.__init__'s get_config).
+        "ships_config_code": isinstance(cfg.get("auto_map"), dict) and "AutoConfig" in cfg["auto_map"],
     }
 
 

@@ -182,9 +182,9 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
 /// `get_config` (transformers' `AutoConfig.from_pretrained`): the config's `model_type` needs a
 /// config class of this release's transformers or SGLang. Without one, a config with no
 /// `auto_map` fails with transformers' message; one with `auto_map` loads its own code under
-/// --trust-remote-code (and fails with another message without it). Only a given config tells
-/// (the catalog keeps facts, not `auto_map`, and the hub's copy may ship code): otherwise, and
-/// with --trust-remote-code, the check is not run.
+/// --trust-remote-code (and fails with another message without it). A given config tells, and
+/// the catalog records it of the published config.json: where unknown (an inferred family, a
+/// catalog entry without the record), and with --trust-remote-code, the check is not run.
 fn config_class_known(ctx: &mut Ctx) -> Step {
     let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
     let Some(model_type) = ctx.model.and_then(|m| m.raw).and_then(|r| r.model_type.as_deref()) else { return Ok(()) };
