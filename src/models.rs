@@ -357,6 +357,15 @@ pub struct ModelLists {
     /// `REQUANTIZATION_METHODS`: asked for, kept whatever the checkpoint's method.
     #[serde(default)]
     pub requantization_methods: Vec<String>,
+    /// `ModelConfig._derive_model_shapes` reads `hf_text_config.num_attention_heads` as an
+    /// attribute (no getattr default): None when the lists do not say.
+    #[serde(default)]
+    pub model_config_reads_num_attention_heads: Option<bool>,
+    /// For such a release: model types whose config class is its own text config and has no
+    /// `num_attention_heads` unless config.json writes it (a hidden_size it has), with the
+    /// class's name.
+    #[serde(default)]
+    pub text_configs_without_num_attention_heads: BTreeMap<String, String>,
 }
 
 /// One registration of quantization methods: unconditional (`when` None) or under the
