@@ -768,6 +768,10 @@ pub struct ModelFacts<'a> {
     /// Whether the config ships its own config code (`auto_map`): a given config's, or the
     /// catalog's record of the published config.json; None for an inferred family.
     pub ships_config_code: Option<bool>,
+    /// A given config whose whole folder was read and that declares no quantization anywhere
+    /// SGLang looks (`_parse_quant_hf_config`: quantization_config, compression_config,
+    /// hf_quant_config.json; `_find_quant_modelslim_config`: quant_model_description.json).
+    pub known_unquantized: bool,
 }
 
 impl<'a> ModelFacts<'a> {
@@ -783,6 +787,7 @@ impl<'a> ModelFacts<'a> {
                 derived: Derived::computed(&e.sglang),
                 from: FactsFrom::Catalog,
                 ships_config_code: e.raw.ships_config_code,
+                known_unquantized: false,
             },
             Facts::FamilyOnly { architecture, model_type } => {
                 let only_names = RawFacts { architecture: Some(architecture.to_string()), model_type: model_type.map(str::to_string), ..RawFacts::default() };
@@ -797,7 +802,7 @@ impl<'a> ModelFacts<'a> {
                 if derived.is_multimodal == Some(false) {
                     derived.is_multimodal = None;
                 }
-                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None }
+                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None, known_unquantized: false }
             }
         }
     }
@@ -813,6 +818,7 @@ impl<'a> ModelFacts<'a> {
             derived: lists.map(|l| Derived::from_lists(&config.raw, l)).unwrap_or_default(),
             from: FactsFrom::GivenConfig,
             ships_config_code: Some(config.ships_config_code),
+            known_unquantized: config.folder_read && !config.declares_quantization,
         }
     }
 }
@@ -862,6 +868,12 @@ pub struct GivenConfig {
     /// `auto_map` names an `AutoConfig`: transformers loads the config's own code (with
     /// --trust-remote-code; without it, it refuses with a message of its own).
     pub ships_config_code: bool,
+    /// `quantization_config` or `compression_config` (top level or the text sub-config), or
+    /// the `hf_quant_config.json` given with it.
+    pub declares_quantization: bool,
+    /// The config was read from its folder, which has no `quant_model_description.json` and whose
+    /// `hf_quant_config.json`, if any, was read with it (set by the reader: `parse` reads a text).
+    pub folder_read: bool,
 }
 
 type Object = serde_json::Map<String, serde_json::Value>;
@@ -1085,7 +1097,9 @@ impl GivenConfig {
             ships_config_code: Some(ships_config_code),
             architecture,
         };
-        Ok(GivenConfig { raw, wrong_types, ships_config_code })
+        let declares = |o: &Object| ["quantization_config", "compression_config"].iter().any(|k| o.get(*k).is_some_and(|v| !v.is_null()));
+        let declares_quantization = hf_quant.is_some() || declares(&cfg) || declares(text);
+        Ok(GivenConfig { raw, wrong_types, ships_config_code, declares_quantization, folder_read: false })
     }
 }
 

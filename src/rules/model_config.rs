@@ -433,6 +433,8 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
             Some(m) => Some(m),
             None => return not_decided(ctx),
         },
+        // A given folder that declares no quantization anywhere SGLang looks: none to compare.
+        (None, None) if model.known_unquantized => None,
         (_, None) => {
             ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
             return Ok(());
