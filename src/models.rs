@@ -92,6 +92,11 @@ pub struct RawFacts {
     /// DeepSeek family's override provider (model_overrides/deepseek_v2.rs).
     #[serde(default)]
     pub index_kpool: Option<i64>,
+    /// `auto_map` names an `AutoConfig`: transformers' AutoConfig loads the config's own code
+    /// for a model_type the release does not know (with --trust-remote-code). Read from the
+    /// published config.json as written; None where not recorded.
+    #[serde(default)]
+    pub ships_config_code: Option<bool>,
 }
 
 /// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
@@ -352,6 +357,15 @@ pub struct ModelLists {
     /// `REQUANTIZATION_METHODS`: asked for, kept whatever the checkpoint's method.
     #[serde(default)]
     pub requantization_methods: Vec<String>,
+    /// `ModelConfig._derive_model_shapes` reads `hf_text_config.num_attention_heads` as an
+    /// attribute (no getattr default): None when the lists do not say.
+    #[serde(default)]
+    pub model_config_reads_num_attention_heads: Option<bool>,
+    /// For such a release: model types whose config class is its own text config and has no
+    /// `num_attention_heads` unless config.json writes it (a hidden_size it has), with the
+    /// class's name.
+    #[serde(default)]
+    pub text_configs_without_num_attention_heads: BTreeMap<String, String>,
 }
 
 /// One registration of quantization methods: unconditional (`when` None) or under the
@@ -751,9 +765,13 @@ pub struct ModelFacts<'a> {
     /// SGLang's predicates (MLA, DSA, multimodal ...), each `None` where not known.
     pub derived: Derived,
     pub from: FactsFrom,
-    /// Whether the config ships its own config code (`auto_map`): known for a given config
-    /// only (the catalog keeps facts, not `auto_map`).
+    /// Whether the config ships its own config code (`auto_map`): a given config's, or the
+    /// catalog's record of the published config.json; None for an inferred family.
     pub ships_config_code: Option<bool>,
+    /// A given config whose whole folder was read and that declares no quantization anywhere
+    /// SGLang looks (`_parse_quant_hf_config`: quantization_config, compression_config,
+    /// hf_quant_config.json; `_find_quant_modelslim_config`: quant_model_description.json).
+    pub known_unquantized: bool,
 }
 
 impl<'a> ModelFacts<'a> {
@@ -768,7 +786,8 @@ impl<'a> ModelFacts<'a> {
                 computed: Some(&e.sglang),
                 derived: Derived::computed(&e.sglang),
                 from: FactsFrom::Catalog,
-                ships_config_code: None,
+                ships_config_code: e.raw.ships_config_code,
+                known_unquantized: false,
             },
             Facts::FamilyOnly { architecture, model_type } => {
                 let only_names = RawFacts { architecture: Some(architecture.to_string()), model_type: model_type.map(str::to_string), ..RawFacts::default() };
@@ -783,7 +802,7 @@ impl<'a> ModelFacts<'a> {
                 if derived.is_multimodal == Some(false) {
                     derived.is_multimodal = None;
                 }
-                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None }
+                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None, known_unquantized: false }
             }
         }
     }
@@ -799,6 +818,7 @@ impl<'a> ModelFacts<'a> {
             derived: lists.map(|l| Derived::from_lists(&config.raw, l)).unwrap_or_default(),
             from: FactsFrom::GivenConfig,
             ships_config_code: Some(config.ships_config_code),
+            known_unquantized: config.folder_read && !config.declares_quantization,
         }
     }
 }
@@ -848,6 +868,12 @@ pub struct GivenConfig {
     /// `auto_map` names an `AutoConfig`: transformers loads the config's own code (with
     /// --trust-remote-code; without it, it refuses with a message of its own).
     pub ships_config_code: bool,
+    /// `quantization_config` or `compression_config` (top level or the text sub-config), or
+    /// the `hf_quant_config.json` given with it.
+    pub declares_quantization: bool,
+    /// The config was read from its folder, which has no `quant_model_description.json` and whose
+    /// `hf_quant_config.json`, if any, was read with it (set by the reader: `parse` reads a text).
+    pub folder_read: bool,
 }
 
 type Object = serde_json::Map<String, serde_json::Value>;
@@ -1031,6 +1057,7 @@ impl GivenConfig {
             }
             _ => None,
         };
+        let ships_config_code = cfg.get("auto_map").and_then(serde_json::Value::as_object).is_some_and(|m| m.contains_key("AutoConfig"));
         let raw = RawFacts {
             model_type: r.string(&cfg, &["model_type"]),
             text_config_key: text_key.map(str::to_string),
@@ -1067,10 +1094,12 @@ impl GivenConfig {
             },
             learnable_sink: cfg.get("learnable_sink").map(python_truthy),
             index_kpool: r.int(&cfg, &["index_kpool"]),
+            ships_config_code: Some(ships_config_code),
             architecture,
         };
-        let ships_config_code = cfg.get("auto_map").and_then(serde_json::Value::as_object).is_some_and(|m| m.contains_key("AutoConfig"));
-        Ok(GivenConfig { raw, wrong_types, ships_config_code })
+        let declares = |o: &Object| ["quantization_config", "compression_config"].iter().any(|k| o.get(*k).is_some_and(|v| !v.is_null()));
+        let declares_quantization = hf_quant.is_some() || declares(&cfg) || declares(text);
+        Ok(GivenConfig { raw, wrong_types, ships_config_code, declares_quantization, folder_read: false })
     }
 }
 

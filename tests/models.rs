@@ -1,7 +1,7 @@
 //! The model catalog and model recognition (`src/models.rs`, `data/models/catalog.json`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use sglang_preflight::models::{self, Catalog, ConfigError, Derived, Facts, GivenConfig, How, ModelLists};
+use sglang_preflight::models::{self, Catalog, ConfigError, Derived, Facts, GivenConfig, How, ModelLists, RawFacts};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -183,7 +183,10 @@ fn a_pasted_catalog_config_gives_the_catalog_raw_facts() {
         let config = std::fs::read_to_string(dir.join("config.json")).unwrap();
         let hf_quant = std::fs::read_to_string(dir.join("hf_quant_config.json")).ok();
         let given = GivenConfig::parse(&config, hf_quant.as_deref()).unwrap();
-        assert_eq!(given.raw, entry.raw, "{id}");
+        // The recorder's copies drop `auto_map` (its SOURCES.md); the catalog records the
+        // published config's.
+        let published = RawFacts { ships_config_code: entry.raw.ships_config_code, ..given.raw.clone() };
+        assert_eq!(published, entry.raw, "{id}");
         assert!(given.wrong_types.is_empty(), "{id}");
         compared += 1;
     }

@@ -227,6 +227,9 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         "learnable_sink": bool(cfg["learnable_sink"]) if "learnable_sink" in cfg else None,
         # model_overrides.deepseek_v2._deepseek_family_overrides reads get_dsa_index_kpool.
         "index_kpool": _int(cfg, "index_kpool"),
+        # transformers' AutoConfig loads the config's own code (`auto_map` naming an AutoConfig)
+        # for a model_type the release does not know (ModelConfig.__init__'s get_config).
+        "ships_config_code": isinstance(cfg.get("auto_map"), dict) and "AutoConfig" in cfg["auto_map"],
     }
 
 
@@ -586,7 +589,43 @@ def release_lists(sglang_dir: str) -> dict:
     # ModelConfig.is_encoder_decoder (kv_shard_hook's encoder-decoder check reads it).
     lists["encoder_decoder_architectures"] = sorted(set(tuple_in("is_encoder_decoder_model")))
     lists.update(quantization_lists(sglang_dir))
+    lists.update(attention_heads_lists(funcs["_derive_model_shapes"]))
     return lists
+
+
+def attention_heads_lists(derive_model_shapes) -> dict:
+    """ModelConfig._derive_model_shapes reads `self.hf_text_config.num_attention_heads` as an
+    attribute (0.5.18; later releases use getattr with a default): a config class that has no
+    such attribute unless config.json writes the key raises AttributeError there. For such a
+    release, the model types whose config class (SGLang's own, else transformers') is its own
+    text config (get_hf_text_config) and lacks the attribute when built with its defaults (its
+    __init__ defaults and attribute_map), with the class name the message prints; the classes
+    without `hidden_size` either are left out (SGLang reads hidden_size first there)."""
+    reads = any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Attribute) and t.attr == "num_attention_heads" for t in node.targets)
+        and isinstance(node.value, ast.Attribute) and node.value.attr == "num_attention_heads"
+        for node in ast.walk(derive_model_shapes))
+    classes = {}
+    if reads:
+        import logging
+        import warnings
+        from sglang.srt.utils.hf_transformers.common import _CONFIG_REGISTRY, get_hf_text_config
+        from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+        logging.disable(logging.WARNING)
+        for model_type in sorted(set(CONFIG_MAPPING.keys()) | set(_CONFIG_REGISTRY)):
+            cls = _CONFIG_REGISTRY.get(model_type) or CONFIG_MAPPING[model_type]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    config = cls()
+                    text_is_itself = get_hf_text_config(config) is config
+            except Exception:  # noqa: BLE001 - a class that needs arguments is not decided
+                continue
+            if text_is_itself and not hasattr(config, "num_attention_heads") and hasattr(config, "hidden_size"):
+                classes[model_type] = cls.__name__
+        logging.disable(logging.NOTSET)
+    return {"model_config_reads_num_attention_heads": reads, "text_configs_without_num_attention_heads": classes}
 
 
 def quantization_lists(sglang_dir: str) -> dict:

@@ -49,7 +49,9 @@ fn read_model_config(path: &Path) -> Result<GivenConfig, String> {
     let (config, quant) = if path.is_dir() { (path.join("config.json"), Some(path.join("hf_quant_config.json"))) } else { (path.to_path_buf(), None) };
     let text = std::fs::read_to_string(&config).map_err(|e| format!("cannot read {}: {e}", config.display()))?;
     let quant_text = quant.filter(|q| q.is_file()).map(|q| std::fs::read_to_string(&q).map_err(|e| format!("cannot read {}: {e}", q.display()))).transpose()?;
-    GivenConfig::parse(&text, quant_text.as_deref()).map_err(|e| format!("{}: {e}", config.display()))
+    let mut given = GivenConfig::parse(&text, quant_text.as_deref()).map_err(|e| format!("{}: {e}", config.display()))?;
+    given.folder_read = path.is_dir() && !path.join("quant_model_description.json").exists();
+    Ok(given)
 }
 
 /// A local model folder a command names, read as SGLang reads it (its `config.json`); a path that

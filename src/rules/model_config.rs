@@ -144,6 +144,22 @@ pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
     example_good: "--model-path XiaomiMiMo/MiMo-V2-Flash",
 };
 
+pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
+    code: "MC013",
+    name: "config-class-has-no-num-attention-heads",
+    sglang: Sglang::Python {
+        function: "configs.model_config.ModelConfig._derive_model_shapes",
+        raised_by: "getattr",
+        exception: "AttributeError",
+        template: "'{type(self.hf_text_config).__name__}' object has no attribute 'num_attention_heads'",
+    },
+    explanation: "This SGLang release reads num_attention_heads of the model's (text) config when it builds the model config, with no default. Attention-free models (Mamba, Falcon-Mamba, RWKV ...) have no such value: their transformers config class neither sets it nor maps it, so start-up fails. SGLang 0.5.19 and later read it with a default and serve these models.",
+    flags: &["--model-path"],
+    // (SGLang 0.5.18 on `--model-path tiiuae/Falcon3-Mamba-7B-Base`: examples are checked on 0.5.23)
+    example_bad: "",
+    example_good: "--model-path tiiuae/Falcon3-Mamba-7B-Base",
+};
+
 pub static RULES: &[&Rule] = &[
     &QUANTIZE_AND_SERVE_NEEDS_MODELOPT,
     &QUANTIZE_AND_SERVE_DISABLED,
@@ -157,6 +173,7 @@ pub static RULES: &[&Rule] = &[
     &CHECKPOINT_QUANTIZATION_UNAVAILABLE,
     &CHECKPOINT_QUANTIZATION_NOT_ON_ROCM,
     &MODEL_TYPE_NOT_RECOGNIZED,
+    &NO_NUM_ATTENTION_HEADS,
 ];
 
 const CONTEXT_LENGTH_SITE: SiteRef = site("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding");
@@ -176,15 +193,34 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     derive_context_length(ctx)?;
+    num_attention_heads_attribute(ctx)?;
     verify_quantization(ctx)
+}
+
+/// `_derive_model_shapes` (after `_derive_context_length`): a release that reads
+/// `hf_text_config.num_attention_heads` as an attribute fails on a config class that has none
+/// (the release's lists name the classes), unless config.json writes the key. Decided where the
+/// config is its own text config (no sub-config taken for the language model).
+fn num_attention_heads_attribute(ctx: &mut Ctx) -> Step {
+    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
+    if lists.model_config_reads_num_attention_heads != Some(true) {
+        return Ok(());
+    }
+    let Some(raw) = ctx.model.and_then(|m| m.raw) else { return Ok(()) };
+    if raw.text_config_key.is_some() || raw.num_attention_heads.is_some() {
+        return Ok(());
+    }
+    let Some(class) = raw.model_type.as_deref().and_then(|t| lists.text_configs_without_num_attention_heads.get(t)) else { return Ok(()) };
+    let class = class.clone();
+    ctx.raise(&NO_NUM_ATTENTION_HEADS, &[("type(self.hf_text_config).__name__", &class)], &[f::model_path], vec![])
 }
 
 /// `get_config` (transformers' `AutoConfig.from_pretrained`): the config's `model_type` needs a
 /// config class of this release's transformers or SGLang. Without one, a config with no
 /// `auto_map` fails with transformers' message; one with `auto_map` loads its own code under
-/// --trust-remote-code (and fails with another message without it). Only a given config tells
-/// (the catalog keeps facts, not `auto_map`, and the hub's copy may ship code): otherwise, and
-/// with --trust-remote-code, the check is not run.
+/// --trust-remote-code (and fails with another message without it). A given config tells, and
+/// the catalog records it of the published config.json: where unknown (an inferred family, a
+/// catalog entry without the record), and with --trust-remote-code, the check is not run.
 fn config_class_known(ctx: &mut Ctx) -> Step {
     let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
     let Some(model_type) = ctx.model.and_then(|m| m.raw).and_then(|r| r.model_type.as_deref()) else { return Ok(()) };
@@ -226,6 +262,9 @@ fn same_config_as_catalog(ctx: &mut Ctx) -> bool {
         let checks = [CONTEXT_LENGTH_SITE, QUANTIZATION_SITE];
         for s in checks {
             ctx.skip(s, NotRunReason::ModelConfig);
+        }
+        if crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.model_config_reads_num_attention_heads == Some(true)) {
+            ctx.skip_unlisted("configs.model_config.ModelConfig._derive_model_shapes (num_attention_heads)", NotRunReason::ModelConfig);
         }
         return false;
     }
@@ -394,6 +433,8 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
             Some(m) => Some(m),
             None => return not_decided(ctx),
         },
+        // A given folder that declares no quantization anywhere SGLang looks: none to compare.
+        (None, None) if model.known_unquantized => None,
         (_, None) => {
             ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
             return Ok(());

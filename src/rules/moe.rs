@@ -49,6 +49,16 @@ pub static MXFP8_RUNNER_OVERRIDDEN: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-30B-A3B --quantization mxfp8",
 };
 
+pub static CUTEDSL_QUANT: Rule = Rule {
+    code: "MOE057",
+    name: "flashinfer-cutedsl-moe-quantization",
+    sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer CuteDSL"),
+    explanation: "The FlashInfer CuteDSL MoE runner runs NVFP4 experts only: a ModelOpt FP4 (or mixed, with NVFP4 MoE layers) checkpoint, --quantization nvfp4_online, or a hybrid FP8+NVFP4 checkpoint. For an unquantized or otherwise quantized model pick another runner (or auto).",
+    flags: &["--moe-runner-backend", "--quantization"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass",
+};
+
 pub static CUTLASS_QUANT: Rule = Rule {
     code: "MOE004",
     name: "flashinfer-cutlass-moe-quantization",
@@ -562,6 +572,7 @@ pub static RULES: &[&Rule] = &[
     &MXFP8_RUNNER_OVERRIDDEN,
     &CUTLASS_QUANT,
     &CUTLASS_EP,
+    &CUTEDSL_QUANT,
     &CUTEDSL_EP,
     &CUTEDSL_A2A,
     &CUTEDSL_PER_TOKEN_DEEPEP,
@@ -671,6 +682,34 @@ fn chunked_prefill_size_now(ctx: &Ctx) -> Option<i64> {
 /// On SM100 an unset `--quantization` is taken from the checkpoint's quantization config by
 /// `model_hook` for several architectures (the DeepSeek, Qwen3-MoE and GLM-4-MoE families,
 /// Gemma 4, ...), not modelled: what SGLang's MoE checks read there is the model's.
+/// `ModelConfig.nvfp4_moe_meta` is None: the model's config has no top-level
+/// `quantization_config` with quant_algo MIXED_PRECISION (the catalog's or a given config's,
+/// with no --json-model-override-args that could add one).
+fn nvfp4_moe_meta_ruled_out(ctx: &Ctx) -> bool {
+    if model_config_overridden(ctx) {
+        return false;
+    }
+    match ctx.model.and_then(|m| m.raw) {
+        Some(raw) => match &raw.quantization {
+            None => true,
+            Some(q) => !(q.from == "quantization_config" && q.quant_algo.as_deref().is_some_and(|a| a.eq_ignore_ascii_case("MIXED_PRECISION"))),
+        },
+        None => false,
+    }
+}
+
+/// The checkpoint declares no quantization (SGLang computed none for a catalog model; a given
+/// folder declares none), so an unset --quantization stays None.
+fn model_unquantized(ctx: &Ctx) -> bool {
+    !model_config_overridden(ctx)
+        && ctx.model.is_some_and(|m| m.known_unquantized || m.computed.is_some_and(|c| c.quantization.is_none()))
+}
+
+/// --json-model-override-args other than an empty object (SGLang's default `{}`).
+fn model_config_overridden(ctx: &Ctx) -> bool {
+    ctx.cfg.str(f::json_model_override_args).is_some_and(|t| !matches!(crate::pyjson::loads(t), Ok(crate::pyvalue::PyValue::Dict(ref o)) if o.is_empty()))
+}
+
 fn quant_from_checkpoint(ctx: &Ctx) -> bool {
     is_sm(ctx, 10) && ctx.cfg.is_none(f::quantization)
 }
@@ -708,6 +747,7 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
     let ep = int(ctx, f::ep_size, 1);
     let quant_arg = py_fmt(&quant);
     if quant_from_checkpoint(ctx)
+        && !model_unquantized(ctx)
         && matches!(
             runner.as_str(),
             "flashinfer_cutlass" | "flashinfer_cutedsl" | "flashinfer_trtllm" | "experimental_sgl_trtllm" | "flashinfer_trtllm_routed" | "cutlass"
@@ -737,8 +777,13 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
     }
     if runner == "flashinfer_cutedsl" {
         if !matches!(q, Some("modelopt_fp4" | "modelopt_mixed" | "nvfp4_online")) {
-            // `or model_config_of(server_args).nvfp4_moe_meta is not None`
-            ctx.model_config(site("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. FlashInfer CuteDSL"));
+            // `or model_config_of(server_args).nvfp4_moe_meta is not None`; on SM100 an unset
+            // quantization may be the checkpoint's (unless it declares none).
+            if (!quant_from_checkpoint(ctx) || model_unquantized(ctx)) && nvfp4_moe_meta_ruled_out(ctx) {
+                let fixes = vec![ctx.fix_remove("Drop --moe-runner-backend flashinfer_cutedsl", f::moe_runner_backend, Applicability::Unsafe)];
+                return ctx.raise(&CUTEDSL_QUANT, &[("view.quantization", &quant_arg)], &[f::moe_runner_backend, f::quantization], fixes);
+            }
+            ctx.model_config(site("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer CuteDSL"));
             ctx.on_unknown_branch = true;
         }
         if ep != 1 && ep != tp {

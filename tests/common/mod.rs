@@ -54,7 +54,10 @@ fn recorder_config(hub_id: &str, quantized_by_flag: bool) -> Option<GivenConfig>
         }
     }
     let hf_quant = std::fs::read_to_string(folder.join("hf_quant_config.json")).ok();
-    GivenConfig::parse(&config, hf_quant.as_deref()).ok()
+    let mut given = GivenConfig::parse(&config, hf_quant.as_deref()).ok()?;
+    // the recorder serves the whole folder
+    given.folder_read = !folder.join("quant_model_description.json").exists();
+    Some(given)
 }
 
 /// Every recorded fixture of the default release (`tests/fixtures/<release>/*.jsonl`), file by
