@@ -201,6 +201,8 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         // Muse Spark check (its site is absent), no deepseek_v41 exemption for
         // --language-model-only with PD
         "pd_disaggregation_hook.handle_encoder_disaggregation",
+        // the same check through 0.5.18's own config API; the warning is the release's text
+        "cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla",
     ],
 )];
 
