@@ -126,11 +126,18 @@ fn by_function(sites: &'static [Site], function_map: &[(&'static str, &'static s
     for s in sites {
         map.entry(s.function).or_default().push(s);
     }
-    // A function a rule names that this release had under another name: its sites are there.
+    // A function a rule names that this release had under another name: its sites are there,
+    // and so are those of the functions nested in it (`validation_hook.validate_ib_devices.
+    // _normalize_device_group` was `server_args.ServerArgs._validate_ib_devices._normalize_device_group`).
+    let functions: Vec<&'static str> = map.keys().copied().collect();
     for (named, was) in function_map {
-        if !map.contains_key(named) {
-            if let Some(found) = map.get(was).cloned() {
-                map.insert(named, found);
+        for function in &functions {
+            let Some(nested) = function.strip_prefix(was).filter(|rest| rest.is_empty() || rest.starts_with('.')) else { continue };
+            let renamed: &'static str = if nested.is_empty() { named } else { Box::leak(format!("{named}{nested}").into_boxed_str()) };
+            if !map.contains_key(renamed) {
+                if let Some(found) = map.get(function).cloned() {
+                    map.insert(renamed, found);
+                }
             }
         }
     }

@@ -76,7 +76,17 @@ pub static CG104: Rule = Rule {
 };
 
 /// Every rule in this family.
-pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103, &CG104];
+pub static CG105: Rule = Rule {
+    code: "CG105",
+    name: "deepseek-v3-trtllm-mla-prefill-graph-off",
+    sglang: warns("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", "Disabling prefill CUDA graph ("),
+    explanation: "With a DeepSeek-V3 architecture on the trtllm_mla prefill attention backend, a captured prefill CUDA graph makes trtllm_mla fall back to FlashAttention for prefill, which is slower; unless the prefill graph backend is given explicitly, SGLang runs prefill eagerly.",
+    flags: &["--attention-backend", "--prefill-attention-backend", "--cuda-graph-backend-prefill"],
+    example_bad: "",
+    example_good: "",
+};
+
+pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103, &CG104, &CG105];
 
 /// A release whose `Backend` still has `tc_piecewise` (0.5.18: its --cuda-graph-backend-* choices
 /// name it): it is allowed, the prefill default off CUDA, and its own compatibility rules run.
@@ -548,10 +558,36 @@ fn validate_cuda_graph_config(ctx: &mut Ctx) -> bool {
     true
 }
 
-/// `disable_prefill_cuda_graph_for_deepseek_trtllm_mla`: only for the DeepSeek-V3 architecture on
-/// the trtllm_mla prefill backend, both of which need the model's config (the attention backend
-/// default is model-dependent too). No raise site; not applied.
-pub fn disable_prefill_cuda_graph_for_deepseek_trtllm_mla(_ctx: &mut Ctx) -> Step {
+/// `disable_prefill_cuda_graph_for_deepseek_trtllm_mla` (0.5.18's method of the same name): an
+/// unlocked prefill graph backend is disabled for the DeepSeek-V3 architecture on the trtllm_mla
+/// prefill attention backend.
+pub fn disable_prefill_cuda_graph_for_deepseek_trtllm_mla(ctx: &mut Ctx) -> Step {
+    if is_locked(ctx, PREFILL, "backend") {
+        return Ok(());
+    }
+    let Some(backend) = phase_backend(ctx, PREFILL) else { return Ok(()) };
+    if backend == DISABLED {
+        return Ok(());
+    }
+    let (base, prefill) = (ctx.cfg.str(f::attention_backend), ctx.cfg.str(f::prefill_attention_backend));
+    if prefill.filter(|s| !s.is_empty()).or(base.filter(|s| !s.is_empty())) != Some("trtllm_mla") {
+        return Ok(());
+    }
+    let needs = site("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", "Disabling prefill CUDA graph (");
+    // `in hf_config.architectures`: the whole list where the config's is known, else its first
+    // entry (the catalog keeps that one; configs list a single architecture)
+    let Some(architectures) =
+        ctx.model_fact(needs, |m| m.raw.and_then(|r| r.architectures.clone()).or_else(|| m.architecture.map(|a| vec![a.to_string()])))
+    else {
+        let v = ctx.cfg.get(f::cuda_graph_config).clone();
+        ctx.cfg.set_unknown(f::cuda_graph_config, v);
+        return Ok(());
+    };
+    if !architectures.iter().any(|a| a == "DeepseekV3ForCausalLM") {
+        return Ok(());
+    }
+    ctx.warn(&CG105, &[("cfg.cuda_graph_config.prefill.backend", &backend)], &[f::attention_backend, f::prefill_attention_backend], Vec::new());
+    with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
     Ok(())
 }
 

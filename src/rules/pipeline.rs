@@ -197,6 +197,12 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         // model hook: 0.5.18 raises none of the capability hook's checks (their flags are not
         // 0.5.18's); what it assigns is on the paths the hook counts as not modelled
         "model_hook.handle_model_capability_adjustments",
+        // encoder disaggregation: 0.5.18's architecture list (the release's builtin lists), no
+        // Muse Spark check (its site is absent), no deepseek_v41 exemption for
+        // --language-model-only with PD
+        "pd_disaggregation_hook.handle_encoder_disaggregation",
+        // the same check through 0.5.18's own config API; the warning is the release's text
+        "cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla",
     ],
 )];
 

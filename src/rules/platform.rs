@@ -39,6 +39,16 @@ pub static MPS_RUNTIME: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --device cuda",
 };
 
+pub static NPU_WITHOUT_TORCH_NPU: Rule = Rule {
+    code: "PLAT003",
+    name: "npu-device-without-torch-npu",
+    sglang: raises("utils.common.get_npu_memory_capacity", "torch_npu is required when run on npu device."),
+    explanation: "--device npu runs on Huawei Ascend NPUs. Resolving its defaults, SGLang asks the NPU for its memory through torch_npu, Ascend's PyTorch extension; a CUDA, ROCm or CPU server has neither the NPUs nor torch_npu, so SGLang stops there. Drop --device (SGLang picks the machine's own device) or run on an Ascend machine with torch_npu installed.",
+    flags: &["--device"],
+    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --device npu",
+    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --device cuda",
+};
+
 pub static NCCL_PRE_WARM_IGNORED: Rule = Rule {
     code: "PLAT101",
     name: "pre-warm-nccl-ignored-off-gpu",
@@ -70,7 +80,7 @@ pub static XPU_DECODE_BACKEND: Rule = Rule {
 };
 
 /// Every rule in this family.
-pub static RULES: &[&Rule] = &[&MLX_RUNTIME, &MPS_RUNTIME, &NCCL_PRE_WARM_IGNORED, &SYMM_MEM_UNSUPPORTED, &XPU_DECODE_BACKEND];
+pub static RULES: &[&Rule] = &[&MLX_RUNTIME, &MPS_RUNTIME, &NPU_WITHOUT_TORCH_NPU, &NCCL_PRE_WARM_IGNORED, &SYMM_MEM_UNSUPPORTED, &XPU_DECODE_BACKEND];
 
 /// Devices SGLang knows whose machines have no hardware profile here.
 const UNPROFILED_DEVICES: [&str; 5] = ["hpu", "npu", "xpu", "mps", "musa"];
@@ -144,9 +154,15 @@ pub fn handle_cpu_backends(ctx: &mut Ctx) -> Step {
 }
 
 /// `handle_npu_backends`: `hardware_backend.npu.utils.set_default_server_args` reads the NPU
-/// (`torch_npu`, its memory and SoC): not known here, so what it assigns is unknown.
+/// (`torch_npu`, its memory and SoC). No hardware profile is an Ascend machine with torch_npu:
+/// the memory query (`get_npu_memory_capacity`) fails to import it; were one added, what it
+/// assigns would be unknown here.
 pub fn handle_npu_backends(ctx: &mut Ctx) -> Step {
     if ctx.cfg.is(f::device, "npu") {
+        if matches!(ctx.hw.platform, Platform::Cuda | Platform::Rocm | Platform::Cpu) {
+            let fixes = vec![ctx.fix_remove("Drop --device (use the machine's own device)", f::device, Applicability::Unsafe)];
+            return ctx.raise(&NPU_WITHOUT_TORCH_NPU, &[], &[f::device], fixes);
+        }
         ctx.skip_unlisted("platform_hook.handle_npu_backends", NotRunReason::Hardware);
         for field in [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::chunked_prefill_size, f::page_size, f::cuda_graph_config] {
             let v = ctx.cfg.get(field).clone();
