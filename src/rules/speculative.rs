@@ -16,7 +16,7 @@
 //! reported as needing the model's config too.
 
 use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_config, DraftHfConfig, Failure};
-use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config, DEFAULT_DSPARK_GAMMA};
+use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config_as, DSparkParser, DEFAULT_DSPARK_GAMMA, DSPARK_PARSER, DSPARK_PARSER_0518};
 use super::shared::envs::env_bool;
 use super::shared::runtime_context::{attn_dp_enabled, is_sm100, legacy_dp_attention};
 use super::{raises, site, warns, Ctx, NotRunReason, Rule, SiteRef, Step};
@@ -24,6 +24,7 @@ use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::hardware::Platform;
 use crate::pyvalue::{str_repr, PyValue};
+use crate::release::Release;
 
 macro_rules! rule {
     ($name:ident, $code:literal, $kebab:literal, $sglang:expr, $expl:literal, $flags:expr, $bad:literal, $good:literal) => {
@@ -619,6 +620,24 @@ rule!(DSPARK_DEVICE_0518, "SPEC131", "dspark-cuda-or-npu",
     &["--speculative-algorithm", "--device"],
     "",
     "");
+rule!(EAGLE_MIXED_0518, "SPEC133", "eagle-family-disables-mixed-chunk",
+    warns("speculative_hook._handle_eagle_family", "Mixed chunked prefill is disabled because of using eagle speculative decoding."),
+    "In this release EAGLE, EAGLE3 and STANDALONE speculation cannot mix prefill chunks into decode batches, so SGLang turns --enable-mixed-chunk off.",
+    &["--enable-mixed-chunk", "--speculative-algorithm"],
+    "",
+    "");
+rule!(REJECTION_DETERMINISTIC_0518, "SPEC134", "rejection-sampling-not-deterministic",
+    raises("speculative_hook._handle_eagle_family", "--speculative-use-rejection-sampling is incompatible with --enable-deterministic-inference"),
+    "In this release rejection sampling draws its coins from the global random generator, which is not batch-invariant, so it cannot be combined with deterministic inference.",
+    &["--speculative-use-rejection-sampling", "--enable-deterministic-inference"],
+    "",
+    "");
+rule!(W_DSPARK_GAMMA_UNREADABLE_0518, "SPEC135", "dspark-draft-gamma-unreadable",
+    warns("speculative_hook._handle_dspark", "Failed to read DSpark gamma from draft model config"),
+    "In this release SGLang reads DSpark's gamma (block size) from the draft's config; a value there it refuses (the error after 'Error:') makes it ignore the config: gamma then comes from --speculative-num-draft-tokens or the default 7.",
+    &["--speculative-draft-model-path", "--json-model-override-args"],
+    "",
+    "");
 rule!(DSPARK_PP_0518, "SPEC132", "dspark-single-pipeline-stage",
     raises("speculative_hook._handle_dspark", "Currently DSpark speculative decoding only supports pp_size == 1."),
     "In this release DSpark runs with a single pipeline stage only (--pp-size 1).",
@@ -632,6 +651,9 @@ pub static RULES: &[&Rule] = &[
     &DFLASH_NO_DP_ATTENTION,
     &DSPARK_DEVICE_0518,
     &DSPARK_PP_0518,
+    &EAGLE_MIXED_0518,
+    &W_DSPARK_GAMMA_UNREADABLE_0518,
+    &REJECTION_DETERMINISTIC_0518,
     &UNKNOWN_ALGORITHM,
     &DECODE_RADIX,
     &BLOCK_VERIFY_ALGO,
@@ -732,8 +754,20 @@ const KNOWN: &[&str] = &["DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "FROZEN_K
 const DRAFT_ATTENTION_BACKENDS: &[&str] = &["flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"];
 
 /// `adaptive_spec_params.DEFAULT_ADAPTIVE_CONFIG`'s candidate steps, as
-/// `resolve_candidate_steps_from_config` unites and sorts them.
-const DEFAULT_CANDIDATE_STEPS: &[i64] = &[0, 1, 3, 5, 7];
+/// `resolve_candidate_steps_from_config` unites and sorts them, by release (0.5.18's config
+/// has no 5-step tier).
+fn default_candidate_steps(release: &Release) -> &'static [i64] {
+    if release.version == "0.5.18" {
+        &[0, 1, 3, 7]
+    } else {
+        &[0, 1, 3, 5, 7]
+    }
+}
+
+/// Whether `release` has 0.5.18's `speculative_hook` (its eagle-family texts mark it).
+fn speculative_hook_0518(release: &Release) -> bool {
+    EAGLE_MIXED_0518.sglang_text(release).is_some()
+}
 
 /// `type(current_platform).__name__` on the in-tree platforms the hardware profiles model.
 fn platform_name(ctx: &Ctx) -> &'static str {
@@ -947,7 +981,10 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
             ];
             return ctx.raise(&WINDOW_POSITIVE, &[("window_size", &window)], &[f::speculative_draft_window_size], fixes);
         }
-        if !matches!(alg.as_deref(), Some("EAGLE" | "EAGLE3" | "DFLASH")) {
+        // 0.5.18's EAGLE (MTP/NEXTN) draft decode has no window
+        let eagle_honours = !speculative_hook_0518(ctx.release);
+        let honoured = matches!(alg.as_deref(), Some("EAGLE3" | "DFLASH")) || (eagle_honours && alg.as_deref() == Some("EAGLE"));
+        if !honoured {
             let mut fix = ctx.fix_remove("Drop --speculative-draft-window-size", f::speculative_draft_window_size, Applicability::Safe);
             // a sink size needs a window (SPEC007): dropping the window alone would break the
             // command, and the sink has no effect either
@@ -979,7 +1016,9 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
     }
 
     if let Some(a) = alg.as_deref() {
-        if !KNOWN.contains(&a) {
+        // UNO is an algorithm of the releases that handle it (0.5.18 has no `_handle_uno`)
+        let known = KNOWN.contains(&a) && (a != "UNO" || UNO_CUDA.sglang_text(ctx.release).is_some());
+        if !known {
             // No plugin algorithms are registered in a plain install.
             let fixes = ["EAGLE3", "EAGLE", "NGRAM"]
                 .iter()
@@ -1034,8 +1073,9 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
 fn resolve_algorithm_alias(ctx: &mut Ctx) {
     let Some(alg) = algorithm(ctx) else { return };
     let draft = !ctx.cfg.is_none(f::speculative_draft_model_path);
-    // Whether the draft is a Gemma4 assistant, by its architecture (not known: None).
-    let gemma4_draft = if ctx.release.version == "0.5.23" {
+    // Whether the draft is a Gemma4 assistant, by its architecture (not known: None). 0.5.18
+    // resolves the alias as 0.5.23 does.
+    let gemma4_draft = if matches!(ctx.release.version, "0.5.23" | "0.5.18") {
         ctx.draft_model.as_ref().and_then(|m| m.architecture).map(|a| matches!(a, "Gemma4AssistantForCausalLM" | "Gemma4UnifiedAssistantForCausalLM"))
     } else {
         None
@@ -1107,7 +1147,7 @@ fn init_adaptive_speculative_params(ctx: &mut Ctx) -> Step {
         ctx.cfg.set_model_dependent(f::speculative_num_draft_tokens, PyValue::Int(steps + 1));
         return Ok(());
     }
-    let candidates = DEFAULT_CANDIDATE_STEPS;
+    let candidates = default_candidate_steps(ctx.release);
     if ctx.cfg.is_none(f::speculative_eagle_topk) {
         set_int(ctx, f::speculative_eagle_topk, 1);
     }
@@ -1339,6 +1379,28 @@ fn draft_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revi
     if ctx.release.version != "0.5.23" {
         return None;
     }
+    hf_config_of(ctx, facts, revision_field)
+}
+
+/// `draft_hf_config` for DSpark, whose config parser 0.5.18 writes as 0.5.23 does but for the
+/// nested sections it reads (`dspark_sections`).
+fn dspark_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revision_field: Field) -> Option<DraftHfConfig> {
+    if !matches!(ctx.release.version, "0.5.23" | "0.5.18") {
+        return None;
+    }
+    hf_config_of(ctx, facts, revision_field)
+}
+
+/// How this release's `parse_dspark_draft_config` reads the draft's config.
+fn dspark_parser(release: &Release) -> &'static DSparkParser {
+    if speculative_hook_0518(release) {
+        &DSPARK_PARSER_0518
+    } else {
+        &DSPARK_PARSER
+    }
+}
+
+fn hf_config_of(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revision_field: Field) -> Option<DraftHfConfig> {
     let facts = facts?;
     // what get_config loaded (a catalog config), else what the config writes
     let computed = facts.computed.and_then(|c| c.speculative_draft_attrs.as_ref());
@@ -1583,7 +1645,7 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
     // draft is bundled in the target checkpoint.
     let mut draft_facts = ctx.draft_model;
     if ctx.cfg.is_none(f::speculative_draft_model_path) {
-        let target = draft_hf_config(ctx, ctx.model, f::revision);
+        let target = dspark_hf_config(ctx, ctx.model, f::revision);
         let model = ctx.cfg.get(f::model_path).clone();
         if target.as_ref().is_some_and(checkpoint_bundles_dspark_draft) {
             let revision = ctx.cfg.get(f::revision).clone();
@@ -1591,8 +1653,11 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
             ctx.cfg.set(f::speculative_draft_model_revision, revision);
             draft_facts = ctx.model;
         } else {
-            // a draft in the target checkpoint's dspark/ subfolder (on the Hub, or in the folder)
-            if target.is_some() {
+            // a draft in the target checkpoint's dspark/ subfolder (on the Hub, or in the folder;
+            // 0.5.18 does not look there: it raises, which has no rule yet)
+            if target.is_some() && speculative_hook_0518(ctx.release) {
+                ctx.skip(DSPARK_NEEDS_DRAFT, NotRunReason::NotImplemented);
+            } else if target.is_some() {
                 ctx.skip(DSPARK_NEEDS_DRAFT, NotRunReason::Network);
             } else {
                 ctx.model_config(DSPARK_NEEDS_DRAFT);
@@ -1605,12 +1670,19 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
     force_one(ctx, f::speculative_eagle_topk, &W_DSPARK_TOPK, "cfg.speculative_eagle_topk");
     // read_draft_checkpoint_config: a config SGLang refuses is logged and ignored. (A MiniMax M3
     // draft's config is first rewritten by configure_minimax_m3_dspark: not modelled.)
-    let minimax = draft_facts.and_then(|m| m.architecture) == Some("DSparkMiniMaxDraftModel");
-    let draft = draft_hf_config(ctx, draft_facts, f::speculative_draft_model_revision).filter(|_| !minimax);
-    let draft_gamma: Option<Option<i64>> = match draft.as_ref().map(parse_dspark_draft_config) {
+    // (0.5.18 reads only gamma, only when --speculative-dspark-block-size does not give it, and
+    // does not rewrite a MiniMax M3 draft's config)
+    let release_0518 = speculative_hook_0518(ctx.release);
+    let minimax = !release_0518 && draft_facts.and_then(|m| m.architecture) == Some("DSparkMiniMaxDraftModel");
+    let draft = dspark_hf_config(ctx, draft_facts, f::speculative_draft_model_revision).filter(|_| !minimax);
+    let parser = dspark_parser(ctx.release);
+    let block_size_given = !ctx.cfg.is_none(f::speculative_dspark_block_size);
+    let draft_gamma: Option<Option<i64>> = match draft.as_ref().map(|d| parse_dspark_draft_config_as(d, parser)) {
+        _ if release_0518 && block_size_given => None,
         Some(Ok(parsed)) => Some(parsed.gamma),
         Some(Err(Failure::Raises(e))) => {
-            ctx.warn(&W_DSPARK_CONFIG_UNREADABLE, &[("e", &e)], &[f::speculative_draft_model_path, f::json_model_override_args], vec![]);
+            let unreadable = if release_0518 { &W_DSPARK_GAMMA_UNREADABLE_0518 } else { &W_DSPARK_CONFIG_UNREADABLE };
+            ctx.warn(unreadable, &[("e", &e)], &[f::speculative_draft_model_path, f::json_model_override_args], vec![]);
             Some(None)
         }
         Some(Err(Failure::Unknown)) | None => {
@@ -1707,11 +1779,13 @@ const SELF_DRAFT_ARCHS: &[&str] = &[
     "GlmMoeDsaForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM", "BailingMoeV2_5ForCausalLM", "MistralLarge3ForCausalLM",
     "PixtralForConditionalGeneration", "HYV3ForCausalLM", "HYV4ForCausalLM", "Qwen4ExpForConditionalGeneration",
 ];
+/// The entries of `SELF_DRAFT_ARCHS` 0.5.18's list does not have.
+const SELF_DRAFT_ARCHS_AFTER_0518: &[&str] = &["HYV4ForCausalLM", "Qwen4ExpForConditionalGeneration"];
 
 /// The target model's first architecture (`model_config_of(...).hf_config.architectures[0]`),
 /// when the model's facts give it for the release whose lists these checks carry.
 fn target_architecture<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
-    if ctx.release.version != "0.5.23" {
+    if !matches!(ctx.release.version, "0.5.23" | "0.5.18") {
         return None;
     }
     ctx.model.as_ref().and_then(|m| m.architecture)
@@ -1729,7 +1803,13 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     if overlap_disabled(ctx) {
         ctx.warn(&W_NON_OVERLAP_SPEC, &[], &[f::disable_overlap_schedule], vec![]);
     }
-    if ctx.cfg.truthy(f::enable_mixed_chunk) && !matches!(alg, "EAGLE" | "EAGLE3") {
+    // 0.5.18 turns mixed chunks off for the whole family, with its own warning
+    let release_0518 = speculative_hook_0518(ctx.release);
+    if ctx.cfg.truthy(f::enable_mixed_chunk) && release_0518 {
+        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
+        let fix = ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe);
+        ctx.warn(&EAGLE_MIXED_0518, &[], &[f::enable_mixed_chunk], vec![fix]);
+    } else if ctx.cfg.truthy(f::enable_mixed_chunk) && !matches!(alg, "EAGLE" | "EAGLE3") {
         ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
         let fix = ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe);
         ctx.warn(&W_STANDALONE_MIXED, &[("cfg.speculative_algorithm", &alg)], &[f::enable_mixed_chunk], vec![fix]);
@@ -1742,7 +1822,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         let model = ctx.cfg.get(f::model_path).clone();
         let revision = ctx.cfg.get(f::revision).clone();
         match arch {
-            Some(a) if SELF_DRAFT_ARCHS.contains(&a) => {
+            Some(a) if SELF_DRAFT_ARCHS.contains(&a) && !(release_0518 && SELF_DRAFT_ARCHS_AFTER_0518.contains(&a)) => {
                 ctx.cfg.set(f::speculative_draft_model_path, model);
                 ctx.cfg.set(f::speculative_draft_model_revision, revision);
             }
@@ -1831,7 +1911,9 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     // ROCm: rejection sampling on by default where it is supported.
     let simulate = ctx.env("SGLANG_SIMULATE_ACC_LEN").and_then(|v| v.trim().parse::<f64>().ok()).unwrap_or(-1.0);
     let thresholds_one = ctx.cfg.float(f::speculative_accept_threshold_single) == Some(1.0) && ctx.cfg.float(f::speculative_accept_threshold_acc) == Some(1.0);
+    // (0.5.18 has no such default)
     if ctx.hw.platform == Platform::Rocm
+        && !release_0518
         && !ctx.cfg.truthy(f::speculative_use_rejection_sampling)
         && alg == "EAGLE"
         && ctx.cfg.is_none(f::speculative_token_map)
@@ -1868,6 +1950,10 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
             }
             fixes.push(drop(ctx));
             return ctx.raise(&REJECTION_THRESHOLDS, &[], &[f::speculative_accept_threshold_single, f::speculative_accept_threshold_acc], fixes);
+        }
+        if ctx.cfg.truthy(f::enable_deterministic_inference) {
+            let fixes = vec![drop_fix(ctx, "Drop --enable-deterministic-inference", f::enable_deterministic_inference), drop(ctx)];
+            ctx.raise(&REJECTION_DETERMINISTIC_0518, &[], &[f::enable_deterministic_inference, f::speculative_use_rejection_sampling], fixes)?;
         }
         // multi-layer EAGLE with top-k != 1 was refused above (top-k must be 1)
     }

@@ -193,6 +193,13 @@ pub struct DFlashDraftConfig {
 
 /// `parse_dflash_draft_config(draft_hf_config=...)`.
 pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfig> {
+    parse_dflash_draft_config_of(cfg, true)
+}
+
+/// `parse_dflash_draft_config` of a release with (0.5.23) or without (0.5.18) the fields added
+/// later: grouped convolution, selector, output multiplier and soft-capping, attention sink
+/// bias and value scale, the Domino projector.
+pub fn parse_dflash_draft_config_of(cfg: &DraftHfConfig, with_later_fields: bool) -> Parsed<DFlashDraftConfig> {
     let dflash_cfg = cfg.nested("dflash_config")?;
     let none = PyValue::None;
     // dflash_cfg.get(key, _cfg_get(draft_hf_config, key, None))
@@ -202,34 +209,36 @@ pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfi
     let num_hidden_layers = parse_optional_int(cfg.text_attr_or("num_hidden_layers", &none), "DFLASH draft num_hidden_layers", Some(1))?;
     let num_target_layers = parse_optional_int(&nested_or_top("num_target_layers"), "DFLASH draft num_target_layers", Some(1))?;
     let block_size = parse_optional_int(&nested_or_top("block_size"), "DFLASH block_size", Some(1))?;
-    let conv_kernel_size = parse_optional_int(&nested_or("conv_kernel_size", PyValue::Int(0)), "DFLASH conv_kernel_size", Some(0))?;
-    let conv_group_size = parse_optional_int(&nested_or("conv_group_size", PyValue::Int(0)), "DFLASH conv_group_size", Some(0))?;
-    let truthy = |v: Option<i64>| v.is_some_and(|i| i != 0);
-    let show = |v: Option<i64>| v.map_or_else(|| "None".to_string(), |i| i.to_string());
-    if truthy(conv_kernel_size) != truthy(conv_group_size) {
-        return Err(Failure::Raises(format!(
-            "DFLASH grouped convolution needs conv_kernel_size and conv_group_size together. Got conv_kernel_size={}, conv_group_size={}.",
-            show(conv_kernel_size),
-            show(conv_group_size)
-        )));
-    }
-    let selector_rank = parse_optional_int(&nested_or("selector_rank", PyValue::Int(0)), "DFLASH selector rank", Some(0))?;
-    let selector_top_k = parse_optional_int(&nested_or("selector_top_k", PyValue::Int(0)), "DFLASH selector top_k", Some(0))?;
-    if truthy(selector_rank) != truthy(selector_top_k) {
-        return Err(Failure::Raises(format!(
-            "DFLASH selector needs rank and top_k together. Got rank={}, top_k={}.",
-            show(selector_rank),
-            show(selector_top_k)
-        )));
-    }
-    let output_multiplier = py_float(&nested_or("output_multiplier", PyValue::Float(1.0)))?;
-    if output_multiplier <= 0.0 {
-        return Err(Failure::Raises("DFLASH output_multiplier must be positive.".into()));
-    }
-    // float(dflash_cfg.get("final_logit_softcapping") or 0.0)
-    let softcap = nested_or("final_logit_softcapping", PyValue::None);
-    if softcap.truthy() {
-        py_float(&softcap)?;
+    if with_later_fields {
+        let conv_kernel_size = parse_optional_int(&nested_or("conv_kernel_size", PyValue::Int(0)), "DFLASH conv_kernel_size", Some(0))?;
+        let conv_group_size = parse_optional_int(&nested_or("conv_group_size", PyValue::Int(0)), "DFLASH conv_group_size", Some(0))?;
+        let truthy = |v: Option<i64>| v.is_some_and(|i| i != 0);
+        let show = |v: Option<i64>| v.map_or_else(|| "None".to_string(), |i| i.to_string());
+        if truthy(conv_kernel_size) != truthy(conv_group_size) {
+            return Err(Failure::Raises(format!(
+                "DFLASH grouped convolution needs conv_kernel_size and conv_group_size together. Got conv_kernel_size={}, conv_group_size={}.",
+                show(conv_kernel_size),
+                show(conv_group_size)
+            )));
+        }
+        let selector_rank = parse_optional_int(&nested_or("selector_rank", PyValue::Int(0)), "DFLASH selector rank", Some(0))?;
+        let selector_top_k = parse_optional_int(&nested_or("selector_top_k", PyValue::Int(0)), "DFLASH selector top_k", Some(0))?;
+        if truthy(selector_rank) != truthy(selector_top_k) {
+            return Err(Failure::Raises(format!(
+                "DFLASH selector needs rank and top_k together. Got rank={}, top_k={}.",
+                show(selector_rank),
+                show(selector_top_k)
+            )));
+        }
+        let output_multiplier = py_float(&nested_or("output_multiplier", PyValue::Float(1.0)))?;
+        if output_multiplier <= 0.0 {
+            return Err(Failure::Raises("DFLASH output_multiplier must be positive.".into()));
+        }
+        // float(dflash_cfg.get("final_logit_softcapping") or 0.0)
+        let softcap = nested_or("final_logit_softcapping", PyValue::None);
+        if softcap.truthy() {
+            py_float(&softcap)?;
+        }
     }
 
     let target_layer_ids = match nested_or_top("target_layer_ids") {
@@ -265,25 +274,27 @@ pub fn parse_dflash_draft_config(cfg: &DraftHfConfig) -> Parsed<DFlashDraftConfi
         }
     };
 
-    let sink_bias = nested_or("attention_sink_bias", PyValue::Bool(false));
-    if !matches!(sink_bias, PyValue::Bool(_)) {
-        return Err(Failure::Raises(format!(
-            "DFLASH dflash_config.attention_sink_bias must be a bool, got {} (type={}).",
-            sink_bias.repr(),
-            sink_bias.type_name()
-        )));
-    }
-    let value_scale = nested_or("attention_value_scale", PyValue::None);
-    if !matches!(value_scale, PyValue::None | PyValue::Int(_) | PyValue::BigInt(_) | PyValue::Float(_)) {
-        return Err(Failure::Raises(format!(
-            "DFLASH dflash_config.attention_value_scale must be int|float|None, got {} (type={}).",
-            value_scale.repr(),
-            value_scale.type_name()
-        )));
-    }
+    if with_later_fields {
+        let sink_bias = nested_or("attention_sink_bias", PyValue::Bool(false));
+        if !matches!(sink_bias, PyValue::Bool(_)) {
+            return Err(Failure::Raises(format!(
+                "DFLASH dflash_config.attention_sink_bias must be a bool, got {} (type={}).",
+                sink_bias.repr(),
+                sink_bias.type_name()
+            )));
+        }
+        let value_scale = nested_or("attention_value_scale", PyValue::None);
+        if !matches!(value_scale, PyValue::None | PyValue::Int(_) | PyValue::BigInt(_) | PyValue::Float(_)) {
+            return Err(Failure::Raises(format!(
+                "DFLASH dflash_config.attention_value_scale must be int|float|None, got {} (type={}).",
+                value_scale.repr(),
+                value_scale.type_name()
+            )));
+        }
 
-    if matches!(nested_or_top("projector_type"), PyValue::Str(ref p) if p == "domino") {
-        domino(cfg, &dflash_cfg, block_size)?;
+        if matches!(nested_or_top("projector_type"), PyValue::Str(ref p) if p == "domino") {
+            domino(cfg, &dflash_cfg, block_size)?;
+        }
     }
 
     Ok(DFlashDraftConfig { num_hidden_layers, num_target_layers, block_size, target_layer_ids, mask_token, mask_token_id })

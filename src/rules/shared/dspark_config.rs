@@ -2,7 +2,7 @@
 //! on a DSpark draft's config: `parse_dspark_draft_config` (over
 //! [`parse_dflash_draft_config`]'s result) and `checkpoint_bundles_dspark_draft`.
 
-use super::dflash_utils::{get, int_list, parse_dflash_draft_config, py_int, DraftHfConfig, Failure, Parsed};
+use super::dflash_utils::{get, int_list, parse_dflash_draft_config_of, py_int, DraftHfConfig, Failure, Parsed};
 use crate::pyvalue::PyValue;
 
 pub const DEFAULT_DSPARK_GAMMA: i64 = 7;
@@ -29,12 +29,30 @@ pub fn checkpoint_bundles_dspark_draft(cfg: &DraftHfConfig) -> bool {
     ["dspark_block_size", "dspark_markov_rank", "dspark_noise_token_id", "dspark_target_layer_ids"].iter().any(|k| cfg.attr(k).is_some())
 }
 
+/// How a release's `parse_dspark_draft_config` reads a draft's config.
+pub struct DSparkParser {
+    /// `_get_dspark_config`'s nested sections, later ones winning.
+    sections: &'static [&'static str],
+    /// Whether its `parse_dflash_draft_config` reads the fields added after 0.5.18.
+    dflash_later_fields: bool,
+}
+
+/// 0.5.23's: `{**dflash_config, **dspark_config}` (published drafts nest their fields under
+/// dflash_config).
+pub const DSPARK_PARSER: DSparkParser = DSparkParser { sections: &["dflash_config", "dspark_config"], dflash_later_fields: true };
+/// 0.5.18's: dspark_config alone, and the DFLASH part without the fields added later.
+pub const DSPARK_PARSER_0518: DSparkParser = DSparkParser { sections: &["dspark_config"], dflash_later_fields: false };
+
 /// `parse_dspark_draft_config(draft_hf_config=...)`.
 pub fn parse_dspark_draft_config(cfg: &DraftHfConfig) -> Parsed<DSparkDraftConfig> {
-    let base = parse_dflash_draft_config(cfg)?;
-    // {**dflash_config, **dspark_config}
-    let mut dspark_cfg = cfg.nested("dflash_config")?;
-    for (k, v) in cfg.nested("dspark_config")? {
+    parse_dspark_draft_config_as(cfg, &DSPARK_PARSER)
+}
+
+/// `parse_dspark_draft_config` as the release `parser` describes writes it.
+pub fn parse_dspark_draft_config_as(cfg: &DraftHfConfig, parser: &DSparkParser) -> Parsed<DSparkDraftConfig> {
+    let base = parse_dflash_draft_config_of(cfg, parser.dflash_later_fields)?;
+    let mut dspark_cfg = Vec::new();
+    for (k, v) in parser.sections.iter().map(|section| cfg.nested(section)).collect::<Result<Vec<_>, _>>()?.into_iter().flatten() {
         match dspark_cfg.iter_mut().find(|(key, _)| *key == k) {
             Some(slot) => slot.1 = v,
             None => dspark_cfg.push((k, v)),
