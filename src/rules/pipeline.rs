@@ -197,6 +197,9 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         // model hook: 0.5.18 raises none of the capability hook's checks (their flags are not
         // 0.5.18's); what it assigns is on the paths the hook counts as not modelled
         "model_hook.handle_model_capability_adjustments",
+        // model hook: the model-specific step (its 0.5.18 branches on the release's lists and
+        // raise sites)
+        "model_hook.handle_model_specific_adjustments",
     ],
 )];
 
