@@ -44,13 +44,42 @@ struct ResolvedStats {
 /// does not run for it (`rules::pipeline::runs_step`): a check that did not run, and says so.
 fn raised_in_step_not_modelled(release: &str, msg: &str) -> bool {
     let Some(r) = sglang_preflight::release::get(release) else { return false };
-    let mut steps = r.data.raise_sites.iter().filter(|s| template_matches(s.template, msg)).map(|s| s.hook).peekable();
+    let matching: Vec<_> = r.data.raise_sites.iter().filter(|s| template_matches(s.template, msg)).collect();
+    // The most specific templates explain the message: a loose one (`{x} is not supported for
+    // {y}`) matches many messages another site writes out in full.
+    let specific = matching.iter().map(|s| literal_len(s.template)).max().unwrap_or(0);
+    let mut steps = matching.iter().filter(|s| literal_len(s.template) == specific).map(|s| s.hook).peekable();
     steps.peek().is_some() && steps.all(|step| !sglang_preflight::rules::pipeline::runs_step(r, step))
+}
+
+/// The length of an f-string template's literal text (its placeholders left out).
+fn literal_len(template: &str) -> usize {
+    template_literals(template).iter().map(|l| l.chars().count()).sum()
 }
 
 /// `msg` is what the f-string `template` renders to, for some values of its placeholders (a
 /// template of placeholders only matches nothing: it names no step).
 fn template_matches(template: &str, msg: &str) -> bool {
+    let literals = template_literals(template);
+    if literals.iter().map(|l| l.trim().len()).sum::<usize>() < 8 {
+        return false;
+    }
+    let (first, last) = (literals.first().map(String::as_str).unwrap_or(""), literals.last().map(String::as_str).unwrap_or(""));
+    if literals.len() == 1 {
+        return msg == first;
+    }
+    let Some(mut at) = msg.strip_prefix(first).map(|_| first.len()) else { return false };
+    for middle in literals.iter().skip(1).take(literals.len() - 2) {
+        match msg.get(at..).and_then(|m| m.find(middle.as_str())) {
+            Some(i) => at += i + middle.len(),
+            None => return false,
+        }
+    }
+    msg.len() >= at + last.len() && msg.ends_with(last)
+}
+
+/// The literal pieces of an f-string template, between its placeholders (`{{`/`}}` as braces).
+fn template_literals(template: &str) -> Vec<String> {
     let mut literals = Vec::new();
     let (mut rest, mut literal) = (template, String::new());
     while let Some(c) = rest.chars().next() {
@@ -72,21 +101,7 @@ fn template_matches(template: &str, msg: &str) -> bool {
         }
     }
     literals.push(literal);
-    if literals.iter().map(|l| l.trim().len()).sum::<usize>() < 8 {
-        return false;
-    }
-    let (first, last) = (literals.first().map(String::as_str).unwrap_or(""), literals.last().map(String::as_str).unwrap_or(""));
-    if literals.len() == 1 {
-        return msg == first;
-    }
-    let Some(mut at) = msg.strip_prefix(first).map(|_| first.len()) else { return false };
-    for middle in literals.iter().skip(1).take(literals.len() - 2) {
-        match msg.get(at..).and_then(|m| m.find(middle.as_str())) {
-            Some(i) => at += i + middle.len(),
-            None => return false,
-        }
-    }
-    msg.len() >= at + last.len() && msg.ends_with(last)
+    literals
 }
 
 /// Each field we report as known against SGLang's value for an accepted command: exact JSON

@@ -203,6 +203,9 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         "pd_disaggregation_hook.handle_encoder_disaggregation",
         // the same check through 0.5.18's own config API; the warning is the release's text
         "cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla",
+        // model hook: the model-specific step (its 0.5.18 branches on the release's lists and
+        // raise sites)
+        "model_hook.handle_model_specific_adjustments",
     ],
 )];
 

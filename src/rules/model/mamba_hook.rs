@@ -28,6 +28,17 @@ pub static EXTRA_BUFFER_PLATFORM: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --device cpu --disable-radix-cache",
 };
 
+pub static EXTRA_BUFFER_PLATFORM_FLA: Rule = Rule {
+    code: "MH110",
+    name: "mamba-extra-buffer-platform-fla",
+    sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer needs CUDA/MUSA/NPU/ROCm/XPU (FLA)."),
+    explanation: "In SGLang 0.5.18 to 0.5.21 the extra_buffer Mamba radix-cache strategy snapshots Mamba state with the FLA kernels, which run on CUDA, ROCm, MUSA, NPU and XPU only; on a CPU it stops (later releases word it as a platform check, MH037). Disable the radix cache, or serve on a GPU.",
+    flags: &["--mamba-radix-cache-strategy", "--device"],
+    // (examples are checked on 0.5.23, whose message is MH037's)
+    example_bad: "",
+    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --device cpu --disable-radix-cache",
+};
+
 pub static EXTRA_BUFFER_LAZY_PD: Rule = Rule {
     code: "MH038",
     name: "mamba-extra-buffer-lazy-under-pd",
@@ -91,6 +102,7 @@ pub static NO_BUFFER_TRTLLM_MHA: Rule = Rule {
 pub static RULES: &[&Rule] = &[
     &EXTRA_BUFFER_UNSUPPORTED,
     &EXTRA_BUFFER_PLATFORM,
+    &EXTRA_BUFFER_PLATFORM_FLA,
     &EXTRA_BUFFER_LAZY_PD,
     &TRACK_INTERVAL_BELOW_DRAFT_TOKENS,
     &TRACK_INTERVAL_PAGE_SIZE,
@@ -153,7 +165,9 @@ fn validate_mamba_extra_buffer(ctx: &mut Ctx, supports: bool, arch: &str, strate
     if !(ctx.hw.is_cuda() || ctx.hw.is_hip()) {
         // (without a strategy the automatic one picks extra_buffer here too, overlap scheduling on)
         let fixes = vec![ctx.fix_add_flag("Disable the radix cache (no Mamba state snapshots)", f::disable_radix_cache, Applicability::Unsafe)];
-        ctx.raise(&EXTRA_BUFFER_PLATFORM, &[], &[f::mamba_radix_cache_strategy], fixes)?;
+        // (SGLang 0.5.18 to 0.5.21 assert it with their own message)
+        let rule = if EXTRA_BUFFER_PLATFORM_FLA.applies_to(ctx.release) { &EXTRA_BUFFER_PLATFORM_FLA } else { &EXTRA_BUFFER_PLATFORM };
+        ctx.raise(rule, &[], &[f::mamba_radix_cache_strategy], fixes)?;
         return Ok(false);
     }
     if strategy == "extra_buffer_lazy" && !ctx.cfg.is(f::disaggregation_mode, "null") {
