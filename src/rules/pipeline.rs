@@ -206,6 +206,16 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         // model hook: the model-specific step (its 0.5.18 branches on the release's lists and
         // raise sites)
         "model_hook.handle_model_specific_adjustments",
+        // speculative decoding and the KV-layout steps that read what it decides (0.5.18's
+        // branches: UNO, adaptive steps, the EAGLE family's mixed-chunk and rejection-sampling
+        // checks, DSpark's gamma; KV4 as 0.5.18 writes it)
+        "speculative_hook.handle_speculative_decoding",
+        "kv_cache_hook.handle_kv4_compatibility",
+        // check_server_args as 0.5.18 writes it (VAL149-152; its sites, messages and lists)
+        "validation_hook.check_server_args",
+        // (not _handle_page_major_kv_layout yet: it reads the attention backend through
+        // 0.5.18's declaration stash, which the capability step leaves unknown here; nor
+        // _handle_unified_memory_pool, after it: it would raise where page-major raised first)
     ],
 )];
 
