@@ -197,6 +197,15 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         // model hook: 0.5.18 raises none of the capability hook's checks (their flags are not
         // 0.5.18's); what it assigns is on the paths the hook counts as not modelled
         "model_hook.handle_model_capability_adjustments",
+        // check_server_args is not listed yet: its 0.5.18 sites are all modelled (VAL149-152 and
+        // the release's sites and lists), and with every counterpart running (--all-steps) it
+        // disagrees on 2 fixtures, both from the speculative and model-specific steps as 0.5.23
+        // writes them. Listed today it adds 25 disagreements (measured): fields or earlier raises
+        // of steps not run for 0.5.18 (handle_speculative_decoding 12, the model-specific step 7,
+        // _handle_page_major_kv_layout 5, _handle_encoder_disaggregation 1). 0.5.18 has no
+        // pipeline-writes.json (tools/extract_writes.py does not resolve its ServerArgs methods),
+        // so a step not run taints every field: check_server_args cannot tell which of its reads
+        // a step not run may have set. List it once those steps replay.
     ],
 )];
 
