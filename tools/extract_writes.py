@@ -21,6 +21,13 @@ calls. A write is any of:
   (`algo.handle_server_args(server_args)`): every function of the package with that method
   name (over-approximated: a field a step cannot write makes nothing wrong, a missed one would).
 
+A release before the hook modules (0.5.18) resolves in `ServerArgs` methods
+(`server_args.ServerArgs._handle_x`): there `self` is the record, `self._other()` is the class's
+method, a parameter a call hands the record is the record in the callee,
+`declare_late_resolution`/`_late_resolution` keywords are writes, `materialize_declarations`
+writes what the stash may hold (model overrides, post-process passes), and
+`validation_hook.check_server_args` is `ServerArgs.check_server_args`.
+
 A step whose writes cannot all be read (a `**decls` of unknown keys, a `setattr` with a
 computed name, a plugin's callback with no definition in the package) also says `"any": true`:
 it may write any field. Calls are resolved through each module's imports and local functions;
@@ -41,6 +48,11 @@ ROOT = os.path.dirname(HERE)
 ANY = "*"
 # Names a hook gives the ServerArgs record or a view of it.
 RECORD_NAMES = {"server_args", "cfg", "args", "sa", "view", "recorder"}
+# The class whose methods resolve a release before the hook modules (`self` is the record).
+RECORD_CLASS = "ServerArgs"
+RECORD_MODULE = "sglang.srt.server_args"
+# The check run after resolution, as the release data names it (src/rules/pipeline.rs).
+CHECK_SERVER_ARGS = "validation_hook.check_server_args"
 PROVIDER_DECORATORS = {"register_model_override", "register_model_override_predicate", "_register_for"}
 
 
@@ -70,6 +82,8 @@ class Package:
         self.root = root
         self.funcs: dict[tuple[str, str], ast.AST] = {}  # (module, qualified name) -> def
         self.module_of_func: dict[int, str] = {}
+        self.qualname: dict[int, str] = {}  # id(def) -> qualified name in its module
+        self.classes: set[tuple[str, str]] = set()  # (module, class name)
         self.imports: dict[str, dict[str, tuple[str, str | None]]] = {}  # module -> alias -> (module, name)
         self.methods: dict[str, list[tuple[str, ast.AST]]] = {}  # bare name -> defs (methods and functions)
         self.providers: list[tuple[str, ast.AST]] = []
@@ -105,6 +119,7 @@ class Package:
                     q = f"{prefix}{node.name}"
                     self.funcs[(module, q)] = node
                     self.module_of_func[id(node)] = module
+                    self.qualname[id(node)] = q
                     self.methods.setdefault(node.name, []).append((module, node))
                     for d in node.decorator_list:
                         name = d.func if isinstance(d, ast.Call) else d
@@ -115,6 +130,7 @@ class Package:
                             self.post_process.add(node.name)
                     visit(node.body, q + ".")
                 elif isinstance(node, ast.ClassDef):
+                    self.classes.add((module, f"{prefix}{node.name}"))
                     visit(node.body, f"{prefix}{node.name}.")
                 elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "MODEL_OVERRIDES" for t in node.targets):
                     self._override_table(node.value)
@@ -168,6 +184,15 @@ class Writes:
                 keys |= self.of(module, fn)
             self._provider_keys = keys
         return self._provider_keys
+
+    def stash_keys(self) -> set[str]:
+        """What `materialize_declarations` (0.5.18) may write: the stash holds the model
+        overrides' declarations and the dicts the post-process passes return."""
+        keys = set(self.provider_keys())
+        for (module, _), fn in list(self.pkg.funcs.items()):
+            if fn.name in self.pkg.post_process:
+                keys |= self.returned_keys(module, fn) | self.of(module, fn)
+        return keys
 
     def returned_keys(self, module: str, fn) -> set[str]:
         out: set[str] = set()
@@ -319,20 +344,39 @@ class Writes:
     def methods_named(self, name: str):
         return self.pkg.methods.get(name, [])
 
-    def of(self, module: str, fn) -> set[str]:
-        found = self._of(module, fn)
+    def of(self, module: str, fn, extra: frozenset = frozenset()) -> set[str]:
+        found = self._of(module, fn, extra)
         if ANY in found and os.environ.get("WRITES_DEBUG"):
             print(f"any: {module}.{getattr(fn, 'name', '?')}", file=sys.stderr)
         return found
 
-    def _of(self, module: str, fn) -> set[str]:
-        key = id(fn)
+    def records_of(self, fn, extra: frozenset) -> set[str]:
+        """The names `fn` gives the record: the usual ones, `self` in a method of ServerArgs
+        (a release before the hook modules resolves in ServerArgs' own methods), and the
+        parameters a caller handed the record (`extra`)."""
+        records = RECORD_NAMES | extra
+        if self.record_method(fn):
+            records = records | {"self"}
+        return records
+
+    def record_method(self, fn) -> bool:
+        return self.pkg.qualname.get(id(fn), "").startswith(RECORD_CLASS + ".")
+
+    def is_record(self, expr, records) -> bool:
+        return isinstance(expr, ast.Name) and (expr.id in records or "server_args" in expr.id)
+
+    def _of(self, module: str, fn, extra: frozenset = frozenset()) -> set[str]:
+        key = (id(fn), extra) if extra else id(fn)
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = set()  # a cycle adds nothing more
         out: set[str] = set()
-        params = [a.arg for a in fn.args.args + fn.args.kwonlyargs] if hasattr(fn, "args") else []
-        records = RECORD_NAMES | ({params[0]} if params and fn.name in {m for m, _ in []} else set())
+        records = self.records_of(fn, extra)
+        if fn.name == "materialize_declarations":
+            # applies the stash (setattr of its keys): the model overrides' declarations and
+            # every post-process pass's
+            self.memo[key] = self.stash_keys()
+            return self.memo[key]
         if fn.name in self.pkg.post_process:
             out |= self.returned_keys(module, fn)
         for node in ast.walk(fn):
@@ -340,19 +384,18 @@ class Writes:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
                     for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
-                        if (isinstance(el, ast.Attribute) and el.attr in self.fields and isinstance(el.value, ast.Name)
-                                and (el.value.id in records or "server_args" in el.value.id)):
+                        if isinstance(el, ast.Attribute) and el.attr in self.fields and self.is_record(el.value, records):
                             out.add(el.attr)
             elif isinstance(node, ast.Call):
-                out |= self.call_writes(module, fn, node)
+                out |= self.call_writes(module, fn, node, records)
         self.memo[key] = out
         return out
 
-    def call_writes(self, module: str, fn, call: ast.Call) -> set[str]:
+    def call_writes(self, module: str, fn, call: ast.Call, records=RECORD_NAMES) -> set[str]:
         f = call.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         out: set[str] = set()
-        if name == "declare_resolution":
+        if name in ("declare_resolution", "declare_late_resolution", "_late_resolution"):
             for k in call.keywords:
                 if k.arg:
                     out.add(k.arg)
@@ -366,9 +409,10 @@ class Writes:
                     out.add(k.value)
             else:
                 base = call.args[0]
-                if isinstance(base, ast.Name) and (base.id in RECORD_NAMES or "server_args" in base.id):
-                    out.add(ANY)
-                    if os.environ.get("WRITES_DEBUG"):
+                if self.is_record(base, records):
+                    # a loop over constant names (`for attr in ("a", "b"): setattr(self, attr, ...)`)
+                    out |= self.key_values(fn, k)
+                    if ANY in out and os.environ.get("WRITES_DEBUG"):
                         print(f"  setattr {ast.unparse(call)[:80]} in {module}.{fn.name}", file=sys.stderr)
             return out
         if name == "run_post_process_pass" and len(call.args) > 1:
@@ -387,15 +431,32 @@ class Writes:
             return out
         if name == "_invoke_provider":
             return self.provider_keys()
-        target = self.callee(module, call)
+        target = self.callee(module, call) or self.record_method_callee(module, fn, call, records)
         if target:
-            return self.of(*target)
+            return self.of(*target, self.handed_record(target[1], call, records))
         # a method of an object that is handed the record: any function of that name
-        if isinstance(f, ast.Attribute) and any(
-                isinstance(a, ast.Name) and (a.id in RECORD_NAMES or "server_args" in a.id) for a in call.args):
+        if isinstance(f, ast.Attribute) and any(self.is_record(a, records) for a in call.args):
             for m, d in self.methods_named(f.attr):
                 out |= self.of(m, d)
         return out
+
+    def record_method_callee(self, module: str, fn, call: ast.Call, records):
+        """`self._other()` (or `server_args._other()`) from a method of ServerArgs: that method."""
+        f = call.func
+        if not (self.record_method(fn) and isinstance(f, ast.Attribute) and self.is_record(f.value, records)):
+            return None
+        q = (module, f"{RECORD_CLASS}.{f.attr}")
+        return (module, self.pkg.funcs[q]) if q in self.pkg.funcs else None
+
+    def handed_record(self, target, call: ast.Call, records) -> frozenset:
+        """The parameters of `target` a call hands the record (when not named as a record already):
+        their attribute writes are the record's."""
+        params = [a.arg for a in target.args.posonlyargs + target.args.args]
+        if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+            params = params[1:]  # bound: the call's arguments start after it
+        names = {params[i] for i, a in enumerate(call.args) if i < len(params) and self.is_record(a, records)}
+        names |= {k.arg for k in call.keywords if k.arg and self.is_record(k.value, records)}
+        return frozenset(n for n in names if n not in RECORD_NAMES and "server_args" not in n)
 
     def param_writes(self, fn) -> set[str]:
         """Fields a callback assigns on its first (non-self) parameter."""
@@ -419,6 +480,31 @@ class Writes:
         return None
 
 
+def step_definition(pkg: Package, name: str):
+    """The def a step names: `hook_module.func` (a hook module of sglang/srt/arg_groups, or a
+    full module path), or `module.Class.method` under sglang/srt (`server_args.ServerArgs._handle_x`,
+    a release before the hook modules). Such a release runs `ServerArgs.check_server_args` where
+    0.5.23 runs `validation_hook.check_server_args`: the step keeps the hook's name."""
+    module, func = name.rsplit(".", 1)
+    full = module if module.startswith("sglang.") else f"sglang.srt.arg_groups.{module}"
+    target = pkg.resolve(full, func)
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        if target is not None:
+            break
+        module = ".".join(parts[:i])
+        full = module if module.startswith("sglang.") else f"sglang.srt.{module}"
+        q = ".".join(parts[i:])
+        if (full, q) in pkg.funcs:
+            target = full, pkg.funcs[(full, q)]
+        elif i == len(parts) - 1:  # a function the module imports (`server_args.handle_speculative_decoding`)
+            target = pkg.resolve(full, q)
+    if target is None and name == CHECK_SERVER_ARGS:
+        q = (RECORD_MODULE, f"{RECORD_CLASS}.check_server_args")
+        target = (RECORD_MODULE, pkg.funcs[q]) if q in pkg.funcs else None
+    return target
+
+
 def step_names(steps) -> list[str]:
     out = []
     for s in steps:
@@ -439,16 +525,22 @@ def main():
     fields = field_names(a.version)
     pkg = Package(root)
     w = Writes(pkg, fields)
-    names = list(dict.fromkeys(step_names(pipeline["steps"]) + ["validation_hook.check_server_args"]))
+    names = list(dict.fromkeys(step_names(pipeline["steps"]) + [CHECK_SERVER_ARGS]))
     steps = {}
     for name in names:
-        module, func = name.rsplit(".", 1)
-        full = module if module.startswith("sglang.") else f"sglang.srt.arg_groups.{module}"
-        target = pkg.resolve(full, func)
-        if target is None:
+        target = step_definition(pkg, name)
+        if target is not None:
+            found = w.of(*target)
+        elif name.count(".") >= 2 and pkg.methods.get(name.rsplit(".", 1)[1]):
+            # a method of an object handed the record (`current_platform.apply_server_args_defaults(self)`):
+            # any function of that name, its first parameter being the record
+            found = set()
+            for m, d in pkg.methods[name.rsplit(".", 1)[1]]:
+                params = [p.arg for p in d.args.args if p.arg not in ("self", "cls")]
+                found |= w.of(m, d, frozenset(params[:1]) - RECORD_NAMES)
+        else:
             steps[name] = {"any": True, "fields": [], "note": "definition not found"}
             continue
-        found = w.of(*target)
         if name in [s.get("step") for s in _flat(pipeline["steps"]) if s.get("post_process")]:
             found |= w.returned_keys(*target)
         entry = {"fields": sorted(x for x in found if x != ANY and x in fields)}

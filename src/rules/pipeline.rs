@@ -383,6 +383,8 @@ pub fn check_server_args(ctx: &mut Ctx) {
     let data = ctx.release.data;
     if !data.function_map.is_empty() && hook_for("server_args.ServerArgs.check_server_args", data) != CHECK_SERVER_ARGS {
         ctx.not_modelled("server_args.ServerArgs.check_server_args");
+        // what it may assign (its late LoRA resolution) is not known
+        mark_writes(ctx, &StepInfo::of(CHECK_SERVER_ARGS, data), UnknownReason::NotModelled);
         return;
     }
     // validation_hook.check_server_args calls lora_hook.check_lora_server_args midway: one
