@@ -147,8 +147,14 @@ pub fn build(ctx: &Ctx) -> Resolved {
         let name = field.name();
         let in_schema = schema.action_for_field(field).is_some();
         let derived = ctx.cfg.derived_by(field);
+        let written = ctx.release.data.writes.iter().any(|w| w.fields.contains(&field));
+        // A field with no flag that no step of the release may assign is not a field of its
+        // ServerArgs (0.5.18 has no attn_dp_size): nothing to report, whatever our steps derived.
+        if !in_schema && !written && !ctx.release.data.writes.is_empty() {
+            continue;
+        }
         if !in_schema && derived.is_none() {
-            if ctx.release.data.writes.iter().any(|w| w.fields.contains(&field)) {
+            if written {
                 // a field without a flag that no modelled step assigned: its value is SGLang's
                 // dataclass default, which the schema does not give
                 out.unknown.push(UnknownField { field: name, reason: UnknownReason::NotModelled, step: "" });
