@@ -209,7 +209,22 @@ pub fn deepseek_family_overrides(ctx: &Ctx) -> Option<Declarations> {
     if unset {
         out.push((f::attention_backend, PyValue::Str("dsa".to_string())));
     }
-    if ctx.cfg.truthy(f::enable_prefill_cp) {
+    if ctx.cfg.truthy(f::enable_prefill_cp) && DSA_INTERLEAVE_CP_DP.applies_to(ctx.release) {
+        // 0.5.18's branch (the release that refuses interleave CP with DP): DP attention on,
+        // dense MLP TP 1 for either strategy, the CP group the whole TP group over --dp-size
+        let tp = int(ctx, f::tp_size, 1);
+        let dp = int(ctx, f::dp_size, 1);
+        out.push((f::enable_dp_attention, PyValue::Bool(true)));
+        out.push((f::moe_dense_tp_size, PyValue::Int(1)));
+        if ctx.cfg.is(f::cp_strategy, "zigzag") {
+            out.push((f::moe_a2a_backend, PyValue::Str("deepep".to_string())));
+            out.push((f::ep_size, PyValue::Int(tp)));
+        }
+        if dp == 0 {
+            return None;
+        }
+        out.push((f::attn_cp_size, PyValue::Int(tp.div_euclid(dp))));
+    } else if ctx.cfg.truthy(f::enable_prefill_cp) {
         let tp = int(ctx, f::tp_size, 1);
         let attn_dp = int(ctx, f::attn_dp_size, 1) * int(ctx, f::dp_size, 1);
         out.push((f::attn_dp_size, PyValue::Int(attn_dp)));
