@@ -285,13 +285,16 @@ enum Compiled {
 /// A step as the release data names it, with what it may assign looked up once.
 struct StepInfo {
     name: &'static str,
+    /// The hook that runs it (its own name, or 0.5.23's hook replaying an older release's step)
+    hook: &'static str,
     writes: Option<&'static StepWrites>,
     partly_modelled: bool,
 }
 
 impl StepInfo {
     fn of(name: &'static str, data: &'static ReleaseData) -> StepInfo {
-        StepInfo { name, writes: data.writes_of(name), partly_modelled: PARTLY_MODELLED.contains(&name) }
+        let hook = hook_for(name, data);
+        StepInfo { name, hook, writes: data.writes_of(name), partly_modelled: PARTLY_MODELLED.contains(&hook) }
     }
 }
 
@@ -340,7 +343,8 @@ fn run_steps(ctx: &mut Ctx, steps: &[Compiled]) -> bool {
                 let before = ctx.not_run.len();
                 let not_modelled_before = ctx.not_modelled.len();
                 hooks.iter().for_each(|hook| ctx.run(*hook));
-                let path_not_modelled = ctx.not_modelled.get(not_modelled_before..).unwrap_or(&[]).contains(&step.name);
+                let marked = ctx.not_modelled.get(not_modelled_before..).unwrap_or(&[]);
+                let path_not_modelled = marked.contains(&step.name) || marked.contains(&step.hook);
                 if step.partly_modelled && path_not_modelled {
                     // What it derives from the model's config on this path is not replayed: each
                     // field it may assign is unknown unless its modelled part assigned it.
