@@ -1036,7 +1036,8 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
             "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION",
             Applicability::Unsafe,
         )];
-        return ctx.raise(&DP_COORDINATION, &[], &[f::speculative_algorithm, f::enable_multi_layer_eagle], fixes);
+        // (`?`, not `return`: a release without this check goes on with the algorithm's defaults)
+        ctx.raise(&DP_COORDINATION, &[], &[f::speculative_algorithm, f::enable_multi_layer_eagle], fixes)?;
     }
 
     if ctx.cfg.truthy(f::speculative_adaptive) {
