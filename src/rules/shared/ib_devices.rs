@@ -3,7 +3,7 @@
 //! profile. SGLang's PD disaggregation and elastic-EP hooks both call it.
 
 use crate::diagnostic::Applicability;
-use crate::fields::Field;
+use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
 use super::mooncake_transfer_engine::parse_ib_device_config;
 use crate::rules::{raises, warns, Args, Ctx, Rule};
@@ -72,7 +72,10 @@ pub static RULES: &[&Rule] = &[&IB_EMPTY, &IB_NO_SYSFS, &IB_GROUP_EMPTY, &IB_UNK
 /// `.json` files are not read here).
 pub fn validate_ib_devices(ctx: &mut Ctx, device: Option<&str>, dest: Field) -> Option<PyValue> {
     let Some(raw) = device else {
-        ctx.warn(&IB_AUTO_WARNING, &[], &[dest], vec![]);
+        // on the flag that chose Mooncake (the transfer backend is Mooncake by default), not
+        // the launcher
+        let chosen_by = [dest, f::elastic_ep_backend, f::disaggregation_transfer_backend, f::encoder_transfer_backend, f::disaggregation_mode];
+        ctx.warn(&IB_AUTO_WARNING, &[], &chosen_by, vec![]);
         return Some(PyValue::None);
     };
     let normalized = raw.trim();
