@@ -579,8 +579,7 @@ pub fn disable_prefill_cuda_graph_for_deepseek_trtllm_mla(ctx: &mut Ctx) -> Step
     let Some(architectures) =
         ctx.model_fact(needs, |m| m.raw.and_then(|r| r.architectures.clone()).or_else(|| m.architecture.map(|a| vec![a.to_string()])))
     else {
-        let v = ctx.cfg.get(f::cuda_graph_config).clone();
-        ctx.cfg.set_unknown(f::cuda_graph_config, v);
+        ctx.cfg.mark_unknown(f::cuda_graph_config);
         return Ok(());
     };
     if !architectures.iter().any(|a| a == "DeepseekV3ForCausalLM") {
