@@ -19,7 +19,7 @@ use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_con
 use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config_as, DSparkParser, DEFAULT_DSPARK_GAMMA, DSPARK_PARSER, DSPARK_PARSER_0518};
 use super::shared::envs::env_bool;
 use super::shared::runtime_context::{attn_dp_enabled, is_sm100, legacy_dp_attention};
-use super::{raises, site, warns, Ctx, NotRunReason, Rule, SiteRef, Step};
+use super::{raises, site, warns, Args, Ctx, NotRunReason, Rule, SiteRef, Step};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::hardware::Platform;
@@ -1806,14 +1806,11 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     }
     // 0.5.18 turns mixed chunks off for the whole family, with its own warning
     let release_0518 = speculative_hook_0518(ctx.release);
-    if ctx.cfg.truthy(f::enable_mixed_chunk) && release_0518 {
+    if ctx.cfg.truthy(f::enable_mixed_chunk) && (release_0518 || !matches!(alg, "EAGLE" | "EAGLE3")) {
         ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
         let fix = ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe);
-        ctx.warn(&EAGLE_MIXED_0518, &[], &[f::enable_mixed_chunk], vec![fix]);
-    } else if ctx.cfg.truthy(f::enable_mixed_chunk) && !matches!(alg, "EAGLE" | "EAGLE3") {
-        ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
-        let fix = ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe);
-        ctx.warn(&W_STANDALONE_MIXED, &[("cfg.speculative_algorithm", &alg)], &[f::enable_mixed_chunk], vec![fix]);
+        let (warning, args): (&Rule, &Args) = if release_0518 { (&EAGLE_MIXED_0518, &[]) } else { (&W_STANDALONE_MIXED, &[("cfg.speculative_algorithm", &alg)]) };
+        ctx.warn(warning, args, &[f::enable_mixed_chunk], vec![fix]);
     }
 
     // From here SGLang reads the target's architecture (model_config_of(...).hf_config).
