@@ -40,22 +40,23 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def to_re(template: str):
-    parts = re.split(r"(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", template)
-    out = ""
-    for p in parts:
+def template_parts(template: str):
+    """A template's pieces in order: (True, placeholder) or (False, its literal text)."""
+    for p in re.split(r"(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", template):
         if p.startswith("{") and p.endswith("}") and not p.startswith("{{"):
-            out += ".*"
+            yield True, p
         else:
-            out += re.escape(p.replace("{{", "{").replace("}}", "}"))
+            yield False, p.replace("{{", "{").replace("}}", "}")
+
+
+def to_re(template: str):
+    out = "".join(".*" if placeholder else re.escape(text) for placeholder, text in template_parts(template))
     return re.compile("^" + out + "$", re.S)
 
 
 def literal_len(template: str) -> int:
     """The length of a template's literal text, its placeholders left out."""
-    parts = re.split(r"(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})", template)
-    return sum(len(p.replace("{{", "{").replace("}}", "}")) for p in parts
-               if not (p.startswith("{") and p.endswith("}") and not p.startswith("{{")))
+    return sum(len(text) for placeholder, text in template_parts(template) if not placeholder)
 
 
 def main():
