@@ -74,6 +74,18 @@ async function controlled(page) {
   });
 }
 
+/** Wait until the service worker has stored url (polled in the page; a rejected wait fails the test). */
+async function cached(page, url) {
+  const found = await page.evaluate(async (u) => {
+    for (let i = 0; i < 200; i++) {
+      if (await caches.match(u)) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  }, url);
+  assert.ok(found, `not stored by the service worker within 10 s: ${url}`);
+}
+
 test('after one visit the page works offline: precached from the build\'s list, wasm from the cache, SGLang\'s exact message', async () => {
   const server = await serve(DIST);
   const manifest = manifestOf(DIST);
@@ -89,7 +101,7 @@ test('after one visit the page works offline: precached from the build\'s list, 
     assert.deepEqual(sw.names, [cacheName]);
     // (and the model catalog, not precached: stored once the page, controlled, asked for it because
     // the example names a model)
-    await page.waitForFunction(async (url) => !!(await caches.match(url)), `${server.url}models/catalog.json`);
+    await cached(page, `${server.url}models/catalog.json`);
     const expected = [...Object.keys(manifest.files), 'models/catalog.json'].map((f) => server.url + f).sort();
     assert.deepEqual((await controlled(page)).entries[cacheName], expected);
     for (const f of ['index.html', 'app.js', 'boot.js', 'client.js', 'render.js', 'worker.js', 'styles.css', 'docs-example.html', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm'])
@@ -141,6 +153,9 @@ test('the service worker answers only for its own files: outside its scope and u
   try {
     await page.goto(server.url);
     await renders(page, 1);
+    // The example names a model: the page, once controlled, stores the catalog. Wait for that
+    // first, so only the probes below could grow the cache.
+    await cached(page, `${server.url}models/catalog.json`);
     const before = await controlled(page);
     const probe = (u) =>
       page.evaluate(async (url) => {
