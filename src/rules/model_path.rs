@@ -14,10 +14,14 @@ use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::rules::{raises, warns, Sglang, Step};
 
+/// Where SGLang first loads the model source (through `huggingface_hub`, whose repo-id
+/// validation raises the errors below).
+const LOAD_POINTER_HEAD: &str = "configs.model_config.load_pointer_head";
+
 pub static REPO_ID_SHAPE: Rule = Rule {
     code: "MP001",
     name: "model-path-repo-id-shape",
-    sglang: Sglang::Python { function: "configs.model_config.load_pointer_head", raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'." },
+    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'." },
     explanation: "The model path is neither a local folder nor a valid Hugging Face repo id (\"name\" or \"org/name\" with letters, digits, '-', '_', '.'). This usually means several arguments were quoted together into one word, a placeholder such as <your-model> or $MODEL was left unexpanded, or the path has a typo.",
     flags: &["--model-path"],
     example_bad: "--model-path 'meta-llama/Llama-3.1-8B-Instruct --tp 2'",
@@ -27,7 +31,7 @@ pub static REPO_ID_SHAPE: Rule = Rule {
 pub static REPO_ID_DOUBLE: Rule = Rule {
     code: "MP002",
     name: "model-path-repo-id-double-dash-or-dot",
-    sglang: Sglang::Python { function: "configs.model_config.load_pointer_head", raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'." },
+    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'." },
     explanation: "Hugging Face repo ids cannot contain '--' or '..'. A cache folder name such as models--org--name is not a repo id: use org/name, or the full local path to the snapshot folder.",
     flags: &["--model-path"],
     example_bad: "--model-path models--meta-llama--Llama-3.1-8B-Instruct",
@@ -37,7 +41,7 @@ pub static REPO_ID_DOUBLE: Rule = Rule {
 pub static REPO_ID_GIT: Rule = Rule {
     code: "MP003",
     name: "model-path-repo-id-dot-git",
-    sglang: Sglang::Python { function: "configs.model_config.load_pointer_head", raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'." },
+    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'." },
     explanation: "A git clone URL suffix is not part of a Hugging Face repo id: drop the trailing .git.",
     flags: &["--model-path"],
     example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct.git",
@@ -114,8 +118,11 @@ pub fn handle_model_source_paths(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     if looks_like_local_path(&path) || is_placeholder(&path) {
-        // Not a site of SGLang's (the Hub lookup is huggingface_hub's): recorded under our own id.
-        ctx.skip_unlisted("model_source_paths:local_path", NotRunReason::Files);
+        // Not a site of SGLang's (the Hub lookup is huggingface_hub's): named by the function
+        // SGLang loads the source in. A path may exist where SGLang runs; a placeholder's value
+        // (a shell variable the paste does not set, `<model>`) is not known here.
+        let reason = if is_placeholder(&path) { NotRunReason::UnknownValue } else { NotRunReason::Files };
+        ctx.skip_unlisted(LOAD_POINTER_HEAD, reason);
         return Ok(());
     }
     let rule: &'static Rule = if !repo_id_regex_matches(&path) {
