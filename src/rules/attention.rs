@@ -918,7 +918,13 @@ fn fill_default_backend(ctx: &mut Ctx) {
     if !ctx.cfg.is_none(f::attention_backend) || ctx.cfg.is_unknown(f::attention_backend) {
         return;
     }
-    let overridden = has_attention_overrides(ctx);
+    // 0.5.18: the providers the model hook replays for their attention backend, where they
+    // are known to declare none, leave the default to `_get_default_attn_backend`
+    let declares_none = is_0_5_18(ctx)
+        && ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|arch| {
+            crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) == Some(None)
+        });
+    let overridden = has_attention_overrides(ctx) && !declares_none;
     if !model_lists_carried(ctx) || overridden {
         mark_default_backend_unknown(ctx);
         return;

@@ -213,9 +213,11 @@ const REPLAYED_AS_WRITTEN: &[(&str, &[&str])] = &[(
         "kv_cache_hook.handle_kv4_compatibility",
         // check_server_args as 0.5.18 writes it (VAL149-152; its sites, messages and lists)
         "validation_hook.check_server_args",
-        // (not _handle_page_major_kv_layout yet: it reads the attention backend through
-        // 0.5.18's declaration stash, which the capability step leaves unknown here; nor
-        // _handle_unified_memory_pool, after it: it would raise where page-major raised first)
+        // the page-major KV layout (its Triton-only assert reads the attention backends through
+        // 0.5.18's declaration stash: the model override providers' attention backend, else the
+        // default `_get_default_attn_backend` picks) and the unified memory pool after it
+        "kv_cache_hook.handle_page_major_kv_layout",
+        "kv_cache_hook.handle_unified_memory_pool",
     ],
 )];
 

@@ -479,6 +479,13 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
             }
         }
     }
+    // SGLang 0.5.18's providers this build does not replay whole: the attention backend they
+    // declare, where it is known (readers from here on see it through the declaration stash).
+    if ctx.release.version == "0.5.18" && overrides::modelled(arch).is_none() {
+        if let Some(Some(backend)) = crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) {
+            ctx.cfg.set(f::attention_backend, PyValue::Str(backend.to_string()));
+        }
+    }
     if matches!(arch, "KimiLinearForCausalLM" | "KimiK3ForConditionalGeneration") {
         kimi_k3_hook::apply_kimi_k3_linear_attn_defaults(ctx);
         kimi_k3_hook::apply_kimi_k3_spec_backend_defaults(ctx);

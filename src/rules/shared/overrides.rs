@@ -293,3 +293,122 @@ fn check_dsa_backend_constraints(ctx: &mut Ctx, kv: &str, prefill: &str, decode:
     }
     Ok(())
 }
+
+/// The architectures of SGLang 0.5.18's `overrides.py` providers replayed by
+/// [`provider_attention_backend_0_5_18`] (for each, every provider registered for it: what it
+/// declares for `attention_backend`).
+const ATTENTION_PROVIDERS_0_5_18: &[&str] = &[
+    "GptOssForCausalLM", "Qwen3NextForCausalLM", "Qwen3_5MoeForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration", "InternS2MobiusForConditionalGeneration", "MiniCPMV4_6ForConditionalGeneration",
+    "FalconH1ForCausalLM", "JetNemotronForCausalLM", "JetVLMForConditionalGeneration", "GraniteMoeHybridForCausalLM", "Lfm2ForCausalLM",
+    "Lfm2MoeForCausalLM", "Olmo2ForCausalLM", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
+];
+
+/// What SGLang 0.5.18's model override providers (`overrides.py`: the `@_register_for`
+/// functions and the `_step3p_overrides` predicate, collected by
+/// `ServerArgs._handle_model_specific_adjustments` on the pristine `server_args`) declare for
+/// `attention_backend` on the architecture `arch`: `Some(Some(b))` when they declare `b`,
+/// `Some(None)` when they declare none, None where that is not known here (an architecture
+/// whose providers are not replayed by this function, a fact they read that is not known, a
+/// CPU device, where `_gpt_oss_overrides` asks for AMX support).
+///
+/// 0.5.18's `_attention_backend_default` reads these declarations through the stash: the
+/// default backend `_get_default_attn_backend` picks is what an unset backend resolves to only
+/// where they declare none.
+pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option<&'static str>> {
+    use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm90};
+    let hw = ctx.hw;
+    let step3p = arch.contains("Step3p5ForCausalLM") || arch.contains("Step3p7ForConditionalGeneration");
+    if !ATTENTION_PROVIDERS_0_5_18.contains(&arch) && !step3p {
+        return None;
+    }
+    if hw.platform == crate::hardware::Platform::Cpu {
+        return None;
+    }
+    let unset = ctx.cfg.is_none(f::attention_backend);
+    if [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend].iter().any(|&field| ctx.cfg.is_unknown(field)) {
+        return None;
+    }
+    // `is_attention_backend_not_set()`: the base and both split backends None
+    let not_set = unset && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    if step3p {
+        // `_step3p_overrides`: fa4 on Blackwell, fa3 on Hopper
+        if !not_set {
+            return Some(None);
+        }
+        return Some(if is_blackwell(hw) {
+            Some("fa4")
+        } else if is_sm90(hw) {
+            Some("fa3")
+        } else {
+            None
+        });
+    }
+    let sm100 = is_sm100(hw);
+    match arch {
+        // `_gpt_oss_overrides` (XPU, MPS: no hardware profile here is one)
+        "GptOssForCausalLM" => {
+            if !not_set {
+                return Some(None);
+            }
+            Some(Some(if sm100 {
+                "trtllm_mha"
+            } else if is_sm90(hw) {
+                "fa3"
+            } else if hw.is_hip() {
+                "aiter"
+            } else {
+                "triton"
+            }))
+        }
+        // `_qwen3_5_hybrid_overrides`: on SM100 the backend (triton or trtllm_mha) follows the
+        // model's default backend and its Mamba extra buffer: not replayed
+        "Qwen3NextForCausalLM"
+        | "Qwen3_5MoeForConditionalGeneration"
+        | "Qwen3_5ForConditionalGeneration"
+        | "InternS2PreviewForConditionalGeneration"
+        | "InternS2MobiusForConditionalGeneration" => {
+            if !sm100 || !unset {
+                Some(None)
+            } else {
+                None
+            }
+        }
+        // `_minicpm_v4_6_overrides`, `_falcon_h1_jet_overrides`
+        "MiniCPMV4_6ForConditionalGeneration" | "FalconH1ForCausalLM" | "JetNemotronForCausalLM" | "JetVLMForConditionalGeneration" => {
+            Some((sm100 && unset).then_some("triton"))
+        }
+        // `_granite_moe_hybrid_overrides`: flashinfer when the config has Mamba layers
+        // (`layer_types`, not among the facts)
+        "GraniteMoeHybridForCausalLM" => {
+            if sm100 && unset {
+                None
+            } else {
+                Some(None)
+            }
+        }
+        // `_lfm2_overrides`
+        "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM" => Some((sm100 && unset).then_some("flashinfer")),
+        // `_olmo2_overrides`
+        "Olmo2ForCausalLM" => {
+            if !unset {
+                return Some(None);
+            }
+            Some(Some(if hw.is_cuda() && sm100 {
+                "trtllm_mha"
+            } else if hw.is_cuda() && hw.sm() >= 80 {
+                "fa3"
+            } else {
+                "triton"
+            }))
+        }
+        // `_inkling_overrides`
+        "InklingForConditionalGeneration" | "InklingForConditionalGenerationMTP" => {
+            if !not_set {
+                return Some(None);
+            }
+            Some(Some(if sm100 { "fa4" } else { "triton" }))
+        }
+        _ => None,
+    }
+}
