@@ -121,7 +121,8 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
     if !is_dsa {
         return Ok(());
     }
-    if wants_dcp {
+    // (a release without `_dsa_dcp_overrides`, 0.5.18, goes on to the prefill CP checks)
+    if wants_dcp && DSA_DCP_HISPARSE_HICACHE.applies_to(ctx.release) {
         let remove_dcp = |ctx: &Ctx| ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe);
         if ctx.cfg.truthy(f::enable_hisparse) || ctx.cfg.truthy(f::enable_hierarchical_cache) {
             let mut fixes = vec![remove_dcp(ctx)];
@@ -195,8 +196,9 @@ pub fn deepseek_family_overrides(ctx: &Ctx) -> Option<Declarations> {
         return None;
     }
     let kpool = index_kpool(ctx).filter(|&k| k == 1)?;
-    // `_dsa_dcp_overrides` (its checks passed)
-    if int(ctx, f::dcp_size, 1) > 1 {
+    // `_dsa_dcp_overrides` (its checks passed); a release without it (0.5.18) leaves the DSA
+    // backends to the split-backend pass and the replicated q_proj to its default
+    if int(ctx, f::dcp_size, 1) > 1 && DSA_DCP_HISPARSE_HICACHE.applies_to(ctx.release) {
         for field in [f::dsa_prefill_backend, f::dsa_decode_backend] {
             if ctx.cfg.is_none(field) {
                 out.push((field, PyValue::Str("trtllm".to_string())));
