@@ -1935,7 +1935,8 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
             let fixes = vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe), drop(ctx)];
             return ctx.raise(&REJECTION_TOPK, &[], &[f::speculative_eagle_topk, f::speculative_use_rejection_sampling], fixes);
         }
-        if ctx.cfg.truthy(f::enable_deterministic_inference) && !device(ctx).starts_with("cuda") {
+        // (0.5.18 has no such check: it goes on to its own, SPEC134, on every device)
+        if ctx.cfg.truthy(f::enable_deterministic_inference) && !device(ctx).starts_with("cuda") && REJECTION_DETERMINISTIC.applies_to(ctx.release) {
             let fixes = vec![drop_fix(ctx, "Drop --enable-deterministic-inference", f::enable_deterministic_inference), drop(ctx)];
             return ctx.raise(&REJECTION_DETERMINISTIC, &[], &[f::enable_deterministic_inference, f::device], fixes);
         }
