@@ -946,9 +946,11 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
     let alg = algorithm(ctx);
     let alg_str = alg.clone().unwrap_or_else(|| "None".into());
 
+    // (0.5.18 checks it in its PD step only: it goes on with the algorithm here)
     if ctx.cfg.is(f::disaggregation_mode, "decode")
         && ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache)
         && !matches!(alg.as_deref(), None | Some("DSPARK" | "EAGLE" | "EAGLE3"))
+        && DECODE_RADIX.applies_to(ctx.release)
     {
         let fix = drop_fix(ctx, "Drop --disaggregation-decode-enable-radix-cache", f::disaggregation_decode_enable_radix_cache);
         return ctx.raise(
