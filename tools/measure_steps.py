@@ -79,7 +79,7 @@ def main():
                    CONFORMANCE_LIST_NOT_MODELLED="1")
         if a.all_steps:
             env["SGLANG_PREFLIGHT_ALL_STEPS"] = v
-        proc = subprocess.run(["cargo", "test", "--locked", "--test", "conformance"], cwd=ROOT, env=env,
+        proc = subprocess.run(["cargo", "test", "--locked", "--test", "conformance", "--", "--nocapture"], cwd=ROOT, env=env,
                               capture_output=True, text=True)
         log = proc.stdout + proc.stderr
     data = os.path.join(ROOT, "data", f"sglang-{v}")
