@@ -82,6 +82,14 @@ enum Command {
         #[arg(long, value_name = "DIR", conflicts_with_all = ["write", "json"])]
         html: Option<std::path::PathBuf>,
     },
+    /// Print, as one JSON object, the start-up check data this build compiles in for each
+    /// release named (every carried one by default) whose checks are modelled, by version: what
+    /// the page's releases/<version>.json carries under "checks" (scripts/build-web.sh), so the
+    /// page registers the same release the CLI checks against.
+    #[command(hide = true)]
+    ReleaseChecks {
+        versions: Vec<String>,
+    },
 }
 
 fn read_input(file: Option<&str>) -> Result<Vec<u8>, String> {
@@ -162,6 +170,20 @@ fn main() -> ExitCode {
                 }
             } else {
                 println!("{rules}\n{matrix}");
+            }
+            ExitCode::SUCCESS
+        }
+        Command::ReleaseChecks { versions } => {
+            let carried = sglang_preflight::release::SUPPORTED_VERSIONS;
+            if let Some(v) = versions.iter().find(|v| !carried.contains(&v.as_str())) {
+                return fail(format_args!("SGLang {v} is not carried (carried: {})", carried.join(", ")));
+            }
+            let wanted = |v: &&&str| versions.is_empty() || versions.iter().any(|w| w == *v);
+            let checks: serde_json::Map<String, serde_json::Value> =
+                carried.iter().filter(wanted).filter_map(|v| Some((v.to_string(), sglang_preflight::release::checks_json(v)?))).collect();
+            match serde_json::to_string(&checks) {
+                Ok(s) => println!("{s}"),
+                Err(e) => return fail(e),
             }
             ExitCode::SUCCESS
         }

@@ -194,14 +194,20 @@ fn unambiguous(map: &FxHashMap<&'static str, Vec<&'static Site>>, site: &SiteRef
 
 impl Release {
     fn load(data: &'static ReleaseData) -> Option<Release> {
-        Some(Release {
+        Some(Release::new(Schema::parse(data.schema_json)?, data))
+    }
+
+    /// The release of `data`, with its schema parsed (a carried release's, or a registered one's).
+    #[inline(never)]
+    fn new(schema: Schema, data: &'static ReleaseData) -> Release {
+        Release {
             version: data.version,
-            schema: Schema::parse(data.schema_json)?,
+            schema,
             data,
             raise_by_function: by_function(data.raise_sites, data.function_map),
             warn_by_function: by_function(data.warn_sites, data.function_map),
             found: Default::default(),
-        })
+        }
     }
 
     /// The raise site `site` names in this release, if the release has it.
@@ -246,6 +252,10 @@ impl Release {
 
 /// A carried release, parsed once, or one registered at run time ([`register`]).
 pub fn get(version: &str) -> Option<&'static Release> {
+    #[cfg(test)]
+    if let Some(instead) = tests::INSTEAD.with(std::cell::Cell::get).filter(|r| r.version == version) {
+        return Some(instead);
+    }
     static CELLS: OnceLock<Vec<OnceLock<Option<Release>>>> = OnceLock::new();
     let cells = CELLS.get_or_init(|| RELEASE_DATA.iter().map(|_| OnceLock::new()).collect());
     let Some(i) = RELEASE_DATA.iter().position(|d| d.version == version) else {
@@ -294,12 +304,15 @@ fn schema_problem(schema: &Schema) -> Option<&'static str> {
     None
 }
 
-/// Make the release `schema_json` describes (a `data/sglang-<version>/schema.json`) available to
-/// [`get`] and so to `check`, as a parser-only release (its start-up checks are not modelled):
-/// the page's wasm carries the default release only and fetches another when it is asked for.
-/// Returns its version. Registering a version again (or a carried one) keeps the release there
-/// is; a schema that is not one (malformed JSON, missing fields, an option string without `-`)
-/// is an error. Each version's tables are kept for the life of the program.
+/// Make the release `schema_json` describes (the page's `releases/<version>.json`: a
+/// `data/sglang-<version>/schema.json`, with `"checks"` when the release's start-up checks are
+/// modelled) available to [`get`] and so to `check`: the page's wasm carries the default release
+/// only and fetches another when it is asked for. With `"checks"` ([`checks_json`]) the release
+/// is the one the native build compiles in, checked at every stage; without, a parser-only
+/// release (its start-up checks are not modelled). Returns its version. Registering a version
+/// again (or a carried one) keeps the release there is; a schema that is not one (malformed JSON,
+/// missing fields, an option string without `-`) or check data not as written is an error. Each
+/// version's tables are kept for the life of the program.
 pub fn register(schema_json: &str) -> Result<&'static str, String> {
     let schema = Schema::parse(schema_json).ok_or("not an SGLang flag schema (schema.json as tools/dump_schema.py writes it)")?;
     if let Some(problem) = schema_problem(&schema) {
@@ -313,23 +326,144 @@ pub fn register(schema_json: &str) -> Result<&'static str, String> {
     if let Some(known) = list.iter().find(|r| r.version == schema.sglang_version) {
         return Ok(known.version);
     }
-    let version: &'static str = Box::leak(schema.sglang_version.clone().into_boxed_str());
-    // The schema is kept parsed only; its text is not needed again.
-    let data: &'static ReleaseData =
-        Box::leak(Box::new(ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[], counterparts: &[], writes: &[] }));
-    let release: &'static Release = Box::leak(Box::new(Release {
-        version,
-        schema,
-        data,
-        raise_by_function: FxHashMap::default(),
-        warn_by_function: FxHashMap::default(),
-        found: Default::default(),
-    }));
+    let release: &'static Release = Box::leak(Box::new(from_file(schema, schema_json)?));
+    let version = release.version;
     list.push(release);
     drop(list);
     inherit_newest_help();
     Ok(version)
 }
+
+/// The release of a release file (`schema` is its parse): with its check data when the file
+/// carries them (a release whose checks are modelled), else parser-only. Its tables are kept for
+/// the life of the program.
+fn from_file(schema: Schema, text: &str) -> Result<Release, String> {
+    let version: &'static str = Box::leak(schema.sglang_version.clone().into_boxed_str());
+    // The check data, read apart from the schema (whose parse every check's first use waits
+    // for); a parser-only release's file has none: its text is not read again.
+    let checks = match text.contains("\"checks\"") {
+        true => serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string())?.get_mut("checks").map(serde_json::Value::take).unwrap_or_default(),
+        false => serde_json::Value::Null,
+    };
+    // The schema is kept parsed only; its text is not needed again.
+    let data: &'static ReleaseData = Box::leak(Box::new(match checks {
+        serde_json::Value::Null => ReleaseData { version, schema_json: "", raise_sites: &[], warn_sites: &[], pipeline: &[], checks_modelled: false, function_map: &[], same_steps: &[], counterparts: &[], writes: &[] },
+        checks => checks_from_json(version, Box::leak(Box::new(checks))).ok_or_else(|| format!("SGLang {version}'s check data is not as sglang-preflight writes it"))?,
+    }));
+    Ok(Release::new(schema, data))
+}
+
+/// The check data of a carried release whose checks are modelled, as the page's
+/// `releases/<version>.json` carries it under `"checks"` (`sglang-preflight release-checks`,
+/// called by scripts/build-web.sh): its compiled [`ReleaseData`] as it is, so [`register`]
+/// builds the same tables from it (`build.rs` has already kept only the sites the rules name).
+/// Each site is `[id, function, file, line, exception, template, hook, kind,
+/// needs_model_config]`; a pipeline step is a hook's name, `{"if", "then", "else"}` or
+/// `{"return": true}`; `writes` rows are `[step, [field, ...], any]`. None for a release not
+/// carried or not modelled.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn checks_json(version: &str) -> Option<serde_json::Value> {
+    use serde_json::{json, Value};
+    fn steps(pipeline: &[PipelineStep]) -> Value {
+        Value::Array(
+            pipeline
+                .iter()
+                .map(|s| match s {
+                    PipelineStep::Hook(name) => json!(name),
+                    PipelineStep::If { condition, then, otherwise } => json!({ "if": condition, "then": steps(then), "else": steps(otherwise) }),
+                    PipelineStep::Return => json!({ "return": true }),
+                })
+                .collect(),
+        )
+    }
+    let sites = |sites: &[Site]| -> Vec<Value> {
+        sites.iter().map(|s| json!([s.id, s.function, s.file, s.line, s.exception, s.template, s.hook, s.kind, s.needs_model_config])).collect()
+    };
+    let data = RELEASE_DATA.iter().find(|d| d.version == version && d.checks_modelled)?;
+    let writes: Vec<Value> = data.writes.iter().map(|w| json!([w.step, w.fields.iter().map(|f| f.name()).collect::<Vec<_>>(), w.any])).collect();
+    Some(json!({
+        "raise_sites": sites(data.raise_sites),
+        "warn_sites": sites(data.warn_sites),
+        "pipeline": steps(data.pipeline),
+        "function_map": data.function_map,
+        "same_steps": data.same_steps,
+        "counterparts": data.counterparts,
+        "writes": writes,
+    }))
+}
+
+/// The [`ReleaseData`] of `version` from its `"checks"` ([`checks_json`]), whose strings it
+/// borrows (the parse is kept for the life of the program, also when a part is not as written
+/// there: None then, the file of a broken build).
+fn checks_from_json(version: &'static str, checks: &'static serde_json::Value) -> Option<ReleaseData> {
+    use serde_json::Value;
+    let rows = |key: &str| checks.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&MISSING);
+    let sites = |key: &str| -> Option<&'static [Site]> {
+        let mut out = Vec::new();
+        for row in rows(key) {
+            let [id, function, file, line, exception, template, hook, kind, needs] = row.as_array()?.as_slice() else { return None };
+            out.push(Site {
+                id: id.as_str()?,
+                function: function.as_str()?,
+                file: file.as_str()?,
+                line: u32::try_from(line.as_u64()?).ok()?,
+                exception: exception.as_str()?,
+                template: template.as_str()?,
+                hook: hook.as_str()?,
+                kind: kind.as_str()?,
+                needs_model_config: needs.as_bool()?,
+            });
+        }
+        Some(out.leak())
+    };
+    fn steps(v: &'static Value, depth: usize) -> Option<&'static [PipelineStep]> {
+        let mut out = Vec::new();
+        for step in v.as_array()? {
+            out.push(if let Some(name) = step.as_str() {
+                PipelineStep::Hook(name)
+            } else if let (Some(condition), true) = (step.get("if").and_then(Value::as_str), depth < 16) {
+                // (SGLang's pipeline nests an `if` or two: a deeper one is not a pipeline)
+                PipelineStep::If { condition, then: steps(step.get("then")?, depth + 1)?, otherwise: steps(step.get("else")?, depth + 1)? }
+            } else if step.get("return")?.as_bool()? {
+                PipelineStep::Return
+            } else {
+                return None;
+            });
+        }
+        Some(out.leak())
+    }
+    let pairs = |key: &str| -> Option<&'static [(&'static str, &'static str)]> {
+        let mut out = Vec::new();
+        for row in rows(key) {
+            out.push((row.get(0)?.as_str()?, row.get(1)?.as_str()?));
+        }
+        Some(out.leak())
+    };
+    let mut writes = Vec::new();
+    for row in rows("writes") {
+        // Every name is a field of this build (the native build wrote them from the same list).
+        let mut fields = Vec::new();
+        for f in row.get(1)?.as_array()? {
+            fields.push(Field::from_name(f.as_str()?)?);
+        }
+        writes.push(StepWrites { step: row.get(0)?.as_str()?, fields: fields.leak(), any: row.get(2)?.as_bool()? });
+    }
+    Some(ReleaseData {
+        version,
+        schema_json: "",
+        raise_sites: sites("raise_sites")?,
+        warn_sites: sites("warn_sites")?,
+        pipeline: steps(checks.get("pipeline")?, 0)?,
+        checks_modelled: true,
+        function_map: pairs("function_map")?,
+        same_steps: pairs("same_steps")?,
+        counterparts: pairs("counterparts")?,
+        writes: writes.leak(),
+    })
+}
+
+/// A list missing from a release's check data: one row that is not one, so it is not as written.
+static MISSING: [serde_json::Value; 1] = [serde_json::Value::Null];
 
 /// A registered release's actions without help texts take the default release's, by dest, once
 /// those are loaded: the page's releases/<version>.json leave out every text that is the carried
@@ -544,6 +678,130 @@ mod tests {
             assert_eq!(ours.accepted, carried.accepted, "{text}");
             let messages = |r: &crate::check::Report| r.commands.iter().flat_map(|c| c.diagnostics.iter().map(|d| (d.code.clone(), d.message.clone()))).collect::<Vec<_>>();
             assert_eq!(messages(&ours), messages(&carried), "{text}");
+        }
+    }
+
+    thread_local! {
+        /// In this test's thread: the release [`get`] gives for its version instead of the
+        /// carried one (a carried version cannot be registered).
+        pub(super) static INSTEAD: std::cell::Cell<Option<&'static Release>> = const { std::cell::Cell::new(None) };
+    }
+
+    /// `version`'s release file as the page fetches it (scripts/build-web.sh): its schema, with
+    /// its check data when its checks are modelled.
+    fn release_file(version: &str) -> String {
+        let mut file: serde_json::Value = serde_json::from_str(&schema_text(version)).unwrap_or_default();
+        if let (Some(top), Some(checks)) = (file.as_object_mut(), checks_json(version)) {
+            top.insert("checks".to_string(), checks);
+        }
+        file.to_string()
+    }
+
+    /// The release `release_file(version)` registers as, not registered.
+    fn from_release_file(version: &str) -> Option<&'static Release> {
+        let text = release_file(version);
+        let release = from_file(Schema::parse(&text)?, &text);
+        assert!(release.is_ok(), "{:?}", release.err());
+        Some(Box::leak(Box::new(release.ok()?)))
+    }
+
+    #[test]
+    fn a_release_file_carries_the_compiled_check_data() {
+        for v in SUPPORTED_VERSIONS {
+            let (compiled, ours) = (get(v).map(|r| r.data), from_release_file(v).map(|r| r.data));
+            assert!(compiled.is_some() && ours.is_some(), "{v}");
+            let (Some(compiled), Some(ours)) = (compiled, ours) else { return };
+            assert_eq!(ours.checks_modelled, compiled.checks_modelled, "{v}");
+            assert_eq!(checks_json(v).is_some(), compiled.checks_modelled, "{v}");
+            if !compiled.checks_modelled {
+                // a parser-only release's file is its schema alone, as before
+                assert!(ours.raise_sites.is_empty() && ours.pipeline.is_empty() && ours.writes.is_empty(), "{v}");
+                continue;
+            }
+            let same = |a: &dyn std::fmt::Debug, b: &dyn std::fmt::Debug| format!("{a:?}") == format!("{b:?}");
+            assert!(same(&ours.raise_sites, &compiled.raise_sites), "{v}: raise sites");
+            assert!(same(&ours.warn_sites, &compiled.warn_sites), "{v}: warning sites");
+            assert!(same(&ours.pipeline, &compiled.pipeline), "{v}: pipeline");
+            assert!(same(&ours.writes, &compiled.writes), "{v}: writes");
+            assert_eq!(ours.function_map, compiled.function_map, "{v}");
+            assert_eq!(ours.same_steps, compiled.same_steps, "{v}");
+            assert_eq!(ours.counterparts, compiled.counterparts, "{v}");
+        }
+    }
+
+    /// The page registers 0.5.18 from its release file (its wasm carries the newest release
+    /// only): every recorded 0.5.18 command that is accepted or that SGLang rejects after its
+    /// parser gets the same report from it as from the release the CLI compiles in.
+    #[test]
+    fn a_release_registered_from_its_file_checks_as_the_compiled_one() {
+        let ours = from_release_file("0.5.18");
+        assert!(ours.is_some(), "0.5.18's release file");
+        let Some(ours) = ours else { return };
+        if !get("0.5.18").is_some_and(|r| r.data.checks_modelled) {
+            return; // parser-only: a_registered_release_checks_as_its_parser_does
+        }
+        let dir = format!("{}/tests/fixtures/0.5.18", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        files.sort();
+        let (mut compared, mut rejected_later, mut accepted, mut seen_accepted) = (0, 0, 0, 0usize);
+        for path in files {
+            for line in std::fs::read_to_string(&path).unwrap_or_default().lines() {
+                let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+                let commands = case.get("commands").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+                fn stage(c: &serde_json::Value) -> (&str, &str) {
+                    (c.get("verdict").and_then(|v| v.as_str()).unwrap_or(""), c.get("stage").and_then(|v| v.as_str()).unwrap_or(""))
+                }
+                let later = commands.iter().any(|c| matches!(stage(c), ("error", "resolve" | "check")));
+                if commands.is_empty() || !commands.iter().all(|c| matches!(stage(c), ("ok", "done") | ("error", "resolve" | "check"))) {
+                    continue;
+                }
+                // every command rejected after the parser, one in four accepted (a debug build
+                // checks ~100 commands a second)
+                seen_accepted += usize::from(!later);
+                if !later && seen_accepted % 4 != 0 {
+                    continue;
+                }
+                let Some(text) = case.get("cmd").and_then(serde_json::Value::as_str) else { continue };
+                let mut opts = crate::CheckOptions { sglang_version: "0.5.18".to_string(), ..crate::CheckOptions::default() };
+                if let Some(hw) = case.get("profile").and_then(|p| p.as_str()).and_then(|p| crate::hardware::Hardware::preset(p, None)) {
+                    opts.hardware = hw;
+                }
+                for (name, file) in case.get("files").and_then(serde_json::Value::as_object).into_iter().flatten() {
+                    opts.config_files.insert(name.clone(), file.as_str().unwrap_or_default().to_string());
+                }
+                let carried = crate::check(text, &opts);
+                INSTEAD.with(|i| i.set(Some(ours)));
+                let registered = crate::check(text, &opts);
+                INSTEAD.with(|i| i.set(None));
+                assert!(!registered.parser_only, "{text}");
+                assert_eq!(serde_json::to_value(&registered).ok(), serde_json::to_value(&carried).ok(), "{}: {text}", path.display());
+                compared += 1;
+                rejected_later += usize::from(later && !carried.accepted);
+                accepted += usize::from(carried.accepted);
+            }
+        }
+        eprintln!("{compared} compared: {rejected_later} rejected after parsing, {accepted} accepted");
+        assert!(compared > 1000 && rejected_later > 500 && accepted > 500, "{compared} compared, {rejected_later} rejected after parsing, {accepted} accepted");
+    }
+
+    #[test]
+    fn a_release_file_with_check_data_registers_a_modelled_release() {
+        let file = |to: &str| release_file("0.5.18").replacen("\"sglang_version\":\"0.5.18\"", &format!("\"sglang_version\":\"{to}\""), 1);
+        assert_eq!(register(&file("0.5.18.911")), Ok("0.5.18.911"));
+        let sites = get("0.5.18").map_or(0, |r| r.data.raise_sites.len());
+        assert!(get("0.5.18.911").is_some_and(|r| r.data.checks_modelled && r.data.raise_sites.len() == sites && sites > 100));
+        let report = crate::check("python -m sglang.launch_server --model-path m", &crate::CheckOptions { sglang_version: "0.5.18.911".to_string(), ..crate::CheckOptions::default() });
+        assert!(!report.parser_only);
+        // Check data not as written is an error, and nothing is registered.
+        for (i, (from, to)) in [("\"pipeline\":[", "\"pipeline\":[7,"), ("\"writes\":[[", "\"writes\":[[1,"), ("\"raise_sites\":[[", "\"raise_sites\":[[[],"), ("\"counterparts\":[", "\"counterparts\":[[\"a\"],")]
+            .iter()
+            .enumerate()
+        {
+            let v = format!("0.5.18.92{i}");
+            let text = file(&v);
+            assert!(text.contains(from), "{from}");
+            assert!(register(&text.replacen(from, to, 1)).is_err(), "{from}");
+            assert!(get(&v).is_none(), "{v}");
         }
     }
 

@@ -594,9 +594,11 @@ pub fn redact_for_link(text: &str) -> Result<JsValue, JsError> {
 }
 
 /// Make a release this build does not carry available to `check`, `schema` and the flag
-/// editors, from its schema JSON (`releases/<version>.json`): its command-line parsing is
-/// replayed, its later start-up checks are not. Returns its version; registering it again does
-/// nothing. An error when the text is not an SGLang flag schema.
+/// editors, from its release file (`releases/<version>.json`): its schema, and for a release
+/// whose start-up checks are modelled their data as the native build compiles it in, so it is
+/// checked at every stage as the CLI checks it; without, its command-line parsing only. Returns
+/// its version; registering it again does nothing. An error when the text is not an SGLang flag
+/// schema or its check data is not whole.
 #[wasm_bindgen(js_name = registerRelease)]
 pub fn register_release(schema_json: &str) -> Result<String, JsError> {
     crate::release::register(schema_json).map(str::to_string).map_err(err)

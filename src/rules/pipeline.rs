@@ -12,8 +12,8 @@ use super::{attention, boundary_reduction, cuda_graph, dllm, expert_pack, hicach
 use super::NotRunReason;
 use crate::fields::{f, Field};
 use crate::resolved::UnknownReason;
-use crate::release::{PipelineStep, Release, ReleaseData, StepWrites, RELEASE_DATA};
-use std::sync::OnceLock;
+use crate::release::{PipelineStep, Release, ReleaseData, StepWrites};
+use std::sync::Mutex;
 
 type Hook = fn(&mut Ctx) -> Step;
 
@@ -321,11 +321,19 @@ fn compile(steps: &'static [PipelineStep], data: &'static ReleaseData) -> Vec<Co
         .collect()
 }
 
-/// Every carried release's compiled pipeline, in `RELEASE_DATA` order, built once.
+/// A release's compiled pipeline, built when it is first checked: a carried release's, or one
+/// registered at run time with its check data (`release::register`: the page's 0.5.18). Kept as
+/// the release's tables are, for the life of the program: their address names them.
 fn compiled(release: &Release) -> &'static [Compiled] {
-    static ALL: OnceLock<Vec<Vec<Compiled>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| RELEASE_DATA.iter().map(|d| compile(d.pipeline, d)).collect());
-    RELEASE_DATA.iter().position(|d| std::ptr::eq(d, release.data)).and_then(|i| all.get(i)).map(Vec::as_slice).unwrap_or(&[])
+    static BUILT: Mutex<Vec<(usize, &'static [Compiled])>> = Mutex::new(Vec::new());
+    let key = std::ptr::from_ref(release.data) as usize;
+    let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, steps)) = built.iter().find(|(k, _)| *k == key) {
+        return steps;
+    }
+    let steps: &'static [Compiled] = compile(release.data.pipeline, release.data).leak();
+    built.push((key, steps));
+    steps
 }
 
 /// Run resolution (`ServerArgs.resolve_once`), stage `resolve`, in the checked release's order.
