@@ -35,6 +35,10 @@ cp www/_headers dist/_headers
 # metadata (not in the wasm); their stylesheet and the matrix's filter are www/reference.css and
 # www/compatibility.js.
 cargo run --quiet --bin sglang-preflight -- reference --html dist
+# The start-up check data of each release whose checks are modelled, as the native build compiles
+# it in (`release-checks`: its sites, pipeline, step maps and writes): the releases/<version>.json
+# of such a release carries it under "checks", so the page registers the release the CLI checks.
+cargo run --quiet --bin sglang-preflight -- release-checks >"$PKG/release-checks.json"
 node scripts/security-headers.mjs check-dist
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
 # Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
@@ -50,9 +54,10 @@ if [ ! -f "$OPT" ] || [ "$PKG/sglang_preflight_bg.wasm" -nt "$OPT" ]; then
 fi
 cp "$OPT" dist/pkg/sglang_preflight_bg.wasm
 # The releases the wasm does not carry (it carries the newest only, see build.rs): each one's
-# schema, fetched by the worker when a check asks for that release (dist/releases/<version>.json).
+# schema, fetched by the worker when a check asks for that release (dist/releases/<version>.json),
+# with its check data ("checks") when its start-up checks are modelled (src/release.rs register).
 # Minified by dropping the whitespace between tokens only, so every value keeps its exact text.
-node --input-type=module - <<'JS'
+PKG="$PKG" node --input-type=module - <<'JS'
 import fs from 'node:fs';
 // Newest first, ordered as build.rs orders them (a part that is not a number counts as 0).
 const key = (v) => v.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : 0));
@@ -77,14 +82,17 @@ fs.mkdirSync('dist/releases', { recursive: true });
 // same dest) is left out: the core takes it from help/<carried>.json once the worker loads that
 // (src/release.rs inherit_newest_help), ~20 KB gzipped less per release.
 const carriedSchema = JSON.parse(fs.readFileSync(`data/sglang-${versions[0]}/schema.json`, 'utf8'));
+const checks = JSON.parse(fs.readFileSync(`${process.env.PKG}/release-checks.json`, 'utf8'));
 const carriedHelp = new Map();
 for (const a of carriedSchema.actions) if (!carriedHelp.has(a.dest)) carriedHelp.set(a.dest, a.help ?? null);
 for (const v of versions.slice(1)) {
   const schema = JSON.parse(fs.readFileSync(`data/sglang-${v}/schema.json`, 'utf8'));
   for (const a of schema.actions) if (carriedHelp.has(a.dest) && carriedHelp.get(a.dest) === (a.help ?? null)) delete a.help;
+  if (checks[v]) schema.checks = checks[v];
   fs.writeFileSync(`dist/releases/${v}.json`, minify(JSON.stringify(schema)));
 }
-console.error(`dist/releases/: ${versions.slice(1).join(', ')} (the wasm carries ${versions[0]})`);
+const modelled = versions.slice(1).filter((v) => checks[v]);
+console.error(`dist/releases/: ${versions.slice(1).join(', ')} (the wasm carries ${versions[0]}; with check data: ${modelled.join(', ') || 'none'})`);
 // The model catalog with SGLang's architecture lists of each release that has them: fetched by the
 // worker when a command names a model (src/models.rs ModelData), cached like a release's file (not precached).
 const lists = {};

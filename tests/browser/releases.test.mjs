@@ -16,12 +16,12 @@ import { startServer } from './static-server.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.resolve(here, '../fixtures');
 
-/** The recorded case `id` of `release` (from its argparse fixtures). */
-function fixture(release, id) {
-  for (const line of fs.readFileSync(path.join(FIXTURES, release, 'argparse.jsonl'), 'utf8').split('\n')) {
+/** The recorded case `id` of `release` (from its argparse fixtures, or those of `file`). */
+function fixture(release, id, file = 'argparse.jsonl') {
+  for (const line of fs.readFileSync(path.join(FIXTURES, release, file), 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const c = JSON.parse(line);
-    if (c.id === id) return { cmd: c.cmd, verdict: c.commands[0].verdict, message: c.commands[0].message };
+    if (c.id === id) return { cmd: c.cmd, verdict: c.commands[0].verdict, stage: c.commands[0].stage, message: c.commands[0].message };
   }
   throw new Error(`no fixture ${id} for ${release}`);
 }
@@ -29,6 +29,9 @@ function fixture(release, id) {
 // A flag 0.5.18 has and 0.5.23 removed, and one 0.5.23 added.
 const OLD_FLAG = 'unknown-mamba-scheduler-strategy';
 const NEW_FLAG = 'ARG002-near---enable-w4a4-mxfp4-megamoe';
+// A command 0.5.18's parser accepts and its start-up checks reject (stage "resolve"): the page
+// checks 0.5.18 at every stage, as the CLI does, from its release file's check data.
+const LATER = () => fixture('0.5.18', 'sweep-2-388', 'random_sweep.jsonl');
 
 /** The releases/ files the server was asked for since its log had `from` entries (pages and workers). */
 const releaseFiles = (from) => env.server.log.slice(from).filter((p) => p.includes('/releases/'));
@@ -51,7 +54,10 @@ after(async () => {
   await env?.close();
 });
 
-test('the fixtures hold the two cases: each release rejects the other\'s flag', () => {
+test('the fixtures hold the cases: each release rejects the other\'s flag; 0.5.18 rejects one after parsing', () => {
+  const later = LATER();
+  assert.deepEqual([later.verdict, later.stage], ['error', 'resolve']);
+  assert.equal(later.message, '--swa-full-tokens-ratio should be in range (0, 1.0].');
   const old18 = fixture('0.5.18', OLD_FLAG);
   const old23 = fixture('0.5.23', OLD_FLAG);
   assert.equal(old18.cmd, old23.cmd);
@@ -64,7 +70,7 @@ test('the fixtures hold the two cases: each release rejects the other\'s flag', 
   assert.match(new18.message, /^unrecognized arguments: --enable-w4a4-mxfp4-megamoe/);
 });
 
-test('dist/releases/ holds every release but the newest, each its data/ schema with the whitespace dropped and the help texts that are the newest\'s left out', () => {
+test('dist/releases/ holds every release but the newest, each its data/ schema with the whitespace dropped and the help texts that are the newest\'s left out, and the check data of one whose checks are modelled', () => {
   const data = path.resolve(here, '../../data');
   const releases = fs.readdirSync(path.join(DIST, 'releases')).sort();
   assert.deepEqual(releases, ['0.5.18.json', '0.5.19.json', '0.5.20.json', '0.5.21.json', '0.5.22.json']);
@@ -84,13 +90,25 @@ test('dist/releases/ holds every release but the newest, each its data/ schema w
         left++;
       } else kept++;
     }
+    // A release whose start-up checks are modelled (its status.json does not say parser-only)
+    // also carries their data, as the native build compiles it in (`sglang-preflight
+    // release-checks`, which scripts/build-web.sh kept next to the wasm).
+    const v = f.replace(/\.json$/, '');
+    const status = path.join(data, `sglang-${v}`, 'status.json');
+    const modelled = !(fs.existsSync(status) && JSON.parse(fs.readFileSync(status, 'utf8')).checks === 'parser-only');
+    const compiled = JSON.parse(fs.readFileSync(path.resolve(DIST, '../target/wasm-pkg/release-checks.json'), 'utf8'))[v];
+    assert.equal(Boolean(compiled), modelled, `${f}: check data ${modelled ? 'missing' : 'for a parser-only release'}`);
+    if (modelled) {
+      expected.checks = compiled;
+      assert.ok(compiled.raise_sites.length > 100 && compiled.pipeline.length > 10, f);
+    }
     assert.deepEqual(JSON.parse(shipped), expected, f);
     assert.ok(left > 300 && kept > 10, `${f}: ${left} help texts left out, ${kept} kept`);
-    assert.ok(!/\n/.test(shipped) && shipped.length < source.length, `${f} is minified`);
+    assert.ok(!/\n/.test(shipped) && shipped.length < source.length + (modelled ? JSON.stringify(compiled).length : 0), `${f} is minified`);
   }
 });
 
-test('picking 0.5.18 fetches its flags (only that file, once) and checks with its parser; the builder shows its flags', async () => {
+test('picking 0.5.18 fetches its release file (only that file, once) and checks at every stage with it; the builder shows its flags', async () => {
   const { page, context, rec } = await newPage(env);
   const from = env.server.log.length;
   try {
@@ -110,15 +128,22 @@ test('picking 0.5.18 fetches its flags (only that file, once) and checks with it
     assert.ok((await page.locator('#cards .message').allTextContents()).includes(old23.message));
 
     await pick(page, '0.5.18');
-    // Accepted by 0.5.18's parser; the verdict and the not-run note are the core's.
-    assert.match(await verdictText(page), /^SGLang 0\.5\.18's command-line parser on \S+ would accept this/);
-    assert.match(await page.locator('#notrun').textContent(), /^Not run here: SGLang 0\.5\.18's start-up checks after parsing are not modelled/);
+    // Accepted by 0.5.18, its start-up checks too (not its parser only).
+    assert.match(await verdictText(page), /^SGLang 0\.5\.18 on \S+ would accept this/);
+    assert.doesNotMatch(await page.locator('#notrun').textContent(), /start-up checks after parsing are not modelled/);
     assert.equal(await page.locator('#release-note').isHidden(), true);
+
+    // A command 0.5.18's start-up checks reject: SGLang 0.5.18's own error, as recorded.
+    const later = LATER();
+    await pasteCommand(page, later.cmd);
+    await page.waitForFunction(() => /would reject/.test(document.querySelector('#verdict').textContent));
+    assert.match(await verdictText(page), /^SGLang 0\.5\.18 on \S+ would reject this/);
+    assert.ok((await page.locator('#cards .message').allTextContents()).includes(later.message));
 
     // The reverse: a flag new in 0.5.23 is unknown to 0.5.18.
     const new18 = fixture('0.5.18', NEW_FLAG);
     await pasteCommand(page, new18.cmd);
-    assert.match(await verdictText(page), /^SGLang 0\.5\.18's command-line parser on \S+ would reject this/);
+    assert.match(await verdictText(page), /^SGLang 0\.5\.18 on \S+ would reject this/);
     assert.ok((await page.locator('#cards .message').allTextContents()).includes(new18.message));
 
     // The builder lists the chosen release's flags, and follows the picker.
@@ -236,7 +261,7 @@ test('the widget checks against its sglang-version, or the release its command n
     await page.locator('sglang-preflight#good .verdict:not(.pending)').waitFor({ timeout: 20000 });
     assert.deepEqual(releaseFiles(from), []);
     const cmd = fixture('0.5.18', OLD_FLAG).cmd;
-    await page.evaluate((cmd) => {
+    await page.evaluate(([cmd, laterCmd]) => {
       const w = document.createElement('sglang-preflight');
       w.id = 'old';
       w.setAttribute('sglang-version', '0.5.18');
@@ -244,11 +269,20 @@ test('the widget checks against its sglang-version, or the release its command n
       const named = document.createElement('sglang-preflight');
       named.id = 'named';
       named.setAttribute('command', `pip install "sglang[all]==0.5.19"\n${cmd}`);
-      document.querySelector('main').append(w, named);
-    }, cmd);
+      const later = document.createElement('sglang-preflight');
+      later.id = 'later';
+      later.setAttribute('sglang-version', '0.5.18');
+      later.setAttribute('command', laterCmd);
+      document.querySelector('main').append(w, named, later);
+    }, [cmd, LATER().cmd]);
     const old = page.locator('sglang-preflight#old');
     await old.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
-    assert.match(await old.locator('.verdict').textContent(), /^SGLang 0\.5\.18's command-line parser on \S+ would accept this/);
+    assert.match(await old.locator('.verdict').textContent(), /^SGLang 0\.5\.18 on \S+ would accept this/);
+    // 0.5.18's start-up checks run in the widget too: SGLang 0.5.18's own error, as recorded.
+    const later = page.locator('sglang-preflight#later');
+    await later.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
+    assert.match(await later.locator('.verdict').textContent(), /^SGLang 0\.5\.18 on \S+ would reject this/);
+    assert.ok((await later.locator('.message').allTextContents()).includes(LATER().message));
     assert.equal(new URLSearchParams(new URL(await old.locator('.foot a').getAttribute('href')).hash.slice(1)).get('v'), '0.5.18');
     const named = page.locator('sglang-preflight#named');
     await named.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
@@ -290,7 +324,12 @@ test('with the service worker, a release used once works offline; it is not prec
     await page.reload();
     await renders(page, 1);
     await page.waitForFunction(() => document.querySelector('#verdict').textContent.startsWith('SGLang 0.5.18'), null, { timeout: 20000 });
-    assert.match(await verdictText(page), /^SGLang 0\.5\.18's command-line parser on \S+ would accept this/);
+    assert.match(await verdictText(page), /^SGLang 0\.5\.18 on \S+ would accept this/);
+    // Its start-up checks, from the cached file: SGLang 0.5.18's own error, as recorded.
+    await pasteCommand(page, LATER().cmd);
+    await page.waitForFunction(() => /would reject/.test(document.querySelector('#verdict').textContent), null, { timeout: 20000 });
+    assert.match(await verdictText(page), /^SGLang 0\.5\.18 on \S+ would reject this/);
+    assert.ok((await page.locator('#cards .message').allTextContents()).includes(LATER().message));
     assert.equal(server.log.length, served);
     // A release never used is not there offline: a clear error.
     await page.locator('#version').selectOption('0.5.21');
@@ -328,7 +367,7 @@ test('a widget on another origin fetches its release from the widget\'s origin, 
     await page.goto(`http://127.0.0.1:${host.address().port}/docs/page.html`);
     const old = page.locator('sglang-preflight#old');
     await old.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
-    assert.match(await old.locator('.verdict').textContent(), /^SGLang 0\.5\.18's command-line parser on \S+ would accept this/);
+    assert.match(await old.locator('.verdict').textContent(), /^SGLang 0\.5\.18 on \S+ would accept this/);
     assert.deepEqual(widget.log.slice(from).filter((p) => p.includes('/releases/')), [`${prefix}releases/0.5.18.json`]);
     assert.deepEqual({ csp: await page.evaluate(() => window.__cspViolations), errors }, { csp: [], errors: [] });
     await context.close();

@@ -378,10 +378,15 @@ test('the declared TypeScript types match what the wasm exports return, both way
     }
   }
 
-  // explain: every status of a written flag's run value (the parser-only one on 0.5.18)
+  // explain: every status of a written flag's run value (the parser-only one on 0.5.19, whose
+  // file has no check data; 0.5.18's has them)
   for (const text of COMMANDS) c.check(core.explain(text, { gpu: 'h100' }), ret('explain'), `explain(${JSON.stringify(text).slice(0, 40)})`);
   c.check(core.explain('python -m sglang.launch_server --model-path m --log-level debug', { gpu: 'h100' }), ret('explain'), 'explain(parsed)');
   c.check(core.explain(COMMANDS[0], { sglangVersion: '0.5.18' }), ret('explain'), 'explain(0.5.18)');
+  assert.equal(core.registerRelease(fs.readFileSync(path.join(PKG, '../releases/0.5.19.json'), 'utf8')), '0.5.19');
+  const parserOnly = core.explain(COMMANDS[0], { sglangVersion: '0.5.19' });
+  c.check(parserOnly, ret('explain'), 'explain(0.5.19)');
+  assert.ok(parserOnly.commands.every((cmd) => cmd.parser_only) && !core.explain(COMMANDS[0], { sglangVersion: '0.5.18' }).commands.some((cmd) => cmd.parser_only));
   // the builder's ranked search: every kind of match
   for (const q of ['tp-size', 'tensor-parallel-size', 'disaggregation-decode-retract', 'retraction backup', 'cache', 'weights', '']) {
     c.check(core.searchFlags(version.defaultSglang, q), ret('searchFlags'), `searchFlags(${q})`);
