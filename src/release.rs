@@ -786,22 +786,32 @@ mod tests {
 
     #[test]
     fn a_release_file_with_check_data_registers_a_modelled_release() {
-        let file = |to: &str| release_file("0.5.18").replacen("\"sglang_version\":\"0.5.18\"", &format!("\"sglang_version\":\"{to}\""), 1);
-        assert_eq!(register(&file("0.5.18.911")), Ok("0.5.18.911"));
-        let sites = get("0.5.18").map_or(0, |r| r.data.raise_sites.len());
-        assert!(get("0.5.18.911").is_some_and(|r| r.data.checks_modelled && r.data.raise_sites.len() == sites && sites > 100));
-        let report = crate::check("python -m sglang.launch_server --model-path m", &crate::CheckOptions { sglang_version: "0.5.18.911".to_string(), ..crate::CheckOptions::default() });
+        // (the default release, renamed: every other release with data is carried natively, and
+        // the default's checks are always modelled)
+        let v = DEFAULT_VERSION;
+        let file = |to: &str| release_file(v).replacen(&format!("\"sglang_version\":\"{v}\""), &format!("\"sglang_version\":\"{to}\""), 1);
+        let renamed = format!("{v}.911");
+        assert_eq!(register(&file(&renamed)), Ok(renamed.as_str()));
+        let sites = get(v).map_or(0, |r| r.data.raise_sites.len());
+        assert!(get(&renamed).is_some_and(|r| r.data.checks_modelled && r.data.raise_sites.len() == sites && sites > 100));
+        let report = crate::check("python -m sglang.launch_server --model-path m", &crate::CheckOptions { sglang_version: renamed.clone(), ..crate::CheckOptions::default() });
         assert!(!report.parser_only);
         // Check data not as written is an error, and nothing is registered.
-        for (i, (from, to)) in [("\"pipeline\":[", "\"pipeline\":[7,"), ("\"writes\":[[", "\"writes\":[[1,"), ("\"raise_sites\":[[", "\"raise_sites\":[[[],"), ("\"counterparts\":[", "\"counterparts\":[[\"a\"],")]
-            .iter()
-            .enumerate()
-        {
-            let v = format!("0.5.18.92{i}");
-            let text = file(&v);
+        let bad = [
+            ("\"pipeline\":[", "\"pipeline\":[7,"),
+            ("\"writes\":[[", "\"writes\":[[1,"),
+            ("\"writes\":[[", "\"writes\":[[\"s\",[\"no_such_field\"],false],["),
+            ("\"raise_sites\":[[", "\"raise_sites\":[[[],"),
+            ("\"function_map\":[", "\"function_map\":[[\"a\"],"),
+            // a list left out
+            ("\"same_steps\":[", "\"same_stepz\":["),
+        ];
+        for (i, (from, to)) in bad.iter().enumerate() {
+            let version = format!("{v}.92{i}");
+            let text = file(&version);
             assert!(text.contains(from), "{from}");
-            assert!(register(&text.replacen(from, to, 1)).is_err(), "{from}");
-            assert!(get(&v).is_none(), "{v}");
+            assert!(register(&text.replacen(from, to, 1)).is_err(), "{to}");
+            assert!(get(&version).is_none(), "{version}");
         }
     }
 
