@@ -56,7 +56,7 @@ pub static CUTEDSL_QUANT: Rule = Rule {
     explanation: "The FlashInfer CuteDSL MoE runner runs NVFP4 experts only: a ModelOpt FP4 (or mixed, with NVFP4 MoE layers) checkpoint, --quantization nvfp4_online, or a hybrid FP8+NVFP4 checkpoint. For an unquantized or otherwise quantized model pick another runner (or auto).",
     flags: &["--moe-runner-backend", "--quantization"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm",
 };
 
 pub static CUTLASS_QUANT: Rule = Rule {
@@ -66,7 +66,7 @@ pub static CUTLASS_QUANT: Rule = Rule {
     explanation: "The FlashInfer CUTLASS MoE runner takes ModelOpt FP4/FP8/mixed checkpoints or unquantized (bf16) weights only. For other quantizations pick another runner (or auto).",
     flags: &["--moe-runner-backend", "--quantization"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --quantization fp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm",
 };
 
 pub static CUTLASS_EP: Rule = Rule {
@@ -207,8 +207,8 @@ pub static FLASHINFER_A2A_FUSION: Rule = Rule {
     sglang: warns("overrides._a2a_fusion_adjustments", "Flashinfer MoE A2A is enabled."),
     explanation: "FlashInfer's MoE all-to-all dispatches routed experts only; SGLang turns shared-experts fusion off.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-runner-backend flashinfer_cutlass",
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-runner-backend flashinfer_trtllm",
 };
 
 pub static DISPATCH_TYPE_NEEDS_FLASHINFER: Rule = Rule {
@@ -258,7 +258,7 @@ pub static DEEPEP_MODE_IGNORED_FLASHINFER: Rule = Rule {
     explanation: "--deepep-mode configures DeepEP (and MoRI/pplx); FlashInfer's all-to-all ignores it.",
     flags: &["--deepep-mode", "--moe-a2a-backend"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --deepep-mode normal",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm",
 };
 
 pub static FLASHINFER_NVFP4_DISPATCH_SET: Rule = Rule {
@@ -308,7 +308,7 @@ pub static FLASHINFER_A2A_RUNNER: Rule = Rule {
     explanation: "FlashInfer's MoE all-to-all feeds only the FlashInfer runners (cutlass, cutedsl, trtllm, trtllm_routed) or DeepGEMM; with --moe-runner-backend auto nothing picks one for it, so name one.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm",
 };
 
 pub static MORI_EPV2_FORCED: Rule = Rule {
@@ -473,6 +473,86 @@ pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8",
 };
 
+pub static MEGAMOE_QUANTIZATION: Rule = Rule {
+    code: "MOE058",
+    name: "flashinfer-megamoe-needs-fp4-or-mxfp8-moe",
+    sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8"),
+    explanation: "FlashInfer's MegaMOE kernels take MXFP8 or NVFP4 experts only: --quantization mxfp8 or modelopt_fp4, or a checkpoint whose quantization_config marks its routed experts MXFP4 or its MoE layers NVFP4 (a mixed-precision ModelOpt checkpoint). SGLang reads --quantization as the command leaves it (or a model override sets it), not the checkpoint's own method, so a BF16 or a block-FP8 checkpoint without --quantization mxfp8 is refused.",
+    flags: &["--moe-a2a-backend", "--quantization"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+};
+
+pub static MEGAMOE_W4A16_COMBINE: Rule = Rule {
+    code: "MOE059",
+    name: "flashinfer-megamoe-w4a16-needs-bf16-combine",
+    sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "FlashInfer MegaMOE NVFP4 W4A16 requires SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16"),
+    explanation: "With SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 the MegaMOE experts compute with BF16 activations, and their outputs are combined in BF16 only: leave SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE unset (bf16) or set it to bf16.",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+};
+
+pub static MEGAMOE_COMBINE_DTYPE: Rule = Rule {
+    code: "MOE060",
+    name: "flashinfer-megamoe-combine-dtype-choice",
+    sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE must be one of"),
+    explanation: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE picks the dtype MegaMOE combines the experts' outputs in; it takes bf16 (the default), mxfp8 or nvfp4 (any case, surrounding spaces ignored).",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=fp16 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_good: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+};
+
+pub static MEGAMOE_COMBINE_FC2_REDUCE: Rule = Rule {
+    code: "MOE061",
+    name: "flashinfer-megamoe-quantized-combine-vs-fc2-reduce",
+    sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE={combine_dtype!r} is incompatible"),
+    explanation: "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1 sums the experts' second projection inside the kernel, in BF16; a quantized combine (SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE mxfp8 or nvfp4) cannot follow it. Use one or the other.",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_good: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+};
+
+pub static MEGAMOE_W4A16_DTYPE: Rule = Rule {
+    code: "MOE062",
+    name: "flashinfer-megamoe-w4a16-needs-bf16-model",
+    sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16."),
+    explanation: "With SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 MegaMOE feeds its NVFP4 experts BF16 activations, so the model must run in bfloat16 (--dtype bfloat16, or auto for a checkpoint saved in bfloat16).",
+    flags: &["--moe-a2a-backend", "--dtype"],
+    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --dtype float16",
+    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --dtype bfloat16",
+};
+
+pub static MEGAMOE_TOPOLOGY: Rule = Rule {
+    code: "MOE063",
+    name: "flashinfer-megamoe-needs-attn-dp-over-tp",
+    sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE is only supported with --attn-dp-size equal to --tp-size"),
+    explanation: "MegaMOE's all-to-all sends each rank's own tokens to the experts' ranks, so every TP rank must hold its own batch: DP attention over the whole TP group (--attn-dp-size equal to --tp-size, or --enable-dp-attention with --dp-size equal to --tp-size).",
+    flags: &["--moe-a2a-backend", "--attn-dp-size", "--dp-size", "--enable-dp-attention"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+};
+
+pub static MEGAMOE_RUNNER: Rule = Rule {
+    code: "MOE064",
+    name: "flashinfer-megamoe-needs-megamoe-runner",
+    sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE a2a backend requires --moe-runner-backend flashinfer_megamoe"),
+    explanation: "The MegaMOE all-to-all is fused with its own expert kernels: the MoE runner must be flashinfer_megamoe. SGLang picks it when the runner is still auto here, but a runner given on the command line, or one a model override chose earlier (Nemotron-H picks flashinfer_cutlass on Blackwell), stays and is refused: pass --moe-runner-backend flashinfer_megamoe.",
+    flags: &["--moe-a2a-backend", "--moe-runner-backend"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --moe-runner-backend flashinfer_trtllm",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --moe-runner-backend flashinfer_megamoe",
+};
+
+pub static MEGAMOE_SM100: Rule = Rule {
+    code: "MOE065",
+    name: "flashinfer-megamoe-needs-sm100",
+    sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE currently requires an SM100-family"),
+    explanation: "FlashInfer's MegaMOE kernels are built for data-center Blackwell (SM100: B200, B300, GB200, GB300) whatever the quantization; on other GPUs use another all-to-all backend (deepep, flashinfer) or none.",
+    flags: &["--moe-a2a-backend"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --quantization mxfp8",
+};
+
 pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
     code: "MOE045",
     name: "deepep-v2-architecture-not-registered",
@@ -612,6 +692,14 @@ pub static RULES: &[&Rule] = &[
     &W4A16_NEEDS_BF16_DISPATCH_TYPE,
     &DISPATCH_TYPE_AND_ENV,
     &MEGAMOE_ARCHITECTURE,
+    &MEGAMOE_QUANTIZATION,
+    &MEGAMOE_W4A16_COMBINE,
+    &MEGAMOE_COMBINE_DTYPE,
+    &MEGAMOE_COMBINE_FC2_REDUCE,
+    &MEGAMOE_W4A16_DTYPE,
+    &MEGAMOE_TOPOLOGY,
+    &MEGAMOE_RUNNER,
+    &MEGAMOE_SM100,
     &DEEPEP_V2_ARCHITECTURE,
     &DEEPEP_V2_RUNNER,
     &DEEPEP_V2_OVERLAP,
@@ -1046,8 +1134,9 @@ fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mo
     }
 }
 
-/// The `flashinfer_megamoe` branch: it starts with the model's architecture and quantization
-/// (`validate_flashinfer_megamoe_model`); nothing after it is decided here.
+/// The `flashinfer_megamoe` branch: `validate_flashinfer_megamoe_model` (the architecture, then
+/// the MoE quantization), `validate_flashinfer_megamoe_envs`, then the W4A16 dtype, topology,
+/// runner and SM100 checks of `handle_a2a_moe`.
 fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     let architecture = ctx.model_fact(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"), known_architecture);
     if let Some(arch) = architecture {
@@ -1060,8 +1149,89 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
             return ctx.raise(&MEGAMOE_ARCHITECTURE, &[("architectures", &listed), ("sorted(validated_architectures)", &sorted)], &[f::moe_a2a_backend], fixes);
         }
     }
-    // Then the checkpoint's MoE quantization (FP4 experts, a hybrid NVFP4 MoE): not in the facts.
-    ctx.model_config(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8"));
+    // SGLang 0.5.23 added the W4A16 switch (its combine-dtype and --dtype checks, and
+    // nvfp4_online as a MegaMOE quantization).
+    let w4a16_checked = MEGAMOE_W4A16_COMBINE.applies_to(ctx.release);
+    let w4a16 = w4a16_checked && env_bool(ctx, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16");
+    // The resolved --quantization (the command's, or a model override's), else the checkpoint's
+    // MoE layout (FP4 routed experts, a hybrid NVFP4 MoE).
+    let quantization = ctx.cfg.get(f::quantization).clone();
+    let q = quantization.as_str();
+    let supported_by_flag = matches!(q, Some("mxfp8" | "modelopt_fp4")) || (w4a16 && q == Some("nvfp4_online"));
+    if !supported_by_flag {
+        let needs = site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8");
+        match ctx.model_fact(needs, checkpoint_fp4_moe) {
+            Some(false) => {
+                let fixes = vec![
+                    ctx.fix_set("Quantize the experts to MXFP8 when loading (--quantization mxfp8)", f::quantization, "mxfp8", Applicability::Unsafe),
+                    ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe),
+                ];
+                let repr = quantization.repr();
+                return ctx.raise(&MEGAMOE_QUANTIZATION, &[("quantization!r", &repr)], &[f::moe_a2a_backend, f::quantization], fixes);
+            }
+            Some(true) => {}
+            None => return megamoe_not_run(ctx),
+        }
+    }
+    // validate_flashinfer_megamoe_envs
+    let combine = ctx.env("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE").unwrap_or("bf16").trim().to_lowercase();
+    let unset_combine = |ctx: &Ctx, why: &str| ctx.fix_unset_env(format!("Unset SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE ({why})"), "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE", Applicability::Unsafe);
+    if w4a16 && combine != "bf16" {
+        let fixes = vec![unset_combine(ctx, "bf16")];
+        return ctx.raise(&MEGAMOE_W4A16_COMBINE, &[], &[f::moe_a2a_backend], fixes);
+    }
+    if !matches!(combine.as_str(), "bf16" | "mxfp8" | "nvfp4") {
+        let fixes = vec![unset_combine(ctx, "bf16")];
+        let repr = str_repr(&combine);
+        return ctx.raise(&MEGAMOE_COMBINE_DTYPE, &[("combine_dtype!r", &repr)], &[f::moe_a2a_backend], fixes);
+    }
+    if combine != "bf16" && env_bool(ctx, "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE") {
+        let fixes = vec![
+            unset_combine(ctx, "bf16"),
+            ctx.fix_unset_env("Unset SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE", "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE", Applicability::Unsafe),
+        ];
+        let repr = str_repr(&combine);
+        return ctx.raise(&MEGAMOE_COMBINE_FC2_REDUCE, &[("combine_dtype!r", &repr)], &[f::moe_a2a_backend], fixes);
+    }
+    if w4a16 {
+        let needs = site("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16.");
+        if let Some(false) = model_dtype_is_bfloat16(ctx, needs) {
+            let fixes = vec![ctx.fix_set("Run the model in bfloat16 (--dtype bfloat16)", f::dtype, "bfloat16", Applicability::Unsafe)];
+            return ctx.raise(&MEGAMOE_W4A16_DTYPE, &[], &[f::dtype, f::moe_a2a_backend], fixes);
+        }
+    }
+    let tp = int(ctx, f::tp_size, 1);
+    if !(attn_dp_enabled(ctx) && int(ctx, f::attn_dp_size, 1) == tp) {
+        let mut fixes = Vec::new();
+        if tp >= 2 {
+            // in the form the command uses: --attn-dp-size, or the older --enable-dp-attention
+            // with --dp-size
+            if ctx.cfg.is_explicit(f::dp_size) || ctx.cfg.is_explicit(f::enable_dp_attention) {
+                fixes.push(dp_attention_over_tp_fix(ctx, tp));
+            } else {
+                fixes.push(ctx.fix_set(format!("Use DP attention over the TP group: --attn-dp-size {tp}"), f::attn_dp_size, &tp.to_string(), Applicability::Unsafe));
+            }
+        }
+        fixes.push(ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe));
+        return ctx.raise(&MEGAMOE_TOPOLOGY, &[], &[f::moe_a2a_backend, f::attn_dp_size, f::dp_size, f::enable_dp_attention], fixes);
+    }
+    if ctx.cfg.is(f::moe_runner_backend, "auto") {
+        ctx.cfg.set(f::moe_runner_backend, PyValue::Str("flashinfer_megamoe".into()));
+    }
+    if !ctx.cfg.is(f::moe_runner_backend, "flashinfer_megamoe") {
+        let fixes = vec![ctx.fix_set("Use --moe-runner-backend flashinfer_megamoe", f::moe_runner_backend, "flashinfer_megamoe", Applicability::Safe)];
+        return ctx.raise(&MEGAMOE_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+    }
+    if !is_sm(ctx, 10) {
+        let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe)];
+        return ctx.raise(&MEGAMOE_SM100, &[], &[f::moe_a2a_backend], fixes);
+    }
+    Ok(())
+}
+
+/// What is left of the `flashinfer_megamoe` branch when the checkpoint's MoE quantization is
+/// not known: its checks are not run and the runner it would pick is not known.
+fn megamoe_not_run(ctx: &mut Ctx) -> Step {
     ctx.on_unknown_branch = true;
     ctx.skip(site("moe_hook.validate_flashinfer_megamoe_envs", "FlashInfer MegaMOE NVFP4 W4A16 requires"), NotRunReason::ModelConfig);
     ctx.skip(site("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE must be one of"), NotRunReason::ModelConfig);
@@ -1074,6 +1244,33 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
         ctx.cfg.set_unknown(f::moe_runner_backend, PyValue::Str("flashinfer_megamoe".into()));
     }
     Ok(())
+}
+
+/// `model_config.is_fp4_experts or model_config.nvfp4_moe_meta is not None`, where the facts
+/// decide it. Both read the config's `quantization_config` (`routed_experts_quant_method:
+/// mxfp4`; a MIXED_PRECISION one with `moe_quant_algo: NVFP4`), keys the facts do not keep: a
+/// config without a `quantization_config` (none at all, or ModelOpt's `hf_quant_config.json`
+/// beside it) has neither. DeepSeek-V4 also reads its FP4 expert layout from the checkpoint's
+/// files. None when not known.
+fn checkpoint_fp4_moe(m: &crate::models::ModelFacts) -> Option<bool> {
+    if m.from == crate::models::FactsFrom::InferredFamily || m.architecture == Some("DeepseekV4ForCausalLM") {
+        return None;
+    }
+    match &m.raw?.quantization {
+        None => Some(false),
+        Some(q) if q.from == "hf_quant_config.json" => Some(false),
+        Some(_) => None,
+    }
+}
+
+/// Whether `model_config.dtype` is torch.bfloat16: the `--dtype` given, or for `auto` the dtype
+/// SGLang computes from the checkpoint (a catalog model's). None (the check not run) otherwise.
+fn model_dtype_is_bfloat16(ctx: &mut Ctx, needs: crate::release::SiteRef) -> Option<bool> {
+    match ctx.cfg.str(f::dtype).unwrap_or("auto") {
+        "bfloat16" => Some(true),
+        "half" | "float16" | "float" | "float32" => Some(false),
+        _ => ctx.model_fact(needs, |m| m.computed.map(|c| c.dtype == "bfloat16")),
+    }
 }
 
 /// Fixes of the FlashInfer A2A topology checks: DP attention over the TP group (there is none
