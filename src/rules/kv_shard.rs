@@ -348,8 +348,41 @@ pub static ENCODER_DECODER: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64",
 };
 
+pub static DSA_NEEDS_INTERLEAVE_CP: Rule = Rule {
+    code: "KVS034",
+    name: "kv-sharding-dsa-needs-interleave-prefill-cp",
+    sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires CUDA interleave prefill CP > 1 and PP1."),
+    explanation: "With the dsa attention backend, a DeepSeek-style sparse-attention (DSA) model's KV is sharded along the interleaved prefill context-parallel layout: it needs a CUDA GPU, --enable-prefill-cp with --attn-cp-size above 1 and --cp-strategy interleave, and no pipeline parallelism (--pp-size 1).",
+    flags: &["--enable-kv-cache-sharding", "--enable-prefill-cp", "--attn-cp-size", "--cp-strategy", "--pp-size"],
+    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa",
+    example_good: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+};
+
+pub static DSA_NEEDS_TRTLLM_FP8: Rule = Rule {
+    code: "KVS035",
+    name: "kv-sharding-dsa-needs-trtllm-fp8-kv-page-64",
+    sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires TRTLLM prefill/decode with fp8_e4m3"),
+    explanation: "Sharded DSA prefill runs on TensorRT-LLM's sparse-attention kernels only: the DSA prefill and decode backends must both be trtllm, the KV cache fp8_e4m3 and the page size 64. On Blackwell (SM100) SGLang picks these when they are left unset; on other GPUs (and with another --kv-cache-dtype or --page-size) it does not.",
+    flags: &["--enable-kv-cache-sharding", "--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype", "--page-size"],
+    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+};
+
+pub static DSA_NEEDS_MOONCAKE_KPOOL1: Rule = Rule {
+    code: "KVS036",
+    name: "kv-sharding-dsa-needs-mooncake-plain-index-pool",
+    sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires Mooncake, uncompressed index_kpool=1"),
+    explanation: "Sharded DSA KV is sent to the decode workers by Mooncake only (--disaggregation-transfer-backend mooncake), with the indexer keys unpooled (the config's index_kpool 1, index_kpool_compress false) and every layer's DSA cache in one pool (no --enable-dsa-cache-layer-split).",
+    flags: &["--enable-kv-cache-sharding", "--disaggregation-transfer-backend", "--enable-dsa-cache-layer-split"],
+    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave --enable-dsa-cache-layer-split",
+    example_good: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+};
+
 /// Every rule in this family.
 pub static RULES: &[&Rule] = &[
+    &DSA_NEEDS_INTERLEAVE_CP,
+    &DSA_NEEDS_TRTLLM_FP8,
+    &DSA_NEEDS_MOONCAKE_KPOOL1,
     &PREFILL_ONLY,
     &SPECULATIVE,
     &DLLM,
@@ -681,6 +714,67 @@ fn deepseek_dsa(m: &crate::models::ModelFacts, release: &str) -> Option<bool> {
     (!listed).then_some(false)
 }
 
+/// The dsa branch of `validate_kv_shard_attention_backend`: the interleaved prefill CP layout,
+/// the TRT-LLM DSA kernels with an FP8 KV cache in 64-token pages, then Mooncake and a plain
+/// indexer key pool. The backends and KV dtype are those resolved so far (the DSA passes of the
+/// model hook fill them from the model and the GPU).
+fn validate_dsa_kv_shard(ctx: &mut Ctx) -> Step {
+    let remove = |ctx: &Ctx| ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe);
+    if !ctx.cfg.is(f::device, "cuda")
+        || !ctx.cfg.truthy(f::enable_prefill_cp)
+        || ctx.cfg.int(f::attn_cp_size).unwrap_or(1) <= 1
+        || !ctx.cfg.is(f::cp_strategy, "interleave")
+        || ctx.cfg.int(f::pp_size).unwrap_or(1) != 1
+    {
+        let fixes = vec![remove(ctx)];
+        return ctx.raise(&DSA_NEEDS_INTERLEAVE_CP, &[], &[f::enable_kv_cache_sharding, f::enable_prefill_cp, f::attn_cp_size, f::cp_strategy, f::pp_size], fixes);
+    }
+    if !ctx.cfg.is(f::dsa_prefill_backend, "trtllm")
+        || !ctx.cfg.is(f::dsa_decode_backend, "trtllm")
+        || !ctx.cfg.is(f::kv_cache_dtype, "fp8_e4m3")
+        || ctx.cfg.int(f::page_size) != Some(64)
+    {
+        // the values the command gives that the kernels do not take
+        let mut fixes = Vec::new();
+        for (field, want) in [(f::dsa_prefill_backend, "trtllm"), (f::dsa_decode_backend, "trtllm"), (f::kv_cache_dtype, "fp8_e4m3"), (f::page_size, "64")] {
+            if ctx.cfg.is_explicit(field) && ctx.cfg.get(field).py_str() != want {
+                fixes.push(ctx.fix_set(format!("Use {} {want}", ctx.flag(field)), field, want, Applicability::Unsafe));
+            }
+        }
+        fixes.push(remove(ctx));
+        return ctx.raise(&DSA_NEEDS_TRTLLM_FP8, &[], &[f::enable_kv_cache_sharding, f::dsa_prefill_backend, f::dsa_decode_backend, f::kv_cache_dtype, f::page_size], fixes);
+    }
+    let mooncake = ctx.cfg.is(f::disaggregation_transfer_backend, "mooncake");
+    let split = ctx.cfg.truthy(f::enable_dsa_cache_layer_split);
+    // `get_dsa_index_kpool(hf_config) != 1 or get_dsa_index_kpool_compress(hf_config)`: the
+    // facts keep index_kpool (1 when the config does not write it), not index_kpool_compress.
+    let needs = site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires Mooncake, uncompressed index_kpool=1");
+    let pooled = if mooncake && !split {
+        match ctx.model_fact(needs, |m| m.raw.filter(|_| m.from != crate::models::FactsFrom::InferredFamily).map(|r| r.index_kpool.unwrap_or(1))) {
+            Some(1) => {
+                ctx.model_config(needs);
+                false
+            }
+            Some(_) => true,
+            None => false,
+        }
+    } else {
+        false
+    };
+    if !mooncake || split || pooled {
+        let mut fixes = Vec::new();
+        if !mooncake {
+            fixes.push(ctx.fix_set("Use --disaggregation-transfer-backend mooncake", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe));
+        }
+        if split {
+            fixes.push(ctx.fix_remove("Remove --enable-dsa-cache-layer-split", f::enable_dsa_cache_layer_split, Applicability::Unsafe));
+        }
+        fixes.push(remove(ctx));
+        return ctx.raise(&DSA_NEEDS_MOONCAKE_KPOOL1, &[], &[f::enable_kv_cache_sharding, f::disaggregation_transfer_backend, f::enable_dsa_cache_layer_split], fixes);
+    }
+    Ok(())
+}
+
 /// `model_config.is_encoder_decoder` (`is_encoder_decoder_model(hf_config.architectures)`).
 fn encoder_decoder(m: &crate::models::ModelFacts, release: &str) -> Option<bool> {
     let arch = m.architecture?;
@@ -716,11 +810,7 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
         return Ok(());
     };
     if prefill == "dsa" {
-        // DSA's split backends and KV dtype are resolved from the model.
-        ctx.model_config(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires CUDA interleave prefill CP"));
-        ctx.model_config(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires TRTLLM prefill/decode"));
-        ctx.model_config(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires Mooncake"));
-        return Ok(());
+        return validate_dsa_kv_shard(ctx);
     }
     // is_deepseek_dsa(hf_config): a DSA model needs the dsa backend.
     let release = ctx.release.version;
