@@ -34,6 +34,16 @@ pub static CG002: Rule = Rule {
     example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 8192",
 };
 
+pub static CG003: Rule = Rule {
+    code: "CG003",
+    name: "cuda-graph-prefill-max-context-over-model-context",
+    sglang: raises("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context exceeds the model context length"),
+    explanation: "SGLang rounds the prefill CUDA graphs' fixed context size (--cuda-graph-prefill-max-context, alias --context-bucket, or the prefill 'max_context_size' of --cuda-graph-config) up to a whole number of KV pages, and that size may not exceed the model's context length (the config's, or --context-length). Use the context length or less.",
+    flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config", "--context-length"],
+    example_bad: "--model-path Qwen/Qwen3-8B --cuda-graph-prefill-max-context 65536",
+    example_good: "--model-path Qwen/Qwen3-8B --cuda-graph-prefill-max-context 32768",
+};
+
 /// Warnings SGLang logs while resolving the CUDA graph configuration (no raise site).
 pub static CG101: Rule = Rule {
     code: "CG101",
@@ -86,7 +96,7 @@ pub static CG105: Rule = Rule {
     example_good: "",
 };
 
-pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG101, &CG102, &CG103, &CG104, &CG105];
+pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG003, &CG101, &CG102, &CG103, &CG104, &CG105];
 
 /// A release whose `Backend` still has `tc_piecewise` (0.5.18: its --cuda-graph-backend-* choices
 /// name it): it is allowed, the prefill default off CUDA, and its own compatibility rules run.
@@ -653,14 +663,51 @@ pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) -> Step {
             fixes,
         );
     }
-    // page_size is resolved by overrides._page_size_default (not modelled here), and the
-    // aligned size is compared with the model's context length.
-    ctx.model_config(site("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context exceeds"));
-    if let (Some(page), Some(r)) = (ctx.cfg.int(f::page_size), requested.as_int()) {
-        if page > 0 {
-            let aligned = (r + page - 1).div_euclid(page) * page;
-            with_phase(ctx, PREFILL, "max_context_size", PyValue::Int(aligned));
+    // The size page-aligned (page_size as resolved so far: a value an unmodelled pass may have
+    // written leaves the comparison not run), then compared with `model_config.context_len`.
+    let exceeds = site("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context exceeds");
+    let (Some(page), Some(r)) = (ctx.cfg.int(f::page_size), requested.as_int()) else {
+        ctx.model_config(exceeds);
+        return Ok(());
+    };
+    if page <= 0 {
+        ctx.model_config(exceeds);
+        return Ok(());
+    }
+    let aligned = (r + page - 1).div_euclid(page) * page;
+    if let Some(len) = model_context_len(ctx, exceeds) {
+        if len > 0 && aligned > len {
+            let mut fixes = Vec::new();
+            if ctx.cfg.is_explicit(f::cuda_graph_prefill_max_context) {
+                // the longest page-aligned size within the context length
+                let fit = len - len.rem_euclid(page);
+                if fit > 0 {
+                    fixes.push(ctx.fix_set(format!("Capture up to the model's context length ({fit})"), f::cuda_graph_prefill_max_context, &fit.to_string(), Applicability::Unsafe));
+                }
+                fixes.push(ctx.fix_remove("Drop --cuda-graph-prefill-max-context (no fixed prefill context size)", f::cuda_graph_prefill_max_context, Applicability::Unsafe));
+            }
+            let args: &Args = &[("aligned_size", &aligned), ("model_context_len", &len)];
+            return ctx.raise(&CG003, args, &[f::cuda_graph_prefill_max_context, f::cuda_graph_config, f::context_length], fixes);
         }
     }
+    with_phase(ctx, PREFILL, "max_context_size", PyValue::Int(aligned));
     Ok(())
+}
+
+/// `model_config.context_len`: --context-length when given (a longer one than the model's was
+/// refused or allowed by `_derive_context_length` already), else the length SGLang derives
+/// from the config (the catalog's, or replayed from a given config's values). None (the check
+/// at `needs` not run) when not known.
+fn model_context_len(ctx: &mut Ctx, needs: crate::release::SiteRef) -> Option<i64> {
+    if let Some(given) = ctx.cfg.int(f::context_length) {
+        return Some(given);
+    }
+    let lists = crate::models::builtin_lists(ctx.release.version);
+    ctx.model_fact(needs, |m| {
+        let replayed = || match (m.from, m.raw, lists) {
+            (crate::models::FactsFrom::GivenConfig, Some(raw), Some(lists)) => crate::models::derived_context_length(raw, lists),
+            _ => None,
+        };
+        m.computed.map(|c| c.context_length).or_else(replayed)
+    })
 }
