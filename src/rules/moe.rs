@@ -1160,12 +1160,31 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     let supported_by_flag = matches!(q, Some("mxfp8" | "modelopt_fp4")) || (w4a16 && q == Some("nvfp4_online"));
     if !supported_by_flag {
         let needs = site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8");
+        // On SM100 the DeepSeek-family override gives a DeepseekV3ForCausalLM checkpoint that
+        // names no quantization method --quantization fp8 when its safetensors hold FP8 expert
+        // weights (`has_fp8_weights_in_checkpoint`): SGLang refuses either way, but the value its
+        // message names is then the checkpoint files' (not known here).
+        let files_decide = q.is_none() && is_sm(ctx, 10) && architecture == Some("DeepseekV3ForCausalLM");
         match ctx.model_fact(needs, checkpoint_fp4_moe) {
+            Some(false) if files_decide => {
+                ctx.skip(needs, NotRunReason::Files);
+                return megamoe_not_run(ctx);
+            }
             Some(false) => {
-                let fixes = vec![
-                    ctx.fix_set("Quantize the experts to MXFP8 when loading (--quantization mxfp8)", f::quantization, "mxfp8", Applicability::Unsafe),
-                    ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe),
-                ];
+                // the checkpoint's own quantization, when MegaMOE takes it (a ModelOpt NVFP4
+                // checkpoint), else MXFP8 quantized at load time for an unquantized one
+                let checkpoint = ctx.model.and_then(|m| m.computed).map(|c| c.quantization.clone());
+                let mut fixes = Vec::new();
+                match checkpoint {
+                    Some(Some(cq)) if cq == "modelopt_fp4" && q.is_none() => {
+                        fixes.push(ctx.fix_set("Name the checkpoint's quantization: --quantization modelopt_fp4", f::quantization, "modelopt_fp4", Applicability::Unsafe));
+                    }
+                    Some(None) if q.is_none() => {
+                        fixes.push(ctx.fix_set("Quantize the experts to MXFP8 when loading (--quantization mxfp8)", f::quantization, "mxfp8", Applicability::Unsafe));
+                    }
+                    _ => {}
+                }
+                fixes.push(ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe));
                 let repr = quantization.repr();
                 return ctx.raise(&MEGAMOE_QUANTIZATION, &[("quantization!r", &repr)], &[f::moe_a2a_backend, f::quantization], fixes);
             }
