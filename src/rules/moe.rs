@@ -291,6 +291,16 @@ pub static DISPATCH_MXFP8_NEEDS_QUANT: Rule = Rule {
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type bf16",
 };
 
+pub static DISPATCH_NVFP4_NEEDS_FP4_MOE: Rule = Rule {
+    code: "MOE066",
+    name: "flashinfer-a2a-nvfp4-dispatch-needs-nvfp4-moe",
+    sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type nvfp4 requires NVFP4"),
+    explanation: "NVFP4 activations in FlashInfer's all-to-all feed NVFP4 experts: --quantization modelopt_fp4, or a mixed-precision ModelOpt checkpoint whose quantization_config marks its MoE layers NVFP4. SGLang reads --quantization as given here, not the checkpoint's method: for other models dispatch in bf16 (or leave the dispatch type auto).",
+    flags: &["--flashinfer-a2a-dispatch-type", "--quantization"],
+    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type nvfp4",
+    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type bf16",
+};
+
 pub static DISPATCH_MXFP8_NEEDS_ROUTED: Rule = Rule {
     code: "MOE027",
     name: "flashinfer-a2a-mxfp8-dispatch-needs-trtllm-routed",
@@ -674,6 +684,7 @@ pub static RULES: &[&Rule] = &[
     &FLASHINFER_NVFP4_DISPATCH_SET,
     &FLASHINFER_TRTLLM_ROUTED,
     &DISPATCH_MXFP8_NEEDS_QUANT,
+    &DISPATCH_NVFP4_NEEDS_FP4_MOE,
     &DISPATCH_MXFP8_NEEDS_ROUTED,
     &FLASHINFER_A2A_RUNNER,
     &MORI_EPV2_FORCED,
@@ -1282,6 +1293,22 @@ fn checkpoint_fp4_moe(m: &crate::models::ModelFacts) -> Option<bool> {
     }
 }
 
+/// `model_config.nvfp4_moe_meta is not None`: the config's `quantization_config` has
+/// `quant_algo: MIXED_PRECISION`, `moe_quant_algo: NVFP4` and a `group_size`. The facts keep
+/// `quant_algo` only: a config without a `quantization_config` (none at all, or ModelOpt's
+/// `hf_quant_config.json` beside it), or with another `quant_algo`, has none. None when not known.
+fn hybrid_nvfp4_moe(m: &crate::models::ModelFacts) -> Option<bool> {
+    if m.from == crate::models::FactsFrom::InferredFamily {
+        return None;
+    }
+    match &m.raw?.quantization {
+        None => Some(false),
+        Some(q) if q.from == "hf_quant_config.json" => Some(false),
+        Some(q) if !q.quant_algo.as_deref().is_some_and(|a| a.eq_ignore_ascii_case("MIXED_PRECISION")) => Some(false),
+        Some(_) => None,
+    }
+}
+
 /// Whether `model_config.dtype` is torch.bfloat16: the `--dtype` given, or for `auto` the dtype
 /// SGLang computes from the checkpoint (a catalog model's). None (the check not run) otherwise.
 fn model_dtype_is_bfloat16(ctx: &mut Ctx, needs: crate::release::SiteRef) -> Option<bool> {
@@ -1482,7 +1509,11 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                     Some("mxfp8") => Some("mxfp8"),
                     Some("modelopt_fp4") => Some("nvfp4"),
                     // nvfp4 when the model has NVFP4 MoE metadata, else bf16
-                    _ => None,
+                    _ => match ctx.model.as_ref().and_then(hybrid_nvfp4_moe) {
+                        Some(true) => Some("nvfp4"),
+                        Some(false) => Some("bf16"),
+                        None => None,
+                    },
                 };
             }
             match resolved {
@@ -1497,8 +1528,18 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                     }
                 }
                 Some("nvfp4") if q != Some("modelopt_fp4") => {
-                    ctx.model_config(site("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type nvfp4 requires"));
-                    ctx.on_unknown_branch = true;
+                    let needs = site("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type nvfp4 requires");
+                    match ctx.model_fact(needs, hybrid_nvfp4_moe) {
+                        Some(false) => {
+                            let mut fixes = vec![ctx.fix_set("Use --flashinfer-a2a-dispatch-type bf16", f::flashinfer_a2a_dispatch_type, "bf16", Applicability::Unsafe)];
+                            if q.is_none() && ctx.model.and_then(|m| m.computed).is_some_and(|c| c.quantization.as_deref() == Some("modelopt_fp4")) {
+                                fixes.push(ctx.fix_set("Name the checkpoint's quantization: --quantization modelopt_fp4", f::quantization, "modelopt_fp4", Applicability::Unsafe));
+                            }
+                            return ctx.raise(&DISPATCH_NVFP4_NEEDS_FP4_MOE, &[], &[f::flashinfer_a2a_dispatch_type, f::quantization], fixes);
+                        }
+                        Some(true) => {}
+                        None => ctx.on_unknown_branch = true,
+                    }
                 }
                 _ => {}
             }
