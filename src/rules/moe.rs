@@ -487,7 +487,7 @@ pub static MEGAMOE_QUANTIZATION: Rule = Rule {
     code: "MOE058",
     name: "flashinfer-megamoe-needs-fp4-or-mxfp8-moe",
     sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8"),
-    explanation: "FlashInfer's MegaMOE kernels take MXFP8 or NVFP4 experts only: --quantization mxfp8 or modelopt_fp4, or a checkpoint whose quantization_config marks its routed experts MXFP4 or its MoE layers NVFP4 (a mixed-precision ModelOpt checkpoint). SGLang reads --quantization as the command leaves it (or a model override sets it), not the checkpoint's own method, so a BF16 or a block-FP8 checkpoint without --quantization mxfp8 is refused.",
+    explanation: "FlashInfer's MegaMOE kernels take MXFP8 or NVFP4 experts only: --quantization mxfp8 or modelopt_fp4, or a checkpoint whose quantization_config marks its routed experts MXFP4 or its MoE layers NVFP4 (a mixed-precision ModelOpt checkpoint). SGLang reads --quantization as the command leaves it (or a model override sets it), not the checkpoint's own method: a BF16 checkpoint is refused unless quantized to MXFP8 when loading (--quantization mxfp8), a ModelOpt NVFP4 one (its hf_quant_config.json) unless --quantization modelopt_fp4 names it, and a standard block-FP8 one always.",
     flags: &["--moe-a2a-backend", "--quantization"],
     example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe",
     example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
