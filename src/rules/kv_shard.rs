@@ -734,14 +734,9 @@ fn validate_dsa_kv_shard(ctx: &mut Ctx) -> Step {
         || !ctx.cfg.is(f::kv_cache_dtype, "fp8_e4m3")
         || ctx.cfg.int(f::page_size) != Some(64)
     {
-        // the values the command gives that the kernels do not take
-        let mut fixes = Vec::new();
-        for (field, want) in [(f::dsa_prefill_backend, "trtllm"), (f::dsa_decode_backend, "trtllm"), (f::kv_cache_dtype, "fp8_e4m3"), (f::page_size, "64")] {
-            if ctx.cfg.is_explicit(field) && ctx.cfg.get(field).py_str() != want {
-                fixes.push(ctx.fix_set(format!("Use {} {want}", ctx.flag(field)), field, want, Applicability::Unsafe));
-            }
-        }
-        fixes.push(remove(ctx));
+        // (which values the kernels need depends on one another: the DSA backends SGLang
+        // picks follow the KV dtype and the GPU, so no single edit is offered)
+        let fixes = vec![remove(ctx)];
         return ctx.raise(&DSA_NEEDS_TRTLLM_FP8, &[], &[f::enable_kv_cache_sharding, f::dsa_prefill_backend, f::dsa_decode_backend, f::kv_cache_dtype, f::page_size], fixes);
     }
     let mooncake = ctx.cfg.is(f::disaggregation_transfer_backend, "mooncake");
