@@ -164,7 +164,7 @@ impl Tables {
             .enumerate()
             .map(|(pos, (o, i))| (o, pos, i))
             .collect();
-        sorted.sort();
+        crate::sorting::sort(&mut sorted);
         let required = schema.actions.iter().enumerate().filter(|(_, a)| a.required).map(|(i, _)| i).collect();
         Tables { version: schema.sglang_version.clone(), sorted, required }
     }
@@ -179,7 +179,7 @@ impl Tables {
             .take_while(|(o, _, _)| o.starts_with(prefix))
             .map(|(o, pos, i)| (*pos, o.as_str(), *i))
             .collect();
-        hits.sort_unstable();
+        crate::sorting::sort(&mut hits);
         hits.into_iter().map(|(_, o, i)| (o, i)).collect()
     }
 }
@@ -1275,7 +1275,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             if !edits.is_empty() {
-                edits.sort_by_key(|e| (e.start, e.end));
+                crate::sorting::sort_by_key(&mut edits, |e| (e.start, e.end));
                 let title = format!("Fix each: {}", titles.join("; "));
                 d.fixes.push(Fix { title, applicability, edits });
             }

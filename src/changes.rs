@@ -128,7 +128,7 @@ pub fn between(from: &Schema, to: &Schema) -> Changes {
     let new = by_option(to);
     let mut changes = Vec::new();
     let mut flags: Vec<&str> = old.keys().chain(new.keys()).copied().collect();
-    flags.sort_unstable();
+    crate::sorting::sort(&mut flags);
     flags.dedup();
     // A flag with several spellings (`--tp-size`/`--tensor-parallel-size`) is one action: its
     // changes are listed once, under its first spelling that both releases have.

@@ -250,7 +250,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once
             let mut hooks = ctx.not_modelled;
-            hooks.sort_unstable();
+            crate::sorting::sort(&mut hooks);
             hooks.dedup();
             (ctx.not_run, hooks.len(), resolved)
         };

@@ -129,7 +129,7 @@ impl Diagnostic {
 /// range, splits a character, or overlaps another.
 pub fn apply_edits(text: &str, edits: &[Edit]) -> Option<String> {
     let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by_key(|e| (e.start, e.end));
+    crate::sorting::sort_by_key(&mut sorted, |e| (e.start, e.end));
     let mut out = String::with_capacity(text.len());
     let mut at = 0usize;
     for e in sorted {

@@ -106,7 +106,7 @@ pub fn choose_edits(findings: &[&Diagnostic], text: &str, unsafe_fixes: bool) ->
 /// both does): the edits of a round are kept apart, and a fix may well remove two flags side by side.
 fn joined(edits: &[Edit]) -> Vec<Edit> {
     let mut sorted = edits.to_vec();
-    sorted.sort_by_key(|e| (e.start, e.end));
+    crate::sorting::sort_by_key(&mut sorted, |e| (e.start, e.end));
     let mut out: Vec<Edit> = Vec::with_capacity(sorted.len());
     for e in sorted {
         match out.last_mut() {
@@ -127,7 +127,7 @@ fn compose(current: &str, mut combined: Vec<Edit>, mut next: Vec<Edit>) -> Vec<E
     let growth = |c: &Edit| c.replacement.len() as isize - (c.end - c.start) as isize;
     // From the end backwards: an edit never moves the positions before it. `text` is the text
     // with the edits composed so far (the combined edits describe it).
-    next.sort_by_key(|e| std::cmp::Reverse((e.start, e.end)));
+    crate::sorting::sort_by_key(&mut next, |e| std::cmp::Reverse((e.start, e.end)));
     let mut text = current.to_string();
     for e in next {
         let after = apply_edits(&text, std::slice::from_ref(&e));

@@ -39,6 +39,7 @@ pub mod secrets;
 pub mod shell;
 pub mod site_pages;
 pub mod snapshot;
+pub mod sorting;
 pub mod sources;
 pub mod span;
 pub mod suggest;

@@ -400,14 +400,14 @@ fn pairs(servers: &[PdServer]) -> Vec<(usize, usize)> {
             (p, d) => match_up(p, d, &mut out),
         }
     }
-    lone_prefills.sort_unstable();
-    lone_decodes.sort_unstable();
+    crate::sorting::sort(&mut lone_prefills);
+    crate::sorting::sort(&mut lone_decodes);
     // A different model on each side: only when one side is a single server, so the pairing
     // is not a guess among several.
     if lone_prefills.len() == 1 || lone_decodes.len() == 1 {
         match_up(&lone_prefills, &lone_decodes, &mut out);
     }
-    out.sort_unstable();
+    crate::sorting::sort(&mut out);
     out
 }
 

@@ -45,7 +45,7 @@ const MAX_DEPTH: usize = 3;
 pub fn redact_for_link(text: &str) -> Redacted {
     let mut found = Vec::new();
     find_in(text, 0, &mut found);
-    found.sort_by_key(|(s, _)| (s.start, s.end));
+    crate::sorting::sort_by_key(&mut found, |(s, _)| (s.start, s.end));
     let mut out = String::with_capacity(text.len());
     let mut redacted = Vec::new();
     let mut at = 0usize;

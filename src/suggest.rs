@@ -130,7 +130,7 @@ pub fn suggest_flag(schema: &Schema, flag: &str) -> Vec<Suggestion> {
         .map(|o| (strsim::damerau_levenshtein(&target, o), o))
         .filter(|(d, _)| *d <= limit)
         .collect();
-    scored.sort_by_key(|(d, _)| *d);
+    crate::sorting::sort_by_key(&mut scored, |(d, _)| *d);
     let best = scored.first().map(|(d, _)| *d);
     let n_best = scored.iter().filter(|(d, _)| Some(*d) == best).count();
     for (i, (_, o)) in scored.iter().take(3).enumerate() {
@@ -178,7 +178,7 @@ pub fn closest_choice(value: &str, choices: &[String]) -> Option<String> {
         .map(|c| (strsim::damerau_levenshtein(&v, &norm(c)), c))
         .filter(|(d, _)| *d <= limit)
         .collect();
-    scored.sort_by_key(|(d, _)| *d);
+    crate::sorting::sort_by_key(&mut scored, |(d, _)| *d);
     match scored.as_slice() {
         [(d, c), rest @ ..] if rest.first().map(|(d2, _)| d2 > d).unwrap_or(true) => Some((*c).clone()),
         _ => None,

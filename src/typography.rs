@@ -440,7 +440,7 @@ pub fn lint(text: &str) -> Vec<Diagnostic> {
         }
     }
     out.extend(hidden(text));
-    out.sort_by_key(|d| (d.span.start, d.span.end));
+    crate::sorting::sort_by_key(&mut out, |d| (d.span.start, d.span.end));
     cap_hidden(group(text, out))
 }
 
@@ -580,7 +580,7 @@ fn cap_hidden(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         out.push(sum);
     }
     if summaries {
-        out.sort_by_key(|d| (d.span.start, d.span.end));
+        crate::sorting::sort_by_key(&mut out, |d| (d.span.start, d.span.end));
     }
     out
 }

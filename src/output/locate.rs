@@ -25,7 +25,7 @@ impl Locator {
     pub fn new(text: &str, offsets: impl IntoIterator<Item = usize>) -> Locator {
         let len = text.len();
         let mut wanted: Vec<usize> = offsets.into_iter().map(|o| o.min(len)).collect();
-        wanted.sort_unstable();
+        crate::sorting::sort(&mut wanted);
         wanted.dedup();
         let mut found = Vec::with_capacity(wanted.len());
         let mut chars = text.char_indices().peekable();

@@ -60,7 +60,7 @@ pub fn render(files: &[(&FileReport, &str)]) -> String {
         let lines = LineIndex::new(text);
         let mut findings: Vec<&Diagnostic> = file.diagnostics.iter().chain(file.commands.iter().flat_map(|c| c.command.diagnostics.iter())).collect();
         // Stable: findings at one place keep the order SGLang meets them in.
-        findings.sort_by_key(|d| d.span.start);
+        crate::sorting::sort_by_key(&mut findings, |d| d.span.start);
         for d in findings {
             write_finding(&mut out, &file.file, &lines, d);
         }

@@ -509,9 +509,9 @@ fn apply_deepep_adjustments(ctx: &mut Ctx) {
         _ => return,
     };
     let mut sorted = bs.clone();
-    sorted.sort_unstable();
+    crate::sorting::sort(&mut sorted);
     let mut aligned: Vec<i64> = bs.iter().map(|b| (b + 7).div_euclid(8) * 8).collect();
-    aligned.sort_unstable();
+    crate::sorting::sort(&mut aligned);
     aligned.dedup();
     if aligned != sorted {
         if let Some(last) = aligned.last().copied() {

@@ -330,7 +330,7 @@ fn validate_linker_config(ctx: &mut Ctx, config: &PyValue) -> bool {
         .filter(|k| !matches!(*k, "linker" | "linker_module_path" | "linker_extra_config"))
         .collect();
     if !unknown.is_empty() {
-        unknown.sort_unstable();
+        crate::sorting::sort(&mut unknown);
         unknown.dedup();
         let list: Vec<String> = unknown.iter().map(|k| str_repr(k)).collect();
         let sorted_unknown = format!("[{}]", list.join(", "));

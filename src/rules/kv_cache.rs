@@ -1008,7 +1008,7 @@ pub fn is_blackwell(hw: &Hardware) -> bool {
 /// Python `repr(sorted(set_of_str))`.
 fn sorted_repr(items: &[&str]) -> String {
     let mut v: Vec<&str> = items.to_vec();
-    v.sort_unstable();
+    crate::sorting::sort(&mut v);
     v.dedup();
     let inner: Vec<String> = v.iter().map(|s| str_repr(s)).collect();
     format!("[{}]", inner.join(", "))
@@ -2069,7 +2069,7 @@ mod tests {
     fn apply(text: &str, fix: &crate::diagnostic::Fix) -> String {
         let mut out = text.to_string();
         let mut edits = fix.edits.clone();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.start));
+        crate::sorting::sort_by_key(&mut edits, |e| std::cmp::Reverse(e.start));
         for e in edits {
             out.replace_range(e.start..e.end, &e.replacement);
         }
@@ -2108,7 +2108,7 @@ mod tests {
     #[test]
     fn rule_codes_are_unique() {
         let mut codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
-        codes.sort_unstable();
+        crate::sorting::sort(&mut codes);
         let n = codes.len();
         codes.dedup();
         assert_eq!(n, codes.len());

@@ -245,7 +245,7 @@ fn quantize_and_serve(ctx: &mut Ctx) -> Step {
     let modelopt = ctx.cfg.str(f::quantization).is_some_and(|q| MODELOPT_QUANTIZATION_METHODS.contains(&q));
     if !modelopt {
         let mut sorted = MODELOPT_QUANTIZATION_METHODS.to_vec();
-        sorted.sort_unstable();
+        crate::sorting::sort(&mut sorted);
         let listed = sorted.join(", ");
         return ctx.raise(&QUANTIZE_AND_SERVE_NEEDS_MODELOPT, &[("', '.join(sorted(_MODELOPT_QUANTIZATION_METHODS))", &listed)], &[f::quantize_and_serve, f::quantization], vec![drop]);
     }

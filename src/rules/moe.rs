@@ -1153,7 +1153,7 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     if let Some(arch) = architecture {
         if !MEGAMOE_VALIDATED_ARCHITECTURES.contains(&arch) {
             let mut sorted = MEGAMOE_VALIDATED_ARCHITECTURES.to_vec();
-            sorted.sort_unstable();
+            crate::sorting::sort(&mut sorted);
             let sorted = format!("[{}]", sorted.iter().map(|a| str_repr(a)).collect::<Vec<_>>().join(", "));
             let listed = format!("[{}]", str_repr(arch));
             let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe)];

@@ -299,7 +299,7 @@ pub fn handle_media_url_security(ctx: &mut Ctx) -> Step {
         ctx.skip(site("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}"), NotRunReason::NotImplemented);
         return Ok(());
     }
-    normalized.sort();
+    crate::sorting::sort(&mut normalized);
     normalized.dedup();
     ctx.cfg.set(f::allowed_media_domains, PyValue::List(normalized.into_iter().map(PyValue::Str).collect()));
     Ok(())

@@ -587,7 +587,7 @@ pub fn check_file_with(path: &str, kind: Kind, text: &str, opts: &crate::CheckOp
     }
     pair_over_file(&mut out, text, &lines, &snippets, servers, &origins, ignored_codes);
     // in file order, whatever order the extractor found them in
-    out.commands.sort_by_key(|c| c.command.span.start);
+    crate::sorting::sort_by_key(&mut out.commands, |c| c.command.span.start);
     attach_template_findings(&mut out, templates);
     out
 }

@@ -84,11 +84,11 @@ pub fn extract_with_findings(text: &str) -> Extracted {
         walker.node(doc, &mut Vec::new(), 0);
     }
     let mut used = std::mem::take(&mut walker.used_templates);
-    used.sort_unstable();
+    crate::sorting::sort(&mut used);
     used.dedup();
     let findings = used.into_iter().filter_map(|k| templates.get(k)).map(|t| template_finding(text, t.clone())).collect();
     let mut unknown_variables = walker.unknown_variables;
-    unknown_variables.sort_unstable();
+    crate::sorting::sort(&mut unknown_variables);
     unknown_variables.dedup();
     Extracted { snippets: walker.snippets, findings, unknown_variables }
 }
@@ -757,7 +757,7 @@ impl Walker<'_> {
                         .map(|(r, text, host)| StandIn { file: seg.file.start + r.start..seg.file.start + r.end, text, template: None, host }),
                 );
             }
-            found.sort_by_key(|s| s.file.start);
+            crate::sorting::sort_by_key(&mut found, |s| s.file.start);
             for f in found {
                 if !out.last().is_some_and(|last| last.file.end > f.file.start) {
                     out.push(f);

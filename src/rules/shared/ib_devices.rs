@@ -125,7 +125,7 @@ fn normalize_device_group(ctx: &mut Ctx, normalized: &str, context: &str, dest: 
     let invalid: Vec<&str> = unique.iter().copied().filter(|d| !available.iter().any(|a| a == d)).collect();
     if !invalid.is_empty() {
         let mut sorted = available.clone();
-        sorted.sort();
+        crate::sorting::sort(&mut sorted);
         let list = |v: &[&str]| format!("[{}]", v.iter().map(|s| str_repr(s)).collect::<Vec<_>>().join(", "));
         let avail: Vec<&str> = sorted.iter().map(String::as_str).collect();
         let valid: Vec<&str> = unique.iter().copied().filter(|d| available.iter().any(|a| a == d)).collect();
