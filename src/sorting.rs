@@ -1,41 +1,17 @@
 //! One sort for the whole crate. The standard library's sorts are generic over the element and
 //! the comparison, so each `sort` / `sort_by_key` / `sort_unstable` call site compiles a whole
 //! driftsort or ipnsort of its own (1-5 KB each): in the page's wasm, 30-odd call sites made
-//! ~68 KB of sort code. Here the merge sort is compiled once, over positions, and asks the call
-//! site's comparison through `dyn`; what each call site compiles is that comparison and the
-//! moving of its elements into the sorted order.
-//!
-//! Stable (equal elements keep their order), O(n log n) comparisons, one `usize` buffer of n.
+//! ~68 KB of sort code. Here the standard library's stable sort is compiled once, over positions,
+//! and asks the call site's comparison through `dyn`; what each call site compiles is that
+//! comparison and the moving of its elements into the sorted order.
 
 use std::cmp::Ordering;
 
-/// The positions `0..n` in the order `cmp` sorts them, equal ones in their own order: a bottom-up
-/// merge sort, runs of 1, 2, 4, ... merged from `order` into `merged` and back.
+/// The positions `0..n` in the order `cmp` sorts them, equal ones in their own order (one
+/// instantiation of `slice::sort_by`, which is stable, for the whole crate).
 fn sorted_positions(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
-    let mut merged: Vec<usize> = Vec::with_capacity(n);
-    let mut width = 1;
-    while width < n {
-        merged.clear();
-        for run in order.chunks(2 * width) {
-            let (left, right) = run.split_at(width.min(run.len()));
-            let (mut l, mut r) = (left.iter().peekable(), right.iter().peekable());
-            while let (Some(&&a), Some(&&b)) = (l.peek(), r.peek()) {
-                // the right one first only when it is strictly less: stable
-                if cmp(b, a) == Ordering::Less {
-                    merged.push(b);
-                    r.next();
-                } else {
-                    merged.push(a);
-                    l.next();
-                }
-            }
-            merged.extend(l);
-            merged.extend(r);
-        }
-        std::mem::swap(&mut order, &mut merged);
-        width *= 2;
-    }
+    order.sort_by(|&a, &b| cmp(a, b));
     order
 }
 
