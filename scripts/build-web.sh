@@ -39,6 +39,12 @@ cargo run --quiet --bin sglang-preflight -- reference --html dist
 # it in (`release-checks`: its sites, pipeline, step maps and writes): the releases/<version>.json
 # of such a release carries it under "checks", so the page registers the release the CLI checks.
 cargo run --quiet --bin sglang-preflight -- release-checks >"$PKG/release-checks.json"
+# The rules' example commands, which the wasm goes without (its `rules()` gives them empty, src/lib.rs
+# `ex!`): { code: { example_bad, example_good } } from the native `reference --json`.
+cargo run --quiet --bin sglang-preflight -- reference --json | node -e '
+const rules = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(Object.fromEntries(rules.map((r) => [r.code, { example_bad: r.example_bad, example_good: r.example_good }]))));
+' > dist/rules/examples.json
 node scripts/security-headers.mjs check-dist
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
 # Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:

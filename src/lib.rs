@@ -7,6 +7,23 @@
 //! [`summary`] words a report's verdict; [`edits`] and [`flag_edit`] change the pasted text
 //! (fixes, the command builder) one exact byte span at a time.
 
+/// A rule's example command (`Rule::example_bad`, `Rule::example_good`), as written in the native
+/// build; the page's wasm goes without them (it never shows them: ~127 KB, ~18 KB gzipped), so
+/// its `rules()` gives them empty. The rule pages and the site's `rules/examples.json`
+/// (scripts/build-web.sh, from the native `reference --json`) carry them.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! ex {
+    ($s:expr) => {
+        $s
+    };
+}
+#[cfg(target_arch = "wasm32")]
+macro_rules! ex {
+    ($s:expr) => {
+        ""
+    };
+}
+
 pub mod argparse;
 pub mod changes;
 pub mod check;

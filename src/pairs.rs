@@ -35,8 +35,8 @@ pub static MODEL_DIFFERS: Rule = Rule {
     sglang: transfer(CONN, "CommonKVManager.try_ensure_parallel_info", "", "", true),
     explanation: "The decode server receives the prefill server's KV cache page by page and layer by layer, addressed by its own model's layout; SGLang compares the two servers' page size, KV cache dtype and layouts when they connect (try_ensure_parallel_info), not their models. Two paths may name the same weights (a hub id and a local copy), so this is a warning; different models give wrong output or a failed transfer.",
     flags: &["--model-path", "--disaggregation-mode"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1"),
 };
 pub static TRANSFER_BACKEND_DIFFERS: Rule = Rule {
     code: "PAIR002",
@@ -44,8 +44,8 @@ pub static TRANSFER_BACKEND_DIFFERS: Rule = Rule {
     sglang: transfer("sglang/srt/disaggregation/mooncake/conn.py", "KVArgsRegisterInfo.from_zmq", "", "", false),
     explanation: "Each side loads the KV manager of its own transfer backend: the prefill server's bootstrap thread reads the decode server's registration in its backend's message layout (Mooncake's and NIXL's `KVArgsRegisterInfo.from_zmq` read different frames), and with `fake` the decode server never registers. The transfer cannot happen; both servers need the same --disaggregation-transfer-backend.",
     flags: &["--disaggregation-transfer-backend", "--disaggregation-mode"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-transfer-backend nixl",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend nixl\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --disaggregation-transfer-backend nixl"),
 };
 pub static PAGE_SIZE_DIFFERS: Rule = Rule {
     code: "PAIR003",
@@ -59,8 +59,8 @@ pub static PAGE_SIZE_DIFFERS: Rule = Rule {
     ),
     explanation: "KV is transferred in pages, so both servers need the same page size; the decode server raises when it first fetches the prefill server's parallel info. Page sizes come from --page-size or the default (1, or 64 on ROCm with the vectorized_5d AITER layout); an attention backend that sets its own page size (FlashMLA, TRT-LLM, FA4, ...) can still move it, and then this is a warning.",
     flags: &["--page-size", "--disaggregation-mode"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --page-size 16\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --page-size 16\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --page-size 16",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --page-size 16\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --page-size 16\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --page-size 16"),
 };
 pub static KV_CACHE_DTYPE_DIFFERS: Rule = Rule {
     code: "PAIR004",
@@ -74,8 +74,8 @@ pub static KV_CACHE_DTYPE_DIFFERS: Rule = Rule {
     ),
     explanation: "SGLang compares the two servers' KV cache dtype strings as written (`bf16` and `bfloat16` differ). `auto` stays `auto`, except for a model whose quantization config has an FP8 KV cache, where it becomes `fp8_e4m3` (mem_cache/kv_cache_dtype.py configure_kv_cache_dtype): `auto` against `fp8_e4m3` depends on the model and is a warning.",
     flags: &["--kv-cache-dtype", "--disaggregation-mode"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --kv-cache-dtype fp8_e5m2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --kv-cache-dtype fp8_e5m2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --kv-cache-dtype fp8_e5m2",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --kv-cache-dtype fp8_e5m2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --kv-cache-dtype fp8_e5m2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1 --kv-cache-dtype fp8_e5m2"),
 };
 pub static PP_SIZE_LAYOUT: Rule = Rule {
     code: "PAIR005",
@@ -89,8 +89,8 @@ pub static PP_SIZE_LAYOUT: Rule = Rule {
     ),
     explanation: "The decode server maps the prefill server's pipeline stages onto its own: it must have the same pipeline-parallel size, or 1. SGLang asserts this when the decode server first fetches the prefill server's parallel info (the assert's message is a one-element tuple, so it prints in parentheses).",
     flags: &["--pp-size", "--disaggregation-mode"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --pp-size 4",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --pp-size 2",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --pp-size 4"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --pp-size 2"),
 };
 pub static ATTENTION_TP_DIFFERS: Rule = Rule {
     code: "PAIR006",
@@ -104,8 +104,8 @@ pub static ATTENTION_TP_DIFFERS: Rule = Rule {
     ),
     explanation: "Attention TP is --tp-size divided by the attention DP and attention CP sizes. With different attention TP sizes each decode rank pulls KV heads from several prefill ranks (or a share of one); for MLA models (DeepSeek, Kimi, ...) the latent cache is not split by head and this is fine, for other models SGLang warns that performance is not guaranteed. Some layouts cannot be resliced at all: an MXFP8 KV cache (`--kv-cache-dtype mxfp8`) on a non-MLA model, MiniMax sparse attention, and MLA with prefill `--enable-kv-cache-sharding` all raise in try_ensure_parallel_info / _resolve_rank_mapping. Which case applies depends on the model, which preflight does not read.",
     flags: &["--tp-size", "--disaggregation-mode", "--attn-dp-size", "--attn-cp-size"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --tp-size 4",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --tp-size 2",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --tp-size 4"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 2 --tp-size 2"),
 };
 pub static DECODE_DCP_PREFILL_CP: Rule = Rule {
     code: "PAIR007",
@@ -119,8 +119,8 @@ pub static DECODE_DCP_PREFILL_CP: Rule = Rule {
     ),
     explanation: "A decode server with decode context parallelism (--dcp-size above 1) re-splits the received KV by context itself, which it only does for a prefill server without attention context parallelism.",
     flags: &["--dcp-size", "--attn-cp-size"],
-    example_bad: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --attn-cp-size 2 --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --trust-remote-code",
-    example_good: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --trust-remote-code",
+    example_bad: ex!("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --attn-cp-size 2 --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --trust-remote-code"),
+    example_good: ex!("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --trust-remote-code"),
 };
 pub static DECODE_DCP_PREFILL_SHARDING: Rule = Rule {
     code: "PAIR008",
@@ -134,8 +134,8 @@ pub static DECODE_DCP_PREFILL_SHARDING: Rule = Rule {
     ),
     explanation: "With --enable-kv-cache-sharding each prefill rank owns only some of the KV pages, which a decode server with decode context parallelism (--dcp-size above 1) cannot gather.",
     flags: &["--enable-kv-cache-sharding", "--dcp-size"],
-    example_bad: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --page-size 64 --enable-kv-cache-sharding --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --page-size 64 --trust-remote-code",
-    example_good: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --page-size 64 --enable-kv-cache-sharding --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 1 --page-size 64 --trust-remote-code",
+    example_bad: ex!("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --page-size 64 --enable-kv-cache-sharding --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 2 --page-size 64 --trust-remote-code"),
+    example_good: ex!("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --tp-size 8 --page-size 64 --enable-kv-cache-sharding --trust-remote-code\npython -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode decode --port 30001 --tp-size 8 --dcp-size 1 --page-size 64 --trust-remote-code"),
 };
 pub static BOOTSTRAP_PORT_CLASH: Rule = Rule {
     code: "PAIR009",
@@ -143,8 +143,8 @@ pub static BOOTSTRAP_PORT_CLASH: Rule = Rule {
     sglang: transfer(CONN, "CommonKVBootstrapServer._run_server", "", "Server error: {str(e)}", true),
     explanation: "Each prefill server starts a bootstrap server on --host at --disaggregation-bootstrap-port (default 8998). On one machine a second prefill server (or another server's --port) on the same port cannot bind: SGLang logs the error and the prefill server runs without its bootstrap server, so its decode servers never find it. SGLang says as much for role switching (managers/disagg_service.py: \"give each one a distinct --disaggregation-bootstrap-port or the bind will conflict\"). Servers written for different machines are fine, so this is a warning.",
     flags: &["--disaggregation-bootstrap-port", "--port", "--host"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --port 30002 --base-gpu-id 2",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --port 30002 --base-gpu-id 2 --disaggregation-bootstrap-port 8999",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --port 30002 --base-gpu-id 2"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --port 30002 --base-gpu-id 2 --disaggregation-bootstrap-port 8999"),
 };
 pub static DECODE_SPECULATIVE_ONLY: Rule = Rule {
     code: "PAIR010",
@@ -158,8 +158,8 @@ pub static DECODE_SPECULATIVE_ONLY: Rule = Rule {
     ),
     explanation: "An EAGLE-family decode server (EAGLE, EAGLE3, NEXTN) starts drafting from the hidden states and top-k draft tokens the prefill server sends with the KV (decode.py DecodeTransferQueue._commit_transfer_to_req); a prefill server sends them only when it runs EAGLE itself (`if self.spec_algorithm.is_eagle()`), so the decode server's first draft starts from empty buffers. Give the prefill server the same speculative settings.",
     flags: &["--speculative-algorithm", "--disaggregation-mode"],
-    example_bad: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B",
-    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B",
+    example_bad: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B"),
+    example_good: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B\npython -m sglang.launch_server --model-path Qwen/Qwen3-8B --disaggregation-mode decode --port 30001 --base-gpu-id 1 --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B"),
 };
 
 pub static ROUTER_BOOTSTRAP_PORT: Rule = Rule {
@@ -168,8 +168,8 @@ pub static ROUTER_BOOTSTRAP_PORT: Rule = Rule {
     sglang: transfer(CONN, "CommonKVManager.try_ensure_parallel_info", "", "Error fetching prefill server info from bootstrap: {e}", true),
     explanation: "The router tells each decode server where a request's prefill server bootstraps (`--prefill URL BOOTSTRAP_PORT`); the decode server then asks that port for the prefill server's parallel info (decode.py `_bootstrap_addr`). A port other than the prefill server's --disaggregation-bootstrap-port (default 8998) reaches no bootstrap server: SGLang logs the error and the requests fail. Matched by the URL's port and the server's --port; it depends on the router command, so this is a warning.",
     flags: &["--disaggregation-bootstrap-port", "--port"],
-    example_bad: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 9001 --decode http://127.0.0.1:30001",
+    example_bad: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 8998 --decode http://127.0.0.1:30001"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001\npython -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --port 30001 --base-gpu-id 1\npython -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 9001 --decode http://127.0.0.1:30001"),
 };
 
 /// Every pair rule.

@@ -188,7 +188,10 @@ export interface Preset {
 export interface RuleInfo {
   code: string; name: string; site: string; warning_site?: string; reraised_by?: string; file: string; function: string; since: string;
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
-  explanation: string; flags: string[]; example_bad: string; example_good: string;
+  explanation: string; flags: string[];
+  /** Empty in the wasm (it goes without the rules' example commands); the site's
+   * `rules/examples.json` has them by rule code. */
+  example_bad: string; example_good: string;
 }
 /** A secret value (token, key, password) that a link carries as a placeholder instead. */
 export interface Redaction {

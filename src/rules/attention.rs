@@ -61,8 +61,8 @@ pub static DETERMINISTIC_BACKEND: Rule = Rule {
     sglang: raises("overrides._deterministic_attention_backend", "Currently only {DETERMINISTIC_ATTENTION_BACKEND_CHOICES}"),
     explanation: "Deterministic (batch-invariant) inference has kernels only for some attention backends (fa3, fa4, flashinfer, triton, and ascend / intel_xpu on their platforms); the backend you chose has none. Pick one of those, or leave --attention-backend out and SGLang picks one.",
     flags: &["--enable-deterministic-inference", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend torch_native",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend torch_native"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend triton"),
 };
 
 pub static DETERMINISTIC_ROCM_RCCL: Rule = Rule {
@@ -71,8 +71,8 @@ pub static DETERMINISTIC_ROCM_RCCL: Rule = Rule {
     sglang: raises("overrides._deterministic_rocm_rccl_check", "--disable-custom-all-reduce cannot be combined"),
     explanation: "On ROCm, deterministic inference with more than two GPUs relies on SGLang's one-stage custom all-reduce; with it disabled the reduction runs through RCCL, whose results change with the batch.",
     flags: &["--enable-deterministic-inference", "--disable-custom-all-reduce", "--tp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --tp-size 4 --disable-custom-all-reduce",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --tp-size 4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --tp-size 4 --disable-custom-all-reduce"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --tp-size 4"),
 };
 
 pub static FLEX_NO_SPEC: Rule = Rule {
@@ -81,8 +81,8 @@ pub static FLEX_NO_SPEC: Rule = Rule {
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "Speculative decoding is currently not supported with Flex"),
     explanation: "The torch Flex Attention backend has no speculative-decoding (draft/verify) path. Use another attention backend, or run without --speculative-algorithm.",
     flags: &["--attention-backend", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flex_attention --speculative-algorithm NGRAM",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton --speculative-algorithm NGRAM",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flex_attention --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton --speculative-algorithm NGRAM"),
 };
 
 pub static TRTLLM_MLA_BLACKWELL: Rule = Rule {
@@ -91,8 +91,8 @@ pub static TRTLLM_MLA_BLACKWELL: Rule = Rule {
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "TRTLLM MLA backend is only supported on Blackwell"),
     explanation: "The TensorRT-LLM MLA kernels are built for Blackwell GPUs (SM100/SM12x) only. On Hopper, Ampere or AMD GPUs use another MLA backend (fa3, flashinfer, flashmla, triton, aiter), or leave --attention-backend out.",
     flags: &["--attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8"),
 };
 
 pub static TRTLLM_MLA_KV_DTYPE: Rule = Rule {
@@ -101,8 +101,8 @@ pub static TRTLLM_MLA_KV_DTYPE: Rule = Rule {
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "TensorRT-LLM MLA backend only supports kv-cache-dtype"),
     explanation: "The TensorRT-LLM MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype; SGLang 0.5.18 also took fp4_e2m1).",
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e5m2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e5m2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static CUTEDSL_DECODE_ONLY: Rule = Rule {
@@ -111,8 +111,8 @@ pub static CUTEDSL_DECODE_ONLY: Rule = Rule {
     sglang: raises("overrides._cutedsl_prefill_backend_fill", "CuteDSL MLA only supports decoding for now"),
     explanation: "The CuteDSL MLA backend has decode kernels only: use it with --decode-attention-backend cutedsl_mla (SGLang then prefills with trtllm_mla), not as the prefill backend.",
     flags: &["--prefill-attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend cutedsl_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend cutedsl_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla"),
 };
 
 pub static CUTEDSL_SM100: Rule = Rule {
@@ -121,8 +121,8 @@ pub static CUTEDSL_SM100: Rule = Rule {
     sglang: raises("overrides._cutedsl_prefill_backend_fill", "CuteDSL MLA backend is only supported on Blackwell"),
     explanation: "The CuteDSL MLA decode kernels run on datacenter Blackwell GPUs (SM100: B200, GB200) only.",
     flags: &["--attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8"),
 };
 
 pub static CUTEDSL_KV_DTYPE: Rule = Rule {
@@ -131,8 +131,8 @@ pub static CUTEDSL_KV_DTYPE: Rule = Rule {
     sglang: raises("overrides._cutedsl_prefill_backend_fill", "CuteDSL MLA backend only supports kv-cache-dtype"),
     explanation: "The CuteDSL MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype).",
     flags: &["--decode-attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --kv-cache-dtype fp8_e5m2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --kv-cache-dtype fp8_e5m2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3"),
 };
 
 /// Both releases' check of the GPU for a trtllm_mha prefill ("requires Hopper (SM90), ..."; in
@@ -150,8 +150,8 @@ pub static TRTLLM_MHA_PREFILL_GPU: Rule = Rule {
     sglang: Sglang::Raises(TRTLLM_MHA_PREFILL_SITE),
     explanation: "The TensorRT-LLM MHA prefill kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only (in SGLang 0.5.18 for Blackwell SM100 only); elsewhere choose another prefill backend (flashinfer, triton).",
     flags: &["--attention-backend", "--prefill-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer"),
 };
 
 pub static TRTLLM_MHA_SM120_FP8: Rule = Rule {
@@ -160,8 +160,8 @@ pub static TRTLLM_MHA_SM120_FP8: Rule = Rule {
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "TRTLLM FMHAv2 prefill on SM120 does not support"),
     explanation: "On SM120 GPUs (RTX 50xx, RTX PRO 6000) the TensorRT-LLM MHA prefill runs the FMHAv2 kernels, which read neither an fp8_e4m3 KV cache nor skip-softmax (SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR).",
     flags: &["--attention-backend", "--prefill-attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha --kv-cache-dtype fp8_e4m3"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha"),
 };
 
 pub static TRTLLM_MHA_DECODE_GPU: Rule = Rule {
@@ -170,8 +170,8 @@ pub static TRTLLM_MHA_DECODE_GPU: Rule = Rule {
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for decode is only supported"),
     explanation: "The TensorRT-LLM MHA decode kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only; on Ampere/Ada GPUs choose another decode backend (flashinfer, triton).",
     flags: &["--decode-attention-backend", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --decode-attention-backend trtllm_mha",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --decode-attention-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --decode-attention-backend trtllm_mha"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --decode-attention-backend flashinfer"),
 };
 
 pub static TRTLLM_MHA_PREFILL_CP: Rule = Rule {
@@ -180,8 +180,8 @@ pub static TRTLLM_MHA_PREFILL_CP: Rule = Rule {
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "Prefill context parallelism with the TRTLLM MHA"),
     explanation: "Attention context parallelism shards the prompt across GPUs; with the TensorRT-LLM MHA prefill backend only the SM100 (trtllm-gen) kernel masks those shards, so on Hopper or SM120 use another prefill backend or --attn-cp-size 1.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--attn-cp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --attention-backend trtllm_mha",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attention-backend trtllm_mha",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --attention-backend trtllm_mha"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attention-backend trtllm_mha"),
 };
 
 pub static FLASHKDA_DECODE: Rule = Rule {
@@ -190,8 +190,8 @@ pub static FLASHKDA_DECODE: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-attn-decode-backend flashkda is not supported"),
     explanation: "FlashKDA has prefill kernels only. Use it as --linear-attn-prefill-backend flashkda; decode then runs on triton.",
     flags: &["--linear-attn-decode-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-decode-backend flashkda",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-prefill-backend flashkda",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-decode-backend flashkda"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-prefill-backend flashkda"),
 };
 
 pub static LINEAR_DECODE_FLASHINFER_BF16: Rule = Rule {
@@ -200,8 +200,8 @@ pub static LINEAR_DECODE_FLASHINFER_BF16: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-attn-decode-backend flashinfer on SM100+ requires"),
     explanation: "On Blackwell (SM100+) FlashInfer's linear-attention (GDN) decode kernel keeps the recurrent state in bfloat16 only, so it needs --mamba-ssm-dtype bfloat16.",
     flags: &["--linear-attn-decode-backend", "--linear-attn-backend", "--mamba-ssm-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-decode-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-decode-backend flashinfer --mamba-ssm-dtype bfloat16",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-decode-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-decode-backend flashinfer --mamba-ssm-dtype bfloat16"),
 };
 
 pub static LINEAR_VERIFY_FLASHINFER_BF16: Rule = Rule {
@@ -210,8 +210,8 @@ pub static LINEAR_VERIFY_FLASHINFER_BF16: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-attn-verify-backend flashinfer on SM100+ requires"),
     explanation: "On Blackwell (SM100+) FlashInfer's linear-attention target-verify kernel keeps the recurrent state in bfloat16 only, so it needs --mamba-ssm-dtype bfloat16.",
     flags: &["--linear-attn-verify-backend", "--mamba-ssm-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-verify-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-verify-backend flashinfer --mamba-ssm-dtype bfloat16",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-verify-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --linear-attn-verify-backend flashinfer --mamba-ssm-dtype bfloat16"),
 };
 
 pub static REPLAYSSM_DECODE: Rule = Rule {
@@ -220,8 +220,8 @@ pub static REPLAYSSM_DECODE: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires Triton, or Helion"),
     explanation: "ReplaySSM's buffered decode is implemented in the triton linear-attention decode kernel (and helion for KDA) only.",
     flags: &["--enable-linear-replayssm", "--linear-attn-decode-backend", "--linear-attn-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --linear-attn-backend cutedsl",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --linear-attn-backend cutedsl"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm"),
 };
 
 pub static REPLAYSSM_EXTRA_BUFFER: Rule = Rule {
@@ -230,8 +230,8 @@ pub static REPLAYSSM_EXTRA_BUFFER: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires --mamba-radix-cache-strategy"),
     explanation: "ReplaySSM resets its ring cursor only on the no_buffer Mamba radix-cache path; the extra_buffer strategies donate state through a ping-pong slot swap it does not handle yet. With the radix cache on, use --mamba-radix-cache-strategy no_buffer (for a hybrid model whose `auto` strategy resolves to extra_buffer, that also needs --disable-overlap-schedule).",
     flags: &["--enable-linear-replayssm", "--mamba-radix-cache-strategy"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-linear-replayssm --mamba-radix-cache-strategy extra_buffer",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-linear-replayssm --disable-overlap-schedule",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-linear-replayssm --mamba-radix-cache-strategy extra_buffer"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-linear-replayssm --disable-overlap-schedule"),
 };
 
 pub static REPLAYSSM_PD: Rule = Rule {
@@ -240,8 +240,8 @@ pub static REPLAYSSM_PD: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm is not supported under PD"),
     explanation: "The disaggregated (prefill/decode) servers' state pools do not carry ReplaySSM's ring yet, so ReplaySSM runs only on a combined server (--disaggregation-mode null).",
     flags: &["--enable-linear-replayssm", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer --disaggregation-mode decode",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer --disaggregation-mode decode"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer"),
 };
 
 pub static REPLAYSSM_CACHE_LEN: Rule = Rule {
@@ -250,8 +250,8 @@ pub static REPLAYSSM_CACHE_LEN: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-replayssm-cache-len must be >= 1"),
     explanation: "--linear-replayssm-cache-len is how many decode steps ReplaySSM buffers before folding them into the state; it must be at least 1.",
     flags: &["--linear-replayssm-cache-len", "--enable-linear-replayssm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer --linear-replayssm-cache-len 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer --linear-replayssm-cache-len 16",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer --linear-replayssm-cache-len 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer --linear-replayssm-cache-len 16"),
 };
 
 pub static REPLAYSSM_SPEC_TOPK: Rule = Rule {
@@ -260,8 +260,8 @@ pub static REPLAYSSM_SPEC_TOPK: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec requires a linear draft chain"),
     explanation: "ReplaySSM's speculative verify uses a causal mask for a single chain of draft tokens; an EAGLE tree (--speculative-eagle-topk above 1) cannot be verified that way.",
     flags: &["--enable-linear-replayssm-spec", "--speculative-eagle-topk"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --speculative-eagle-topk 4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --speculative-eagle-topk 1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --speculative-eagle-topk 4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --speculative-eagle-topk 1"),
 };
 
 pub static REPLAYSSM_SPEC_DECODE: Rule = Rule {
@@ -270,8 +270,8 @@ pub static REPLAYSSM_SPEC_DECODE: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec requires the triton or flashinfer"),
     explanation: "ReplaySSM's speculative verify is implemented with the triton and flashinfer linear-attention decode backends only.",
     flags: &["--enable-linear-replayssm-spec", "--linear-attn-decode-backend", "--linear-attn-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --linear-attn-backend cutedsl",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --linear-attn-backend cutedsl"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec"),
 };
 
 pub static REPLAYSSM_SPEC_RAGGED: Rule = Rule {
@@ -280,8 +280,8 @@ pub static REPLAYSSM_SPEC_RAGGED: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec with SGLANG_RAGGED_VERIFY_MODE="),
     explanation: "A ragged verify layout (SGLANG_RAGGED_VERIFY_MODE other than static) works with ReplaySSM only for the DSPARK/DFLASH algorithms and a verify kernel that writes the ring (triton or nv_cutedsl); otherwise a stale ring would be folded.",
     flags: &["--enable-linear-replayssm-spec", "--speculative-algorithm", "--linear-attn-verify-backend"],
-    example_bad: "SGLANG_RAGGED_VERIFY_MODE=compact python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec",
+    example_bad: ex!("SGLANG_RAGGED_VERIFY_MODE=compact python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec"),
 };
 
 pub static REPLAYSSM_SPEC_PREFILL: Rule = Rule {
@@ -290,8 +290,8 @@ pub static REPLAYSSM_SPEC_PREFILL: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec is not supported on a PD prefill"),
     explanation: "ReplaySSM's speculative ring serves the verify step, which a PD prefill server never runs: enable it on the decode server only.",
     flags: &["--enable-linear-replayssm-spec", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --disaggregation-mode prefill",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --disaggregation-mode decode",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --disaggregation-mode prefill"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --disaggregation-mode decode"),
 };
 
 pub static REPLAYSSM_EXCLUSIVE: Rule = Rule {
@@ -300,8 +300,8 @@ pub static REPLAYSSM_EXCLUSIVE: Rule = Rule {
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec and --enable-linear-replayssm are"),
     explanation: "The two ReplaySSM modes share one ring buffer but advance it differently (per decode step vs per accepted verify), so only one of them can be on.",
     flags: &["--enable-linear-replayssm-spec", "--enable-linear-replayssm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --enable-linear-replayssm --mamba-radix-cache-strategy no_buffer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec"),
 };
 
 pub static MIS_FLASHINFER: Rule = Rule {
@@ -310,8 +310,8 @@ pub static MIS_FLASHINFER: Rule = Rule {
     sglang: raises("attention_hook.handle_multi_item_scoring", "Multi-item scoring requires flashinfer attention backend"),
     explanation: "Multi-item scoring (--enable-mis) scores several items in one sequence with a custom attention mask, which only the FlashInfer attention backend supports, for prefill and decode alike.",
     flags: &["--enable-mis", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend triton",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend triton"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer"),
 };
 
 pub static DETERMINISTIC_MLA_BACKEND: Rule = Rule {
@@ -320,8 +320,8 @@ pub static DETERMINISTIC_MLA_BACKEND: Rule = Rule {
     sglang: raises("attention_hook.handle_deterministic_inference", "Currently only {RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND}"),
     explanation: "DeepSeek-style models (absorbed MLA: DeepSeek V2/V3/V3.2, GLM-5, GLM-4.7-Flash, Mistral Large 3, Pixtral) run deterministic inference only on the attention backends that keep the radix cache deterministic: fa3, fa4, triton (and ascend). flashinfer and intel_xpu, fine for other models, are refused for these.",
     flags: &["--enable-deterministic-inference", "--attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend flashinfer",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend triton",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend flashinfer"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend triton"),
 };
 
 pub static DETERMINISTIC_MLA_FA4: Rule = Rule {
@@ -330,8 +330,8 @@ pub static DETERMINISTIC_MLA_FA4: Rule = Rule {
     sglang: raises("attention_hook.handle_deterministic_inference", "Deterministic inference with absorbed-MLA models"),
     explanation: "Deterministic inference of a DeepSeek-style (absorbed-MLA) model on fa4 needs FlashAttention-4's absorbed-MLA path, which exists only on SM100/SM110 GPUs (B200, GB200). Elsewhere use fa3 (Hopper) or triton.",
     flags: &["--enable-deterministic-inference", "--attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend fa4",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend fa3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend fa4"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-deterministic-inference --attention-backend fa3"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -344,8 +344,8 @@ pub static RL_ON_POLICY_DETERMINISTIC: Rule = Rule {
     sglang: warns("attention_hook.handle_deterministic_inference", "Enable deterministic inference because of rl_on_policy_target"),
     explanation: "--rl-on-policy-target makes SGLang turn on deterministic inference (and everything that comes with it: pinned backends, no custom all-reduce).",
     flags: &["--rl-on-policy-target", "--enable-deterministic-inference"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --rl-on-policy-target fsdp",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend fa3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --rl-on-policy-target fsdp"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend fa3"),
 };
 
 pub static DETERMINISTIC_AITER_FUSION: Rule = Rule {
@@ -354,8 +354,8 @@ pub static DETERMINISTIC_AITER_FUSION: Rule = Rule {
     sglang: warns("attention_hook.handle_deterministic_inference", "Disable --enable-aiter-allreduce-fusion because"),
     explanation: "The AITER all-reduce fusion is not batch-invariant, so deterministic inference turns it off.",
     flags: &["--enable-aiter-allreduce-fusion", "--enable-deterministic-inference"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --enable-aiter-allreduce-fusion",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --enable-aiter-allreduce-fusion"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference"),
 };
 
 pub static DETERMINISTIC_SAMPLING: Rule = Rule {
@@ -364,8 +364,8 @@ pub static DETERMINISTIC_SAMPLING: Rule = Rule {
     sglang: warns("overrides._deterministic_sampling_backend", "Sampling backend is set to pytorch for deterministic"),
     explanation: "Deterministic inference samples with the pytorch sampling backend (except on Ascend), whatever --sampling-backend says.",
     flags: &["--enable-deterministic-inference", "--sampling-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --sampling-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --sampling-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --sampling-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --sampling-backend flashinfer"),
 };
 
 pub static DETERMINISTIC_BACKEND_FALLBACK: Rule = Rule {
@@ -374,8 +374,8 @@ pub static DETERMINISTIC_BACKEND_FALLBACK: Rule = Rule {
     sglang: warns("overrides._deterministic_attention_backend", "Attention backend not specified. Falling back to"),
     explanation: "With deterministic inference and no --attention-backend, SGLang picks a deterministic backend by GPU generation (fa3 up to Hopper; flashinfer, or triton for DeepSeek-style models, on Blackwell). Name it to make the choice explicit.",
     flags: &["--enable-deterministic-inference", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend fa3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend fa3"),
 };
 
 pub static DETERMINISTIC_RADIX: Rule = Rule {
@@ -384,8 +384,8 @@ pub static DETERMINISTIC_RADIX: Rule = Rule {
     sglang: warns("attention_hook.handle_deterministic_inference", "Currently radix cache is not compatible with"),
     explanation: "Deterministic inference keeps prefix (radix) caching only with the fa3, fa4, triton and ascend backends; with another backend SGLang turns the radix cache off.",
     flags: &["--enable-deterministic-inference", "--attention-backend", "--disable-radix-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend triton"),
 };
 
 pub static DETERMINISTIC_NCCL: Rule = Rule {
@@ -394,8 +394,8 @@ pub static DETERMINISTIC_NCCL: Rule = Rule {
     sglang: warns("attention_hook.handle_deterministic_inference", "NCCL_ALGO is set to 'allreduce:tree'"),
     explanation: "Deterministic inference across several GPUs (CUDA) pins NCCL to its tree all-reduce with a fixed channel count and turns off the custom and symmetric-memory all-reduce, so the reduction order never follows the batch.",
     flags: &["--enable-deterministic-inference", "--tp-size", "--disable-custom-all-reduce"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --tp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --tp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-deterministic-inference --attention-backend triton"),
 };
 
 pub static TORCH_NATIVE_NO_CUDA_GRAPH: Rule = Rule {
@@ -404,8 +404,8 @@ pub static TORCH_NATIVE_NO_CUDA_GRAPH: Rule = Rule {
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Cuda graph is disabled because of using torch native"),
     explanation: "The torch native attention backend cannot be captured in CUDA graphs, so SGLang turns decode and prefill CUDA graphs off.",
     flags: &["--attention-backend", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend torch_native",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend torch_native"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton"),
 };
 
 pub static FLEX_NO_CUDA_GRAPH: Rule = Rule {
@@ -414,8 +414,8 @@ pub static FLEX_NO_CUDA_GRAPH: Rule = Rule {
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Cuda graph is disabled because of using torch Flex"),
     explanation: "The torch Flex Attention backend cannot be captured in CUDA graphs, so SGLang turns decode and prefill CUDA graphs off.",
     flags: &["--attention-backend", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flex_attention",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flex_attention"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton"),
 };
 
 pub static FLASHMLA_PAGE: Rule = Rule {
@@ -424,8 +424,8 @@ pub static FLASHMLA_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "FlashMLA only supports a page_size of 64"),
     explanation: "FlashMLA works on 64-token KV pages, so SGLang sets --page-size 64 whatever was given (it warns even when it already was 64).",
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend flashmla --page-size 16",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend flashmla --page-size 16"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16"),
 };
 
 pub static TRTLLM_MLA_PAGE: Rule = Rule {
@@ -434,8 +434,8 @@ pub static TRTLLM_MLA_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "TensorRT-LLM MLA only supports page_size of 32 or 64"),
     explanation: "The TensorRT-LLM MLA kernels work on 32- or 64-token KV pages; another page size is changed to 64.",
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64"),
 };
 
 pub static CUTEDSL_MLA_PAGE: Rule = Rule {
@@ -444,8 +444,8 @@ pub static CUTEDSL_MLA_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "CuteDSL MLA only supports page_size of 32 or 64"),
     explanation: "The CuteDSL MLA kernels work on 32- or 64-token KV pages; another page size is changed to 64.",
     flags: &["--decode-attention-backend", "--page-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --page-size 64",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --decode-attention-backend cutedsl_mla --page-size 64"),
 };
 
 pub static TRTLLM_MHA_PAGE: Rule = Rule {
@@ -454,8 +454,8 @@ pub static TRTLLM_MHA_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "TensorRT-LLM MHA only supports page_size of 16, 32, 64 or 128"),
     explanation: "The TensorRT-LLM MHA kernels work on 16-, 32-, 64- or 128-token KV pages; another page size is changed to 64.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--speculative-draft-attention-backend", "--page-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend trtllm_mha --page-size 64"),
 };
 
 pub static FA4_PAGE: Rule = Rule {
@@ -464,8 +464,8 @@ pub static FA4_PAGE: Rule = Rule {
     sglang: warns("overrides._fa4_page_constraint", "FA4 backend only supports page size 128"),
     explanation: "On Blackwell (SM100) the FlashAttention-4 kernels for standard-attention (non-MLA) models work on 128-token KV pages: SGLang sets --page-size 128 whatever you gave (and logs it even when it already was 128). Speculative decoding with --speculative-eagle-topk above 1 keeps the page size instead.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 16",
-    example_good: "--model-path zai-org/GLM-4.7-Flash --attention-backend fa4 --page-size 16",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa4 --page-size 16"),
+    example_good: ex!("--model-path zai-org/GLM-4.7-Flash --attention-backend fa4 --page-size 16"),
 };
 
 pub static HPC_OPS_PAGE: Rule = Rule {
@@ -474,8 +474,8 @@ pub static HPC_OPS_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "HPC-Ops attention only supports a page_size of 64"),
     explanation: "The HPC-Ops attention kernels work on 64-token KV pages; another page size is changed to 64.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend hpc_ops",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend hpc_ops --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend hpc_ops"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend hpc_ops --page-size 64"),
 };
 
 pub static FA3_FP8_E5M2: Rule = Rule {
@@ -484,8 +484,8 @@ pub static FA3_FP8_E5M2: Rule = Rule {
     sglang: warns("overrides._attention_backend_fa3_fp8_fallback", "FlashAttention3 only supports fp8_e4m3 if using FP8"),
     explanation: "FlashAttention 3 reads an FP8 KV cache only in e4m3; with --kv-cache-dtype fp8_e5m2 SGLang switches the attention backend to triton.",
     flags: &["--attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3 --kv-cache-dtype fp8_e5m2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3 --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3 --kv-cache-dtype fp8_e5m2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3 --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static INTEL_AMX_FALLBACK: Rule = Rule {
@@ -494,8 +494,8 @@ pub static INTEL_AMX_FALLBACK: Rule = Rule {
     sglang: warns("overrides._attention_backend_platform_fallbacks", "The current platform does not support Intel AMX"),
     explanation: "The intel_amx attention backend needs a CPU with Intel AMX; without it SGLang uses torch_native attention instead.",
     flags: &["--attention-backend", "--device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend intel_amx",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend torch_native",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend intel_amx"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend torch_native"),
 };
 
 pub static REPLAYSSM_SPEC_DTYPE: Rule = Rule {
@@ -504,8 +504,8 @@ pub static REPLAYSSM_SPEC_DTYPE: Rule = Rule {
     sglang: warns("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec with --mamba-ssm-dtype="),
     explanation: "ReplaySSM's speculative verify is designed around a float32 recurrent state; with another --mamba-ssm-dtype it runs, but long-sequence accuracy and speed should be checked.",
     flags: &["--enable-linear-replayssm-spec", "--mamba-ssm-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --mamba-ssm-dtype bfloat16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --mamba-ssm-dtype float32",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --mamba-ssm-dtype bfloat16"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linear-replayssm-spec --mamba-ssm-dtype float32"),
 };
 
 pub static MIS_CUDA_GRAPH: Rule = Rule {
@@ -514,8 +514,8 @@ pub static MIS_CUDA_GRAPH: Rule = Rule {
     sglang: warns("attention_hook.handle_multi_item_scoring", "CUDA graph is disabled because --enable-mis is set"),
     explanation: "Multi-item scoring runs without CUDA graphs, so SGLang turns decode and prefill CUDA graphs off.",
     flags: &["--enable-mis", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --cuda-graph-backend-decode disabled",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --cuda-graph-backend-decode disabled"),
 };
 
 pub static MIS_RADIX: Rule = Rule {
@@ -524,8 +524,8 @@ pub static MIS_RADIX: Rule = Rule {
     sglang: warns("attention_hook.handle_multi_item_scoring", "Radix cache is disabled because --enable-mis is set"),
     explanation: "Multi-item scoring cannot share cached prefixes between requests, so SGLang turns the radix cache off.",
     flags: &["--enable-mis", "--disable-radix-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --disable-radix-cache"),
 };
 
 pub static MIS_CHUNKED_PREFILL: Rule = Rule {
@@ -534,8 +534,8 @@ pub static MIS_CHUNKED_PREFILL: Rule = Rule {
     sglang: warns("attention_hook.handle_multi_item_scoring", "Chunked prefill is disabled because --enable-mis is set"),
     explanation: "Multi-item scoring needs each sequence prefilled in one piece, so SGLang turns chunked prefill off (--chunked-prefill-size -1).",
     flags: &["--enable-mis", "--chunked-prefill-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --chunked-prefill-size -1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mis --attention-backend flashinfer --chunked-prefill-size -1"),
 };
 
 pub static CUTLASS_MLA_PAGE: Rule = Rule {
@@ -544,8 +544,8 @@ pub static CUTLASS_MLA_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "Cutlass MLA only supports a page_size of 128"),
     explanation: "The Cutlass MLA backend (SGLang 0.5.18 and 0.5.19; later releases dropped it) works on 128-token KV pages, so SGLang sets --page-size 128 whatever was given (it warns even when it already was 128).",
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton --page-size 16"),
 };
 
 pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
@@ -554,8 +554,8 @@ pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
     sglang: warns("overrides._mla_backend_page_constraints", "tokenspeed_mla only supports page_size of 32 or 64"),
     explanation: "The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 runs it as cutedsl_mla) works on 32- or 64-token KV pages; another page size is changed to 64.",
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend trtllm_mla --page-size 64"),
 };
 
 pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
@@ -564,8 +564,8 @@ pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend is only supported on Blackwell"),
     explanation: "The tokenspeed_mla kernels (up to SGLang 0.5.22; 0.5.23 runs the backend as cutedsl_mla) run on Blackwell GPUs (SM100/SM12x) only.",
     flags: &["--attention-backend", "--decode-attention-backend"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton"),
 };
 
 pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
@@ -574,8 +574,8 @@ pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3"),
     explanation: "The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 sets the FP8 KV cache itself) reads an fp8_e4m3 KV cache only, so it needs --kv-cache-dtype fp8_e4m3 ('auto' is refused).",
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attention-backend triton"),
 };
 
 pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
@@ -584,8 +584,8 @@ pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models"),
     explanation: "In SGLang 0.5.18 and 0.5.19 the intel_xpu attention backend runs MLA models (DeepSeek-style) for decode only: their prefill needs another backend (triton), with --decode-attention-backend intel_xpu.",
     flags: &["--attention-backend", "--prefill-attention-backend"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend triton",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --prefill-attention-backend triton"),
 };
 
 pub static DUAL_CHUNK_DISABLES: Rule = Rule {
@@ -594,8 +594,8 @@ pub static DUAL_CHUNK_DISABLES: Rule = Rule {
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Mixed chunk and radix cache are disabled when using dual-chunk"),
     explanation: "The dual-chunk flash attention backend (for long-context Qwen models; SGLang 0.5.18 and 0.5.19) runs without mixed chunked prefill and without the radix cache: SGLang turns both off.",
     flags: &["--attention-backend", "--enable-mixed-chunk", "--disable-radix-cache"],
-    example_bad: "",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton"),
 };
 
 pub static RULES: &[&Rule] = &[

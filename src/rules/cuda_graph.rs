@@ -20,8 +20,8 @@ pub static CG001: Rule = Rule {
     sglang: raises("cuda_graph_hook.validate_cuda_graph_config", "--cuda-graph-config[{phase}].backend={backend!r}"),
     explanation: "The JSON given to --cuda-graph-config names a capture backend SGLang does not have for that phase. Only 'full', 'breakable' and 'disabled' exist; the JSON parser only rejects the retired 'tc_piecewise', so any other name gets this far and is rejected once the configuration is resolved.",
     flags: &["--cuda-graph-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"piecewise\"}}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"breakable\"}}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"piecewise\"}}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-config '{\"decode\": {\"backend\": \"breakable\"}}'"),
 };
 
 pub static CG002: Rule = Rule {
@@ -30,8 +30,8 @@ pub static CG002: Rule = Rule {
     sglang: raises("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context must be"),
     explanation: "The fixed context size captured by prefill CUDA graphs (--cuda-graph-prefill-max-context, alias --context-bucket, or the prefill 'max_context_size' key of --cuda-graph-config) must be at least 1. SGLang checks it at the very end of resolution, when it page-aligns the value.",
     flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 8192",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-prefill-max-context 8192"),
 };
 
 pub static CG003: Rule = Rule {
@@ -40,8 +40,8 @@ pub static CG003: Rule = Rule {
     sglang: raises("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context exceeds the model context length"),
     explanation: "SGLang rounds the prefill CUDA graphs' fixed context size (--cuda-graph-prefill-max-context, alias --context-bucket, or the prefill 'max_context_size' of --cuda-graph-config) up to a whole number of KV pages, and that size may not exceed the model's context length (the config's, or --context-length). Use the context length or less.",
     flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config", "--context-length"],
-    example_bad: "--model-path Qwen/Qwen3-8B --cuda-graph-prefill-max-context 65536",
-    example_good: "--model-path Qwen/Qwen3-8B --cuda-graph-prefill-max-context 32768",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --cuda-graph-prefill-max-context 65536"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --cuda-graph-prefill-max-context 32768"),
 };
 
 /// Warnings SGLang logs while resolving the CUDA graph configuration (no raise site).
@@ -51,8 +51,8 @@ pub static CG101: Rule = Rule {
     sglang: warns("cuda_graph_hook.disable_breakable_cudagraph_if_incompatible", "Breakable CUDA graph is incompatible with"),
     explanation: "The default breakable prefill CUDA graph cannot be captured with this feature, so SGLang turns the prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill explicitly skips this automatic choice.",
     flags: &["--dcp-size", "--enable-two-batch-overlap", "--moe-a2a-backend", "--cuda-graph-backend-prefill"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap --cuda-graph-backend-prefill disabled",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --ep-size 8 --moe-a2a-backend deepep --enable-two-batch-overlap --cuda-graph-backend-prefill disabled"),
 };
 
 pub static CG102: Rule = Rule {
@@ -61,8 +61,8 @@ pub static CG102: Rule = Rule {
     sglang: warns("cuda_graph_hook.handle_cuda_graph_config", "cuda_graph_config[prefill].backend='full'"),
     explanation: "A whole-forward CUDA graph for prefill pads every batch up to a captured token bucket and is still experimental; the breakable backend is the production default on CUDA.",
     flags: &["--cuda-graph-backend-prefill", "--cuda-graph-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill full",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill breakable",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill full"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --cuda-graph-backend-prefill breakable"),
 };
 
 pub static CG103: Rule = Rule {
@@ -71,8 +71,8 @@ pub static CG103: Rule = Rule {
     sglang: warns("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", "Breakable prefill CUDA graph is not enabled"),
     explanation: "With prefill context parallelism SGLang only captures a breakable prefill graph for the supported strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly.",
     flags: &["--enable-prefill-cp", "--cp-strategy", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend triton",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend triton"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag --attention-backend trtllm_mha"),
 };
 
 pub static CG104: Rule = Rule {
@@ -81,8 +81,8 @@ pub static CG104: Rule = Rule {
     sglang: warns("kimi_k3_hook.disable_kimi_k3_symm_mem", "Kimi hybrid model: ignoring --enable-symm-mem because CUDA graphs are on."),
     explanation: "SGLang 0.5.18 turns --enable-symm-mem back off for the Kimi hybrid models (KimiLinear, Kimi K3) unless every phase runs eagerly: symmetric-memory allocations are per forward pass, so an address captured into a CUDA graph is not valid on replay.",
     flags: &["--enable-symm-mem", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 /// Every rule in this family.
@@ -92,8 +92,8 @@ pub static CG105: Rule = Rule {
     sglang: warns("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", "Disabling prefill CUDA graph ("),
     explanation: "With a DeepSeek-V3 architecture on the trtllm_mla prefill attention backend, a captured prefill CUDA graph makes trtllm_mla fall back to FlashAttention for prefill, which is slower; unless the prefill graph backend is given explicitly, SGLang runs prefill eagerly.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--cuda-graph-backend-prefill"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static RULES: &[&Rule] = &[&CG001, &CG002, &CG003, &CG101, &CG102, &CG103, &CG104, &CG105];

@@ -15,8 +15,8 @@ pub static HOST_FRACTION_RANGE: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache_ratio_default", "--hicache-host-memory-fraction must be in"),
     explanation: "--hicache-host-memory-fraction is the share of free host memory HiCache may size its host pool from; it must be above 0 and at most 1.",
     flags: &["--hicache-host-memory-fraction"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-fraction 1.5",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-fraction 0.5",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-fraction 1.5"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-fraction 0.5"),
 };
 
 pub static LINKER_CONFIG_NOT_OBJECT: Rule = Rule {
@@ -25,8 +25,8 @@ pub static LINKER_CONFIG_NOT_OBJECT: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache", "--unified-cache-external-linker-config must"),
     explanation: "The external linker configuration must be a JSON object ({...}), not a list, string or number.",
     flags: &["--unified-cache-external-linker-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-config '[1]'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-config '[1]'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static LINKER_CONFIG_INVALID: Rule = Rule {
@@ -35,8 +35,8 @@ pub static LINKER_CONFIG_INVALID: Rule = Rule {
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag} must be a JSON object."),
     explanation: "The dynamic external linker is loaded from --unified-cache-external-linker-config, so with --unified-cache-external-linker-backend dynamic that option must be given, as a JSON object with 'linker' and 'linker_module_path'.",
     flags: &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --unified-cache-external-linker-backend dynamic",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --unified-cache-external-linker-backend dynamic"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker"),
 };
 
 pub static LINKER_CONFIG_UNKNOWN_FIELDS: Rule = Rule {
@@ -45,8 +45,8 @@ pub static LINKER_CONFIG_UNKNOWN_FIELDS: Rule = Rule {
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag}: unknown fields: {sorted(unknown)}"),
     explanation: "The dynamic linker configuration accepts only 'linker', 'linker_module_path' and 'linker_extra_config'; put other settings inside 'linker_extra_config'.",
     flags: &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"zeta\": 1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"zeta\": 1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\"}'"),
 };
 
 pub static LINKER_CONFIG_EMPTY_NAME: Rule = Rule {
@@ -55,8 +55,8 @@ pub static LINKER_CONFIG_EMPTY_NAME: Rule = Rule {
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag}: {name} must be a non-empty string."),
     explanation: "The dynamic linker is imported from 'linker_module_path' and looked up by 'linker'; both must be given as non-blank strings.",
     flags: &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\"}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\"}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\"}'"),
 };
 
 pub static LINKER_CONFIG_EXTRA_NOT_OBJECT: Rule = Rule {
@@ -65,8 +65,8 @@ pub static LINKER_CONFIG_EXTRA_NOT_OBJECT: Rule = Rule {
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag}: linker_extra_config must be a JSON"),
     explanation: "'linker_extra_config' is handed to the dynamic linker as keyword settings, so it must be a JSON object.",
     flags: &["--unified-cache-external-linker-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"linker_extra_config\": [1]}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"linker_extra_config\": {}}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"linker_extra_config\": [1]}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --unified-cache-external-linker-backend dynamic --unified-cache-external-linker-config '{\"linker\": \"x\", \"linker_module_path\": \"y\", \"linker_extra_config\": {}}'"),
 };
 
 pub static MLA_DEDUP_NEEDS_MOONCAKE: Rule = Rule {
@@ -75,8 +75,8 @@ pub static MLA_DEDUP_NEEDS_MOONCAKE: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache", "--enable-linker-mla-dedup requires the Mooncake"),
     explanation: "MLA deduplication is a feature of the Mooncake external linker, so it needs --enable-unified-cache-external-linker with the mooncake linker backend.",
     flags: &["--enable-linker-mla-dedup", "--enable-unified-cache-external-linker", "--unified-cache-external-linker-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linker-mla-dedup",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linker-mla-dedup --enable-unified-cache-external-linker",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linker-mla-dedup"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-linker-mla-dedup --enable-unified-cache-external-linker"),
 };
 
 pub static LINKER_NEEDS_RADIX: Rule = Rule {
@@ -85,8 +85,8 @@ pub static LINKER_NEEDS_RADIX: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache", "--enable-unified-cache-external-linker requires"),
     explanation: "The external linker attaches to SGLang's default radix prefix cache, so the radix cache must stay on and no other radix cache backend can be chosen.",
     flags: &["--enable-unified-cache-external-linker", "--disable-radix-cache", "--radix-cache-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --disable-radix-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --disable-radix-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker"),
 };
 
 pub static LINKER_VS_HICACHE: Rule = Rule {
@@ -95,8 +95,8 @@ pub static LINKER_VS_HICACHE: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache", "--enable-unified-cache-external-linker and"),
     explanation: "The external linker and HiCache are two alternative host/storage tiers for the KV cache; pick one.",
     flags: &["--enable-unified-cache-external-linker", "--enable-hierarchical-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --enable-hierarchical-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --enable-hierarchical-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker"),
 };
 
 pub static LINKER_NO_STORAGE: Rule = Rule {
@@ -105,8 +105,8 @@ pub static LINKER_NO_STORAGE: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache", "--enable-unified-cache-external-linker does"),
     explanation: "The external linker brings its own storage tier; --hicache-storage-backend only configures HiCache. Drop it.",
     flags: &["--enable-unified-cache-external-linker", "--hicache-storage-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --hicache-storage-backend file",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker --hicache-storage-backend file"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker"),
 };
 
 pub static HOST_POOL_UNSIZED: Rule = Rule {
@@ -115,8 +115,8 @@ pub static HOST_POOL_UNSIZED: Rule = Rule {
     sglang: raises("hicache_hook.validate_hicache_host_memory_mode", "--hicache-host-memory-mode {cfg.hicache_host_memory_mode}"),
     explanation: "The HiCache host pool needs a size, from --hicache-size or --hicache-ratio. SGLang fills in a default ratio earlier in resolution, so from the command line this guard does not fire.",
     flags: &["--hicache-host-memory-mode", "--hicache-size", "--hicache-ratio"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static BUFFER_ONLY_NEEDS_STORAGE: Rule = Rule {
@@ -125,8 +125,8 @@ pub static BUFFER_ONLY_NEEDS_STORAGE: Rule = Rule {
     sglang: raises("hicache_hook.validate_hicache_host_memory_mode", "--hicache-host-memory-mode buffer_only requires"),
     explanation: "In buffer_only mode host memory only stages KV on its way to storage, so a storage backend must be configured.",
     flags: &["--hicache-host-memory-mode", "--hicache-storage-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-mode buffer_only",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-mode buffer_only --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-mode buffer_only"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-host-memory-mode buffer_only --hicache-storage-backend file"),
 };
 
 pub static BUFFER_ONLY_NOT_ON_DECODE: Rule = Rule {
@@ -135,8 +135,8 @@ pub static BUFFER_ONLY_NOT_ON_DECODE: Rule = Rule {
     sglang: raises("hicache_hook.validate_hicache_host_memory_mode", "--hicache-host-memory-mode buffer_only is"),
     explanation: "A PD decode server's prefetch and offload paths do not go through the buffer_only staging pipeline. Use the default cache mode on decode servers.",
     flags: &["--hicache-host-memory-mode", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --hicache-host-memory-mode buffer_only --hicache-storage-backend file",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --hicache-host-memory-mode buffer_only --hicache-storage-backend file"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --hicache-storage-backend file"),
 };
 
 pub static LAYOUT_VS_RECEIVE_THRESHOLD: Rule = Rule {
@@ -145,8 +145,8 @@ pub static LAYOUT_VS_RECEIVE_THRESHOLD: Rule = Rule {
     sglang: raises("hicache_hook.handle_hicache", "The resolved HiCache storage layout {cfg.hicache_mem_layout!r}"),
     explanation: "With --disaggregation-decode-host-receive-threshold below 1, the decode server receives KV into a layer_first host pool shared with HiCache; a storage backend that forces another layout cannot share it.",
     flags: &["--disaggregation-decode-host-receive-threshold", "--hicache-mem-layout", "--hicache-storage-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 0.5 --enable-hierarchical-cache --hicache-storage-backend mooncake",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 0.5 --enable-hierarchical-cache --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 0.5 --enable-hierarchical-cache --hicache-storage-backend mooncake"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-host-receive-threshold 0.5 --enable-hierarchical-cache --hicache-storage-backend file"),
 };
 
 pub static DCP_L3_BUFFER_ONLY: Rule = Rule {
@@ -155,8 +155,8 @@ pub static DCP_L3_BUFFER_ONLY: Rule = Rule {
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache L3 with DCP does not support buffer_only"),
     explanation: "With decode context parallelism, HiCache's storage tier needs a real host cache, not the buffer_only staging mode.",
     flags: &["--hicache-host-memory-mode", "--dcp-size", "--hicache-storage-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file --hicache-host-memory-mode buffer_only",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file --hicache-host-memory-mode buffer_only"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --hicache-storage-backend file"),
 };
 
 pub static DCP_SPEC: Rule = Rule {
@@ -165,8 +165,8 @@ pub static DCP_SPEC: Rule = Rule {
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 only supports"),
     explanation: "Only DSPARK's draft KV can live in a HiCache host pool sharded by decode context parallelism.",
     flags: &["--enable-hierarchical-cache", "--dcp-size", "--speculative-algorithm"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --speculative-algorithm EAGLE",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --speculative-algorithm EAGLE"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache"),
 };
 
 pub static DCP_LMCACHE: Rule = Rule {
@@ -175,8 +175,8 @@ pub static DCP_LMCACHE: Rule = Rule {
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--enable-lmcache with --dcp-size > 1 is not"),
     explanation: "LMCache cannot map KV indices sharded across decode-context-parallel ranks.",
     flags: &["--enable-lmcache", "--dcp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --enable-lmcache",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --enable-lmcache"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache"),
 };
 
 pub static DCP_HISPARSE: Rule = Rule {
@@ -185,8 +185,8 @@ pub static DCP_HISPARSE: Rule = Rule {
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--enable-hisparse with --dcp-size > 1 is"),
     explanation: "HiSparse's host pool does not translate KV indices sharded by decode context parallelism.",
     flags: &["--enable-hisparse", "--dcp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --enable-hisparse",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache --enable-hisparse"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache"),
 };
 
 pub static KERNEL_IO_TO_DIRECT: Rule = Rule {
@@ -195,8 +195,8 @@ pub static KERNEL_IO_TO_DIRECT: Rule = Rule {
     sglang: warns("hicache_hook.resolve_layout_io_compatibility", "Kernel io backend does not support page first"),
     explanation: "The page_first_direct host layout can only be copied with the direct IO backend, so SGLang switches --hicache-io-backend to direct.",
     flags: &["--hicache-mem-layout", "--hicache-io-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-mem-layout page_first_direct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-mem-layout page_first_direct --hicache-io-backend direct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-mem-layout page_first_direct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-mem-layout page_first_direct --hicache-io-backend direct"),
 };
 
 pub static DIRECT_IO_TO_PAGE_FIRST_DIRECT: Rule = Rule {
@@ -205,8 +205,8 @@ pub static DIRECT_IO_TO_PAGE_FIRST_DIRECT: Rule = Rule {
     sglang: warns("hicache_hook.resolve_layout_io_compatibility", "Page first layout is not supported with direct"),
     explanation: "The direct IO backend cannot copy the page_first host layout, so SGLang switches --hicache-mem-layout to page_first_direct.",
     flags: &["--hicache-mem-layout", "--hicache-io-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-io-backend direct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-io-backend direct --hicache-mem-layout page_first_direct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-io-backend direct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-io-backend direct --hicache-mem-layout page_first_direct"),
 };
 
 pub static STORAGE_LAYER_FIRST: Rule = Rule {
@@ -215,8 +215,8 @@ pub static STORAGE_LAYER_FIRST: Rule = Rule {
     sglang: warns("hicache_hook.resolve_storage_layout_compatibility", "Mooncake"),
     explanation: "The Mooncake and Ascend MemCache storage backends need a page-major host layout, so SGLang replaces layer_first.",
     flags: &["--hicache-storage-backend", "--hicache-mem-layout"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-storage-backend mooncake --hicache-mem-layout layer_first",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-storage-backend mooncake",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-storage-backend mooncake --hicache-mem-layout layer_first"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --hicache-storage-backend mooncake"),
 };
 
 pub static UNIFIED_LAYOUT_IO: Rule = Rule {
@@ -225,8 +225,8 @@ pub static UNIFIED_LAYOUT_IO: Rule = Rule {
     sglang: warns("hicache_hook.resolve_unified_memory_layout_io", "--enable-unified-memory: the direct io backend"),
     explanation: "The unified memory pool's KV rows are strided, which the direct copy path cannot handle; SGLang uses the page_first layout and kernel IO instead.",
     flags: &["--enable-unified-memory", "--hicache-mem-layout", "--hicache-io-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-hierarchical-cache --hicache-mem-layout page_first_direct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-hierarchical-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-hierarchical-cache --hicache-mem-layout page_first_direct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-hierarchical-cache"),
 };
 
 /// Every rule in this family.
@@ -236,8 +236,8 @@ pub static DCP_NEEDS_MLA: Rule = Rule {
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"),
     explanation: "With decode context parallelism each rank holds a shard of every page; HiCache translates those indices only in the MLA host pool (MLATokenToKVPoolHost), so HiCache with --dcp-size > 1 works for MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) only.",
     flags: &["--enable-hierarchical-cache", "--dcp-size"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-hierarchical-cache",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-hierarchical-cache"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache"),
 };
 
 pub static DCP_NO_L3: Rule = Rule {
@@ -246,8 +246,8 @@ pub static DCP_NO_L3: Rule = Rule {
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--hicache-storage-backend (L3) with --dcp-size > 1"),
     explanation: "Up to SGLang 0.5.22, HiCache with decode context parallelism (--dcp-size > 1) runs with the host tier (L1/L2) only: under DCP each rank holds its own interleaved MLA KV shard, and the storage tier's rank-0 backup and keys are not DCP-aware. Drop --hicache-storage-backend (or --dcp-size).",
     flags: &["--hicache-storage-backend", "--dcp-size", "--enable-hierarchical-cache"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -25,8 +25,8 @@ pub static PREFILL_ONLY_NEEDS_EMBEDDING: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache currently"),
     explanation: "Running without a KV cache is only implemented for embedding servers, whose requests are a single prefill. Add --is-embedding if this is an embedding model, otherwise drop --prefill-only-disable-kv-cache.",
     flags: &["--prefill-only-disable-kv-cache", "--is-embedding"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --prefill-only-disable-kv-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --prefill-only-disable-kv-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static PREFILL_ONLY_NO_FP4: Rule = Rule {
@@ -35,8 +35,8 @@ pub static PREFILL_ONLY_NO_FP4: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache does not currently support --kv-cache-dtype=nvfp4"),
     explanation: "The no-KV-cache embedding mode replaces the KV pool with a no-op pool, which the FP4 KV dtypes bypass. A KV dtype is meaningless without a KV cache, so drop --kv-cache-dtype.",
     flags: &["--prefill-only-disable-kv-cache", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --kv-cache-dtype nvfp4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --kv-cache-dtype nvfp4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache"),
 };
 
 pub static PREFILL_ONLY_NO_MXFP8: Rule = Rule {
@@ -45,8 +45,8 @@ pub static PREFILL_ONLY_NO_MXFP8: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache does not currently support --kv-cache-dtype=mxfp8"),
     explanation: "The no-KV-cache embedding mode cannot be combined with the MXFP8 KV pool, which allocates its own scale buffers. Without a KV cache the KV dtype does nothing, so drop --kv-cache-dtype.",
     flags: &["--prefill-only-disable-kv-cache", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --kv-cache-dtype mxfp8",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --kv-cache-dtype mxfp8"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache"),
 };
 
 pub static PREFILL_ONLY_NEEDS_NO_CHUNKING: Rule = Rule {
@@ -55,8 +55,8 @@ pub static PREFILL_ONLY_NEEDS_NO_CHUNKING: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache requires --chunked-prefill-size=-1"),
     explanation: "Without a KV cache every request must be prefilled in one forward pass, because chunked prefill would need the KV of earlier chunks. Set --chunked-prefill-size -1.",
     flags: &["--prefill-only-disable-kv-cache", "--chunked-prefill-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache"),
 };
 
 pub static PREFILL_ONLY_NEEDS_NO_RADIX: Rule = Rule {
@@ -65,8 +65,8 @@ pub static PREFILL_ONLY_NEEDS_NO_RADIX: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache requires --disable-radix-cache"),
     explanation: "The prefix (radix) cache would point at KV slots that are never written in no-KV-cache mode. Add --disable-radix-cache.",
     flags: &["--prefill-only-disable-kv-cache", "--disable-radix-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache"),
 };
 
 pub static PREFILL_ONLY_NO_ATTN_CP: Rule = Rule {
@@ -75,8 +75,8 @@ pub static PREFILL_ONLY_NO_ATTN_CP: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --attn-cp-size"),
     explanation: "Attention context parallelism exchanges K/V through the KV pool, which does not exist in no-KV-cache mode. Use --attn-cp-size 1 or keep the KV cache.",
     flags: &["--prefill-only-disable-kv-cache", "--attn-cp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --tp-size 2 --attn-cp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --tp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --tp-size 2 --attn-cp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --tp-size 2"),
 };
 
 pub static PREFILL_ONLY_NO_PREFILL_CP: Rule = Rule {
@@ -85,8 +85,8 @@ pub static PREFILL_ONLY_NO_PREFILL_CP: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --enable-prefill-cp:"),
     explanation: "Prefill context parallelism stages K/V through the paged KV cache, which no-KV-cache mode removes. Choose one of the two.",
     flags: &["--prefill-only-disable-kv-cache", "--enable-prefill-cp"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --enable-prefill-cp",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --enable-prefill-cp"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache"),
 };
 
 pub static PREFILL_ONLY_NO_HISPARSE: Rule = Rule {
@@ -95,8 +95,8 @@ pub static PREFILL_ONLY_NO_HISPARSE: Rule = Rule {
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --enable-hisparse:"),
     explanation: "HiSparse brings its own KV pool, so it cannot run with the no-op pool of no-KV-cache mode. Choose one of the two.",
     flags: &["--prefill-only-disable-kv-cache", "--enable-hisparse"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --enable-hisparse",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --enable-hisparse"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -109,8 +109,8 @@ pub static DEQUANT_NEEDS_NVFP4: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "--prefill-kv-cache-dequant-dtype applies"),
     explanation: "--prefill-kv-cache-dequant-dtype chooses how an NVFP4 KV cache is read during prefill, so it means nothing with another KV dtype. Drop it, or use --kv-cache-dtype nvfp4.",
     flags: &["--prefill-kv-cache-dequant-dtype", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --prefill-kv-cache-dequant-dtype fp8_e4m3",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --prefill-kv-cache-dequant-dtype fp8_e4m3"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static NVFP4_BACKEND_NEITHER: Rule = Rule {
@@ -119,8 +119,8 @@ pub static NVFP4_BACKEND_NEITHER: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "NVFP4 prefill supports an FP8 E4M3 workspace"),
     explanation: "With an NVFP4 KV cache, prefill runs either on flashinfer (reading an FP8 copy) or on trtllm_mha (native NVFP4); the attention backend you chose is neither. Drop the backend option and let the KV dtype choose.",
     flags: &["--kv-cache-dtype", "--attention-backend", "--prefill-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --attention-backend triton",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --attention-backend triton"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4"),
 };
 
 pub static NVFP4_NATIVE_NEEDS_SM100: Rule = Rule {
@@ -129,8 +129,8 @@ pub static NVFP4_NATIVE_NEEDS_SM100: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "Native NVFP4 prefill currently requires SM100;"),
     explanation: "Reading the NVFP4 KV cache natively during prefill needs a datacenter Blackwell (SM100) GPU. On other GPUs prefill must go through an FP8 E4M3 workspace.",
     flags: &["--prefill-kv-cache-dequant-dtype", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype nvfp4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype nvfp4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3"),
 };
 
 pub static NVFP4_PREFILL_BACKEND_MISMATCH: Rule = Rule {
@@ -139,8 +139,8 @@ pub static NVFP4_PREFILL_BACKEND_MISMATCH: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "--prefill-kv-cache-dequant-dtype={requested_dtype}"),
     explanation: "Each NVFP4 prefill dequant dtype has exactly one prefill backend (fp8_e4m3 -> flashinfer, nvfp4 -> trtllm_mha); the prefill backend given contradicts it. Drop --prefill-attention-backend.",
     flags: &["--prefill-kv-cache-dequant-dtype", "--prefill-attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend trtllm_mha",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --prefill-attention-backend trtllm_mha"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3"),
 };
 
 pub static NVFP4_DECODE_BACKEND: Rule = Rule {
@@ -149,8 +149,8 @@ pub static NVFP4_DECODE_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "NVFP4 decode requires --decode-attention-backend=trtllm_mha;"),
     explanation: "Only trtllm_mha decodes from an NVFP4 KV cache, and SGLang picks it by itself. Drop --decode-attention-backend.",
     flags: &["--decode-attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --decode-attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --decode-attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -163,8 +163,8 @@ pub static NVFP4_NEEDS_BLACKWELL: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "--kv-cache-dtype=nvfp4 requires Blackwell"),
     explanation: "The NVFP4 KV cache relies on Blackwell (SM100/SM120) FP4 hardware. On older GPUs use --kv-cache-dtype fp4_mx_block16 or an FP8 KV dtype.",
     flags: &["--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static FP4_NO_UNIFIED_MEMORY: Rule = Rule {
@@ -173,8 +173,8 @@ pub static FP4_NO_UNIFIED_MEMORY: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "FP4 KV cache does not yet support --enable-unified-memory:"),
     explanation: "The unified memory pool has no room for the block scales of an FP4 KV cache. Use one or the other.",
     flags: &["--kv-cache-dtype", "--enable-unified-memory"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --enable-unified-memory",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --enable-unified-memory"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4"),
 };
 
 pub static NVFP4_SPEC_PREFIX_WRITERS: Rule = Rule {
@@ -183,8 +183,8 @@ pub static NVFP4_SPEC_PREFIX_WRITERS: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding does"),
     explanation: "DFLASH and DSPARK write a prefix of each draft block through a path that does not produce the NVFP4 scale layout trtllm_mha uses on SM100. Use EAGLE, NEXTN or NGRAM, or another KV dtype.",
     flags: &["--kv-cache-dtype", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --speculative-algorithm DFLASH --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static NVFP4_SPEC_UNSUPPORTED: Rule = Rule {
@@ -193,8 +193,8 @@ pub static NVFP4_SPEC_UNSUPPORTED: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding supports"),
     explanation: "On SM100 with the native NVFP4 KV cache only the EAGLE family and NGRAM have been validated for speculative decoding.",
     flags: &["--kv-cache-dtype", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static NVFP4_NGRAM_BREADTH: Rule = Rule {
@@ -203,8 +203,8 @@ pub static NVFP4_NGRAM_BREADTH: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 NGRAM speculative decoding"),
     explanation: "trtllm_mha verifies a single chain of draft tokens, while NGRAM drafts a tree (breadth 10 by default). Set --speculative-ngram-max-bfs-breadth 1.",
     flags: &["--kv-cache-dtype", "--speculative-algorithm", "--speculative-ngram-max-bfs-breadth"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm NGRAM",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm NGRAM --speculative-ngram-max-bfs-breadth 1"),
 };
 
 pub static NVFP4_DRAFT_BACKEND: Rule = Rule {
@@ -213,8 +213,8 @@ pub static NVFP4_DRAFT_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding requires"),
     explanation: "The draft model's KV cache uses the same native NVFP4 layout, which only trtllm_mha reads. Drop --speculative-draft-attention-backend (SGLang then picks trtllm_mha) or set it to trtllm_mha.",
     flags: &["--kv-cache-dtype", "--speculative-draft-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE"),
 };
 
 pub static NVFP4_NO_PD: Rule = Rule {
@@ -223,8 +223,8 @@ pub static NVFP4_NO_PD: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 with trtllm_mha does not yet support PD"),
     explanation: "The prefill-to-decode KV transfer does not know the native NVFP4 scale layout used on SM100. Use an FP8 KV dtype for PD disaggregation.",
     flags: &["--kv-cache-dtype", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --disaggregation-mode prefill",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --disaggregation-mode prefill"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3 --disaggregation-mode prefill"),
 };
 
 pub static NVFP4_NO_HOST_TIER: Rule = Rule {
@@ -233,8 +233,8 @@ pub static NVFP4_NO_HOST_TIER: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 with trtllm_mha does not yet support hierarchical"),
     explanation: "HiCache and LMCache copy KV to host memory in a layout that loses the native NVFP4 block scales. Drop the host cache tier or use another KV dtype.",
     flags: &["--kv-cache-dtype", "--enable-hierarchical-cache", "--enable-lmcache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --enable-hierarchical-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --enable-hierarchical-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4"),
 };
 
 pub static KV4_NON_CUDA: Rule = Rule {
@@ -243,8 +243,8 @@ pub static KV4_NON_CUDA: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 is not tested on non-CUDA platforms."),
     explanation: "FP4 KV caches (nvfp4, fp4_mx_block16) are only supported on NVIDIA GPUs. Use an FP8 KV dtype on this platform.",
     flags: &["--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static NVFP4_DRAFT_BACKEND_DEFAULT: Rule = Rule {
@@ -253,8 +253,8 @@ pub static NVFP4_DRAFT_BACKEND_DEFAULT: Rule = Rule {
     sglang: warns("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding uses"),
     explanation: "With the native NVFP4 KV cache on SM100, SGLang runs the draft model on trtllm_mha too, since only it reads that layout.",
     flags: &["--kv-cache-dtype", "--speculative-algorithm", "--speculative-draft-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend trtllm_mha",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --speculative-algorithm EAGLE --speculative-draft-attention-backend trtllm_mha"),
 };
 
 pub static NVFP4_MIXED_SPEC_MODE: Rule = Rule {
@@ -263,8 +263,8 @@ pub static NVFP4_MIXED_SPEC_MODE: Rule = Rule {
     sglang: warns("kv_cache_hook.handle_kv4_compatibility", "SM100 mixed NVFP4 speculative decoding routes"),
     explanation: "With FP8-workspace prefill and NVFP4 decode, target verification must run on the decode backend, so SGLang switches --speculative-attention-mode to decode.",
     flags: &["--kv-cache-dtype", "--speculative-attention-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --speculative-algorithm EAGLE",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --speculative-algorithm EAGLE --speculative-attention-mode decode",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --speculative-algorithm EAGLE"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype nvfp4 --prefill-kv-cache-dequant-dtype fp8_e4m3 --speculative-algorithm EAGLE --speculative-attention-mode decode"),
 };
 
 pub static KV4_FA4_MLA_DECODE: Rule = Rule {
@@ -273,8 +273,8 @@ pub static KV4_FA4_MLA_DECODE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"),
     explanation: "With an FP4 KV cache, an MLA model (DeepSeek-style) prefilling on fa4 must decode on flashinfer or trtllm_mla: only those read FP4 MLA pages.",
     flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend", "--attention-backend"],
-    example_bad: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --attention-backend fa4",
-    example_good: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend flashinfer",
+    example_bad: ex!("--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --attention-backend fa4"),
+    example_good: ex!("--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend flashinfer"),
 };
 
 pub static KV4_FA4_MHA_DECODE: Rule = Rule {
@@ -283,8 +283,8 @@ pub static KV4_FA4_MHA_DECODE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"),
     explanation: "With an FP4 KV cache, a standard-attention (MHA/GQA) model prefilling on fa4 must decode on triton, torch_native or flex_attention: only those read these FP4 pages.",
     flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend fa4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend fa4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend fa4 --decode-attention-backend triton"),
 };
 
 pub static KV4_MLA_BACKEND: Rule = Rule {
@@ -293,8 +293,8 @@ pub static KV4_MLA_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"),
     explanation: "An FP4 KV cache on an MLA model (DeepSeek-style) is read only by the flashinfer and trtllm_mla backends. The backend SGLang would pick for this model on this GPU (or the one you named) is not one of them.",
     flags: &["--kv-cache-dtype", "--attention-backend"],
-    example_bad: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16",
-    example_good: "--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer",
+    example_bad: ex!("--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16"),
+    example_good: ex!("--model-path zai-org/GLM-4.7-Flash --kv-cache-dtype fp4_mx_block16 --attention-backend flashinfer"),
 };
 
 pub static KV4_MHA_BACKEND: Rule = Rule {
@@ -303,8 +303,8 @@ pub static KV4_MHA_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"),
     explanation: "An FP4 KV cache on a standard-attention (MHA/GQA) model is read only by the triton, torch_native, flex_attention and trtllm_mha backends. The backend SGLang would pick for this model on this GPU (fa3 on Hopper, flashinfer on Ampere/Ada) or the one you named is not one of them.",
     flags: &["--kv-cache-dtype", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend triton"),
 };
 
 pub static KV4_SPLIT_BACKENDS: Rule = Rule {
@@ -313,8 +313,8 @@ pub static KV4_SPLIT_BACKENDS: Rule = Rule {
     sglang: warns("kv_cache_hook.handle_kv4_compatibility", "Attention: Using KV4 with PREFILL = {prefill_backend}"),
     explanation: "An FP4 KV cache with different prefill and decode attention backends is allowed but less tested.",
     flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend triton --decode-attention-backend torch_native",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --prefill-attention-backend triton --decode-attention-backend torch_native"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp4_mx_block16 --attention-backend triton"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -327,8 +327,8 @@ pub static MXFP8_NEEDS_BLACKWELL: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_mxfp8_kv_cache_compatibility", "--kv-cache-dtype mxfp8 requires an SM100+"),
     explanation: "The MXFP8 KV cache uses block-scaled tensor-core operands that only Blackwell GPUs have. Use fp8_e4m3 on this GPU.",
     flags: &["--kv-cache-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype mxfp8",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype mxfp8"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static PREFILL_ONLY_NEEDS_FA: Rule = Rule {
@@ -337,8 +337,8 @@ pub static PREFILL_ONLY_NEEDS_FA: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_prefill_only_disable_kv_cache", "--prefill-only-disable-kv-cache currently"),
     explanation: "Only the FlashAttention backends (fa3/fa4) can prefill without writing a KV cache. Use --attention-backend fa3 (Hopper) or fa4 (Blackwell).",
     flags: &["--prefill-only-disable-kv-cache", "--attention-backend", "--prefill-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --attention-backend triton",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --attention-backend fa3",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --attention-backend triton"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --is-embedding --prefill-only-disable-kv-cache --chunked-prefill-size -1 --disable-radix-cache --attention-backend fa3"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -351,8 +351,8 @@ pub static HOST_POOL_NEEDS_DECODE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool is"),
     explanation: "The host-pool retraction backup keeps the KV of requests a PD decode server retracts; other servers never retract that way. Use it only with --disaggregation-mode decode.",
     flags: &["--disaggregation-decode-retraction-backup", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-retraction-backup host_pool",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-retraction-backup host_pool"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool"),
 };
 
 pub static HOST_POOL_NEEDS_DCP_1: Rule = Rule {
@@ -361,8 +361,8 @@ pub static HOST_POOL_NEEDS_DCP_1: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool does"),
     explanation: "The host-pool retraction backup cannot shard its copy of the KV cache across decode-context-parallel groups, so it only works with --dcp-size 1. This typically happens when scaling long-context decode with DCP while the backup flag is still set.",
     flags: &["--disaggregation-decode-retraction-backup", "--dcp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 1 --disaggregation-decode-retraction-backup host_pool",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 1 --disaggregation-decode-retraction-backup host_pool"),
 };
 
 pub static HOST_POOL_PRIORITY_PREEMPTION: Rule = Rule {
@@ -371,8 +371,8 @@ pub static HOST_POOL_PRIORITY_PREEMPTION: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool requires"),
     explanation: "Priority preemption retracts requests in a way the host-pool backup does not track. With --enable-priority-scheduling, add --disable-priority-preemption.",
     flags: &["--disaggregation-decode-retraction-backup", "--enable-priority-scheduling", "--disable-priority-preemption"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --enable-priority-scheduling",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --enable-priority-scheduling --disable-priority-preemption",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --enable-priority-scheduling"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-retraction-backup host_pool --enable-priority-scheduling --disable-priority-preemption"),
 };
 
 pub static TLRU_NEGATIVE: Rule = Rule {
@@ -381,8 +381,8 @@ pub static TLRU_NEGATIVE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--radix-eviction-policy tlru requires non-negative"),
     explanation: "The T-LRU eviction policy's 'threshold' and 'next_prompt_estimate' are token counts and cannot be negative.",
     flags: &["--radix-eviction-policy", "--radix-eviction-policy-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru --radix-eviction-policy-config '{\"threshold\": -1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru --radix-eviction-policy-config '{\"threshold\": 256}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru --radix-eviction-policy-config '{\"threshold\": -1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru --radix-eviction-policy-config '{\"threshold\": 256}'"),
 };
 
 pub static TLRU_THRESHOLD: Rule = Rule {
@@ -391,8 +391,8 @@ pub static TLRU_THRESHOLD: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--radix-eviction-policy tlru needs 'threshold'"),
     explanation: "T-LRU only differs from LRU when 'threshold' exceeds 'next_prompt_estimate'; both default to 0, so the policy needs a config. Pass --radix-eviction-policy-config with a larger threshold, or use --radix-eviction-policy lru.",
     flags: &["--radix-eviction-policy", "--radix-eviction-policy-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru --radix-eviction-policy-config '{\"threshold\": 256}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --radix-eviction-policy tlru --radix-eviction-policy-config '{\"threshold\": 256}'"),
 };
 
 pub static HICACHE_VS_NO_RADIX: Rule = Rule {
@@ -401,8 +401,8 @@ pub static HICACHE_VS_NO_RADIX: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The arguments enable-hierarchical-cache and"),
     explanation: "The hierarchical cache extends the radix prefix cache into host memory, so it needs the radix cache on. Keep one of the two flags.",
     flags: &["--enable-hierarchical-cache", "--disable-radix-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --disable-radix-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache --disable-radix-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hierarchical-cache"),
 };
 
 pub static OFFLOAD_NEEDS_DECODE: Rule = Rule {
@@ -411,8 +411,8 @@ pub static OFFLOAD_NEEDS_DECODE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The argument disaggregation-decode-enable-offload-kvcache is only supported for"),
     explanation: "Offloading finished KV to storage is a PD decode-server feature. Use it with --disaggregation-mode decode.",
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-enable-offload-kvcache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-enable-offload-kvcache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static OFFLOAD_NEEDS_STORAGE: Rule = Rule {
@@ -421,8 +421,8 @@ pub static OFFLOAD_NEEDS_STORAGE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The argument disaggregation-decode-enable-offload-kvcache is only supported when"),
     explanation: "Decode-side KV offload writes to a HiCache storage backend, so one must be named with --hicache-storage-backend.",
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
 };
 
 pub static OFFLOAD_VS_HOST_POOL: Rule = Rule {
@@ -431,8 +431,8 @@ pub static OFFLOAD_VS_HOST_POOL: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The arguments disaggregation-decode-enable-offload-kvcache"),
     explanation: "Decode KV offload and the host-pool retraction backup would each build their own host KV pool on the decode server. Keep one of them.",
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--disaggregation-decode-retraction-backup"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file --disaggregation-decode-retraction-backup host_pool",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file --disaggregation-decode-retraction-backup host_pool"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
 };
 
 pub static SWA_RATIO_RANGE: Rule = Rule {
@@ -441,8 +441,8 @@ pub static SWA_RATIO_RANGE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--swa-full-tokens-ratio should be in range"),
     explanation: "--swa-full-tokens-ratio sizes the sliding-window KV pool relative to the full-attention pool; it must be above 0 and at most 1.",
     flags: &["--swa-full-tokens-ratio"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --swa-full-tokens-ratio 1.5",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --swa-full-tokens-ratio 0.5",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --swa-full-tokens-ratio 1.5"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --swa-full-tokens-ratio 0.5"),
 };
 
 pub static SWA_PREFIX_TAILS: Rule = Rule {
@@ -451,8 +451,8 @@ pub static SWA_PREFIX_TAILS: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--swa-prefix-tails should be a non-negative"),
     explanation: "--swa-prefix-tails counts cached prefix tails to reserve room for, so it cannot be negative.",
     flags: &["--swa-prefix-tails"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --swa-prefix-tails -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --swa-prefix-tails 0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --swa-prefix-tails -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --swa-prefix-tails 0"),
 };
 
 pub static LMCACHE_VS_HICACHE: Rule = Rule {
@@ -461,8 +461,8 @@ pub static LMCACHE_VS_HICACHE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache and --enable-hierarchical-cache"),
     explanation: "LMCache and HiCache are two different host/storage tiers for the KV cache; only one can own it.",
     flags: &["--enable-lmcache", "--enable-hierarchical-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --enable-hierarchical-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --enable-hierarchical-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static LMCACHE_VS_LINKER: Rule = Rule {
@@ -471,8 +471,8 @@ pub static LMCACHE_VS_LINKER: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache and --enable-unified-cache-external-linker"),
     explanation: "LMCache and the unified-cache external linker both attach an external KV tier; only one can be used.",
     flags: &["--enable-lmcache", "--enable-unified-cache-external-linker"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --enable-unified-cache-external-linker",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --enable-unified-cache-external-linker"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static LMCACHE_NEEDS_RADIX: Rule = Rule {
@@ -481,8 +481,8 @@ pub static LMCACHE_NEEDS_RADIX: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache requires radix cache to"),
     explanation: "LMCache plugs into the radix prefix cache, so --disable-radix-cache (or a mode that disables it, such as a PD decode server) rules it out.",
     flags: &["--enable-lmcache", "--disable-radix-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --disable-radix-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --disable-radix-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static LMCACHE_NO_SPEC: Rule = Rule {
@@ -491,8 +491,8 @@ pub static LMCACHE_NO_SPEC: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support speculative"),
     explanation: "The LMCache radix cache does not handle draft-model KV yet. Drop either LMCache or speculative decoding.",
     flags: &["--enable-lmcache", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --speculative-algorithm EAGLE",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --speculative-algorithm EAGLE"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static LMCACHE_NO_DP_ATTN: Rule = Rule {
@@ -501,8 +501,8 @@ pub static LMCACHE_NO_DP_ATTN: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support DP"),
     explanation: "The LMCache radix cache does not work with data-parallel attention yet.",
     flags: &["--enable-lmcache", "--attn-dp-size", "--enable-dp-attention"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2 --attn-dp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2 --attn-dp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2"),
 };
 
 pub static LMCACHE_NO_DCP: Rule = Rule {
@@ -511,8 +511,8 @@ pub static LMCACHE_NO_DCP: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache with --dcp-size > 1 is not"),
     explanation: "LMCache cannot map KV indices that are sharded across decode-context-parallel ranks. Use --dcp-size 1 with LMCache.",
     flags: &["--enable-lmcache", "--dcp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2 --dcp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2 --dcp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --tp-size 2"),
 };
 
 pub static LMCACHE_NO_STREAMING: Rule = Rule {
@@ -521,8 +521,8 @@ pub static LMCACHE_NO_STREAMING: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support streaming"),
     explanation: "Streaming sessions keep KV pinned across turns, which the LMCache radix cache does not support yet.",
     flags: &["--enable-lmcache", "--enable-streaming-session"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --enable-streaming-session",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --enable-streaming-session"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static LMCACHE_BUFFER_ONLY: Rule = Rule {
@@ -531,8 +531,8 @@ pub static LMCACHE_BUFFER_ONLY: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--hicache-host-memory-mode=buffer_only is"),
     explanation: "--hicache-host-memory-mode buffer_only configures HiCache's host tier, which LMCache does not use. Drop it.",
     flags: &["--enable-lmcache", "--hicache-host-memory-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --hicache-host-memory-mode buffer_only",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --hicache-host-memory-mode buffer_only"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static LMCACHE_NO_PD: Rule = Rule {
@@ -541,8 +541,8 @@ pub static LMCACHE_NO_PD: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache currently supports"),
     explanation: "LMCache works only when prefill and decode run on the same server, not with PD disaggregation.",
     flags: &["--enable-lmcache", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --disaggregation-mode prefill",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache --disaggregation-mode prefill"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -555,8 +555,8 @@ pub static PAGE_MAJOR_NEEDS_UNIFIED: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout without --enable-unified-memory"),
     explanation: "The page-major KV layout currently exists only inside the unified memory pool. Add --enable-unified-memory (which implies the layout) or drop --enable-page-major-kv-layout.",
     flags: &["--enable-page-major-kv-layout", "--enable-unified-memory"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-page-major-kv-layout",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-page-major-kv-layout"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static PAGE_MAJOR_MAMBA_BACKEND: Rule = Rule {
@@ -565,8 +565,8 @@ pub static PAGE_MAJOR_MAMBA_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton Mamba kernels"),
     explanation: "In the page-major layout the Mamba state is strided, which only the Triton Mamba kernels read correctly.",
     flags: &["--enable-page-major-kv-layout", "--mamba-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --mamba-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --mamba-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -579,8 +579,8 @@ pub static UM_PD_TRANSFER_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation supports"),
     explanation: "With PD disaggregation, the unified memory pool ships whole page envelopes, which only the Mooncake transfer backend implements.",
     flags: &["--enable-unified-memory", "--disaggregation-transfer-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --disaggregation-transfer-backend nixl",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --disaggregation-transfer-backend mooncake",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --disaggregation-transfer-backend nixl"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --disaggregation-transfer-backend mooncake"),
 };
 
 pub static UM_PD_NO_PP: Rule = Rule {
@@ -589,8 +589,8 @@ pub static UM_PD_NO_PP: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation does not support pipeline"),
     explanation: "The unified pool's PD transfer moves whole envelopes that hold every layer, so a pipeline stage cannot send just its layers. Use --pp-size 1.",
     flags: &["--enable-unified-memory", "--pp-size", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --pp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --pp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill"),
 };
 
 pub static UM_PD_MOONCAKE_SPEC: Rule = Rule {
@@ -599,8 +599,8 @@ pub static UM_PD_MOONCAKE_SPEC: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation does not support speculative"),
     explanation: "The unified pool's Mooncake PD transfer does not carry draft-model KV yet.",
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --speculative-algorithm EAGLE",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --speculative-algorithm EAGLE"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill"),
 };
 
 pub static UM_PD_LAZY_COMPACTION: Rule = Rule {
@@ -609,8 +609,8 @@ pub static UM_PD_LAZY_COMPACTION: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation requires"),
     explanation: "PD transfers from the unified pool rely on lazy compaction, which the environment variable SGLANG_DISABLE_LAZY_COMPACTION=1 turns off. Unset it for PD disaggregation with --enable-unified-memory.",
     flags: &["--enable-unified-memory", "--disaggregation-mode"],
-    example_bad: "",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill"),
 };
 
 pub static UM_PD_NO_HISPARSE: Rule = Rule {
@@ -619,8 +619,8 @@ pub static UM_PD_NO_HISPARSE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation is"),
     explanation: "HiSparse's decode-side transfer bypasses the unified pool's address translation.",
     flags: &["--enable-unified-memory", "--enable-hisparse", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --enable-hisparse",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill --enable-hisparse"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode prefill"),
 };
 
 pub static UM_OFFLOAD_FILE_ONLY: Rule = Rule {
@@ -629,8 +629,8 @@ pub static UM_OFFLOAD_FILE_ONLY: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with decode KV offload"),
     explanation: "Decode-side KV offload from the unified pool has only been implemented for the file storage backend.",
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend mooncake",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend mooncake"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --disaggregation-mode decode --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
 };
 
 pub static UM_SPEC_ALGORITHM: Rule = Rule {
@@ -639,8 +639,8 @@ pub static UM_SPEC_ALGORITHM: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory only supports --speculative-algorithm"),
     explanation: "The unified memory pool has been validated only with DSPARK, DFLASH, EAGLE and EAGLE3 speculative decoding (spelled in upper case).",
     flags: &["--enable-unified-memory", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-algorithm NGRAM",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory"),
 };
 
 pub static UM_EAGLE_TOPK: Rule = Rule {
@@ -649,8 +649,8 @@ pub static UM_EAGLE_TOPK: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory supports a linear"),
     explanation: "Tree-shaped speculative drafts (topk > 1) need token-level KV moves the page-granular unified pool cannot do. Use --speculative-eagle-topk 1.",
     flags: &["--enable-unified-memory", "--speculative-eagle-topk"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-eagle-topk 4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-eagle-topk 1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-eagle-topk 4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-eagle-topk 1"),
 };
 
 pub static UM_NO_TBO: Rule = Rule {
@@ -659,8 +659,8 @@ pub static UM_NO_TBO: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory does not support --enable-two-batch-overlap:"),
     explanation: "Two-batch overlap splits each batch in two, but the unified pool's read tables are indexed by the whole batch. Choose one of the two.",
     flags: &["--enable-unified-memory", "--enable-two-batch-overlap"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-two-batch-overlap",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-two-batch-overlap"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory"),
 };
 
 pub static UM_NO_LMCACHE: Rule = Rule {
@@ -669,8 +669,8 @@ pub static UM_NO_LMCACHE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with --enable-lmcache"),
     explanation: "LMCache would read the unified pool with virtual ids as if they were physical. Choose one of the two.",
     flags: &["--enable-unified-memory", "--enable-lmcache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-lmcache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-lmcache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory"),
 };
 
 pub static UM_NO_LINKER: Rule = Rule {
@@ -679,8 +679,8 @@ pub static UM_NO_LINKER: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory does not support --enable-unified-cache-external-linker:"),
     explanation: "The external cache linker's direct transfers do not understand the unified pool's page envelopes. Use --enable-hierarchical-cache instead.",
     flags: &["--enable-unified-memory", "--enable-unified-cache-external-linker"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-unified-cache-external-linker",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --enable-unified-cache-external-linker"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory"),
 };
 
 pub static UM_DCP_NO_PD: Rule = Rule {
@@ -689,8 +689,8 @@ pub static UM_DCP_NO_PD: Rule = Rule {
     sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support PD"),
     explanation: "Under DCP each rank's unified page envelope holds only a shard, so the PD transfer of whole envelopes would be wrong.",
     flags: &["--enable-unified-memory", "--dcp-size", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer --disaggregation-mode decode",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer --disaggregation-mode decode"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer"),
 };
 
 pub static UM_DCP_BACKENDS: Rule = Rule {
@@ -699,8 +699,8 @@ pub static UM_DCP_BACKENDS: Rule = Rule {
     sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) requires"),
     explanation: "With DCP, the unified pool only works with attention backends that translate the widened page ids (flashinfer, trtllm_mla, cutedsl_mla).",
     flags: &["--enable-unified-memory", "--dcp-size", "--attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend triton",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend triton"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --dcp-size 2 --attention-backend flashinfer"),
 };
 
 pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
@@ -709,8 +709,8 @@ pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
     sglang: raises("kv_cache_hook._assert_spec_verify_backends", "--enable-unified-memory + {algorithm} requires"),
     explanation: "With the unified pool, DSPARK/DFLASH target verification only runs on attention backends that translate its KV indices.",
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-algorithm DFLASH --attention-backend torch_native",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-algorithm DFLASH --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-algorithm DFLASH --attention-backend torch_native"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --speculative-algorithm DFLASH --attention-backend triton"),
 };
 
 /// Every rule in this family.
@@ -720,8 +720,8 @@ pub static UM_OFFLOAD_MLA: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"),
     explanation: "Decode-side KV offload from the unified memory pool is implemented for the MHA pool only; MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) cannot offload decode KV from it yet.",
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
-    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
 };
 
 pub static UM_OFFLOAD_MAMBA: Rule = Rule {
@@ -730,8 +730,8 @@ pub static UM_OFFLOAD_MAMBA: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"),
     explanation: "Decode-side KV offload from the unified memory pool does not move the recurrent (Mamba / linear-attention) state of hybrid models such as Qwen3-Next or Nemotron-H.",
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
-    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
 };
 
 pub static UM_OFFLOAD_SWA: Rule = Rule {
@@ -740,8 +740,8 @@ pub static UM_OFFLOAD_SWA: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"),
     explanation: "Decode-side KV offload from the unified memory pool has no host transfers for the sliding-window sub-pool of hybrid-SWA models (gpt-oss, Gemma 3/4 ...) yet.",
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
-    example_bad: "--model-path openai/gpt-oss-20b --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
-    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file",
+    example_bad: ex!("--model-path openai/gpt-oss-20b --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-enable-offload-kvcache --hicache-storage-backend file"),
 };
 
 pub static UM_RETRACTION_MAMBA: Rule = Rule {
@@ -750,8 +750,8 @@ pub static UM_RETRACTION_MAMBA: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode retraction does not support hybrid-Mamba"),
     explanation: "Backing up retracted decode requests to the host pool (--disaggregation-decode-retraction-backup host_pool) from the unified memory pool does not carry the recurrent state of hybrid Mamba / linear-attention models.",
     flags: &["--enable-unified-memory", "--disaggregation-decode-retraction-backup"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
-    example_good: "--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --enable-unified-memory --disaggregation-mode decode --disaggregation-transfer-backend mooncake --disaggregation-decode-retraction-backup host_pool"),
 };
 
 pub static UM_DCP_MLA: Rule = Rule {
@@ -760,8 +760,8 @@ pub static UM_DCP_MLA: Rule = Rule {
     sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"),
     explanation: "With decode context parallelism the unified pool writes each rank's shard through a masked path that only its MLA pool has; the MHA unified pool cannot be used with --dcp-size > 1.",
     flags: &["--enable-unified-memory", "--dcp-size"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-unified-memory",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-unified-memory",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --dcp-size 2 --enable-unified-memory"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-unified-memory"),
 };
 
 pub static UM_EAGLE_UNIFIED_TARGET: Rule = Rule {
@@ -770,8 +770,8 @@ pub static UM_EAGLE_UNIFIED_TARGET: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires a"),
     explanation: "With the unified memory pool an EAGLE/EAGLE3 draft keeps its KV fused inside the target's sub-pool entries, which only hybrid targets have: sliding-window hybrids (gpt-oss, Gemma ...) or Mamba / linear-attention hybrids (Qwen3-Next ...). A plain full-attention target cannot host it.",
     flags: &["--enable-unified-memory", "--speculative-algorithm"],
-    example_bad: "--model-path Qwen/Qwen3-8B --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory",
-    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory"),
+    example_good: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory"),
 };
 
 pub static UM_EAGLE_TARGET_BACKENDS: Rule = Rule {
@@ -780,8 +780,8 @@ pub static UM_EAGLE_TARGET_BACKENDS: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"),
     explanation: "With the unified memory pool the EAGLE target verifies on its own translated pages, which only the audited backends read: triton, flashinfer, fa3 or trtllm_mha for MHA models (plus trtllm_mla, cutedsl_mla and flashmla for MLA models).",
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend fa4",
-    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton",
+    example_bad: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend fa4"),
+    example_good: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton"),
 };
 
 pub static UM_EAGLE_DRAFT_BACKEND: Rule = Rule {
@@ -790,8 +790,8 @@ pub static UM_EAGLE_DRAFT_BACKEND: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"),
     explanation: "With the unified memory pool a fused EAGLE draft is MHA-shaped and reads its KV through the translated MHA backends only (triton, flashinfer, fa3, trtllm_mha); an unset --speculative-draft-attention-backend inherits the target's backends.",
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--speculative-draft-attention-backend"],
-    example_bad: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton --speculative-draft-attention-backend fa4",
-    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton",
+    example_bad: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton --speculative-draft-attention-backend fa4"),
+    example_good: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton"),
 };
 
 pub static UM_EAGLE_HICACHE: Rule = Rule {
@@ -800,8 +800,8 @@ pub static UM_EAGLE_HICACHE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:"),
     explanation: "HiCache keeps an EAGLE draft on a private pool and would pack its KV into the unified pool's page-envelope host pool, which refuses per-layer draft loads: with the unified memory pool, EAGLE/EAGLE3 and --enable-hierarchical-cache cannot be combined.",
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--enable-hierarchical-cache"],
-    example_bad: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton --enable-hierarchical-cache",
-    example_good: "--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton",
+    example_bad: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton --enable-hierarchical-cache"),
+    example_good: ex!("--model-path openai/gpt-oss-20b --speculative-algorithm EAGLE --speculative-draft-model-path Qwen/Qwen3-0.6B --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4 --enable-unified-memory --attention-backend triton"),
 };
 
 pub static PAGE_MAJOR_BACKENDS: Rule = Rule {
@@ -810,8 +810,8 @@ pub static PAGE_MAJOR_BACKENDS: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"),
     explanation: "The page-major KV layout (implied by --enable-unified-memory) stores each page as one envelope, so only attention backends whose kernels address the per-layer views by their strides can read it: triton, fa3, fa4, flashinfer or trtllm_mha for MHA models (triton, fa3 or fa4 when K and V rows differ in width), and the paged MLA family (triton, fa3, trtllm_mla, flashinfer, cutedsl_mla, flashmla) for MLA models.",
     flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend torch_native",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend torch_native"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton"),
 };
 
 pub static PAGE_MAJOR_LINEAR_DECODE: Rule = Rule {
@@ -820,8 +820,8 @@ pub static PAGE_MAJOR_LINEAR_DECODE: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE"),
     explanation: "In the page-major KV layout the linear-attention (Mamba / GDN / KDA) state is stored in envelope-strided views that only stride-audited decode kernels read: triton or flashinfer (also cutedsl and helion for the KDA hybrids, which are MLA models).",
     flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--linear-attn-decode-backend", "--linear-attn-backend"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-decode-backend cutedsl",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-decode-backend triton",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-decode-backend cutedsl"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-decode-backend triton"),
 };
 
 pub static PAGE_MAJOR_LINEAR_PREFILL: Rule = Rule {
@@ -830,8 +830,8 @@ pub static PAGE_MAJOR_LINEAR_PREFILL: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"),
     explanation: "In the page-major KV layout the linear-attention (Mamba / GDN / KDA) state is stored in envelope-strided views that only stride-audited prefill kernels read: triton, flashkda or flashinfer (also cutedsl and helion for the KDA hybrids, which are MLA models).",
     flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--linear-attn-prefill-backend", "--linear-attn-backend"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend cutedsl",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend triton",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend cutedsl"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 4 --enable-unified-memory --attention-backend triton --linear-attn-prefill-backend triton"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -844,8 +844,8 @@ pub static PAGE_MAJOR_TRITON_ONLY: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton attention backend"),
     explanation: "Before the per-layer KV views (SGLang 0.5.18), the page-major KV layout (implied by --enable-unified-memory) kept K and V in envelope-strided views that only the Triton attention kernels read. Only with the unified memory pool may an MLA model also use the paged MLA backends (fa3, flashinfer, trtllm_mla, cutedsl_mla, tokenspeed_mla). The backend SGLang picks by default for this model and GPU (fa3 on Hopper, trtllm_mha on Blackwell, flashinfer elsewhere) is not Triton: pass --attention-backend triton.",
     flags: &["--enable-page-major-kv-layout", "--enable-unified-memory", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -858,8 +858,8 @@ pub static UM_NO_HOST_TIER: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with hierarchical"),
     explanation: "Up to SGLang 0.5.20 the unified memory pool wires up no host pools, and its device slots are virtual ids the host-offload path does not translate: it cannot be combined with HiCache (--enable-hierarchical-cache) or LMCache (--enable-lmcache). Later releases lift this for HiCache.",
     flags: &["--enable-unified-memory", "--enable-hierarchical-cache", "--enable-lmcache"],
-    example_bad: "",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton"),
 };
 
 pub static UM_NO_DCP: Rule = Rule {
@@ -868,8 +868,8 @@ pub static UM_NO_DCP: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with decode context"),
     explanation: "Up to SGLang 0.5.19 the unified memory pool has no DCP-aware masked write path, so it cannot be used with decode context parallelism (--dcp-size > 1): the server would start and then fail on its first KV write. Later releases allow it for MLA models.",
     flags: &["--enable-unified-memory", "--dcp-size"],
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --enable-unified-memory"),
 };
 
 pub static UM_PIECEWISE_PREFILL_GRAPH: Rule = Rule {
@@ -878,8 +878,8 @@ pub static UM_PIECEWISE_PREFILL_GRAPH: Rule = Rule {
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory supports monolithic (decode) cuda-graph"),
     explanation: "In SGLang 0.5.18 only the monolithic decode CUDA graph is wired to the unified memory pool; a piecewise prefill graph (tc_piecewise) is not. Disable the prefill graph (--cuda-graph-backend-prefill disabled) or drop --enable-unified-memory.",
     flags: &["--enable-unified-memory", "--cuda-graph-backend-prefill", "--cuda-graph-config"],
-    example_bad: "",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton --cuda-graph-backend-prefill disabled",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory --attention-backend triton --cuda-graph-backend-prefill disabled"),
 };
 
 pub static RULES: &[&Rule] = &[

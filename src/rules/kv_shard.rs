@@ -24,8 +24,8 @@ pub static PREFILL_ONLY: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding is only supported on PD prefill"),
     explanation: "With KV cache sharding each rank keeps only its stripe of every cached page, which is enough to hand pages to a decode server but not to decode locally. It runs on PD prefill workers only (--disaggregation-mode prefill).",
     flags: &["--enable-kv-cache-sharding", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-kv-cache-sharding",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-kv-cache-sharding"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static SPECULATIVE: Rule = Rule {
@@ -34,8 +34,8 @@ pub static SPECULATIVE: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "KV sharding supports speculative decoding only for GLM DSA"),
     explanation: "Sharded prefill supports one speculative setup only: GLM DSA models with their single NextN MTP layer, as EAGLE with --speculative-eagle-topk 1 (and no multi-layer EAGLE). Other algorithms, a top-k other than 1 (or none given) and other models are rejected.",
     flags: &["--enable-kv-cache-sharding", "--speculative-algorithm", "--speculative-eagle-topk", "--enable-multi-layer-eagle"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --speculative-algorithm NGRAM",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
 };
 
 pub static DLLM: Rule = Rule {
@@ -44,8 +44,8 @@ pub static DLLM: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support diffusion"),
     explanation: "Diffusion language models are admitted outside the sharded scratch budget and resolve out of PD prefill mode, so they cannot use KV cache sharding.",
     flags: &["--enable-kv-cache-sharding", "--dllm-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --dllm-algorithm LowConfidence",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --dllm-algorithm LowConfidence"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence"),
 };
 
 pub static RADIX_BACKEND: Rule = Rule {
@@ -54,8 +54,8 @@ pub static RADIX_BACKEND: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires the built-in"),
     explanation: "Sharded pages carry a rotation that only SGLang's built-in UnifiedRadixCache understands; another --radix-cache-backend cannot be used with KV cache sharding.",
     flags: &["--enable-kv-cache-sharding", "--radix-cache-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --radix-cache-backend my.module:Cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --radix-cache-backend my.module:Cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --radix-cache-backend my.module:Cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --radix-cache-backend my.module:Cache"),
 };
 
 pub static TREE_CORE: Rule = Rule {
@@ -64,8 +64,8 @@ pub static TREE_CORE: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires the Python UnifiedTreeCore"),
     explanation: "KV cache sharding switches the radix tree core to its Python implementation (when SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset); another explicitly chosen tree core does not track shard rotations. Unset the variable, set it to python, or disable the radix cache.",
     flags: &["--enable-kv-cache-sharding"],
-    example_bad: "SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND=rust python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding",
-    example_good: "SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND=rust python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND=rust python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding"),
+    example_good: ex!("SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND=rust python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static EXTERNAL_LINKER: Rule = Rule {
@@ -74,8 +74,8 @@ pub static EXTERNAL_LINKER: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-unified-cache-external-linker"),
     explanation: "The unified-cache external linker loads KV back through the flat allocator, which does not know about sharded pages.",
     flags: &["--enable-kv-cache-sharding", "--enable-unified-cache-external-linker"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-unified-cache-external-linker",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-unified-cache-external-linker"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-cache-external-linker"),
 };
 
 pub static STREAMING_SESSION: Rule = Rule {
@@ -84,8 +84,8 @@ pub static STREAMING_SESSION: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support streaming"),
     explanation: "Streaming sessions keep virtual radix nodes that carry no shard-rotation metadata, so they cannot be combined with KV cache sharding.",
     flags: &["--enable-kv-cache-sharding", "--enable-streaming-session"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-streaming-session",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-streaming-session",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-streaming-session"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-streaming-session"),
 };
 
 pub static SESSION_RADIX: Rule = Rule {
@@ -94,8 +94,8 @@ pub static SESSION_RADIX: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support session radix"),
     explanation: "The session radix cache is not sharding-aware yet.",
     flags: &["--enable-kv-cache-sharding", "--enable-session-radix-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-session-radix-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-session-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-session-radix-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-session-radix-cache"),
 };
 
 pub static FLEXKV: Rule = Rule {
@@ -104,8 +104,8 @@ pub static FLEXKV: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-flexkv"),
     explanation: "FlexKV loads KV back through the stock flat allocator, which does not place sharded pages.",
     flags: &["--enable-kv-cache-sharding", "--enable-flexkv"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-flexkv",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-flexkv",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-flexkv"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-flexkv"),
 };
 
 pub static UNIFIED_MEMORY: Rule = Rule {
@@ -114,8 +114,8 @@ pub static UNIFIED_MEMORY: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-unified-memory"),
     explanation: "The unified memory pool uses its own virtual-id allocator and layout, which KV cache sharding cannot stripe.",
     flags: &["--enable-kv-cache-sharding", "--enable-unified-memory"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-unified-memory",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-unified-memory"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-unified-memory"),
 };
 
 pub static DCP: Rule = Rule {
@@ -124,8 +124,8 @@ pub static DCP: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding and decode context parallelism"),
     explanation: "KV cache sharding and decode context parallelism (--dcp-size > 1) both widen the allocator's index space; only one of them can.",
     flags: &["--enable-kv-cache-sharding", "--dcp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --tp-size 2 --dcp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2 --dcp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --tp-size 2 --dcp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --tp-size 2 --dcp-size 2"),
 };
 
 pub static HICACHE_STORAGE: Rule = Rule {
@@ -134,8 +134,8 @@ pub static HICACHE_STORAGE: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding supports HiCache host offload but not"),
     explanation: "HiCache's host tier works with sharded KV, but its storage tier reads and writes whole pages per rank rather than each rank's stripe. Drop --hicache-storage-backend (host offload stays).",
     flags: &["--enable-kv-cache-sharding", "--enable-hierarchical-cache", "--hicache-storage-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-storage-backend file",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-hierarchical-cache --hicache-storage-backend file",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-storage-backend file"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-hierarchical-cache --hicache-storage-backend file"),
 };
 
 pub static LMCACHE: Rule = Rule {
@@ -144,8 +144,8 @@ pub static LMCACHE: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-lmcache"),
     explanation: "LMCache does not handle sharded KV pages.",
     flags: &["--enable-kv-cache-sharding", "--enable-lmcache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-lmcache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-lmcache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-lmcache"),
 };
 
 pub static HISPARSE: Rule = Rule {
@@ -154,8 +154,8 @@ pub static HISPARSE: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-hisparse"),
     explanation: "HiSparse picks a non-sharded allocator and assumes each rank owns complete KV pages.",
     flags: &["--enable-kv-cache-sharding", "--enable-hisparse"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hisparse",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hisparse"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
 };
 
 pub static DYNAMIC_CHUNKING_PP: Rule = Rule {
@@ -164,8 +164,8 @@ pub static DYNAMIC_CHUNKING_PP: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support dynamic chunk"),
     explanation: "With pipeline parallelism, dynamic chunk sizing can profile and predict chunks larger than the fixed sharded scratch space. Disable --enable-dynamic-chunking.",
     flags: &["--enable-kv-cache-sharding", "--enable-dynamic-chunking", "--pp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --pp-size 2 --enable-dynamic-chunking",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2 --enable-dynamic-chunking",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --pp-size 2 --enable-dynamic-chunking"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --pp-size 2 --enable-dynamic-chunking"),
 };
 
 pub static TWO_BATCH_OVERLAP: Rule = Rule {
@@ -174,8 +174,8 @@ pub static TWO_BATCH_OVERLAP: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-two-batch-overlap"),
     explanation: "Sharded prefill keeps one gather plan per batch for the whole process; two-batch overlap rebuilds attention metadata several times per forward and would overwrite it.",
     flags: &["--enable-kv-cache-sharding", "--enable-two-batch-overlap"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-two-batch-overlap",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-two-batch-overlap",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --enable-two-batch-overlap"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-two-batch-overlap"),
 };
 
 pub static ATTENTION_BACKEND: Rule = Rule {
@@ -184,8 +184,8 @@ pub static ATTENTION_BACKEND: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "--enable-kv-cache-sharding currently requires the fa3 prefill"),
     explanation: "Sharded prefill gathers each page's stripes inside the attention kernel's page-table path, which exists for the fa3 prefill backend (and trtllm_mla for MLA models on plain TP, dsa for DSA models). Use --attention-backend fa3 (or --prefill-attention-backend fa3).",
     flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend flashinfer --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend flashinfer --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
 };
 
 pub static TRTLLM_MLA_CP: Rule = Rule {
@@ -194,8 +194,8 @@ pub static TRTLLM_MLA_CP: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla only supports plain-TP MLA"),
     explanation: "With the trtllm_mla prefill backend, KV sharding stripes pages across attention-TP ranks, so attention context parallelism (--attn-cp-size > 1) cannot be used.",
     flags: &["--enable-kv-cache-sharding", "--prefill-attention-backend", "--attention-backend", "--attn-cp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8"),
 };
 
 pub static TRTLLM_MLA_CHUNKED_PREFIX: Rule = Rule {
@@ -204,8 +204,8 @@ pub static TRTLLM_MLA_CHUNKED_PREFIX: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires chunked prefix caching"),
     explanation: "With the trtllm_mla prefill backend, sharded prefixes are read through the chunked prefix cache; do not pass --disable-chunked-prefix-cache.",
     flags: &["--enable-kv-cache-sharding", "--disable-chunked-prefix-cache"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8 --disable-chunked-prefix-cache",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8 --disable-chunked-prefix-cache"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend trtllm_mla --tp-size 8"),
 };
 
 pub static TRANSFER_BACKEND: Rule = Rule {
@@ -214,8 +214,8 @@ pub static TRANSFER_BACKEND: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding currently only supports the mooncake"),
     explanation: "Only the mooncake and nixl KV transfer backends send a rank's stripes by index to the decode server.",
     flags: &["--enable-kv-cache-sharding", "--disaggregation-transfer-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mori --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mori --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
 };
 
 pub static STAGING_BUFFER: Rule = Rule {
@@ -224,8 +224,8 @@ pub static STAGING_BUFFER: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding is incompatible with SGLANG_DISAGG_STAGING_BUFFER"),
     explanation: "The PD staging buffer assumes each send is a contiguous slice, which a rank's stripes are not. Unset SGLANG_DISAGG_STAGING_BUFFER.",
     flags: &["--enable-kv-cache-sharding"],
-    example_bad: "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
+    example_bad: ex!("SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
 };
 
 pub static PAGE_SIZE: Rule = Rule {
@@ -234,8 +234,8 @@ pub static PAGE_SIZE: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires a real page size"),
     explanation: "A physical KV page is both the unit SGLang transfers to the decode server and the unit it gathers; with a page size of 1 both become per-token operations. Use --page-size 64.",
     flags: &["--enable-kv-cache-sharding", "--page-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64"),
 };
 
 pub static CHUNKED_PREFILL: Rule = Rule {
@@ -244,8 +244,8 @@ pub static CHUNKED_PREFILL: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires chunked prefill"),
     explanation: "The sharded scratch space is sized by the prefill chunk, so chunked prefill must stay on (--chunked-prefill-size > 0).",
     flags: &["--enable-kv-cache-sharding", "--chunked-prefill-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192"),
 };
 
 pub static ROUNDING: Rule = Rule {
@@ -254,8 +254,8 @@ pub static ROUNDING: Rule = Rule {
     sglang: warns("kv_shard_hook.handle_kv_cache_sharding", "Rounding --chunked-prefill-size up from"),
     explanation: "Prefill chunks must end on page boundaries when KV is sharded, so SGLang rounds --chunked-prefill-size up to a multiple of the page size (and, when --mem-fraction-static was not given, lowers the static memory fraction to pay for the larger activations).",
     flags: &["--enable-kv-cache-sharding", "--chunked-prefill-size", "--page-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8100 --mem-fraction-static 0.8",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --mem-fraction-static 0.8",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8100 --mem-fraction-static 0.8"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --mem-fraction-static 0.8"),
 };
 
 pub static PREFILL_GRAPH: Rule = Rule {
@@ -264,8 +264,8 @@ pub static PREFILL_GRAPH: Rule = Rule {
     sglang: warns("kv_shard_hook.handle_kv_cache_sharding", "Prefill CUDA graph ({cfg.cuda_graph_config.prefill.backend}) is incompatible"),
     explanation: "Sharded prefill rebuilds its gather plan per batch, which a captured prefill CUDA graph cannot follow, so SGLang runs prefill eagerly. Pass --cuda-graph-backend-prefill disabled to say so.",
     flags: &["--enable-kv-cache-sharding", "--cuda-graph-backend-prefill"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --cuda-graph-backend-prefill full",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --cuda-graph-backend-prefill disabled",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --cuda-graph-backend-prefill full"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --enable-kv-cache-sharding --attention-backend fa3 --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --page-size 64 --chunked-prefill-size 8192 --cuda-graph-backend-prefill disabled"),
 };
 
 pub static DSA_HICACHE_KERNEL_IO: Rule = Rule {
@@ -274,8 +274,8 @@ pub static DSA_HICACHE_KERNEL_IO: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"),
     explanation: "For DeepSeek-style sparse-attention (DSA) models, HiCache host offload of sharded KV copies pages with SGLang's kernels: --hicache-io-backend kernel with the layer_first or page_first memory layout.",
     flags: &["--enable-kv-cache-sharding", "--enable-hierarchical-cache", "--hicache-io-backend", "--hicache-mem-layout"],
-    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-io-backend direct",
-    example_good: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-io-backend kernel",
+    example_bad: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-io-backend direct"),
+    example_good: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --enable-hierarchical-cache --hicache-io-backend kernel"),
 };
 
 pub static LOCAL_ATTENTION: Rule = Rule {
@@ -284,8 +284,8 @@ pub static LOCAL_ATTENTION: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention"),
     explanation: "Models with chunked (local) attention, whose config sets attention_chunk_size (Llama 4 ...), build their local-attention metadata from the page table before sharded pages are gathered, so KV cache sharding cannot serve them yet.",
     flags: &["--enable-kv-cache-sharding"],
-    example_bad: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --attention-backend fa3",
-    example_good: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp-size 2 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_bad: ex!("--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --attention-backend fa3"),
+    example_good: ex!("--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --tp-size 2 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
 };
 
 pub static MLA_PLAIN_TP: Rule = Rule {
@@ -294,8 +294,8 @@ pub static MLA_PLAIN_TP: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP and"),
     explanation: "Without prefill context parallelism an MLA model's KV is sharded across the attention tensor-parallel ranks, so attention must be plain TP: data-parallel attention (--enable-dp-attention with --dp-size > 1) leaves no attention-TP group to shard over.",
     flags: &["--enable-kv-cache-sharding", "--enable-dp-attention", "--dp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dp-size 8 --enable-dp-attention --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --dp-size 8 --enable-dp-attention --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
 };
 
 pub static MLA_NEEDS_TP: Rule = Rule {
@@ -304,8 +304,8 @@ pub static MLA_NEEDS_TP: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP ranks"),
     explanation: "Without prefill context parallelism an MLA model's KV is sharded across the tensor-parallel ranks; with --tp-size 1 there is nothing to shard across.",
     flags: &["--enable-kv-cache-sharding", "--tp-size"],
-    example_bad: "--model-path zai-org/GLM-4.7-Flash --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
-    example_good: "--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_bad: ex!("--model-path zai-org/GLM-4.7-Flash --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
+    example_good: ex!("--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
 };
 
 pub static GQA_NEEDS_PREFILL_CP: Rule = Rule {
@@ -314,8 +314,8 @@ pub static GQA_NEEDS_PREFILL_CP: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for GQA models"),
     explanation: "A GQA/MHA model's KV is sharded across the attention context-parallel ranks, so KV cache sharding needs prefill context parallelism: --enable-prefill-cp with --attn-cp-size above 1.",
     flags: &["--enable-kv-cache-sharding", "--enable-prefill-cp", "--attn-cp-size"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64"),
 };
 
 pub static DSA_NEEDS_DSA_BACKEND: Rule = Rule {
@@ -324,8 +324,8 @@ pub static DSA_NEEDS_DSA_BACKEND: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."),
     explanation: "DeepSeek-style sparse-attention (DSA) models shard their KV only through the dsa attention backend (--attention-backend dsa, which needs interleave prefill CP, TRTLLM DSA kernels, fp8_e4m3 KV and page size 64).",
     flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
-    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3",
+    example_bad: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend fa3"),
 };
 
 pub static TRTLLM_MLA_NEEDS_MLA: Rule = Rule {
@@ -334,8 +334,8 @@ pub static TRTLLM_MLA_NEEDS_MLA: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires an MLA model."),
     explanation: "The trtllm_mla prefill backend is for MLA models; a GQA/MHA model shards its KV with the fa3 prefill backend.",
     flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla",
-    example_good: "--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla"),
+    example_good: ex!("--model-path zai-org/GLM-4.7-Flash --tp-size 2 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend trtllm_mla"),
 };
 
 pub static ENCODER_DECODER: Rule = Rule {
@@ -344,8 +344,8 @@ pub static ENCODER_DECODER: Rule = Rule {
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder"),
     explanation: "Encoder-decoder models (Whisper, Llama 3.2 Vision / Mllama ...) read their cross-attention KV through a separate encoder page table, which the sharded gather plan does not cover, so KV cache sharding cannot serve them.",
     flags: &["--enable-kv-cache-sharding"],
-    example_bad: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64",
-    example_good: "--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64"),
+    example_good: ex!("--model-path meta-llama/Llama-3.2-90B-Vision-Instruct --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64"),
 };
 
 pub static DSA_NEEDS_INTERLEAVE_CP: Rule = Rule {
@@ -354,8 +354,8 @@ pub static DSA_NEEDS_INTERLEAVE_CP: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires CUDA interleave prefill CP > 1 and PP1."),
     explanation: "With the dsa attention backend, a DeepSeek-style sparse-attention (DSA) model's KV is sharded along the interleaved prefill context-parallel layout: it needs a CUDA GPU, --enable-prefill-cp with --attn-cp-size above 1 and --cp-strategy interleave, and no pipeline parallelism (--pp-size 1).",
     flags: &["--enable-kv-cache-sharding", "--enable-prefill-cp", "--attn-cp-size", "--cp-strategy", "--pp-size"],
-    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa",
-    example_good: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+    example_bad: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa"),
+    example_good: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave"),
 };
 
 pub static DSA_NEEDS_TRTLLM_FP8: Rule = Rule {
@@ -364,8 +364,8 @@ pub static DSA_NEEDS_TRTLLM_FP8: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires TRTLLM prefill/decode with fp8_e4m3"),
     explanation: "Sharded DSA prefill runs on TensorRT-LLM's sparse-attention kernels only: the DSA prefill and decode backends must both be trtllm, the KV cache fp8_e4m3 and the page size 64. On Blackwell (SM100) SGLang picks these when they are left unset; on other GPUs (and with another --kv-cache-dtype or --page-size) it does not.",
     flags: &["--enable-kv-cache-sharding", "--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype", "--page-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode prefill --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave"),
 };
 
 pub static DSA_NEEDS_MOONCAKE_KPOOL1: Rule = Rule {
@@ -374,8 +374,8 @@ pub static DSA_NEEDS_MOONCAKE_KPOOL1: Rule = Rule {
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires Mooncake, uncompressed index_kpool=1"),
     explanation: "Sharded DSA KV is sent to the decode workers by Mooncake only (--disaggregation-transfer-backend mooncake), with the indexer keys unpooled (the config's index_kpool 1, index_kpool_compress false) and every layer's DSA cache in one pool (no --enable-dsa-cache-layer-split).",
     flags: &["--enable-kv-cache-sharding", "--disaggregation-transfer-backend", "--enable-dsa-cache-layer-split"],
-    example_bad: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave --enable-dsa-cache-layer-split",
-    example_good: "--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave",
+    example_bad: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave --enable-dsa-cache-layer-split"),
+    example_good: ex!("--model-path zai-org/GLM-5-FP8 --tp-size 8 --disaggregation-mode prefill --enable-kv-cache-sharding --disaggregation-transfer-backend mooncake --page-size 64 --attention-backend dsa --enable-prefill-cp --attn-cp-size 8 --cp-strategy interleave"),
 };
 
 /// Every rule in this family.

@@ -17,8 +17,8 @@ pub static MEGAMOE_NEEDS_SP: Rule = Rule {
     sglang: raises("layernorm_sp_hook.handle_layernorm_sp", "--enable-megamoe-for-layernorm-sp requires --enable-layernorm-sp."),
     explanation: "--enable-megamoe-for-layernorm-sp chooses how LayerNorm sequence parallelism runs Muse Spark's MoE prefill; it does nothing on its own, so SGLang requires --enable-layernorm-sp with it.",
     flags: &["--enable-megamoe-for-layernorm-sp", "--enable-layernorm-sp"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-megamoe-for-layernorm-sp",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-megamoe-for-layernorm-sp"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static MEGAMOE_MUSE_ONLY: Rule = Rule {
@@ -27,8 +27,8 @@ pub static MEGAMOE_MUSE_ONLY: Rule = Rule {
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-megamoe-for-layernorm-sp supports only Muse Spark."),
     explanation: "The MegaMoE prefill for LayerNorm sequence parallelism is written for Muse Spark's MoE layers only; for any other model SGLang refuses the flag.",
     flags: &["--enable-megamoe-for-layernorm-sp", "--enable-layernorm-sp"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp --enable-megamoe-for-layernorm-sp",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp --enable-megamoe-for-layernorm-sp"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp"),
 };
 
 pub static SP_UNSUPPORTED_MODEL: Rule = Rule {
@@ -37,8 +37,8 @@ pub static SP_UNSUPPORTED_MODEL: Rule = Rule {
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is only supported for"),
     explanation: "LayerNorm sequence parallelism needs model code that marks its layer boundaries; in this release only Qwen3 dense models (Qwen3ForCausalLM) and Muse Spark have it. Other models would silently ignore the flag, so SGLang refuses it.",
     flags: &["--enable-layernorm-sp"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --enable-layernorm-sp",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --enable-layernorm-sp"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp"),
 };
 
 pub static SP_NEEDS_TP: Rule = Rule {
@@ -47,8 +47,8 @@ pub static SP_NEEDS_TP: Rule = Rule {
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp requires tp_size > 1"),
     explanation: "LayerNorm sequence parallelism shards the sequence across the tensor-parallel ranks; with one rank there is nothing to shard.",
     flags: &["--enable-layernorm-sp", "--tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-8B --enable-layernorm-sp",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --enable-layernorm-sp"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp"),
 };
 
 pub static SP_NO_ATTN_DP: Rule = Rule {
@@ -57,8 +57,8 @@ pub static SP_NO_ATTN_DP: Rule = Rule {
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with attention DP"),
     explanation: "Sequence parallelism shards one sequence across the whole TP group; with attention data parallelism that group holds different sequences.",
     flags: &["--enable-layernorm-sp", "--attn-dp-size"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --attn-dp-size 2 --enable-layernorm-sp",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --attn-dp-size 2 --enable-layernorm-sp"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp"),
 };
 
 pub static SP_NO_SPEC: Rule = Rule {
@@ -67,8 +67,8 @@ pub static SP_NO_SPEC: Rule = Rule {
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp supports speculative decoding only"),
     explanation: "Speculative decoding reads auxiliary hidden states that sequence parallelism leaves sharded; only Muse Spark's DFLASH path gathers them.",
     flags: &["--enable-layernorm-sp", "--speculative-algorithm"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp --speculative-algorithm NGRAM",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp"),
 };
 
 pub static SP_NO_PP: Rule = Rule {
@@ -77,8 +77,8 @@ pub static SP_NO_PP: Rule = Rule {
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with pipeline"),
     explanation: "Only the first pipeline stage starts the sequence-sharded region, so the next stage would receive a stream it does not expect.",
     flags: &["--enable-layernorm-sp", "--pp-size"],
-    example_bad: "--model-path Qwen/Qwen3-8B --tp-size 2 --pp-size 2 --enable-layernorm-sp",
-    example_good: "--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --pp-size 2 --enable-layernorm-sp"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --tp-size 2 --enable-layernorm-sp"),
 };
 
 pub static RULES: &[&Rule] = &[&MEGAMOE_NEEDS_SP, &MEGAMOE_MUSE_ONLY, &SP_UNSUPPORTED_MODEL, &SP_NEEDS_TP, &SP_NO_ATTN_DP, &SP_NO_SPEC, &SP_NO_PP];

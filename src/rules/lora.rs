@@ -22,8 +22,8 @@ pub static MARLIN_EP_NEEDS_A2A_NONE: Rule = Rule {
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin EP requires --moe-a2a-backend"),
     explanation: "The experimental Marlin MoE runner handles expert parallelism itself and cannot sit behind an all-to-all dispatch backend (which also forces ep_size to tp_size).",
     flags: &["--moe-runner-backend", "--moe-a2a-backend", "--ep-size"],
-    example_bad: "--moe-runner-backend experimental_sgl_marlin --tp-size 2 --ep-size 2 --moe-a2a-backend deepep",
-    example_good: "--moe-runner-backend experimental_sgl_marlin --tp-size 2 --ep-size 2",
+    example_bad: ex!("--moe-runner-backend experimental_sgl_marlin --tp-size 2 --ep-size 2 --moe-a2a-backend deepep"),
+    example_good: ex!("--moe-runner-backend experimental_sgl_marlin --tp-size 2 --ep-size 2"),
 };
 pub static MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS: Rule = Rule {
     code: "LORA002",
@@ -31,8 +31,8 @@ pub static MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS: Rule = Rule {
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin LoRA requires --lora-use-virtual-experts"),
     explanation: "With LoRA adapters the experimental Marlin MoE runner only supports the virtual-experts LoRA path.",
     flags: &["--moe-runner-backend", "--lora-use-virtual-experts", "--lora-paths", "--enable-lora"],
-    example_bad: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a",
-    example_good: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts --lora-backend triton",
+    example_bad: ex!("--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a"),
+    example_good: ex!("--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts --lora-backend triton"),
 };
 pub static MARLIN_LORA_NEEDS_TRITON: Rule = Rule {
     code: "LORA003",
@@ -40,8 +40,8 @@ pub static MARLIN_LORA_NEEDS_TRITON: Rule = Rule {
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin LoRA requires --lora-backend"),
     explanation: "The experimental Marlin MoE-LoRA kernels consume the triton LoRA backend's batch metadata directly.",
     flags: &["--moe-runner-backend", "--lora-backend"],
-    example_bad: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts",
-    example_good: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts --lora-backend triton",
+    example_bad: ex!("--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts"),
+    example_good: ex!("--moe-runner-backend experimental_sgl_marlin --lora-paths a=/adapters/a --lora-use-virtual-experts --lora-backend triton"),
 };
 pub static MARLIN_EP_TRIVIAL_PLACEMENT: Rule = Rule {
     code: "LORA004",
@@ -49,8 +49,8 @@ pub static MARLIN_EP_TRIVIAL_PLACEMENT: Rule = Rule {
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin EP requires trivial"),
     explanation: "With LoRA and expert parallelism the experimental Marlin runner needs experts placed trivially: no EPLB, redundant experts or elastic EP.",
     flags: &["--moe-runner-backend", "--enable-eplb", "--ep-num-redundant-experts", "--init-expert-location", "--elastic-ep-backend"],
-    example_bad: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/x --lora-use-virtual-experts --lora-backend triton --tp-size 2 --ep-size 2 --enable-eplb",
-    example_good: "--moe-runner-backend experimental_sgl_marlin --lora-paths a=/x --lora-use-virtual-experts --lora-backend triton --tp-size 2 --ep-size 2",
+    example_bad: ex!("--moe-runner-backend experimental_sgl_marlin --lora-paths a=/x --lora-use-virtual-experts --lora-backend triton --tp-size 2 --ep-size 2 --enable-eplb"),
+    example_good: ex!("--moe-runner-backend experimental_sgl_marlin --lora-paths a=/x --lora-use-virtual-experts --lora-backend triton --tp-size 2 --ep-size 2"),
 };
 
 pub static MAX_LORAS_PER_BATCH: Rule = Rule {
@@ -59,8 +59,8 @@ pub static MAX_LORAS_PER_BATCH: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "max_loras_per_batch must be positive"),
     explanation: "--max-loras-per-batch is how many adapters one batch may mix; it must be at least 1 (checked even without LoRA).",
     flags: &["--max-loras-per-batch"],
-    example_bad: "--max-loras-per-batch 0",
-    example_good: "--max-loras-per-batch 8",
+    example_bad: ex!("--max-loras-per-batch 0"),
+    example_good: ex!("--max-loras-per-batch 8"),
 };
 pub static W_ENABLE_LORA_SET: Rule = Rule {
     code: "LORA006",
@@ -68,8 +68,8 @@ pub static W_ENABLE_LORA_SET: Rule = Rule {
     sglang: warns("lora_hook.check_lora_server_args", "--enable-lora is set to True because --lora-paths"),
     explanation: "Giving --lora-paths switches LoRA on; add --enable-lora to say so explicitly.",
     flags: &["--lora-paths", "--enable-lora"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a --enable-lora",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --lora-paths a=/adapters/a --enable-lora"),
 };
 pub static V2_LORA_MODES: Rule = Rule {
     code: "LORA007",
@@ -77,8 +77,8 @@ pub static V2_LORA_MODES: Rule = Rule {
     sglang: raises("lora_hook._check_v2_lora_modes", "{option} does not yet support {mode}"),
     explanation: "The triton_v2 LoRA backend (and the LoRA MoE runners) do not yet work with attention DP, PD-multiplexing, two-batch overlap, SGLANG_EXPERIMENTAL_LORA_OPTI or ROCm.",
     flags: &["--lora-backend", "--moe-runner-backend", "--attn-dp-size", "--enable-pdmux", "--enable-two-batch-overlap"],
-    example_bad: "--lora-paths a=/x --lora-backend triton_v2 --tp-size 2 --attn-dp-size 2",
-    example_good: "--lora-paths a=/x --lora-backend triton_v2 --tp-size 2",
+    example_bad: ex!("--lora-paths a=/x --lora-backend triton_v2 --tp-size 2 --attn-dp-size 2"),
+    example_good: ex!("--lora-paths a=/x --lora-backend triton_v2 --tp-size 2"),
 };
 pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
     code: "LORA008",
@@ -86,8 +86,8 @@ pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "Enabling LoRA overlap loading requires pinning"),
     explanation: "Overlap loading pins every loaded adapter in host memory, so --max-loaded-loras must be set and at most twice --max-loras-per-batch.",
     flags: &["--enable-lora-overlap-loading", "--max-loaded-loras", "--max-loras-per-batch"],
-    example_bad: "--lora-paths a=/x --enable-lora-overlap-loading",
-    example_good: "--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16",
+    example_bad: ex!("--lora-paths a=/x --enable-lora-overlap-loading"),
+    example_good: ex!("--lora-paths a=/x --enable-lora-overlap-loading --max-loaded-loras 16"),
 };
 pub static SPECULATIVE_NGRAM_ONLY: Rule = Rule {
     code: "LORA022",
@@ -95,8 +95,8 @@ pub static SPECULATIVE_NGRAM_ONLY: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "Currently LoRA is only compatible with NGRAM speculative decoding."),
     explanation: "SGLang 0.5.18 serves LoRA adapters with NGRAM speculative decoding only (later releases add EAGLE and others). The algorithm is read after resolution: NEXTN has become EAGLE by then.",
     flags: &["--enable-lora", "--lora-paths", "--speculative-algorithm"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static TARGET_MODULES_ALL: Rule = Rule {
     code: "LORA009",
@@ -104,8 +104,8 @@ pub static TARGET_MODULES_ALL: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "If 'all' is specified in --lora-target-modules,"),
     explanation: "`all` already means every supported module; listing others next to it is ambiguous.",
     flags: &["--lora-target-modules"],
-    example_bad: "--enable-lora --max-lora-rank 8 --lora-target-modules all q_proj",
-    example_good: "--enable-lora --max-lora-rank 8 --lora-target-modules all",
+    example_bad: ex!("--enable-lora --max-lora-rank 8 --lora-target-modules all q_proj"),
+    example_good: ex!("--enable-lora --max-lora-rank 8 --lora-target-modules all"),
 };
 pub static NEEDS_PATHS_OR_SHAPES: Rule = Rule {
     code: "LORA010",
@@ -113,8 +113,8 @@ pub static NEEDS_PATHS_OR_SHAPES: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "When no initial --lora-paths is provided,"),
     explanation: "LoRA buffers are sized at start-up; with no initial adapter to read the shapes from, SGLang needs --max-lora-rank and --lora-target-modules.",
     flags: &["--enable-lora", "--lora-paths", "--max-lora-rank", "--lora-target-modules"],
-    example_bad: "--enable-lora",
-    example_good: "--enable-lora --max-lora-rank 64 --lora-target-modules all",
+    example_bad: ex!("--enable-lora"),
+    example_good: ex!("--enable-lora --max-lora-rank 64 --lora-target-modules all"),
 };
 pub static MAX_LOADED_LT_PER_BATCH: Rule = Rule {
     code: "LORA011",
@@ -122,8 +122,8 @@ pub static MAX_LOADED_LT_PER_BATCH: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "max_loaded_loras should be greater than or"),
     explanation: "A batch can only use adapters that are loaded, so the number kept loaded must be at least the number per batch.",
     flags: &["--max-loaded-loras", "--max-loras-per-batch"],
-    example_bad: "--lora-paths a=/x --max-loaded-loras 2 --max-loras-per-batch 3",
-    example_good: "--lora-paths a=/x --max-loaded-loras 3 --max-loras-per-batch 3",
+    example_bad: ex!("--lora-paths a=/x --max-loaded-loras 2 --max-loras-per-batch 3"),
+    example_good: ex!("--lora-paths a=/x --max-loaded-loras 3 --max-loras-per-batch 3"),
 };
 pub static PATHS_EXCEED_MAX_LOADED: Rule = Rule {
     code: "LORA012",
@@ -131,8 +131,8 @@ pub static PATHS_EXCEED_MAX_LOADED: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "The number of LoRA paths should not exceed"),
     explanation: "All adapters in --lora-paths are loaded at start-up, so --max-loaded-loras must be at least their number.",
     flags: &["--lora-paths", "--max-loaded-loras"],
-    example_bad: "--lora-paths a=/x b=/y --max-loaded-loras 1 --max-loras-per-batch 1",
-    example_good: "--lora-paths a=/x b=/y --max-loaded-loras 2 --max-loras-per-batch 1",
+    example_bad: ex!("--lora-paths a=/x b=/y --max-loaded-loras 1 --max-loras-per-batch 1"),
+    example_good: ex!("--lora-paths a=/x b=/y --max-loaded-loras 2 --max-loras-per-batch 1"),
 };
 pub static DRAIN_WAIT_THRESHOLD: Rule = Rule {
     code: "LORA013",
@@ -140,8 +140,8 @@ pub static DRAIN_WAIT_THRESHOLD: Rule = Rule {
     sglang: raises("lora_hook.check_lora_server_args", "--lora-drain-wait-threshold must be non-negative."),
     explanation: "The LoRA drain wait threshold is a duration and cannot be negative.",
     flags: &["--lora-drain-wait-threshold"],
-    example_bad: "--lora-paths a=/x --lora-drain-wait-threshold -1",
-    example_good: "--lora-paths a=/x --lora-drain-wait-threshold 0",
+    example_bad: ex!("--lora-paths a=/x --lora-drain-wait-threshold -1"),
+    example_good: ex!("--lora-paths a=/x --lora-drain-wait-threshold 0"),
 };
 pub static SPEC_MOE_RUNNER_LORA: Rule = Rule {
     code: "LORA014",
@@ -149,8 +149,8 @@ pub static SPEC_MOE_RUNNER_LORA: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--speculative-moe-runner-backend {cfg.speculative_moe_runner_backend}"),
     explanation: "Draft models carry no LoRA adapters, so a LoRA MoE runner makes no sense for the draft.",
     flags: &["--speculative-moe-runner-backend", "--speculative-algorithm"],
-    example_bad: "--speculative-algorithm NGRAM --speculative-moe-runner-backend lora_triton",
-    example_good: "--speculative-algorithm NGRAM",
+    example_bad: ex!("--speculative-algorithm NGRAM --speculative-moe-runner-backend lora_triton"),
+    example_good: ex!("--speculative-algorithm NGRAM"),
 };
 pub static MOE_RUNNER_NEEDS_LORA: Rule = Rule {
     code: "LORA015",
@@ -158,8 +158,8 @@ pub static MOE_RUNNER_NEEDS_LORA: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires --enable-lora"),
     explanation: "The lora_* MoE runners exist to apply LoRA adapters to MoE experts; without LoRA use a regular runner.",
     flags: &["--moe-runner-backend", "--enable-lora", "--lora-paths"],
-    example_bad: "--moe-runner-backend lora_triton",
-    example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
+    example_bad: ex!("--moe-runner-backend lora_triton"),
+    example_good: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2"),
 };
 pub static MOE_RUNNER_NEEDS_TRITON_V2: Rule = Rule {
     code: "LORA016",
@@ -167,8 +167,8 @@ pub static MOE_RUNNER_NEEDS_TRITON_V2: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires --lora-backend"),
     explanation: "The lora_* MoE runners read the triton_v2 LoRA backend's batch layout.",
     flags: &["--moe-runner-backend", "--lora-backend"],
-    example_bad: "--moe-runner-backend lora_triton --lora-paths a=/x",
-    example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
+    example_bad: ex!("--moe-runner-backend lora_triton --lora-paths a=/x"),
+    example_good: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2"),
 };
 pub static MOE_RUNNER_QUANT: Rule = Rule {
     code: "LORA017",
@@ -176,8 +176,8 @@ pub static MOE_RUNNER_QUANT: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} supports unquantized"),
     explanation: "The LoRA MoE runners only have kernels for BF16, block-FP8 and ModelOpt NVFP4 experts.",
     flags: &["--moe-runner-backend", "--quantization"],
-    example_bad: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --quantization awq",
-    example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
+    example_bad: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --quantization awq"),
+    example_good: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2"),
 };
 pub static MOE_RUNNER_NVFP4: Rule = Rule {
     code: "LORA018",
@@ -185,8 +185,8 @@ pub static MOE_RUNNER_NVFP4: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} cannot run"),
     explanation: "Only the lora_marlin runner has NVFP4 expert kernels.",
     flags: &["--moe-runner-backend", "--quantization"],
-    example_bad: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --quantization modelopt_fp4",
-    example_good: "--moe-runner-backend lora_marlin --lora-paths a=/x --lora-backend triton_v2 --quantization modelopt_fp4",
+    example_bad: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --quantization modelopt_fp4"),
+    example_good: ex!("--moe-runner-backend lora_marlin --lora-paths a=/x --lora-backend triton_v2 --quantization modelopt_fp4"),
 };
 pub static MOE_RUNNER_A2A: Rule = Rule {
     code: "LORA019",
@@ -194,8 +194,8 @@ pub static MOE_RUNNER_A2A: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires Standard"),
     explanation: "The LoRA MoE runners do not work behind an expert-parallel all-to-all backend.",
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
-    example_bad: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --tp-size 2 --moe-a2a-backend deepep",
-    example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --tp-size 2",
+    example_bad: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --tp-size 2 --moe-a2a-backend deepep"),
+    example_good: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --tp-size 2"),
 };
 pub static MOE_RUNNER_ELASTIC_EP: Rule = Rule {
     code: "LORA020",
@@ -203,8 +203,8 @@ pub static MOE_RUNNER_ELASTIC_EP: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} does not yet"),
     explanation: "Elastic expert parallelism (joining or recovering ranks) is not supported by the LoRA MoE runners.",
     flags: &["--moe-runner-backend", "--elastic-ep-join-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static MOE_RUNNER_TRIVIAL_PLACEMENT: Rule = Rule {
     code: "LORA021",
@@ -212,8 +212,8 @@ pub static MOE_RUNNER_TRIVIAL_PLACEMENT: Rule = Rule {
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} currently"),
     explanation: "The LoRA MoE runners attach adapters per expert and need every expert in its default place: no EPLB, no redundant experts, --init-expert-location trivial.",
     flags: &["--moe-runner-backend", "--enable-eplb", "--init-expert-location", "--ep-num-redundant-experts"],
-    example_bad: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --enable-eplb",
-    example_good: "--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2",
+    example_bad: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2 --enable-eplb"),
+    example_good: ex!("--moe-runner-backend lora_triton --lora-paths a=/x --lora-backend triton_v2"),
 };
 
 

@@ -21,8 +21,8 @@ pub static PHILOX_ROUNDS: Rule = Rule {
     sglang: raises("mamba_hook.handle_mamba_backend", "--mamba-cache-philox-rounds must be non-negative"),
     explanation: "--mamba-cache-philox-rounds is how many Philox rounds the stochastic-rounding random numbers use; it cannot be negative (0 keeps the kernel's default).",
     flags: &["--mamba-cache-philox-rounds"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-cache-philox-rounds -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-cache-philox-rounds 0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-cache-philox-rounds -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-cache-philox-rounds 0"),
 };
 
 pub static MAX_STATES_PER_PATH: Rule = Rule {
@@ -31,8 +31,8 @@ pub static MAX_STATES_PER_PATH: Rule = Rule {
     sglang: raises("mamba_hook.handle_mamba_backend", "--mamba-max-states-per-path must be -1"),
     explanation: "--mamba-max-states-per-path caps how many Mamba state snapshots the radix cache keeps along one prefix path: a positive number, or -1 for no limit (0 or below -1 mean nothing).",
     flags: &["--mamba-max-states-per-path"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-max-states-per-path 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-max-states-per-path -1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-max-states-per-path 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-max-states-per-path -1"),
 };
 
 pub static SR_DTYPE: Rule = Rule {
@@ -41,8 +41,8 @@ pub static SR_DTYPE: Rule = Rule {
     sglang: raises("mamba_hook.handle_mamba_backend", "Stochastic rounding for the Mamba SSM cache requires --mamba-ssm-dtype"),
     explanation: "Stochastic rounding is applied when the SSM state is stored in float16; with another (or the model's) state dtype there is nothing to round.",
     flags: &["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16 --mamba-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16 --mamba-backend flashinfer"),
 };
 
 pub static SR_CUDA: Rule = Rule {
@@ -51,8 +51,8 @@ pub static SR_CUDA: Rule = Rule {
     sglang: raises("mamba_hook.handle_mamba_backend", "Stochastic rounding for the Mamba SSM cache is only supported on NVIDIA"),
     explanation: "The stochastic-rounding kernels for the Mamba state cache exist for NVIDIA GPUs only.",
     flags: &["--enable-mamba-cache-stochastic-rounding"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-ssm-dtype float16",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-ssm-dtype float16"),
 };
 
 pub static SR_TRITON_SM100: Rule = Rule {
@@ -61,8 +61,8 @@ pub static SR_TRITON_SM100: Rule = Rule {
     sglang: raises("mamba_hook.handle_mamba_backend", "Stochastic rounding for the Mamba SSM cache with --mamba-backend triton"),
     explanation: "The triton Mamba kernel rounds stochastically with a PTX instruction that only SM100 (Blackwell) has; on Hopper and older use --mamba-backend flashinfer.",
     flags: &["--enable-mamba-cache-stochastic-rounding", "--mamba-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16 --mamba-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mamba-cache-stochastic-rounding --mamba-ssm-dtype float16 --mamba-backend flashinfer"),
 };
 
 pub static FLASHINFER_MAMBA_MISSING: Rule = Rule {
@@ -71,8 +71,8 @@ pub static FLASHINFER_MAMBA_MISSING: Rule = Rule {
     sglang: raises_nth("mamba_hook.handle_mamba_backend", "FlashInfer mamba module not available", 1),
     explanation: "--mamba-backend flashinfer needs FlashInfer, which exists for NVIDIA GPUs only (and not when SGLANG_IS_FLASHINFER_AVAILABLE=false); use the triton Mamba backend elsewhere.",
     flags: &["--mamba-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mamba-backend triton"),
 };
 
 pub static INT8_HICACHE: Rule = Rule {
@@ -81,8 +81,8 @@ pub static INT8_HICACHE: Rule = Rule {
     sglang: raises("mamba_hook.handle_int8_mamba_checkpoint", "--enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical"),
     explanation: "The hierarchical cache copies Mamba states to host memory as bf16; it would misread int8 checkpoint slots, so the two cannot be combined.",
     flags: &["--enable-int8-mamba-checkpoint", "--enable-hierarchical-cache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint --enable-hierarchical-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint --enable-hierarchical-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint"),
 };
 
 pub static INT8_RADIX_BACKEND: Rule = Rule {
@@ -91,8 +91,8 @@ pub static INT8_RADIX_BACKEND: Rule = Rule {
     sglang: raises("mamba_hook.handle_int8_mamba_checkpoint", "--enable-int8-mamba-checkpoint only supports the built-in"),
     explanation: "int8 Mamba checkpoints are understood only by SGLang's built-in Mamba radix cache, not by a custom --radix-cache-backend.",
     flags: &["--enable-int8-mamba-checkpoint", "--radix-cache-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint --radix-cache-backend mybackend",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint --radix-cache-backend mybackend"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint"),
 };
 
 pub static INT8_LMCACHE: Rule = Rule {
@@ -101,8 +101,8 @@ pub static INT8_LMCACHE: Rule = Rule {
     sglang: raises("mamba_hook.handle_int8_mamba_checkpoint", "--enable-int8-mamba-checkpoint is not supported together with --enable-lmcache"),
     explanation: "LMCache stores Mamba states without knowing about int8 checkpoints, so the two cannot be combined.",
     flags: &["--enable-int8-mamba-checkpoint", "--enable-lmcache"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint --enable-lmcache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint --enable-lmcache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-int8-mamba-checkpoint"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -17,8 +17,8 @@ pub static MEGAMOE_ALIAS_OVERRIDES_A2A: Rule = Rule {
     sglang: warns("mega_moe_hook.handle_moe_runner_backend_alias", "--moe-runner-backend megamoe is an alias for"),
     explanation: "--moe-runner-backend megamoe means --moe-a2a-backend megamoe (with the runner left at auto), so it replaces the all-to-all backend given with --moe-a2a-backend.",
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend megamoe --moe-a2a-backend deepep",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend megamoe --moe-a2a-backend deepep"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe"),
 };
 
 pub static MEGAMOE_NO_OVERLAP: Rule = Rule {
@@ -27,8 +27,8 @@ pub static MEGAMOE_NO_OVERLAP: Rule = Rule {
     sglang: raises("mega_moe_hook.check_mega_moe_compat", "--moe-a2a-backend megamoe has no two-batch"),
     explanation: "MegaMoE fuses dispatch, experts and combine into one kernel, so there is no split for two-batch or single-batch overlap to interleave; turn those off with it.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend", "--enable-two-batch-overlap", "--enable-single-batch-overlap"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe --enable-two-batch-overlap",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe --enable-two-batch-overlap"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe"),
 };
 
 pub static MEGAMOE_NEEDS_GPU: Rule = Rule {
@@ -37,8 +37,8 @@ pub static MEGAMOE_NEEDS_GPU: Rule = Rule {
     sglang: raises("mega_moe_hook.check_mega_moe_compat", "--moe-a2a-backend megamoe needs a CUDA SM90 GPU"),
     explanation: "MegaMoE runs DeepGEMM kernels over CUDA symmetric memory: Hopper (H100/H200) or datacenter Blackwell (B200/GB200) on CUDA, or aiter's MegaMoE on ROCm. Other GPUs need another all-to-all backend.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B"),
 };
 
 pub static RULES: &[&Rule] = &[&MEGAMOE_ALIAS_OVERRIDES_A2A, &MEGAMOE_NO_OVERLAP, &MEGAMOE_NEEDS_GPU];

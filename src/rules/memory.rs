@@ -27,8 +27,8 @@ pub static PLE_WITH_LAYER_OFFLOAD: Rule = Rule {
     sglang: raises("memory_hook.handle_offload_compatibility", "--ple-offload-embedding cannot be combined with"),
     explanation: "--ple-offload-embedding keeps the per-layer-embedding (PLE) table pinned in host memory; generic layer offload (--cpu-offload-gb above 0 or --offload-group-size above 0) would copy that table back to the GPU, so SGLang refuses the combination. Use one or the other.",
     flags: &["--ple-offload-embedding", "--cpu-offload-gb", "--offload-group-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-embedding --cpu-offload-gb 4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-embedding",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-embedding --cpu-offload-gb 4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-embedding"),
 };
 
 pub static PLE_FILE_NEEDS_OFFLOAD: Rule = Rule {
@@ -37,8 +37,8 @@ pub static PLE_FILE_NEEDS_OFFLOAD: Rule = Rule {
     sglang: raises("memory_hook.handle_offload_compatibility", "--ple-offload-backend file requires --ple-offload-embedding"),
     explanation: "The 'file' PLE backend is where the offloaded per-layer-embedding table lives, so it cannot be used with the PLE offload turned off (--no-ple-offload-embedding). Turn the offload on, or keep the default backend.",
     flags: &["--ple-offload-backend", "--no-ple-offload-embedding"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-backend file --no-ple-offload-embedding",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-backend file --ple-offload-embedding",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-backend file --no-ple-offload-embedding"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ple-offload-backend file --ple-offload-embedding"),
 };
 
 pub static CPU_GRAPH_BS_POSITIVE: Rule = Rule {
@@ -47,8 +47,8 @@ pub static CPU_GRAPH_BS_POSITIVE: Rule = Rule {
     sglang: raises("memory_hook.handle_gpu_memory_settings", "cuda_graph_config[decode].bs should contain positive batch sizes"),
     explanation: "On the CPU device the decode graph is built with torch.compile up to --torch-compile-max-bs (or the largest of the decode batch sizes given with --cuda-graph-bs-decode). That limit must be at least 1.",
     flags: &["--torch-compile-max-bs", "--cuda-graph-bs-decode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --device cpu --torch-compile-max-bs -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --device cpu --torch-compile-max-bs 16",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device cpu --torch-compile-max-bs -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device cpu --torch-compile-max-bs 16"),
 };
 
 pub static SYMM_MEM_PREALLOC_DEFAULT: Rule = Rule {
@@ -57,8 +57,8 @@ pub static SYMM_MEM_PREALLOC_DEFAULT: Rule = Rule {
     sglang: warns("memory_hook.handle_gpu_memory_settings", "Symmetric memory is enabled, setting symmetric memory prealloc size"),
     explanation: "With --enable-symm-mem SGLang preallocates an NCCL symmetric-memory pool per GPU; unless SGLANG_SYMM_MEM_PREALLOC_GB_SIZE says how large, it takes 4 GB and says so. That memory is not available to the KV cache.",
     flags: &["--enable-symm-mem"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --enable-symm-mem",
-    example_good: "SGLANG_SYMM_MEM_PREALLOC_GB_SIZE=4 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --enable-symm-mem",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --enable-symm-mem"),
+    example_good: ex!("SGLANG_SYMM_MEM_PREALLOC_GB_SIZE=4 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --enable-symm-mem"),
 };
 
 pub static CPU_MEMORY_UNKNOWN: Rule = Rule {
@@ -67,8 +67,8 @@ pub static CPU_MEMORY_UNKNOWN: Rule = Rule {
     sglang: warns("utils.common.get_cpu_memory_capacity", "SGLANG_CPU_OMP_THREADS_BIND is set for explicit control"),
     explanation: "On the CPU device SGLang sizes its defaults from the host memory of one NUMA node. With the OpenMP threads of each TP rank bound by hand (SGLANG_CPU_OMP_THREADS_BIND) it cannot tell which memory a rank gets, so it falls back to small defaults (chunked prefill 4096, mem_fraction_static 0.95) and asks for --max-total-tokens to keep the KV cache within memory.",
     flags: &["--device"],
-    example_bad: "SGLANG_CPU_OMP_THREADS_BIND=0-31 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device cpu",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device cpu",
+    example_bad: ex!("SGLANG_CPU_OMP_THREADS_BIND=0-31 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device cpu"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --device cpu"),
 };
 
 /// Every rule in this family.

@@ -629,3 +629,33 @@ pub fn all_rules() -> Vec<&'static Rule> {
     v.extend_from_slice(runtime::RULES);
     v
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every rule's example commands are written `ex!("...")` (src/lib.rs), so the page's wasm goes
+    /// without them; `python3 tools/wrap_examples.py` wraps the ones that are not.
+    #[test]
+    fn examples_are_left_out_of_the_wasm() {
+        let mut dirs = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
+        let mut bare = Vec::new();
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    for field in [concat!("example_bad", ": "), concat!("example_good", ": ")] {
+                        for (i, _) in text.match_indices(field) {
+                            let rest = text.get(i + field.len()..).unwrap_or(")");
+                            if rest.starts_with('"') || rest.starts_with("r\"") || rest.starts_with("r#") {
+                                bare.push(format!("{}: {}", path.display(), rest.lines().next().unwrap_or("")));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(bare.is_empty(), "example commands not in ex!(..): {bare:#?}");
+    }
+}

@@ -24,8 +24,8 @@ pub static OVERRIDE_ARGS_JSON: Rule = Rule {
     sglang: Sglang::Python { function: "configs.model_config.ModelConfig.__init__", raised_by: "json.loads", exception: "JSONDecodeError", template: "{json error}: line {l} column {c} (char {n})" },
     explanation: "--json-model-override-args must be a JSON object, parsed by Python's json.loads when SGLang builds the model config. Keys and strings need double quotes, and the whole value must be one shell word: wrap it in single quotes, e.g. '{\"rope_scaling\": {\"factor\": 4.0}}'.",
     flags: &["--json-model-override-args"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --json-model-override-args '{rope_theta: 1000000}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --json-model-override-args '{\"rope_theta\": 1000000}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --json-model-override-args '{rope_theta: 1000000}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --json-model-override-args '{\"rope_theta\": 1000000}'"),
 };
 
 pub static QUANTIZE_AND_SERVE_NEEDS_MODELOPT: Rule = Rule {
@@ -34,8 +34,8 @@ pub static QUANTIZE_AND_SERVE_NEEDS_MODELOPT: Rule = Rule {
     sglang: raises("configs.model_config.ModelConfig._validate_quantize_and_serve_config", "quantize_and_serve requires ModelOpt"),
     explanation: "--quantize-and-serve quantizes the model with ModelOpt while loading it, so it needs a ModelOpt --quantization (modelopt, modelopt_fp8, modelopt_fp4, modelopt_mixed or nvfp4_online). SGLang 0.5.23 disables the feature anyway (MC003): quantize and export the model first, then serve the exported checkpoint.",
     flags: &["--quantize-and-serve", "--quantization"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantize-and-serve",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantize-and-serve"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static QUANTIZE_AND_SERVE_DISABLED: Rule = Rule {
@@ -44,8 +44,8 @@ pub static QUANTIZE_AND_SERVE_DISABLED: Rule = Rule {
     sglang: raises("configs.model_config.ModelConfig._validate_quantize_and_serve_config", "quantize_and_serve functionality is currently disabled"),
     explanation: "SGLang 0.5.23 keeps --quantize-and-serve but always refuses it: quantize and export the model with ModelOpt first, then serve the exported checkpoint without the flag.",
     flags: &["--quantize-and-serve"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantize-and-serve --quantization modelopt_fp8",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization modelopt_fp8",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantize-and-serve --quantization modelopt_fp8"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantization modelopt_fp8"),
 };
 
 pub static CONTEXT_LENGTH_OVER_DERIVED: Rule = Rule {
@@ -54,8 +54,8 @@ pub static CONTEXT_LENGTH_OVER_DERIVED: Rule = Rule {
     sglang: raises("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding"),
     explanation: "--context-length is larger than the context length SGLang derives from the model's config (max_position_embeddings, scaled by rope_scaling where the model has it, or the model's own limit). SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set, since positions past what the model was trained for give wrong outputs or CUDA errors. Use the model's length (or less), or set the variable if the model really supports more (a rope scaling you configured yourself).",
     flags: &["--context-length"],
-    example_bad: "--model-path Qwen/Qwen3-8B --context-length 131072",
-    example_good: "--model-path Qwen/Qwen3-8B --context-length 40960",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --context-length 131072"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B --context-length 40960"),
 };
 
 pub static CONTEXT_LENGTH_OVER_DERIVED_ALLOWED: Rule = Rule {
@@ -64,8 +64,8 @@ pub static CONTEXT_LENGTH_OVER_DERIVED_ALLOWED: Rule = Rule {
     sglang: warns("configs.model_config.ModelConfig._derive_context_length", "Warning: {reason} context_length"),
     explanation: "--context-length is larger than the context length SGLang derives from the model's config, and SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN (or SGLANG_IS_IN_CI) lets SGLang use it anyway. Positions past what the model was trained for can give wrong outputs or CUDA errors unless the model really supports them.",
     flags: &["--context-length"],
-    example_bad: "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072",
-    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 40960",
+    example_bad: ex!("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072"),
+    example_good: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 40960"),
 };
 
 pub static QUANTIZATION_MISMATCH: Rule = Rule {
@@ -74,8 +74,8 @@ pub static QUANTIZATION_MISMATCH: Rule = Rule {
     sglang: raises("configs.model_config.ModelConfig._verify_quantization", "Quantization method specified in the model config"),
     explanation: "The checkpoint is already quantized (its config's quantization_config names the method) and --quantization names another method that SGLang cannot load it with. Leave --quantization out to use the checkpoint's own method, or give that method.",
     flags: &["--quantization"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp 8 --quantization awq",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp 8 --quantization awq"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp 8"),
 };
 
 pub static UNKNOWN_QUANTIZATION: Rule = Rule {
@@ -84,8 +84,8 @@ pub static UNKNOWN_QUANTIZATION: Rule = Rule {
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method", 0),
     explanation: "--quantization accepts this method on the command line, but SGLang has no implementation of it on this platform (plain gptq runs only on CPU, NPU and XPU; mlx_q4 / mlx_q8 only on Apple MPS). On CUDA, GPTQ checkpoints load with gptq_marlin, which SGLang also picks by itself when --quantization is left out.",
     flags: &["--quantization"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization gptq",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantization gptq"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
@@ -94,8 +94,8 @@ pub static QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
     explanation: "On AMD GPUs (ROCm) SGLang loads only some quantization methods: awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. The Marlin kernels, ModelOpt's methods, bitsandbytes, GGUF ... are CUDA only.",
     flags: &["--quantization"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq"),
 };
 
 pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
@@ -104,8 +104,8 @@ pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
     sglang: warns("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is not fully optimized"),
     explanation: "SGLang serves this quantization method with kernels it does not count as optimized on this GPU (MXFP4 and MXFP8 are optimized on SM100, e.g. B200): it runs, possibly slower than the unquantized model. A method with optimized kernels (fp8, the *_marlin ones, ModelOpt's, compressed-tensors ...) is faster where the checkpoint allows it.",
     flags: &["--quantization", "--model-path"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --quantization awq_marlin"),
 };
 
 pub static CHECKPOINT_QUANTIZATION_UNAVAILABLE: Rule = Rule {
@@ -114,8 +114,8 @@ pub static CHECKPOINT_QUANTIZATION_UNAVAILABLE: Rule = Rule {
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method", 0),
     explanation: "The checkpoint is quantized with a method SGLang has no implementation of on this platform: without --quantization SGLang takes the method the model's config declares and checks it like a given one. gpt-oss's MXFP4 weights, for one, load on ROCm only on MI350 / MI355 (gfx950). Serve another quantization of the model (a BF16 or FP8 checkpoint) here, or this one on a platform that has the method.",
     flags: &["--model-path"],
-    example_bad: "python -m sglang.launch_server --model-path openai/gpt-oss-20b  # on MI300X",
-    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B-FP8  # on MI300X: a method ROCm has",
+    example_bad: ex!("python -m sglang.launch_server --model-path openai/gpt-oss-20b  # on MI300X"),
+    example_good: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B-FP8  # on MI300X: a method ROCm has"),
 };
 
 pub static CHECKPOINT_QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
@@ -124,8 +124,8 @@ pub static CHECKPOINT_QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
     explanation: "The checkpoint is quantized with a method SGLang does not load on AMD GPUs (ROCm): without --quantization SGLang takes the method the model's config declares (ModelOpt's NVFP4 / FP8, as NVIDIA's published checkpoints use) and ROCm has only awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. Serve the model's FP8 or BF16 checkpoint on ROCm.",
     flags: &["--model-path"],
-    example_bad: "python -m sglang.launch_server --model-path nvidia/Kimi-K2.5-NVFP4 --tp-size 8  # on MI300X",
-    example_good: "python -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --tp-size 8  # on MI300X",
+    example_bad: ex!("python -m sglang.launch_server --model-path nvidia/Kimi-K2.5-NVFP4 --tp-size 8  # on MI300X"),
+    example_good: ex!("python -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --tp-size 8  # on MI300X"),
 };
 
 pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
@@ -140,8 +140,8 @@ pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
     explanation: "SGLang loads the model's config.json with transformers' AutoConfig, which needs a config class for its model_type: one of the installed transformers, or one SGLang registers itself. This SGLang release (with the transformers it pins) has neither for this model type, so building the model config fails at start-up. A newer SGLang release knows the model (MiMo-V2-Flash, for one, needs SGLang 0.5.19 or later); a config that ships its own code (auto_map) loads with --trust-remote-code.",
     flags: &["--model-path"],
     // (SGLang 0.5.18 on `--model-path XiaomiMiMo/MiMo-V2-Flash`: examples are checked on 0.5.23, which loads every catalog model)
-    example_bad: "",
-    example_good: "--model-path XiaomiMiMo/MiMo-V2-Flash",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path XiaomiMiMo/MiMo-V2-Flash"),
 };
 
 pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
@@ -156,8 +156,8 @@ pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
     explanation: "This SGLang release reads num_attention_heads of the model's (text) config when it builds the model config, with no default. Attention-free models (Mamba, Falcon-Mamba, RWKV ...) have no such value: their transformers config class neither sets it nor maps it, so start-up fails. SGLang 0.5.19 and later read it with a default and serve these models.",
     flags: &["--model-path"],
     // (SGLang 0.5.18 on `--model-path tiiuae/Falcon3-Mamba-7B-Base`: examples are checked on 0.5.23)
-    example_bad: "",
-    example_good: "--model-path tiiuae/Falcon3-Mamba-7B-Base",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path tiiuae/Falcon3-Mamba-7B-Base"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -24,8 +24,8 @@ pub static REPO_ID_SHAPE: Rule = Rule {
     sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'." },
     explanation: "The model path is neither a local folder nor a valid Hugging Face repo id (\"name\" or \"org/name\" with letters, digits, '-', '_', '.'). This usually means several arguments were quoted together into one word, a placeholder such as <your-model> or $MODEL was left unexpanded, or the path has a typo.",
     flags: &["--model-path"],
-    example_bad: "--model-path 'meta-llama/Llama-3.1-8B-Instruct --tp 2'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp 2",
+    example_bad: ex!("--model-path 'meta-llama/Llama-3.1-8B-Instruct --tp 2'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp 2"),
 };
 
 pub static REPO_ID_DOUBLE: Rule = Rule {
@@ -34,8 +34,8 @@ pub static REPO_ID_DOUBLE: Rule = Rule {
     sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'." },
     explanation: "Hugging Face repo ids cannot contain '--' or '..'. A cache folder name such as models--org--name is not a repo id: use org/name, or the full local path to the snapshot folder.",
     flags: &["--model-path"],
-    example_bad: "--model-path models--meta-llama--Llama-3.1-8B-Instruct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path models--meta-llama--Llama-3.1-8B-Instruct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static REPO_ID_GIT: Rule = Rule {
@@ -44,8 +44,8 @@ pub static REPO_ID_GIT: Rule = Rule {
     sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'." },
     explanation: "A git clone URL suffix is not part of a Hugging Face repo id: drop the trailing .git.",
     flags: &["--model-path"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct.git",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct.git"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static REMOTE_INSTANCE_INCOMPLETE: Rule = Rule {
@@ -54,8 +54,8 @@ pub static REMOTE_INSTANCE_INCOMPLETE: Rule = Rule {
     sglang: warns("model_path_hook.handle_load_format", "Fallback load_format to 'auto' due to incomplete remote instance weight loader settings."),
     explanation: "--load-format remote_instance copies weights from a running seed instance, named by --remote-instance-weight-loader-seed-instance-ip and --remote-instance-weight-loader-seed-instance-service-port. Without both, SGLang loads the weights from the model path instead (load format auto).",
     flags: &["--load-format", "--remote-instance-weight-loader-seed-instance-ip", "--remote-instance-weight-loader-seed-instance-service-port"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000 --remote-instance-weight-loader-send-weights-group-ports '[30001]'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000 --remote-instance-weight-loader-send-weights-group-ports '[30001]'"),
 };
 
 pub static REMOTE_INSTANCE_NCCL_PORTS: Rule = Rule {
@@ -64,8 +64,8 @@ pub static REMOTE_INSTANCE_NCCL_PORTS: Rule = Rule {
     sglang: warns("model_path_hook.handle_load_format", "Fallback load_format to 'auto' due to incomplete remote instance weight loader NCCL"),
     explanation: "The NCCL remote-instance weight loader (the default --remote-instance-weight-loader-backend) needs --remote-instance-weight-loader-send-weights-group-ports; without them SGLang loads the weights from the model path instead (load format auto).",
     flags: &["--load-format", "--remote-instance-weight-loader-send-weights-group-ports"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000 --remote-instance-weight-loader-send-weights-group-ports '[30001]'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --load-format remote_instance --remote-instance-weight-loader-seed-instance-ip 10.0.0.1 --remote-instance-weight-loader-seed-instance-service-port 30000 --remote-instance-weight-loader-send-weights-group-ports '[30001]'"),
 };
 
 pub static WEIGHT_CACHE_SPECULATIVE: Rule = Rule {
@@ -74,8 +74,8 @@ pub static WEIGHT_CACHE_SPECULATIVE: Rule = Rule {
     sglang: raises("model_path_hook.handle_load_format", "--weight-cache-mode is not supported together with speculative"),
     explanation: "The weight cache daemon exports the target model's weights only, not a speculative draft model's, so --weight-cache-mode daemon/client cannot be used with --speculative-algorithm.",
     flags: &["--weight-cache-mode", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --weight-cache-mode client --speculative-algorithm NGRAM",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NGRAM",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --weight-cache-mode client --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NGRAM"),
 };
 
 pub static RULES: &[&Rule] = &[&REPO_ID_SHAPE, &REPO_ID_DOUBLE, &REPO_ID_GIT, &REMOTE_INSTANCE_INCOMPLETE, &REMOTE_INSTANCE_NCCL_PORTS, &WEIGHT_CACHE_SPECULATIVE];

@@ -35,8 +35,8 @@ pub static NVFP4_ONLINE_NEEDS_SM100: Rule = Rule {
     sglang: raises("overrides._moe_runner_backend_quant_constraints", "--quantization nvfp4_online is supported only on"),
     explanation: "nvfp4_online quantizes the weights to NVFP4 when they load and runs them on Blackwell-only MoE kernels (SM100/SM103, e.g. B200/GB200). On other GPUs use another quantization (fp8, or none).",
     flags: &["--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --quantization nvfp4_online",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --quantization fp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --quantization nvfp4_online"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --quantization fp8"),
 };
 
 pub static MXFP8_RUNNER_OVERRIDDEN: Rule = Rule {
@@ -45,8 +45,8 @@ pub static MXFP8_RUNNER_OVERRIDDEN: Rule = Rule {
     sglang: warns("overrides._moe_runner_backend_quant_constraints", "mxfp8 quantization supports only"),
     explanation: "MXFP8 MoE weights run only on a few runners; SGLang replaces the one asked for with its MXFP8 default (flashinfer_trtllm on CUDA). Ask for a supported runner, or leave --moe-runner-backend at auto.",
     flags: &["--quantization", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --quantization mxfp8 --moe-runner-backend triton",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --quantization mxfp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --quantization mxfp8 --moe-runner-backend triton"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --quantization mxfp8"),
 };
 
 pub static CUTEDSL_QUANT: Rule = Rule {
@@ -55,8 +55,8 @@ pub static CUTEDSL_QUANT: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer CuteDSL"),
     explanation: "The FlashInfer CuteDSL MoE runner runs NVFP4 experts only: a ModelOpt FP4 (or mixed, with NVFP4 MoE layers) checkpoint, --quantization nvfp4_online, or a hybrid FP8+NVFP4 checkpoint. For an unquantized or otherwise quantized model pick another runner (or auto).",
     flags: &["--moe-runner-backend", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm"),
 };
 
 pub static CUTLASS_QUANT: Rule = Rule {
@@ -65,8 +65,8 @@ pub static CUTLASS_QUANT: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer Cutlass"),
     explanation: "The FlashInfer CUTLASS MoE runner takes ModelOpt FP4/FP8/mixed checkpoints or unquantized (bf16) weights only. For other quantizations pick another runner (or auto).",
     flags: &["--moe-runner-backend", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --quantization fp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --quantization fp8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm"),
 };
 
 pub static CUTLASS_EP: Rule = Rule {
@@ -75,8 +75,8 @@ pub static CUTLASS_EP: Rule = Rule {
     sglang: raises_nth("moe_hook.handle_moe_kernel_config", "The expert parallel size must be 1 or the same as the tensor parallel size", 0),
     explanation: "The FlashInfer CUTLASS MoE runner shards experts either not at all or across the whole tensor-parallel group: --ep-size must be 1 or equal to --tp-size.",
     flags: &["--moe-runner-backend", "--ep-size", "--tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --tp-size 4 --ep-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --tp-size 4 --ep-size 4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --tp-size 4 --ep-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutlass --tp-size 4 --ep-size 4"),
 };
 
 pub static CUTEDSL_EP: Rule = Rule {
@@ -85,8 +85,8 @@ pub static CUTEDSL_EP: Rule = Rule {
     sglang: raises_nth("moe_hook.handle_moe_kernel_config", "The expert parallel size must be 1 or the same as the tensor parallel size", 1),
     explanation: "The FlashInfer CuteDSL MoE runner shards experts either not at all or across the whole tensor-parallel group: --ep-size must be 1 or equal to --tp-size.",
     flags: &["--moe-runner-backend", "--ep-size", "--tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --tp-size 4 --ep-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --tp-size 4 --ep-size 4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --tp-size 4 --ep-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --tp-size 4 --ep-size 4"),
 };
 
 pub static CUTEDSL_A2A: Rule = Rule {
@@ -95,8 +95,8 @@ pub static CUTEDSL_A2A: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "flashinfer_cutedsl supports moe_a2a_backend="),
     explanation: "The FlashInfer CuteDSL MoE runner works without an all-to-all backend, or with DeepEP or FlashInfer's; other --moe-a2a-backend values cannot feed it.",
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --moe-a2a-backend mooncake",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --moe-a2a-backend mooncake"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --moe-a2a-backend deepep"),
 };
 
 pub static CUTEDSL_PER_TOKEN_DEEPEP: Rule = Rule {
@@ -105,8 +105,8 @@ pub static CUTEDSL_PER_TOKEN_DEEPEP: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "flashinfer_cutedsl per-token NVFP4 activation requires"),
     explanation: "Per-token NVFP4 activations (--quantization nvfp4_online, or SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION=1) with the CuteDSL runner cannot go through DeepEP's dispatch; use no all-to-all backend or FlashInfer's.",
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
-    example_bad: "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --moe-a2a-backend deepep",
-    example_good: "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
+    example_bad: ex!("SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --moe-a2a-backend deepep"),
+    example_good: ex!("SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4"),
 };
 
 pub static TRTLLM_QUANT: Rule = Rule {
@@ -115,8 +115,8 @@ pub static TRTLLM_QUANT: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer TRTLLM MOE"),
     explanation: "The FlashInfer TRT-LLM MoE runners take only the quantizations listed (ModelOpt FP4/FP8/mixed, nvfp4_online, fp8, mxfp8, compressed-tensors) or unquantized weights. For others pick another runner (or auto).",
     flags: &["--moe-runner-backend", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm --quantization awq",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm --quantization fp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm --quantization awq"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm --quantization fp8"),
 };
 
 pub static TRTLLM_ROUTED_QUANT: Rule = Rule {
@@ -125,8 +125,8 @@ pub static TRTLLM_ROUTED_QUANT: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer TRTLLM routed"),
     explanation: "The FlashInfer TRT-LLM routed MoE runner takes only fp8, mxfp8, ModelOpt FP4/mixed, nvfp4_online and MiniMax-M3 NVFP4, or unquantized weights.",
     flags: &["--moe-runner-backend", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm_routed --quantization modelopt_fp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm_routed --quantization fp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm_routed --quantization modelopt_fp8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm_routed --quantization fp8"),
 };
 
 pub static CUTLASS_FP8_EP: Rule = Rule {
@@ -135,8 +135,8 @@ pub static CUTLASS_FP8_EP: Rule = Rule {
     sglang: raises("moe_hook.handle_moe_kernel_config", "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1"),
     explanation: "SGLang's CUTLASS MoE runner with FP8 or MXFP8 weights has no expert-parallel path: run it with --ep-size 1 (plain tensor parallelism), or pick another runner for expert parallelism.",
     flags: &["--moe-runner-backend", "--quantization", "--ep-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend cutlass --quantization fp8 --tp-size 2 --ep-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend cutlass --quantization fp8 --tp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend cutlass --quantization fp8 --tp-size 2 --ep-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend cutlass --quantization fp8 --tp-size 2"),
 };
 
 pub static LORA_MOE_FUSION: Rule = Rule {
@@ -145,8 +145,8 @@ pub static LORA_MOE_FUSION: Rule = Rule {
     sglang: warns("overrides._moe_runner_fusion_disable", "LoRA MoE keeps shared experts separate"),
     explanation: "The LoRA MoE runners attach adapters to the routed experts only, so SGLang keeps shared experts out of the fused MoE (as --disable-shared-experts-fusion does).",
     flags: &["--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend lora_triton --enable-lora --lora-backend triton_v2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --enable-lora --lora-backend triton_v2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend lora_triton --enable-lora --lora-backend triton_v2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --enable-lora --lora-backend triton_v2"),
 };
 
 pub static CUTEDSL_FUSION: Rule = Rule {
@@ -155,8 +155,8 @@ pub static CUTEDSL_FUSION: Rule = Rule {
     sglang: warns("overrides._moe_runner_fusion_disable", "FlashInfer CuteDSL MoE is enabled."),
     explanation: "The FlashInfer CuteDSL MoE runner does not run shared experts fused with the routed ones; SGLang turns shared-experts fusion off.",
     flags: &["--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --quantization modelopt_fp4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --quantization modelopt_fp4"),
 };
 
 pub static TRTLLM_FUSION: Rule = Rule {
@@ -165,8 +165,8 @@ pub static TRTLLM_FUSION: Rule = Rule {
     sglang: warns("overrides._moe_runner_fusion_disable", "FlashInfer TRTLLM MoE is enabled."),
     explanation: "The FlashInfer TRT-LLM MoE runner does not run shared experts fused with the routed ones; SGLang turns shared-experts fusion off.",
     flags: &["--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B"),
 };
 
 pub static TRTLLM_ROUTED_FUSION: Rule = Rule {
@@ -175,8 +175,8 @@ pub static TRTLLM_ROUTED_FUSION: Rule = Rule {
     sglang: warns("overrides._moe_runner_fusion_disable", "FlashInfer TRTLLM routed MoE is enabled."),
     explanation: "The FlashInfer TRT-LLM routed MoE runner does not run shared experts fused with the routed ones; SGLang turns shared-experts fusion off.",
     flags: &["--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm_routed",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --moe-runner-backend flashinfer_trtllm_routed"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B"),
 };
 
 // ---- handle_a2a_moe ----------------------------------------------------------------------------
@@ -187,8 +187,8 @@ pub static WATERFILL_FORCES_DEEPEP: Rule = Rule {
     sglang: warns("overrides._a2a_backend_overrides", "moe_a2a_backend is overridden to 'deepep'"),
     explanation: "Waterfill dispatches the fused shared expert through the all-to-all, which only DeepEP (or MegaMoE) does: SGLang switches --moe-a2a-backend to deepep (and so --ep-size to --tp-size).",
     flags: &["--enable-waterfill", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill --moe-a2a-backend deepep"),
 };
 
 pub static WATERFILL_NEEDS_FUSION: Rule = Rule {
@@ -197,8 +197,8 @@ pub static WATERFILL_NEEDS_FUSION: Rule = Rule {
     sglang: warns("overrides._a2a_fusion_adjustments", "disable_shared_experts_fusion is overridden to False"),
     explanation: "Waterfill needs the shared expert fused into the MoE, so SGLang ignores --disable-shared-experts-fusion with it.",
     flags: &["--enable-waterfill", "--disable-shared-experts-fusion", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill --moe-a2a-backend deepep --disable-shared-experts-fusion",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill --moe-a2a-backend deepep --disable-shared-experts-fusion"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-waterfill --moe-a2a-backend deepep"),
 };
 
 pub static FLASHINFER_A2A_FUSION: Rule = Rule {
@@ -207,8 +207,8 @@ pub static FLASHINFER_A2A_FUSION: Rule = Rule {
     sglang: warns("overrides._a2a_fusion_adjustments", "Flashinfer MoE A2A is enabled."),
     explanation: "FlashInfer's MoE all-to-all dispatches routed experts only; SGLang turns shared-experts fusion off.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-runner-backend flashinfer_trtllm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-runner-backend flashinfer_trtllm"),
 };
 
 pub static DISPATCH_TYPE_NEEDS_FLASHINFER: Rule = Rule {
@@ -217,8 +217,8 @@ pub static DISPATCH_TYPE_NEEDS_FLASHINFER: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer."),
     explanation: "--flashinfer-a2a-dispatch-type picks the activation dtype of FlashInfer's MoE all-to-all; it means nothing with another (or no) all-to-all backend.",
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --flashinfer-a2a-dispatch-type bf16",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --flashinfer-a2a-dispatch-type auto",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --flashinfer-a2a-dispatch-type bf16"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --flashinfer-a2a-dispatch-type auto"),
 };
 
 pub static CUTEDSL_DEEPEP_LL_FORCED: Rule = Rule {
@@ -227,8 +227,8 @@ pub static CUTEDSL_DEEPEP_LL_FORCED: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "Forcing --deepep-mode low_latency"),
     explanation: "The FlashInfer CuteDSL FP4 runner has no handler for DeepEP's normal dispatch, so with --deepep-mode auto SGLang uses low_latency for prefill and decode.",
     flags: &["--moe-runner-backend", "--moe-a2a-backend", "--deepep-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --deepep-mode low_latency",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --deepep-mode low_latency"),
 };
 
 pub static CUTEDSL_DEEPEP_NORMAL: Rule = Rule {
@@ -237,8 +237,8 @@ pub static CUTEDSL_DEEPEP_NORMAL: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency"),
     explanation: "The FlashInfer CuteDSL FP4 runner reads DeepEP's masked (low-latency) layout only; DeepEP's normal dispatch has no handler for it. Use --deepep-mode low_latency (or auto).",
     flags: &["--moe-runner-backend", "--moe-a2a-backend", "--deepep-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --deepep-mode normal",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --deepep-mode low_latency",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --deepep-mode normal"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --deepep-mode low_latency"),
 };
 
 pub static DEEPEP_NORMAL_NO_CUDA_GRAPH: Rule = Rule {
@@ -247,8 +247,8 @@ pub static DEEPEP_NORMAL_NO_CUDA_GRAPH: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "Cuda graph is disabled because deepep_mode=`normal`"),
     explanation: "DeepEP's normal dispatch cannot be captured in a CUDA graph, so SGLang disables the decode and prefill CUDA graphs; decode runs eagerly (slower at small batches). --deepep-mode auto uses low_latency for decode and keeps the decode graph.",
     flags: &["--moe-a2a-backend", "--deepep-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --deepep-mode normal",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep --deepep-mode normal"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend deepep"),
 };
 
 pub static DEEPEP_MODE_IGNORED_FLASHINFER: Rule = Rule {
@@ -257,8 +257,8 @@ pub static DEEPEP_MODE_IGNORED_FLASHINFER: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "--deepep-mode is ignored for Flashinfer MoE A2A"),
     explanation: "--deepep-mode configures DeepEP (and MoRI/pplx); FlashInfer's all-to-all ignores it.",
     flags: &["--deepep-mode", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --deepep-mode normal",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --deepep-mode normal"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm"),
 };
 
 pub static FLASHINFER_NVFP4_DISPATCH_SET: Rule = Rule {
@@ -267,8 +267,8 @@ pub static FLASHINFER_NVFP4_DISPATCH_SET: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "SGLANG_MOE_NVFP4_DISPATCH is set to True for Flashinfer MoE A2A"),
     explanation: "With ModelOpt FP4 weights and no --flashinfer-a2a-dispatch-type, SGLang sends NVFP4 activations through FlashInfer's all-to-all (it sets SGLANG_MOE_NVFP4_DISPATCH).",
     flags: &["--moe-a2a-backend", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --quantization modelopt_fp4",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type nvfp4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --quantization modelopt_fp4"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type nvfp4"),
 };
 
 pub static FLASHINFER_TRTLLM_ROUTED: Rule = Rule {
@@ -277,8 +277,8 @@ pub static FLASHINFER_TRTLLM_ROUTED: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is enabled with flashinfer_trtllm."),
     explanation: "FlashInfer's all-to-all hands the experts top-k ids and weights, which the routed TRT-LLM runner takes: SGLang replaces flashinfer_trtllm with flashinfer_trtllm_routed.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend", "--flashinfer-a2a-dispatch-type"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm --flashinfer-a2a-dispatch-type bf16",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type bf16",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm --flashinfer-a2a-dispatch-type bf16"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type bf16"),
 };
 
 pub static DISPATCH_MXFP8_NEEDS_QUANT: Rule = Rule {
@@ -287,8 +287,8 @@ pub static DISPATCH_MXFP8_NEEDS_QUANT: Rule = Rule {
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type mxfp8 requires --quantization mxfp8."),
     explanation: "MXFP8 activations in FlashInfer's all-to-all are for MXFP8 checkpoints (--quantization mxfp8).",
     flags: &["--flashinfer-a2a-dispatch-type", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type mxfp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type bf16",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type mxfp8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --flashinfer-a2a-dispatch-type bf16"),
 };
 
 pub static DISPATCH_NVFP4_NEEDS_FP4_MOE: Rule = Rule {
@@ -297,8 +297,8 @@ pub static DISPATCH_NVFP4_NEEDS_FP4_MOE: Rule = Rule {
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type nvfp4 requires NVFP4"),
     explanation: "NVFP4 activations in FlashInfer's all-to-all feed NVFP4 experts: --quantization modelopt_fp4, or a mixed-precision ModelOpt checkpoint whose quantization_config marks its MoE layers NVFP4. SGLang reads --quantization as given here, not the checkpoint's method: for other models dispatch in bf16 (or leave the dispatch type auto).",
     flags: &["--flashinfer-a2a-dispatch-type", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type nvfp4",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type bf16",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type nvfp4"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --flashinfer-a2a-dispatch-type bf16"),
 };
 
 pub static DISPATCH_MXFP8_NEEDS_ROUTED: Rule = Rule {
@@ -307,8 +307,8 @@ pub static DISPATCH_MXFP8_NEEDS_ROUTED: Rule = Rule {
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type mxfp8 requires --moe-runner-backend"),
     explanation: "MXFP8 activations from FlashInfer's all-to-all are consumed by the routed TRT-LLM MoE runner only.",
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend cutlass --quantization mxfp8 --flashinfer-a2a-dispatch-type mxfp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization mxfp8 --flashinfer-a2a-dispatch-type mxfp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend cutlass --quantization mxfp8 --flashinfer-a2a-dispatch-type mxfp8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization mxfp8 --flashinfer-a2a-dispatch-type mxfp8"),
 };
 
 pub static FLASHINFER_A2A_RUNNER: Rule = Rule {
@@ -317,8 +317,8 @@ pub static FLASHINFER_A2A_RUNNER: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MoE A2A is supported with flashinfer_cutlass"),
     explanation: "FlashInfer's MoE all-to-all feeds only the FlashInfer runners (cutlass, cutedsl, trtllm, trtllm_routed) or DeepGEMM; with --moe-runner-backend auto nothing picks one for it, so name one.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm"),
 };
 
 pub static MORI_EPV2_FORCED: Rule = Rule {
@@ -327,8 +327,8 @@ pub static MORI_EPV2_FORCED: Rule = Rule {
     sglang: warns("moe_hook._resolve_mori_ep_v2", "SGLANG_MORI_EP_V2=true is set explicitly"),
     explanation: "SGLANG_MORI_EP_V2=true makes SGLang use MoRI EPv2 even where it is not validated (the message says why); unset it to fall back to EPv1 there.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "SGLANG_MORI_EP_V2=true python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096",
-    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096",
+    example_bad: ex!("SGLANG_MORI_EP_V2=true python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096"),
+    example_good: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096"),
 };
 
 pub static MORI_EPV1_FALLBACK: Rule = Rule {
@@ -337,8 +337,8 @@ pub static MORI_EPV1_FALLBACK: Rule = Rule {
     sglang: warns("moe_hook._resolve_mori_ep_v2", "MORI EPv2 does not support"),
     explanation: "MoRI EPv2 is validated only for one host, the aiter MoE runner (SGLANG_USE_AITER=1), bf16 DeepSeek-V4; elsewhere SGLang falls back to EPv1. SGLANG_MORI_EP_V2=false selects EPv1 explicitly.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096",
-    example_good: "SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096",
+    example_bad: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096"),
+    example_good: ex!("SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096"),
 };
 
 pub static MORI_AUTO_NORMAL: Rule = Rule {
@@ -347,8 +347,8 @@ pub static MORI_AUTO_NORMAL: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "auto set deepep_mode=`normal` for MORI EP"),
     explanation: "MoRI runs in normal mode; SGLang resolves --deepep-mode auto to normal.",
     flags: &["--moe-a2a-backend", "--deepep-mode"],
-    example_bad: "SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096",
-    example_good: "SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096 --deepep-mode normal",
+    example_bad: ex!("SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096"),
+    example_good: ex!("SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096 --deepep-mode normal"),
 };
 
 pub static MORI_DISPATCH_BUDGET: Rule = Rule {
@@ -357,8 +357,8 @@ pub static MORI_DISPATCH_BUDGET: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096)"),
     explanation: "MoRI's dispatch buffer holds SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK tokens per rank (4096 unless set), and a prefill chunk (--chunked-prefill-size, per attention-DP rank) must fit. Lower --chunked-prefill-size or raise the variable.",
     flags: &["--moe-a2a-backend", "--chunked-prefill-size"],
-    example_bad: "SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 8192",
-    example_good: "SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096",
+    example_bad: ex!("SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 8192"),
+    example_good: ex!("SGLANG_MORI_EP_V2=false python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend mori --chunked-prefill-size 4096"),
 };
 
 pub static PPLX_NORMAL: Rule = Rule {
@@ -367,8 +367,8 @@ pub static PPLX_NORMAL: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' only supports low-latency mode"),
     explanation: "pplx-kernels implement only the low-latency (masked) all-to-all; --deepep-mode normal has no pplx counterpart.",
     flags: &["--moe-a2a-backend", "--deepep-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --deepep-mode normal",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --deepep-mode low_latency",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --deepep-mode normal"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --deepep-mode low_latency"),
 };
 
 pub static PPLX_AUTO_LL: Rule = Rule {
@@ -377,8 +377,8 @@ pub static PPLX_AUTO_LL: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "auto set deepep_mode=`low_latency` for PPLX EP"),
     explanation: "pplx runs in low-latency mode only; SGLang resolves --deepep-mode auto to low_latency.",
     flags: &["--moe-a2a-backend", "--deepep-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend pplx",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend pplx --deepep-mode low_latency",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend pplx"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend pplx --deepep-mode low_latency"),
 };
 
 pub static PPLX_NEEDS_ATTN_DP: Rule = Rule {
@@ -387,8 +387,8 @@ pub static PPLX_NEEDS_ATTN_DP: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' requires attention DP"),
     explanation: "pplx-kernels' all-to-all exchanges tokens between attention data-parallel groups and needs at least two (--attn-dp-size 2 or more, dividing --tp-size).",
     flags: &["--moe-a2a-backend", "--attn-dp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend pplx",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-a2a-backend pplx"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx"),
 };
 
 pub static PPLX_RUNNER: Rule = Rule {
@@ -397,8 +397,8 @@ pub static PPLX_RUNNER: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' is only supported with --moe-runner-backend"),
     explanation: "pplx feeds the masked DeepGEMM expert kernels (Hopper); other MoE runners cannot read its layout. Use --moe-runner-backend deep_gemm or auto.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --moe-runner-backend triton",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --moe-runner-backend deep_gemm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --moe-runner-backend triton"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --moe-runner-backend deep_gemm"),
 };
 
 pub static PPLX_AUTO_DEEP_GEMM: Rule = Rule {
@@ -407,8 +407,8 @@ pub static PPLX_AUTO_DEEP_GEMM: Rule = Rule {
     sglang: warns("moe_hook.handle_a2a_moe", "auto set moe_runner_backend=`deep_gemm` for PPLX EP"),
     explanation: "With pplx SGLang resolves --moe-runner-backend auto to deep_gemm.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --moe-runner-backend deep_gemm",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx --moe-runner-backend deep_gemm"),
 };
 
 pub static PPLX_DISPATCH_BUDGET: Rule = Rule {
@@ -417,8 +417,8 @@ pub static PPLX_DISPATCH_BUDGET: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128)"),
     explanation: "pplx's buffers hold SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK tokens per rank (128 unless set); the per-rank prefill chunk (--chunked-prefill-size divided by --attn-dp-size) and --cuda-graph-max-bs-decode must fit. Raise the variable, or lower them.",
     flags: &["--moe-a2a-backend", "--chunked-prefill-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx",
-    example_good: "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK=8192 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx"),
+    example_good: ex!("SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK=8192 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-dp-size 2 --moe-a2a-backend pplx"),
 };
 
 // ---- late checks ----------------------------------------------------------------------------
@@ -429,8 +429,8 @@ pub static FLASHINFER_A2A_NEEDS_CHUNKING: Rule = Rule {
     sglang: raises("moe_hook.validate_flashinfer_a2a_token_budget", "FlashInfer MoE A2A requires chunked prefill"),
     explanation: "FlashInfer's all-to-all moves a rank's whole prefill batch through a fixed-size workspace, which only chunked prefill bounds: --chunked-prefill-size must be positive (not -1) unless this is a PD decode server.",
     flags: &["--moe-a2a-backend", "--chunked-prefill-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --chunked-prefill-size -1",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --chunked-prefill-size 8192",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --chunked-prefill-size -1"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --chunked-prefill-size 8192"),
 };
 
 pub static DEEPEP_V2_DRAFT: Rule = Rule {
@@ -439,8 +439,8 @@ pub static DEEPEP_V2_DRAFT: Rule = Rule {
     sglang: raises("moe_hook.validate_deepep_v2_speculative_draft", "DeepEP v2 MoE is not validated as a speculative draft backend."),
     explanation: "The speculative draft model's MoE cannot use DeepEP v2 (explicitly, or inherited from --moe-a2a-backend deepep_v2 when --speculative-moe-a2a-backend is unset). Name another draft backend, e.g. --speculative-moe-a2a-backend none.",
     flags: &["--speculative-moe-a2a-backend", "--moe-a2a-backend", "--speculative-algorithm"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --speculative-algorithm NGRAM --speculative-moe-a2a-backend deepep_v2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --speculative-algorithm NGRAM --speculative-moe-a2a-backend none",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --speculative-algorithm NGRAM --speculative-moe-a2a-backend deepep_v2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --speculative-algorithm NGRAM --speculative-moe-a2a-backend none"),
 };
 
 pub static W4A16_NEEDS_BF16_DISPATCH_ENV: Rule = Rule {
@@ -449,8 +449,8 @@ pub static W4A16_NEEDS_BF16_DISPATCH_ENV: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires BF16 FlashInfer MoE dispatch"),
     explanation: "The CuteDSL NVFP4 W4A16 experts (SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1) take bf16 activations, so FlashInfer's all-to-all must not quantize them to NVFP4: unset SGLANG_MOE_NVFP4_DISPATCH.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 SGLANG_MOE_NVFP4_DISPATCH=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
-    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4",
+    example_bad: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 SGLANG_MOE_NVFP4_DISPATCH=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4"),
+    example_good: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4"),
 };
 
 pub static W4A16_NEEDS_BF16_DISPATCH_TYPE: Rule = Rule {
@@ -459,8 +459,8 @@ pub static W4A16_NEEDS_BF16_DISPATCH_TYPE: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16."),
     explanation: "The CuteDSL NVFP4 W4A16 experts take bf16 activations: with an explicit --flashinfer-a2a-dispatch-type it must be bf16 (auto would pick NVFP4 for an FP4 checkpoint).",
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-runner-backend"],
-    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type nvfp4",
-    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type bf16",
+    example_bad: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type nvfp4"),
+    example_good: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutedsl --quantization modelopt_fp4 --flashinfer-a2a-dispatch-type bf16"),
 };
 
 pub static DISPATCH_TYPE_AND_ENV: Rule = Rule {
@@ -469,8 +469,8 @@ pub static DISPATCH_TYPE_AND_ENV: Rule = Rule {
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "SGLANG_MOE_NVFP4_DISPATCH cannot be set together"),
     explanation: "SGLANG_MOE_NVFP4_DISPATCH is the older way to choose FlashInfer's all-to-all activation dtype; with --flashinfer-a2a-dispatch-type given, leave the variable unset (to any value).",
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-a2a-backend"],
-    example_bad: "SGLANG_MOE_NVFP4_DISPATCH=0 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16",
-    example_good: "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16",
+    example_bad: ex!("SGLANG_MOE_NVFP4_DISPATCH=0 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16"),
+    example_good: ex!("python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --flashinfer-a2a-dispatch-type bf16"),
 };
 
 pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
@@ -479,8 +479,8 @@ pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
     sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"),
     explanation: "--moe-a2a-backend flashinfer_megamoe runs only for the MoE architectures SGLang validated it on (DeepSeek V2/V3/V3.2/V4, GLM-4 MoE / GLM-5, Nemotron-H, Qwen2/Qwen3 MoE, Kimi-K3, Beam). For another model pick another all-to-all backend (deepep, flashinfer) or none.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --moe-a2a-backend flashinfer_megamoe",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --moe-a2a-backend flashinfer_megamoe"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8"),
 };
 
 pub static MEGAMOE_QUANTIZATION: Rule = Rule {
@@ -489,8 +489,8 @@ pub static MEGAMOE_QUANTIZATION: Rule = Rule {
     sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8"),
     explanation: "FlashInfer's MegaMOE kernels take MXFP8 or NVFP4 experts only: --quantization mxfp8 or modelopt_fp4, or a checkpoint whose quantization_config marks its routed experts MXFP4 or its MoE layers NVFP4 (a mixed-precision ModelOpt checkpoint). SGLang reads --quantization as the command leaves it (or a model override sets it), not the checkpoint's own method: a BF16 checkpoint is refused unless quantized to MXFP8 when loading (--quantization mxfp8), a ModelOpt NVFP4 one (its hf_quant_config.json) unless --quantization modelopt_fp4 names it, and a standard block-FP8 one always.",
     flags: &["--moe-a2a-backend", "--quantization"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
 };
 
 pub static MEGAMOE_W4A16_COMBINE: Rule = Rule {
@@ -499,8 +499,8 @@ pub static MEGAMOE_W4A16_COMBINE: Rule = Rule {
     sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "FlashInfer MegaMOE NVFP4 W4A16 requires SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16"),
     explanation: "With SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 the MegaMOE experts compute with BF16 activations, and their outputs are combined in BF16 only: leave SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE unset (bf16) or set it to bf16.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
-    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_bad: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
+    example_good: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
 };
 
 pub static MEGAMOE_COMBINE_DTYPE: Rule = Rule {
@@ -509,8 +509,8 @@ pub static MEGAMOE_COMBINE_DTYPE: Rule = Rule {
     sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE must be one of"),
     explanation: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE picks the dtype MegaMOE combines the experts' outputs in; it takes bf16 (the default), mxfp8 or nvfp4 (any case, surrounding spaces ignored).",
     flags: &["--moe-a2a-backend"],
-    example_bad: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=fp16 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
-    example_good: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_bad: ex!("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=fp16 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
+    example_good: ex!("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
 };
 
 pub static MEGAMOE_COMBINE_FC2_REDUCE: Rule = Rule {
@@ -519,8 +519,8 @@ pub static MEGAMOE_COMBINE_FC2_REDUCE: Rule = Rule {
     sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE={combine_dtype!r} is incompatible"),
     explanation: "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1 sums the experts' second projection inside the kernel, in BF16; a quantized combine (SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE mxfp8 or nvfp4) cannot follow it. Use one or the other.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
-    example_good: "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_bad: ex!("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
+    example_good: ex!("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=mxfp8 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
 };
 
 pub static MEGAMOE_W4A16_DTYPE: Rule = Rule {
@@ -529,8 +529,8 @@ pub static MEGAMOE_W4A16_DTYPE: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16."),
     explanation: "With SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 MegaMOE feeds its NVFP4 experts BF16 activations, so the model must run in bfloat16 (--dtype bfloat16, or auto for a checkpoint saved in bfloat16).",
     flags: &["--moe-a2a-backend", "--dtype"],
-    example_bad: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --dtype float16",
-    example_good: "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --dtype bfloat16",
+    example_bad: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --dtype float16"),
+    example_good: ex!("SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --dtype bfloat16"),
 };
 
 pub static MEGAMOE_TOPOLOGY: Rule = Rule {
@@ -539,8 +539,8 @@ pub static MEGAMOE_TOPOLOGY: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE is only supported with --attn-dp-size equal to --tp-size"),
     explanation: "MegaMOE's all-to-all sends each rank's own tokens to the experts' ranks, so every TP rank must hold its own batch: DP attention over the whole TP group (--attn-dp-size equal to --tp-size, or --enable-dp-attention with --dp-size equal to --tp-size).",
     flags: &["--moe-a2a-backend", "--attn-dp-size", "--dp-size", "--enable-dp-attention"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
 };
 
 pub static MEGAMOE_RUNNER: Rule = Rule {
@@ -549,8 +549,8 @@ pub static MEGAMOE_RUNNER: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE a2a backend requires --moe-runner-backend flashinfer_megamoe"),
     explanation: "The MegaMOE all-to-all is fused with its own expert kernels: the MoE runner must be flashinfer_megamoe. SGLang picks it when the runner is still auto here, but a runner given on the command line, or one a model override chose earlier (Nemotron-H picks flashinfer_cutlass on Blackwell), stays and is refused: pass --moe-runner-backend flashinfer_megamoe.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --moe-runner-backend flashinfer_trtllm",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --moe-runner-backend flashinfer_megamoe",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --moe-runner-backend flashinfer_trtllm"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8 --moe-runner-backend flashinfer_megamoe"),
 };
 
 pub static MEGAMOE_SM100: Rule = Rule {
@@ -559,8 +559,8 @@ pub static MEGAMOE_SM100: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE currently requires an SM100-family"),
     explanation: "FlashInfer's MegaMOE kernels are built for data-center Blackwell (SM100: B200, B300, GB200, GB300) whatever the quantization; on other GPUs use another all-to-all backend (deepep, flashinfer) or none.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --quantization mxfp8",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --moe-a2a-backend flashinfer_megamoe --quantization mxfp8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-dp-size 8 --quantization mxfp8"),
 };
 
 pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
@@ -569,8 +569,8 @@ pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
     sglang: raises("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for {architecture!r}. The model package must register"),
     explanation: "--moe-a2a-backend deepep_v2 runs only for the architectures registered for it (DeepSeek V3 / V4, Qwen3 MoE, GLM-5, MiMo V2; plugins can register more), decided by the config's first architecture. Use --moe-a2a-backend deepep for other MoE models.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep_v2",
-    example_good: "--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep_v2"),
+    example_good: ex!("--model-path zai-org/GLM-4.5-Air --tp-size 8 --moe-a2a-backend deepep"),
 };
 
 pub static DEEPEP_V2_RUNNER: Rule = Rule {
@@ -579,8 +579,8 @@ pub static DEEPEP_V2_RUNNER: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."),
     explanation: "DeepEP v2's dispatch and combine have an adapter for the deep_gemm MoE runner only; SGLang picks deep_gemm itself when --moe-runner-backend is auto (and the model declares no runner of its own).",
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --moe-runner-backend triton",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --moe-runner-backend triton"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2"),
 };
 
 pub static DEEPEP_V2_OVERLAP: Rule = Rule {
@@ -589,8 +589,8 @@ pub static DEEPEP_V2_OVERLAP: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks yet."),
     explanation: "Two-batch and single-batch overlap hook into the all-to-all's dispatch and combine; DeepEP v2 does not have those hooks yet.",
     flags: &["--moe-a2a-backend", "--enable-two-batch-overlap", "--enable-single-batch-overlap"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --enable-two-batch-overlap",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --enable-two-batch-overlap"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2"),
 };
 
 pub static DEEPEP_V2_SHARED_EXPERTS_FUSION: Rule = Rule {
@@ -599,8 +599,8 @@ pub static DEEPEP_V2_SHARED_EXPERTS_FUSION: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not validated fused shared experts yet."),
     explanation: "DeepEP v2 disables the shared-experts fusion (fused shared experts have not been validated with its combine), so SGLang refuses --enforce-shared-experts-fusion with it.",
     flags: &["--moe-a2a-backend", "--enforce-shared-experts-fusion"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --enforce-shared-experts-fusion",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --enforce-shared-experts-fusion"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2"),
 };
 
 pub static DEEPEP_V2_DIRECT_MULTI_NODE: Rule = Rule {
@@ -609,8 +609,8 @@ pub static DEEPEP_V2_DIRECT_MULTI_NODE: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "--deepep-v2-mode direct is NVLink-only"),
     explanation: "DeepEP v2's direct mode moves tokens over NVLink only, which does not reach across nodes; the hybrid mode also uses the network between nodes.",
     flags: &["--deepep-v2-mode", "--nnodes"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode direct",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode hybrid",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode direct"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 16 --nnodes 2 --dist-init-addr 10.0.0.1:5000 --moe-a2a-backend deepep_v2 --deepep-v2-mode hybrid"),
 };
 
 pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
@@ -619,8 +619,8 @@ pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"),
     explanation: "FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size). Only Muse Spark's prefill sequence parallelism (TP4/EP4 or TP8/EP8) has it otherwise.",
     flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend flashinfer",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend flashinfer"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --dp-size 8 --enable-dp-attention --moe-a2a-backend flashinfer"),
 };
 
 // 0.5.18's texts (`ServerArgs._handle_a2a_moe`): DP attention is --enable-dp-attention over
@@ -632,8 +632,8 @@ pub static FLASHINFER_A2A_DP_ATTENTION: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is only supported with dp_size == tp_size"),
     explanation: "FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size).",
     flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static FLASHINFER_A2A_RUNNER_0518: Rule = Rule {
     code: "MOE055",
@@ -641,8 +641,8 @@ pub static FLASHINFER_A2A_RUNNER_0518: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is only supported with flashinfer_cutlass"),
     explanation: "In this release FlashInfer's MoE all-to-all feeds only the flashinfer_cutlass, flashinfer_cutedsl and flashinfer_trtllm_routed runners.",
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static PPLX_NEEDS_DP_ATTENTION: Rule = Rule {
     code: "MOE056",
@@ -650,8 +650,8 @@ pub static PPLX_NEEDS_DP_ATTENTION: Rule = Rule {
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' requires --enable-dp-attention"),
     explanation: "pplx-kernels' all-to-all runs between DP-attention groups and needs at least two (--enable-dp-attention with --dp-size 2 or more).",
     flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -26,8 +26,8 @@ pub static DCP_SIZE_POSITIVE: Rule = Rule {
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "Decode context parallel size (--dcp-size"),
     explanation: "The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off).",
     flags: &["--dcp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-size 1"),
 };
 pub static DCP_NO_PREFILL_CP: Rule = Rule {
     code: "PAR002",
@@ -35,8 +35,8 @@ pub static DCP_NO_PREFILL_CP: Rule = Rule {
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-size > 1 does not support --enable-prefill-cp."),
     explanation: "Decode context parallelism and prefill context parallelism shard the sequence in incompatible ways; SGLang allows only one of them per server.",
     flags: &["--dcp-size", "--enable-prefill-cp"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-prefill-cp",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --enable-prefill-cp"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2"),
 };
 pub static DCP_COMM_NEEDS_DCP: Rule = Rule {
     code: "PAR003",
@@ -44,8 +44,8 @@ pub static DCP_COMM_NEEDS_DCP: Rule = Rule {
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-comm-backend {cfg.dcp_comm_backend}"),
     explanation: "The all-to-all DCP communication backends only exist for decode context parallelism; without --dcp-size > 1 there is nothing for them to reduce.",
     flags: &["--dcp-comm-backend", "--dcp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-comm-backend a2a",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-comm-backend a2a"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a"),
 };
 pub static DCP_FI_A2A_NEEDS_CUDA: Rule = Rule {
     code: "PAR004",
@@ -53,8 +53,8 @@ pub static DCP_FI_A2A_NEEDS_CUDA: Rule = Rule {
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-comm-backend fi_a2a delegates the exchange"),
     explanation: "The fi_a2a DCP backend is a FlashInfer CUDA kernel; on a non-CUDA platform (ROCm, CPU) SGLang rejects it at start-up.",
     flags: &["--dcp-comm-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend fi_a2a",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend fi_a2a"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a"),
 };
 pub static DCP_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
     code: "PAR005",
@@ -62,8 +62,8 @@ pub static DCP_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-replicate-q-proj requires --dcp-size"),
     explanation: "Replicating the Q projection only removes a decode-context-parallel all-gather, so it needs --dcp-size > 1.",
     flags: &["--dcp-replicate-q-proj", "--dcp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-replicate-q-proj",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dcp-replicate-q-proj"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static DCP_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
     code: "PAR006",
@@ -71,8 +71,8 @@ pub static DCP_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-replicate-q-proj only applies to the"),
     explanation: "With the ag_rs DCP backend there is no head-dim Q all-gather to remove, so --dcp-replicate-q-proj is rejected.",
     flags: &["--dcp-replicate-q-proj", "--dcp-comm-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend ag_rs --dcp-replicate-q-proj",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a --dcp-replicate-q-proj",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend ag_rs --dcp-replicate-q-proj"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --dcp-comm-backend a2a --dcp-replicate-q-proj"),
 };
 
 // ---- handle_dwdp -------------------------------------------------------------------------------
@@ -84,8 +84,8 @@ pub static DWDP_EQUALS_TP: Rule = Rule {
     sglang: raises("parallel_hook.handle_dwdp", "dwdp_size ("),
     explanation: "Distributed weight data parallelism spreads the experts over every rank of the TP group, so --dwdp-size must be the same as --tp-size.",
     flags: &["--dwdp-size", "--tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --dwdp-size 4"),
 };
 pub static DWDP_DISAGG_MODE: Rule = Rule {
     code: "PAR011",
@@ -93,8 +93,8 @@ pub static DWDP_DISAGG_MODE: Rule = Rule {
     sglang: raises("parallel_hook.handle_dwdp", "DWDP requires --disaggregation-mode null"),
     explanation: "DWDP re-fetches remote expert weights each step, which SGLang only supports on colocated or prefill servers, not PD decode servers.",
     flags: &["--dwdp-size", "--disaggregation-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode decode",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode decode"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill"),
 };
 pub static DWDP_NO_EPLB: Rule = Rule {
     code: "PAR012",
@@ -102,8 +102,8 @@ pub static DWDP_NO_EPLB: Rule = Rule {
     sglang: raises("parallel_hook.handle_dwdp", "EPLB dynamic migration conflicts with static"),
     explanation: "DWDP fixes which rank holds which experts; EPLB moves experts around at run time, so the two cannot be combined.",
     flags: &["--dwdp-size", "--enable-eplb"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-eplb",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-eplb"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2"),
 };
 pub static DWDP_NO_SPEC: Rule = Rule {
     code: "PAR013",
@@ -111,8 +111,8 @@ pub static DWDP_NO_SPEC: Rule = Rule {
     sglang: raises("parallel_hook.handle_dwdp", "DWDP does not support speculative decoding"),
     explanation: "Draft workers are not wired into DWDP's expert prefetching, so any --speculative-algorithm is rejected with --dwdp-size > 1.",
     flags: &["--dwdp-size", "--speculative-algorithm"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --speculative-algorithm NGRAM",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2"),
 };
 pub static DWDP_NO_PP: Rule = Rule {
     code: "PAR014",
@@ -120,8 +120,8 @@ pub static DWDP_NO_PP: Rule = Rule {
     sglang: raises("parallel_hook.handle_dwdp", "DWDP requires pp_size == 1"),
     explanation: "DWDP is only implemented for a single pipeline stage.",
     flags: &["--dwdp-size", "--pp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --pp-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --pp-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2"),
 };
 pub static DWDP_NO_TBO: Rule = Rule {
     code: "PAR015",
@@ -129,8 +129,8 @@ pub static DWDP_NO_TBO: Rule = Rule {
     sglang: raises("parallel_hook.handle_dwdp", "DWDP's prefetch event protocol does not support"),
     explanation: "Two-batch overlap interleaves micro-batches in a way DWDP's weight-prefetch events do not handle.",
     flags: &["--dwdp-size", "--enable-two-batch-overlap"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-two-batch-overlap",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --enable-two-batch-overlap"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2"),
 };
 pub static DWDP_NULL_MODE_WARNING: Rule = Rule {
     code: "PAR016",
@@ -138,8 +138,8 @@ pub static DWDP_NULL_MODE_WARNING: Rule = Rule {
     sglang: warns("parallel_hook.handle_dwdp", "DWDP with --disaggregation-mode null: decode"),
     explanation: "On a colocated server DWDP also runs decode steps, each of which fetches all remote expert weights again.",
     flags: &["--dwdp-size", "--disaggregation-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --dwdp-size 2 --disaggregation-mode prefill"),
 };
 
 // ---- handle_data_parallelism -------------------------------------------------------------------
@@ -150,8 +150,8 @@ pub static ATTN_DP_POSITIVE: Rule = Rule {
     sglang: raises("parallel_hook.handle_data_parallelism", "--attn-dp-size must be positive (got {cfg.attn_dp_size})."),
     explanation: "The attention data-parallel width is a count of groups; it must be at least 1.",
     flags: &["--attn-dp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 1",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attn-dp-size 1"),
 };
 pub static DP_WITH_ATTN_DP: Rule = Rule {
     code: "PAR021",
@@ -159,8 +159,8 @@ pub static DP_WITH_ATTN_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_data_parallelism", "--dp-size {cfg.dp_size} with --attn-dp-size"),
     explanation: "--dp-size now counts independent server replicas and --attn-dp-size counts attention-DP groups inside one TP group; SGLang does not support both at once.",
     flags: &["--dp-size", "--attn-dp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --dp-size 2 --attn-dp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --dp-size 2 --attn-dp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2"),
 };
 pub static TP_DIVISIBLE_BY_ATTN_DP: Rule = Rule {
     code: "PAR022",
@@ -168,8 +168,8 @@ pub static TP_DIVISIBLE_BY_ATTN_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_data_parallelism", ""),
     explanation: "With attention DP the TP group is split into --attn-dp-size equal groups, so --tp-size must be a multiple of it. SGLang fails with a bare assertion (empty message).",
     flags: &["--tp-size", "--attn-dp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 3",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 3"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4"),
 };
 pub static MM_DP_ENCODER_TP1_WARNING: Rule = Rule {
     code: "PAR023",
@@ -177,8 +177,8 @@ pub static MM_DP_ENCODER_TP1_WARNING: Rule = Rule {
     sglang: warns("parallel_hook.handle_data_parallelism", "--mm-enable-dp-encoder is enabled with TP=1,"),
     explanation: "The data-parallel vision encoder spreads image work over the TP ranks; with one rank it only adds overhead.",
     flags: &["--mm-enable-dp-encoder", "--tp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-enable-dp-encoder",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-enable-dp-encoder"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static DP_CHUNKED_PREFILL_WARNING: Rule = Rule {
     code: "PAR024",
@@ -186,8 +186,8 @@ pub static DP_CHUNKED_PREFILL_WARNING: Rule = Rule {
     sglang: warns("parallel_hook.handle_data_parallelism", "DP attention is enabled. chunked prefill"),
     explanation: "Under attention DP each attention-DP group prefills its own share, so SGLang divides --chunked-prefill-size by --attn-dp-size.",
     flags: &["--attn-dp-size", "--chunked-prefill-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 8"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8"),
 };
 pub static DP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     code: "PAR025",
@@ -195,8 +195,8 @@ pub static DP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "--enable-dp-lm-head requires attention DP"),
     explanation: "A data-parallel LM head only exists under attention DP. SGLang silently drops it when there is a single DP rank, but rejects it with DP replicas (--dp-size) and no attention DP.",
     flags: &["--enable-dp-lm-head", "--attn-dp-size", "--dp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --dp-size 2 --enable-dp-lm-head",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dp-size 2 --enable-dp-lm-head"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head"),
 };
 pub static TP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     code: "PAR026",
@@ -204,8 +204,8 @@ pub static TP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all requires attention"),
     explanation: "The TP LM-head all-to-all redistributes logits between attention-DP groups, so it needs --attn-dp-size > 1.",
     flags: &["--enable-tp-lm-head-all-to-all", "--attn-dp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-tp-lm-head-all-to-all",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-tp-lm-head-all-to-all"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all"),
 };
 pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
     code: "PAR027",
@@ -213,8 +213,8 @@ pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all uses a TP-sharded"),
     explanation: "One flag shards the LM head over TP, the other replicates it per DP group; only one layout can be loaded.",
     flags: &["--enable-tp-lm-head-all-to-all", "--enable-dp-lm-head"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head --enable-tp-lm-head-all-to-all",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-dp-lm-head --enable-tp-lm-head-all-to-all"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-dp-size 2 --enable-tp-lm-head-all-to-all"),
 };
 pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
     code: "PAR028",
@@ -222,8 +222,8 @@ pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size"),
     explanation: "The TP LM-head all-to-all is only implemented for pure attention DP, where every TP rank is its own attention-DP group.",
     flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--attn-dp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2 --enable-tp-lm-head-all-to-all",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 2 --enable-tp-lm-head-all-to-all"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all"),
 };
 pub static TP_LM_HEAD_NO_CP: Rule = Rule {
     code: "PAR029",
@@ -231,8 +231,8 @@ pub static TP_LM_HEAD_NO_CP: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires attn_cp_size"),
     explanation: "The TP LM-head all-to-all is not implemented together with attention context parallelism.",
     flags: &["--enable-tp-lm-head-all-to-all", "--attn-cp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2 --enable-tp-lm-head-all-to-all",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2 --enable-tp-lm-head-all-to-all"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --enable-tp-lm-head-all-to-all"),
 };
 // 0.5.18's texts of the same checks: attention DP is --enable-dp-attention over --dp-size groups.
 pub static DP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
@@ -241,8 +241,8 @@ pub static DP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "Please enable dp attention when setting enable_dp_lm_head."),
     explanation: "A data-parallel LM head only exists under DP attention. SGLang silently drops it when --dp-size is 1, but rejects it with --dp-size above 1 and no --enable-dp-attention.",
     flags: &["--enable-dp-lm-head", "--enable-dp-attention", "--dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static TP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
     code: "PAR102",
@@ -250,8 +250,8 @@ pub static TP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "Please enable dp attention when setting enable_tp_lm_head_all_to_all."),
     explanation: "The TP LM-head all-to-all redistributes logits between DP-attention groups, so it needs --enable-dp-attention with --dp-size above 1.",
     flags: &["--enable-tp-lm-head-all-to-all", "--enable-dp-attention"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static TP_LM_HEAD_TP_EQ_DP: Rule = Rule {
     code: "PAR103",
@@ -259,8 +259,8 @@ pub static TP_LM_HEAD_TP_EQ_DP: Rule = Rule {
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size == dp_size"),
     explanation: "The TP LM-head all-to-all is only implemented for pure DP attention, where every TP rank is its own DP-attention group (--dp-size equal to --tp-size).",
     flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
@@ -269,8 +269,8 @@ pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
     sglang: warns("parallel_hook._disable_nccl_graph_buffer_registration", "NCCL_GRAPH_REGISTER={os.environ['NCCL_GRAPH_REGISTER']}"),
     explanation: "SGLang turns NCCL graph buffer registration off for multi-rank CUDA graphs because replay can hang; an explicit NCCL_GRAPH_REGISTER keeps your value.",
     flags: &["--tp-size", "--disable-cuda-graph"],
-    example_bad: "NCCL_GRAPH_REGISTER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
+    example_bad: ex!("NCCL_GRAPH_REGISTER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2"),
 };
 
 // ---- handle_context_parallelism ----------------------------------------------------------------
@@ -281,8 +281,8 @@ pub static CP_STRATEGY_REQUIRED: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "--cp-strategy must be set when --enable-prefill-cp"),
     explanation: "Prefill context parallelism can split the sequence as zigzag or interleave; SGLang has no default and needs --cp-strategy.",
     flags: &["--enable-prefill-cp", "--cp-strategy"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp --cp-strategy zigzag",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefill-cp --cp-strategy zigzag"),
 };
 pub static NEMOTRON_H_NO_ATTN_CP: Rule = Rule {
     code: "PAR091",
@@ -290,8 +290,8 @@ pub static NEMOTRON_H_NO_ATTN_CP: Rule = Rule {
     sglang: raises("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"),
     explanation: "Nemotron-H models (hybrid Mamba / attention, model type nemotron_h) have no attention context parallelism in SGLang: --attn-cp-size must stay 1. Use tensor or data parallelism instead.",
     flags: &["--attn-cp-size"],
-    example_bad: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4 --attn-cp-size 2",
-    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4",
+    example_bad: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4 --attn-cp-size 2"),
+    example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4"),
 };
 pub static PREFILL_CP_HIP_V4_ONLY: Rule = Rule {
     code: "PAR093",
@@ -299,8 +299,8 @@ pub static PREFILL_CP_HIP_V4_ONLY: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"),
     explanation: "On AMD GPUs (ROCm) SGLang runs prefill context parallelism for DeepSeek V4 only; other models cannot use --enable-prefill-cp there.",
     flags: &["--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8"),
 };
 pub static V32_PREFILL_CP_NO_ZIGZAG: Rule = Rule {
     code: "PAR094",
@@ -308,8 +308,8 @@ pub static V32_PREFILL_CP_NO_ZIGZAG: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"),
     explanation: "DeepSeek V3.2's sparse attention splits prefill across CP ranks interleaved only: use --cp-strategy interleave.",
     flags: &["--cp-strategy", "--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy interleave"),
 };
 pub static MIMO_V2_PREFILL_CP_ZIGZAG_ONLY: Rule = Rule {
     code: "PAR095",
@@ -317,8 +317,8 @@ pub static MIMO_V2_PREFILL_CP_ZIGZAG_ONLY: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"),
     explanation: "MiMo V2's hybrid sliding-window attention splits prefill across context-parallel ranks with the zigzag layout only: give --cp-strategy zigzag (the default is not zigzag).",
     flags: &["--cp-strategy", "--enable-prefill-cp"],
-    example_bad: "--model-path XiaomiMiMo/MiMo-V2-Flash --tp-size 8 --attn-cp-size 2 --enable-prefill-cp",
-    example_good: "--model-path XiaomiMiMo/MiMo-V2-Flash --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag",
+    example_bad: ex!("--model-path XiaomiMiMo/MiMo-V2-Flash --tp-size 8 --attn-cp-size 2 --enable-prefill-cp"),
+    example_good: ex!("--model-path XiaomiMiMo/MiMo-V2-Flash --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag"),
 };
 pub static TP_DIV_ATTN_CP: Rule = Rule {
     code: "PAR031",
@@ -326,8 +326,8 @@ pub static TP_DIV_ATTN_CP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by attn_cp_size"),
     explanation: "With attention context parallelism --tp-size is the world size of the TP group, which is split into --attn-cp-size parts.",
     flags: &["--tp-size", "--attn-cp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 3",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 3"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-cp-size 2"),
 };
 pub static TP_DIV_ATTN_DP_CP: Rule = Rule {
     code: "PAR032",
@@ -335,8 +335,8 @@ pub static TP_DIV_ATTN_DP_CP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by attn_dp_size"),
     explanation: "The TP group is laid out as attention-DP groups times CP groups times attention TP, so --tp-size must be a multiple of --attn-dp-size x --attn-cp-size.",
     flags: &["--tp-size", "--attn-dp-size", "--attn-cp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4 --attn-cp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4 --attn-dp-size 4 --attn-cp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8 --attn-dp-size 4 --attn-cp-size 2"),
 };
 pub static AITER_FUSION_CP: Rule = Rule {
     code: "PAR033",
@@ -344,8 +344,8 @@ pub static AITER_FUSION_CP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "Aiter allreduce fusion is not supported with context parallelism"),
     explanation: "The AMD aiter all-reduce fusion assumes the plain TP all-reduce, which context parallelism replaces.",
     flags: &["--enable-aiter-allreduce-fusion", "--attn-cp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-aiter-allreduce-fusion",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2 --enable-aiter-allreduce-fusion"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --attn-cp-size 2"),
 };
 pub static TP_DIV_MOE_DP: Rule = Rule {
     code: "PAR034",
@@ -353,8 +353,8 @@ pub static TP_DIV_MOE_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by moe_dp_size"),
     explanation: "MoE data parallelism splits the TP group into --moe-dp-size equal parts.",
     flags: &["--tp-size", "--moe-dp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --moe-dp-size 3",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --moe-dp-size 3"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2"),
 };
 pub static EP_MOE_DP_LE_TP: Rule = Rule {
     code: "PAR035",
@@ -362,8 +362,8 @@ pub static EP_MOE_DP_LE_TP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "ep_size * moe_dp_size must be less than or"),
     explanation: "Expert parallelism and MoE data parallelism together partition the TP group, so their product cannot exceed --tp-size.",
     flags: &["--ep-size", "--moe-dp-size", "--tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2"),
 };
 pub static PP_WITH_MOE_DP: Rule = Rule {
     code: "PAR036",
@@ -371,8 +371,8 @@ pub static PP_WITH_MOE_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "PP is not supported with context parallelism"),
     explanation: "MoE data parallelism (used with context parallelism) is not implemented with pipeline parallelism.",
     flags: &["--moe-dp-size", "--pp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2 --pp-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2 --pp-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2"),
 };
 pub static EP_MOE_DP_EQ_TP: Rule = Rule {
     code: "PAR037",
@@ -380,8 +380,8 @@ pub static EP_MOE_DP_EQ_TP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "ep_size * moe_dp_size must be equal to tp_size"),
     explanation: "When expert parallelism is combined with MoE data parallelism, the two must exactly tile the TP group.",
     flags: &["--ep-size", "--moe-dp-size", "--tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --attn-cp-size 2 --moe-dp-size 2 --ep-size 4"),
 };
 pub static ATTN_CP_NE_MOE_DP: Rule = Rule {
     code: "PAR038",
@@ -389,8 +389,8 @@ pub static ATTN_CP_NE_MOE_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "attn_cp_size != moe_dp_size is only supported"),
     explanation: "MoE data parallelism reuses the attention context-parallel groups, so --moe-dp-size must equal --attn-cp-size (or be 1).",
     flags: &["--moe-dp-size", "--attn-cp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-dp-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --moe-dp-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-dp-size 2"),
 };
 
 // ---- handle_shared_experts_tp ------------------------------------------------------------------
@@ -401,8 +401,8 @@ pub static SHARED_EXPERTS_TP_DIVISOR: Rule = Rule {
     sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size ({size}) must be"),
     explanation: "Shared experts are sharded inside the attention TP group (TP size / attention DP / attention CP), so their TP width must divide it.",
     flags: &["--shared-experts-tp-size", "--tp-size", "--attn-dp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 3",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 3"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --shared-experts-tp-size 2"),
 };
 
 pub static SHARED_EXPERTS_TP_KIMI_K3_ONLY: Rule = Rule {
@@ -411,8 +411,8 @@ pub static SHARED_EXPERTS_TP_KIMI_K3_ONLY: Rule = Rule {
     sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"),
     explanation: "--shared-experts-tp-size shards the shared experts of Kimi-K3 (KimiK3ForConditionalGeneration) on their own TP width; no other model reads it, and SGLang refuses it for them. Leave it out.",
     flags: &["--shared-experts-tp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --moe-a2a-backend deepep --shared-experts-tp-size 2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --moe-a2a-backend deepep --shared-experts-tp-size 2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --tp-size 8 --moe-a2a-backend deepep"),
 };
 
 pub static SHARED_EXPERTS_TP_NEEDS_A2A: Rule = Rule {
@@ -421,8 +421,8 @@ pub static SHARED_EXPERTS_TP_NEEDS_A2A: Rule = Rule {
     sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"),
     explanation: "Kimi-K3's separate shared-experts TP width works with an expert-parallel all-to-all backend only (--moe-a2a-backend deepep, megamoe, mooncake, ascend_fuseep or mori).",
     flags: &["--shared-experts-tp-size", "--moe-a2a-backend"],
-    example_bad: "--model-path moonshotai/Kimi-K3 --tp-size 8 --shared-experts-tp-size 2",
-    example_good: "--model-path moonshotai/Kimi-K3 --tp-size 8 --moe-a2a-backend deepep --shared-experts-tp-size 2",
+    example_bad: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --shared-experts-tp-size 2"),
+    example_good: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --moe-a2a-backend deepep --shared-experts-tp-size 2"),
 };
 
 // ---- handle_eplb_and_dispatch ------------------------------------------------------------------
@@ -433,8 +433,8 @@ pub static EPLB_RECORDER_WARNING: Rule = Rule {
     sglang: warns("parallel_hook.handle_eplb_and_dispatch", "EPLB is enabled. The expert_distribution_recorder_mode"),
     explanation: "EPLB needs expert usage statistics, so SGLang turns the expert distribution recorder on in 'stat' mode.",
     flags: &["--enable-eplb", "--expert-distribution-recorder-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb --expert-distribution-recorder-mode stat",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb --expert-distribution-recorder-mode stat"),
 };
 pub static EP_DISPATCH_NEEDS_A2A: Rule = Rule {
     code: "PAR046",
@@ -443,8 +443,8 @@ pub static EP_DISPATCH_NEEDS_A2A: Rule = Rule {
     sglang: raises("parallel_hook.handle_eplb_and_dispatch", "--ep-dispatch-algorithm "),
     explanation: "Without an all-to-all backend every EP rank computes the MoE for the same tokens and sums the results, so all ranks must pick the same expert replica; 'static' and 'lp' pick per rank.",
     flags: &["--ep-dispatch-algorithm", "--moe-a2a-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm static",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm dynamic",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm static"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --ep-dispatch-algorithm dynamic"),
 };
 pub static EPLB_NEEDS_EP: Rule = Rule {
     code: "PAR047",
@@ -452,8 +452,8 @@ pub static EPLB_NEEDS_EP: Rule = Rule {
     sglang: raises("parallel_hook.handle_eplb_and_dispatch", ""),
     explanation: "EPLB balances experts across expert-parallel ranks; with an EP size of 1 there is nothing to balance. SGLang fails with a bare assertion (empty message).",
     flags: &["--enable-eplb", "--ep-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-eplb",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --enable-eplb"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --enable-eplb"),
 };
 
 // ---- handle_elastic_ep -------------------------------------------------------------------------
@@ -464,8 +464,8 @@ pub static EEP_EPLB_ALGORITHM: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP requires eplb_algorithm to be"),
     explanation: "With Elastic EP, EPLB must use an elasticity-aware algorithm that copes with ranks joining and leaving.",
     flags: &["--elastic-ep-backend", "--enable-eplb", "--eplb-algorithm"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb --eplb-algorithm deepseek",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb --eplb-algorithm deepseek"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 --elastic-ep-backend mooncake --enable-eplb"),
 };
 pub static EEP_PP: Rule = Rule {
     code: "PAR051",
@@ -473,8 +473,8 @@ pub static EEP_PP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "PP size should be set to 1 under elastic"),
     explanation: "Elastic EP is only implemented for a single pipeline stage.",
     flags: &["--elastic-ep-backend", "--pp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --pp-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --pp-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake"),
 };
 pub static EEP_JOIN_NEEDS_BACKEND: Rule = Rule {
     code: "PAR052",
@@ -482,8 +482,8 @@ pub static EEP_JOIN_NEEDS_BACKEND: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-join-mode requires --elastic-ep-backend"),
     explanation: "Joining an Elastic EP deployment goes through the elastic EP backend, which must be named.",
     flags: &["--elastic-ep-join-mode", "--elastic-ep-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover --elastic-ep-backend mooncake",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-mode recover --elastic-ep-backend mooncake"),
 };
 pub static EEP_SCALE_NODE_RANK: Rule = Rule {
     code: "PAR053",
@@ -491,8 +491,8 @@ pub static EEP_SCALE_NODE_RANK: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires one joining"),
     explanation: "A scale-up joiner is launched as the second node of its own group, so SGLang requires --node-rank 1.",
     flags: &["--elastic-ep-join-mode", "--node-rank"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1"),
 };
 pub static EEP_SCALE_OFFSET: Rule = Rule {
     code: "PAR054",
@@ -500,8 +500,8 @@ pub static EEP_SCALE_OFFSET: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale joiners require --elastic-ep-join-rank-offset"),
     explanation: "A scale-up joiner must be told where its ranks start: the current EP size of the deployment it joins.",
     flags: &["--elastic-ep-join-mode", "--elastic-ep-join-rank-offset"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --elastic-ep-join-mode scale --node-rank 1 --elastic-ep-join-rank-offset 1"),
 };
 pub static EEP_OFFSET_ONLY_SCALE: Rule = Rule {
     code: "PAR055",
@@ -509,8 +509,8 @@ pub static EEP_OFFSET_ONLY_SCALE: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-join-rank-offset is only valid"),
     explanation: "The join rank offset only means something for a scale-up joiner.",
     flags: &["--elastic-ep-join-rank-offset", "--elastic-ep-join-mode"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-rank-offset 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-join-rank-offset 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B"),
 };
 pub static EEP_MAX_NEEDS_BACKEND: Rule = Rule {
     code: "PAR056",
@@ -518,8 +518,8 @@ pub static EEP_MAX_NEEDS_BACKEND: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--max-ep-size requires --elastic-ep-backend"),
     explanation: "A maximum EP size only matters for an Elastic EP deployment that can grow.",
     flags: &["--max-ep-size", "--elastic-ep-backend"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8 --elastic-ep-backend mooncake",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --max-ep-size 8 --elastic-ep-backend mooncake"),
 };
 pub static EEP_MAX_POSITIVE: Rule = Rule {
     code: "PAR057",
@@ -527,8 +527,8 @@ pub static EEP_MAX_POSITIVE: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--max-ep-size must be a positive integer."),
     explanation: "The largest EP size an Elastic EP deployment may grow to must be at least 1.",
     flags: &["--max-ep-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 0",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 1",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 0"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-backend mooncake --max-ep-size 1"),
 };
 pub static EEP_INITIAL_NEEDS_SCALING: Rule = Rule {
     code: "PAR058",
@@ -536,8 +536,8 @@ pub static EEP_INITIAL_NEEDS_SCALING: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-initial-size is only valid for"),
     explanation: "The initial EP size only matters when the deployment can scale up: an elastic backend and --max-ep-size above --tp-size.",
     flags: &["--elastic-ep-initial-size", "--max-ep-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --elastic-ep-initial-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --elastic-ep-initial-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B"),
 };
 pub static EEP_TOPOLOGY: Rule = Rule {
     code: "PAR059",
@@ -548,8 +548,8 @@ pub static EEP_TOPOLOGY: Rule = Rule {
     },
     explanation: "Elastic EP scale-up needs --tp-size to split evenly into attention-DP and CP groups.",
     flags: &["--tp-size", "--attn-dp-size", "--attn-cp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_REPLICA_DIVISIBLE: Rule = Rule {
     code: "PAR060",
@@ -560,8 +560,8 @@ pub static EEP_REPLICA_DIVISIBLE: Rule = Rule {
     },
     explanation: "Elastic EP grows in whole attention replicas (attention TP x attention CP ranks), so --max-ep-size, the initial size and the join offset must be multiples of that width.",
     flags: &["--max-ep-size", "--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 5",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 5"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4"),
 };
 pub static EEP_MOE_DENSE_TP: Rule = Rule {
     code: "PAR061",
@@ -569,8 +569,8 @@ pub static EEP_MOE_DENSE_TP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up with attention TP greater"),
     explanation: "When attention is tensor-parallel, dense MLP layers must not be TP-sharded for a joining group to fit in.",
     flags: &["--moe-dense-tp-size"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4 --moe-dense-tp-size 1",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 2 --elastic-ep-backend mooncake --max-ep-size 4 --moe-dense-tp-size 1"),
 };
 pub static EEP_TIMEOUT: Rule = Rule {
     code: "PAR062",
@@ -578,8 +578,8 @@ pub static EEP_TIMEOUT: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-scale-timeout must be greater"),
     explanation: "Scale-up waits for joiners at most this long; zero or negative makes no sense.",
     flags: &["--elastic-ep-scale-timeout"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_TOKENIZER_WORKERS: Rule = Rule {
     code: "PAR063",
@@ -587,8 +587,8 @@ pub static EEP_TOKENIZER_WORKERS: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up currently requires"),
     explanation: "Runtime scale-up is only implemented with a single tokenizer worker.",
     flags: &["--tokenizer-worker-num"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_RAY: Rule = Rule {
     code: "PAR064",
@@ -596,8 +596,8 @@ pub static EEP_RAY: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support --use-ray."),
     explanation: "Runtime scale-up is not implemented for Ray-launched servers.",
     flags: &["--use-ray"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_BACKUP: Rule = Rule {
     code: "PAR065",
@@ -605,8 +605,8 @@ pub static EEP_BACKUP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support --enable-elastic-expert-backup."),
     explanation: "Expert backup and runtime scale-up are separate Elastic EP modes that cannot be combined.",
     flags: &["--enable-elastic-expert-backup"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_JOINER_INITIAL: Rule = Rule {
     code: "PAR066",
@@ -614,8 +614,8 @@ pub static EEP_JOINER_INITIAL: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale joiners require --elastic-ep-initial-size"),
     explanation: "A joiner must know the EP size the primary deployment started with.",
     flags: &["--elastic-ep-initial-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_INITIAL_LE_OFFSET: Rule = Rule {
     code: "PAR067",
@@ -623,8 +623,8 @@ pub static EEP_INITIAL_LE_OFFSET: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-initial-size cannot exceed the"),
     explanation: "The deployment's launch-time EP size cannot be larger than its current size (the join offset).",
     flags: &["--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_JOIN_TARGET: Rule = Rule {
     code: "PAR068",
@@ -632,8 +632,8 @@ pub static EEP_JOIN_TARGET: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP joining group exceeds --max-ep-size"),
     explanation: "The joining group's ranks (offset + TP size) must fit inside --max-ep-size.",
     flags: &["--max-ep-size", "--elastic-ep-join-rank-offset", "--tp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_SINGLE_RANK_DENSE: Rule = Rule {
     code: "PAR069",
@@ -641,8 +641,8 @@ pub static EEP_SINGLE_RANK_DENSE: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "A single-rank Elastic EP joining group requires"),
     explanation: "A one-rank joiner cannot hold TP-sharded dense layers.",
     flags: &["--moe-dense-tp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_PRIMARY_INITIAL: Rule = Rule {
     code: "PAR070",
@@ -650,8 +650,8 @@ pub static EEP_PRIMARY_INITIAL: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "The primary --elastic-ep-initial-size must"),
     explanation: "On the primary deployment the initial EP size is its own TP size; leave --elastic-ep-initial-size unset or equal to --tp-size.",
     flags: &["--elastic-ep-initial-size", "--tp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_INITIAL_POSITIVE: Rule = Rule {
     code: "PAR071",
@@ -659,8 +659,8 @@ pub static EEP_INITIAL_POSITIVE: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", ""),
     explanation: "The initial EP size must be positive. SGLang fails with a bare assertion (empty message).",
     flags: &["--elastic-ep-initial-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_ROUND_ROBIN: Rule = Rule {
     code: "PAR072",
@@ -668,8 +668,8 @@ pub static EEP_ROUND_ROBIN: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --load-balance-method"),
     explanation: "Load-aware DP balancing needs per-rank load snapshots that do not survive a scale-up; on a prefill server the default is follow_bootstrap_room.",
     flags: &["--load-balance-method"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_MOONCAKE: Rule = Rule {
     code: "PAR073",
@@ -677,8 +677,8 @@ pub static EEP_MOONCAKE: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires --elastic-ep-backend"),
     explanation: "Only the Mooncake elastic backend implements runtime scale-up.",
     flags: &["--elastic-ep-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_DCP: Rule = Rule {
     code: "PAR074",
@@ -686,8 +686,8 @@ pub static EEP_DCP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --dcp-size to"),
     explanation: "Decode context parallelism runs inside the attention TP group, which stays fixed while EP scales.",
     flags: &["--dcp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static EEP_DECODE_GRAPH: Rule = Rule {
@@ -696,8 +696,8 @@ pub static EEP_DECODE_GRAPH: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up supports decode"),
     explanation: "Decode CUDA graphs are recaptured after a scale-up; only full graphs (or none) support that.",
     flags: &["--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_PREFILL_GRAPH: Rule = Rule {
     code: "PAR076",
@@ -705,8 +705,8 @@ pub static EEP_PREFILL_GRAPH: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"),
     explanation: "Prefill CUDA graphs are not recaptured after a scale-up, so they must be off (--cuda-graph-backend-prefill disabled).",
     flags: &["--cuda-graph-backend-prefill"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_CUDA: Rule = Rule {
     code: "PAR077",
@@ -714,8 +714,8 @@ pub static EEP_GRAPH_CUDA: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture requires"),
     explanation: "With the full decode CUDA graph, scale-up recaptures graphs, which needs a CUDA device.",
     flags: &["--device", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_SPEC: Rule = Rule {
     code: "PAR078",
@@ -723,8 +723,8 @@ pub static EEP_GRAPH_SPEC: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support speculative"),
     explanation: "Decode graph recapture after a scale-up is not implemented for speculative decoding; disable the decode CUDA graph or speculation.",
     flags: &["--speculative-algorithm", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_EMBEDDING: Rule = Rule {
     code: "PAR079",
@@ -732,8 +732,8 @@ pub static EEP_GRAPH_EMBEDDING: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support embedding"),
     explanation: "Decode graph recapture after a scale-up is not implemented for embedding models.",
     flags: &["--is-embedding", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_DLLM: Rule = Rule {
     code: "PAR080",
@@ -741,8 +741,8 @@ pub static EEP_GRAPH_DLLM: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support diffusion"),
     explanation: "Decode graph recapture after a scale-up is not implemented for diffusion language models.",
     flags: &["--dllm-algorithm", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_ENCODER: Rule = Rule {
     code: "PAR081",
@@ -750,8 +750,8 @@ pub static EEP_GRAPH_ENCODER: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support encoder-only"),
     explanation: "Decode graph recapture after a scale-up is not implemented for encoder-only servers.",
     flags: &["--encoder-only", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_HOOKS: Rule = Rule {
     code: "PAR082",
@@ -759,8 +759,8 @@ pub static EEP_GRAPH_HOOKS: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support forward"),
     explanation: "Decode graph recapture after a scale-up is not implemented with forward hooks installed.",
     flags: &["--forward-hooks", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPH_PDMUX: Rule = Rule {
     code: "PAR083",
@@ -768,8 +768,8 @@ pub static EEP_GRAPH_PDMUX: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support PDMux."),
     explanation: "Decode graph recapture after a scale-up is not implemented with PD multiplexing.",
     flags: &["--enable-pdmux", "--cuda-graph-backend-decode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_ATTN_DP: Rule = Rule {
     code: "PAR084",
@@ -777,8 +777,8 @@ pub static EEP_ATTN_DP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires attention DP"),
     explanation: "Runtime scale-up adds attention-DP groups; without attention DP the collectives after a scale-up would be wrong.",
     flags: &["--attn-dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_DP_LM_HEAD: Rule = Rule {
     code: "PAR085",
@@ -786,8 +786,8 @@ pub static EEP_DP_LM_HEAD: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --enable-dp-lm-head"),
     explanation: "With a DP LM head each attention-DP group computes its own logits, so joiners of a different TP size still fit.",
     flags: &["--enable-dp-lm-head"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_ATTN_CP: Rule = Rule {
     code: "PAR086",
@@ -795,8 +795,8 @@ pub static EEP_ATTN_CP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --attn-cp-size"),
     explanation: "Runtime scale-up is not implemented with attention context parallelism.",
     flags: &["--attn-cp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_EP_EQ_TP: Rule = Rule {
     code: "PAR087",
@@ -804,8 +804,8 @@ pub static EEP_EP_EQ_TP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires ep_size == tp_size"),
     explanation: "Every launch-time rank must be an expert-parallel rank; all-to-all MoE backends set --ep-size to --tp-size by themselves.",
     flags: &["--ep-size", "--tp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_NIXL: Rule = Rule {
     code: "PAR088",
@@ -813,8 +813,8 @@ pub static EEP_NIXL: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --moe-a2a-backend"),
     explanation: "Only the NIXL MoE all-to-all backend supports ranks joining at run time.",
     flags: &["--moe-a2a-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 // 0.5.18 (`ServerArgs._handle_elastic_ep`): the deprecated rejoin flag, and scale-up over
@@ -826,8 +826,8 @@ pub static EEP_REJOIN_CONFLICT: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-rejoin (deprecated) conflicts with"),
     explanation: "--elastic-ep-rejoin is the old spelling of --elastic-ep-join-mode recover; with another join mode the two say different things.",
     flags: &["--elastic-ep-rejoin", "--elastic-ep-join-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_REJOIN_DEPRECATED: Rule = Rule {
     code: "PAR097",
@@ -835,8 +835,8 @@ pub static EEP_REJOIN_DEPRECATED: Rule = Rule {
     sglang: warns("parallel_hook.handle_elastic_ep", "--elastic-ep-rejoin is deprecated"),
     explanation: "--elastic-ep-rejoin still works but is deprecated: SGLang reads it as --elastic-ep-join-mode recover.",
     flags: &["--elastic-ep-rejoin"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_GRAPHS_DISABLED: Rule = Rule {
     code: "PAR098",
@@ -844,8 +844,8 @@ pub static EEP_GRAPHS_DISABLED: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"),
     explanation: "In this release CUDA graphs are not recaptured after a scale-up, so both the decode and the prefill graphs must be off (--disable-cuda-graph).",
     flags: &["--disable-cuda-graph", "--max-ep-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_ENABLE_DP_ATTENTION: Rule = Rule {
     code: "PAR099",
@@ -853,8 +853,8 @@ pub static EEP_ENABLE_DP_ATTENTION: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --enable-dp-attention"),
     explanation: "Runtime scale-up adds attention-DP groups; without DP attention (--enable-dp-attention with --dp-size above 1) the collectives after a scale-up would be wrong.",
     flags: &["--enable-dp-attention", "--dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static EEP_DP_EQ_TP: Rule = Rule {
     code: "PAR100",
@@ -862,8 +862,8 @@ pub static EEP_DP_EQ_TP: Rule = Rule {
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires dp_size == tp_size"),
     explanation: "Every launch-time rank must be its own attention-DP group, so --dp-size must equal --tp-size.",
     flags: &["--dp-size", "--tp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 // ---- 0.5.18: ServerArgs._handle_dcp_validation (no counterpart) --------------------------------
@@ -876,8 +876,8 @@ pub static DCP_0518_SIZE_POSITIVE: Rule = Rule {
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "Decode context parallel size (--dcp-size"),
     explanation: "The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off).",
     flags: &["--dcp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DCP_0518_COMM_NEEDS_DCP: Rule = Rule {
     code: "PAR105",
@@ -885,8 +885,8 @@ pub static DCP_0518_COMM_NEEDS_DCP: Rule = Rule {
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-comm-backend {self.dcp_comm_backend} only affects"),
     explanation: "The a2a and fi_a2a backends only change how decode context parallelism reduces attention; without --dcp-size above 1 there is nothing for them to do.",
     flags: &["--dcp-comm-backend", "--dcp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DCP_0518_FI_A2A_NEEDS_CUDA: Rule = Rule {
     code: "PAR106",
@@ -894,8 +894,8 @@ pub static DCP_0518_FI_A2A_NEEDS_CUDA: Rule = Rule {
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-comm-backend fi_a2a delegates the exchange"),
     explanation: "fi_a2a runs FlashInfer's MNNVL all-to-all kernel, which needs an NVIDIA CUDA GPU (SM90+ with MNNVL fabric memory); use a2a or ag_rs elsewhere.",
     flags: &["--dcp-comm-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DCP_0518_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
     code: "PAR107",
@@ -903,8 +903,8 @@ pub static DCP_0518_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-replicate-q-proj requires --dcp-size > 1."),
     explanation: "Replicating the Q projection only saves the DCP all-gather; without decode context parallelism there is none.",
     flags: &["--dcp-replicate-q-proj", "--dcp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DCP_0518_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
     code: "PAR108",
@@ -912,8 +912,8 @@ pub static DCP_0518_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-replicate-q-proj only applies to the a2a/fi_a2a"),
     explanation: "Replicating the Q projection removes the head-dim all-gather of the a2a/fi_a2a DCP backends; the default ag_rs backend has no such step.",
     flags: &["--dcp-replicate-q-proj", "--dcp-comm-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 // ---- 0.5.18: the other checks of its steps ----------------------------------------------------
@@ -924,8 +924,8 @@ pub static BALANCEDNESS_ENV_REMOVED: Rule = Rule {
     sglang: raises("parallel_hook.handle_expert_distribution_metrics", "SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC is no longer supported."),
     explanation: "The environment variable was replaced by --expert-balancedness-report-mode; SGLang 0.5.18 refuses to start while it is set (to any value).",
     flags: &[],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static MIMO_V2_CP_V2_ZIGZAG_ONLY: Rule = Rule {
     code: "PAR110",
@@ -933,8 +933,8 @@ pub static MIMO_V2_CP_V2_ZIGZAG_ONLY: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports --cp-strategy zigzag."),
     explanation: "MiMo V2 turns on context parallelism v2 by default (unless SGLANG_ENABLE_CP_V2 says otherwise), which splits prefill with the zigzag layout only.",
     flags: &["--cp-strategy", "--enable-prefill-cp"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static MIMO_V2_CP_V2_TEXT_ONLY: Rule = Rule {
     code: "PAR111",
@@ -942,8 +942,8 @@ pub static MIMO_V2_CP_V2_TEXT_ONLY: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports text inference;"),
     explanation: "Context parallelism v2 for MiMo V2 serves text only: a multimodal MiMo V2 needs --language-only.",
     flags: &["--enable-prefill-cp", "--language-only"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static LEGACY_CP_FLAGS_EXCLUSIVE: Rule = Rule {
     code: "PAR112",
@@ -951,8 +951,8 @@ pub static LEGACY_CP_FLAGS_EXCLUSIVE: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel"),
     explanation: "The two deprecated prefill-CP switches pick different CP implementations (NSA models, or MLA/MHA models); give one of them, or --enable-prefill-cp with --cp-strategy.",
     flags: &["--enable-prefill-context-parallel", "--enable-nsa-prefill-context-parallel"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static TP_DIV_DP_CP: Rule = Rule {
     code: "PAR113",
@@ -960,8 +960,8 @@ pub static TP_DIV_DP_CP: Rule = Rule {
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by dp_size * attn_cp_size"),
     explanation: "The TP group is laid out as DP groups times CP groups times attention TP, so --tp-size must be a multiple of --dp-size x --attn-cp-size.",
     flags: &["--tp-size", "--dp-size", "--attn-cp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 /// Every rule in this family.

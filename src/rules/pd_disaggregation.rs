@@ -19,8 +19,8 @@ pub static HOST_RECEIVE_RANGE: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-host-receive-threshold"),
     explanation: "The threshold is a fraction of the decode KV pool; 1 (the default) turns host-side receive buffering off.",
     flags: &["--disaggregation-decode-host-receive-threshold"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 1.5",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 1.5"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9"),
 };
 pub static HOST_RECEIVE_FEATURES: Rule = Rule {
     code: "PD002",
@@ -28,8 +28,8 @@ pub static HOST_RECEIVE_FEATURES: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Decode host receive does not yet support"),
     explanation: "Buffering received KV in host memory (threshold below 1) is not implemented together with HiSparse or runtime PD role switching.",
     flags: &["--disaggregation-decode-host-receive-threshold", "--enable-hisparse", "--enable-pd-role-switch"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --enable-pd-role-switch",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --enable-pd-role-switch"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9"),
 };
 pub static HOST_RECEIVE_NEEDS_HOST_POOL: Rule = Rule {
     code: "PD003",
@@ -37,8 +37,8 @@ pub static HOST_RECEIVE_NEEDS_HOST_POOL: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Decode host KV buffering requires host_pool"),
     explanation: "Host-side KV buffering on the decode server shares the host KV pool, so retracted requests must also be backed up there (host_pool), not as CPU tensors.",
     flags: &["--disaggregation-decode-host-receive-threshold", "--disaggregation-decode-retraction-backup"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup cpu_tensor",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup host_pool",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup cpu_tensor"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-host-receive-threshold 0.9 --disaggregation-decode-retraction-backup host_pool"),
 };
 pub static DECODE_RADIX_HISPARSE: Rule = Rule {
     code: "PD005",
@@ -46,8 +46,8 @@ pub static DECODE_RADIX_HISPARSE: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse"),
     explanation: "The experimental decode-side radix cache cannot be combined with HiSparse attention's KV management.",
     flags: &["--disaggregation-decode-enable-radix-cache", "--enable-hisparse"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --enable-hisparse"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache"),
 };
 pub static DECODE_RADIX_FAKE: Rule = Rule {
     code: "PD006",
@@ -55,8 +55,8 @@ pub static DECODE_RADIX_FAKE: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend"),
     explanation: "The fake transfer backend moves no KV, so there is nothing for a decode radix cache to reuse.",
     flags: &["--disaggregation-decode-enable-radix-cache", "--disaggregation-transfer-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend fake",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-enable-radix-cache --disaggregation-transfer-backend fake"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake"),
 };
 pub static PREFILL_FAKE: Rule = Rule {
     code: "PD007",
@@ -64,8 +64,8 @@ pub static PREFILL_FAKE: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Prefill server does not support 'fake' as"),
     explanation: "The fake transfer backend only exists for synthetic decode benchmarks; a prefill server needs a real KV transfer backend.",
     flags: &["--disaggregation-mode", "--disaggregation-transfer-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend fake",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mooncake",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend fake"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-transfer-backend mooncake"),
 };
 pub static STAGING_BUFFER_BACKEND: Rule = Rule {
     code: "PD008",
@@ -73,8 +73,8 @@ pub static STAGING_BUFFER_BACKEND: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake'"),
     explanation: "The PD staging buffer (environment variable SGLANG_DISAGG_STAGING_BUFFER) is only implemented for the Mooncake and NIXL transfer backends.",
     flags: &["--disaggregation-transfer-backend"],
-    example_bad: "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake",
-    example_good: "SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend mooncake",
+    example_bad: ex!("SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend fake"),
+    example_good: ex!("SGLANG_DISAGG_STAGING_BUFFER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-transfer-backend mooncake"),
 };
 pub static ROLE_SWITCH_FEATURES: Rule = Rule {
     code: "PD009",
@@ -82,8 +82,8 @@ pub static ROLE_SWITCH_FEATURES: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--enable-pd-role-switch does not rebuild"),
     explanation: "Switching a server between prefill and decode at run time does not rebuild the state of EP, MoE all-to-all, PP, DCP, speculative decoding or DP-attention local broadcast.",
     flags: &["--enable-pd-role-switch", "--ep-size", "--moe-a2a-backend", "--pp-size", "--dcp-size", "--speculative-algorithm"],
-    example_bad: "--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2 --ep-size 2",
-    example_good: "--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2",
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2 --ep-size 2"),
+    example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --disaggregation-mode prefill --enable-pd-role-switch --tp-size 2"),
 };
 pub static PREFILL_COMPLETE_UNSUPPORTED: Rule = Rule {
     code: "PD010",
@@ -91,8 +91,8 @@ pub static PREFILL_COMPLETE_UNSUPPORTED: Rule = Rule {
     sglang: raises("pd_disaggregation_hook._validate_prefill_complete", "--disaggregation-decode-allocation-policy"),
     explanation: "The prefill_complete allocation policy is a narrow, Mooncake-only PD mode without attention TP, context parallelism, HiCache on decode and several other features.",
     flags: &["--disaggregation-decode-allocation-policy", "--disaggregation-mode", "--disaggregation-transfer-backend", "--tp-size"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-allocation-policy prefill_complete",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-allocation-policy prefill_complete",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-decode-allocation-policy prefill_complete"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --disaggregation-decode-allocation-policy prefill_complete"),
 };
 pub static RUST_SERVER_BOOTSTRAP_PORT: Rule = Rule {
     code: "PD011",
@@ -100,8 +100,8 @@ pub static RUST_SERVER_BOOTSTRAP_PORT: Rule = Rule {
     sglang: raises("pd_disaggregation_hook._alias_bootstrap_port_to_api_port", "SGLANG_RUST_SERVER serves the PD KV bootstrap"),
     explanation: "With the Rust HTTP server (SGLANG_RUST_SERVER) a prefill server answers KV bootstrap requests on its API port, so a different explicit bootstrap port cannot be honoured.",
     flags: &["--disaggregation-bootstrap-port", "--port"],
-    example_bad: "SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-bootstrap-port 9000",
-    example_good: "SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+    example_bad: ex!("SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-bootstrap-port 9000"),
+    example_good: ex!("SGLANG_RUST_SERVER=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill"),
 };
 
 pub static DCP_PREFILL_WARNING: Rule = Rule {
@@ -110,8 +110,8 @@ pub static DCP_PREFILL_WARNING: Rule = Rule {
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "DCP on a PD prefill server is supported when"),
     explanation: "Decode context parallelism mainly helps decode; on a prefill server it costs communication and only works if decode uses the same DCP layout.",
     flags: &["--dcp-size", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --disaggregation-mode prefill",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --dcp-size 2 --disaggregation-mode prefill"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --disaggregation-mode prefill"),
 };
 pub static DECODE_RADIX_DP_WARNING: Rule = Rule {
     code: "PD021",
@@ -119,8 +119,8 @@ pub static DECODE_RADIX_DP_WARNING: Rule = Rule {
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "EXPERIMENTAL: Decode radix cache with DP"),
     explanation: "Under attention DP, each DP rank has its own decode radix cache; hits need a router that sends shared prefixes to the same rank.",
     flags: &["--disaggregation-decode-enable-radix-cache", "--attn-dp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DECODE_RADIX_ENABLED_WARNING: Rule = Rule {
     code: "PD022",
@@ -128,8 +128,8 @@ pub static DECODE_RADIX_ENABLED_WARNING: Rule = Rule {
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "EXPERIMENTAL: Radix cache is enabled for"),
     explanation: "The radix cache on a PD decode server is experimental.",
     flags: &["--disaggregation-decode-enable-radix-cache"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DECODE_RADIX_DISABLED_WARNING: Rule = Rule {
     code: "PD023",
@@ -137,8 +137,8 @@ pub static DECODE_RADIX_DISABLED_WARNING: Rule = Rule {
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "Radix cache is disabled for decode server"),
     explanation: "A PD decode server receives its KV cache from prefill, so SGLang turns its radix (prefix) cache off unless --disaggregation-decode-enable-radix-cache is given.",
     flags: &["--disaggregation-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static PREFIX_MM_CACHE_NEEDS_ENCODER: Rule = Rule {
@@ -147,8 +147,8 @@ pub static PREFIX_MM_CACHE_NEEDS_ENCODER: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "--enable-prefix-mm-cache requires --encoder-only"),
     explanation: "The multimodal prefix cache lives on the encoder server of encoder disaggregation.",
     flags: &["--enable-prefix-mm-cache", "--encoder-only"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefix-mm-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-prefix-mm-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static ENCODER_AND_LANGUAGE_ONLY: Rule = Rule {
     code: "PD031",
@@ -156,8 +156,8 @@ pub static ENCODER_AND_LANGUAGE_ONLY: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Cannot set --encoder-only and --language-only"),
     explanation: "A server is either the encoder half or the language half of encoder disaggregation, not both.",
     flags: &["--encoder-only", "--language-only"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --language-only",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --language-only"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --language-only"),
 };
 pub static ENCODER_ONLY_WITH_PD: Rule = Rule {
     code: "PD032",
@@ -165,8 +165,8 @@ pub static ENCODER_ONLY_WITH_PD: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Cannot set --encoder-only and --disaggregation-mode"),
     explanation: "An encoder-only server runs no language model, so it cannot be a PD prefill or decode server.",
     flags: &["--encoder-only", "--disaggregation-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --disaggregation-mode prefill",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only --disaggregation-mode prefill"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --encoder-only"),
 };
 pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
     code: "PD033",
@@ -174,8 +174,8 @@ pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
     sglang: raises("model_hook.handle_language_model_only", "--language-model-only cannot be combined"),
     explanation: "--language-model-only loads only the text model, so flags that need the vision/audio encoder or encoder disaggregation make no sense with it.",
     flags: &["--language-model-only", "--encoder-only", "--language-only", "--enable-prefix-mm-cache", "--enable-broadcast-mm-inputs-process", "--mm-enable-dp-encoder"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-model-only --language-only",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --language-only",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --language-model-only --language-only"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --language-only"),
 };
 pub static LANGUAGE_MODEL_ONLY_WITH_PD: Rule = Rule {
     code: "PD047",
@@ -183,8 +183,8 @@ pub static LANGUAGE_MODEL_ONLY_WITH_PD: Rule = Rule {
     sglang: raises("model_hook.handle_language_model_only", "--language-model-only is incompatible with"),
     explanation: "--language-model-only serves the text model of a multimodal checkpoint without its encoders; its KV transfer to or from a PD peer is not the standard one, so SGLang refuses --disaggregation-mode prefill/decode with it (DeepSeek-V4.1, model_type deepseek_v41, is the exception: its text-only workers use the standard path).",
     flags: &["--language-model-only", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --language-model-only --disaggregation-mode prefill",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --language-model-only",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --language-model-only --disaggregation-mode prefill"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --language-model-only"),
 };
 pub static LANGUAGE_MODEL_ONLY_ARCH: Rule = Rule {
     code: "PD048",
@@ -192,8 +192,8 @@ pub static LANGUAGE_MODEL_ONLY_ARCH: Rule = Rule {
     sglang: raises("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."),
     explanation: "--language-model-only skips loading a checkpoint's encoders, which SGLang has only for the architectures it lists (none of the config's `architectures` is one of them); a text-only model needs no such flag.",
     flags: &["--language-model-only"],
-    example_bad: "--model-path Qwen/Qwen3-8B --language-model-only",
-    example_good: "--model-path Qwen/Qwen3-8B",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --language-model-only"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B"),
 };
 pub static ENCODER_DISAGGREGATION_ARCH: Rule = Rule {
     code: "PD049",
@@ -201,8 +201,8 @@ pub static ENCODER_DISAGGREGATION_ARCH: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"),
     explanation: "--encoder-only and --language-only split a multimodal model into an encoder server and a language server; SGLang has the split only for the multimodal architectures it lists.",
     flags: &["--encoder-only", "--language-only"],
-    example_bad: "--model-path Qwen/Qwen3-8B --encoder-only",
-    example_good: "--model-path Qwen/Qwen3-VL-8B-Instruct --encoder-only",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --encoder-only"),
+    example_good: ex!("--model-path Qwen/Qwen3-VL-8B-Instruct --encoder-only"),
 };
 
 /// Every rule in this family.
@@ -212,8 +212,8 @@ pub static DECODE_DCP_BACKEND: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP requires --disaggregation-transfer-backend mooncake or nixl"),
     explanation: "In SGLang 0.5.18 a decode server with decode context parallelism (--dcp-size > 1) receives its KV cache relaid out by the Mooncake or NIXL transfer backends only.",
     flags: &["--dcp-size", "--disaggregation-transfer-backend", "--disaggregation-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DECODE_DCP_RADIX: Rule = Rule {
     code: "PD051",
@@ -221,8 +221,8 @@ pub static DECODE_DCP_RADIX: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP currently requires chunk cache; --disaggregation-decode-enable-radix-cache"),
     explanation: "In SGLang 0.5.18 a decode server with decode context parallelism keeps a chunk cache: the decode radix cache is not supported with it.",
     flags: &["--dcp-size", "--disaggregation-decode-enable-radix-cache", "--disaggregation-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DECODE_DCP_HICACHE: Rule = Rule {
     code: "PD052",
@@ -230,8 +230,8 @@ pub static DECODE_DCP_HICACHE: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP currently requires chunk cache; --enable-hierarchical-cache"),
     explanation: "In SGLang 0.5.18 a decode server with decode context parallelism keeps a chunk cache: the hierarchical cache is not supported with it.",
     flags: &["--dcp-size", "--enable-hierarchical-cache", "--disaggregation-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DECODE_RADIX_SPECULATIVE: Rule = Rule {
     code: "PD053",
@@ -239,8 +239,8 @@ pub static DECODE_RADIX_SPECULATIVE: Rule = Rule {
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding"),
     explanation: "SGLang 0.5.18 does not combine the decode server's radix cache with speculative decoding (later releases do).",
     flags: &["--disaggregation-decode-enable-radix-cache", "--speculative-algorithm"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static DECODE_CHUNK_CACHE_WARNING: Rule = Rule {
     code: "PD054",
@@ -248,8 +248,8 @@ pub static DECODE_CHUNK_CACHE_WARNING: Rule = Rule {
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "KV cache is forced as chunk cache for decode server"),
     explanation: "SGLang 0.5.18's wording of PD023: a decode server keeps a chunk cache (no radix cache) unless --disaggregation-decode-enable-radix-cache is given.",
     flags: &["--disaggregation-mode", "--disaggregation-decode-enable-radix-cache"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -25,8 +25,8 @@ pub static MLX_RUNTIME: Rule = Rule {
     sglang: raises("hardware_backend.mlx.runtime._validate_runtime", "SGLANG_USE_MLX requires stable Torch 2.13.x and MLX >= 0.32.0, but MLX is not installed"),
     explanation: "SGLANG_USE_MLX=1 opts into the MLX backend for Apple silicon. SGLang validates that runtime before anything else and refuses to start when MLX (with an MPS device) is not there, as on a CUDA, ROCm or x86 CPU server, where MLX is normally not installed (were it installed, SGLang would still stop, on the missing MPS/Metal device). Unset the variable on such machines.",
     flags: &[],
-    example_bad: "SGLANG_USE_MLX=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct",
-    example_good: "SGLANG_USE_MLX=0 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("SGLANG_USE_MLX=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct"),
+    example_good: ex!("SGLANG_USE_MLX=0 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static MPS_RUNTIME: Rule = Rule {
@@ -35,8 +35,8 @@ pub static MPS_RUNTIME: Rule = Rule {
     sglang: raises("hardware_backend.mps.runtime.validate_mps_runtime", "The SGLang MPS backend requires an available PyTorch MPS device"),
     explanation: "--device mps runs on Apple silicon's Metal (MPS) device. Before resolving anything SGLang checks that PyTorch sees an MPS device; a CUDA, ROCm or CPU server has none, so it stops. Drop --device (SGLang picks the machine's own device) or run on a Mac.",
     flags: &["--device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --device mps",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --device cuda",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device mps"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device cuda"),
 };
 
 pub static NPU_WITHOUT_TORCH_NPU: Rule = Rule {
@@ -45,8 +45,8 @@ pub static NPU_WITHOUT_TORCH_NPU: Rule = Rule {
     sglang: raises("utils.common.get_npu_memory_capacity", "torch_npu is required when run on npu device."),
     explanation: "--device npu runs on Huawei Ascend NPUs. Resolving its defaults, SGLang asks the NPU for its memory through torch_npu, Ascend's PyTorch extension; a CUDA, ROCm or CPU server has neither the NPUs nor torch_npu, so SGLang stops there. Drop --device (SGLang picks the machine's own device) or run on an Ascend machine with torch_npu installed.",
     flags: &["--device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --device npu",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --device cuda",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device npu"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device cuda"),
 };
 
 pub static NCCL_PRE_WARM_IGNORED: Rule = Rule {
@@ -55,8 +55,8 @@ pub static NCCL_PRE_WARM_IGNORED: Rule = Rule {
     sglang: warns("platform_hook.handle_nccl_pre_warm", "pre_warm_nccl is only applicable for CUDA or HIP hardware"),
     explanation: "--pre-warm-nccl warms up NCCL (or RCCL / HCCL) communicators at start-up; a machine without CUDA, ROCm or Ascend NPUs has none, so SGLang turns the flag off and goes on.",
     flags: &["--pre-warm-nccl"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --pre-warm-nccl",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --pre-warm-nccl"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static SYMM_MEM_UNSUPPORTED: Rule = Rule {
@@ -65,8 +65,8 @@ pub static SYMM_MEM_UNSUPPORTED: Rule = Rule {
     sglang: warns("platform_hook.handle_symm_mem_device_support", "--enable-symm-mem is not supported on non CUDA/HIP devices"),
     explanation: "NCCL symmetric memory (--enable-symm-mem) exists only on CUDA and ROCm GPUs (its allocator builds a CUDA plugin linked against NCCL). On other machines SGLang turns it off and goes on.",
     flags: &["--enable-symm-mem"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-symm-mem",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-symm-mem"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static XPU_DECODE_BACKEND: Rule = Rule {
@@ -75,8 +75,8 @@ pub static XPU_DECODE_BACKEND: Rule = Rule {
     sglang: warns("platform_hook.handle_xpu_backends", "XPU platform only supports decode backend 'full'"),
     explanation: "On Intel XPU the decode CUDA graph can only be captured whole ('full') or not at all; another decode backend asked for with --device xpu is replaced by 'disabled' (decode runs eagerly).",
     flags: &["--device", "--cuda-graph-backend-decode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --device xpu --cuda-graph-backend-decode breakable",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --device xpu --cuda-graph-backend-decode full",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device xpu --cuda-graph-backend-decode breakable"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --device xpu --cuda-graph-backend-decode full"),
 };
 
 /// Every rule in this family.

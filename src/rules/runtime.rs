@@ -40,8 +40,8 @@ pub static GPUS_NEEDED: Rule = Rule {
                   start-up, not while parsing. Lower the parallel sizes to fit the node, or spread the ranks over more nodes \
                   (--nnodes, with --node-rank and --dist-init-addr on each).",
     flags: &["--tp-size", "--pp-size", "--dp-size", "--nnodes"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 16",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 16"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8"),
 };
 
 pub static FA3_NEEDS_SM8X_OR_SM9X: Rule = Rule {
@@ -59,8 +59,8 @@ pub static FA3_NEEDS_SM8X_OR_SM9X: Rule = Rule {
                   creates the attention backend, after the weights are loaded. Choose a backend this GPU supports: `flashinfer` \
                   (SGLang's advice), `fa4` or `trtllm_mha` on Blackwell, or `triton`.",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer"),
 };
 
 pub static GEMV_NEEDS_SM9X_OR_SM12X: Rule = Rule {
@@ -77,8 +77,8 @@ pub static GEMV_NEEDS_SM9X_OR_SM12X: Rule = Rule {
                   other CUDA GPUs it raises when the unquantized linear layers are set up, at start-up on the GPU node. Leave \
                   --bf16-gemm-backend at `auto` (or choose another backend) on this GPU.",
     flags: &["--bf16-gemm-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --bf16-gemm-backend gemv",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --bf16-gemm-backend gemv"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static RULES: &[&Rule] = &[&GPUS_NEEDED, &FA3_NEEDS_SM8X_OR_SM9X, &GEMV_NEEDS_SM9X_OR_SM12X];

@@ -34,8 +34,8 @@ macro_rules! rule {
             sglang: $sglang,
             explanation: $expl,
             flags: $flags,
-            example_bad: $bad,
-            example_good: $good,
+            example_bad: ex!($bad),
+            example_good: ex!($good),
         };
     };
 }

@@ -18,8 +18,8 @@ pub static PREFILL_DECODE_INTERVAL_NEGATIVE: Rule = Rule {
     sglang: raises("validation_hook.validate_prefill_decode_interval", "--prefill-decode-interval must be non-negative."),
     explanation: "--prefill-decode-interval is how many decode steps run between prefills; a negative count has no meaning.",
     flags: &["--prefill-decode-interval"],
-    example_bad: "--prefill-decode-interval -1",
-    example_good: "--prefill-decode-interval 0",
+    example_bad: ex!("--prefill-decode-interval -1"),
+    example_good: ex!("--prefill-decode-interval 0"),
 };
 pub static PREFILL_DECODE_INTERVAL_MIN_BS_NEGATIVE: Rule = Rule {
     code: "VAL002",
@@ -27,8 +27,8 @@ pub static PREFILL_DECODE_INTERVAL_MIN_BS_NEGATIVE: Rule = Rule {
     sglang: raises("validation_hook.validate_prefill_decode_interval", "--prefill-decode-interval-min-bs must be"),
     explanation: "The minimum batch size at which the prefill/decode interval applies cannot be negative.",
     flags: &["--prefill-decode-interval-min-bs"],
-    example_bad: "--prefill-decode-interval-min-bs -1",
-    example_good: "--prefill-decode-interval-min-bs 0",
+    example_bad: ex!("--prefill-decode-interval-min-bs -1"),
+    example_good: ex!("--prefill-decode-interval-min-bs 0"),
 };
 pub static RESPONSE_STORE_WITH_PD: Rule = Rule {
     code: "VAL003",
@@ -36,8 +36,8 @@ pub static RESPONSE_STORE_WITH_PD: Rule = Rule {
     sglang: raises("validation_hook.validate_response_store", "--enable-response-store is not supported"),
     explanation: "The response store keeps finished responses on the server; prefill/decode disaggregated servers cannot keep it, so the two options exclude each other.",
     flags: &["--enable-response-store", "--disaggregation-mode"],
-    example_bad: "--enable-response-store --disaggregation-mode prefill",
-    example_good: "--disaggregation-mode prefill",
+    example_bad: ex!("--enable-response-store --disaggregation-mode prefill"),
+    example_good: ex!("--disaggregation-mode prefill"),
 };
 pub static SAMPLING_MASK_ENV_REMOVED: Rule = Rule {
     code: "VAL004",
@@ -45,8 +45,8 @@ pub static SAMPLING_MASK_ENV_REMOVED: Rule = Rule {
     sglang: raises("validation_hook.validate_sampling_mask_max_tokens", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS"),
     explanation: "The environment variable SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS was replaced by the --sampling-mask-max-tokens flag; SGLang refuses to start while it is set (to any value).",
     flags: &["--sampling-mask-max-tokens"],
-    example_bad: "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4096 python -m sglang.launch_server --model-path m",
-    example_good: "python -m sglang.launch_server --model-path m --sampling-mask-max-tokens 4096",
+    example_bad: ex!("SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS=4096 python -m sglang.launch_server --model-path m"),
+    example_good: ex!("python -m sglang.launch_server --model-path m --sampling-mask-max-tokens 4096"),
 };
 pub static SAMPLING_MASK_MAX_TOKENS_NOT_POSITIVE: Rule = Rule {
     code: "VAL005",
@@ -54,8 +54,8 @@ pub static SAMPLING_MASK_MAX_TOKENS_NOT_POSITIVE: Rule = Rule {
     sglang: raises("validation_hook.validate_sampling_mask_max_tokens", "--sampling-mask-max-tokens must be positive"),
     explanation: "--sampling-mask-max-tokens sizes the sampling-mask buffer; it must be at least 1.",
     flags: &["--sampling-mask-max-tokens"],
-    example_bad: "--sampling-mask-max-tokens 0",
-    example_good: "--sampling-mask-max-tokens 4096",
+    example_bad: ex!("--sampling-mask-max-tokens 0"),
+    example_good: ex!("--sampling-mask-max-tokens 4096"),
 };
 pub static AUX_LAYER_IDS_WITHOUT_ENABLE: Rule = Rule {
     code: "VAL006",
@@ -63,8 +63,8 @@ pub static AUX_LAYER_IDS_WITHOUT_ENABLE: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--return-aux-hidden-state-layer-ids requires"),
     explanation: "Choosing which layers' hidden states to capture only makes sense when auxiliary hidden-state capture is switched on.",
     flags: &["--return-aux-hidden-state-layer-ids", "--enable-return-aux-hidden-states"],
-    example_bad: "--return-aux-hidden-state-layer-ids 1 2",
-    example_good: "--return-aux-hidden-state-layer-ids 1 2 --enable-return-aux-hidden-states --speculative-algorithm EAGLE3",
+    example_bad: ex!("--return-aux-hidden-state-layer-ids 1 2"),
+    example_good: ex!("--return-aux-hidden-state-layer-ids 1 2 --enable-return-aux-hidden-states --speculative-algorithm EAGLE3"),
 };
 pub static AUX_CAPTURE_NEEDS_METHOD: Rule = Rule {
     code: "VAL007",
@@ -72,8 +72,8 @@ pub static AUX_CAPTURE_NEEDS_METHOD: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states needs --speculative-algorithm"),
     explanation: "With --enable-return-aux-hidden-states, --speculative-algorithm does not start speculative decoding: it names which draft family's hidden-state layout to capture, and only EAGLE3, DFLASH and DSPARK have one.",
     flags: &["--enable-return-aux-hidden-states", "--speculative-algorithm"],
-    example_bad: "--enable-return-aux-hidden-states",
-    example_good: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3",
+    example_bad: ex!("--enable-return-aux-hidden-states"),
+    example_good: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3"),
 };
 pub static AUX_CAPTURE_NO_DRAFT: Rule = Rule {
     code: "VAL008",
@@ -81,8 +81,8 @@ pub static AUX_CAPTURE_NO_DRAFT: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states captures"),
     explanation: "Auxiliary hidden-state capture runs the target model alone (to feed an external draft trainer or server), so a draft model path is contradictory.",
     flags: &["--enable-return-aux-hidden-states", "--speculative-draft-model-path"],
-    example_bad: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --speculative-draft-model-path d",
-    example_good: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3",
+    example_bad: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --speculative-draft-model-path d"),
+    example_good: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3"),
 };
 pub static AUX_CAPTURE_PP: Rule = Rule {
     code: "VAL009",
@@ -90,8 +90,8 @@ pub static AUX_CAPTURE_PP: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states only supports"),
     explanation: "Capture hooks are installed on the last pipeline stage only, so layers on earlier stages would be missed under pipeline parallelism.",
     flags: &["--enable-return-aux-hidden-states", "--pp-size"],
-    example_bad: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --pp-size 2",
-    example_good: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --tp-size 2",
+    example_bad: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --pp-size 2"),
+    example_good: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --tp-size 2"),
 };
 pub static AUX_CAPTURE_NEEDS_LAYER_IDS: Rule = Rule {
     code: "VAL010",
@@ -99,8 +99,8 @@ pub static AUX_CAPTURE_NEEDS_LAYER_IDS: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states with {method}"),
     explanation: "Only EAGLE3 has a default set of capture layers; DFLASH and DSPARK need the layer ids spelled out.",
     flags: &["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids"],
-    example_bad: "--enable-return-aux-hidden-states --speculative-algorithm DFLASH",
-    example_good: "--enable-return-aux-hidden-states --speculative-algorithm DFLASH --return-aux-hidden-state-layer-ids 1 15 29",
+    example_bad: ex!("--enable-return-aux-hidden-states --speculative-algorithm DFLASH"),
+    example_good: ex!("--enable-return-aux-hidden-states --speculative-algorithm DFLASH --return-aux-hidden-state-layer-ids 1 15 29"),
 };
 pub static AUX_LAYER_IDS_NEGATIVE: Rule = Rule {
     code: "VAL011",
@@ -108,8 +108,8 @@ pub static AUX_LAYER_IDS_NEGATIVE: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--return-aux-hidden-state-layer-ids must be"),
     explanation: "Layer ids index the model's decoder layers from 0; negative (from-the-end) indices are not accepted.",
     flags: &["--return-aux-hidden-state-layer-ids"],
-    example_bad: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 -2",
-    example_good: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 2",
+    example_bad: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 -2"),
+    example_good: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 2"),
 };
 pub static AUX_LAYER_IDS_REPEATED: Rule = Rule {
     code: "VAL012",
@@ -117,8 +117,8 @@ pub static AUX_LAYER_IDS_REPEATED: Rule = Rule {
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--return-aux-hidden-state-layer-ids must not repeat"),
     explanation: "Each capture layer may be listed once.",
     flags: &["--return-aux-hidden-state-layer-ids"],
-    example_bad: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 1",
-    example_good: "--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 2",
+    example_bad: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 1"),
+    example_good: ex!("--enable-return-aux-hidden-states --speculative-algorithm EAGLE3 --return-aux-hidden-state-layer-ids 1 2"),
 };
 
 /// Every rule in this family.

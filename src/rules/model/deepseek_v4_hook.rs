@@ -22,8 +22,8 @@ pub static FLASHMLA_MEGA_NEEDS_V41: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend flashmla_mega requires DeepSeek-V4.1"),
     explanation: "The flashmla_mega DeepSeek-V4 attention backend (MegaAttention) is built for DeepSeek-V4.1's layout on Blackwell (SM100/SM103) GPUs; for any other model or GPU SGLang's assertion stops it. Leave --dsv4-attn-backend at auto (SGLang picks flashmla) or name flashmla.",
     flags: &["--dsv4-attn-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla_mega",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla_mega"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla"),
 };
 
 pub static TRTLLM_NEEDS_SM100: Rule = Rule {
@@ -32,8 +32,8 @@ pub static TRTLLM_NEEDS_SM100: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm requires an SM100/SM103"),
     explanation: "The trtllm DeepSeek-V4 attention backend runs TensorRT-LLM's Blackwell kernels; on any other GPU SGLang's assertion stops it.",
     flags: &["--dsv4-attn-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm   (on H100)",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm   (on H100)"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla"),
 };
 
 pub static TRTLLM_KV_DTYPE: Rule = Rule {
@@ -42,8 +42,8 @@ pub static TRTLLM_KV_DTYPE: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm requires kv_cache_dtype=fp8_e4m3"),
     explanation: "The trtllm DeepSeek-V4 attention backend keeps a uniform FP8 KV pool; with another KV cache dtype (bfloat16) SGLang's assertion stops it. Leave --kv-cache-dtype at auto (SGLang picks fp8_e4m3 for DeepSeek-V4) or name fp8_e4m3.",
     flags: &["--dsv4-attn-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --kv-cache-dtype bfloat16",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --kv-cache-dtype bfloat16"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static TRTLLM_HISPARSE: Rule = Rule {
@@ -52,8 +52,8 @@ pub static TRTLLM_HISPARSE: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm does not support enable_hisparse."),
     explanation: "Hierarchical sparse attention (--enable-hisparse) is not implemented in the trtllm DeepSeek-V4 attention backend.",
     flags: &["--dsv4-attn-backend", "--enable-hisparse"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --enable-hisparse",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --enable-hisparse"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm"),
 };
 
 pub static TRTLLM_CONTEXT_PARALLEL: Rule = Rule {
@@ -62,8 +62,8 @@ pub static TRTLLM_CONTEXT_PARALLEL: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm does not support context parallelism"),
     explanation: "The trtllm DeepSeek-V4 attention backend has no context-parallel path: prefill CP (--enable-prefill-cp), attention CP (--attn-cp-size above 1) and decode CP (--dcp-size above 1) are refused with it.",
     flags: &["--dsv4-attn-backend", "--enable-prefill-cp", "--attn-cp-size", "--dcp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --tp-size 8 --attn-cp-size 2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --tp-size 8 --attn-cp-size 2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --tp-size 8"),
 };
 
 pub static TRTLLM_PD: Rule = Rule {
@@ -72,8 +72,8 @@ pub static TRTLLM_PD: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm does not support PD disaggregation"),
     explanation: "The PD handshake would accept the trtllm backend's uniform-FP8 KV layout, but it has not been run under PD disaggregation, so SGLang refuses --disaggregation-mode prefill/decode with it.",
     flags: &["--dsv4-attn-backend", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --disaggregation-mode prefill",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla --disaggregation-mode prefill",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --disaggregation-mode prefill"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend flashmla --disaggregation-mode prefill"),
 };
 
 pub static TRTLLM_CHUNKED_PREFILL: Rule = Rule {
@@ -82,8 +82,8 @@ pub static TRTLLM_CHUNKED_PREFILL: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm requires chunked prefill"),
     explanation: "The trtllm-gen semaphore buffer is sized from the prefill chunk bound; with chunked prefill disabled (--chunked-prefill-size -1 or 0) one long request has no bound, so SGLang refuses it.",
     flags: &["--dsv4-attn-backend", "--chunked-prefill-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --chunked-prefill-size -1",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --chunked-prefill-size 4096",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --chunked-prefill-size -1"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --dsv4-attn-backend trtllm --chunked-prefill-size 4096"),
 };
 
 pub static SPECULATIVE_ALGORITHM: Rule = Rule {
@@ -92,8 +92,8 @@ pub static SPECULATIVE_ALGORITHM: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "Only EAGLE and DSPARK speculative algorithms are supported"),
     explanation: "DeepSeek-V4 speculates with its MTP layers (EAGLE) or a DSpark draft only; SGLang checks the name as written, before it resolves aliases, so NEXTN is refused here too.",
     flags: &["--speculative-algorithm"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm NGRAM",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm NGRAM"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4"),
 };
 
 pub static EAGLE_TOPK: Rule = Rule {
@@ -102,8 +102,8 @@ pub static EAGLE_TOPK: Rule = Rule {
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "Only EAGLE speculative algorithm with topk == 1"),
     explanation: "DeepSeek-V4's EAGLE (MTP) speculation drafts a single chain: --speculative-eagle-topk must be 1, and it must be given (SGLang checks before it fills a default).",
     flags: &["--speculative-algorithm", "--speculative-eagle-topk"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 --speculative-num-draft-tokens 4",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm EAGLE --speculative-eagle-topk 2 --speculative-num-steps 3 --speculative-num-draft-tokens 4"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --speculative-algorithm EAGLE --speculative-eagle-topk 1 --speculative-num-steps 3 --speculative-num-draft-tokens 4"),
 };
 
 pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
@@ -112,8 +112,8 @@ pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v41_features", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"),
     explanation: "--enable-encoder-swa-bounded-replay bounds the replay of DeepSeek-V4.1's encoder sliding-window cache; a DeepSeek-V4 config (model_type deepseek_v4) has no such cache, and the DeepSeek-V4 validation refuses the flag.",
     flags: &["--enable-encoder-swa-bounded-replay"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --enable-encoder-swa-bounded-replay",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --enable-encoder-swa-bounded-replay"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash"),
 };
 
 pub static CP_STRATEGY: Rule = Rule {
@@ -122,8 +122,8 @@ pub static CP_STRATEGY: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"),
     explanation: "DeepSeek-V4's prefill context parallelism reorders tokens by the interleave (or, on NPU, zigzag) strategy; --cp-strategy has no default, so --enable-prefill-cp needs it named.",
     flags: &["--enable-prefill-cp", "--cp-strategy"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static ZIGZAG_NEEDS_NPU: Rule = Rule {
@@ -132,8 +132,8 @@ pub static ZIGZAG_NEEDS_NPU: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 zigzag CP requires the NPU backend"),
     explanation: "Only the NPU backend reindexes DeepSeek-V4's context-parallel tokens in zigzag order; the CUDA and ROCm kernels use interleave order.",
     flags: &["--cp-strategy"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy zigzag",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy zigzag"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static HIP_CP_BACKEND: Rule = Rule {
@@ -142,8 +142,8 @@ pub static HIP_CP_BACKEND: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 prefill CP on HIP requires the dsv4 attention backend"),
     explanation: "On ROCm, DeepSeek-V4's prefill context parallelism is implemented in the dsv4 attention backend only; a prefill or decode attention backend naming another one is refused.",
     flags: &["--prefill-attention-backend", "--decode-attention-backend", "--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --prefill-attention-backend aiter   (on MI300X)",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --prefill-attention-backend aiter   (on MI300X)"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static HIP_CP_FEATURE: Rule = Rule {
@@ -152,8 +152,8 @@ pub static HIP_CP_FEATURE: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 prefill CP on HIP does not support {feature} yet."),
     explanation: "DeepSeek-V4's prefill context parallelism on ROCm has not been run across nodes, with DeepSeek-V4.1, with decoder SWA bounded replay or with two-batch overlap; SGLang refuses each.",
     flags: &["--enable-prefill-cp", "--nnodes", "--enable-decoder-swa-bounded-replay", "--enable-two-batch-overlap"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --enable-two-batch-overlap   (on MI300X)",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --enable-two-batch-overlap   (on MI300X)"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static CP_ATTN_DP: Rule = Rule {
@@ -162,8 +162,8 @@ pub static CP_ATTN_DP: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "For round-robin split mode, dp attention is not supported."),
     explanation: "DeepSeek-V4's prefill context parallelism (round-robin token split) takes the whole TP group as the CP group; attention data parallelism (--attn-dp-size, or --dp-size, which this layout reads as attention DP) leaves no room for it off NPU.",
     flags: &["--attn-dp-size", "--dp-size", "--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --attn-dp-size 2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --attn-dp-size 2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static CP_SINGLE_MACHINE: Rule = Rule {
@@ -172,8 +172,8 @@ pub static CP_SINGLE_MACHINE: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "Context parallel only supports single machine (tp_size <= 8)"),
     explanation: "DeepSeek-V4's prefill context parallelism has precision issues across machines; SGLang accepts it with a TP size of 8 at most.",
     flags: &["--tp-size", "--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 16 --nnodes 2 --enable-prefill-cp --cp-strategy interleave",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 16 --nnodes 2 --enable-prefill-cp --cp-strategy interleave"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static CP_A2A_BACKEND: Rule = Rule {
@@ -182,8 +182,8 @@ pub static CP_A2A_BACKEND: Rule = Rule {
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 CP supports moe_a2a_backend in"),
     explanation: "DeepSeek-V4's prefill context parallelism works with the none, deepep, megamoe and mori MoE all-to-all backends only.",
     flags: &["--moe-a2a-backend", "--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --moe-a2a-backend flashinfer",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --moe-a2a-backend deepep",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --moe-a2a-backend flashinfer"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --moe-a2a-backend deepep"),
 };
 
 pub static CP_INTERLEAVE_ONLY: Rule = Rule {
@@ -193,8 +193,8 @@ pub static CP_INTERLEAVE_ONLY: Rule = Rule {
     explanation: "SGLang 0.5.18's DeepSeek-V4 prefill context parallelism splits tokens round-robin (the interleave strategy) only: --enable-prefill-cp needs --cp-strategy interleave (it has no default; zigzag came later, for NPU).",
     flags: &["--enable-prefill-cp", "--cp-strategy"],
     // (examples are checked on 0.5.23, which also takes zigzag on NPU: DSV011 / DSV012 there)
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -14,8 +14,8 @@ pub static EXTRA_BUFFER_UNSUPPORTED: Rule = Rule {
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer is not supported for"),
     explanation: "The extra_buffer Mamba radix-cache strategy keeps a snapshot of the Mamba state at cache points; SGLang has it only for the hybrid architectures it lists, and only with the triton linear-attention backend (--linear-attn-backend triton, the default).",
     flags: &["--mamba-radix-cache-strategy", "--linear-attn-backend"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --linear-attn-backend flashinfer",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --linear-attn-backend flashinfer"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer"),
 };
 
 pub static EXTRA_BUFFER_PLATFORM: Rule = Rule {
@@ -24,8 +24,8 @@ pub static EXTRA_BUFFER_PLATFORM: Rule = Rule {
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer requires platform support"),
     explanation: "The extra_buffer Mamba radix-cache strategy snapshots Mamba state with kernels SGLang has for CUDA, ROCm, MUSA, NPU and XPU only; on a CPU it stops (the automatic strategy picks it there too while overlap scheduling is on).",
     flags: &["--mamba-radix-cache-strategy", "--device"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --mamba-radix-cache-strategy extra_buffer --device cpu",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --device cpu --disable-radix-cache",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --mamba-radix-cache-strategy extra_buffer --device cpu"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --device cpu --disable-radix-cache"),
 };
 
 pub static EXTRA_BUFFER_PLATFORM_FLA: Rule = Rule {
@@ -35,8 +35,8 @@ pub static EXTRA_BUFFER_PLATFORM_FLA: Rule = Rule {
     explanation: "In SGLang 0.5.18 to 0.5.21 the extra_buffer Mamba radix-cache strategy snapshots Mamba state with the FLA kernels, which run on CUDA, ROCm, MUSA, NPU and XPU only; on a CPU it stops (later releases word it as a platform check, MH037). Disable the radix cache, or serve on a GPU.",
     flags: &["--mamba-radix-cache-strategy", "--device"],
     // (examples are checked on 0.5.23, whose message is MH037's)
-    example_bad: "",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --device cpu --disable-radix-cache",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --device cpu --disable-radix-cache"),
 };
 
 pub static EXTRA_BUFFER_LAZY_PD: Rule = Rule {
@@ -45,8 +45,8 @@ pub static EXTRA_BUFFER_LAZY_PD: Rule = Rule {
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer_lazy unsupported under PD disaggregation"),
     explanation: "The PD-disaggregation decode pool has no lazy Mamba state slots, so extra_buffer_lazy works only on a colocated server; use extra_buffer with --disaggregation-mode.",
     flags: &["--mamba-radix-cache-strategy", "--disaggregation-mode"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer_lazy --disaggregation-mode prefill",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --disaggregation-mode prefill",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer_lazy --disaggregation-mode prefill"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --disaggregation-mode prefill"),
 };
 
 pub static TRACK_INTERVAL_BELOW_DRAFT_TOKENS: Rule = Rule {
@@ -55,8 +55,8 @@ pub static TRACK_INTERVAL_BELOW_DRAFT_TOKENS: Rule = Rule {
     sglang: raises_nth("mamba_hook.validate_mamba_extra_buffer", "", 0),
     explanation: "With the extra_buffer Mamba strategy, the Mamba state is tracked every --mamba-track-interval tokens during decode; a speculative verify step writes --speculative-num-draft-tokens tokens at once, which must fit in one interval (SGLang asserts it, without a message).",
     flags: &["--mamba-track-interval", "--speculative-num-draft-tokens"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --speculative-num-draft-tokens 512",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --speculative-num-draft-tokens 512 --mamba-track-interval 512",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --speculative-num-draft-tokens 512"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy extra_buffer --speculative-num-draft-tokens 512 --mamba-track-interval 512"),
 };
 
 pub static TRACK_INTERVAL_PAGE_SIZE: Rule = Rule {
@@ -65,8 +65,8 @@ pub static TRACK_INTERVAL_PAGE_SIZE: Rule = Rule {
     sglang: raises_nth("mamba_hook.validate_mamba_extra_buffer", "", 1),
     explanation: "With the extra_buffer Mamba strategy the Mamba state is snapshotted at page boundaries, so --mamba-track-interval (256 by default) must be a multiple of --page-size (SGLang asserts it, without a message).",
     flags: &["--mamba-track-interval", "--page-size"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --page-size 100",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --page-size 64",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --page-size 100"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --page-size 64"),
 };
 
 pub static NO_BUFFER_PAGE_SIZE: Rule = Rule {
@@ -75,8 +75,8 @@ pub static NO_BUFFER_PAGE_SIZE: Rule = Rule {
     sglang: raises("mamba_hook.validate_mamba_no_buffer", "no_buffer only supports page_size=1."),
     explanation: "The no_buffer Mamba radix-cache strategy caches the Mamba state per token, so it needs --page-size 1; the extra_buffer strategy supports larger pages.",
     flags: &["--mamba-radix-cache-strategy", "--page-size"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --page-size 64",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --page-size 64"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule"),
 };
 
 pub static NO_BUFFER_OVERLAP: Rule = Rule {
@@ -85,8 +85,8 @@ pub static NO_BUFFER_OVERLAP: Rule = Rule {
     sglang: raises("mamba_hook.validate_mamba_no_buffer", "no_buffer do not support overlap schedule."),
     explanation: "Without an extra buffer, the Mamba state of a cached prefix would be overwritten by the next batch while the overlap scheduler runs ahead; the no_buffer strategy needs --disable-overlap-schedule (the automatic strategy sets it itself when it picks no_buffer).",
     flags: &["--mamba-radix-cache-strategy", "--disable-overlap-schedule"],
-    example_bad: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer",
-    example_good: "--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule",
+    example_bad: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer"),
+    example_good: ex!("--model-path Qwen/Qwen3-Next-80B-A3B-Thinking --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule"),
 };
 
 pub static NO_BUFFER_TRTLLM_MHA: Rule = Rule {
@@ -95,8 +95,8 @@ pub static NO_BUFFER_TRTLLM_MHA: Rule = Rule {
     sglang: raises("mamba_hook.validate_mamba_no_buffer", "no_buffer do not support trtllm_mha attention backend."),
     explanation: "The TensorRT-LLM MHA backend pages the KV cache (16 to 128 tokens a page), which the no_buffer Mamba strategy cannot cache; on Blackwell the model's defaults may pick it (Nemotron-H does), so choose another attention backend or the extra_buffer strategy.",
     flags: &["--mamba-radix-cache-strategy", "--attention-backend"],
-    example_bad: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --attention-backend trtllm_mha",
-    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --attention-backend triton",
+    example_bad: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --attention-backend trtllm_mha"),
+    example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --attention-backend triton"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -35,8 +35,8 @@ pub static LAYER_SPLIT_NEEDS_DSA: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported for DSA"),
     explanation: "--enable-dsa-cache-layer-split splits the DeepSeek Sparse Attention (DSA) indexer cache across prefill context-parallel ranks; a model without DSA (no index_topk, or an architecture SGLang does not run with DSA) has no such cache, so SGLang refuses the flag.",
     flags: &["--enable-dsa-cache-layer-split"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --enable-dsa-cache-layer-split",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --enable-dsa-cache-layer-split"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3"),
 };
 
 pub static CP_DECODE_ATTN_TP_ARCH: Rule = Rule {
@@ -45,8 +45,8 @@ pub static CP_DECODE_ATTN_TP_ARCH: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-cp-decode-attn-tp is only supported for models"),
     explanation: "--enable-cp-decode-attn-tp runs decode attention with tensor parallelism inside the context-parallel group, which needs attention weights replicated across CP ranks; SGLang has this only for the DeepSeek-V4 and GLM-5 (DSA) architectures it lists.",
     flags: &["--enable-cp-decode-attn-tp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --enable-cp-decode-attn-tp",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --enable-cp-decode-attn-tp"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3"),
 };
 
 pub static DSA_TBO_INDEX_SHARING: Rule = Rule {
@@ -55,8 +55,8 @@ pub static DSA_TBO_INDEX_SHARING: Rule = Rule {
     sglang: raises("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"),
     explanation: "This DSA model shares its top-k indices between layers (index_topk_freq above 1, an S in index_topk_pattern, or shared indexer layers). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang refuses --enable-two-batch-overlap for it.",
     flags: &["--enable-two-batch-overlap"],
-    example_bad: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8 --enable-two-batch-overlap",
-    example_good: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8",
+    example_bad: ex!("--model-path zai-org/GLM-5.2-FP8 --tp-size 8 --enable-two-batch-overlap"),
+    example_good: ex!("--model-path zai-org/GLM-5.2-FP8 --tp-size 8"),
 };
 
 pub static DSA_PREFILL_CP_ON_DECODE: Rule = Rule {
@@ -65,8 +65,8 @@ pub static DSA_PREFILL_CP_ON_DECODE: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"),
     explanation: "For a DSA model, prefill context parallelism (--enable-prefill-cp) is for prefill work; a PD decode worker does no prefill, so SGLang rejects the flag there.",
     flags: &["--enable-prefill-cp", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --disaggregation-mode decode",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode decode",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --disaggregation-mode decode"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode decode"),
 };
 
 pub static LAYER_SPLIT_ON_DECODE: Rule = Rule {
@@ -75,8 +75,8 @@ pub static LAYER_SPLIT_ON_DECODE: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported on decode workers."),
     explanation: "The DSA cache-layer split is a prefill context-parallel optimization; a PD decode worker receives whole cache shards from prefill, so SGLang rejects the flag on decode workers.",
     flags: &["--enable-dsa-cache-layer-split", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode decode",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode decode",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode decode"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode decode"),
 };
 
 pub static LAYER_SPLIT_NOT_PD_PREFILL: Rule = Rule {
@@ -85,8 +85,8 @@ pub static LAYER_SPLIT_NOT_PD_PREFILL: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported on PD prefill"),
     explanation: "The DSA cache-layer split leaves each rank with part of the cache; a server that is not a PD prefill worker also decodes and needs the whole local cache, so SGLang accepts the flag only with --disaggregation-mode prefill.",
     flags: &["--enable-dsa-cache-layer-split", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2"),
 };
 
 pub static LAYER_SPLIT_NEEDS_INTERLEAVED_CP: Rule = Rule {
@@ -95,8 +95,8 @@ pub static LAYER_SPLIT_NEEDS_INTERLEAVED_CP: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split requires --enable-prefill-cp"),
     explanation: "The DSA cache-layer split distributes layers over the prefill context-parallel ranks of the interleave strategy; without --enable-prefill-cp and --cp-strategy interleave there is nothing to split over.",
     flags: &["--enable-dsa-cache-layer-split", "--enable-prefill-cp", "--cp-strategy"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode prefill",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --disaggregation-mode prefill"),
 };
 
 pub static LAYER_SPLIT_NEEDS_MOONCAKE: Rule = Rule {
@@ -105,8 +105,8 @@ pub static LAYER_SPLIT_NEEDS_MOONCAKE: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split currently only supports"),
     explanation: "The DSA cache-layer split relies on Mooncake's transfer from every CP rank to the decode worker; SGLang does not have it for the other transfer backends yet.",
     flags: &["--enable-dsa-cache-layer-split", "--disaggregation-transfer-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --disaggregation-transfer-backend nixl",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --disaggregation-transfer-backend mooncake",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --disaggregation-transfer-backend nixl"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --disaggregation-transfer-backend mooncake"),
 };
 
 pub static LAYER_SPLIT_WITH_PP: Rule = Rule {
@@ -115,8 +115,8 @@ pub static LAYER_SPLIT_WITH_PP: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported with pipeline"),
     explanation: "The DSA cache-layer split needs prefill context parallelism, and context parallelism with pipeline parallelism has not been validated for it, so SGLang refuses --pp-size above 1 with the flag.",
     flags: &["--enable-dsa-cache-layer-split", "--pp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --pp-size 2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8 --pp-size 2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-dsa-cache-layer-split --disaggregation-mode prefill --enable-prefill-cp --cp-strategy interleave --tp-size 8 --attn-cp-size 8"),
 };
 
 pub static GPT_OSS_ATTENTION_BACKEND: Rule = Rule {
@@ -125,8 +125,8 @@ pub static GPT_OSS_ATTENTION_BACKEND: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "GptOssForCausalLM requires one of {supported_backends}"),
     explanation: "gpt-oss uses sliding-window attention with attention sinks, which only some attention backends implement; SGLang checks the prefill and the decode backend (a split backend falls back to --attention-backend, which SGLang picks itself for gpt-oss when none of the three is given).",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path openai/gpt-oss-20b --attention-backend flashinfer",
-    example_good: "--model-path openai/gpt-oss-20b --attention-backend triton",
+    example_bad: ex!("--model-path openai/gpt-oss-20b --attention-backend flashinfer"),
+    example_good: ex!("--model-path openai/gpt-oss-20b --attention-backend triton"),
 };
 
 pub static TRITON_KERNEL_MOE_EP: Rule = Rule {
@@ -135,8 +135,8 @@ pub static TRITON_KERNEL_MOE_EP: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"),
     explanation: "For gpt-oss, the triton_kernel MoE runner (the triton_kernels package) runs without expert parallelism only.",
     flags: &["--moe-runner-backend", "--ep-size"],
-    example_bad: "--model-path openai/gpt-oss-20b --attention-backend triton --moe-runner-backend triton_kernel --tp-size 2 --ep-size 2",
-    example_good: "--model-path openai/gpt-oss-20b --attention-backend triton --moe-runner-backend triton_kernel --tp-size 2",
+    example_bad: ex!("--model-path openai/gpt-oss-20b --attention-backend triton --moe-runner-backend triton_kernel --tp-size 2 --ep-size 2"),
+    example_good: ex!("--model-path openai/gpt-oss-20b --attention-backend triton --moe-runner-backend triton_kernel --tp-size 2"),
 };
 
 pub static LLAMA4_ATTENTION_BACKEND: Rule = Rule {
@@ -145,8 +145,8 @@ pub static LLAMA4_ATTENTION_BACKEND: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is required for Llama4"),
     explanation: "Llama 4's chunked local attention is implemented by a few attention backends only; SGLang checks --attention-backend (it picks one of them itself when it is not given; a CPU device is exempt).",
     flags: &["--attention-backend"],
-    example_bad: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --attention-backend flashinfer",
-    example_good: "--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --attention-backend triton",
+    example_bad: ex!("--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --attention-backend flashinfer"),
+    example_good: ex!("--model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --attention-backend triton"),
 };
 
 pub static GEMMA4_ATTENTION_BACKEND: Rule = Rule {
@@ -155,8 +155,8 @@ pub static GEMMA4_ATTENTION_BACKEND: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "Gemma4 only supports"),
     explanation: "Gemma 4 runs only on the attention backends SGLang lists for it; SGLang checks the prefill and the decode backend (a split backend falls back to --attention-backend, which SGLang fills with triton, or trtllm_mha on SM100, when it is not given).",
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
-    example_bad: "--model-path google/gemma-4-31B-it --attention-backend fa3",
-    example_good: "--model-path google/gemma-4-31B-it --attention-backend triton",
+    example_bad: ex!("--model-path google/gemma-4-31B-it --attention-backend fa3"),
+    example_good: ex!("--model-path google/gemma-4-31B-it --attention-backend triton"),
 };
 
 pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
@@ -165,8 +165,8 @@ pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
     sglang: raises("model_hook.handle_model_capability_adjustments", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"),
     explanation: "--enable-encoder-swa-bounded-replay bounds the replay of DeepSeek-V4.1's encoder sliding-window cache; only a DeepSeek-V4.1 config (model_type deepseek_v41) takes it.",
     flags: &["--enable-encoder-swa-bounded-replay"],
-    example_bad: "--model-path Qwen/Qwen3-8B --enable-encoder-swa-bounded-replay",
-    example_good: "--model-path Qwen/Qwen3-8B",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --enable-encoder-swa-bounded-replay"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B"),
 };
 
 pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
@@ -175,8 +175,8 @@ pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
     sglang: raises_nth("model_hook.handle_mamba_radix_cache", "--mamba-radix-cache-strategy", 0),
     explanation: "An extra-buffer Mamba radix cache strategy arms the Mamba state paths; a model without Mamba (linear attention) layers has no Mamba state, and SGLang refuses rather than crash at the first prefill.",
     flags: &["--mamba-radix-cache-strategy"],
-    example_bad: "--model-path Qwen/Qwen3-8B --mamba-radix-cache-strategy extra_buffer",
-    example_good: "--model-path Qwen/Qwen3-8B",
+    example_bad: ex!("--model-path Qwen/Qwen3-8B --mamba-radix-cache-strategy extra_buffer"),
+    example_good: ex!("--model-path Qwen/Qwen3-8B"),
 };
 
 pub static OLMO2_FLASHINFER: Rule = Rule {
@@ -185,8 +185,8 @@ pub static OLMO2_FLASHINFER: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"),
     explanation: "SGLang refuses the FlashInfer attention backend for the Olmo2ForCausalLM architecture (Olmo 2 and Olmo 3 checkpoints): with Olmo 3's sliding-window layers it degrades performance. When --attention-backend is not given, SGLang picks trtllm_mha (SM100), fa3 (SM80 and newer) or triton for it.",
     flags: &["--attention-backend"],
-    example_bad: "--model-path allenai/OLMo-2-1124-7B --attention-backend flashinfer",
-    example_good: "--model-path allenai/OLMo-2-1124-7B --attention-backend triton",
+    example_bad: ex!("--model-path allenai/OLMo-2-1124-7B --attention-backend flashinfer"),
+    example_good: ex!("--model-path allenai/OLMo-2-1124-7B --attention-backend triton"),
 };
 
 pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
@@ -195,8 +195,8 @@ pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
     sglang: raises("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"),
     explanation: "An EXAONE 4 / EXAONE MoE config with a sliding_window_pattern interleaves sliding-window and global attention layers, which SGLang runs on fa3, triton and trtllm_mha only. When --attention-backend is not given, SGLang picks one of them itself.",
     flags: &["--attention-backend"],
-    example_bad: "--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend flashinfer",
-    example_good: "--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend triton",
+    example_bad: ex!("--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend flashinfer"),
+    example_good: ex!("--model-path LGAI-EXAONE/EXAONE-4.0-32B --attention-backend triton"),
 };
 
 pub static NEMOTRON_H_TRITON: Rule = Rule {
@@ -206,8 +206,8 @@ pub static NEMOTRON_H_TRITON: Rule = Rule {
     explanation: "NemotronH is a hybrid Mamba model whose first layer may be a Mamba layer rather than an attention layer, which SGLang 0.5.18's triton attention backend does not handle, so it refuses --attention-backend triton for NemotronH checkpoints (Nemotron-H, Nemotron 3 Nano / Super / Ultra). Leave --attention-backend out (SGLang picks flashinfer on SM100) or choose another backend.",
     flags: &["--attention-backend"],
     // (examples are checked on 0.5.23, whose hook no longer refuses triton for NemotronH)
-    example_bad: "",
-    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --attention-backend flashinfer",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --attention-backend flashinfer"),
 };
 
 pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
@@ -217,8 +217,8 @@ pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
     explanation: "This DSA model shares its top-k indices between layers (index_topk_freq above 1, or an S in index_topk_pattern). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang 0.5.18 refuses --enable-two-batch-overlap for it (in its DeepSeek branch; later releases also count shared indexer layers, MH003).",
     flags: &["--enable-two-batch-overlap"],
     // (examples are checked on 0.5.23, where the check is MH003's)
-    example_bad: "",
-    example_good: "--model-path zai-org/GLM-5.2-FP8 --tp-size 8",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path zai-org/GLM-5.2-FP8 --tp-size 8"),
 };
 
 pub static DSA_TILELANG_FP8_KV_ON_CUDA: Rule = Rule {
@@ -228,8 +228,8 @@ pub static DSA_TILELANG_FP8_KV_ON_CUDA: Rule = Rule {
     explanation: "In SGLang 0.5.18 the TileLang DSA kernels read an FP8 KV cache only on ROCm; their CUDA kernels are written for a bfloat16 KV cache, so an fp8_e4m3 KV cache with tilelang as the DSA prefill or decode backend is refused on CUDA (later releases take it with both phases on tilelang, OVR007). Use --kv-cache-dtype bfloat16 with tilelang, or keep fp8_e4m3 with an FP8-capable DSA backend (flashmla_kv on Hopper, trtllm on Blackwell: SGLang picks one when the DSA backend flags are left out).",
     flags: &["--kv-cache-dtype", "--dsa-prefill-backend", "--dsa-decode-backend"],
     // (examples are checked on 0.5.23, which has no such check)
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static RULES: &[&Rule] = &[

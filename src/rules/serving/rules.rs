@@ -9,8 +9,8 @@ pub static SRV001: Rule = Rule {
     sglang: raises("utils.common.configure_media_url_security", "media_url_max_file_size_mb must be non-negative"),
     explanation: "The size limit for media downloaded from client-supplied URLs cannot be negative (0 is allowed).",
     flags: &["--media-url-max-file-size-mb"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --media-url-max-file-size-mb -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --media-url-max-file-size-mb 64",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --media-url-max-file-size-mb -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --media-url-max-file-size-mb 64"),
 };
 pub static SRV002: Rule = Rule {
     code: "SRV002",
@@ -18,8 +18,8 @@ pub static SRV002: Rule = Rule {
     sglang: raises("utils.common._normalize_media_domain", "allowed media domains cannot be empty"),
     explanation: "An entry of --allowed-media-domains is empty once surrounding spaces and trailing dots are removed.",
     flags: &["--allowed-media-domains"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com .",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com ."),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com"),
 };
 pub static SRV003: Rule = Rule {
     code: "SRV003",
@@ -27,8 +27,8 @@ pub static SRV003: Rule = Rule {
     sglang: raises("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}: provide"),
     explanation: "--allowed-media-domains takes host names, not URLs: a scheme (`://`), path, query, fragment or user part (`@`) is rejected.",
     flags: &["--allowed-media-domains"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains https://images.example.com/",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains images.example.com",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains https://images.example.com/"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains images.example.com"),
 };
 pub static SRV004: Rule = Rule {
     code: "SRV004",
@@ -36,8 +36,8 @@ pub static SRV004: Rule = Rule {
     sglang: raises("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}: ports"),
     explanation: "A domain in --allowed-media-domains has a port; the allow-list matches host names only, on any port.",
     flags: &["--allowed-media-domains"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com:8080",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com:8080"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains example.com"),
 };
 pub static SRV005: Rule = Rule {
     code: "SRV005",
@@ -45,8 +45,8 @@ pub static SRV005: Rule = Rule {
     sglang: raises("utils.common._normalize_media_domain", "Invalid allowed media domain {domain!r}"),
     explanation: "A domain in --allowed-media-domains cannot be encoded as an IDNA host name, e.g. it has an empty label (`a..b`) or a label longer than 63 characters.",
     flags: &["--allowed-media-domains"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains a..example.com",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains a.example.com",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains a..example.com"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --allowed-media-domains a.example.com"),
 };
 
 pub static SRV006: Rule = Rule {
@@ -55,8 +55,8 @@ pub static SRV006: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "watermark config exceeds 4096 bytes"),
     explanation: "The watermark configuration (inline JSON or file) may be at most 4096 bytes.",
     flags: &["--watermark-config"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV007: Rule = Rule {
     code: "SRV007",
@@ -64,8 +64,8 @@ pub static SRV007: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "failed to read watermark config JSON"),
     explanation: "--watermark-config starts with `{`, so SGLang reads it as inline JSON, and it is not valid JSON.",
     flags: &["--watermark-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{key: 1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"1f\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{key: 1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"1f\"}'"),
 };
 pub static SRV008: Rule = Rule {
     code: "SRV008",
@@ -73,8 +73,8 @@ pub static SRV008: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "watermark config must be a JSON object"),
     explanation: "The watermark configuration must be a JSON object of settings.",
     flags: &["--watermark-config"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV009: Rule = Rule {
     code: "SRV009",
@@ -82,8 +82,8 @@ pub static SRV009: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "watermark config contains unknown fields"),
     explanation: "The watermark configuration may only hold key, key_b, context_window, mixing_probability, max_probability, default_enabled and enforce_all.",
     flags: &["--watermark-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"seed\": 1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"1\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"seed\": 1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"1\"}'"),
 };
 pub static SRV010: Rule = Rule {
     code: "SRV010",
@@ -91,8 +91,8 @@ pub static SRV010: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "{str(error)}"),
     explanation: "A watermark key (key, key_b) must be a string of 1 to 16 hex digits, optionally prefixed with 0x.",
     flags: &["--watermark-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"xyz\"}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"abc\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"xyz\"}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"key\": \"abc\"}'"),
 };
 pub static SRV011: Rule = Rule {
     code: "SRV011",
@@ -100,8 +100,8 @@ pub static SRV011: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "watermark config context_window must be an"),
     explanation: "The watermark context window (tokens hashed to seed the watermark) must be an integer between 1 and 64.",
     flags: &["--watermark-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"context_window\": 0}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"context_window\": 4}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"context_window\": 0}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"context_window\": 4}'"),
 };
 pub static SRV012: Rule = Rule {
     code: "SRV012",
@@ -109,8 +109,8 @@ pub static SRV012: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "watermark config {name} must be a number"),
     explanation: "mixing_probability and max_probability in the watermark configuration must be JSON numbers.",
     flags: &["--watermark-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"mixing_probability\": \"0.5\"}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"mixing_probability\": 0.5}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"mixing_probability\": \"0.5\"}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"mixing_probability\": 0.5}'"),
 };
 pub static SRV013: Rule = Rule {
     code: "SRV013",
@@ -118,8 +118,8 @@ pub static SRV013: Rule = Rule {
     sglang: raises("sampling.watermarking.config.load_watermark_config", "watermark config {name} must be a boolean"),
     explanation: "default_enabled and enforce_all in the watermark configuration must be JSON true or false.",
     flags: &["--watermark-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"enforce_all\": 1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"enforce_all\": true}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"enforce_all\": 1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --watermark-config '{\"enforce_all\": true}'"),
 };
 
 pub static SRV014: Rule = Rule {
@@ -128,8 +128,8 @@ pub static SRV014: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal", "mm_preprocess_cache_size_mb must be non-negative"),
     explanation: "The multimodal preprocessing cache size cannot be negative.",
     flags: &["--mm-preprocess-cache-size-mb"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-preprocess-cache-size-mb -1",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-preprocess-cache-size-mb 0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-preprocess-cache-size-mb -1"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-preprocess-cache-size-mb 0"),
 };
 pub static SRV015: Rule = Rule {
     code: "SRV015",
@@ -137,8 +137,8 @@ pub static SRV015: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal", "mm_process_config must be a dict, but got"),
     explanation: "--mm-process-config is parsed as JSON and must be an object (per-modality processor settings).",
     flags: &["--mm-process-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '[1]'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '{}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '[1]'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '{}'"),
 };
 pub static SRV016: Rule = Rule {
     code: "SRV016",
@@ -146,8 +146,8 @@ pub static SRV016: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal", "mm_process_config['{key}'] must be a dict,"),
     explanation: "The image, video and audio entries of --mm-process-config must themselves be JSON objects.",
     flags: &["--mm-process-config"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '{\"image\": 1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '{\"image\": {}}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '{\"image\": 1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --mm-process-config '{\"image\": {}}'"),
 };
 
 pub static SRV017: Rule = Rule {
@@ -156,8 +156,8 @@ pub static SRV017: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--ssl-keyfile requires --ssl-certfile to"),
     explanation: "HTTPS needs both the private key and its certificate; only the key was given.",
     flags: &["--ssl-keyfile", "--ssl-certfile"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-keyfile key.pem",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-keyfile key.pem"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV018: Rule = Rule {
     code: "SRV018",
@@ -165,8 +165,8 @@ pub static SRV018: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--ssl-certfile requires --ssl-keyfile to"),
     explanation: "HTTPS needs both the certificate and its private key; only the certificate was given.",
     flags: &["--ssl-certfile", "--ssl-keyfile"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-certfile cert.pem",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-certfile cert.pem"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV019: Rule = Rule {
     code: "SRV019",
@@ -174,8 +174,8 @@ pub static SRV019: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--ssl-ca-certs has no effect without --ssl-certfile"),
     explanation: "A CA bundle is only used when the server itself serves HTTPS; SGLang rejects it rather than silently ignoring it.",
     flags: &["--ssl-ca-certs"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-ca-certs ca.pem",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-ca-certs ca.pem"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV020: Rule = Rule {
     code: "SRV020",
@@ -183,8 +183,8 @@ pub static SRV020: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--ssl-keyfile-password has no effect without"),
     explanation: "A key password only matters when a key file and certificate are given.",
     flags: &["--ssl-keyfile-password"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-keyfile-password secret",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --ssl-keyfile-password secret"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV021: Rule = Rule {
     code: "SRV021",
@@ -192,8 +192,8 @@ pub static SRV021: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--enable-ssl-refresh requires --ssl-certfile"),
     explanation: "Certificate hot-reloading needs a certificate and key to watch.",
     flags: &["--enable-ssl-refresh"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-ssl-refresh",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-ssl-refresh"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV022: Rule = Rule {
     code: "SRV022",
@@ -201,8 +201,8 @@ pub static SRV022: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--enable-http-worker-reuseport requires --tokenizer-worker-num"),
     explanation: "SO_REUSEPORT lets several tokenizer/HTTP workers share the port; with one worker, or with the HTTP/2 server, it does nothing and SGLang rejects it.",
     flags: &["--enable-http-worker-reuseport", "--tokenizer-worker-num", "--enable-http2"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http-worker-reuseport",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http-worker-reuseport --tokenizer-worker-num 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http-worker-reuseport"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http-worker-reuseport --tokenizer-worker-num 2"),
 };
 pub static SRV023: Rule = Rule {
     code: "SRV023",
@@ -210,8 +210,8 @@ pub static SRV023: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--http2-max-concurrent-streams must be between"),
     explanation: "The HTTP/2 concurrent-stream limit must fit HTTP/2's 32-bit setting and be at least 1.",
     flags: &["--http2-max-concurrent-streams", "--enable-http2"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http2 --http2-max-concurrent-streams 0",
-    example_good: "",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http2 --http2-max-concurrent-streams 0"),
+    example_good: ex!(""),
 };
 pub static SRV024: Rule = Rule {
     code: "SRV024",
@@ -219,8 +219,8 @@ pub static SRV024: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--http2-initial-connection-window-size must"),
     explanation: "The HTTP/2 connection flow-control window must be between 1 KiB and 2^31-1 bytes.",
     flags: &["--http2-initial-connection-window-size", "--enable-http2"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http2 --http2-initial-connection-window-size 100",
-    example_good: "",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http2 --http2-initial-connection-window-size 100"),
+    example_good: ex!(""),
 };
 pub static SRV025: Rule = Rule {
     code: "SRV025",
@@ -228,8 +228,8 @@ pub static SRV025: Rule = Rule {
     sglang: raises("serving_hook.handle_ssl_validation", "--enable-http2 requires the 'granian' package."),
     explanation: "HTTP/2 is served by Granian, an optional extra that a plain `pip install sglang` does not include.",
     flags: &["--enable-http2"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-http2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
 pub static SRV026: Rule = Rule {
@@ -238,8 +238,8 @@ pub static SRV026: Rule = Rule {
     sglang: raises("serving_hook.handle_asr_validation", "--asr-max-buffer-seconds must be positive"),
     explanation: "The longest audio a transcription session may buffer must be at least 1 second.",
     flags: &["--asr-max-buffer-seconds"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-buffer-seconds 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-buffer-seconds 60",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-buffer-seconds 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-buffer-seconds 60"),
 };
 pub static SRV027: Rule = Rule {
     code: "SRV027",
@@ -247,8 +247,8 @@ pub static SRV027: Rule = Rule {
     sglang: raises("serving_hook.handle_asr_validation", "--asr-max-concurrent-sessions must be positive"),
     explanation: "At least one concurrent transcription session must be allowed.",
     flags: &["--asr-max-concurrent-sessions"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-concurrent-sessions 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-concurrent-sessions 32",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-concurrent-sessions 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --asr-max-concurrent-sessions 32"),
 };
 
 pub static SRV028: Rule = Rule {
@@ -257,8 +257,8 @@ pub static SRV028: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--disable-fast-image-processor conflicts"),
     explanation: "The deprecated --disable-fast-image-processor means the PIL image processor, which contradicts the backend chosen with --image-processor-backend.",
     flags: &["--disable-fast-image-processor", "--image-processor-backend"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-fast-image-processor --image-processor-backend torchvision",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --image-processor-backend pil",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disable-fast-image-processor --image-processor-backend torchvision"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --image-processor-backend pil"),
 };
 pub static SRV029: Rule = Rule {
     code: "SRV029",
@@ -266,8 +266,8 @@ pub static SRV029: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--grpc-response-timeout-secs must be positive"),
     explanation: "The gRPC response timeout must be at least 1 second.",
     flags: &["--grpc-response-timeout-secs"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-response-timeout-secs 0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-response-timeout-secs 300",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-response-timeout-secs 0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-response-timeout-secs 300"),
 };
 pub static SRV030: Rule = Rule {
     code: "SRV030",
@@ -275,8 +275,8 @@ pub static SRV030: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--grpc-port / SGLANG_GRPC_PORT ({cfg.grpc_port})"),
     explanation: "The gRPC port (from --grpc-port, SGLANG_GRPC_PORT, or --port + 10000 for the legacy --smg-grpc-mode/--grpc-mode server) is not a valid TCP port.",
     flags: &["--grpc-port", "--port", "--smg-grpc-mode", "--grpc-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-port 70000",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-port 50051",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-port 70000"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-port 50051"),
 };
 pub static SRV031: Rule = Rule {
     code: "SRV031",
@@ -284,8 +284,8 @@ pub static SRV031: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "SGLANG_GRPC_WORKER_THREADS ({cfg.grpc_worker_threads})"),
     explanation: "The gRPC server needs at least one worker thread (SGLANG_GRPC_WORKER_THREADS, default 4).",
     flags: &["--grpc-port"],
-    example_bad: "",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-port 50051",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-port 50051"),
 };
 pub static SRV032: Rule = Rule {
     code: "SRV032",
@@ -293,8 +293,8 @@ pub static SRV032: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--sidecar-args requires --sidecar."),
     explanation: "Arguments for a sidecar process were given, but no sidecar.",
     flags: &["--sidecar-args", "--sidecar"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --sidecar-args '[\"-v\"]'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --sidecar-args '[\"-v\"]'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV033: Rule = Rule {
     code: "SRV033",
@@ -302,8 +302,8 @@ pub static SRV033: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--sidecar-args must be a JSON array of strings."),
     explanation: "--sidecar-args is parsed as JSON and must be a list of strings (the sidecar's argv).",
     flags: &["--sidecar-args"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV034: Rule = Rule {
     code: "SRV034",
@@ -311,8 +311,8 @@ pub static SRV034: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--sidecar must not be empty."),
     explanation: "--sidecar names the sidecar program to start; it is blank.",
     flags: &["--sidecar"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV035: Rule = Rule {
     code: "SRV035",
@@ -320,8 +320,8 @@ pub static SRV035: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--sidecar requires SGLang's native gRPC server;"),
     explanation: "Sidecars talk to the native gRPC server (--grpc-port); the legacy SMG gRPC mode replaces it.",
     flags: &["--sidecar", "--smg-grpc-mode", "--grpc-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV036: Rule = Rule {
     code: "SRV036",
@@ -329,8 +329,8 @@ pub static SRV036: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--sidecar requires --grpc-port or SGLANG_GRPC_PORT."),
     explanation: "A sidecar connects to the native gRPC server, which only starts with a gRPC port.",
     flags: &["--sidecar", "--grpc-port"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV037: Rule = Rule {
     code: "SRV037",
@@ -338,8 +338,8 @@ pub static SRV037: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--grpc-port is not supported with --use-ray:"),
     explanation: "The Ray launch path never starts the native gRPC server, so a gRPC port would silently do nothing.",
     flags: &["--grpc-port", "--use-ray"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV038: Rule = Rule {
     code: "SRV038",
@@ -347,8 +347,8 @@ pub static SRV038: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--grpc-port is not supported with --encoder-only:"),
     explanation: "An encoder-only server (encoder disaggregation) runs its own server and does not start the native gRPC server.",
     flags: &["--grpc-port", "--encoder-only"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV039: Rule = Rule {
     code: "SRV039",
@@ -356,8 +356,8 @@ pub static SRV039: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "Native gRPC does not yet support --tokenizer-worker-num"),
     explanation: "The native gRPC server works with a single tokenizer worker only.",
     flags: &["--grpc-port", "--tokenizer-worker-num"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV040: Rule = Rule {
     code: "SRV040",
@@ -365,8 +365,8 @@ pub static SRV040: Rule = Rule {
     sglang: raises("serving_hook.handle_deprecated_args", "--grpc-port is incompatible with --api-key/--admin-api-key:"),
     explanation: "API keys are enforced by the HTTP middleware; the native gRPC listener would expose the model without them, so SGLang refuses the combination.",
     flags: &["--grpc-port", "--api-key", "--admin-api-key"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static SRV041: Rule = Rule {
@@ -375,8 +375,8 @@ pub static SRV041: Rule = Rule {
     sglang: raises("serving_hook.handle_tokenizer_batching", "Cannot enable both --enable-tokenizer-batch-encode"),
     explanation: "Batch encoding of whole requests and the dynamic batch tokenizer are two alternative ways of batching tokenization; only one may be on.",
     flags: &["--enable-tokenizer-batch-encode", "--enable-dynamic-batch-tokenizer"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-tokenizer-batch-encode --enable-dynamic-batch-tokenizer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-dynamic-batch-tokenizer",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-tokenizer-batch-encode --enable-dynamic-batch-tokenizer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-dynamic-batch-tokenizer"),
 };
 
 pub static SRV121: Rule = Rule {
@@ -385,8 +385,8 @@ pub static SRV121: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal_feature_transport", "--keep-mm-feature-on-device conflicts with"),
     explanation: "In SGLang 0.5.18 --keep-mm-feature-on-device is a deprecated spelling of --mm-feature-transport cuda_ipc, so it cannot be combined with another transport.",
     flags: &["--keep-mm-feature-on-device", "--mm-feature-transport"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV122: Rule = Rule {
     code: "SRV122",
@@ -394,8 +394,8 @@ pub static SRV122: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm is not supported with SGLANG_RUST_SERVER."),
     explanation: "In SGLang 0.5.18 the Rust HTTP server (SGLANG_RUST_SERVER) does not carry CUDA VMM feature handles.",
     flags: &["--mm-feature-transport"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV042: Rule = Rule {
     code: "SRV042",
@@ -403,8 +403,8 @@ pub static SRV042: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm requires"),
     explanation: "Sharing multimodal features through CUDA virtual memory only works on NVIDIA GPUs.",
     flags: &["--mm-feature-transport"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV043: Rule = Rule {
     code: "SRV043",
@@ -412,8 +412,8 @@ pub static SRV043: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_vmm does not"),
     explanation: "The CUDA VMM feature pool lives on one GPU and is not wired into pipeline-parallel stages.",
     flags: &["--mm-feature-transport", "--pp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV044: Rule = Rule {
     code: "SRV044",
@@ -421,8 +421,8 @@ pub static SRV044: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_ipc requires"),
     explanation: "CUDA IPC transport of multimodal features (also selected by SGLANG_USE_CUDA_IPC_TRANSPORT=1) only works on NVIDIA GPUs.",
     flags: &["--mm-feature-transport"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV045: Rule = Rule {
     code: "SRV045",
@@ -430,8 +430,8 @@ pub static SRV045: Rule = Rule {
     sglang: raises("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport=cuda_ipc only supports"),
     explanation: "CUDA IPC handles cannot cross machines; with --nnodes > 1 use cpu (or cuda_vmm on GB200/GB300).",
     flags: &["--mm-feature-transport", "--nnodes"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV046: Rule = Rule {
     code: "SRV046",
@@ -439,8 +439,8 @@ pub static SRV046: Rule = Rule {
     sglang: raises("serving_hook.handle_environment_variables", "--enable-deepseek-v4-fp4-indexer requires"),
     explanation: "The FP4 DeepSeek-V4 indexer kernels exist only for Blackwell (SM100/SM120) and AMD gfx95 (MI355X) GPUs.",
     flags: &["--enable-deepseek-v4-fp4-indexer"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 pub static SRV047: Rule = Rule {
@@ -449,8 +449,8 @@ pub static SRV047: Rule = Rule {
     sglang: raises("serving_hook.handle_other_validations", "--default-chat-template-kwargs must decode"),
     explanation: "Default chat-template arguments are keyword arguments, so the JSON must be an object.",
     flags: &["--default-chat-template-kwargs"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --default-chat-template-kwargs '[1]'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --default-chat-template-kwargs '{\"enable_thinking\": false}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --default-chat-template-kwargs '[1]'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --default-chat-template-kwargs '{\"enable_thinking\": false}'"),
 };
 pub static SRV048: Rule = Rule {
     code: "SRV048",
@@ -458,8 +458,8 @@ pub static SRV048: Rule = Rule {
     sglang: raises("serving_hook.handle_other_validations", "prefill_complete requires optimistic prefill,"),
     explanation: "On a prefill server the prefill_complete decode allocation policy relies on optimistic prefill, which is off (--optimistic-prefill-attempts is 0, or SGLang turned it off for pipeline parallelism or the hierarchical-cache setup).",
     flags: &["--disaggregation-decode-allocation-policy", "--optimistic-prefill-attempts", "--disaggregation-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV049: Rule = Rule {
     code: "SRV049",
@@ -467,8 +467,8 @@ pub static SRV049: Rule = Rule {
     sglang: raises("serving_hook.handle_other_validations", "Invalid modality '{modality}' in --limit-mm-data-per-request.Allowed"),
     explanation: "--limit-mm-data-per-request may only limit image, video and audio items. (SGLang prints the allowed modalities from a Python set, so their order varies between runs.)",
     flags: &["--limit-mm-data-per-request"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --limit-mm-data-per-request '{\"text\": 1}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --limit-mm-data-per-request '{\"image\": 1}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --limit-mm-data-per-request '{\"text\": 1}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --limit-mm-data-per-request '{\"image\": 1}'"),
 };
 pub static SRV050: Rule = Rule {
     code: "SRV050",
@@ -476,8 +476,8 @@ pub static SRV050: Rule = Rule {
     sglang: raises("serving_hook.handle_other_validations", "watermark is not supported in --preferred-sampling-params"),
     explanation: "Watermarking cannot be made a server-wide default sampling parameter; configure it with --watermark-config or per request.",
     flags: &["--preferred-sampling-params"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --preferred-sampling-params '{\"watermark\": {}}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --preferred-sampling-params '{\"temperature\": 0.7}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --preferred-sampling-params '{\"watermark\": {}}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --preferred-sampling-params '{\"temperature\": 0.7}'"),
 };
 
 pub static SRV101: Rule = Rule {
@@ -486,8 +486,8 @@ pub static SRV101: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "--disable-fast-image-processor is deprecated;"),
     explanation: "SGLang maps the deprecated flag to --image-processor-backend pil.",
     flags: &["--disable-fast-image-processor"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-fast-image-processor",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --image-processor-backend pil",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disable-fast-image-processor"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --image-processor-backend pil"),
 };
 pub static SRV102: Rule = Rule {
     code: "SRV102",
@@ -495,8 +495,8 @@ pub static SRV102: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "The tool_call_parser '{cfg.tool_call_parser}'"),
     explanation: "The qwen25 and glm45 tool-call parsers were renamed to qwen and glm; SGLang uses the new name.",
     flags: &["--tool-call-parser"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tool-call-parser qwen25",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tool-call-parser qwen",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tool-call-parser qwen25"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tool-call-parser qwen"),
 };
 pub static SRV103: Rule = Rule {
     code: "SRV103",
@@ -504,8 +504,8 @@ pub static SRV103: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "--enable-flashinfer-allreduce-fusion is deprecated."),
     explanation: "SGLang maps the deprecated flag to --flashinfer-allreduce-fusion-backend auto.",
     flags: &["--enable-flashinfer-allreduce-fusion"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --enable-flashinfer-allreduce-fusion",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --flashinfer-allreduce-fusion-backend auto",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --enable-flashinfer-allreduce-fusion"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --flashinfer-allreduce-fusion-backend auto"),
 };
 pub static SRV104: Rule = Rule {
     code: "SRV104",
@@ -513,8 +513,8 @@ pub static SRV104: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "--{attr.replace('_', '-')}={old} is deprecated;"),
     explanation: "The attention backends `compressed` and `tokenspeed_mla` were renamed to `dsv4` and `cutedsl_mla` (a tokenspeed_mla prefill backend becomes trtllm_mla, since cutedsl_mla is decode-only).",
     flags: &["--attention-backend", "--decode-attention-backend", "--prefill-attention-backend", "--speculative-draft-attention-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3"),
 };
 pub static SRV120: Rule = Rule {
     code: "SRV120",
@@ -522,8 +522,8 @@ pub static SRV120: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "--{attr.replace('_', '-')}=compressed is deprecated; use 'dsv4' instead."),
     explanation: "SGLang 0.5.18 renames the attention backend `compressed` to `dsv4` (its only backend alias; tokenspeed_mla is still a backend of its own there).",
     flags: &["--attention-backend", "--decode-attention-backend", "--prefill-attention-backend", "--speculative-draft-attention-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV123: Rule = Rule {
     code: "SRV123",
@@ -531,8 +531,8 @@ pub static SRV123: Rule = Rule {
     sglang: warns("serving_hook.handle_multimodal_feature_transport", "--keep-mm-feature-on-device is deprecated;"),
     explanation: "SGLang 0.5.18 maps the deprecated --keep-mm-feature-on-device to --mm-feature-transport cuda_ipc (later releases drop the flag).",
     flags: &["--keep-mm-feature-on-device"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV124: Rule = Rule {
     code: "SRV124",
@@ -540,8 +540,8 @@ pub static SRV124: Rule = Rule {
     sglang: warns("serving_hook.handle_other_validations", "Optimistic prefill only supports L2 hierarchical cache with write-back policy"),
     explanation: "SGLang 0.5.18 turns optimistic prefill off on a prefill server whose hierarchical cache has a storage backend or a write policy other than write_back (later releases also keep write_through, SRV117).",
     flags: &["--optimistic-prefill-attempts", "--enable-hierarchical-cache", "--hicache-write-policy", "--hicache-storage-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV125: Rule = Rule {
     code: "SRV125",
@@ -549,8 +549,8 @@ pub static SRV125: Rule = Rule {
     sglang: warns("serving_hook.handle_other_validations", "Optimistic prefill does not support models that use mamba radix cache."),
     explanation: "SGLang 0.5.18 turns optimistic prefill off on a prefill server for hybrid (Mamba-style) models whose prefix cache is the mamba radix cache.",
     flags: &["--optimistic-prefill-attempts", "--disaggregation-mode"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV105: Rule = Rule {
     code: "SRV105",
@@ -558,8 +558,8 @@ pub static SRV105: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "tokenspeed_mla required FP8 KV; setting --kv-cache-dtype=fp8_e4m3."),
     explanation: "The deprecated tokenspeed_mla backend implied an FP8 (e4m3) KV cache; SGLang keeps that behaviour by setting the KV cache dtype.",
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3 --attention-backend tokenspeed_mla"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3 --attention-backend cutedsl_mla --kv-cache-dtype fp8_e4m3"),
 };
 pub static SRV106: Rule = Rule {
     code: "SRV106",
@@ -567,8 +567,8 @@ pub static SRV106: Rule = Rule {
     sglang: warns("serving_hook.handle_deprecated_args", "--grpc-mode is deprecated and will be removed"),
     explanation: "--grpc-mode is an old name for --smg-grpc-mode.",
     flags: &["--grpc-mode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-mode",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --smg-grpc-mode",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --grpc-mode"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --smg-grpc-mode"),
 };
 pub static SRV107: Rule = Rule {
     code: "SRV107",
@@ -576,8 +576,8 @@ pub static SRV107: Rule = Rule {
     sglang: warns("serving_hook.handle_tokenizer_batching", "skip_tokenizer_init=True leaves no decode"),
     explanation: "Without a tokenizer there is nothing to detokenize, so extra detokenizer workers are dropped.",
     flags: &["--skip-tokenizer-init", "--detokenizer-worker-num"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init --detokenizer-worker-num 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init --detokenizer-worker-num 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init"),
 };
 pub static SRV108: Rule = Rule {
     code: "SRV108",
@@ -585,8 +585,8 @@ pub static SRV108: Rule = Rule {
     sglang: warns("serving_hook.handle_tokenizer_batching", "skip_tokenizer_init=True ignores --enable-tokenizer-batch-encode;"),
     explanation: "Without a tokenizer there is no encoding to batch.",
     flags: &["--skip-tokenizer-init", "--enable-tokenizer-batch-encode"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init --enable-tokenizer-batch-encode",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init --enable-tokenizer-batch-encode"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init"),
 };
 pub static SRV109: Rule = Rule {
     code: "SRV109",
@@ -594,8 +594,8 @@ pub static SRV109: Rule = Rule {
     sglang: warns("serving_hook.handle_tokenizer_batching", "skip_tokenizer_init=True ignores --enable-dynamic-batch-tokenizer;"),
     explanation: "Without a tokenizer there is no encoding to batch.",
     flags: &["--skip-tokenizer-init", "--enable-dynamic-batch-tokenizer"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init --enable-dynamic-batch-tokenizer",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init --enable-dynamic-batch-tokenizer"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --skip-tokenizer-init"),
 };
 pub static SRV110: Rule = Rule {
     code: "SRV110",
@@ -603,8 +603,8 @@ pub static SRV110: Rule = Rule {
     sglang: warns("serving_hook.handle_multimodal_feature_transport", "SGLANG_USE_CUDA_IPC_TRANSPORT is deprecated;"),
     explanation: "The environment variable is replaced by --mm-feature-transport.",
     flags: &["--mm-feature-transport"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV111: Rule = Rule {
     code: "SRV111",
@@ -612,8 +612,8 @@ pub static SRV111: Rule = Rule {
     sglang: warns("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport={requested_transport} overrides"),
     explanation: "Both the flag and the legacy environment variable choose the multimodal feature transport, and they disagree; the flag wins.",
     flags: &["--mm-feature-transport"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV112: Rule = Rule {
     code: "SRV112",
@@ -621,8 +621,8 @@ pub static SRV112: Rule = Rule {
     sglang: warns("serving_hook.handle_multimodal_feature_transport", "--mm-feature-transport={requested_transport} does"),
     explanation: "An encoder-only server ships its outputs with --encoder-transfer-backend; the GPU feature transport does not apply.",
     flags: &["--mm-feature-transport", "--encoder-only"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV113: Rule = Rule {
     code: "SRV113",
@@ -630,8 +630,8 @@ pub static SRV113: Rule = Rule {
     sglang: warns("serving_hook.handle_environment_variables", "--debug-cuda-graph is not supported on non"),
     explanation: "Breakable CUDA graph debugging needs a CUDA or ROCm GPU.",
     flags: &["--debug-cuda-graph"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV114: Rule = Rule {
     code: "SRV114",
@@ -639,8 +639,8 @@ pub static SRV114: Rule = Rule {
     sglang: warns("serving_hook.handle_environment_variables", "Debug mode for CUDA graph is enabled via"),
     explanation: "--debug-cuda-graph runs every operation eagerly through the breakable graph path: useful for debugging, slow for serving.",
     flags: &["--debug-cuda-graph"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --debug-cuda-graph",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --debug-cuda-graph"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 pub static SRV115: Rule = Rule {
     code: "SRV115",
@@ -648,8 +648,8 @@ pub static SRV115: Rule = Rule {
     sglang: warns("serving_hook.handle_crash_dump_env", "Cannot pre-create CUDA coredump directory"),
     explanation: "The CUDA core-dump path has a % placeholder other than %h in its directory part, so SGLang cannot create the directory ahead of time.",
     flags: &["--crash-dump-folder"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV116: Rule = Rule {
     code: "SRV116",
@@ -657,8 +657,8 @@ pub static SRV116: Rule = Rule {
     sglang: warns("serving_hook.handle_other_validations", "Optimistic prefill does not support pp_size"),
     explanation: "SGLang turns optimistic prefill off under pipeline parallelism.",
     flags: &["--optimistic-prefill-attempts", "--pp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV117: Rule = Rule {
     code: "SRV117",
@@ -666,8 +666,8 @@ pub static SRV117: Rule = Rule {
     sglang: warns("serving_hook.handle_other_validations", "Optimistic prefill supports L2 write-back/write-through"),
     explanation: "With this hierarchical-cache setup SGLang turns optimistic prefill off.",
     flags: &["--optimistic-prefill-attempts", "--enable-hierarchical-cache", "--hicache-write-policy", "--hicache-storage-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV118: Rule = Rule {
     code: "SRV118",
@@ -675,8 +675,8 @@ pub static SRV118: Rule = Rule {
     sglang: warns("serving_hook.handle_other_validations", "Cuda graph and server warmup are disabled"),
     explanation: "Dumping tensors needs eager execution, so SGLang disables CUDA graphs and the warm-up request.",
     flags: &["--debug-tensor-dump-output-folder"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static SRV119: Rule = Rule {
     code: "SRV119",
@@ -684,8 +684,8 @@ pub static SRV119: Rule = Rule {
     sglang: warns("serving_hook.handle_other_validations", "When msProbe is enabled, cuda graph is disabled"),
     explanation: "msProbe dumps only in eager mode, so SGLang disables CUDA graphs and the warm-up request.",
     flags: &["--msprobe-dump-config"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 /// Every rule in this family, in pipeline order (errors, then SGLang's warnings).

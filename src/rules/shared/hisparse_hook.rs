@@ -16,8 +16,8 @@ pub static NEEDS_DISABLE_RADIX_CACHE: Rule = Rule {
     sglang: raises("hisparse_hook.validate_hisparse", "Hierarchical sparse attention currently requires --disable-radix-cache."),
     explanation: "Hierarchical sparse attention (--enable-hisparse) keeps most of the KV cache in host memory and swaps the selected entries in per step; it does not work with the radix (prefix) cache yet, so SGLang asks for --disable-radix-cache.",
     flags: &["--enable-hisparse", "--disable-radix-cache"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache"),
 };
 
 pub static MIXED_CHUNK: Rule = Rule {
@@ -26,8 +26,8 @@ pub static MIXED_CHUNK: Rule = Rule {
     sglang: raises("hisparse_hook.validate_hisparse_feature_combos", "--enable-hisparse does not support --enable-mixed-chunk yet."),
     explanation: "A mixed prefill/decode batch (--enable-mixed-chunk) cannot merge HiSparse's decode batch, so SGLang refuses the combination.",
     flags: &["--enable-hisparse", "--enable-mixed-chunk"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --enable-mixed-chunk",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --enable-mixed-chunk"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache"),
 };
 
 pub static SPEC_ADAPTIVE: Rule = Rule {
@@ -36,8 +36,8 @@ pub static SPEC_ADAPTIVE: Rule = Rule {
     sglang: raises("hisparse_hook.validate_hisparse", "HiSparse speculative decoding uses statically sized swap state"),
     explanation: "HiSparse sizes its swap state for a fixed number of draft tokens; adaptive speculation (--speculative-adaptive) changes it at run time, so SGLang refuses it.",
     flags: &["--enable-hisparse", "--speculative-adaptive"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --speculative-algorithm EAGLE --speculative-adaptive",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --speculative-algorithm EAGLE",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --speculative-algorithm EAGLE --speculative-adaptive"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --speculative-algorithm EAGLE"),
 };
 
 pub static DSV4_UNIFIED_KV_ROCM: Rule = Rule {
@@ -46,8 +46,8 @@ pub static DSV4_UNIFIED_KV_ROCM: Rule = Rule {
     sglang: raises("hisparse_hook.validate_hisparse", "--enable-hisparse is not supported with the unified-KV path on ROCm"),
     explanation: "On ROCm, DeepSeek-V4's unified-KV path (SGLANG_HACK_FLASHMLA_BACKEND=unified_kv_triton) has no separate compressed KV pool for HiSparse to attach to.",
     flags: &["--enable-hisparse"],
-    example_bad: "SGLANG_HACK_FLASHMLA_BACKEND=unified_kv_triton python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --enable-hisparse --disable-radix-cache   (on MI300X)",
-    example_good: "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --enable-hisparse --disable-radix-cache   (on MI300X)",
+    example_bad: ex!("SGLANG_HACK_FLASHMLA_BACKEND=unified_kv_triton python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --enable-hisparse --disable-radix-cache   (on MI300X)"),
+    example_good: ex!("python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --enable-hisparse --disable-radix-cache   (on MI300X)"),
 };
 
 pub static DSA_BACKEND: Rule = Rule {
@@ -56,8 +56,8 @@ pub static DSA_BACKEND: Rule = Rule {
     sglang: raises("hisparse_hook.validate_hisparse_dsa_backend", "HiSparse supports DSA {label} backend(s)"),
     explanation: "HiSparse runs with some DSA attention backends only: on CUDA flashmla_sparse for a bfloat16 KV cache and flashmla_kv or flashinfer_sparse_mla for FP8; on ROCm tilelang, triton or aiter. Leaving --dsa-prefill-backend / --dsa-decode-backend out lets SGLang pick one.",
     flags: &["--enable-hisparse", "--dsa-prefill-backend", "--dsa-decode-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --dsa-decode-backend tilelang",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache --dsa-decode-backend tilelang"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --enable-hisparse --disable-radix-cache"),
 };
 
 pub static RULES: &[&Rule] = &[&NEEDS_DISABLE_RADIX_CACHE, &MIXED_CHUNK, &SPEC_ADAPTIVE, &DSV4_UNIFIED_KV_ROCM, &DSA_BACKEND];

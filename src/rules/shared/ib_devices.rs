@@ -14,8 +14,8 @@ pub static IB_EMPTY: Rule = Rule {
     sglang: raises("validation_hook.validate_ib_devices", "No valid IB devices specified"),
     explanation: "An InfiniBand device list that is empty or only spaces names no device; leave the flag out to let Mooncake discover devices.",
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ' '",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ' '"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill"),
 };
 pub static IB_NO_SYSFS: Rule = Rule {
     code: "PD041",
@@ -23,8 +23,8 @@ pub static IB_NO_SYSFS: Rule = Rule {
     sglang: raises("validation_hook.validate_ib_devices", "InfiniBand sysfs path not found: {ib_sysfs_path}."),
     explanation: "Explicit IB devices are checked against /sys/class/infiniband; on a machine without InfiniBand drivers that folder does not exist.",
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill"),
 };
 pub static IB_GROUP_EMPTY: Rule = Rule {
     code: "PD043",
@@ -32,8 +32,8 @@ pub static IB_GROUP_EMPTY: Rule = Rule {
     sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "No valid IB devices specified for {context}"),
     explanation: "The comma-separated IB device list contains no device name.",
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ,",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device ,"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0"),
 };
 pub static IB_UNKNOWN: Rule = Rule {
     code: "PD044",
@@ -41,8 +41,8 @@ pub static IB_UNKNOWN: Rule = Rule {
     sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "Invalid IB devices specified for {context}:"),
     explanation: "Every IB device named must exist under /sys/class/infiniband on this machine.",
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_9",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_9"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device mlx5_0"),
 };
 pub static IB_AUTO_WARNING: Rule = Rule {
     code: "PD045",
@@ -50,8 +50,8 @@ pub static IB_AUTO_WARNING: Rule = Rule {
     sglang: warns("validation_hook.validate_ib_devices", "No IB devices specified for Mooncake backend,"),
     explanation: "Mooncake picks InfiniBand devices itself when none are named.",
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static IB_DUPLICATE_WARNING: Rule = Rule {
     code: "PD046",
@@ -59,8 +59,8 @@ pub static IB_DUPLICATE_WARNING: Rule = Rule {
     sglang: warns("validation_hook.validate_ib_devices._normalize_device_group", "Duplicate IB devices specified for {context}:"),
     explanation: "An IB device listed twice is used once.",
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 
 /// Every rule of this helper (codes kept from the PD family, which listed them first).

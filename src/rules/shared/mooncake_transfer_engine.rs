@@ -17,8 +17,8 @@ pub static INVALID_JSON: Rule = Rule {
     sglang: raises("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Invalid JSON mapping: {normalized_input}"),
     explanation: "An IB device setting that starts with '{' is read as a JSON mapping from GPU id to devices, and this one is not valid JSON (keys and strings need double quotes, and the whole value must be one shell word). For one device list for all GPUs, give it without braces: mlx5_0,mlx5_1.",
     flags: FLAGS,
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{0: mlx5_0}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{\"0\": \"mlx5_0\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{0: mlx5_0}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{\"0\": \"mlx5_0\"}'"),
 };
 
 pub static BAD_ENTRY: Rule = Rule {
@@ -27,8 +27,8 @@ pub static BAD_ENTRY: Rule = Rule {
     sglang: raises("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Invalid format: keys must be integers"),
     explanation: "In a JSON IB device mapping each key is a GPU id (digits, such as \"0\") and each value a string of comma-separated device names.",
     flags: FLAGS,
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{\"gpu0\": \"mlx5_0\"}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{\"0\": \"mlx5_0\"}'",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{\"gpu0\": \"mlx5_0\"}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{\"0\": \"mlx5_0\"}'"),
 };
 
 pub static EMPTY_MAPPING: Rule = Rule {
@@ -37,8 +37,8 @@ pub static EMPTY_MAPPING: Rule = Rule {
     sglang: raises("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "No valid GPU mappings found in JSON"),
     explanation: "An empty JSON IB device mapping names no device for any GPU; leave the flag out to let Mooncake discover devices.",
     flags: FLAGS,
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{}'",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill --disaggregation-ib-device '{}'"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode prefill"),
 };
 
 pub static RULES: &[&Rule] = &[&INVALID_JSON, &BAD_ENTRY, &EMPTY_MAPPING];

@@ -16,8 +16,8 @@ pub static PP_DISABLES_OVERLAP: Rule = Rule {
     sglang: warns("overrides._pipeline_parallel_overlap_disable", "Pipeline parallelism is incompatible with overlap schedule."),
     explanation: "With pipeline parallelism (--pp-size above 1) SGLang runs without the overlap scheduler (CPU scheduling is not overlapped with GPU work), as --disable-overlap-schedule does.",
     flags: &["--pp-size", "--disable-overlap-schedule"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2"),
 };
 
 /// The rules of `overrides.py`'s passes that run as pipeline steps of their own.
@@ -44,8 +44,8 @@ pub static DSV4_KV_CACHE_DTYPE: Rule = Rule {
     sglang: crate::rules::raises("overrides._deepseek_v4_kv_cache_dtype", "{kv_cache_dtype} is not supported for {model_arch}"),
     explanation: "DeepSeek-V4's KV pool holds FP8 (fp8_e4m3, what SGLang picks for auto) or bfloat16 entries only; any other --kv-cache-dtype, the bf16 alias included, fails SGLang's assertion.",
     flags: &["--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V4-Flash --kv-cache-dtype fp8_e5m2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V4-Flash --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --kv-cache-dtype fp8_e5m2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --kv-cache-dtype fp8_e4m3"),
 };
 
 /// The rules of `overrides.py`'s passes that run inside a hook (at their legacy slots).
@@ -84,8 +84,8 @@ pub static DSA_KV_CACHE_DTYPE: Rule = Rule {
     sglang: crate::rules::raises("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype"),
     explanation: "The KV cache of a DeepSeek Sparse Attention model (DeepSeek V3.2, GLM-5 ...) holds bfloat16 or FP8 (fp8_e4m3) entries only; auto picks fp8_e4m3 on Blackwell and bfloat16 before it.",
     flags: &["--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e5m2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e5m2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static DSA_HISPARSE_TILELANG_FP8: Rule = Rule {
@@ -94,8 +94,8 @@ pub static DSA_HISPARSE_TILELANG_FP8: Rule = Rule {
     sglang: crate::rules::raises("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."),
     explanation: "On CUDA, the TileLang DSA backend's scaled FP8 KV layout is not one HiSparse can swap; with an FP8 KV cache and --enable-hisparse, neither DSA backend may be tilelang.",
     flags: &["--enable-hisparse", "--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-hisparse --disable-radix-cache --kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-hisparse --disable-radix-cache --kv-cache-dtype fp8_e4m3",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-hisparse --disable-radix-cache --kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-hisparse --disable-radix-cache --kv-cache-dtype fp8_e4m3"),
 };
 
 pub static DSA_TRITON_ROCM_ONLY: Rule = Rule {
@@ -104,8 +104,8 @@ pub static DSA_TRITON_ROCM_ONLY: Rule = Rule {
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "The {'/'.join(sorted(rocm_only))} DSA backend is only supported on ROCm/HIP."),
     explanation: "The triton DSA attention backend is written for ROCm; on CUDA use flashmla_kv (Hopper) or trtllm (Blackwell), or leave the DSA backends out and let SGLang pick.",
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dsa-decode-backend triton",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dsa-decode-backend triton"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8"),
 };
 
 pub static DSA_TILELANG_FP8_BOTH: Rule = Rule {
@@ -114,8 +114,8 @@ pub static DSA_TILELANG_FP8_BOTH: Rule = Rule {
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV requires both DSA backends to be tilelang"),
     explanation: "With an FP8 KV cache on CUDA, the TileLang DSA backend writes a scaled FP8 layout the other backends do not read (they use raw FP8): prefill and decode must both be tilelang, or neither.",
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-decode-backend tilelang"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang"),
 };
 
 pub static DSA_TILELANG_FP8_DCP: Rule = Rule {
@@ -124,8 +124,8 @@ pub static DSA_TILELANG_FP8_DCP: Rule = Rule {
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV does not support --dcp-size > 1."),
     explanation: "The TileLang DSA backend's FP8 KV path on CUDA has no decode-context-parallel support.",
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--dcp-size"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang"),
 };
 
 pub static DSA_TILELANG_FP8_SM89: Rule = Rule {
@@ -134,8 +134,8 @@ pub static DSA_TILELANG_FP8_SM89: Rule = Rule {
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV requires SM89 or newer."),
     explanation: "The TileLang DSA backend's FP8 KV kernels need FP8 tensor cores (SM89, Ada, or newer); an A100 (SM80) has none.",
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang   (on A100)",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang   (on A100)",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang   (on A100)"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dsa-prefill-backend tilelang --dsa-decode-backend tilelang   (on A100)"),
 };
 
 /// The rules of the DSA passes `model_hook`'s DeepSeek-family branch runs.

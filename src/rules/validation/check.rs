@@ -24,8 +24,8 @@ pub static TP_NOT_DIVISIBLE_BY_NNODES: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "tp_size must be divisible by number of nodes"),
     explanation: "Every node runs the same number of GPU workers, so tp_size × pp_size must split evenly over --nnodes (the message only names tp_size, but pp_size counts too).",
     flags: &["--tp-size", "--pp-size", "--nnodes"],
-    example_bad: "--tp-size 1 --nnodes 2",
-    example_good: "--tp-size 2 --nnodes 2",
+    example_bad: ex!("--tp-size 1 --nnodes 2"),
+    example_good: ex!("--tp-size 2 --nnodes 2"),
 };
 pub static NNODES_ZERO: Rule = Rule {
     code: "VAL105",
@@ -33,8 +33,8 @@ pub static NNODES_ZERO: Rule = Rule {
     sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
     explanation: "--nnodes 0 is accepted by the parser, but check_server_args divides tp_size × pp_size by the node count, so Python fails with a bare ZeroDivisionError. A server runs on at least one node.",
     flags: &["--nnodes"],
-    example_bad: "--nnodes 0",
-    example_good: "--nnodes 1",
+    example_bad: ex!("--nnodes 0"),
+    example_good: ex!("--nnodes 1"),
 };
 pub static PAGE_SIZE_ZERO: Rule = Rule {
     code: "VAL106",
@@ -42,8 +42,8 @@ pub static PAGE_SIZE_ZERO: Rule = Rule {
     sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
     explanation: "--page-size 0 passes the parser, but check_server_args checks that the chunked-prefill size is a multiple of the page size, and Python cannot take a remainder by zero. A KV-cache page holds at least one token.",
     flags: &["--page-size"],
-    example_bad: "--page-size 0",
-    example_good: "--page-size 1",
+    example_bad: ex!("--page-size 0"),
+    example_good: ex!("--page-size 1"),
 };
 pub static PP_MAX_MICRO_BATCH_SIZE: Rule = Rule {
     code: "VAL021",
@@ -51,8 +51,8 @@ pub static PP_MAX_MICRO_BATCH_SIZE: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "pp_max_micro_batch_size must be a positive"),
     explanation: "The pipeline-parallel micro-batch size must be at least 1; leave it unset to let SGLang compute it.",
     flags: &["--pp-max-micro-batch-size"],
-    example_bad: "--pp-max-micro-batch-size 0",
-    example_good: "--pp-max-micro-batch-size 1",
+    example_bad: ex!("--pp-max-micro-batch-size 0"),
+    example_good: ex!("--pp-max-micro-batch-size 1"),
 };
 pub static CUDA_GRAPH_PADDING_TORCH_COMPILE: Rule = Rule {
     code: "VAL022",
@@ -60,8 +60,8 @@ pub static CUDA_GRAPH_PADDING_TORCH_COMPILE: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "--disable-cuda-graph-padding is incompatible"),
     explanation: "Without CUDA-graph padding every batch size would be compiled separately by torch.compile, so SGLang refuses the combination.",
     flags: &["--disable-cuda-graph-padding", "--enable-torch-compile"],
-    example_bad: "--disable-cuda-graph-padding --enable-torch-compile",
-    example_good: "--enable-torch-compile",
+    example_bad: ex!("--disable-cuda-graph-padding --enable-torch-compile"),
+    example_good: ex!("--enable-torch-compile"),
 };
 pub static PP_MIN_FREE_SLOTS_DELAY: Rule = Rule {
     code: "VAL023",
@@ -69,8 +69,8 @@ pub static PP_MIN_FREE_SLOTS_DELAY: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "--min-free-slots-delay is not supported with"),
     explanation: "With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever.",
     flags: &["--min-free-slots-delay", "--pp-size"],
-    example_bad: "--pp-size 2 --min-free-slots-delay 5",
-    example_good: "--pp-size 2",
+    example_bad: ex!("--pp-size 2 --min-free-slots-delay 5"),
+    example_good: ex!("--pp-size 2"),
 };
 pub static PP_SPEC_EAGLE_ONLY: Rule = Rule {
     code: "VAL098",
@@ -78,8 +78,8 @@ pub static PP_SPEC_EAGLE_ONLY: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"),
     explanation: "With --pp-size > 1 the only speculative decoding SGLang supports is single-layer EAGLE (and DSPARK on prefill nodes); NGRAM and the others are refused.",
     flags: &["--pp-size", "--speculative-algorithm"],
-    example_bad: "--pp-size 2 --speculative-algorithm NGRAM",
-    example_good: "--speculative-algorithm NGRAM",
+    example_bad: ex!("--pp-size 2 --speculative-algorithm NGRAM"),
+    example_good: ex!("--speculative-algorithm NGRAM"),
 };
 pub static MIXED_CHUNK_SPEC: Rule = Rule {
     code: "VAL140",
@@ -87,8 +87,8 @@ pub static MIXED_CHUNK_SPEC: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "enable_mixed_chunk is not supported with"),
     explanation: "Mixed chunked prefill degrades running requests to plain one-token decodes inside a mixed step; only EAGLE, EAGLE3, DFLASH and DSPARK have a verified resume path. The speculative hook turns it off for the other real algorithms, so this fires for --speculative-algorithm NONE (a name SGLang accepts and then treats as no speculation).",
     flags: &["--enable-mixed-chunk", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm none --enable-mixed-chunk",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mixed-chunk",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm none --enable-mixed-chunk"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-mixed-chunk"),
 };
 pub static WATERMARK_SPEC_ALGORITHM: Rule = Rule {
     code: "VAL141",
@@ -96,8 +96,8 @@ pub static WATERMARK_SPEC_ALGORITHM: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark supports speculative algorithms"),
     explanation: "Watermarking biases sampling; with speculation it is implemented for the NGRAM, EAGLE (NEXTN) and EAGLE3 verify paths only.",
     flags: &["--enable-watermark", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-watermark --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-watermark --speculative-algorithm NGRAM",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-watermark --speculative-algorithm STANDALONE --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-watermark --speculative-algorithm NGRAM"),
 };
 pub static WATERMARK_PP_SPEC: Rule = Rule {
     code: "VAL142",
@@ -105,8 +105,8 @@ pub static WATERMARK_PP_SPEC: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with pipeline-parallel"),
     explanation: "Watermarking is not implemented for speculative decoding split over pipeline stages.",
     flags: &["--enable-watermark", "--pp-size"],
-    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --enable-watermark --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
-    example_good: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_bad: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --enable-watermark --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
+    example_good: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
 };
 pub static PP_SPEC_DSPARK: Rule = Rule {
     code: "VAL143",
@@ -114,8 +114,8 @@ pub static PP_SPEC_DSPARK: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC does not support DSPARK"),
     explanation: "SGLANG_ENABLE_PP_SPEC's pipeline-parallel relay carries an EAGLE-shaped draft tree; pipeline-parallel DSPARK on a PD prefill server uses its own relay, so leave the variable unset.",
     flags: &["--speculative-algorithm", "--pp-size"],
-    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 4",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 4",
+    example_bad: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 4"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm DSPARK --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-dspark-block-size 4"),
 };
 pub static PP_SPEC_DISAGGREGATION: Rule = Rule {
     code: "VAL144",
@@ -123,8 +123,8 @@ pub static PP_SPEC_DISAGGREGATION: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode"),
     explanation: "With SGLANG_ENABLE_PP_SPEC the pipeline stages relay EAGLE's draft state themselves, which replaces the PD prefill relay: it works on a plain (non-disaggregated) server only.",
     flags: &["--disaggregation-mode", "--pp-size"],
-    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
-    example_good: "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_bad: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
+    example_good: ex!("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
 };
 pub static PP_SPEC_ADAPTIVE: Rule = Rule {
     code: "VAL145",
@@ -132,8 +132,8 @@ pub static PP_SPEC_ADAPTIVE: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with --speculative-adaptive"),
     explanation: "The pipeline relay slices speculative results by the configured number of draft tokens, which adaptive speculation changes at run time.",
     flags: &["--speculative-adaptive", "--pp-size"],
-    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-adaptive",
-    example_good: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_bad: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-adaptive"),
+    example_good: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
 };
 pub static PP_SPEC_ATTN_DP: Rule = Rule {
     code: "VAL146",
@@ -141,8 +141,8 @@ pub static PP_SPEC_ATTN_DP: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with attention DP"),
     explanation: "Every pipeline stage rebuilds the same verify batch from relayed state, so all stages must see the same batch; attention DP splits it per DP rank.",
     flags: &["--attn-dp-size", "--pp-size"],
-    example_bad: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --tp-size 2 --attn-dp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
-    example_good: "SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --tp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_bad: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --tp-size 2 --attn-dp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
+    example_good: ex!("SGLANG_ENABLE_PP_SPEC=1 python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --tp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
 };
 pub static PP_SPEC_PREFILL_ONLY: Rule = Rule {
     code: "VAL147",
@@ -150,8 +150,8 @@ pub static PP_SPEC_PREFILL_ONLY: Rule = Rule {
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "PP + speculative decoding (MTP) is only supported"),
     explanation: "Pipeline parallelism with EAGLE/MTP speculation runs on PD prefill servers (--disaggregation-mode prefill), or anywhere with the experimental SGLANG_ENABLE_PP_SPEC=1.",
     flags: &["--pp-size", "--speculative-algorithm"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --pp-size 2 --disaggregation-mode prefill --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
 };
 pub static PP_OVERLAP_OR_SPEC: Rule = Rule {
     code: "VAL149",
@@ -159,8 +159,8 @@ pub static PP_OVERLAP_OR_SPEC: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Pipeline parallelism is not compatible with overlap schedule"),
     explanation: "SGLang 0.5.18 runs pipeline parallelism without speculative decoding only (later releases allow single-layer EAGLE). The overlap scheduler is turned off for --pp-size > 1 during resolution, so in practice this fires for any --speculative-algorithm with --pp-size > 1.",
     flags: &["--pp-size", "--speculative-algorithm"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static PP_MIN_FREE_SLOTS_DELAY_CHECK: Rule = Rule {
     code: "VAL150",
@@ -168,8 +168,8 @@ pub static PP_MIN_FREE_SLOTS_DELAY_CHECK: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "--min-free-slots-delay is not supported with"),
     explanation: "With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever (0.5.18 checks it in check_server_args itself; later releases in check_pipeline_parallel_compat, VAL023).",
     flags: &["--min-free-slots-delay", "--pp-size"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static MULTI_NODE_DP_WITHOUT_DP_ATTENTION: Rule = Rule {
     code: "VAL151",
@@ -177,8 +177,8 @@ pub static MULTI_NODE_DP_WITHOUT_DP_ATTENTION: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "multi-node data parallel is not supported unless dp attention"),
     explanation: "In SGLang 0.5.18 data-parallel replicas (--dp-size > 1) can span several nodes only with --enable-dp-attention.",
     flags: &["--dp-size", "--nnodes", "--enable-dp-attention"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static MIXED_CHUNK_WITH_SPEC: Rule = Rule {
     code: "VAL152",
@@ -186,8 +186,8 @@ pub static MIXED_CHUNK_WITH_SPEC: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "enable_mixed_chunk is required for speculative decoding"),
     explanation: "SGLang 0.5.18 refuses mixed chunked prefill with any speculative algorithm still set after resolution (the message says 'required' but means 'not allowed'); its speculative hook already turns it off (with a warning) for each algorithm it handles, so this fires for a name the hook handles none of, such as 'none'.",
     flags: &["--enable-mixed-chunk", "--speculative-algorithm"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static MULTI_NODE_DP: Rule = Rule {
     code: "VAL024",
@@ -195,8 +195,8 @@ pub static MULTI_NODE_DP: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "multi-node data-parallel replicas are not"),
     explanation: "Data-parallel replicas (--dp-size > 1) must all live on one node; to spread over several nodes use attention data parallelism or an external router.",
     flags: &["--dp-size", "--nnodes"],
-    example_bad: "--tp-size 2 --dp-size 2 --nnodes 2",
-    example_good: "--tp-size 2 --attn-dp-size 2 --nnodes 2",
+    example_bad: ex!("--tp-size 2 --dp-size 2 --nnodes 2"),
+    example_good: ex!("--tp-size 2 --attn-dp-size 2 --nnodes 2"),
 };
 pub static BASE_GPU_ID_NEGATIVE: Rule = Rule {
     code: "VAL025",
@@ -204,8 +204,8 @@ pub static BASE_GPU_ID_NEGATIVE: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "base_gpu_id must be non-negative"),
     explanation: "--base-gpu-id is the first CUDA device index to use; indices start at 0.",
     flags: &["--base-gpu-id"],
-    example_bad: "--base-gpu-id -1",
-    example_good: "--base-gpu-id 0",
+    example_bad: ex!("--base-gpu-id -1"),
+    example_good: ex!("--base-gpu-id 0"),
 };
 pub static GPU_ID_STEP: Rule = Rule {
     code: "VAL026",
@@ -213,8 +213,8 @@ pub static GPU_ID_STEP: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "gpu_id_step must be positive"),
     explanation: "--gpu-id-step is the stride between the device indices of consecutive workers; it must be at least 1.",
     flags: &["--gpu-id-step"],
-    example_bad: "--gpu-id-step 0",
-    example_good: "--gpu-id-step 1",
+    example_bad: ex!("--gpu-id-step 0"),
+    example_good: ex!("--gpu-id-step 1"),
 };
 pub static MOE_DENSE_TP_SIZE: Rule = Rule {
     code: "VAL027",
@@ -222,8 +222,8 @@ pub static MOE_DENSE_TP_SIZE: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "moe_dense_tp_size only supports None, 1,"),
     explanation: "The tensor-parallel size of the dense layers in an MoE model can only be 1 or the full --tp-size.",
     flags: &["--moe-dense-tp-size", "--tp-size"],
-    example_bad: "--tp-size 4 --moe-dense-tp-size 2",
-    example_good: "--tp-size 4 --moe-dense-tp-size 1",
+    example_bad: ex!("--tp-size 4 --moe-dense-tp-size 2"),
+    example_good: ex!("--tp-size 4 --moe-dense-tp-size 1"),
 };
 pub static SERVED_MODEL_NAME_COLON: Rule = Rule {
     code: "VAL028",
@@ -231,8 +231,8 @@ pub static SERVED_MODEL_NAME_COLON: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "served_model_name cannot contain a colon"),
     explanation: "Requests name a LoRA adapter as `model:adapter`, so the served model name (which defaults to --model-path) may not contain ':'. Object-store URIs (s3://, gs://, az://) are exempt.",
     flags: &["--served-model-name", "--model-path"],
-    example_bad: "--served-model-name llama:8b",
-    example_good: "--served-model-name llama-8b",
+    example_bad: ex!("--served-model-name llama:8b"),
+    example_good: ex!("--served-model-name llama-8b"),
 };
 pub static CHUNKED_PREFILL_PAGE_SIZE: Rule = Rule {
     code: "VAL029",
@@ -240,8 +240,8 @@ pub static CHUNKED_PREFILL_PAGE_SIZE: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "chunked_prefill_size must be divisible by"),
     explanation: "Prefill chunks are cut on KV-cache page boundaries, so the final chunked prefill size (after SGLang's GPU-memory default and the division by --attn-dp-size) must be a multiple of the page size.",
     flags: &["--chunked-prefill-size", "--page-size", "--attn-dp-size"],
-    example_bad: "--page-size 16 --chunked-prefill-size 100",
-    example_good: "--page-size 16 --chunked-prefill-size 4096",
+    example_bad: ex!("--page-size 16 --chunked-prefill-size 100"),
+    example_good: ex!("--page-size 16 --chunked-prefill-size 4096"),
 };
 pub static PDMUX_PP: Rule = Rule {
     code: "VAL030",
@@ -249,8 +249,8 @@ pub static PDMUX_PP: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is only supported with pipeline"),
     explanation: "PD-multiplexing splits one GPU's SMs between prefill and decode; it does not work with pipeline parallelism.",
     flags: &["--enable-pdmux", "--pp-size"],
-    example_bad: "--enable-pdmux --pp-size 2",
-    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+    example_bad: ex!("--enable-pdmux --pp-size 2"),
+    example_good: ex!("--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule"),
 };
 pub static PDMUX_CHUNKED_PREFILL: Rule = Rule {
     code: "VAL031",
@@ -258,8 +258,8 @@ pub static PDMUX_CHUNKED_PREFILL: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with chunked"),
     explanation: "PD-multiplexing needs chunked prefill switched off (--chunked-prefill-size -1); SGLang turns it on by default.",
     flags: &["--enable-pdmux", "--chunked-prefill-size"],
-    example_bad: "--enable-pdmux",
-    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+    example_bad: ex!("--enable-pdmux"),
+    example_good: ex!("--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule"),
 };
 pub static PDMUX_DISAGGREGATION: Rule = Rule {
     code: "VAL032",
@@ -267,8 +267,8 @@ pub static PDMUX_DISAGGREGATION: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with disaggregation"),
     explanation: "PD-multiplexing runs prefill and decode on the same GPUs, the opposite of prefill/decode disaggregation.",
     flags: &["--enable-pdmux", "--disaggregation-mode"],
-    example_bad: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule --disaggregation-mode prefill",
-    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+    example_bad: ex!("--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule --disaggregation-mode prefill"),
+    example_good: ex!("--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule"),
 };
 pub static PDMUX_OVERLAP: Rule = Rule {
     code: "VAL033",
@@ -276,8 +276,8 @@ pub static PDMUX_OVERLAP: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with overlap"),
     explanation: "PD-multiplexing needs the overlap scheduler disabled (--disable-overlap-schedule).",
     flags: &["--enable-pdmux", "--disable-overlap-schedule"],
-    example_bad: "--enable-pdmux --chunked-prefill-size -1",
-    example_good: "--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule",
+    example_bad: ex!("--enable-pdmux --chunked-prefill-size -1"),
+    example_good: ex!("--enable-pdmux --chunked-prefill-size -1 --disable-overlap-schedule"),
 };
 pub static TOKENIZER_WORKER_NUM: Rule = Rule {
     code: "VAL034",
@@ -285,8 +285,8 @@ pub static TOKENIZER_WORKER_NUM: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Tokenizer worker num must >= 1"),
     explanation: "At least one tokenizer worker process is needed.",
     flags: &["--tokenizer-worker-num"],
-    example_bad: "--tokenizer-worker-num 0",
-    example_good: "--tokenizer-worker-num 1",
+    example_bad: ex!("--tokenizer-worker-num 0"),
+    example_good: ex!("--tokenizer-worker-num 1"),
 };
 pub static DETOKENIZER_WORKER_NUM: Rule = Rule {
     code: "VAL035",
@@ -294,8 +294,8 @@ pub static DETOKENIZER_WORKER_NUM: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Detokenizer worker num must >= 1"),
     explanation: "At least one detokenizer worker process is needed.",
     flags: &["--detokenizer-worker-num"],
-    example_bad: "--detokenizer-worker-num 0",
-    example_good: "--detokenizer-worker-num 1",
+    example_bad: ex!("--detokenizer-worker-num 0"),
+    example_good: ex!("--detokenizer-worker-num 1"),
 };
 pub static MM_PROCESSOR_WORKER_NUM: Rule = Rule {
     code: "VAL036",
@@ -303,8 +303,8 @@ pub static MM_PROCESSOR_WORKER_NUM: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Multimodal processor worker num must >= 0"),
     explanation: "The number of multimodal processor workers cannot be negative (0 means process in the tokenizer manager).",
     flags: &["--mm-processor-worker-num"],
-    example_bad: "--mm-processor-worker-num -1",
-    example_good: "--mm-processor-worker-num 0",
+    example_bad: ex!("--mm-processor-worker-num -1"),
+    example_good: ex!("--mm-processor-worker-num 0"),
 };
 pub static MM_IO_WORKER_NUM: Rule = Rule {
     code: "VAL037",
@@ -312,8 +312,8 @@ pub static MM_IO_WORKER_NUM: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Multimodal I/O worker num must >= 0"),
     explanation: "The number of multimodal I/O workers cannot be negative.",
     flags: &["--mm-io-worker-num"],
-    example_bad: "--mm-io-worker-num -1",
-    example_good: "--mm-io-worker-num 0",
+    example_bad: ex!("--mm-io-worker-num -1"),
+    example_good: ex!("--mm-io-worker-num 0"),
 };
 pub static BUCKETS_RULE_TYPE: Rule = Rule {
     code: "VAL038",
@@ -321,8 +321,8 @@ pub static BUCKETS_RULE_TYPE: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "Unsupported {arg_name} rule type: '{rule}'."),
     explanation: "The first word of a metrics bucket specification names the rule: tse, default or custom.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--prompt-tokens-buckets foo",
-    example_good: "--prompt-tokens-buckets default",
+    example_bad: ex!("--prompt-tokens-buckets foo"),
+    example_good: ex!("--prompt-tokens-buckets default"),
 };
 pub static BUCKETS_TSE_LEN: Rule = Rule {
     code: "VAL039",
@@ -330,8 +330,8 @@ pub static BUCKETS_TSE_LEN: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE rule requires exactly 4 parameters:"),
     explanation: "The tse bucket rule takes exactly three numbers after `tse`: middle, base and count.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--prompt-tokens-buckets tse 1000 2",
-    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+    example_bad: ex!("--prompt-tokens-buckets tse 1000 2"),
+    example_good: ex!("--prompt-tokens-buckets tse 1000 2 8"),
 };
 pub static BUCKETS_TSE_PARAMS: Rule = Rule {
     code: "VAL040",
@@ -339,8 +339,8 @@ pub static BUCKETS_TSE_PARAMS: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE rule parameters must be: ['tse',"),
     explanation: "middle and base must parse as numbers and count as a whole number (Python int(): `8`, not `8.0` or `1e3`).",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--prompt-tokens-buckets tse a 2 8",
-    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+    example_bad: ex!("--prompt-tokens-buckets tse a 2 8"),
+    example_good: ex!("--prompt-tokens-buckets tse 1000 2 8"),
 };
 pub static BUCKETS_TSE_BASE: Rule = Rule {
     code: "VAL041",
@@ -348,8 +348,8 @@ pub static BUCKETS_TSE_BASE: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE base must be larger than 1,"),
     explanation: "The tse rule spaces buckets geometrically; its base must be greater than 1.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--prompt-tokens-buckets tse 1000 1 8",
-    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+    example_bad: ex!("--prompt-tokens-buckets tse 1000 1 8"),
+    example_good: ex!("--prompt-tokens-buckets tse 1000 2 8"),
 };
 pub static BUCKETS_TSE_COUNT: Rule = Rule {
     code: "VAL042",
@@ -357,8 +357,8 @@ pub static BUCKETS_TSE_COUNT: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE count must be positive, got:"),
     explanation: "The tse rule needs at least one bucket.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--prompt-tokens-buckets tse 1000 2 0",
-    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+    example_bad: ex!("--prompt-tokens-buckets tse 1000 2 0"),
+    example_good: ex!("--prompt-tokens-buckets tse 1000 2 8"),
 };
 pub static BUCKETS_TSE_MIDDLE: Rule = Rule {
     code: "VAL043",
@@ -366,8 +366,8 @@ pub static BUCKETS_TSE_MIDDLE: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE middle must be positive, got:"),
     explanation: "The tse rule's middle bucket boundary must be greater than 0.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--prompt-tokens-buckets tse 0 2 8",
-    example_good: "--prompt-tokens-buckets tse 1000 2 8",
+    example_bad: ex!("--prompt-tokens-buckets tse 0 2 8"),
+    example_good: ex!("--prompt-tokens-buckets tse 1000 2 8"),
 };
 pub static BUCKETS_DEFAULT_LEN: Rule = Rule {
     code: "VAL044",
@@ -375,8 +375,8 @@ pub static BUCKETS_DEFAULT_LEN: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} default rule should only have"),
     explanation: "The default bucket rule takes no values.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--generation-tokens-buckets default 1",
-    example_good: "--generation-tokens-buckets default",
+    example_bad: ex!("--generation-tokens-buckets default 1"),
+    example_good: ex!("--generation-tokens-buckets default"),
 };
 pub static BUCKETS_CUSTOM_LEN: Rule = Rule {
     code: "VAL045",
@@ -384,8 +384,8 @@ pub static BUCKETS_CUSTOM_LEN: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule requires at least"),
     explanation: "The custom bucket rule lists the bucket boundaries after `custom`; at least one is needed.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--generation-tokens-buckets custom",
-    example_good: "--generation-tokens-buckets custom 128 1024",
+    example_bad: ex!("--generation-tokens-buckets custom"),
+    example_good: ex!("--generation-tokens-buckets custom 128 1024"),
 };
 pub static BUCKETS_CUSTOM_NUMERIC: Rule = Rule {
     code: "VAL046",
@@ -393,8 +393,8 @@ pub static BUCKETS_CUSTOM_NUMERIC: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values must"),
     explanation: "Every custom bucket boundary must parse as a number.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--generation-tokens-buckets custom a",
-    example_good: "--generation-tokens-buckets custom 128",
+    example_bad: ex!("--generation-tokens-buckets custom a"),
+    example_good: ex!("--generation-tokens-buckets custom 128"),
 };
 pub static BUCKETS_CUSTOM_DUPLICATES: Rule = Rule {
     code: "VAL047",
@@ -402,8 +402,8 @@ pub static BUCKETS_CUSTOM_DUPLICATES: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should not"),
     explanation: "Custom bucket boundaries must be distinct numbers (`1` and `1.0` count as the same).",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--generation-tokens-buckets custom 1 1",
-    example_good: "--generation-tokens-buckets custom 1 2",
+    example_bad: ex!("--generation-tokens-buckets custom 1 1"),
+    example_good: ex!("--generation-tokens-buckets custom 1 2"),
 };
 pub static BUCKETS_CUSTOM_NEGATIVE: Rule = Rule {
     code: "VAL048",
@@ -411,8 +411,8 @@ pub static BUCKETS_CUSTOM_NEGATIVE: Rule = Rule {
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should be"),
     explanation: "Token-count bucket boundaries cannot be negative.",
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
-    example_bad: "--generation-tokens-buckets custom 1 -1",
-    example_good: "--generation-tokens-buckets custom 1 2",
+    example_bad: ex!("--generation-tokens-buckets custom 1 -1"),
+    example_good: ex!("--generation-tokens-buckets custom 1 2"),
 };
 pub static PRIORITY_SCHEDULE_POLICY: Rule = Rule {
     code: "VAL049",
@@ -420,8 +420,8 @@ pub static PRIORITY_SCHEDULE_POLICY: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "To use priority scheduling, schedule_policy"),
     explanation: "Priority scheduling orders requests by priority first and breaks ties with the schedule policy, which must then be fcfs or lof.",
     flags: &["--enable-priority-scheduling", "--schedule-policy"],
-    example_bad: "--enable-priority-scheduling --schedule-policy lpm",
-    example_good: "--enable-priority-scheduling --schedule-policy fcfs",
+    example_bad: ex!("--enable-priority-scheduling --schedule-policy lpm"),
+    example_good: ex!("--enable-priority-scheduling --schedule-policy fcfs"),
 };
 pub static W_PRIORITY_NO_DEFAULT: Rule = Rule {
     code: "VAL050",
@@ -429,8 +429,8 @@ pub static W_PRIORITY_NO_DEFAULT: Rule = Rule {
     sglang: warns("validation_hook.check_server_args", "--default-priority-value is not set while"),
     explanation: "Requests that carry no priority get None; setting --default-priority-value gives them a number.",
     flags: &["--enable-priority-scheduling", "--default-priority-value"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-priority-scheduling",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-priority-scheduling --default-priority-value 0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-priority-scheduling"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-priority-scheduling --default-priority-value 0"),
 };
 pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
     code: "VAL051",
@@ -438,8 +438,8 @@ pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
     sglang: warns("validation_hook.check_server_args", "--disable-priority-preemption has no effect"),
     explanation: "Priority preemption only exists under priority scheduling, so disabling it does nothing here.",
     flags: &["--disable-priority-preemption", "--enable-priority-scheduling"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-priority-preemption",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-priority-preemption --enable-priority-scheduling --default-priority-value 0",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disable-priority-preemption"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disable-priority-preemption --enable-priority-scheduling --default-priority-value 0"),
 };
 pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
     code: "VAL052",
@@ -447,8 +447,8 @@ pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
     sglang: warns("validation_hook.check_server_args", "--default-priority-value has no effect without"),
     explanation: "A default priority is only used by the priority scheduler.",
     flags: &["--default-priority-value", "--enable-priority-scheduling"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --default-priority-value 3",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --default-priority-value 3 --enable-priority-scheduling",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --default-priority-value 3"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --default-priority-value 3 --enable-priority-scheduling"),
 };
 pub static RETRACTION_PRIORITY: Rule = Rule {
     code: "VAL053",
@@ -456,8 +456,8 @@ pub static RETRACTION_PRIORITY: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "--retraction-policy priority requires --enable-priority-scheduling"),
     explanation: "Retracting by priority needs request priorities, which only exist with priority scheduling.",
     flags: &["--retraction-policy", "--enable-priority-scheduling"],
-    example_bad: "--retraction-policy priority",
-    example_good: "--retraction-policy priority --enable-priority-scheduling",
+    example_bad: ex!("--retraction-policy priority"),
+    example_good: ex!("--retraction-policy priority --enable-priority-scheduling"),
 };
 pub static HISPARSE_MODEL: Rule = Rule {
     code: "VAL148",
@@ -465,8 +465,8 @@ pub static HISPARSE_MODEL: Rule = Rule {
     sglang: raises("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"),
     explanation: "Hierarchical sparse attention (--enable-hisparse) offloads the KV cache of models with sparse attention: DeepSeek Sparse Attention models (DeepSeek V3.2, GLM-5 ..., whose config has index_topk), DeepSeek V4 and MiniMax M3 sparse. Other models cannot use it: leave it out.",
     flags: &["--enable-hisparse"],
-    example_bad: "--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hisparse --disable-radix-cache",
-    example_good: "--model-path meta-llama/Llama-3.1-8B-Instruct --disable-radix-cache",
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --enable-hisparse --disable-radix-cache"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --disable-radix-cache"),
 };
 pub static SCHEDULE_CONSERVATIVENESS: Rule = Rule {
     code: "VAL054",
@@ -474,8 +474,8 @@ pub static SCHEDULE_CONSERVATIVENESS: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "schedule_conservativeness must be non-negative"),
     explanation: "--schedule-conservativeness scales the scheduler's memory reservation; it cannot be negative.",
     flags: &["--schedule-conservativeness"],
-    example_bad: "--schedule-conservativeness -1",
-    example_good: "--schedule-conservativeness 1.0",
+    example_bad: ex!("--schedule-conservativeness -1"),
+    example_good: ex!("--schedule-conservativeness 1.0"),
 };
 pub static MINDSPORE_NPU: Rule = Rule {
     code: "VAL055",
@@ -483,8 +483,8 @@ pub static MINDSPORE_NPU: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "MindSpore model impl is only supported on"),
     explanation: "--model-impl mindspore runs models through MindSpore, which SGLang only supports on Huawei Ascend NPUs.",
     flags: &["--model-impl"],
-    example_bad: "--model-impl mindspore",
-    example_good: "--model-impl auto",
+    example_bad: ex!("--model-impl mindspore"),
+    example_good: ex!("--model-impl auto"),
 };
 pub static INSTANTTENSOR_DEVICE: Rule = Rule {
     code: "VAL056",
@@ -492,8 +492,8 @@ pub static INSTANTTENSOR_DEVICE: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "InstantTensor requires a CUDA-compatible"),
     explanation: "The instanttensor load format loads weights straight into GPU memory, so it needs --device cuda (CUDA or ROCm).",
     flags: &["--load-format", "--device"],
-    example_bad: "--load-format instanttensor --device cpu",
-    example_good: "--load-format safetensors --device cpu",
+    example_bad: ex!("--load-format instanttensor --device cpu"),
+    example_good: ex!("--load-format safetensors --device cpu"),
 };
 pub static METRICS_LABELS_HEADER: Rule = Rule {
     code: "VAL057",
@@ -501,8 +501,8 @@ pub static METRICS_LABELS_HEADER: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Please set --tokenizer-metrics-custom-labels-header"),
     explanation: "Custom metric labels are read from an HTTP header; with an empty header name there is nowhere to read them from.",
     flags: &["--tokenizer-metrics-allowed-custom-labels", "--tokenizer-metrics-custom-labels-header"],
-    example_bad: "--tokenizer-metrics-allowed-custom-labels team --tokenizer-metrics-custom-labels-header ''",
-    example_good: "--tokenizer-metrics-allowed-custom-labels team",
+    example_bad: ex!("--tokenizer-metrics-allowed-custom-labels team --tokenizer-metrics-custom-labels-header ''"),
+    example_good: ex!("--tokenizer-metrics-allowed-custom-labels team"),
 };
 pub static EXPORT_METRICS_DIR: Rule = Rule {
     code: "VAL058",
@@ -510,8 +510,8 @@ pub static EXPORT_METRICS_DIR: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "--export-metrics-to-file-dir is required"),
     explanation: "Exporting metrics to files needs the directory to write them to.",
     flags: &["--export-metrics-to-file", "--export-metrics-to-file-dir"],
-    example_bad: "--export-metrics-to-file",
-    example_good: "--export-metrics-to-file --export-metrics-to-file-dir /tmp/metrics",
+    example_bad: ex!("--export-metrics-to-file"),
+    example_good: ex!("--export-metrics-to-file --export-metrics-to-file-dir /tmp/metrics"),
 };
 pub static TWO_BATCH_OVERLAP: Rule = Rule {
     code: "VAL059",
@@ -519,8 +519,8 @@ pub static TWO_BATCH_OVERLAP: Rule = Rule {
     sglang: raises("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an"),
     explanation: "Two-batch overlap hides communication behind the other micro-batch's compute; it needs an expert-parallel all-to-all backend (--moe-a2a-backend) or, without one, attention data parallelism.",
     flags: &["--enable-two-batch-overlap", "--moe-a2a-backend", "--attn-dp-size"],
-    example_bad: "--enable-two-batch-overlap",
-    example_good: "--enable-two-batch-overlap --tp-size 8 --moe-a2a-backend deepep",
+    example_bad: ex!("--enable-two-batch-overlap"),
+    example_good: ex!("--enable-two-batch-overlap --tp-size 8 --moe-a2a-backend deepep"),
 };
 pub static QUANT_COMM_TP: Rule = Rule {
     code: "VAL060",
@@ -528,8 +528,8 @@ pub static QUANT_COMM_TP: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Communications quantization is only used"),
     explanation: "Quantized communication compresses tensor-parallel all-reduces; with --tp-size 1 there is no communication to compress.",
     flags: &["--enable-quant-communications", "--tp-size"],
-    example_bad: "--enable-quant-communications",
-    example_good: "--tp-size 2",
+    example_bad: ex!("--enable-quant-communications"),
+    example_good: ex!("--tp-size 2"),
 };
 pub static QUANT_COMM_NPU: Rule = Rule {
     code: "VAL061",
@@ -537,8 +537,8 @@ pub static QUANT_COMM_NPU: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "Communications quantization is only supported"),
     explanation: "Quantized communication is implemented for Ascend NPUs only.",
     flags: &["--enable-quant-communications", "--device"],
-    example_bad: "--enable-quant-communications --tp-size 2",
-    example_good: "--tp-size 2",
+    example_bad: ex!("--enable-quant-communications --tp-size 2"),
+    example_good: ex!("--tp-size 2"),
 };
 pub static SAMPLING_BACKEND_XPU: Rule = Rule {
     code: "VAL062",
@@ -546,8 +546,8 @@ pub static SAMPLING_BACKEND_XPU: Rule = Rule {
     sglang: raises("validation_hook.validate_device_sampling_backend", "--sampling-backend intel_xpu requires --device"),
     explanation: "The intel_xpu sampling kernels only exist on Intel GPUs.",
     flags: &["--sampling-backend", "--device"],
-    example_bad: "--sampling-backend intel_xpu",
-    example_good: "--sampling-backend flashinfer",
+    example_bad: ex!("--sampling-backend intel_xpu"),
+    example_good: ex!("--sampling-backend flashinfer"),
 };
 pub static GRPC_PORT_EQUALS_PORT: Rule = Rule {
     code: "VAL063",
@@ -555,8 +555,8 @@ pub static GRPC_PORT_EQUALS_PORT: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "--grpc-port ({cfg.grpc_port}) must differ"),
     explanation: "The gRPC server and the HTTP server would bind the same port.",
     flags: &["--grpc-port", "--port"],
-    example_bad: "--grpc-port 30000",
-    example_good: "--grpc-port 30001",
+    example_bad: ex!("--grpc-port 30000"),
+    example_good: ex!("--grpc-port 30001"),
 };
 pub static GC_THRESHOLD_LEN: Rule = Rule {
     code: "VAL064",
@@ -564,8 +564,8 @@ pub static GC_THRESHOLD_LEN: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "When setting gc_threshold, it must contain"),
     explanation: "--gc-threshold is passed to Python's gc.set_threshold, which takes at most three generation thresholds.",
     flags: &["--gc-threshold"],
-    example_bad: "--gc-threshold 1 2 3 4",
-    example_good: "--gc-threshold 1 2 3",
+    example_bad: ex!("--gc-threshold 1 2 3 4"),
+    example_good: ex!("--gc-threshold 1 2 3"),
 };
 pub static KV_CANARY_SWEEP: Rule = Rule {
     code: "VAL065",
@@ -573,8 +573,8 @@ pub static KV_CANARY_SWEEP: Rule = Rule {
     sglang: raises("validation_hook.check_server_args", "--kv-canary-sweep-interval requires --kv-canary"),
     explanation: "A periodic KV-canary sweep checks canaries that only exist when --kv-canary is log or raise.",
     flags: &["--kv-canary-sweep-interval", "--kv-canary"],
-    example_bad: "--kv-canary-sweep-interval 10",
-    example_good: "--kv-canary-sweep-interval 10 --kv-canary log",
+    example_bad: ex!("--kv-canary-sweep-interval 10"),
+    example_good: ex!("--kv-canary-sweep-interval 10 --kv-canary log"),
 };
 pub static WATERMARK_DEVICE: Rule = Rule {
     code: "VAL067",
@@ -582,8 +582,8 @@ pub static WATERMARK_DEVICE: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark requires --device cuda,"),
     explanation: "Output watermarking is implemented with CUDA sampling kernels.",
     flags: &["--enable-watermark", "--device"],
-    example_bad: "--enable-watermark --device cpu",
-    example_good: "--enable-watermark",
+    example_bad: ex!("--enable-watermark --device cpu"),
+    example_good: ex!("--enable-watermark"),
 };
 pub static WATERMARK_CUSTOM_LOGIT: Rule = Rule {
     code: "VAL068",
@@ -591,8 +591,8 @@ pub static WATERMARK_CUSTOM_LOGIT: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is incompatible with --enable-custom-logit-processor"),
     explanation: "A custom logit processor could undo the watermark bias, so the two cannot be combined.",
     flags: &["--enable-watermark", "--enable-custom-logit-processor"],
-    example_bad: "--enable-watermark --enable-custom-logit-processor",
-    example_good: "--enable-watermark",
+    example_bad: ex!("--enable-watermark --enable-custom-logit-processor"),
+    example_good: ex!("--enable-watermark"),
 };
 pub static WATERMARK_SAMPLING_BACKEND: Rule = Rule {
     code: "VAL069",
@@ -600,8 +600,8 @@ pub static WATERMARK_SAMPLING_BACKEND: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark does not support custom"),
     explanation: "Watermarking hooks into SGLang's built-in samplers only.",
     flags: &["--enable-watermark", "--sampling-backend"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static WATERMARK_DLLM: Rule = Rule {
     code: "VAL070",
@@ -609,8 +609,8 @@ pub static WATERMARK_DLLM: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with diffusion"),
     explanation: "Diffusion LLM decoding does not sample token by token, so the watermark cannot be applied.",
     flags: &["--enable-watermark", "--dllm-algorithm"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static WATERMARK_PD: Rule = Rule {
     code: "VAL071",
@@ -618,8 +618,8 @@ pub static WATERMARK_PD: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with PD"),
     explanation: "Watermark state is not carried between prefill and decode servers.",
     flags: &["--enable-watermark", "--disaggregation-mode"],
-    example_bad: "--enable-watermark --disaggregation-mode prefill",
-    example_good: "--disaggregation-mode prefill",
+    example_bad: ex!("--enable-watermark --disaggregation-mode prefill"),
+    example_good: ex!("--disaggregation-mode prefill"),
 };
 pub static WATERMARK_REJECTION_SAMPLING: Rule = Rule {
     code: "VAL074",
@@ -627,8 +627,8 @@ pub static WATERMARK_REJECTION_SAMPLING: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is incompatible with --speculative-use-rejection-sampling"),
     explanation: "Rejection sampling for speculative decoding would change the watermarked distribution.",
     flags: &["--enable-watermark", "--speculative-use-rejection-sampling"],
-    example_bad: "--enable-watermark --speculative-use-rejection-sampling",
-    example_good: "--enable-watermark",
+    example_bad: ex!("--enable-watermark --speculative-use-rejection-sampling"),
+    example_good: ex!("--enable-watermark"),
 };
 pub static WATERMARK_RUST_SERVER: Rule = Rule {
     code: "VAL075",
@@ -636,8 +636,8 @@ pub static WATERMARK_RUST_SERVER: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with SGLANG_RUST_SERVER"),
     explanation: "The Rust HTTP server does not implement watermarking.",
     flags: &["--enable-watermark"],
-    example_bad: "",
-    example_good: "",
+    example_bad: ex!(""),
+    example_good: ex!(""),
 };
 pub static WATERMARK_CONFIG_NEEDS_ENABLE: Rule = Rule {
     code: "VAL099",
@@ -645,8 +645,8 @@ pub static WATERMARK_CONFIG_NEEDS_ENABLE: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--watermark-config requires --enable-watermark"),
     explanation: "--watermark-config only sets up the watermark; it is switched on by --enable-watermark, so a config without it is taken as a mistake.",
     flags: &["--watermark-config", "--enable-watermark"],
-    example_bad: "--watermark-config '{\"key\": \"ab12\"}'",
-    example_good: "--watermark-config '{\"key\": \"ab12\"}' --enable-watermark",
+    example_bad: ex!("--watermark-config '{\"key\": \"ab12\"}'"),
+    example_good: ex!("--watermark-config '{\"key\": \"ab12\"}' --enable-watermark"),
 };
 pub static WATERMARK_KEY_B_NEEDS_KEY: Rule = Rule {
     code: "VAL100",
@@ -654,8 +654,8 @@ pub static WATERMARK_KEY_B_NEEDS_KEY: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "watermark key_b requires a server key"),
     explanation: "key_b is the second key of a two-key watermark mix; it only makes sense next to the primary \"key\" in --watermark-config.",
     flags: &["--watermark-config", "--enable-watermark"],
-    example_bad: "--enable-watermark --watermark-config '{\"key_b\": \"cd34\"}'",
-    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\"}'",
+    example_bad: ex!("--enable-watermark --watermark-config '{\"key_b\": \"cd34\"}'"),
+    example_good: ex!("--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\"}'"),
 };
 pub static WATERMARK_MIXING_RANGE: Rule = Rule {
     code: "VAL101",
@@ -663,8 +663,8 @@ pub static WATERMARK_MIXING_RANGE: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "watermark mixing_probability must be strictly"),
     explanation: "mixing_probability is how often the second key (key_b) is used instead of the first; 0 or 1 would mean only one key, which is a one-key watermark.",
     flags: &["--watermark-config", "--enable-watermark"],
-    example_bad: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 1}'",
-    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 0.3}'",
+    example_bad: ex!("--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 1}'"),
+    example_good: ex!("--enable-watermark --watermark-config '{\"key\": \"ab12\", \"key_b\": \"cd34\", \"mixing_probability\": 0.3}'"),
 };
 pub static WATERMARK_MIXING_NEEDS_KEY_B: Rule = Rule {
     code: "VAL102",
@@ -672,8 +672,8 @@ pub static WATERMARK_MIXING_NEEDS_KEY_B: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "watermark mixing_probability requires key_b"),
     explanation: "A mixing_probability other than the default 0.5 chooses between two keys, so it needs key_b as well as key.",
     flags: &["--watermark-config", "--enable-watermark"],
-    example_bad: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"mixing_probability\": 0.3}'",
-    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\"}'",
+    example_bad: ex!("--enable-watermark --watermark-config '{\"key\": \"ab12\", \"mixing_probability\": 0.3}'"),
+    example_good: ex!("--enable-watermark --watermark-config '{\"key\": \"ab12\"}'"),
 };
 pub static WATERMARK_MAX_PROBABILITY_RANGE: Rule = Rule {
     code: "VAL103",
@@ -681,8 +681,8 @@ pub static WATERMARK_MAX_PROBABILITY_RANGE: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "watermark max_probability must be greater"),
     explanation: "max_probability caps the probability of a watermarked token; it is a probability, so it must lie in (0, 1].",
     flags: &["--watermark-config", "--enable-watermark"],
-    example_bad: "--enable-watermark --watermark-config '{\"max_probability\": 0}'",
-    example_good: "--enable-watermark --watermark-config '{\"max_probability\": 0.9}'",
+    example_bad: ex!("--enable-watermark --watermark-config '{\"max_probability\": 0}'"),
+    example_good: ex!("--enable-watermark --watermark-config '{\"max_probability\": 0.9}'"),
 };
 pub static WATERMARK_DEFAULTS_NEED_KEY: Rule = Rule {
     code: "VAL104",
@@ -690,8 +690,8 @@ pub static WATERMARK_DEFAULTS_NEED_KEY: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "watermark default_enabled and enforce_all"),
     explanation: "default_enabled and enforce_all watermark requests that did not bring their own key, so the server needs its own \"key\" in --watermark-config.",
     flags: &["--watermark-config", "--enable-watermark"],
-    example_bad: "--enable-watermark --watermark-config '{\"enforce_all\": true}'",
-    example_good: "--enable-watermark --watermark-config '{\"key\": \"ab12\", \"enforce_all\": true}'",
+    example_bad: ex!("--enable-watermark --watermark-config '{\"enforce_all\": true}'"),
+    example_good: ex!("--enable-watermark --watermark-config '{\"key\": \"ab12\", \"enforce_all\": true}'"),
 };
 pub static LOAD_PUBLISH_NEEDS_KV_EVENTS: Rule = Rule {
     code: "VAL076",
@@ -699,8 +699,8 @@ pub static LOAD_PUBLISH_NEEDS_KV_EVENTS: Rule = Rule {
     sglang: raises("validation_hook.check_load_publish_args", "--load-publish-endpoint requires --kv-events-config:"),
     explanation: "Load publishing is advertised through the KV-events publisher, so --kv-events-config with an active publisher is required.",
     flags: &["--load-publish-endpoint", "--kv-events-config"],
-    example_bad: "--load-publish-endpoint auto",
-    example_good: "--load-publish-endpoint off",
+    example_bad: ex!("--load-publish-endpoint auto"),
+    example_good: ex!("--load-publish-endpoint off"),
 };
 
 pub static LOAD_PUBLISH_INACTIVE_PUBLISHER: Rule = Rule {
@@ -709,8 +709,8 @@ pub static LOAD_PUBLISH_INACTIVE_PUBLISHER: Rule = Rule {
     sglang: raises("validation_hook.check_load_publish_args", "--load-publish-endpoint needs an active --kv-events-config"),
     explanation: "Load publishing rides on the KV-events publisher, so --kv-events-config must name a real publisher (e.g. zmq, the default is null) with an endpoint.",
     flags: &["--load-publish-endpoint", "--kv-events-config"],
-    example_bad: "--load-publish-endpoint auto --kv-events-config {}",
-    example_good: "--load-publish-endpoint off --kv-events-config {}",
+    example_bad: ex!("--load-publish-endpoint auto --kv-events-config {}"),
+    example_good: ex!("--load-publish-endpoint off --kv-events-config {}"),
 };
 
 /// The device SGLang runs on: `--device`, else `get_device()` (serving_hook's

@@ -17,8 +17,8 @@ pub static DSA_DCP_HISPARSE_HICACHE: Rule = Rule {
     sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support HiSparse or HiCache."),
     explanation: "Decode context parallelism (--dcp-size above 1) splits a DSA model's KV cache across ranks by token; HiSparse's and the hierarchical cache's host copies do not follow that split, so SGLang refuses either with DCP.",
     flags: &["--dcp-size", "--enable-hisparse", "--enable-hierarchical-cache"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --enable-hierarchical-cache"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2"),
 };
 
 pub static DSA_DCP_PD: Rule = Rule {
@@ -27,8 +27,8 @@ pub static DSA_DCP_PD: Rule = Rule {
     sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support PD disaggregation."),
     explanation: "A DSA model's decode context parallelism has no KV transfer layout for PD disaggregation yet: --dcp-size above 1 is refused on a prefill or decode worker.",
     flags: &["--dcp-size", "--disaggregation-mode"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --disaggregation-mode decode",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode decode",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --disaggregation-mode decode"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --disaggregation-mode decode"),
 };
 
 pub static DSA_DCP_EAGLE_TOPK: Rule = Rule {
@@ -37,8 +37,8 @@ pub static DSA_DCP_EAGLE_TOPK: Rule = Rule {
     sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP requires --speculative-eagle-topk 1."),
     explanation: "With decode context parallelism a DSA model verifies one draft chain only: --speculative-eagle-topk must be 1 (or unset).",
     flags: &["--dcp-size", "--speculative-eagle-topk"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 2",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 1",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 2"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --dcp-size 2 --speculative-algorithm EAGLE --speculative-eagle-topk 1"),
 };
 
 pub static DSA_CP_SINGLE_MACHINE: Rule = Rule {
@@ -47,8 +47,8 @@ pub static DSA_CP_SINGLE_MACHINE: Rule = Rule {
     sglang: raises("model_overrides.deepseek_v2._deepseek_family_overrides", "Context parallel only supports single machine (tp_size <= 8)"),
     explanation: "DSA prefill context parallelism (--enable-prefill-cp) has precision issues across machines; SGLang accepts it with a TP size of 8 at most.",
     flags: &["--tp-size", "--enable-prefill-cp"],
-    example_bad: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 16 --nnodes 2 --enable-prefill-cp --cp-strategy interleave",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 16 --nnodes 2 --enable-prefill-cp --cp-strategy interleave"),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static DSA_INTERLEAVE_CP_DP: Rule = Rule {
@@ -58,8 +58,8 @@ pub static DSA_INTERLEAVE_CP_DP: Rule = Rule {
     explanation: "SGLang 0.5.18's DSA prefill context parallelism with the interleave strategy spans the whole TP group (attn_cp_size = tp_size / dp_size with one attention DP rank): a --dp-size above 1 is refused. Leave --dp-size out (or use the zigzag strategy, which runs with DeepEP).",
     flags: &["--dp-size", "--enable-prefill-cp"],
     // (examples are checked on 0.5.23, whose provider derives the attention DP size instead)
-    example_bad: "",
-    example_good: "--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave",
+    example_bad: ex!(""),
+    example_good: ex!("--model-path deepseek-ai/DeepSeek-V3.2 --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
 };
 
 pub static RULES: &[&Rule] = &[&DSA_DCP_HISPARSE_HICACHE, &DSA_DCP_PD, &DSA_DCP_EAGLE_TOPK, &DSA_CP_SINGLE_MACHINE, &DSA_INTERLEAVE_CP_DP];

@@ -15,8 +15,8 @@ pub static DCP_DSPARK_NEEDS_STATIC_VERIFY: Rule = Rule {
     sglang: raises("model_overrides.kimi_k3._kimi_k3_overrides", "Kimi-K3 DCP + DSPARK currently requires"),
     explanation: "With decode context parallelism (--dcp-size above 1), Kimi-K3's DSPARK target verify runs on the decode attention backend's DCP path, which has been validated only with the static ragged-verify layout; SGLang refuses SGLANG_RAGGED_VERIFY_MODE=compact or cap-accept there.",
     flags: &["--dcp-size", "--speculative-algorithm"],
-    example_bad: "SGLANG_RAGGED_VERIFY_MODE=compact python -m sglang.launch_server --model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --speculative-algorithm DSPARK",
-    example_good: "python -m sglang.launch_server --model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --speculative-algorithm DSPARK",
+    example_bad: ex!("SGLANG_RAGGED_VERIFY_MODE=compact python -m sglang.launch_server --model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --speculative-algorithm DSPARK"),
+    example_good: ex!("python -m sglang.launch_server --model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --speculative-algorithm DSPARK"),
 };
 
 pub static DCP_DECODE_BACKEND: Rule = Rule {
@@ -25,8 +25,8 @@ pub static DCP_DECODE_BACKEND: Rule = Rule {
     sglang: raises("model_overrides.kimi_k3._kimi_k3_overrides", "Decode attention backend for Kimi-K3 DCP must be"),
     explanation: "Kimi-K3 with decode context parallelism (--dcp-size above 1) decodes with an MLA kernel that merges the partial attention of the DCP ranks: only cutedsl_mla (the default) and aiter have it.",
     flags: &["--dcp-size", "--decode-attention-backend", "--attention-backend"],
-    example_bad: "--model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --decode-attention-backend triton",
-    example_good: "--model-path moonshotai/Kimi-K3 --tp-size 8 --decode-attention-backend triton",
+    example_bad: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --decode-attention-backend triton"),
+    example_good: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --decode-attention-backend triton"),
 };
 
 pub static DCP_CUTEDSL_NEEDS_FLASHINFER: Rule = Rule {
@@ -35,8 +35,8 @@ pub static DCP_CUTEDSL_NEEDS_FLASHINFER: Rule = Rule {
     sglang: raises("model_overrides.kimi_k3._require_kimi_k3_cutedsl_dcp_support", "Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires FlashInfer"),
     explanation: "Kimi-K3's decode context parallelism decodes with cutedsl_mla unless --decode-attention-backend aiter is given, and that kernel comes from FlashInfer (0.6.17 or newer): on a machine without FlashInfer (ROCm, CPU) SGLang stops.",
     flags: &["--dcp-size", "--decode-attention-backend"],
-    example_bad: "--model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8",
-    example_good: "--model-path moonshotai/Kimi-K3 --tp-size 8",
+    example_bad: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8"),
+    example_good: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8"),
 };
 
 pub static DCP_AITER_NEEDS_GLUON: Rule = Rule {
@@ -45,8 +45,8 @@ pub static DCP_AITER_NEEDS_GLUON: Rule = Rule {
     sglang: raises("model_overrides.kimi_k3._require_kimi_k3_aiter_gluon_dcp_support", "Kimi-K3 DCP with decode_attention_backend='aiter' requires"),
     explanation: "Kimi-K3's decode context parallelism with --decode-attention-backend aiter needs aiter's Gluon MLA kernel (ROCm, aiter with Triton 3.7 or newer, SGLANG_AITER_MLA_GLUON not turned off); without it SGLang stops.",
     flags: &["--dcp-size", "--decode-attention-backend"],
-    example_bad: "--model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --decode-attention-backend aiter",
-    example_good: "--model-path moonshotai/Kimi-K3 --tp-size 8 --decode-attention-backend aiter",
+    example_bad: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --dcp-size 8 --decode-attention-backend aiter"),
+    example_good: ex!("--model-path moonshotai/Kimi-K3 --tp-size 8 --decode-attention-backend aiter"),
 };
 
 pub static RULES: &[&Rule] = &[&DCP_DSPARK_NEEDS_STATIC_VERIFY, &DCP_DECODE_BACKEND, &DCP_CUTEDSL_NEEDS_FLASHINFER, &DCP_AITER_NEEDS_GLUON];

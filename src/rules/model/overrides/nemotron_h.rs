@@ -14,8 +14,8 @@ pub static EXPERT_REMAP_TRTLLM: Rule = Rule {
     sglang: raises("model_overrides.nemotron_h._validate_expert_remap", "flashinfer_trtllm routes inside the kernel"),
     explanation: "EPLB, redundant experts (--ep-num-redundant-experts) and a non-trivial --init-expert-location remap logical experts to physical ones before the MoE kernel; FlashInfer's TRT-LLM MoE routes inside the kernel and cannot take that remap on Nemotron-H. Its routed variant (flashinfer_trtllm_routed) can.",
     flags: &["--moe-runner-backend", "--enable-eplb", "--ep-num-redundant-experts", "--init-expert-location"],
-    example_bad: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_trtllm",
-    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_trtllm_routed",
+    example_bad: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_trtllm"),
+    example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_trtllm_routed"),
 };
 
 pub static EPLB_CUTEDSL_NO_A2A: Rule = Rule {
@@ -24,8 +24,8 @@ pub static EPLB_CUTEDSL_NO_A2A: Rule = Rule {
     sglang: raises("model_overrides.nemotron_h._validate_expert_remap", "flashinfer_cutedsl without an a2a backend"),
     explanation: "When EPLB rebalances Nemotron-H's experts, FlashInfer's CuTe DSL MoE without an all-to-all backend keeps its expert scales where they were, so SGLang refuses it: use flashinfer_trtllm_routed, or an --moe-a2a-backend.",
     flags: &["--moe-runner-backend", "--enable-eplb", "--moe-a2a-backend"],
-    example_bad: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_cutedsl",
-    example_good: "--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_trtllm_routed",
+    example_bad: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_cutedsl"),
+    example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --ep-size 8 --enable-eplb --moe-runner-backend flashinfer_trtllm_routed"),
 };
 
 pub static RULES: &[&Rule] = &[&EXPERT_REMAP_TRTLLM, &EPLB_CUTEDSL_NO_A2A];

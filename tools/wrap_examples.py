@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Wraps every rule example command written as a bare string literal (`example_bad: "..."`,
+`example_good: r#"..."#`) in `ex!(..)` (src/lib.rs), which leaves it out of the page's wasm.
+Idempotent: run it after adding rules (src/rules/mod.rs tests::examples_are_left_out_of_the_wasm
+names any left bare). Run from the repository root."""
+import re,sys,subprocess
+mode = "macro"
+files=subprocess.run(['grep','-rlE','example_(bad|good): ','src','--include=*.rs'],capture_output=True,text=True).stdout.split()
+total=0
+def lit_end(t,i):
+    # t[i] starts a literal; return end index (exclusive)
+    if t[i]=='"':
+        j=i+1
+        while t[j]!='"':
+            j+= 2 if t[j]=='\\' else 1
+        return j+1
+    m=re.match(r'r(#*)"',t[i:])
+    if m:
+        close='"'+m.group(1)
+        j=t.index(close,i+len(m.group(0)))
+        return j+len(close)
+    return None
+for f in files:
+    t=open(f).read(); out=[]; pos=0; n=0
+    for m in re.finditer(r'example_(bad|good): ',t):
+        i=m.end()
+        if i<pos: continue
+        e=lit_end(t,i)
+        if e is None: continue
+        out.append(t[pos:i]); lit=t[i:e]
+        out.append('""' if mode=='blank' else f'ex!({lit})'); pos=e; n+=1
+    out.append(t[pos:]); total+=n
+    if n: open(f,'w').write(''.join(out))
+print(f"wrapped {total}")
