@@ -3,8 +3,9 @@
 `example_good: r#"..."#`) in `ex!(..)` (src/lib.rs), which leaves it out of the page's wasm.
 Idempotent: run it after adding rules (src/rules/mod.rs tests::examples_are_left_out_of_the_wasm
 names any left bare). Run from the repository root."""
-import re,sys,subprocess
-mode = "macro"
+import re
+import subprocess
+
 files=subprocess.run(['grep','-rlE','example_(bad|good): ','src','--include=*.rs'],capture_output=True,text=True).stdout.split()
 total=0
 def lit_end(t,i):
@@ -28,7 +29,7 @@ for f in files:
         e=lit_end(t,i)
         if e is None: continue
         out.append(t[pos:i]); lit=t[i:e]
-        out.append('""' if mode=='blank' else f'ex!({lit})'); pos=e; n+=1
+        out.append(f'ex!({lit})'); pos=e; n+=1
     out.append(t[pos:]); total+=n
     if n: open(f,'w').write(''.join(out))
 print(f"wrapped {total}")
