@@ -55,10 +55,12 @@ fn a_check_that_reads_a_templated_value_is_not_run_and_says_so() {
     assert_eq!(codes(&report, Severity::Error), Vec::<&str>::new(), "{:#?}", findings(&report));
     assert_eq!(findings(&report).iter().filter(|d| d.code == "SRC002").count(), 2);
     assert!(report.accepted);
-    assert_eq!(unknown_value_checks(&report), 1);
+    // the tp-size check, and the model source's load (a templated --model-path)
+    assert_eq!(unknown_value_checks(&report), 2);
     let c = &report.commands[0].command;
+    assert!(c.not_run.iter().any(|n| n.site == "configs.model_config.load_pointer_head" && n.reason == NotRunReason::UnknownValue), "{:?}", c.not_run);
     let note = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks).unwrap();
-    assert!(note.contains("1 check depends on a value not known here (a template)"), "{note}");
+    assert!(note.contains("2 checks depend on values not known here (templates)"), "{note}");
 }
 
 #[test]
