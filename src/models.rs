@@ -316,6 +316,12 @@ pub struct ModelLists {
     /// A predicate-keyed provider claims every architecture whose name contains one of these.
     #[serde(default)]
     pub model_override_architecture_substrings: Vec<String>,
+    /// The DeepSeek family: the architectures `_deepseek_family_overrides` is registered for,
+    /// and those of the model-specific step's DeepSeek branch (`model_arch in [...]`).
+    #[serde(default)]
+    pub deepseek_family_override_architectures: Vec<String>,
+    #[serde(default)]
+    pub deepseek_family_hook_architectures: Vec<String>,
     /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
     #[serde(default)]
     pub encoder_decoder_architectures: Vec<String>,
@@ -1236,5 +1242,22 @@ mod tests {
         assert_eq!(text_config_key(&cfg, None), Some("thinker_config"));
         // SGLang reads a Llava*ForCausalLM's own top-level config
         assert_eq!(text_config_key(&cfg, Some("LlavaLlamaForCausalLM")), None);
+    }
+
+    #[test]
+    fn the_deepseek_family_is_each_releases_own() {
+        // (read from each release's source by tools/build_catalog.py --lists-only: GLM-5-Next,
+        // HYV4 and dots.3 joined the family after 0.5.18; Longcat's NextN draft has the
+        // provider but not the model-specific branch)
+        let (old, new) = (builtin_lists("0.5.18").unwrap(), builtin_lists("0.5.23").unwrap());
+        let has = |l: &Vec<String>, a: &str| l.iter().any(|x| x == a);
+        for lists in [old, new] {
+            assert!(has(&lists.deepseek_family_hook_architectures, "DeepseekV3ForCausalLM"));
+            assert!(has(&lists.deepseek_family_override_architectures, "LongcatFlashForCausalLMNextN"));
+            assert!(!has(&lists.deepseek_family_hook_architectures, "LongcatFlashForCausalLMNextN"));
+        }
+        assert!(has(&new.deepseek_family_hook_architectures, "Glm5NextForConditionalGeneration"));
+        assert!(!has(&old.deepseek_family_hook_architectures, "Glm5NextForConditionalGeneration"));
+        assert!(!has(&old.deepseek_family_override_architectures, "HYV4ForCausalLM"));
     }
 }

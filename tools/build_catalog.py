@@ -559,6 +559,30 @@ def release_lists(sglang_dir: str) -> dict:
         assert found and all(predicate(x) for x in found) and not predicate("LlamaForCausalLM"), found
         substrings.extend(found)
     lists["model_override_architecture_substrings"] = sorted(set(substrings))
+    # The DeepSeek family: the architectures `_deepseek_family_overrides` is registered for, and
+    # those of the model-specific step's DeepSeek branch (`model_arch in [...]` naming
+    # DeepseekV3ForCausalLM; model_hook.handle_model_specific_adjustments, before the hook modules
+    # ServerArgs._handle_model_specific_adjustments).
+    lists["deepseek_family_override_architectures"] = sorted(
+        arch for arch, fns in B._MODEL_OVERRIDE_FNS.items() if any(fn.__name__ == "_deepseek_family_overrides" for fn in fns))
+    import sglang.srt.server_args as SA_
+    try:
+        MH = importlib.import_module("sglang.srt.arg_groups.model_hook")
+        step_sources = [(MH, "handle_model_specific_adjustments")]
+    except ImportError:
+        step_sources = [(SA_, "_handle_model_specific_adjustments")]
+    family_branch = []
+    for mod, name in step_sources:
+        step_tree = ast.parse(open(mod.__file__).read())
+        step_fn = next(n for n in ast.walk(step_tree) if isinstance(n, ast.FunctionDef) and n.name == name)
+        for node in ast.walk(step_fn):
+            if (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch"
+                    and isinstance(node.ops[0], ast.In) and isinstance(node.comparators[0], ast.List)):
+                names = _strings_in(node.comparators[0])
+                if "DeepseekV3ForCausalLM" in names:
+                    family_branch.extend(names)
+    assert family_branch, "the model-specific step's DeepSeek branch not found"
+    lists["deepseek_family_hook_architectures"] = sorted(set(family_branch))
     # model_hook.handle_language_model_only: the architectures --language-model-only accepts, in
     # SGLang's order (its message prints the list).
     from sglang.srt.server_args import ServerArgs

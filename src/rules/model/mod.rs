@@ -255,22 +255,12 @@ pub static RULES: &[&Rule] = &[
     &DSA_TILELANG_FP8_KV_ON_CUDA,
 ];
 
-/// The architectures of the hook's DeepSeek-family branch (the list in
-/// `handle_model_specific_adjustments`; `overrides._DEEPSEEK_FAMILY_ARCHS` less the NextN drafts
-/// of Longcat).
-const DEEPSEEK_FAMILY: &[&str] = &[
-    "DeepseekV3ForCausalLM",
-    "DeepseekV32ForCausalLM",
-    "KimiK25ForConditionalGeneration",
-    "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration",
-    "GlmMoeDsaForCausalLM",
-    "Glm5NextForConditionalGeneration",
-    "HYV4ForCausalLM",
-    "HYV4ForCausalLMNextN",
-    "LongcatFlashForCausalLM",
-    "Dots3NoteForCausalLM",
-];
+/// Whether `arch` takes the model-specific step's DeepSeek-family branch in the checked release
+/// (its `model-lists.json`, read from its source; `overrides._DEEPSEEK_FAMILY_ARCHS` less
+/// Longcat's NextN draft in 0.5.23).
+fn in_deepseek_family_branch(ctx: &Ctx, arch: &str) -> bool {
+    crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.deepseek_family_hook_architectures.iter().any(|a| a == arch))
+}
 
 /// `overrides._MAMBA_RADIX_CACHE_ARCHS`: architectures whose Mamba radix cache the resolution
 /// pass arms by name (SGLang 0.5.23).
@@ -463,10 +453,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // the fields they may assign are reported as not known.)
     // The model override providers: what they declare, readers see from here on.
     // `_deepseek_family_overrides` checks before it declares.
-    if overrides::deepseek_v2::ARCHITECTURES.contains(&arch) {
+    if overrides::deepseek_v2::registered_for(ctx.release.version, arch) {
         overrides::deepseek_v2::validate_deepseek_family_overrides(ctx, arch)?;
     }
-    if let Some(provider) = overrides::modelled(arch) {
+    if let Some(provider) = overrides::modelled(ctx.release.version, arch) {
         match provider(ctx)? {
             Some(declared) => {
                 for (field, value) in declared {
@@ -481,7 +471,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     }
     // SGLang 0.5.18's providers this build does not replay whole: the attention backend they
     // declare, where it is known (readers from here on see it through the declaration stash).
-    if ctx.release.version == "0.5.18" && overrides::modelled(arch).is_none() {
+    if ctx.release.version == "0.5.18" && overrides::modelled(ctx.release.version, arch).is_none() {
         if let Some(Some(backend)) = crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) {
             ctx.cfg.set(f::attention_backend, PyValue::Str(backend.to_string()));
         }
@@ -490,7 +480,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         kimi_k3_hook::apply_kimi_k3_linear_attn_defaults(ctx);
         kimi_k3_hook::apply_kimi_k3_spec_backend_defaults(ctx);
     }
-    if DEEPSEEK_FAMILY.contains(&arch) {
+    if in_deepseek_family_branch(ctx, arch) {
         deepseek_family(ctx, arch, model.derived.is_dsa, model.raw)?;
     } else if arch == "DeepseekV4ForCausalLM" {
         // `apply_deepseek_v4_defaults` runs before the family branches, `validate_*` in this one:
@@ -563,7 +553,7 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     let Some(model) = ctx.model else { return false };
     let Some(arch) = model.architecture else { return false };
     let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return false };
-    let replayed = overrides::modelled(arch).is_some();
+    let replayed = overrides::modelled(ctx.release.version, arch).is_some();
     if lists.model_override_architectures.is_empty() || (lists.has_model_override(arch) && !replayed) {
         return false;
     }
@@ -572,7 +562,7 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     // The hybrid Mamba architectures SGLang names: their radix-cache handling is replayed
     // (`handle_mamba_radix_cache` says where it is not).
     let mamba_by_name = lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && !lists.linear_attn_spec_architectures.iter().any(|a| a == arch);
-    (!named(DEEPSEEK_FAMILY) || (replayed && deepseek_family_path_modelled(ctx)))
+    (!in_deepseek_family_branch(ctx, arch) || (replayed && deepseek_family_path_modelled(ctx)))
         && (!named(BRANCH_ARCHS) || replayed)
         && (mamba_by_name || (!named(MAMBA_RADIX_CACHE_ARCHS) && model.derived.is_hybrid_linear_attention == Some(false)))
 }

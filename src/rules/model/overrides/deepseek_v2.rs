@@ -64,21 +64,11 @@ pub static DSA_INTERLEAVE_CP_DP: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&DSA_DCP_HISPARSE_HICACHE, &DSA_DCP_PD, &DSA_DCP_EAGLE_TOPK, &DSA_CP_SINGLE_MACHINE, &DSA_INTERLEAVE_CP_DP];
 
-/// The architectures SGLang registers `_deepseek_family_overrides` for.
-pub const ARCHITECTURES: &[&str] = &[
-    "DeepseekV3ForCausalLM",
-    "DeepseekV32ForCausalLM",
-    "KimiK25ForConditionalGeneration",
-    "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration",
-    "GlmMoeDsaForCausalLM",
-    "Glm5NextForConditionalGeneration",
-    "HYV4ForCausalLM",
-    "HYV4ForCausalLMNextN",
-    "LongcatFlashForCausalLM",
-    "LongcatFlashForCausalLMNextN",
-    "Dots3NoteForCausalLM",
-];
+/// Whether the release registers `_deepseek_family_overrides` for `arch` (its
+/// `model-lists.json`, read from its source).
+pub fn registered_for(release: &str, arch: &str) -> bool {
+    crate::models::builtin_lists(release).is_some_and(|l| l.deepseek_family_override_architectures.iter().any(|a| a == arch))
+}
 
 fn is_hyv4(arch: &str) -> bool {
     matches!(arch, "HYV4ForCausalLM" | "HYV4ForCausalLMNextN")

@@ -39,8 +39,9 @@ macro_rules! declares_only {
 }
 
 /// The replayed providers for `architecture`, all SGLang registers for it (one function
-/// replays them in their registration order).
-pub fn modelled(architecture: &str) -> Option<Provider> {
+/// replays them in their registration order). The DeepSeek family's architectures are the
+/// release's own (`model-lists.json`): none where this build has no lists for `release`.
+pub fn modelled(release: &str, architecture: &str) -> Option<Provider> {
     match architecture {
         "Llama4ForConditionalGeneration" | "Llama4ForCausalLM" => Some(declares_only!(llama4::llama4_overrides)),
         "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration" => Some(declares_only!(gemma4::gemma4_overrides)),
@@ -50,7 +51,7 @@ pub fn modelled(architecture: &str) -> Option<Provider> {
         "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
         "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
         "DeepseekV4ForCausalLM" => Some(declares_only!(deepseek_v4::deepseek_v4_overrides)),
-        a if deepseek_v2::ARCHITECTURES.contains(&a) => Some(declares_only!(deepseek_v2::deepseek_family_overrides)),
+        a if deepseek_v2::registered_for(release, a) => Some(declares_only!(deepseek_v2::deepseek_family_overrides)),
         _ => None,
     }
 }
