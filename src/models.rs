@@ -322,6 +322,12 @@ pub struct ModelLists {
     pub deepseek_family_override_architectures: Vec<String>,
     #[serde(default)]
     pub deepseek_family_hook_architectures: Vec<String>,
+    /// moe_hook: `validate_flashinfer_megamoe_model`'s `validated_architectures` (sorted) and
+    /// `configs/moe_model_registry.py`'s DeepEP v2 models.
+    #[serde(default)]
+    pub megamoe_validated_architectures: Vec<String>,
+    #[serde(default)]
+    pub deepep_v2_architectures: Vec<String>,
     /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
     #[serde(default)]
     pub encoder_decoder_architectures: Vec<String>,

@@ -583,6 +583,25 @@ def release_lists(sglang_dir: str) -> dict:
                     family_branch.extend(names)
     assert family_branch, "the model-specific step's DeepSeek branch not found"
     lists["deepseek_family_hook_architectures"] = sorted(set(family_branch))
+    # moe_hook: the architectures FlashInfer MegaMOE is validated for
+    # (validate_flashinfer_megamoe_model's `validated_architectures`) and the DeepEP v2 models
+    # SGLang registers itself (configs/moe_model_registry.py); none before the releases that have them.
+    megamoe = []
+    try:
+        MOE = importlib.import_module("sglang.srt.arg_groups.moe_hook")
+        moe_tree = ast.parse(open(MOE.__file__).read())
+        fn = next((n for n in ast.walk(moe_tree) if isinstance(n, ast.FunctionDef) and n.name == "validate_flashinfer_megamoe_model"), None)
+        for node in ast.walk(fn) if fn else ():
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "validated_architectures" for t in node.targets):
+                megamoe = _strings_in(node.value)
+    except ImportError:
+        pass
+    lists["megamoe_validated_architectures"] = sorted(set(megamoe))
+    try:
+        REG = importlib.import_module("sglang.srt.configs.moe_model_registry")
+        lists["deepep_v2_architectures"] = sorted(REG._DEEPEP_V2_MODELS)
+    except ImportError:
+        lists["deepep_v2_architectures"] = []
     # model_hook.handle_language_model_only: the architectures --language-model-only accepts, in
     # SGLang's order (its message prints the list).
     from sglang.srt.server_args import ServerArgs

@@ -1149,12 +1149,16 @@ fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mo
 /// the MoE quantization), `validate_flashinfer_megamoe_envs`, then the W4A16 dtype, topology,
 /// runner and SM100 checks of `handle_a2a_moe`.
 fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
-    let architecture = ctx.model_fact(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"), known_architecture);
+    // (the release's list, `model-lists.json`; without it the architecture decides nothing)
+    let lists = crate::models::builtin_lists(ctx.release.version);
+    let architecture = ctx.model_fact(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"), |m| {
+        known_architecture(m).filter(|_| lists.is_some())
+    });
+    let validated: &[String] = lists.map_or(&[], |l| l.megamoe_validated_architectures.as_slice());
     if let Some(arch) = architecture {
-        if !MEGAMOE_VALIDATED_ARCHITECTURES.contains(&arch) {
-            let mut sorted = MEGAMOE_VALIDATED_ARCHITECTURES.to_vec();
-            crate::sorting::sort(&mut sorted);
-            let sorted = format!("[{}]", sorted.iter().map(|a| str_repr(a)).collect::<Vec<_>>().join(", "));
+        if !validated.iter().any(|a| a == arch) {
+            // (stored sorted, as SGLang's message prints them)
+            let sorted = format!("[{}]", validated.iter().map(|a| str_repr(a)).collect::<Vec<_>>().join(", "));
             let listed = format!("[{}]", str_repr(arch));
             let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe)];
             return ctx.raise(&MEGAMOE_ARCHITECTURE, &[("architectures", &listed), ("sorted(validated_architectures)", &sorted)], &[f::moe_a2a_backend], fixes);
@@ -1349,19 +1353,6 @@ fn dp_attention_over_tp_fix(ctx: &Ctx, tp: i64) -> crate::diagnostic::Fix {
     fix
 }
 
-/// `validate_flashinfer_megamoe_model`'s `validated_architectures`.
-const MEGAMOE_VALIDATED_ARCHITECTURES: &[&str] = &[
-    "BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
-    "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM",
-    "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration", "KimiK3LinearForCausalLM",
-];
-
-/// `configs/moe_model_registry.py::_DEEPEP_V2_MODELS` (SGLang's own registrations).
-const DEEPEP_V2_ARCHITECTURES: &[&str] = &[
-    "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM", "Glm5NextForConditionalGeneration",
-    "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM",
-];
-
 /// The model's (first) architecture, from its config (the catalog's or a given one); a family
 /// inferred from the name alone does not decide a raise.
 fn known_architecture<'m>(m: &crate::models::ModelFacts<'m>) -> Option<&'m str> {
@@ -1376,7 +1367,12 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
     if ctx.cfg.str(f::model_path).is_some_and(|p| connector_type(p) == Some("instance")) {
         ctx.skip(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE cannot validate a model"), NotRunReason::NotImplemented);
     }
-    let architecture = ctx.model_fact(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"), known_architecture);
+    // (the release's registered models, `model-lists.json`; without them the architecture decides nothing)
+    let lists = crate::models::builtin_lists(ctx.release.version);
+    let architecture = ctx.model_fact(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"), |m| {
+        known_architecture(m).filter(|_| lists.is_some())
+    });
+    let registered: &[String] = lists.map_or(&[], |l| l.deepep_v2_architectures.as_slice());
     let Some(arch) = architecture else {
         ctx.on_unknown_branch = true;
         ctx.skip(site("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."), NotRunReason::ModelConfig);
@@ -1388,7 +1384,7 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
         }
         return deepep_v2_prefill_graph(ctx);
     };
-    if !DEEPEP_V2_ARCHITECTURES.contains(&arch) {
+    if !registered.iter().any(|a| a == arch) {
         let fixes = vec![ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
         return ctx.raise(&DEEPEP_V2_ARCHITECTURE, &[("architecture!r", &str_repr(arch))], &[f::moe_a2a_backend], fixes);
     }

@@ -262,38 +262,6 @@ fn in_deepseek_family_branch(ctx: &Ctx, arch: &str) -> bool {
     crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.deepseek_family_hook_architectures.iter().any(|a| a == arch))
 }
 
-/// `overrides._MAMBA_RADIX_CACHE_ARCHS`: architectures whose Mamba radix cache the resolution
-/// pass arms by name (SGLang 0.5.23).
-const MAMBA_RADIX_CACHE_ARCHS: &[&str] = &[
-    "KimiLinearForCausalLM",
-    "KimiK3ForConditionalGeneration",
-    "BailingMoeV2_5ForCausalLM",
-    "BailingMoeV3ForCausalLM",
-    "BailingMoeV3VLForConditionalGeneration",
-    "Qwen3NextForCausalLM",
-    "Qwen3_5MoeForConditionalGeneration",
-    "InternS2PreviewForConditionalGeneration",
-    "InternS2MobiusForConditionalGeneration",
-    "Qwen3_5ForConditionalGeneration",
-    "Qwen3_5MoeForCausalLM",
-    "Qwen3_5ForCausalLM",
-    "Qwen4ExpForConditionalGeneration",
-    "MiniCPMV4_6ForConditionalGeneration",
-    "MiniCPMV4_7ForConditionalGeneration",
-    "NemotronHForCausalLM",
-    "NemotronHPuzzleForCausalLM",
-    "NemotronH_Omni_Reasoning_V3",
-    "FalconH1ForCausalLM",
-    "JetNemotronForCausalLM",
-    "JetVLMForConditionalGeneration",
-    "Lfm2ForCausalLM",
-    "Lfm2MoeForCausalLM",
-    "ZayaForCausalLM",
-    "Glm5NextForConditionalGeneration",
-    // armed when its `layer_types` has a mamba layer (a config value): taken as armed
-    "GraniteMoeHybridForCausalLM",
-];
-
 /// Architectures a branch of `handle_model_specific_adjustments` names (besides the DeepSeek
 /// family): each assigns or checks something of its own.
 const BRANCH_ARCHS: &[&str] = &[
@@ -564,7 +532,7 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     let mamba_by_name = lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && !lists.linear_attn_spec_architectures.iter().any(|a| a == arch);
     (!in_deepseek_family_branch(ctx, arch) || (replayed && deepseek_family_path_modelled(ctx)))
         && (!named(BRANCH_ARCHS) || replayed)
-        && (mamba_by_name || (!named(MAMBA_RADIX_CACHE_ARCHS) && model.derived.is_hybrid_linear_attention == Some(false)))
+        && (mamba_by_name || (!lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && model.derived.is_hybrid_linear_attention == Some(false)))
 }
 
 /// Whether the DeepSeek-family branch is replayed whole for this command: on a CUDA GPU other
@@ -839,7 +807,7 @@ fn handle_mamba_radix_cache(ctx: &mut Ctx, arch: &str, hybrid: Option<bool>) -> 
     if let Some(lists) = lists.filter(|_| by_name && !by_spec) {
         return mamba_hook::mamba_radix_cache(ctx, &lists.mamba_extra_buffer_architectures, arch);
     }
-    let armed_by_name = MAMBA_RADIX_CACHE_ARCHS.contains(&arch) || arch == "GraniteMoeHybridForCausalLM";
+    let armed_by_name = by_name || arch == "GraniteMoeHybridForCausalLM";
     if armed_by_name || by_spec || hybrid == Some(true) {
         // mamba_hook's validators of the Mamba cache (not modelled here)
         ctx.skip_unlisted("mamba_hook.validate_mamba_extra_buffer", NotRunReason::NotImplemented);
