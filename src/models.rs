@@ -328,6 +328,19 @@ pub struct ModelLists {
     pub megamoe_validated_architectures: Vec<String>,
     #[serde(default)]
     pub deepep_v2_architectures: Vec<String>,
+    /// `ModelConfig.is_deepseek_v4` and `is_minimax_sparse` (validate_hisparse's model class).
+    #[serde(default)]
+    pub deepseek_v4_architectures: Vec<String>,
+    #[serde(default)]
+    pub minimax_sparse_architectures: Vec<String>,
+    /// `DllmConfig.from_server_args`'s `DLLM_PARAMS`: the diffusion LMs SGLang knows.
+    #[serde(default)]
+    pub dllm_architectures: Vec<String>,
+    /// `layers.layernorm_sp.MUSE_SP_ARCHITECTURES` and `SP_SUPPORTED_ARCHITECTURES` (sorted).
+    #[serde(default)]
+    pub layernorm_sp_muse_architectures: Vec<String>,
+    #[serde(default)]
+    pub layernorm_sp_supported_architectures: Vec<String>,
     /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
     #[serde(default)]
     pub encoder_decoder_architectures: Vec<String>,

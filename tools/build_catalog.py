@@ -597,6 +597,26 @@ def release_lists(sglang_dir: str) -> dict:
     except ImportError:
         pass
     lists["megamoe_validated_architectures"] = sorted(set(megamoe))
+    # ModelConfig's is_deepseek_v4 / is_minimax_sparse (validate_hisparse's model class reads them)
+    lists["deepseek_v4_architectures"] = sorted(set(tuple_in("is_deepseek_v4")))
+    lists["minimax_sparse_architectures"] = sorted(set(tuple_in("is_minimax_sparse")))
+    # dllm.config.DllmConfig.from_server_args: the diffusion LMs (DLLM_PARAMS' keys)
+    import sglang.srt.dllm.config as DC
+    dllm_tree = ast.parse(open(DC.__file__).read())
+    dllm = [k.value for node in ast.walk(dllm_tree)
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "DLLM_PARAMS" for t in node.targets)
+            and isinstance(node.value, ast.Dict)
+            for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    assert dllm, "DLLM_PARAMS not found"
+    lists["dllm_architectures"] = sorted(set(dllm))
+    # layers.layernorm_sp (none before the release that has it)
+    try:
+        SP = importlib.import_module("sglang.srt.layers.layernorm_sp")
+        lists["layernorm_sp_muse_architectures"] = sorted(SP.MUSE_SP_ARCHITECTURES)
+        lists["layernorm_sp_supported_architectures"] = sorted(SP.SP_SUPPORTED_ARCHITECTURES)
+    except ImportError:
+        lists["layernorm_sp_muse_architectures"] = []
+        lists["layernorm_sp_supported_architectures"] = []
     try:
         REG = importlib.import_module("sglang.srt.configs.moe_model_registry")
         lists["deepep_v2_architectures"] = sorted(REG._DEEPEP_V2_MODELS)

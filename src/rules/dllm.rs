@@ -89,9 +89,6 @@ pub static NOT_A_DIFFUSION_MODEL: Rule = Rule {
     example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
-/// `DllmConfig.from_server_args`'s `DLLM_PARAMS`: the diffusion LMs SGLang knows.
-const DLLM_ARCHITECTURES: &[&str] = &["LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM", "DiffusionGemmaForBlockDiffusion"];
-
 pub static RULES: &[&Rule] = &[&UNKNOWN_ALGORITHM, &REQUIRED_BACKEND, &TRITON_ON_AMD, &FLASHINFER_FOR_GRAPHS, &GRAPHS_OFF_ON_AMD, &OVERLAP_OFF, &NOT_A_DIFFUSION_MODEL];
 
 /// `dllm_hook.handle_dllm_inference`.
@@ -140,13 +137,15 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     // _dllm_page_size → DllmConfig.from_server_args: the model's architecture decides the block
     // size and mask token, and whether the model is a diffusion LM at all.
     // A family inferred from the name alone does not decide a raise.
+    // (the release's `DLLM_PARAMS`, `model-lists.json`; without it the architecture decides nothing)
+    let diffusion_lms = crate::models::builtin_lists(ctx.release.version).map(|l| l.dllm_architectures.as_slice());
     let architecture = ctx.model_fact(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"), |m| {
-        m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily)
+        m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily && diffusion_lms.is_some())
     });
     if architecture.is_none() {
         ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "The model config does not declare an architecture"));
     }
-    if let Some(arch) = architecture.filter(|a| !DLLM_ARCHITECTURES.contains(a)) {
+    if let Some(arch) = architecture.filter(|a| !diffusion_lms.unwrap_or_default().iter().any(|d| d == a)) {
         let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
         return ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes);
     }
@@ -186,10 +185,12 @@ fn handle_dllm_inference_0518(ctx: &mut Ctx) -> Step {
     // _dllm_page_size, a pass of its own: what the passes above read (they only set values)
     // does not decide whether the model is a diffusion LM
     ctx.cfg.forget_reads();
+    // (the release's `DLLM_PARAMS`, `model-lists.json`; without it the architecture decides nothing)
+    let diffusion_lms = crate::models::builtin_lists(ctx.release.version).map(|l| l.dllm_architectures.as_slice());
     let architecture = ctx.model_fact(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"), |m| {
-        m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily)
+        m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily && diffusion_lms.is_some())
     });
-    if let Some(arch) = architecture.filter(|a| !DLLM_ARCHITECTURES_0518.contains(a)) {
+    if let Some(arch) = architecture.filter(|a| !diffusion_lms.unwrap_or_default().iter().any(|d| d == a)) {
         let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
         return ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes);
     }
@@ -203,9 +204,6 @@ fn handle_dllm_inference_0518(ctx: &mut Ctx) -> Step {
     diffusion_flag_adjustments(ctx);
     Ok(())
 }
-
-/// 0.5.18's `DLLM_PARAMS`.
-const DLLM_ARCHITECTURES_0518: &[&str] = &["LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"];
 
 /// `overrides._dllm_attention_backend` for a known algorithm.
 fn dllm_attention_backend(ctx: &mut Ctx, algorithm: &str) {

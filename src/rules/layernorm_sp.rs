@@ -83,28 +83,23 @@ pub static SP_NO_PP: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&MEGAMOE_NEEDS_SP, &MEGAMOE_MUSE_ONLY, &SP_UNSUPPORTED_MODEL, &SP_NEEDS_TP, &SP_NO_ATTN_DP, &SP_NO_SPEC, &SP_NO_PP];
 
-/// `layers.layernorm_sp.MUSE_SP_ARCHITECTURES`
-const MUSE_SP_ARCHITECTURES: &[&str] = &["MuseSparkForConditionalGeneration"];
-/// `layers.layernorm_sp.SP_SUPPORTED_ARCHITECTURES`, sorted as SGLang prints it.
-const SP_SUPPORTED_ARCHITECTURES: &[&str] = &["MuseSparkForConditionalGeneration", "Qwen3ForCausalLM"];
-
-/// The model's first architecture, for the release whose lists this file carries.
-fn architecture<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
-    if ctx.release.version != "0.5.23" {
-        return None;
-    }
-    ctx.model.as_ref().and_then(|m| m.architecture)
+/// The model's first architecture and the release's `layers.layernorm_sp` lists
+/// (`model-lists.json`: `MUSE_SP_ARCHITECTURES`, and `SP_SUPPORTED_ARCHITECTURES` sorted as SGLang
+/// prints it), when the release has them.
+fn architecture<'a>(ctx: &Ctx<'a>) -> Option<(&'a str, &'static crate::models::ModelLists)> {
+    let lists = crate::models::builtin_lists(ctx.release.version).filter(|l| !l.layernorm_sp_supported_architectures.is_empty())?;
+    Some((ctx.model.as_ref().and_then(|m| m.architecture)?, lists))
 }
 
 /// `validate_layernorm_sp` for a model other than Muse Spark (whose own checks are not run).
-fn validate_generic(ctx: &mut Ctx, arch: &str, megamoe: bool) -> Step {
+fn validate_generic(ctx: &mut Ctx, arch: &str, supported: &[String], megamoe: bool) -> Step {
     let remove_sp = |ctx: &Ctx| ctx.fix_remove("Remove --enable-layernorm-sp", f::enable_layernorm_sp, Applicability::Unsafe);
     if megamoe {
         let fixes = vec![ctx.fix_remove("Remove --enable-megamoe-for-layernorm-sp", f::enable_megamoe_for_layernorm_sp, Applicability::Safe)];
         return ctx.raise(&MEGAMOE_MUSE_ONLY, &[], &[f::enable_megamoe_for_layernorm_sp], fixes);
     }
-    if !SP_SUPPORTED_ARCHITECTURES.contains(&arch) {
-        let listed = format!("[{}]", SP_SUPPORTED_ARCHITECTURES.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "));
+    if !supported.iter().any(|a| a == arch) {
+        let listed = format!("[{}]", supported.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "));
         let fixes = vec![remove_sp(ctx)];
         return ctx.raise(&SP_UNSUPPORTED_MODEL, &[("sorted(SP_SUPPORTED_ARCHITECTURES)", &listed), ("architecture", &arch)], &[f::enable_layernorm_sp], fixes);
     }
@@ -139,8 +134,8 @@ pub fn handle_layernorm_sp(ctx: &mut Ctx) -> Step {
         return Ok(());
     }
     // validate_layernorm_sp(architecture=...): the model's first architecture decides.
-    if let Some(arch) = architecture(ctx).filter(|a| !MUSE_SP_ARCHITECTURES.contains(a)) {
-        return validate_generic(ctx, arch, megamoe);
+    if let Some((arch, lists)) = architecture(ctx).filter(|(a, l)| !l.layernorm_sp_muse_architectures.iter().any(|m| m == a)) {
+        return validate_generic(ctx, arch, &lists.layernorm_sp_supported_architectures, megamoe);
     }
     if megamoe {
         ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "--enable-megamoe-for-layernorm-sp supports only Muse Spark."));

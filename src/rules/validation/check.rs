@@ -730,19 +730,6 @@ fn int(ctx: &Ctx, field: Field) -> i64 {
 }
 
 
-/// `is_deepseek_dsa` (with `index_topk` in the config), `is_deepseek_v4`, `is_minimax_sparse`,
-/// by the config's first architecture.
-const HISPARSE_DSA_ARCHITECTURES: &[&str] = &[
-    "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN", "Glm5NextForConditionalGenerationNextN",
-    "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM",
-    "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM", "HYV4ForCausalLMNextN",
-];
-const HISPARSE_OTHER_ARCHITECTURES: &[&str] = &[
-    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark", "MiniMaxM3SparseForCausalLM",
-    "MiniMaxM3SparseForConditionalGeneration",
-];
-
 /// `validate_hisparse`'s first check: the model class; when it passes, the rest of
 /// `validate_hisparse` (`shared::hisparse_hook`).
 fn hisparse_model(ctx: &mut Ctx) -> Step {
@@ -754,10 +741,17 @@ fn hisparse_model(ctx: &mut Ctx) -> Step {
         Some((m.architecture?, raw.index_topk.is_some()))
     });
     let Some((arch, index_topk)) = known else { return Ok(()) };
-    let dsa = HISPARSE_DSA_ARCHITECTURES.contains(&arch) && index_topk;
+    // `is_deepseek_dsa` (with `index_topk` in the config), `is_deepseek_v4`, `is_minimax_sparse`,
+    // by the config's first architecture: the release's lists (none known without them)
+    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else {
+        ctx.model_config(site_ref);
+        return Ok(());
+    };
+    let named = |list: &[String]| list.iter().any(|a| a == arch);
+    let dsa = named(&lists.dsa_architectures_with_index_topk) && index_topk;
     // MiniMax M3 sparse models take HiSparse after 0.5.18
     let m3 = arch.starts_with("MiniMaxM3Sparse");
-    if dsa || (HISPARSE_OTHER_ARCHITECTURES.contains(&arch) && !(m3 && crate::rules::shared::hisparse_hook::hisparse_0_5_18(ctx))) {
+    if dsa || ((named(&lists.deepseek_v4_architectures) || named(&lists.minimax_sparse_architectures)) && !(m3 && crate::rules::shared::hisparse_hook::hisparse_0_5_18(ctx))) {
         return crate::rules::shared::hisparse_hook::validate_hisparse_after_model_class(ctx, arch);
     }
     let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", f::enable_hisparse, Applicability::Safe)];
