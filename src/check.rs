@@ -123,6 +123,13 @@ pub fn check(text: &str, opts: &CheckOptions) -> Report {
 /// in `text`): the launches of several texts of one file (a manifest's services, a page's code
 /// blocks) are paired with `crate::pairs::pair_findings`.
 pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<PdServer>) {
+    check_with_release_from(text, opts, crate::release::get)
+}
+
+/// [`check_with_pd_servers`] with the releases `release_of` gives by version (`release::get`
+/// for every caller but the test that compares a release built from the page's release file
+/// with the compiled one of the same version).
+pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_of: impl Fn(&str) -> Option<&'static crate::release::Release>) -> (Report, Vec<PdServer>) {
     let mut report = Report {
         sglang_version: opts.sglang_version.clone(),
         hardware: opts.hardware.summary(),
@@ -144,7 +151,7 @@ pub fn check_with_pd_servers(text: &str, opts: &CheckOptions) -> (Report, Vec<Pd
             release_note = Some(note);
         }
     }
-    let Some(release) = crate::release::get(&report.sglang_version) else {
+    let Some(release) = release_of(&report.sglang_version) else {
         // A known release this build does not carry (the page's wasm carries the default only)
         // is checked once its schema is registered (`release::register`).
         let message = if crate::release::KNOWN_VERSIONS.contains(&report.sglang_version.as_str()) {
