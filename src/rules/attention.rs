@@ -1046,12 +1046,12 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-deterministic-inference", f::enable_deterministic_inference, Applicability::Unsafe),
             ];
-            return ctx.raise(
+            ctx.raise(
                 &DETERMINISTIC_BACKEND,
                 &[("DETERMINISTIC_ATTENTION_BACKEND_CHOICES", &choices), ("view.attention_backend", &b)],
                 &[f::attention_backend, f::enable_deterministic_inference],
                 fixes,
-            );
+            )?;
         }
         Some(_) => {}
     }
@@ -1066,16 +1066,16 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
             if !backend.as_deref().is_some_and(|b| RADIX_SUPPORTED_DETERMINISTIC.contains(&b)) {
                 let fixes = vec![ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe)];
                 let (supported, shown) = (list_repr(RADIX_SUPPORTED_DETERMINISTIC), opt_display(&backend));
-                return ctx.raise(
+                ctx.raise(
                     &DETERMINISTIC_MLA_BACKEND,
                     &[("RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND", &supported), ("attention_backend", &shown)],
                     &[f::attention_backend, f::enable_deterministic_inference],
                     fixes,
-                );
+                )?;
             }
             if fa4_off_sm100 {
                 let fixes = vec![ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe)];
-                return ctx.raise(&DETERMINISTIC_MLA_FA4, &[], &[f::attention_backend, f::enable_deterministic_inference], fixes);
+                ctx.raise(&DETERMINISTIC_MLA_FA4, &[], &[f::attention_backend, f::enable_deterministic_inference], fixes)?;
             }
         }
         Some(false) => {}
@@ -1098,7 +1098,7 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
             // overrides._deterministic_rocm_rccl_check
             if ctx.cfg.int(f::tp_size).unwrap_or(1) > 2 && ctx.cfg.truthy(f::disable_custom_all_reduce) {
                 let fixes = vec![ctx.fix_remove("Remove --disable-custom-all-reduce", f::disable_custom_all_reduce, Applicability::Safe)];
-                return ctx.raise(&DETERMINISTIC_ROCM_RCCL, &[], &[f::disable_custom_all_reduce, f::enable_deterministic_inference, f::tp_size], fixes);
+                ctx.raise(&DETERMINISTIC_ROCM_RCCL, &[], &[f::disable_custom_all_reduce, f::enable_deterministic_inference, f::tp_size], fixes)?;
             }
         } else {
             ctx.cfg.set(f::disable_custom_all_reduce, PyValue::Bool(true));
@@ -1268,7 +1268,7 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe),
                 ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
             ];
-            return ctx.raise(&FLEX_NO_SPEC, &[], &[f::speculative_algorithm, f::attention_backend], fixes);
+            ctx.raise(&FLEX_NO_SPEC, &[], &[f::speculative_algorithm, f::attention_backend], fixes)?;
         }
     }
     // Whisper (an encoder-decoder architecture) also turns the radix cache off here: the
@@ -1286,14 +1286,14 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         let dest = if decode_b.as_deref() == Some("trtllm_mla") && ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
         if !is_blackwell(ctx.hw) {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
-            return ctx.raise(&TRTLLM_MLA_BLACKWELL, &[], &[dest], fixes);
+            ctx.raise(&TRTLLM_MLA_BLACKWELL, &[], &[dest], fixes)?;
         }
         // 0.5.18 also reads an fp4_e2m1 cache (its message lists it)
         let fp4_ok = kv.as_deref() == Some("fp4_e2m1")
             && TRTLLM_MLA_KV_DTYPE.site(ctx.release).is_some_and(|s| s.template.contains("fp4_e2m1"));
         if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "auto")) && !fp4_ok {
             let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-            return ctx.raise(&TRTLLM_MLA_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes);
+            ctx.raise(&TRTLLM_MLA_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes)?;
         }
     }
     // 0.5.18's tokenspeed_mla (the rules apply where the release has the checks)
@@ -1302,12 +1302,12 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         let dest = if decode_b.as_deref() == Some("tokenspeed_mla") && ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
         if !is_blackwell(ctx.hw) {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
-            return ctx.raise(&TOKENSPEED_MLA_BLACKWELL, &[], &[dest], fixes);
+            ctx.raise(&TOKENSPEED_MLA_BLACKWELL, &[], &[dest], fixes)?;
         }
         if kv.as_deref() != Some("fp8_e4m3") {
             let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Safe)];
             let shown = opt_display(&kv);
-            return ctx.raise(&TOKENSPEED_MLA_KV_DTYPE, &[("view.kv_cache_dtype", &shown)], &[f::kv_cache_dtype, dest], fixes);
+            ctx.raise(&TOKENSPEED_MLA_KV_DTYPE, &[("view.kv_cache_dtype", &shown)], &[f::kv_cache_dtype, dest], fixes)?;
         }
     }
 
@@ -1320,16 +1320,16 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     if cutedsl == Some(true) {
         if prefill_b.as_deref() == Some("cutedsl_mla") {
             let fixes = vec![ctx.fix_remove("Remove --prefill-attention-backend", f::prefill_attention_backend, Applicability::Unsafe)];
-            return ctx.raise(&CUTEDSL_DECODE_ONLY, &[], &[f::prefill_attention_backend], fixes);
+            ctx.raise(&CUTEDSL_DECODE_ONLY, &[], &[f::prefill_attention_backend], fixes)?;
         }
         let dest = if decode_b.as_deref() == Some("cutedsl_mla") && ctx.cfg.is_explicit(f::decode_attention_backend) { f::decode_attention_backend } else { f::attention_backend };
         if !is_sm100(ctx.hw) {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)];
-            return ctx.raise(&CUTEDSL_SM100, &[], &[dest], fixes);
+            ctx.raise(&CUTEDSL_SM100, &[], &[dest], fixes)?;
         }
         if !matches!(kv.as_deref(), Some("fp8_e4m3" | "bf16" | "bfloat16" | "auto")) {
             let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-            return ctx.raise(&CUTEDSL_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes);
+            ctx.raise(&CUTEDSL_KV_DTYPE, &[], &[f::kv_cache_dtype, dest], fixes)?;
         }
         if prefill_b.is_none() {
             ctx.cfg.set(f::prefill_attention_backend, PyValue::Str("trtllm_mla".into()));
@@ -1369,7 +1369,7 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
         match checks.iter().position(|c| *c != Some(false)) {
             Some(0) if checks[0] == Some(true) => {
                 let fixes = vec![ctx.fix_set("Use flashinfer for prefill", pdest, "flashinfer", Applicability::Unsafe)];
-                return ctx.raise(&TRTLLM_MHA_PREFILL_GPU, &[], &[pdest], fixes);
+                ctx.raise(&TRTLLM_MHA_PREFILL_GPU, &[], &[pdest], fixes)?;
             }
             Some(1) if checks[1] == Some(true) => {
                 let mut fixes = vec![];
@@ -1377,15 +1377,15 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
                     fixes.push(ctx.fix_remove("Remove --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, Applicability::Unsafe));
                 }
                 fixes.push(ctx.fix_set("Use flashinfer for prefill", pdest, "flashinfer", Applicability::Unsafe));
-                return ctx.raise(&TRTLLM_MHA_SM120_FP8, &[], &[f::kv_cache_dtype, pdest], fixes);
+                ctx.raise(&TRTLLM_MHA_SM120_FP8, &[], &[f::kv_cache_dtype, pdest], fixes)?;
             }
             Some(2) if checks[2] == Some(true) => {
                 let fixes = vec![ctx.fix_set("Use flashinfer for decode", ddest, "flashinfer", Applicability::Unsafe)];
-                return ctx.raise(&TRTLLM_MHA_DECODE_GPU, &[], &[ddest], fixes);
+                ctx.raise(&TRTLLM_MHA_DECODE_GPU, &[], &[ddest], fixes)?;
             }
             Some(3) if checks[3] == Some(true) => {
                 let fixes = vec![ctx.fix_remove("Remove --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
-                return ctx.raise(&TRTLLM_MHA_PREFILL_CP, &[], &[f::attn_cp_size, pdest], fixes);
+                ctx.raise(&TRTLLM_MHA_PREFILL_CP, &[], &[f::attn_cp_size, pdest], fixes)?;
             }
             Some(_) => {
                 // the first check that may raise depends on the model's default backend
@@ -1465,7 +1465,7 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
             if is_mla {
                 let dest = if ctx.cfg.is(f::prefill_attention_backend, "intel_xpu") { f::prefill_attention_backend } else { f::attention_backend };
                 let fixes = vec![ctx.fix_set("Prefill on triton", dest, "triton", Applicability::Unsafe)];
-                return ctx.raise(&INTEL_XPU_MLA_PREFILL, &[], &[dest], fixes);
+                ctx.raise(&INTEL_XPU_MLA_PREFILL, &[], &[dest], fixes)?;
             }
         }
     }
@@ -1530,7 +1530,7 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
                 "triton",
                 Applicability::Safe,
             )];
-            return ctx.raise(&FLASHKDA_DECODE, &[], &[f::linear_attn_decode_backend], fixes);
+            ctx.raise(&FLASHKDA_DECODE, &[], &[f::linear_attn_decode_backend], fixes)?;
         }
         ctx.cfg.set(f::linear_attn_decode_backend, PyValue::Str("triton".into()));
         decode = Some("triton".into());
@@ -1538,12 +1538,12 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
     let bf16_fix = |ctx: &Ctx| vec![ctx.fix_set("Use --mamba-ssm-dtype bfloat16", f::mamba_ssm_dtype, "bfloat16", Applicability::Unsafe)];
     if decode.as_deref() == Some("flashinfer") && dtype.as_deref() != Some("bfloat16") && cuda_sm100_plus(ctx) {
         let fixes = bf16_fix(ctx);
-        return ctx.raise(
+        ctx.raise(
             &LINEAR_DECODE_FLASHINFER_BF16,
             &[("cfg.mamba_ssm_dtype", &dtype_repr)],
             &[f::linear_attn_decode_backend, f::linear_attn_backend, f::mamba_ssm_dtype],
             fixes,
-        );
+        )?;
     }
     let mut verify = opt_str(ctx, f::linear_attn_verify_backend);
     if verify.is_none() && decode.as_deref() == Some("flashinfer") {
@@ -1559,12 +1559,12 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
         }
     } else if verify.as_deref() == Some("flashinfer") && dtype.as_deref() != Some("bfloat16") && cuda_sm100_plus(ctx) {
         let fixes = bf16_fix(ctx);
-        return ctx.raise(
+        ctx.raise(
             &LINEAR_VERIFY_FLASHINFER_BF16,
             &[("cfg.mamba_ssm_dtype", &dtype_repr)],
             &[f::linear_attn_verify_backend, f::mamba_ssm_dtype],
             fixes,
-        );
+        )?;
     }
     // `--linear-attn-prefill-backend flashinfer on SM100+ requires CUDA 13+`: every carried CUDA
     // profile has CUDA 13.
@@ -1574,7 +1574,7 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
             let shown = opt_repr(&decode);
             let dest = if ctx.cfg.is_explicit(f::linear_attn_decode_backend) { f::linear_attn_decode_backend } else { f::linear_attn_backend };
             let fixes = vec![ctx.fix_set(format!("Use {} triton", ctx.flag(dest)), dest, "triton", Applicability::Unsafe)];
-            return ctx.raise(&REPLAYSSM_DECODE, &[("decode", &shown)], &[dest, f::enable_linear_replayssm], fixes);
+            ctx.raise(&REPLAYSSM_DECODE, &[("decode", &shown)], &[dest, f::enable_linear_replayssm], fixes)?;
         }
         // mamba_extra_buffer_of: the radix cache on and an extra-buffer strategy. An explicit
         // strategy stays as given; `auto` stays `auto` for a model without the Mamba radix cache,
@@ -1597,7 +1597,7 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
                     } else {
                         vec![crate::diagnostic::Fix { title: title.into(), applicability: Applicability::Unsafe, edits }]
                     };
-                    return ctx.raise(&REPLAYSSM_EXTRA_BUFFER, &[("cfg.mamba_radix_cache_strategy", &shown)], &[f::mamba_radix_cache_strategy, f::enable_linear_replayssm], fixes);
+                    ctx.raise(&REPLAYSSM_EXTRA_BUFFER, &[("cfg.mamba_radix_cache_strategy", &shown)], &[f::mamba_radix_cache_strategy, f::enable_linear_replayssm], fixes)?;
                 }
                 // Without the Mamba radix cache `auto` stays `auto`; with it, what it resolves to
                 // is not modelled here.
@@ -1618,12 +1618,12 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let shown = opt_repr(&opt_str(ctx, f::disaggregation_mode));
             let fixes = vec![ctx.fix_remove("Remove --enable-linear-replayssm", f::enable_linear_replayssm, Applicability::Unsafe)];
-            return ctx.raise(&REPLAYSSM_PD, &[("cfg.disaggregation_mode", &shown)], &[f::disaggregation_mode, f::enable_linear_replayssm], fixes);
+            ctx.raise(&REPLAYSSM_PD, &[("cfg.disaggregation_mode", &shown)], &[f::disaggregation_mode, f::enable_linear_replayssm], fixes)?;
         }
         let len = ctx.cfg.int(f::linear_replayssm_cache_len).unwrap_or(16);
         if len < 1 {
             let fixes = vec![ctx.fix_set("Use --linear-replayssm-cache-len 16", f::linear_replayssm_cache_len, "16", Applicability::Safe)];
-            return ctx.raise(&REPLAYSSM_CACHE_LEN, &[("cfg.linear_replayssm_cache_len", &len)], &[f::linear_replayssm_cache_len], fixes);
+            ctx.raise(&REPLAYSSM_CACHE_LEN, &[("cfg.linear_replayssm_cache_len", &len)], &[f::linear_replayssm_cache_len], fixes)?;
         }
     }
 
@@ -1631,13 +1631,13 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
         let topk = ctx.cfg.get(f::speculative_eagle_topk).clone();
         if !matches!(topk, PyValue::None | PyValue::Int(1)) {
             let fixes = vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe)];
-            return ctx.raise(&REPLAYSSM_SPEC_TOPK, &[("cfg.speculative_eagle_topk", &topk.repr())], &[f::speculative_eagle_topk], fixes);
+            ctx.raise(&REPLAYSSM_SPEC_TOPK, &[("cfg.speculative_eagle_topk", &topk.repr())], &[f::speculative_eagle_topk], fixes)?;
         }
         if !matches!(decode.as_deref(), Some("triton" | "flashinfer")) {
             let shown = opt_repr(&decode);
             let dest = if ctx.cfg.is_explicit(f::linear_attn_decode_backend) { f::linear_attn_decode_backend } else { f::linear_attn_backend };
             let fixes = vec![ctx.fix_set(format!("Use {} triton", ctx.flag(dest)), dest, "triton", Applicability::Unsafe)];
-            return ctx.raise(&REPLAYSSM_SPEC_DECODE, &[("decode", &shown)], &[dest, f::enable_linear_replayssm_spec], fixes);
+            ctx.raise(&REPLAYSSM_SPEC_DECODE, &[("decode", &shown)], &[dest, f::enable_linear_replayssm_spec], fixes)?;
         }
         let mode = ctx.env("SGLANG_RAGGED_VERIFY_MODE").unwrap_or("static").to_string();
         if !matches!(mode.as_str(), "static" | "cap-accept" | "compact") {
@@ -1651,7 +1651,7 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
             let verify_raw = opt_str(ctx, f::linear_attn_verify_backend);
             if !matches!(algo_upper.as_str(), "DSPARK" | "DFLASH") || !matches!(verify_raw.as_deref(), Some("triton" | "nv_cutedsl")) {
                 let (algo_shown, verify_shown) = (opt_repr(&algo), opt_repr(&verify_raw));
-                return ctx.raise(
+                ctx.raise(
                     &REPLAYSSM_SPEC_RAGGED,
                     &[("ragged_mode.value", &mode), ("cfg.speculative_algorithm", &algo_shown), ("verify", &verify_shown)],
                     &[f::enable_linear_replayssm_spec, f::speculative_algorithm, f::linear_attn_verify_backend],
@@ -1660,16 +1660,16 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
                         ctx.fix_unset_env("Unset SGLANG_RAGGED_VERIFY_MODE (static verify)", "SGLANG_RAGGED_VERIFY_MODE", Applicability::Unsafe),
                         ctx.fix_remove("Remove --enable-linear-replayssm-spec", f::enable_linear_replayssm_spec, Applicability::Unsafe),
                     ],
-                );
+                )?;
             }
         }
         if ctx.cfg.is(f::disaggregation_mode, "prefill") {
             let fixes = vec![ctx.fix_remove("Remove --enable-linear-replayssm-spec", f::enable_linear_replayssm_spec, Applicability::Safe)];
-            return ctx.raise(&REPLAYSSM_SPEC_PREFILL, &[], &[f::enable_linear_replayssm_spec, f::disaggregation_mode], fixes);
+            ctx.raise(&REPLAYSSM_SPEC_PREFILL, &[], &[f::enable_linear_replayssm_spec, f::disaggregation_mode], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_linear_replayssm) {
             let fixes = vec![ctx.fix_remove("Remove --enable-linear-replayssm", f::enable_linear_replayssm, Applicability::Unsafe)];
-            return ctx.raise(&REPLAYSSM_EXCLUSIVE, &[], &[f::enable_linear_replayssm, f::enable_linear_replayssm_spec], fixes);
+            ctx.raise(&REPLAYSSM_EXCLUSIVE, &[], &[f::enable_linear_replayssm, f::enable_linear_replayssm_spec], fixes)?;
         }
         match dtype.as_deref() {
             None => ctx.cfg.set(f::mamba_ssm_dtype, PyValue::Str("float32".into())),
@@ -1739,12 +1739,12 @@ pub fn handle_multi_item_scoring(ctx: &mut Ctx) -> Step {
             fixes.push(ctx.fix_set("Use --attention-backend flashinfer", f::attention_backend, "flashinfer", Applicability::Safe));
         }
         let (p, d) = (opt_display(&prefill), opt_display(&decode));
-        return ctx.raise(
+        ctx.raise(
             &MIS_FLASHINFER,
             &[("prefill_backend", &p), ("decode_backend", &d)],
             &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::enable_mis],
             fixes,
-        );
+        )?;
     }
     Ok(())
 }

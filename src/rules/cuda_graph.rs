@@ -656,12 +656,12 @@ pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) -> Step {
                 Applicability::Unsafe,
             ));
         }
-        return ctx.raise(
+        ctx.raise(
             &CG002,
             &[],
             &[f::cuda_graph_prefill_max_context, f::cuda_graph_config],
             fixes,
-        );
+        )?;
     }
     // The size page-aligned (page_size as resolved so far: a value an unmodelled pass may have
     // written leaves the comparison not run), then compared with `model_config.context_len`.
@@ -687,7 +687,7 @@ pub fn finalize_cuda_graph_prefill_max_context(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_remove("Drop --cuda-graph-prefill-max-context (no fixed prefill context size)", f::cuda_graph_prefill_max_context, Applicability::Unsafe));
             }
             let args: &Args = &[("aligned_size", &aligned), ("model_context_len", &len)];
-            return ctx.raise(&CG003, args, &[f::cuda_graph_prefill_max_context, f::cuda_graph_config, f::context_length], fixes);
+            ctx.raise(&CG003, args, &[f::cuda_graph_prefill_max_context, f::cuda_graph_config, f::context_length], fixes)?;
         }
     }
     with_phase(ctx, PREFILL, "max_context_size", PyValue::Int(aligned));

@@ -108,7 +108,7 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
             // algorithm needs, is its config's)
             fixes.push(ctx.fix_remove("Remove --dllm-algorithm", f::dllm_algorithm, Applicability::Unsafe));
         }
-        return ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &algorithm)], &[f::dllm_algorithm], fixes);
+        ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &algorithm)], &[f::dllm_algorithm], fixes)?;
     }
     dllm_attention_backend(ctx, &algorithm);
 
@@ -147,7 +147,7 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     }
     if let Some(arch) = architecture.filter(|a| !diffusion_lms.unwrap_or_default().iter().any(|d| d == a)) {
         let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
-        return ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes);
+        ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes)?;
     }
     ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
     if algorithm == "JointThresholdInDel" {
@@ -192,7 +192,7 @@ fn handle_dllm_inference_0518(ctx: &mut Ctx) -> Step {
     });
     if let Some(arch) = architecture.filter(|a| !diffusion_lms.unwrap_or_default().iter().any(|d| d == a)) {
         let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
-        return ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes);
+        ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes)?;
     }
     if !ctx.cfg.is_none(f::dllm_algorithm_config) {
         // The YAML file is read on the serving machine.

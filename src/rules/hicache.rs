@@ -290,7 +290,7 @@ pub fn handle_hicache_ratio_default(ctx: &mut Ctx) -> Step {
                 f::hicache_host_memory_fraction,
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&HOST_FRACTION_RANGE, &[], &[f::hicache_host_memory_fraction], fixes);
+            ctx.raise(&HOST_FRACTION_RANGE, &[], &[f::hicache_host_memory_fraction], fixes)?;
         }
     }
     let ratio_none = ctx.cfg.is_none(f::hicache_ratio);
@@ -360,7 +360,7 @@ pub fn handle_hicache(ctx: &mut Ctx) -> Step {
             f::unified_cache_external_linker_config,
             Applicability::Unsafe,
         )];
-        return ctx.raise(&LINKER_CONFIG_NOT_OBJECT, &[], &[f::unified_cache_external_linker_config], fixes);
+        ctx.raise(&LINKER_CONFIG_NOT_OBJECT, &[], &[f::unified_cache_external_linker_config], fixes)?;
     }
     let linker = ctx.cfg.truthy(f::enable_unified_cache_external_linker);
     let linker_backend = opt_str(ctx, f::unified_cache_external_linker_backend);
@@ -377,7 +377,7 @@ pub fn handle_hicache(ctx: &mut Ctx) -> Step {
             ));
         }
         fixes.push(ctx.fix_remove("Remove --enable-linker-mla-dedup", f::enable_linker_mla_dedup, Applicability::Safe));
-        return ctx.raise(&MLA_DEDUP_NEEDS_MOONCAKE, &[], &[f::enable_linker_mla_dedup], fixes);
+        ctx.raise(&MLA_DEDUP_NEEDS_MOONCAKE, &[], &[f::enable_linker_mla_dedup], fixes)?;
     }
     if linker {
         if ctx.cfg.truthy(f::disable_radix_cache) || !ctx.cfg.is_none(f::radix_cache_backend) {
@@ -386,18 +386,18 @@ pub fn handle_hicache(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove(format!("Remove {}", if dest == f::disable_radix_cache { "--disable-radix-cache" } else { "--radix-cache-backend" }), dest, Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-unified-cache-external-linker", f::enable_unified_cache_external_linker, Applicability::Unsafe),
             ];
-            return ctx.raise(&LINKER_NEEDS_RADIX, &[], &[f::enable_unified_cache_external_linker, dest], fixes);
+            ctx.raise(&LINKER_NEEDS_RADIX, &[], &[f::enable_unified_cache_external_linker, dest], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_hierarchical_cache) {
             let fixes = vec![
                 ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-unified-cache-external-linker", f::enable_unified_cache_external_linker, Applicability::Unsafe),
             ];
-            return ctx.raise(&LINKER_VS_HICACHE, &[], &[f::enable_unified_cache_external_linker, f::enable_hierarchical_cache], fixes);
+            ctx.raise(&LINKER_VS_HICACHE, &[], &[f::enable_unified_cache_external_linker, f::enable_hierarchical_cache], fixes)?;
         }
         if !ctx.cfg.is_none(f::hicache_storage_backend) {
             let fixes = vec![ctx.fix_remove("Remove --hicache-storage-backend", f::hicache_storage_backend, Applicability::Safe)];
-            return ctx.raise(&LINKER_NO_STORAGE, &[], &[f::hicache_storage_backend, f::enable_unified_cache_external_linker], fixes);
+            ctx.raise(&LINKER_NO_STORAGE, &[], &[f::hicache_storage_backend, f::enable_unified_cache_external_linker], fixes)?;
         }
         return Ok(());
     }
@@ -433,7 +433,7 @@ pub fn handle_hicache(ctx: &mut Ctx) -> Step {
             f::disaggregation_decode_host_receive_threshold,
             Applicability::Unsafe,
         )];
-        return ctx.raise(&LAYOUT_VS_RECEIVE_THRESHOLD, args, &[f::disaggregation_decode_host_receive_threshold, f::hicache_storage_backend, f::hicache_mem_layout], fixes);
+        ctx.raise(&LAYOUT_VS_RECEIVE_THRESHOLD, args, &[f::disaggregation_decode_host_receive_threshold, f::hicache_storage_backend, f::hicache_mem_layout], fixes)?;
     }
 
     resolve_hicache_dcp_compatibility(ctx);

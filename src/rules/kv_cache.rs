@@ -1061,7 +1061,7 @@ pub fn validate_prefill_only_disable_kv_cache_args(ctx: &mut Ctx) -> Step {
             ctx.fix_add_flag("Add --is-embedding (serve an embedding model)", f::is_embedding, Applicability::Unsafe),
             drop_flag(ctx),
         ];
-        return ctx.raise(&PREFILL_ONLY_NEEDS_EMBEDDING, &[], &[f::prefill_only_disable_kv_cache, f::is_embedding], fixes);
+        ctx.raise(&PREFILL_ONLY_NEEDS_EMBEDDING, &[], &[f::prefill_only_disable_kv_cache, f::is_embedding], fixes)?;
     }
     let kv = opt_str(ctx, f::kv_cache_dtype);
     if matches!(kv.as_deref(), Some("nvfp4") | Some("fp4_mx_block16")) {
@@ -1069,34 +1069,34 @@ pub fn validate_prefill_only_disable_kv_cache_args(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove --kv-cache-dtype (no KV cache is kept)", f::kv_cache_dtype, Applicability::Safe),
             drop_flag(ctx),
         ];
-        return ctx.raise(&PREFILL_ONLY_NO_FP4, &[], &[f::kv_cache_dtype, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NO_FP4, &[], &[f::kv_cache_dtype, f::prefill_only_disable_kv_cache], fixes)?;
     }
     if kv.as_deref() == Some("mxfp8") {
         let fixes = vec![
             ctx.fix_remove("Remove --kv-cache-dtype (no KV cache is kept)", f::kv_cache_dtype, Applicability::Safe),
             drop_flag(ctx),
         ];
-        return ctx.raise(&PREFILL_ONLY_NO_MXFP8, &[], &[f::kv_cache_dtype, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NO_MXFP8, &[], &[f::kv_cache_dtype, f::prefill_only_disable_kv_cache], fixes)?;
     }
     if ctx.cfg.int(f::chunked_prefill_size) != Some(-1) {
         let fixes = vec![ctx.fix_set("Set --chunked-prefill-size -1", f::chunked_prefill_size, "-1", Applicability::Safe), drop_flag(ctx)];
-        return ctx.raise(&PREFILL_ONLY_NEEDS_NO_CHUNKING, &[], &[f::chunked_prefill_size, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NEEDS_NO_CHUNKING, &[], &[f::chunked_prefill_size, f::prefill_only_disable_kv_cache], fixes)?;
     }
     if !ctx.cfg.truthy(f::disable_radix_cache) {
         let fixes = vec![ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Safe), drop_flag(ctx)];
-        return ctx.raise(&PREFILL_ONLY_NEEDS_NO_RADIX, &[], &[f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NEEDS_NO_RADIX, &[], &[f::prefill_only_disable_kv_cache], fixes)?;
     }
     if ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 {
         let fixes = vec![ctx.fix_remove("Remove --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
-        return ctx.raise(&PREFILL_ONLY_NO_ATTN_CP, &[], &[f::attn_cp_size, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NO_ATTN_CP, &[], &[f::attn_cp_size, f::prefill_only_disable_kv_cache], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_prefill_cp) {
         let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
-        return ctx.raise(&PREFILL_ONLY_NO_PREFILL_CP, &[], &[f::enable_prefill_cp, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NO_PREFILL_CP, &[], &[f::enable_prefill_cp, f::prefill_only_disable_kv_cache], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_hisparse) {
         let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
-        return ctx.raise(&PREFILL_ONLY_NO_HISPARSE, &[], &[f::enable_hisparse, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NO_HISPARSE, &[], &[f::enable_hisparse, f::prefill_only_disable_kv_cache], fixes)?;
     }
     Ok(())
 }
@@ -1110,7 +1110,7 @@ pub fn handle_nvfp4_prefill_kv_dequant_dtype(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove("Remove --prefill-kv-cache-dequant-dtype", f::prefill_kv_cache_dequant_dtype, Applicability::Safe),
                 ctx.fix_set("Use --kv-cache-dtype nvfp4", f::kv_cache_dtype, "nvfp4", Applicability::Unsafe),
             ];
-            return ctx.raise(&DEQUANT_NEEDS_NVFP4, &[], &[f::prefill_kv_cache_dequant_dtype, f::kv_cache_dtype], fixes);
+            ctx.raise(&DEQUANT_NEEDS_NVFP4, &[], &[f::prefill_kv_cache_dequant_dtype, f::kv_cache_dtype], fixes)?;
         }
         return Ok(());
     }
@@ -1131,7 +1131,7 @@ pub fn handle_nvfp4_prefill_kv_dequant_dtype(ctx: &mut Ctx) -> Step {
                     ctx.fix_remove("Remove the attention backend option (NVFP4 picks its own)", dest, Applicability::Safe),
                     ctx.fix_remove("Remove --kv-cache-dtype nvfp4 (keep the backend)", f::kv_cache_dtype, Applicability::Unsafe),
                 ];
-                return ctx.raise(&NVFP4_BACKEND_NEITHER, args, &[dest, f::kv_cache_dtype], fixes);
+                ctx.raise(&NVFP4_BACKEND_NEITHER, args, &[dest, f::kv_cache_dtype], fixes)?;
             }
             None => requested = if sm100 { "nvfp4".into() } else { "fp8_e4m3".into() },
         }
@@ -1143,14 +1143,14 @@ pub fn handle_nvfp4_prefill_kv_dequant_dtype(ctx: &mut Ctx) -> Step {
             "fp8_e4m3",
             Applicability::Safe,
         )];
-        return ctx.raise(&NVFP4_NATIVE_NEEDS_SM100, &[], &[f::prefill_kv_cache_dequant_dtype, f::attention_backend, f::kv_cache_dtype], fixes);
+        ctx.raise(&NVFP4_NATIVE_NEEDS_SM100, &[], &[f::prefill_kv_cache_dequant_dtype, f::attention_backend, f::kv_cache_dtype], fixes)?;
     }
     let target_prefill = if requested == "nvfp4" { "trtllm_mha" } else { "flashinfer" };
     if let Some(explicit_prefill) = opt_str(ctx, f::prefill_attention_backend) {
         if explicit_prefill != target_prefill {
             let args: &Args = &[("requested_dtype", &requested), ("target_prefill_backend", &str_repr(target_prefill)), ("explicit_prefill_backend", &str_repr(&explicit_prefill))];
             let fixes = vec![ctx.fix_remove("Remove --prefill-attention-backend", f::prefill_attention_backend, Applicability::Safe)];
-            return ctx.raise(&NVFP4_PREFILL_BACKEND_MISMATCH, args, &[f::prefill_attention_backend, f::prefill_kv_cache_dequant_dtype], fixes);
+            ctx.raise(&NVFP4_PREFILL_BACKEND_MISMATCH, args, &[f::prefill_attention_backend, f::prefill_kv_cache_dequant_dtype], fixes)?;
         }
     }
     let explicit_decode = opt_str(ctx, f::decode_attention_backend);
@@ -1158,7 +1158,7 @@ pub fn handle_nvfp4_prefill_kv_dequant_dtype(ctx: &mut Ctx) -> Step {
         if d != "trtllm_mha" {
             let args: &Args = &[("explicit_decode_backend", &str_repr(d))];
             let fixes = vec![ctx.fix_remove("Remove --decode-attention-backend", f::decode_attention_backend, Applicability::Safe)];
-            return ctx.raise(&NVFP4_DECODE_BACKEND, args, &[f::decode_attention_backend, f::kv_cache_dtype], fixes);
+            ctx.raise(&NVFP4_DECODE_BACKEND, args, &[f::decode_attention_backend, f::kv_cache_dtype], fixes)?;
         }
     }
     ctx.cfg.set(f::prefill_attention_backend, PyValue::Str(target_prefill.into()));
@@ -1177,7 +1177,7 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
     }
     if !ctx.hw.is_cuda() {
         let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-        return ctx.raise(&KV4_NON_CUDA, &[], &[f::kv_cache_dtype], fixes);
+        ctx.raise(&KV4_NON_CUDA, &[], &[f::kv_cache_dtype], fixes)?;
     }
     let nvfp4 = kv == "nvfp4";
     let sm100 = is_sm100(ctx.hw);
@@ -1185,14 +1185,14 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
         // (fp4_mx_block16, the message's suggestion, then needs an attention backend that
         // depends on the model; FP8 is the fix that always works.)
         let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-        return ctx.raise(&NVFP4_NEEDS_BLACKWELL, &[], &[f::kv_cache_dtype], fixes);
+        ctx.raise(&NVFP4_NEEDS_BLACKWELL, &[], &[f::kv_cache_dtype], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_unified_memory) && FP4_NO_UNIFIED_MEMORY.applies_to(ctx.release) {
         let fixes = vec![
             ctx.fix_remove("Remove --enable-unified-memory (keep the FP4 KV cache)", f::enable_unified_memory, Applicability::Unsafe),
             ctx.fix_remove("Remove --kv-cache-dtype (keep the unified pool)", f::kv_cache_dtype, Applicability::Unsafe),
         ];
-        return ctx.raise(&FP4_NO_UNIFIED_MEMORY, &[], &[f::enable_unified_memory, f::kv_cache_dtype], fixes);
+        ctx.raise(&FP4_NO_UNIFIED_MEMORY, &[], &[f::enable_unified_memory, f::kv_cache_dtype], fixes)?;
     }
     // After attention_hook: for nvfp4 the backends were fixed by
     // handle_nvfp4_prefill_kv_dequant_dtype; for fp4_mx_block16 only if the command sets them.
@@ -1216,12 +1216,12 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
             if alg == "DFLASH" || alg == "DSPARK" {
                 let args: &Args = &[("speculative_algorithm", &alg)];
                 let fixes = vec![ctx.fix_set(format!("Use --kv-cache-dtype fp8_e4m3 (keep {alg})"), f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-                return ctx.raise(&NVFP4_SPEC_PREFIX_WRITERS, args, &[f::speculative_algorithm, f::kv_cache_dtype], fixes);
+                ctx.raise(&NVFP4_SPEC_PREFIX_WRITERS, args, &[f::speculative_algorithm, f::kv_cache_dtype], fixes)?;
             }
             if !matches!(alg, "EAGLE" | "EAGLE3" | "NEXTN" | "NGRAM") {
                 let args: &Args = &[("speculative_algorithm", &alg)];
                 let fixes = vec![ctx.fix_set(format!("Use --kv-cache-dtype fp8_e4m3 (keep {alg})"), f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-                return ctx.raise(&NVFP4_SPEC_UNSUPPORTED, args, &[f::speculative_algorithm, f::kv_cache_dtype], fixes);
+                ctx.raise(&NVFP4_SPEC_UNSUPPORTED, args, &[f::speculative_algorithm, f::kv_cache_dtype], fixes)?;
             }
             if alg == "NGRAM" {
                 let breadth = ctx.cfg.get(f::speculative_ngram_max_bfs_breadth).clone();
@@ -1233,7 +1233,7 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
                         "1",
                         Applicability::Safe,
                     )];
-                    return ctx.raise(&NVFP4_NGRAM_BREADTH, args, &[f::speculative_ngram_max_bfs_breadth, f::speculative_algorithm], fixes);
+                    ctx.raise(&NVFP4_NGRAM_BREADTH, args, &[f::speculative_ngram_max_bfs_breadth, f::speculative_algorithm], fixes)?;
                 }
             }
             if alg != "NGRAM" {
@@ -1249,7 +1249,7 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
                             f::speculative_draft_attention_backend,
                             Applicability::Safe,
                         )];
-                        return ctx.raise(&NVFP4_DRAFT_BACKEND, args, &[f::speculative_draft_attention_backend], fixes);
+                        ctx.raise(&NVFP4_DRAFT_BACKEND, args, &[f::speculative_draft_attention_backend], fixes)?;
                     }
                     Some(_) => {}
                 }
@@ -1265,7 +1265,7 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
             ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe),
         ];
-        return ctx.raise(&NVFP4_NO_PD, &[], &[f::disaggregation_mode, f::kv_cache_dtype], fixes);
+        ctx.raise(&NVFP4_NO_PD, &[], &[f::disaggregation_mode, f::kv_cache_dtype], fixes)?;
     }
     if uses_sm100_trtllm && (ctx.cfg.truthy(f::enable_hierarchical_cache) || ctx.cfg.truthy(f::enable_lmcache)) {
         let dest = if ctx.cfg.truthy(f::enable_hierarchical_cache) { f::enable_hierarchical_cache } else { f::enable_lmcache };
@@ -1273,7 +1273,7 @@ pub fn handle_kv4_compatibility(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove the host cache tier", dest, Applicability::Unsafe),
             ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
         ];
-        return ctx.raise(&NVFP4_NO_HOST_TIER, &[], &[dest, f::kv_cache_dtype], fixes);
+        ctx.raise(&NVFP4_NO_HOST_TIER, &[], &[dest, f::kv_cache_dtype], fixes)?;
     }
     if prefill != decode && prefill != "fa4" {
         if !uses_mixed {
@@ -1350,7 +1350,7 @@ pub fn handle_mxfp8_kv_cache_compatibility(ctx: &mut Ctx) -> Step {
     }
     if !is_blackwell(ctx.hw) {
         let fixes = vec![ctx.fix_set("Use --kv-cache-dtype fp8_e4m3", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe)];
-        return ctx.raise(&MXFP8_NEEDS_BLACKWELL, &[], &[f::kv_cache_dtype], fixes);
+        ctx.raise(&MXFP8_NEEDS_BLACKWELL, &[], &[f::kv_cache_dtype], fixes)?;
     }
     Ok(())
 }
@@ -1371,7 +1371,7 @@ pub fn handle_prefill_only_disable_kv_cache(ctx: &mut Ctx) -> Step {
         let fa = if is_blackwell(ctx.hw) { "fa4" } else { "fa3" };
         let flag = if dest == f::prefill_attention_backend { "--prefill-attention-backend" } else { "--attention-backend" };
         let fixes = vec![ctx.fix_set(format!("Use {flag} {fa}"), dest, fa, Applicability::Unsafe)];
-        return ctx.raise(&PREFILL_ONLY_NEEDS_FA, args, &[dest, f::prefill_only_disable_kv_cache], fixes);
+        ctx.raise(&PREFILL_ONLY_NEEDS_FA, args, &[dest, f::prefill_only_disable_kv_cache], fixes)?;
     }
     Ok(())
 }
@@ -1386,21 +1386,21 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove --disaggregation-decode-retraction-backup", f::disaggregation_decode_retraction_backup, Applicability::Safe),
             ctx.fix_set("Run as a PD decode server (--disaggregation-mode decode)", f::disaggregation_mode, "decode", Applicability::Unsafe),
         ];
-        return ctx.raise(&HOST_POOL_NEEDS_DECODE, &[], &[f::disaggregation_decode_retraction_backup, f::disaggregation_mode], fixes);
+        ctx.raise(&HOST_POOL_NEEDS_DECODE, &[], &[f::disaggregation_decode_retraction_backup, f::disaggregation_mode], fixes)?;
     }
     if host_pool && dcp > 1 {
         let fixes = vec![
             ctx.fix_set("Set --dcp-size 1 (keep the host-pool backup)", f::dcp_size, "1", Applicability::Unsafe),
             ctx.fix_remove("Remove --disaggregation-decode-retraction-backup (keep DCP)", f::disaggregation_decode_retraction_backup, Applicability::Unsafe),
         ];
-        return ctx.raise(&HOST_POOL_NEEDS_DCP_1, &[], &[f::disaggregation_decode_retraction_backup, f::dcp_size], fixes);
+        ctx.raise(&HOST_POOL_NEEDS_DCP_1, &[], &[f::disaggregation_decode_retraction_backup, f::dcp_size], fixes)?;
     }
     if host_pool && ctx.cfg.truthy(f::enable_priority_scheduling) && !ctx.cfg.truthy(f::disable_priority_preemption) {
         let fixes = vec![
             ctx.fix_add_flag("Add --disable-priority-preemption", f::disable_priority_preemption, Applicability::Safe),
             ctx.fix_remove("Remove --disaggregation-decode-retraction-backup", f::disaggregation_decode_retraction_backup, Applicability::Unsafe),
         ];
-        return ctx.raise(&HOST_POOL_PRIORITY_PREEMPTION, &[], &[f::disaggregation_decode_retraction_backup, f::enable_priority_scheduling], fixes);
+        ctx.raise(&HOST_POOL_PRIORITY_PREEMPTION, &[], &[f::disaggregation_decode_retraction_backup, f::enable_priority_scheduling], fixes)?;
     }
     if ctx.cfg.is(f::radix_eviction_policy, "tlru") {
         let conf = ctx.cfg.get(f::radix_eviction_policy_config).clone();
@@ -1420,12 +1420,12 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
             if t < 0.0 || e < 0.0 {
                 let args: &Args = &[("threshold", &threshold.py_str()), ("next_prompt_estimate", &estimate.py_str())];
                 let fixes = vec![ctx.fix_set("Use --radix-eviction-policy lru", f::radix_eviction_policy, "lru", Applicability::Unsafe)];
-                return ctx.raise(&TLRU_NEGATIVE, args, &[f::radix_eviction_policy_config, f::radix_eviction_policy], fixes);
+                ctx.raise(&TLRU_NEGATIVE, args, &[f::radix_eviction_policy_config, f::radix_eviction_policy], fixes)?;
             }
             if t <= e {
                 let args: &Args = &[("threshold", &threshold.py_str()), ("next_prompt_estimate", &estimate.py_str())];
                 let fixes = vec![ctx.fix_set("Use --radix-eviction-policy lru", f::radix_eviction_policy, "lru", Applicability::Unsafe)];
-                return ctx.raise(&TLRU_THRESHOLD, args, &[f::radix_eviction_policy_config, f::radix_eviction_policy], fixes);
+                ctx.raise(&TLRU_THRESHOLD, args, &[f::radix_eviction_policy_config, f::radix_eviction_policy], fixes)?;
             }
         }
     }
@@ -1434,26 +1434,26 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove --disable-radix-cache (keep HiCache)", f::disable_radix_cache, Applicability::Unsafe),
             ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe),
         ];
-        return ctx.raise(&HICACHE_VS_NO_RADIX, &[], &[f::enable_hierarchical_cache, f::disable_radix_cache], fixes);
+        ctx.raise(&HICACHE_VS_NO_RADIX, &[], &[f::enable_hierarchical_cache, f::disable_radix_cache], fixes)?;
     }
     if ctx.cfg.truthy(f::disaggregation_decode_enable_offload_kvcache) {
         if !decode {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-decode-enable-offload-kvcache", f::disaggregation_decode_enable_offload_kvcache, Applicability::Safe)];
-            return ctx.raise(&OFFLOAD_NEEDS_DECODE, &[], &[f::disaggregation_decode_enable_offload_kvcache, f::disaggregation_mode], fixes);
+            ctx.raise(&OFFLOAD_NEEDS_DECODE, &[], &[f::disaggregation_decode_enable_offload_kvcache, f::disaggregation_mode], fixes)?;
         }
         if ctx.cfg.is_none(f::hicache_storage_backend) {
             let fixes = vec![
                 ctx.fix_set("Add --hicache-storage-backend file", f::hicache_storage_backend, "file", Applicability::Unsafe),
                 ctx.fix_remove("Remove --disaggregation-decode-enable-offload-kvcache", f::disaggregation_decode_enable_offload_kvcache, Applicability::Unsafe),
             ];
-            return ctx.raise(&OFFLOAD_NEEDS_STORAGE, &[], &[f::disaggregation_decode_enable_offload_kvcache], fixes);
+            ctx.raise(&OFFLOAD_NEEDS_STORAGE, &[], &[f::disaggregation_decode_enable_offload_kvcache], fixes)?;
         }
         if host_pool {
             let fixes = vec![
                 ctx.fix_remove("Remove --disaggregation-decode-retraction-backup", f::disaggregation_decode_retraction_backup, Applicability::Unsafe),
                 ctx.fix_remove("Remove --disaggregation-decode-enable-offload-kvcache", f::disaggregation_decode_enable_offload_kvcache, Applicability::Unsafe),
             ];
-            return ctx.raise(&OFFLOAD_VS_HOST_POOL, &[], &[f::disaggregation_decode_retraction_backup, f::disaggregation_decode_enable_offload_kvcache], fixes);
+            ctx.raise(&OFFLOAD_VS_HOST_POOL, &[], &[f::disaggregation_decode_retraction_backup, f::disaggregation_decode_enable_offload_kvcache], fixes)?;
         }
     }
     let ratio = ctx.cfg.get(f::swa_full_tokens_ratio).clone();
@@ -1466,32 +1466,32 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
                 ctx.model_config(site("kv_cache_hook.handle_cache_compatibility", "--swa-full-tokens-ratio should be in range"));
             } else {
                 let fixes = vec![ctx.fix_remove("Remove --swa-full-tokens-ratio (default 0.8)", f::swa_full_tokens_ratio, Applicability::Unsafe)];
-                return ctx.raise(&SWA_RATIO_RANGE, &[], &[f::swa_full_tokens_ratio], fixes);
+                ctx.raise(&SWA_RATIO_RANGE, &[], &[f::swa_full_tokens_ratio], fixes)?;
             }
         }
     }
     if let Some(t) = ctx.cfg.int(f::swa_prefix_tails) {
         if t < 0 {
             let fixes = vec![ctx.fix_remove("Remove --swa-prefix-tails (use the default)", f::swa_prefix_tails, Applicability::Unsafe)];
-            return ctx.raise(&SWA_PREFIX_TAILS, &[], &[f::swa_prefix_tails], fixes);
+            ctx.raise(&SWA_PREFIX_TAILS, &[], &[f::swa_prefix_tails], fixes)?;
         }
     }
     if ctx.cfg.truthy(f::enable_lmcache) {
         let drop_lmcache = |ctx: &Ctx| ctx.fix_remove("Remove --enable-lmcache", f::enable_lmcache, Applicability::Unsafe);
         if ctx.cfg.truthy(f::enable_hierarchical_cache) {
             let fixes = vec![ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe), drop_lmcache(ctx)];
-            return ctx.raise(&LMCACHE_VS_HICACHE, &[], &[f::enable_lmcache, f::enable_hierarchical_cache], fixes);
+            ctx.raise(&LMCACHE_VS_HICACHE, &[], &[f::enable_lmcache, f::enable_hierarchical_cache], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_unified_cache_external_linker) {
             let fixes = vec![
                 ctx.fix_remove("Remove --enable-unified-cache-external-linker", f::enable_unified_cache_external_linker, Applicability::Unsafe),
                 drop_lmcache(ctx),
             ];
-            return ctx.raise(&LMCACHE_VS_LINKER, &[], &[f::enable_lmcache, f::enable_unified_cache_external_linker], fixes);
+            ctx.raise(&LMCACHE_VS_LINKER, &[], &[f::enable_lmcache, f::enable_unified_cache_external_linker], fixes)?;
         }
         if ctx.cfg.truthy(f::disable_radix_cache) {
             let fixes = vec![ctx.fix_remove("Remove --disable-radix-cache", f::disable_radix_cache, Applicability::Unsafe), drop_lmcache(ctx)];
-            return ctx.raise(&LMCACHE_NEEDS_RADIX, &[], &[f::enable_lmcache, f::disable_radix_cache, f::disaggregation_mode], fixes);
+            ctx.raise(&LMCACHE_NEEDS_RADIX, &[], &[f::enable_lmcache, f::disable_radix_cache, f::disaggregation_mode], fixes)?;
         }
         // SpeculativeAlgorithm.from_string(...).is_speculative(); unknown names raise
         // ValueError there (not modelled).
@@ -1500,30 +1500,30 @@ pub fn handle_cache_compatibility(ctx: &mut Ctx) -> Step {
             let known = matches!(up.as_str(), "DFLASH" | "UNO" | "DSPARK" | "EAGLE" | "EAGLE3" | "FROZEN_KV_MTP" | "STANDALONE" | "NGRAM" | "NEXTN");
             if known {
                 let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe), drop_lmcache(ctx)];
-                return ctx.raise(&LMCACHE_NO_SPEC, &[], &[f::enable_lmcache, f::speculative_algorithm], fixes);
+                ctx.raise(&LMCACHE_NO_SPEC, &[], &[f::enable_lmcache, f::speculative_algorithm], fixes)?;
             } else if up != "NONE" {
                 ctx.skip(site("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support speculative"), NotRunReason::NotImplemented);
             }
         }
         if ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale") {
             let fixes = vec![drop_lmcache(ctx)];
-            return ctx.raise(&LMCACHE_NO_DP_ATTN, &[], &[f::enable_lmcache, f::attn_dp_size, f::enable_dp_attention], fixes);
+            ctx.raise(&LMCACHE_NO_DP_ATTN, &[], &[f::enable_lmcache, f::attn_dp_size, f::enable_dp_attention], fixes)?;
         }
         if dcp > 1 {
             let fixes = vec![ctx.fix_set("Set --dcp-size 1", f::dcp_size, "1", Applicability::Unsafe), drop_lmcache(ctx)];
-            return ctx.raise(&LMCACHE_NO_DCP, &[], &[f::enable_lmcache, f::dcp_size], fixes);
+            ctx.raise(&LMCACHE_NO_DCP, &[], &[f::enable_lmcache, f::dcp_size], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_streaming_session) {
             let fixes = vec![ctx.fix_remove("Remove --enable-streaming-session", f::enable_streaming_session, Applicability::Unsafe), drop_lmcache(ctx)];
-            return ctx.raise(&LMCACHE_NO_STREAMING, &[], &[f::enable_lmcache, f::enable_streaming_session], fixes);
+            ctx.raise(&LMCACHE_NO_STREAMING, &[], &[f::enable_lmcache, f::enable_streaming_session], fixes)?;
         }
         if ctx.cfg.is(f::hicache_host_memory_mode, "buffer_only") {
             let fixes = vec![ctx.fix_remove("Remove --hicache-host-memory-mode", f::hicache_host_memory_mode, Applicability::Safe)];
-            return ctx.raise(&LMCACHE_BUFFER_ONLY, &[], &[f::hicache_host_memory_mode, f::enable_lmcache], fixes);
+            ctx.raise(&LMCACHE_BUFFER_ONLY, &[], &[f::hicache_host_memory_mode, f::enable_lmcache], fixes)?;
         }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe), drop_lmcache(ctx)];
-            return ctx.raise(&LMCACHE_NO_PD, &[], &[f::enable_lmcache, f::disaggregation_mode], fixes);
+            ctx.raise(&LMCACHE_NO_PD, &[], &[f::enable_lmcache, f::disaggregation_mode], fixes)?;
         }
     }
     Ok(())
@@ -1543,7 +1543,7 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
             ctx.fix_add_flag("Add --enable-unified-memory", f::enable_unified_memory, Applicability::Unsafe),
             ctx.fix_remove("Remove --enable-page-major-kv-layout", f::enable_page_major_kv_layout, Applicability::Safe),
         ];
-        return ctx.raise(&PAGE_MAJOR_NEEDS_UNIFIED, &[], &[f::enable_page_major_kv_layout], fixes);
+        ctx.raise(&PAGE_MAJOR_NEEDS_UNIFIED, &[], &[f::enable_page_major_kv_layout], fixes)?;
     }
     // The allowed backend set (#2) and the linear-attention backend sets (#3, #4) depend on the
     // model's attention (use_mla_backend, has_asymmetric_kv).
@@ -1555,7 +1555,7 @@ pub fn handle_page_major_kv_layout(ctx: &mut Ctx) -> Step {
     if !(mamba.is_none() || mamba.as_str() == Some("triton")) {
         let args: &Args = &[("cfg.mamba_backend", &mamba.repr())];
         let fixes = vec![ctx.fix_set("Set --mamba-backend triton", f::mamba_backend, "triton", Applicability::Safe)];
-        return ctx.raise(&PAGE_MAJOR_MAMBA_BACKEND, args, &[f::mamba_backend, f::enable_unified_memory, f::enable_page_major_kv_layout], fixes);
+        ctx.raise(&PAGE_MAJOR_MAMBA_BACKEND, args, &[f::mamba_backend, f::enable_unified_memory, f::enable_page_major_kv_layout], fixes)?;
     }
     Ok(())
 }
@@ -1846,15 +1846,15 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --disaggregation-transfer-backend mooncake", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe),
                 drop_um(ctx),
             ];
-            return ctx.raise(&UM_PD_TRANSFER_BACKEND, args, &[f::disaggregation_transfer_backend, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_TRANSFER_BACKEND, args, &[f::disaggregation_transfer_backend, f::enable_unified_memory], fixes)?;
         }
         if ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 {
             let fixes = vec![ctx.fix_set("Set --pp-size 1", f::pp_size, "1", Applicability::Unsafe), drop_um(ctx)];
-            return ctx.raise(&UM_PD_NO_PP, &[], &[f::pp_size, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_NO_PP, &[], &[f::pp_size, f::enable_unified_memory], fixes)?;
         }
         if spec.is_some() {
             let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe), drop_um(ctx)];
-            return ctx.raise(&UM_PD_MOONCAKE_SPEC, &[], &[f::speculative_algorithm, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_MOONCAKE_SPEC, &[], &[f::speculative_algorithm, f::enable_unified_memory], fixes)?;
         }
         // envs.SGLANG_DISABLE_LAZY_COMPACTION (EnvBool: true/1/yes/y).
         let lazy_off = ctx
@@ -1863,11 +1863,11 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
             .unwrap_or(false);
         if lazy_off {
             let fixes = vec![drop_um(ctx)];
-            return ctx.raise(&UM_PD_LAZY_COMPACTION, &[], &[f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_LAZY_COMPACTION, &[], &[f::enable_unified_memory], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_hisparse) {
             let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
-            return ctx.raise(&UM_PD_NO_HISPARSE, &[], &[f::enable_hisparse, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_NO_HISPARSE, &[], &[f::enable_hisparse, f::enable_unified_memory], fixes)?;
         }
         if ctx.cfg.truthy(f::disaggregation_decode_enable_offload_kvcache) {
             if !ctx.cfg.is(f::hicache_storage_backend, "file") {
@@ -1875,7 +1875,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                     ctx.fix_set("Use --hicache-storage-backend file", f::hicache_storage_backend, "file", Applicability::Unsafe),
                     drop_um(ctx),
                 ];
-                return ctx.raise(&UM_OFFLOAD_FILE_ONLY, &[], &[f::hicache_storage_backend, f::enable_unified_memory], fixes);
+                ctx.raise(&UM_OFFLOAD_FILE_ONLY, &[], &[f::hicache_storage_backend, f::enable_unified_memory], fixes)?;
             }
             // The model's attention: MLA (use_mla_backend), hybrid Mamba (mambaish_config), hybrid SWA.
             let checks: [ModelAssert; 3] = [
@@ -1897,13 +1897,13 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     if !matches!(spec.as_deref(), None | Some("DSPARK") | Some("EAGLE") | Some("EAGLE3") | Some("DFLASH")) {
         let args: &Args = &[("cfg.speculative_algorithm", &py_opt_repr(&spec))];
         let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_SPEC_ALGORITHM, args, &[f::speculative_algorithm, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_SPEC_ALGORITHM, args, &[f::speculative_algorithm, f::enable_unified_memory], fixes)?;
     }
     let topk = ctx.cfg.get(f::speculative_eagle_topk).clone();
     if !(topk.is_none() || topk.as_int() == Some(1)) {
         let args: &Args = &[("cfg.speculative_eagle_topk", &topk.repr())];
         let fixes = vec![ctx.fix_set("Set --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_EAGLE_TOPK, args, &[f::speculative_eagle_topk, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_EAGLE_TOPK, args, &[f::speculative_eagle_topk, f::enable_unified_memory], fixes)?;
     }
     match spec.as_deref() {
         Some("EAGLE") | Some("EAGLE3") if !eagle_target_asserts(ctx) => return Ok(()),
@@ -1919,24 +1919,24 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
     }
     if ctx.cfg.truthy(f::enable_two_batch_overlap) {
         let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe)];
-        return ctx.raise(&UM_NO_TBO, &[], &[f::enable_two_batch_overlap, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_NO_TBO, &[], &[f::enable_two_batch_overlap, f::enable_unified_memory], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_lmcache) {
         let fixes = vec![ctx.fix_remove("Remove --enable-lmcache", f::enable_lmcache, Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_NO_LMCACHE, &[], &[f::enable_lmcache, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_NO_LMCACHE, &[], &[f::enable_lmcache, f::enable_unified_memory], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_unified_cache_external_linker) {
         let fixes = vec![
             ctx.fix_remove("Remove --enable-unified-cache-external-linker", f::enable_unified_cache_external_linker, Applicability::Unsafe),
             drop_um(ctx),
         ];
-        return ctx.raise(&UM_NO_LINKER, &[], &[f::enable_unified_cache_external_linker, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_NO_LINKER, &[], &[f::enable_unified_cache_external_linker, f::enable_unified_memory], fixes)?;
     }
     // (EAGLE + host_pool: a decode-server backup, which PD-mode unified memory with
     // speculative decoding rejects above.)
     if matches!(spec.as_deref(), Some("EAGLE") | Some("EAGLE3")) && ctx.cfg.truthy(f::enable_hierarchical_cache) {
         let fixes = vec![ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_EAGLE_HICACHE, &[], &[f::enable_hierarchical_cache, f::speculative_algorithm, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_EAGLE_HICACHE, &[], &[f::enable_hierarchical_cache, f::speculative_algorithm, f::enable_unified_memory], fixes)?;
     }
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) > 1 {
         // _validate_unified_memory_dcp: #1 MLA models only (use_mla_backend).
@@ -1945,7 +1945,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
             None => ctx.skip(hybrid_swa_site, NotRunReason::ModelConfig),
             Some(false) => {
                 let fixes = vec![ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe), drop_um(ctx)];
-                return ctx.raise(&UM_DCP_MLA, &[], &[f::dcp_size, f::enable_unified_memory], fixes);
+                ctx.raise(&UM_DCP_MLA, &[], &[f::dcp_size, f::enable_unified_memory], fixes)?;
             }
             // #2: no hybrid sliding-window model. No served MLA model is hybrid SWA, so a true
             // fact has no recorded case here: it is left not run.
@@ -1958,7 +1958,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
         }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![ctx.fix_remove("Remove --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe), drop_um(ctx)];
-            return ctx.raise(&UM_DCP_NO_PD, &[], &[f::disaggregation_mode, f::dcp_size, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_DCP_NO_PD, &[], &[f::disaggregation_mode, f::dcp_size, f::enable_unified_memory], fixes)?;
         }
         let allowed = ["cutedsl_mla", "flashinfer", "trtllm_mla"];
         match resolved_backends(ctx) {
@@ -1971,7 +1971,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
                     if ctx.cfg.is_explicit(f::attention_backend) && !ctx.cfg.is_explicit(f::prefill_attention_backend) && !ctx.cfg.is_explicit(f::decode_attention_backend) {
                         fixes.push(ctx.fix_set("Use --attention-backend flashinfer", f::attention_backend, "flashinfer", Applicability::Unsafe));
                     }
-                    return ctx.raise(&UM_DCP_BACKENDS, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::dcp_size], fixes);
+                    ctx.raise(&UM_DCP_BACKENDS, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::dcp_size], fixes)?;
                 }
             }
         }
@@ -1994,26 +1994,26 @@ fn unified_memory_pool_dspark_only(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --disaggregation-transfer-backend mooncake", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe),
                 drop_um(ctx),
             ];
-            return ctx.raise(&UM_PD_TRANSFER_BACKEND, args, &[f::disaggregation_transfer_backend, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_TRANSFER_BACKEND, args, &[f::disaggregation_transfer_backend, f::enable_unified_memory], fixes)?;
         }
         if ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 {
             let fixes = vec![ctx.fix_set("Set --pp-size 1", f::pp_size, "1", Applicability::Unsafe), drop_um(ctx)];
-            return ctx.raise(&UM_PD_NO_PP, &[], &[f::pp_size, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_NO_PP, &[], &[f::pp_size, f::enable_unified_memory], fixes)?;
         }
         if env_bool(ctx, "SGLANG_DISABLE_LAZY_COMPACTION") {
             let fixes = vec![drop_um(ctx)];
-            return ctx.raise(&UM_PD_LAZY_COMPACTION, &[], &[f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_LAZY_COMPACTION, &[], &[f::enable_unified_memory], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_hisparse) {
             let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
-            return ctx.raise(&UM_PD_NO_HISPARSE, &[], &[f::enable_hisparse, f::enable_unified_memory], fixes);
+            ctx.raise(&UM_PD_NO_HISPARSE, &[], &[f::enable_hisparse, f::enable_unified_memory], fixes)?;
         }
     }
     let spec = opt_str(ctx, f::speculative_algorithm);
     if !matches!(spec.as_deref(), None | Some("DSPARK")) {
         let args: &Args = &[("cfg.speculative_algorithm", &py_opt_repr(&spec))];
         let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_SPEC_ALGORITHM, args, &[f::speculative_algorithm, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_SPEC_ALGORITHM, args, &[f::speculative_algorithm, f::enable_unified_memory], fixes)?;
     }
     let later = [
         site("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with hierarchical"),
@@ -2038,11 +2038,11 @@ fn unified_memory_pool_dspark_only(ctx: &mut Ctx) -> Step {
     if hicache || ctx.cfg.truthy(f::enable_lmcache) {
         let dest = if hicache { f::enable_hierarchical_cache } else { f::enable_lmcache };
         let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_NO_HOST_TIER, &[], &[dest, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_NO_HOST_TIER, &[], &[dest, f::enable_unified_memory], fixes)?;
     }
     if ctx.cfg.int(f::dcp_size).unwrap_or(1) != 1 {
         let fixes = vec![ctx.fix_remove("Remove --dcp-size (no decode context parallelism)", f::dcp_size, Applicability::Unsafe), drop_um(ctx)];
-        return ctx.raise(&UM_NO_DCP, &[], &[f::dcp_size, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_NO_DCP, &[], &[f::dcp_size, f::enable_unified_memory], fixes)?;
     }
     // `_cg_cfg.prefill.backend == Backend.TC_PIECEWISE` on the resolved CUDA-graph config
     if ctx.cfg.is_unknown(f::cuda_graph_config) {
@@ -2052,7 +2052,7 @@ fn unified_memory_pool_dspark_only(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Use --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, "disabled", Applicability::Unsafe),
             drop_um(ctx),
         ];
-        return ctx.raise(&UM_PIECEWISE_PREFILL_GRAPH, &[], &[f::cuda_graph_backend_prefill, f::cuda_graph_config, f::enable_unified_memory], fixes);
+        ctx.raise(&UM_PIECEWISE_PREFILL_GRAPH, &[], &[f::cuda_graph_backend_prefill, f::cuda_graph_config, f::enable_unified_memory], fixes)?;
     }
     Ok(())
 }

@@ -457,7 +457,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Run as a PD prefill worker (--disaggregation-mode prefill)", f::disaggregation_mode, "prefill", Applicability::Unsafe),
             ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe),
         ];
-        return ctx.raise(&PREFILL_ONLY, &[], &[f::enable_kv_cache_sharding, f::disaggregation_mode], fixes);
+        ctx.raise(&PREFILL_ONLY, &[], &[f::enable_kv_cache_sharding, f::disaggregation_mode], fixes)?;
     }
     if let Some(alg) = ctx.cfg.str(f::speculative_algorithm).map(str::to_string) {
         // The architecture and NextN layer count are read only when the flags allow it.
@@ -476,7 +476,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
         };
         if !model_allows {
             let fixes = vec![ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe)];
-            return ctx.raise(&SPECULATIVE, &[], &[f::speculative_algorithm, f::enable_kv_cache_sharding], fixes);
+            ctx.raise(&SPECULATIVE, &[], &[f::speculative_algorithm, f::enable_kv_cache_sharding], fixes)?;
         }
     }
     if !ctx.cfg.is_none(f::dllm_algorithm) {
@@ -494,7 +494,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe),
         ];
         let backend = str_repr(&tree_core);
-        return ctx.raise(&TREE_CORE, &[("tree_core_backend", &backend)], &[f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&TREE_CORE, &[("tree_core_backend", &backend)], &[f::enable_kv_cache_sharding], fixes)?;
     }
     let flag_conflicts: [(&'static Rule, Field); 5] = [
         (&EXTERNAL_LINKER, f::enable_unified_cache_external_linker),
@@ -517,7 +517,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove --hicache-storage-backend (keep host offload)", f::hicache_storage_backend, Applicability::Unsafe),
             ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe),
         ];
-        return ctx.raise(&HICACHE_STORAGE, &[], &[f::hicache_storage_backend, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&HICACHE_STORAGE, &[], &[f::hicache_storage_backend, f::enable_kv_cache_sharding], fixes)?;
     }
     if hicache {
         // #13 (host memory mode other than cache) cannot be reached: HiCache rejects buffer_only
@@ -533,7 +533,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --hicache-io-backend kernel", f::hicache_io_backend, "kernel", Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe),
             ];
-            return ctx.raise(&DSA_HICACHE_KERNEL_IO, &[], &[f::hicache_io_backend, f::hicache_mem_layout, f::enable_hierarchical_cache], fixes);
+            ctx.raise(&DSA_HICACHE_KERNEL_IO, &[], &[f::hicache_io_backend, f::hicache_mem_layout, f::enable_hierarchical_cache], fixes)?;
         }
     }
     if ctx.cfg.truthy(f::enable_lmcache) {
@@ -554,13 +554,13 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
     let release = ctx.release.version;
     if ctx.model_fact(encoder_decoder_site, |m| encoder_decoder(m, release)) == Some(true) {
         let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
-        return ctx.raise(&ENCODER_DECODER, &[], &[f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&ENCODER_DECODER, &[], &[f::enable_kv_cache_sharding], fixes)?;
     }
     // model_config.attention_chunk_size: the text config's value as written.
     let local_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention");
     if ctx.model_fact(local_site, |m| m.raw.map(|r| r.attention_chunk_size.is_some())) == Some(true) {
         let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
-        return ctx.raise(&LOCAL_ATTENTION, &[], &[f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&LOCAL_ATTENTION, &[], &[f::enable_kv_cache_sharding], fixes)?;
     }
 
     validate_kv_shard_attention_backend(ctx)?;
@@ -569,11 +569,11 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
     if !matches!(transfer.as_str(), Some("mooncake" | "nixl")) {
         let fixes = vec![ctx.fix_set("Use --disaggregation-transfer-backend mooncake", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe)];
         let repr = transfer.repr();
-        return ctx.raise(&TRANSFER_BACKEND, &[("cfg.disaggregation_transfer_backend", &repr)], &[f::disaggregation_transfer_backend, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&TRANSFER_BACKEND, &[("cfg.disaggregation_transfer_backend", &repr)], &[f::disaggregation_transfer_backend, f::enable_kv_cache_sharding], fixes)?;
     }
     if env_bool(ctx, "SGLANG_DISAGG_STAGING_BUFFER") {
         let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
-        return ctx.raise(&STAGING_BUFFER, &[], &[f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&STAGING_BUFFER, &[], &[f::enable_kv_cache_sharding], fixes)?;
     }
 
     // use_mla_backend: MLA models shard across attention-TP ranks, GQA models across attention-CP ranks.
@@ -617,7 +617,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
                         vec![ctx.fix_set("Use --tp-size 2", f::tp_size, "2", Applicability::Unsafe)]
                     };
                     let shown: &[Field] = if std::ptr::eq(rule, &MLA_PLAIN_TP) { &[f::enable_dp_attention, f::attn_dp_size, f::dp_size, f::enable_kv_cache_sharding] } else { &[f::tp_size, f::enable_kv_cache_sharding] };
-                    return ctx.raise(rule, &[], shown, fixes);
+                    ctx.raise(rule, &[], shown, fixes)?;
                 }
             }
             Some(false) => {
@@ -637,7 +637,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
                     } else {
                         vec![Fix { title: "Use prefill context parallelism (--enable-prefill-cp --attn-cp-size 2 --cp-strategy zigzag)".into(), applicability: Applicability::Unsafe, edits }]
                     };
-                    return ctx.raise(&GQA_NEEDS_PREFILL_CP, &[], &[f::enable_prefill_cp, f::attn_cp_size, f::enable_kv_cache_sharding], fixes);
+                    ctx.raise(&GQA_NEEDS_PREFILL_CP, &[], &[f::enable_prefill_cp, f::attn_cp_size, f::enable_kv_cache_sharding], fixes)?;
                 }
             }
         }
@@ -651,7 +651,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
     };
     if page_size <= 1 {
         let fixes = vec![ctx.fix_set("Use --page-size 64", f::page_size, "64", Applicability::Unsafe)];
-        return ctx.raise(&PAGE_SIZE, &[], &[f::page_size, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&PAGE_SIZE, &[], &[f::page_size, f::enable_kv_cache_sharding], fixes)?;
     }
     // chunked_prefill_size: without the flag, memory_hook sizes it from the GPU's memory.
     let Some(chunk_size) = ctx.cfg.int(f::chunked_prefill_size) else {
@@ -660,7 +660,7 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
     };
     if chunk_size <= 0 {
         let fixes = vec![ctx.fix_set("Use --chunked-prefill-size 8192", f::chunked_prefill_size, "8192", Applicability::Unsafe)];
-        return ctx.raise(&CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::enable_kv_cache_sharding], fixes)?;
     }
 
     if chunk_size % page_size != 0 {
@@ -727,7 +727,7 @@ fn validate_dsa_kv_shard(ctx: &mut Ctx) -> Step {
         || ctx.cfg.int(f::pp_size).unwrap_or(1) != 1
     {
         let fixes = vec![remove(ctx)];
-        return ctx.raise(&DSA_NEEDS_INTERLEAVE_CP, &[], &[f::enable_kv_cache_sharding, f::enable_prefill_cp, f::attn_cp_size, f::cp_strategy, f::pp_size], fixes);
+        ctx.raise(&DSA_NEEDS_INTERLEAVE_CP, &[], &[f::enable_kv_cache_sharding, f::enable_prefill_cp, f::attn_cp_size, f::cp_strategy, f::pp_size], fixes)?;
     }
     if !ctx.cfg.is(f::dsa_prefill_backend, "trtllm")
         || !ctx.cfg.is(f::dsa_decode_backend, "trtllm")
@@ -737,7 +737,7 @@ fn validate_dsa_kv_shard(ctx: &mut Ctx) -> Step {
         // (which values the kernels need depends on one another: the DSA backends SGLang
         // picks follow the KV dtype and the GPU, so no single edit is offered)
         let fixes = vec![remove(ctx)];
-        return ctx.raise(&DSA_NEEDS_TRTLLM_FP8, &[], &[f::enable_kv_cache_sharding, f::dsa_prefill_backend, f::dsa_decode_backend, f::kv_cache_dtype, f::page_size], fixes);
+        ctx.raise(&DSA_NEEDS_TRTLLM_FP8, &[], &[f::enable_kv_cache_sharding, f::dsa_prefill_backend, f::dsa_decode_backend, f::kv_cache_dtype, f::page_size], fixes)?;
     }
     let mooncake = ctx.cfg.is(f::disaggregation_transfer_backend, "mooncake");
     let split = ctx.cfg.truthy(f::enable_dsa_cache_layer_split);
@@ -765,7 +765,7 @@ fn validate_dsa_kv_shard(ctx: &mut Ctx) -> Step {
             fixes.push(ctx.fix_remove("Remove --enable-dsa-cache-layer-split", f::enable_dsa_cache_layer_split, Applicability::Unsafe));
         }
         fixes.push(remove(ctx));
-        return ctx.raise(&DSA_NEEDS_MOONCAKE_KPOOL1, &[], &[f::enable_kv_cache_sharding, f::disaggregation_transfer_backend, f::enable_dsa_cache_layer_split], fixes);
+        ctx.raise(&DSA_NEEDS_MOONCAKE_KPOOL1, &[], &[f::enable_kv_cache_sharding, f::disaggregation_transfer_backend, f::enable_dsa_cache_layer_split], fixes)?;
     }
     Ok(())
 }
@@ -812,7 +812,7 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
     if ctx.model_fact(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."), |m| deepseek_dsa(m, release)) == Some(true) {
         let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
         let dest = if ctx.cfg.is_explicit(f::prefill_attention_backend) { f::prefill_attention_backend } else { f::attention_backend };
-        return ctx.raise(&DSA_NEEDS_DSA_BACKEND, &[], &[dest, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&DSA_NEEDS_DSA_BACKEND, &[], &[dest, f::enable_kv_cache_sharding], fixes)?;
     }
     if prefill == "fa3" {
         return Ok(());
@@ -822,12 +822,12 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
         let flag = ctx.flag(dest);
         let fixes = vec![ctx.fix_set(format!("Use {flag} fa3"), dest, "fa3", Applicability::Unsafe)];
         let repr = str_repr(&prefill);
-        return ctx.raise(&ATTENTION_BACKEND, &[("prefill_backend", &repr)], &[dest, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&ATTENTION_BACKEND, &[("prefill_backend", &repr)], &[dest, f::enable_kv_cache_sharding], fixes)?;
     }
     if ctx.model_fact(site("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires an MLA model."), |m| m.derived.is_mla) == Some(false) {
         let flag = ctx.flag(dest);
         let fixes = vec![ctx.fix_set(format!("Use {flag} fa3"), dest, "fa3", Applicability::Unsafe)];
-        return ctx.raise(&TRTLLM_MLA_NEEDS_MLA, &[], &[dest, f::enable_kv_cache_sharding], fixes);
+        ctx.raise(&TRTLLM_MLA_NEEDS_MLA, &[], &[dest, f::enable_kv_cache_sharding], fixes)?;
     }
     if int(ctx, f::attn_cp_size, 1) > 1 {
         // One fix dropping prefill context parallelism whole: with --enable-prefill-cp, an MLA
@@ -841,11 +841,11 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
         } else {
             vec![Fix { title: "Use plain TP (drop prefill context parallelism)".into(), applicability: Applicability::Unsafe, edits }]
         };
-        return ctx.raise(&TRTLLM_MLA_CP, &[], &[f::attn_cp_size, dest], fixes);
+        ctx.raise(&TRTLLM_MLA_CP, &[], &[f::attn_cp_size, dest], fixes)?;
     }
     if ctx.cfg.truthy(f::disable_chunked_prefix_cache) {
         let fixes = vec![ctx.fix_remove("Remove --disable-chunked-prefix-cache", f::disable_chunked_prefix_cache, Applicability::Safe)];
-        return ctx.raise(&TRTLLM_MLA_CHUNKED_PREFIX, &[], &[f::disable_chunked_prefix_cache, dest], fixes);
+        ctx.raise(&TRTLLM_MLA_CHUNKED_PREFIX, &[], &[f::disable_chunked_prefix_cache, dest], fixes)?;
     }
     Ok(())
 }

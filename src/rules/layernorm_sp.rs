@@ -96,28 +96,28 @@ fn validate_generic(ctx: &mut Ctx, arch: &str, supported: &[String], megamoe: bo
     let remove_sp = |ctx: &Ctx| ctx.fix_remove("Remove --enable-layernorm-sp", f::enable_layernorm_sp, Applicability::Unsafe);
     if megamoe {
         let fixes = vec![ctx.fix_remove("Remove --enable-megamoe-for-layernorm-sp", f::enable_megamoe_for_layernorm_sp, Applicability::Safe)];
-        return ctx.raise(&MEGAMOE_MUSE_ONLY, &[], &[f::enable_megamoe_for_layernorm_sp], fixes);
+        ctx.raise(&MEGAMOE_MUSE_ONLY, &[], &[f::enable_megamoe_for_layernorm_sp], fixes)?;
     }
     if !supported.iter().any(|a| a == arch) {
         let listed = format!("[{}]", supported.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "));
         let fixes = vec![remove_sp(ctx)];
-        return ctx.raise(&SP_UNSUPPORTED_MODEL, &[("sorted(SP_SUPPORTED_ARCHITECTURES)", &listed), ("architecture", &arch)], &[f::enable_layernorm_sp], fixes);
+        ctx.raise(&SP_UNSUPPORTED_MODEL, &[("sorted(SP_SUPPORTED_ARCHITECTURES)", &listed), ("architecture", &arch)], &[f::enable_layernorm_sp], fixes)?;
     }
     if ctx.cfg.int(f::tp_size).unwrap_or(1) <= 1 {
         let fixes = vec![ctx.fix_set("Use --tp-size 2", f::tp_size, "2", Applicability::Unsafe), remove_sp(ctx)];
-        return ctx.raise(&SP_NEEDS_TP, &[], &[f::enable_layernorm_sp, f::tp_size], fixes);
+        ctx.raise(&SP_NEEDS_TP, &[], &[f::enable_layernorm_sp, f::tp_size], fixes)?;
     }
     if ctx.cfg.int(f::attn_dp_size).unwrap_or(1) > 1 || ctx.cfg.is(f::ep_join_mode, "scale") {
         let fixes = vec![remove_sp(ctx)];
-        return ctx.raise(&SP_NO_ATTN_DP, &[], &[f::enable_layernorm_sp, f::attn_dp_size], fixes);
+        ctx.raise(&SP_NO_ATTN_DP, &[], &[f::enable_layernorm_sp, f::attn_dp_size], fixes)?;
     }
     if !ctx.cfg.is_none(f::speculative_algorithm) {
         let fixes = vec![remove_sp(ctx)];
-        return ctx.raise(&SP_NO_SPEC, &[], &[f::enable_layernorm_sp, f::speculative_algorithm], fixes);
+        ctx.raise(&SP_NO_SPEC, &[], &[f::enable_layernorm_sp, f::speculative_algorithm], fixes)?;
     }
     if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
         let fixes = vec![remove_sp(ctx)];
-        return ctx.raise(&SP_NO_PP, &[], &[f::enable_layernorm_sp, f::pp_size], fixes);
+        ctx.raise(&SP_NO_PP, &[], &[f::enable_layernorm_sp, f::pp_size], fixes)?;
     }
     Ok(())
 }
@@ -129,7 +129,7 @@ pub fn handle_layernorm_sp(ctx: &mut Ctx) -> Step {
         if megamoe {
             // (Adding --enable-layernorm-sp is right only for Muse Spark, a model fact.)
             let fixes = vec![ctx.fix_remove("Remove --enable-megamoe-for-layernorm-sp", f::enable_megamoe_for_layernorm_sp, Applicability::Safe)];
-            return ctx.raise(&MEGAMOE_NEEDS_SP, &[], &[f::enable_megamoe_for_layernorm_sp], fixes);
+            ctx.raise(&MEGAMOE_NEEDS_SP, &[], &[f::enable_megamoe_for_layernorm_sp], fixes)?;
         }
         return Ok(());
     }

@@ -228,7 +228,7 @@ pub fn validate_experimental_sgl_marlin(ctx: &mut Ctx) -> Step {
     let ep = if A2A_EP_SPANNING_BACKENDS.contains(&a2a.as_str()) { ctx.cfg.int(f::tp_size).unwrap_or(1) } else { ctx.cfg.int(f::ep_size).unwrap_or(1) };
     if ep > 1 && a2a != "none" {
         let fix = ctx.fix_remove("Drop --moe-a2a-backend", f::moe_a2a_backend, Applicability::Unsafe);
-        return ctx.raise(&MARLIN_EP_NEEDS_A2A_NONE, &[], &[f::moe_a2a_backend, f::ep_size], vec![fix]);
+        ctx.raise(&MARLIN_EP_NEEDS_A2A_NONE, &[], &[f::moe_a2a_backend, f::ep_size], vec![fix])?;
     }
     let enable_lora = ctx.cfg.get(f::enable_lora).clone();
     let lora_enabled = enable_lora.truthy() || (enable_lora.is_none() && ctx.cfg.truthy(f::lora_paths));
@@ -237,11 +237,11 @@ pub fn validate_experimental_sgl_marlin(ctx: &mut Ctx) -> Step {
     }
     if !ctx.cfg.truthy(f::lora_use_virtual_experts) {
         let fix = ctx.fix_add_flag("Add --lora-use-virtual-experts", f::lora_use_virtual_experts, Applicability::Safe);
-        return ctx.raise(&MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS, &[], &[f::moe_runner_backend], vec![fix]);
+        ctx.raise(&MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS, &[], &[f::moe_runner_backend], vec![fix])?;
     }
     if !ctx.cfg.is(f::lora_backend, "triton") {
         let fix = ctx.fix_set("Use --lora-backend triton", f::lora_backend, "triton", Applicability::Safe);
-        return ctx.raise(&MARLIN_LORA_NEEDS_TRITON, &[], &[f::lora_backend, f::moe_runner_backend], vec![fix]);
+        ctx.raise(&MARLIN_LORA_NEEDS_TRITON, &[], &[f::lora_backend, f::moe_runner_backend], vec![fix])?;
     }
     if ep <= 1 {
         return Ok(());
@@ -264,12 +264,12 @@ pub fn validate_experimental_sgl_marlin(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_remove(title, dest, Applicability::Unsafe));
             }
         }
-        return ctx.raise(
+        ctx.raise(
             &MARLIN_EP_TRIVIAL_PLACEMENT,
             &[],
             &[f::enable_eplb, f::ep_num_redundant_experts, f::init_expert_location, f::elastic_ep_backend, f::enable_elastic_expert_backup],
             fixes,
-        );
+        )?;
     }
     Ok(())
 }
@@ -291,7 +291,7 @@ fn check_v2_lora_modes(ctx: &mut Ctx, option: &str) -> Step {
                 "ROCm" => vec![],
                 _ => vec![ctx.fix_remove(format!("Remove {}", ctx.flag(dest)), dest, Applicability::Unsafe)],
             };
-            return ctx.raise(&V2_LORA_MODES, &[("option", &option), ("mode", &mode)], &[dest, f::lora_backend, f::moe_runner_backend], fixes);
+            ctx.raise(&V2_LORA_MODES, &[("option", &option), ("mode", &mode)], &[dest, f::lora_backend, f::moe_runner_backend], fixes)?;
         }
     }
     Ok(())
@@ -301,7 +301,7 @@ fn check_v2_lora_modes(ctx: &mut Ctx, option: &str) -> Step {
 pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
     if ctx.cfg.int(f::max_loras_per_batch).is_some_and(|v| v <= 0) {
         let fix = ctx.fix_set("Use the default 8", f::max_loras_per_batch, "8", Applicability::Safe);
-        return ctx.raise(&MAX_LORAS_PER_BATCH, &[], &[f::max_loras_per_batch], vec![fix]);
+        ctx.raise(&MAX_LORAS_PER_BATCH, &[], &[f::max_loras_per_batch], vec![fix])?;
     }
 
     // enable_lora False would log "--enable-lora is set to False, any provided lora_paths will be
@@ -327,12 +327,12 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
             let limit = per_batch * 2;
             if !max_loaded.is_some_and(|m| m <= limit) {
                 let fix = ctx.fix_set(format!("Keep at most {limit} adapters loaded"), f::max_loaded_loras, &limit.to_string(), Applicability::Unsafe);
-                return ctx.raise(
+                ctx.raise(
                     &OVERLAP_LOADING_LIMIT,
                     &[("max_loaded_loras_limit", &limit)],
                     &[f::max_loaded_loras, f::enable_lora_overlap_loading],
                     vec![fix],
-                );
+                )?;
             }
         }
 
@@ -346,7 +346,7 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
                     ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
                     ctx.fix_set(format!("Use NGRAM speculative decoding instead of {alg}"), f::speculative_algorithm, "NGRAM", Applicability::Unsafe),
                 ];
-                return ctx.raise(&SPECULATIVE_NGRAM_ONLY, &[], &[f::speculative_algorithm, f::enable_lora, f::lora_paths], fixes);
+                ctx.raise(&SPECULATIVE_NGRAM_ONLY, &[], &[f::speculative_algorithm, f::enable_lora, f::lora_paths], fixes)?;
             }
         }
         // check_lora_speculative_compatibility: the speculative hook (not modelled) renames the
@@ -377,7 +377,7 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
                 ctx.cfg.set(f::lora_target_modules, PyValue::List(set));
                 if has_all && n != 1 {
                     let fix = ctx.fix_set("Keep only 'all'", f::lora_target_modules, "all", Applicability::Safe);
-                    return ctx.raise(&TARGET_MODULES_ALL, &[], &[f::lora_target_modules], vec![fix]);
+                    ctx.raise(&TARGET_MODULES_ALL, &[], &[f::lora_target_modules], vec![fix])?;
                 }
             }
         }
@@ -400,7 +400,7 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
                     });
                 }
             }
-            return ctx.raise(&NEEDS_PATHS_OR_SHAPES, &[], &[f::enable_lora, f::max_lora_rank, f::lora_target_modules], fixes);
+            ctx.raise(&NEEDS_PATHS_OR_SHAPES, &[], &[f::enable_lora, f::max_lora_rank, f::lora_target_modules], fixes)?;
         }
 
         if let Some(m) = max_loaded {
@@ -409,29 +409,29 @@ pub fn check_lora_server_args(ctx: &mut Ctx) -> Step {
                     ctx.fix_set(format!("Keep {per_batch} adapters loaded"), f::max_loaded_loras, &per_batch.to_string(), Applicability::Safe),
                     ctx.fix_set(format!("Mix at most {m} adapters per batch"), f::max_loras_per_batch, &m.to_string(), Applicability::Unsafe),
                 ];
-                return ctx.raise(
+                ctx.raise(
                     &MAX_LOADED_LT_PER_BATCH,
                     &[("cfg.max_loaded_loras", &m), ("cfg.max_loras_per_batch", &per_batch)],
                     &[f::max_loaded_loras, f::max_loras_per_batch],
                     fixes,
-                );
+                )?;
             }
             let n = ctx.cfg.get(f::lora_paths).as_list().map(<[PyValue]>::len).unwrap_or(0) as i64;
             if n > m {
                 let fix = ctx.fix_set(format!("Keep {n} adapters loaded"), f::max_loaded_loras, &n.to_string(), Applicability::Safe);
-                return ctx.raise(
+                ctx.raise(
                     &PATHS_EXCEED_MAX_LOADED,
                     &[("cfg.max_loaded_loras", &m), ("len(cfg.lora_paths)", &n)],
                     &[f::max_loaded_loras, f::lora_paths],
                     vec![fix],
-                );
+                )?;
             }
         }
         // max_lora_chunk_size: restricted by argparse choices to 16/32/64/128.
 
         if ctx.cfg.float(f::lora_drain_wait_threshold).is_some_and(|v| v < 0.0) {
             let fix = ctx.fix_set("Use 0", f::lora_drain_wait_threshold, "0", Applicability::Unsafe);
-            return ctx.raise(&DRAIN_WAIT_THRESHOLD, &[], &[f::lora_drain_wait_threshold], vec![fix]);
+            ctx.raise(&DRAIN_WAIT_THRESHOLD, &[], &[f::lora_drain_wait_threshold], vec![fix])?;
         }
     }
 
@@ -444,12 +444,12 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
         if let Some(b) = ctx.cfg.str(f::speculative_moe_runner_backend).map(str::to_string) {
             if b.starts_with("lora") {
                 let fix = ctx.fix_remove("Drop --speculative-moe-runner-backend", f::speculative_moe_runner_backend, Applicability::Safe);
-                return ctx.raise(
+                ctx.raise(
                     &SPEC_MOE_RUNNER_LORA,
                     &[("cfg.speculative_moe_runner_backend", &b)],
                     &[f::speculative_moe_runner_backend],
                     vec![fix],
-                );
+                )?;
             }
         }
     }
@@ -460,11 +460,11 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
     let rb = [f::moe_runner_backend];
     if !ctx.cfg.truthy(f::enable_lora) {
         let fix = ctx.fix_remove("Drop --moe-runner-backend (no LoRA)", f::moe_runner_backend, Applicability::Unsafe);
-        return ctx.raise(&MOE_RUNNER_NEEDS_LORA, &[("backend", &backend)], &rb, vec![fix]);
+        ctx.raise(&MOE_RUNNER_NEEDS_LORA, &[("backend", &backend)], &rb, vec![fix])?;
     }
     if !ctx.cfg.is(f::lora_backend, "triton_v2") {
         let fix = ctx.fix_set("Use --lora-backend triton_v2", f::lora_backend, "triton_v2", Applicability::Safe);
-        return ctx.raise(&MOE_RUNNER_NEEDS_TRITON_V2, &[("backend", &backend)], &[f::lora_backend, f::moe_runner_backend], vec![fix]);
+        ctx.raise(&MOE_RUNNER_NEEDS_TRITON_V2, &[("backend", &backend)], &[f::lora_backend, f::moe_runner_backend], vec![fix])?;
     }
     check_v2_lora_modes(ctx, &format!("--moe-runner-backend {backend}"))?;
     let quant = ctx.cfg.get(f::quantization).clone();
@@ -473,26 +473,26 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
         ctx.model_config(site("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} supports unquantized"));
     }
     if !matches!(quant.as_str(), None | Some("fp8") | Some("modelopt_fp4")) {
-        return ctx.raise(
+        ctx.raise(
             &MOE_RUNNER_QUANT,
             &[("backend", &backend), ("cfg.quantization", &quant.py_str())],
             &[f::quantization],
             // the checkpoint's quantization is the model's: the MoE runner is what can change
             vec![ctx.fix_remove(format!("Remove --moe-runner-backend {backend}"), f::moe_runner_backend, Applicability::Unsafe)],
-        );
+        )?;
     }
     if quant.as_str() == Some("modelopt_fp4") && backend != "lora_marlin" {
         let fix = ctx.fix_set("Use --moe-runner-backend lora_marlin", f::moe_runner_backend, "lora_marlin", Applicability::Safe);
-        return ctx.raise(&MOE_RUNNER_NVFP4, &[("backend", &backend)], &rb, vec![fix]);
+        ctx.raise(&MOE_RUNNER_NVFP4, &[("backend", &backend)], &rb, vec![fix])?;
     }
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
     if a2a != "none" {
         let fix = ctx.fix_remove("Drop --moe-a2a-backend", f::moe_a2a_backend, Applicability::Unsafe);
-        return ctx.raise(&MOE_RUNNER_A2A, &[("backend", &backend), ("cfg.moe_a2a_backend", &a2a)], &[f::moe_a2a_backend], vec![fix]);
+        ctx.raise(&MOE_RUNNER_A2A, &[("backend", &backend), ("cfg.moe_a2a_backend", &a2a)], &[f::moe_a2a_backend], vec![fix])?;
     }
     if !ctx.cfg.is_none(f::ep_join_mode) {
         let fix = ctx.fix_remove(format!("Remove --moe-runner-backend {backend}"), f::moe_runner_backend, Applicability::Unsafe);
-        return ctx.raise(&MOE_RUNNER_ELASTIC_EP, &[("backend", &backend)], &[f::ep_join_mode], vec![fix]);
+        ctx.raise(&MOE_RUNNER_ELASTIC_EP, &[("backend", &backend)], &[f::ep_join_mode], vec![fix])?;
     }
     if ctx.cfg.truthy(f::enable_eplb) || !ctx.cfg.is(f::init_expert_location, "trivial") || ctx.cfg.int(f::ep_num_redundant_experts).unwrap_or(0) > 0 {
         let mut fixes = vec![];
@@ -505,12 +505,12 @@ fn check_lora_moe_runner_args(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_remove(title, dest, Applicability::Unsafe));
             }
         }
-        return ctx.raise(
+        ctx.raise(
             &MOE_RUNNER_TRIVIAL_PLACEMENT,
             &[("backend", &backend)],
             &[f::enable_eplb, f::init_expert_location, f::ep_num_redundant_experts],
             fixes,
-        );
+        )?;
     }
     Ok(())
 }

@@ -122,12 +122,12 @@ pub fn handle_mamba_backend(ctx: &mut Ctx) -> Step {
     let rounds = ctx.cfg.int(f::mamba_cache_philox_rounds).unwrap_or(0);
     if rounds < 0 {
         let fixes = vec![ctx.fix_set("Use --mamba-cache-philox-rounds 0", f::mamba_cache_philox_rounds, "0", Applicability::Safe)];
-        return ctx.raise(&PHILOX_ROUNDS, &[], &[f::mamba_cache_philox_rounds], fixes);
+        ctx.raise(&PHILOX_ROUNDS, &[], &[f::mamba_cache_philox_rounds], fixes)?;
     }
     let states = ctx.cfg.int(f::mamba_max_states_per_path).unwrap_or(-1);
     if states == 0 || states < -1 {
         let fixes = vec![ctx.fix_set("Use --mamba-max-states-per-path -1 (no limit)", f::mamba_max_states_per_path, "-1", Applicability::Safe)];
-        return ctx.raise(&MAX_STATES_PER_PATH, &[("cfg.mamba_max_states_per_path", &states)], &[f::mamba_max_states_per_path], fixes);
+        ctx.raise(&MAX_STATES_PER_PATH, &[("cfg.mamba_max_states_per_path", &states)], &[f::mamba_max_states_per_path], fixes)?;
     }
     let sr = ctx.cfg.truthy(f::enable_mamba_cache_stochastic_rounding);
     let remove_sr = |ctx: &Ctx| {
@@ -141,15 +141,15 @@ pub fn handle_mamba_backend(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --mamba-ssm-dtype float16", f::mamba_ssm_dtype, "float16", Applicability::Unsafe),
                 remove_sr(ctx),
             ];
-            return ctx.raise(&SR_DTYPE, &[("cfg.mamba_ssm_dtype", &shown)], &[f::enable_mamba_cache_stochastic_rounding, f::mamba_ssm_dtype], fixes);
+            ctx.raise(&SR_DTYPE, &[("cfg.mamba_ssm_dtype", &shown)], &[f::enable_mamba_cache_stochastic_rounding, f::mamba_ssm_dtype], fixes)?;
         }
         if !ctx.hw.is_cuda() {
             let fixes = vec![remove_sr(ctx)];
-            return ctx.raise(&SR_CUDA, &[], &[f::enable_mamba_cache_stochastic_rounding], fixes);
+            ctx.raise(&SR_CUDA, &[], &[f::enable_mamba_cache_stochastic_rounding], fixes)?;
         }
         if ctx.cfg.is(f::mamba_backend, "triton") && !is_sm100(ctx.hw) {
             let fixes = vec![ctx.fix_set("Use --mamba-backend flashinfer", f::mamba_backend, "flashinfer", Applicability::Safe), remove_sr(ctx)];
-            return ctx.raise(&SR_TRITON_SM100, &[], &[f::mamba_backend, f::enable_mamba_cache_stochastic_rounding], fixes);
+            ctx.raise(&SR_TRITON_SM100, &[], &[f::mamba_backend, f::enable_mamba_cache_stochastic_rounding], fixes)?;
         }
     }
     if ctx.cfg.is(f::mamba_backend, "flashinfer") {
@@ -162,7 +162,7 @@ pub fn handle_mamba_backend(ctx: &mut Ctx) -> Step {
                 return Ok(());
             }
             let fixes = vec![ctx.fix_set("Use --mamba-backend triton", f::mamba_backend, "triton", Applicability::Safe)];
-            return ctx.raise(&FLASHINFER_MAMBA_MISSING, &[], &[f::mamba_backend], fixes);
+            ctx.raise(&FLASHINFER_MAMBA_MISSING, &[], &[f::mamba_backend], fixes)?;
         }
     }
     Ok(())
@@ -176,16 +176,16 @@ pub fn handle_int8_mamba_checkpoint(ctx: &mut Ctx) -> Step {
     let drop_int8 = |ctx: &Ctx| ctx.fix_remove("Remove --enable-int8-mamba-checkpoint", f::enable_int8_mamba_checkpoint, Applicability::Unsafe);
     if ctx.cfg.truthy(f::enable_hierarchical_cache) {
         let fixes = vec![ctx.fix_remove("Remove --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe), drop_int8(ctx)];
-        return ctx.raise(&INT8_HICACHE, &[], &[f::enable_hierarchical_cache, f::enable_int8_mamba_checkpoint], fixes);
+        ctx.raise(&INT8_HICACHE, &[], &[f::enable_hierarchical_cache, f::enable_int8_mamba_checkpoint], fixes)?;
     }
     if let Some(b) = ctx.cfg.str(f::radix_cache_backend).map(str::to_string) {
         let shown = str_repr(&b);
         let fixes = vec![ctx.fix_remove("Remove --radix-cache-backend", f::radix_cache_backend, Applicability::Unsafe), drop_int8(ctx)];
-        return ctx.raise(&INT8_RADIX_BACKEND, &[("cfg.radix_cache_backend", &shown)], &[f::radix_cache_backend, f::enable_int8_mamba_checkpoint], fixes);
+        ctx.raise(&INT8_RADIX_BACKEND, &[("cfg.radix_cache_backend", &shown)], &[f::radix_cache_backend, f::enable_int8_mamba_checkpoint], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_lmcache) {
         let fixes = vec![ctx.fix_remove("Remove --enable-lmcache", f::enable_lmcache, Applicability::Unsafe), drop_int8(ctx)];
-        return ctx.raise(&INT8_LMCACHE, &[], &[f::enable_lmcache, f::enable_int8_mamba_checkpoint], fixes);
+        ctx.raise(&INT8_LMCACHE, &[], &[f::enable_lmcache, f::enable_int8_mamba_checkpoint], fixes)?;
     }
     Ok(())
 }

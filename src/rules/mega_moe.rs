@@ -70,13 +70,13 @@ pub fn handle_mega_moe(ctx: &mut Ctx) -> Step {
             fixes.insert(0, crate::diagnostic::Fix { title: "Drop the batch-overlap flags".into(), applicability: Applicability::Safe, edits });
             fixes.truncate(1);
         }
-        return ctx.raise(&MEGAMOE_NO_OVERLAP, &[], &[f::enable_two_batch_overlap, f::enable_single_batch_overlap, f::moe_a2a_backend], fixes);
+        ctx.raise(&MEGAMOE_NO_OVERLAP, &[], &[f::enable_two_batch_overlap, f::enable_single_batch_overlap, f::moe_a2a_backend], fixes)?;
     }
     let cap = ctx.hw.capability.0;
     if !((ctx.hw.is_cuda() && (cap == 9 || cap == 10)) || ctx.hw.is_hip()) {
         let field = if ctx.cfg.setting_place(f::moe_a2a_backend).is_some() { f::moe_a2a_backend } else { f::moe_runner_backend };
         let fixes = vec![ctx.fix_remove("Drop MegaMoE (no all-to-all backend)", field, Applicability::Unsafe)];
-        return ctx.raise(&MEGAMOE_NEEDS_GPU, &[], &[f::moe_a2a_backend, f::moe_runner_backend], fixes);
+        ctx.raise(&MEGAMOE_NEEDS_GPU, &[], &[f::moe_a2a_backend, f::moe_runner_backend], fixes)?;
     }
     Ok(())
 }

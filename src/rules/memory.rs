@@ -93,7 +93,7 @@ pub fn handle_offload_compatibility(ctx: &mut Ctx) -> Step {
             fixes.push(ctx.fix_remove("Drop --offload-group-size (keep the PLE offload)", f::offload_group_size, Applicability::Unsafe));
         }
         fixes.push(ctx.fix_remove("Drop --ple-offload-embedding (keep the layer offload)", f::ple_offload_embedding, Applicability::Unsafe));
-        return ctx.raise(&PLE_WITH_LAYER_OFFLOAD, &[], &[f::ple_offload_embedding, f::cpu_offload_gb, f::offload_group_size], fixes);
+        ctx.raise(&PLE_WITH_LAYER_OFFLOAD, &[], &[f::ple_offload_embedding, f::cpu_offload_gb, f::offload_group_size], fixes)?;
     }
     if ctx.cfg.is(f::ple_offload_backend, "file") && ctx.cfg.get(f::ple_offload_embedding) == &PyValue::Bool(false) {
         let mut fixes = Vec::new();
@@ -105,7 +105,7 @@ pub fn handle_offload_compatibility(ctx: &mut Ctx) -> Step {
             });
         }
         fixes.push(ctx.fix_remove("Drop --ple-offload-backend file", f::ple_offload_backend, Applicability::Unsafe));
-        return ctx.raise(&PLE_FILE_NEEDS_OFFLOAD, &[], &[f::ple_offload_backend, f::ple_offload_embedding], fixes);
+        ctx.raise(&PLE_FILE_NEEDS_OFFLOAD, &[], &[f::ple_offload_backend, f::ple_offload_embedding], fixes)?;
     }
     Ok(())
 }
@@ -353,7 +353,7 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
             if let Some(old) = unchanged {
                 ctx.cfg.put_back(f::cuda_graph_config, old);
             }
-            return ctx.raise(&CPU_GRAPH_BS_POSITIVE, &[], &[f::torch_compile_max_bs, f::cuda_graph_bs_decode], fixes);
+            ctx.raise(&CPU_GRAPH_BS_POSITIVE, &[], &[f::torch_compile_max_bs, f::cuda_graph_bs_decode], fixes)?;
         }
         config_unknown |= ctx.cfg.read_unknown();
         put(&mut config, DECODE, "max_bs", tcmb);

@@ -155,7 +155,8 @@ pub const fn site_nth(function: &'static str, message: &'static str, nth: u8) ->
     SiteRef { function, message, nth }
 }
 
-/// Stops a hook: SGLang raised. Hooks are `fn(&mut Ctx) -> Step` and `return ctx.raise(..)`.
+/// Stops a hook: SGLang raised. Hooks are `fn(&mut Ctx) -> Step` and `ctx.raise(..)?`: `Ok` (a
+/// site the release lacks, a check not decidable here) goes on with the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Raised;
 

@@ -247,7 +247,7 @@ fn quantize_and_serve(ctx: &mut Ctx) -> Step {
         let mut sorted = MODELOPT_QUANTIZATION_METHODS.to_vec();
         crate::sorting::sort(&mut sorted);
         let listed = sorted.join(", ");
-        return ctx.raise(&QUANTIZE_AND_SERVE_NEEDS_MODELOPT, &[("', '.join(sorted(_MODELOPT_QUANTIZATION_METHODS))", &listed)], &[f::quantize_and_serve, f::quantization], vec![drop]);
+        ctx.raise(&QUANTIZE_AND_SERVE_NEEDS_MODELOPT, &[("', '.join(sorted(_MODELOPT_QUANTIZATION_METHODS))", &listed)], &[f::quantize_and_serve, f::quantization], vec![drop.clone()])?;
     }
     ctx.raise(&QUANTIZE_AND_SERVE_DISABLED, &[], &[f::quantize_and_serve], vec![drop])
 }
@@ -456,7 +456,7 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove(format!("Drop --quantization (the checkpoint's {method} is used)"), f::quantization, Applicability::Unsafe),
                 ctx.fix_set(format!("Use the checkpoint's method: --quantization {method}"), f::quantization, &method, Applicability::Unsafe),
             ];
-            return ctx.raise(&QUANTIZATION_MISMATCH, &[("quant_method", &method), ("self.quantization", &asked)], &[f::quantization], fixes);
+            ctx.raise(&QUANTIZATION_MISMATCH, &[("quant_method", &method), ("self.quantization", &asked)], &[f::quantization], fixes)?;
         }
     }
     // What SGLang checks next is `asked` (or a method the checks above kept): whether the
@@ -472,11 +472,11 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
             fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
         }
         fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
-        return ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes);
+        ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes)?;
     }
     if ctx.hw.is_hip() && !listed(&lists.rocm_supported_quantization, &asked) {
         let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
-        return ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes);
+        ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes)?;
     }
     warn_not_optimized(ctx, lists, &asked, f::quantization);
     Ok(())
@@ -518,10 +518,10 @@ fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
     };
     if !listed(&registered, &method) {
         let supported = py_list(&registered);
-        return ctx.raise(&CHECKPOINT_QUANTIZATION_UNAVAILABLE, &[("self.quantization", &method), ("supported_quantization", &supported)], &[f::model_path], vec![]);
+        ctx.raise(&CHECKPOINT_QUANTIZATION_UNAVAILABLE, &[("self.quantization", &method), ("supported_quantization", &supported)], &[f::model_path], vec![])?;
     }
     if on_rocm && !listed(&lists.rocm_supported_quantization, &method) {
-        return ctx.raise(&CHECKPOINT_QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &method)], &[f::model_path], vec![]);
+        ctx.raise(&CHECKPOINT_QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &method)], &[f::model_path], vec![])?;
     }
     warn_not_optimized(ctx, lists, &method, f::model_path);
     Ok(())

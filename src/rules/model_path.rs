@@ -228,7 +228,7 @@ pub fn handle_load_format(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Remove --weight-cache-mode", f::weight_cache_mode, Applicability::Unsafe),
             ctx.fix_remove("Remove --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
         ];
-        return ctx.raise(&WEIGHT_CACHE_SPECULATIVE, &[], &[f::weight_cache_mode, f::speculative_algorithm], fixes);
+        ctx.raise(&WEIGHT_CACHE_SPECULATIVE, &[], &[f::weight_cache_mode, f::speculative_algorithm], fixes)?;
     }
     Ok(())
 }

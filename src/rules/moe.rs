@@ -867,11 +867,11 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove("Drop --moe-runner-backend flashinfer_cutlass", f::moe_runner_backend, Applicability::Unsafe),
                 ctx.fix_remove(format!("Drop --quantization {quant_arg}"), f::quantization, Applicability::Unsafe),
             ];
-            return ctx.raise(&CUTLASS_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes);
+            ctx.raise(&CUTLASS_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes)?;
         }
         if ep != 1 && ep != tp {
             let fixes = ep_fixes(ctx);
-            return ctx.raise(&CUTLASS_EP, &[], &[f::ep_size, f::moe_runner_backend], fixes);
+            ctx.raise(&CUTLASS_EP, &[], &[f::ep_size, f::moe_runner_backend], fixes)?;
         }
     }
     if runner == "flashinfer_cutedsl" {
@@ -880,22 +880,22 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
             // quantization may be the checkpoint's (unless it declares none).
             if (!quant_from_checkpoint(ctx) || model_unquantized(ctx)) && nvfp4_moe_meta_ruled_out(ctx) {
                 let fixes = vec![ctx.fix_remove("Drop --moe-runner-backend flashinfer_cutedsl", f::moe_runner_backend, Applicability::Unsafe)];
-                return ctx.raise(&CUTEDSL_QUANT, &[("view.quantization", &quant_arg)], &[f::moe_runner_backend, f::quantization], fixes);
+                ctx.raise(&CUTEDSL_QUANT, &[("view.quantization", &quant_arg)], &[f::moe_runner_backend, f::quantization], fixes)?;
             }
             ctx.model_config(site("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer CuteDSL"));
             ctx.on_unknown_branch = true;
         }
         if ep != 1 && ep != tp {
             let fixes = ep_fixes(ctx);
-            return ctx.raise(&CUTEDSL_EP, &[], &[f::ep_size, f::moe_runner_backend], fixes);
+            ctx.raise(&CUTEDSL_EP, &[], &[f::ep_size, f::moe_runner_backend], fixes)?;
         }
         if !matches!(a2a.as_str(), "none" | "deepep" | "flashinfer") {
             let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend", f::moe_a2a_backend, Applicability::Unsafe)];
-            return ctx.raise(&CUTEDSL_A2A, &[("view.moe_a2a_backend", &a2a)], &[f::moe_a2a_backend, f::moe_runner_backend], fixes);
+            ctx.raise(&CUTEDSL_A2A, &[("view.moe_a2a_backend", &a2a)], &[f::moe_a2a_backend, f::moe_runner_backend], fixes)?;
         }
         if a2a == "deepep" && (q == Some("nvfp4_online") || env_bool(ctx, "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION")) {
             let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend deepep", f::moe_a2a_backend, Applicability::Unsafe)];
-            return ctx.raise(&CUTEDSL_PER_TOKEN_DEEPEP, &[], &[f::moe_a2a_backend, f::moe_runner_backend], fixes);
+            ctx.raise(&CUTEDSL_PER_TOKEN_DEEPEP, &[], &[f::moe_a2a_backend, f::moe_runner_backend], fixes)?;
         }
     }
     if matches!(runner.as_str(), "flashinfer_trtllm" | "experimental_sgl_trtllm")
@@ -905,7 +905,7 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
         )
     {
         let fixes = vec![ctx.fix_remove(format!("Drop --moe-runner-backend {runner}"), f::moe_runner_backend, Applicability::Unsafe)];
-        return ctx.raise(&TRTLLM_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes);
+        ctx.raise(&TRTLLM_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes)?;
     }
     // minimax_m3_nvfp4 is listed from 0.5.19 on: the release's own message says which it takes
     let m3 = TRTLLM_ROUTED_QUANT.sglang_text(ctx.release).is_some_and(|(_, t)| t.contains("'minimax_m3_nvfp4'"));
@@ -913,7 +913,7 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
         && !(matches!(q, Some("fp8" | "mxfp8" | "modelopt_fp4" | "modelopt_mixed" | "nvfp4_online") | None) || m3 && q == Some("minimax_m3_nvfp4"))
     {
         let fixes = vec![ctx.fix_remove("Drop --moe-runner-backend flashinfer_trtllm_routed", f::moe_runner_backend, Applicability::Unsafe)];
-        return ctx.raise(&TRTLLM_ROUTED_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes);
+        ctx.raise(&TRTLLM_ROUTED_QUANT, &[("view.quantization", &quant_arg)], &[f::quantization, f::moe_runner_backend], fixes)?;
     }
     // _moe_runner_fusion_disable
     let fusion_rule = match runner.as_str() {
@@ -930,7 +930,7 @@ fn moe_kernel_config(ctx: &mut Ctx) -> Step {
     }
     if runner == "cutlass" && matches!(q, Some("fp8" | "mxfp8")) && ep != 1 {
         let fixes = vec![ctx.fix_remove("Drop --ep-size (plain tensor parallelism)", f::ep_size, Applicability::Unsafe)];
-        return ctx.raise(&CUTLASS_FP8_EP, &[], &[f::ep_size, f::moe_runner_backend], fixes);
+        ctx.raise(&CUTLASS_FP8_EP, &[], &[f::ep_size, f::moe_runner_backend], fixes)?;
     }
     Ok(())
 }
@@ -963,7 +963,7 @@ fn quant_constraints(ctx: &mut Ctx) -> Step {
         let mega_w4a16 = a2a == "flashinfer_megamoe" && w4a16;
         if !is_sm(ctx, 10) {
             let fixes = vec![ctx.fix_remove("Drop --quantization nvfp4_online", f::quantization, Applicability::Unsafe)];
-            return ctx.raise(&NVFP4_ONLINE_NEEDS_SM100, &[], &[f::quantization], fixes);
+            ctx.raise(&NVFP4_ONLINE_NEEDS_SM100, &[], &[f::quantization], fixes)?;
         }
         if runner == "auto" {
             runner = if mega_w4a16 { "flashinfer_megamoe" } else { "flashinfer_trtllm" }.to_string();
@@ -1061,7 +1061,7 @@ fn a2a_moe(ctx: &mut Ctx) -> Step {
     let dispatch = ctx.cfg.str(f::flashinfer_a2a_dispatch_type).map(str::to_string);
     if a2a != "flashinfer" && !matches!(dispatch.as_deref(), None | Some("auto")) {
         let fixes = vec![ctx.fix_remove("Drop --flashinfer-a2a-dispatch-type", f::flashinfer_a2a_dispatch_type, Applicability::Safe)];
-        return ctx.raise(&DISPATCH_TYPE_NEEDS_FLASHINFER, &[], &[f::flashinfer_a2a_dispatch_type, f::moe_a2a_backend], fixes);
+        ctx.raise(&DISPATCH_TYPE_NEEDS_FLASHINFER, &[], &[f::flashinfer_a2a_dispatch_type, f::moe_a2a_backend], fixes)?;
     }
     let deepep_mode = text(ctx, f::deepep_mode, "auto");
     let runner = text(ctx, f::moe_runner_backend, "auto");
@@ -1094,7 +1094,7 @@ fn deepep_a2a(ctx: &mut Ctx, deepep_mode: &str, runner: &str) -> Step {
             ctx.warn(&CUTEDSL_DEEPEP_LL_FORCED, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
         } else if deepep_mode == "normal" {
             let fixes = vec![ctx.fix_set("Use --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
-            return ctx.raise(&CUTEDSL_DEEPEP_NORMAL, &[], &[f::deepep_mode, f::moe_runner_backend], fixes);
+            ctx.raise(&CUTEDSL_DEEPEP_NORMAL, &[], &[f::deepep_mode, f::moe_runner_backend], fixes)?;
         }
     }
     if deepep_mode == "normal" {
@@ -1119,7 +1119,7 @@ fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mo
     if given == "flashinfer" {
         if !(attn_dp_enabled(ctx) && int(ctx, f::dp_size, 1) == tp) {
             let fixes = flashinfer_a2a_fixes(ctx, tp);
-            return ctx.raise(&FLASHINFER_A2A_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+            ctx.raise(&FLASHINFER_A2A_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes)?;
         }
         if deepep_mode != "auto" {
             let fixes = vec![ctx.fix_remove("Drop --deepep-mode", f::deepep_mode, Applicability::Safe)];
@@ -1135,7 +1135,7 @@ fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mo
         let runner = text(ctx, f::moe_runner_backend, "auto");
         if !matches!(runner.as_str(), "flashinfer_cutlass" | "flashinfer_cutedsl" | "flashinfer_trtllm_routed") {
             let fixes = vec![ctx.fix_set("Use --moe-runner-backend flashinfer_cutlass", f::moe_runner_backend, "flashinfer_cutlass", Applicability::Unsafe)];
-            return ctx.raise(&FLASHINFER_A2A_RUNNER_0518, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+            ctx.raise(&FLASHINFER_A2A_RUNNER_0518, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes)?;
         }
     }
     match a2a {
@@ -1161,7 +1161,7 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
             let sorted = format!("[{}]", validated.iter().map(|a| str_repr(a)).collect::<Vec<_>>().join(", "));
             let listed = format!("[{}]", str_repr(arch));
             let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe)];
-            return ctx.raise(&MEGAMOE_ARCHITECTURE, &[("architectures", &listed), ("sorted(validated_architectures)", &sorted)], &[f::moe_a2a_backend], fixes);
+            ctx.raise(&MEGAMOE_ARCHITECTURE, &[("architectures", &listed), ("sorted(validated_architectures)", &sorted)], &[f::moe_a2a_backend], fixes)?;
         }
     }
     // SGLang 0.5.23 added the W4A16 switch (its combine-dtype and --dtype checks, and
@@ -1201,7 +1201,7 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
                 }
                 fixes.push(ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe));
                 let repr = quantization.repr();
-                return ctx.raise(&MEGAMOE_QUANTIZATION, &[("quantization!r", &repr)], &[f::moe_a2a_backend, f::quantization], fixes);
+                ctx.raise(&MEGAMOE_QUANTIZATION, &[("quantization!r", &repr)], &[f::moe_a2a_backend, f::quantization], fixes)?;
             }
             Some(true) => {}
             None => return megamoe_not_run(ctx),
@@ -1212,12 +1212,12 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     let unset_combine = |ctx: &Ctx, why: &str| ctx.fix_unset_env(format!("Unset SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE ({why})"), "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE", Applicability::Unsafe);
     if w4a16 && combine != "bf16" {
         let fixes = vec![unset_combine(ctx, "bf16")];
-        return ctx.raise(&MEGAMOE_W4A16_COMBINE, &[], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&MEGAMOE_W4A16_COMBINE, &[], &[f::moe_a2a_backend], fixes)?;
     }
     if !matches!(combine.as_str(), "bf16" | "mxfp8" | "nvfp4") {
         let fixes = vec![unset_combine(ctx, "bf16")];
         let repr = str_repr(&combine);
-        return ctx.raise(&MEGAMOE_COMBINE_DTYPE, &[("combine_dtype!r", &repr)], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&MEGAMOE_COMBINE_DTYPE, &[("combine_dtype!r", &repr)], &[f::moe_a2a_backend], fixes)?;
     }
     if combine != "bf16" && env_bool(ctx, "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE") {
         let fixes = vec![
@@ -1225,13 +1225,13 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
             ctx.fix_unset_env("Unset SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE", "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE", Applicability::Unsafe),
         ];
         let repr = str_repr(&combine);
-        return ctx.raise(&MEGAMOE_COMBINE_FC2_REDUCE, &[("combine_dtype!r", &repr)], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&MEGAMOE_COMBINE_FC2_REDUCE, &[("combine_dtype!r", &repr)], &[f::moe_a2a_backend], fixes)?;
     }
     if w4a16 {
         let needs = site("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16.");
         if let Some(false) = model_dtype_is_bfloat16(ctx, needs) {
             let fixes = vec![ctx.fix_set("Run the model in bfloat16 (--dtype bfloat16)", f::dtype, "bfloat16", Applicability::Unsafe)];
-            return ctx.raise(&MEGAMOE_W4A16_DTYPE, &[], &[f::dtype, f::moe_a2a_backend], fixes);
+            ctx.raise(&MEGAMOE_W4A16_DTYPE, &[], &[f::dtype, f::moe_a2a_backend], fixes)?;
         }
     }
     let tp = int(ctx, f::tp_size, 1);
@@ -1247,18 +1247,18 @@ fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
             }
         }
         fixes.push(ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe));
-        return ctx.raise(&MEGAMOE_TOPOLOGY, &[], &[f::moe_a2a_backend, f::attn_dp_size, f::dp_size, f::enable_dp_attention], fixes);
+        ctx.raise(&MEGAMOE_TOPOLOGY, &[], &[f::moe_a2a_backend, f::attn_dp_size, f::dp_size, f::enable_dp_attention], fixes)?;
     }
     if ctx.cfg.is(f::moe_runner_backend, "auto") {
         ctx.cfg.set(f::moe_runner_backend, PyValue::Str("flashinfer_megamoe".into()));
     }
     if !ctx.cfg.is(f::moe_runner_backend, "flashinfer_megamoe") {
         let fixes = vec![ctx.fix_set("Use --moe-runner-backend flashinfer_megamoe", f::moe_runner_backend, "flashinfer_megamoe", Applicability::Safe)];
-        return ctx.raise(&MEGAMOE_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        ctx.raise(&MEGAMOE_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes)?;
     }
     if !is_sm(ctx, 10) {
         let fixes = vec![ctx.fix_remove("Drop --moe-a2a-backend flashinfer_megamoe", f::moe_a2a_backend, Applicability::Unsafe)];
-        return ctx.raise(&MEGAMOE_SM100, &[], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&MEGAMOE_SM100, &[], &[f::moe_a2a_backend], fixes)?;
     }
     Ok(())
 }
@@ -1386,7 +1386,7 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
     };
     if !registered.iter().any(|a| a == arch) {
         let fixes = vec![ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
-        return ctx.raise(&DEEPEP_V2_ARCHITECTURE, &[("architecture!r", &str_repr(arch))], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&DEEPEP_V2_ARCHITECTURE, &[("architecture!r", &str_repr(arch))], &[f::moe_a2a_backend], fixes)?;
     }
     // "Respect model-level runner declarations before resolving auto."
     let runner = text(ctx, f::moe_runner_backend, "auto");
@@ -1394,7 +1394,7 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
         ctx.cfg.set(f::moe_runner_backend, PyValue::Str("deep_gemm".into()));
     } else if runner != "deep_gemm" {
         let fixes = vec![ctx.fix_set("Use --moe-runner-backend deep_gemm", f::moe_runner_backend, "deep_gemm", Applicability::Unsafe)];
-        return ctx.raise(&DEEPEP_V2_RUNNER, &[("resolved_runner!r", &str_repr(&runner))], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        ctx.raise(&DEEPEP_V2_RUNNER, &[("resolved_runner!r", &str_repr(&runner))], &[f::moe_runner_backend, f::moe_a2a_backend], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_two_batch_overlap) || ctx.cfg.truthy(f::enable_single_batch_overlap) {
         let mut fixes = Vec::new();
@@ -1403,16 +1403,16 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_remove(format!("Drop {flag}"), field, Applicability::Unsafe));
             }
         }
-        return ctx.raise(&DEEPEP_V2_OVERLAP, &[], &[f::enable_two_batch_overlap, f::enable_single_batch_overlap, f::moe_a2a_backend], fixes);
+        ctx.raise(&DEEPEP_V2_OVERLAP, &[], &[f::enable_two_batch_overlap, f::enable_single_batch_overlap, f::moe_a2a_backend], fixes)?;
     }
     if ctx.cfg.truthy(f::enforce_shared_experts_fusion) {
         let fixes = vec![ctx.fix_remove("Drop --enforce-shared-experts-fusion", f::enforce_shared_experts_fusion, Applicability::Unsafe)];
-        return ctx.raise(&DEEPEP_V2_SHARED_EXPERTS_FUSION, &[], &[f::enforce_shared_experts_fusion, f::moe_a2a_backend], fixes);
+        ctx.raise(&DEEPEP_V2_SHARED_EXPERTS_FUSION, &[], &[f::enforce_shared_experts_fusion, f::moe_a2a_backend], fixes)?;
     }
     let nnodes = int(ctx, f::nnodes, 1);
     if ctx.cfg.is(f::deepep_v2_mode, "direct") && nnodes > 1 {
         let fixes = vec![ctx.fix_set("Use --deepep-v2-mode hybrid", f::deepep_v2_mode, "hybrid", Applicability::Safe)];
-        return ctx.raise(&DEEPEP_V2_DIRECT_MULTI_NODE, &[("cfg.nnodes", &nnodes)], &[f::deepep_v2_mode, f::nnodes], fixes);
+        ctx.raise(&DEEPEP_V2_DIRECT_MULTI_NODE, &[("cfg.nnodes", &nnodes)], &[f::deepep_v2_mode, f::nnodes], fixes)?;
     }
     deepep_v2_prefill_graph(ctx)
 }
@@ -1448,7 +1448,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
             }
             Some(_) => {
                 let fixes = flashinfer_a2a_fixes(ctx, tp);
-                return ctx.raise(&FLASHINFER_A2A_TOPOLOGY, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+                ctx.raise(&FLASHINFER_A2A_TOPOLOGY, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes)?;
             }
             None => ctx.on_unknown_branch = true,
         }
@@ -1461,7 +1461,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
     let w4a16 = runner == "flashinfer_cutedsl" && env_bool(ctx, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16");
     if w4a16 && env_bool(ctx, "SGLANG_MOE_NVFP4_DISPATCH") {
         let fixes = vec![ctx.fix_unset_env("Unset SGLANG_MOE_NVFP4_DISPATCH (bf16 dispatch)", "SGLANG_MOE_NVFP4_DISPATCH", Applicability::Safe)];
-        return ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_ENV, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_ENV, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes)?;
     }
     let quant = ctx.cfg.str(f::quantization).map(str::to_string);
     let nvfp4_dispatch_set = ctx.env("SGLANG_MOE_NVFP4_DISPATCH").is_some();
@@ -1483,7 +1483,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
             }
             if w4a16 && matches!(d, "auto" | "nvfp4") {
                 let fixes = vec![ctx.fix_set("Use --flashinfer-a2a-dispatch-type bf16", f::flashinfer_a2a_dispatch_type, "bf16", Applicability::Safe)];
-                return ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_TYPE, &[], &[f::flashinfer_a2a_dispatch_type, f::moe_runner_backend], fixes);
+                ctx.raise(&W4A16_NEEDS_BF16_DISPATCH_TYPE, &[], &[f::flashinfer_a2a_dispatch_type, f::moe_runner_backend], fixes)?;
             }
             // handle_flashinfer_a2a_dispatch_type
             if nvfp4_dispatch_set {
@@ -1492,7 +1492,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                     ctx.fix_unset_env("Unset SGLANG_MOE_NVFP4_DISPATCH (the flag chooses the dispatch type)", "SGLANG_MOE_NVFP4_DISPATCH", Applicability::Safe),
                     ctx.fix_remove("Remove --flashinfer-a2a-dispatch-type", f::flashinfer_a2a_dispatch_type, Applicability::Unsafe),
                 ];
-                return ctx.raise(&DISPATCH_TYPE_AND_ENV, &[], &[f::flashinfer_a2a_dispatch_type], fixes);
+                ctx.raise(&DISPATCH_TYPE_AND_ENV, &[], &[f::flashinfer_a2a_dispatch_type], fixes)?;
             }
             let q = quant.as_deref();
             if quant_from_checkpoint(ctx) {
@@ -1516,11 +1516,11 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                 Some("mxfp8") => {
                     if q != Some("mxfp8") {
                         let fixes = vec![ctx.fix_set("Use --flashinfer-a2a-dispatch-type bf16", f::flashinfer_a2a_dispatch_type, "bf16", Applicability::Unsafe)];
-                        return ctx.raise(&DISPATCH_MXFP8_NEEDS_QUANT, &[], &[f::flashinfer_a2a_dispatch_type, f::quantization], fixes);
+                        ctx.raise(&DISPATCH_MXFP8_NEEDS_QUANT, &[], &[f::flashinfer_a2a_dispatch_type, f::quantization], fixes)?;
                     }
                     if ctx.cfg.str(f::moe_runner_backend) != Some("flashinfer_trtllm_routed") {
                         let fixes = vec![ctx.fix_set("Use --moe-runner-backend flashinfer_trtllm_routed", f::moe_runner_backend, "flashinfer_trtllm_routed", Applicability::Unsafe)];
-                        return ctx.raise(&DISPATCH_MXFP8_NEEDS_ROUTED, &[], &[f::moe_runner_backend, f::flashinfer_a2a_dispatch_type], fixes);
+                        ctx.raise(&DISPATCH_MXFP8_NEEDS_ROUTED, &[], &[f::moe_runner_backend, f::flashinfer_a2a_dispatch_type], fixes)?;
                     }
                 }
                 Some("nvfp4") if q != Some("modelopt_fp4") => {
@@ -1531,7 +1531,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
                             if q.is_none() && ctx.model.and_then(|m| m.computed).is_some_and(|c| c.quantization.as_deref() == Some("modelopt_fp4")) {
                                 fixes.push(ctx.fix_set("Name the checkpoint's quantization: --quantization modelopt_fp4", f::quantization, "modelopt_fp4", Applicability::Unsafe));
                             }
-                            return ctx.raise(&DISPATCH_NVFP4_NEEDS_FP4_MOE, &[], &[f::flashinfer_a2a_dispatch_type, f::quantization], fixes);
+                            ctx.raise(&DISPATCH_NVFP4_NEEDS_FP4_MOE, &[], &[f::flashinfer_a2a_dispatch_type, f::quantization], fixes)?;
                         }
                         Some(true) => {}
                         None => ctx.on_unknown_branch = true,
@@ -1551,7 +1551,7 @@ fn flashinfer_a2a(ctx: &mut Ctx, tp: i64, deepep_mode: &str, dispatch: Option<St
     let runner = text(ctx, f::moe_runner_backend, "auto");
     if !matches!(runner.as_str(), "flashinfer_cutlass" | "flashinfer_cutedsl" | "flashinfer_trtllm" | "flashinfer_trtllm_routed" | "deep_gemm") {
         let fixes = vec![ctx.fix_set("Use --moe-runner-backend flashinfer_cutlass", f::moe_runner_backend, "flashinfer_cutlass", Applicability::Unsafe)];
-        return ctx.raise(&FLASHINFER_A2A_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        ctx.raise(&FLASHINFER_A2A_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes)?;
     }
     Ok(())
 }
@@ -1576,7 +1576,7 @@ fn mori(ctx: &mut Ctx, deepep_mode: &str) -> Step {
         let Some(capacity) = env_int(ctx, "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 4096) else { return Ok(()) };
         if chunked > capacity {
             let fixes = vec![ctx.fix_set(format!("Use --chunked-prefill-size {capacity}"), f::chunked_prefill_size, &capacity.to_string(), Applicability::Unsafe)];
-            return ctx.raise(&MORI_DISPATCH_BUDGET, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes);
+            ctx.raise(&MORI_DISPATCH_BUDGET, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes)?;
         }
     }
     Ok(())
@@ -1614,7 +1614,7 @@ fn resolve_mori_ep_v2(ctx: &mut Ctx) -> Option<bool> {
 fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
     if deepep_mode == "normal" {
         let fixes = vec![ctx.fix_set("Use --deepep-mode low_latency", f::deepep_mode, "low_latency", Applicability::Safe)];
-        return ctx.raise(&PPLX_NORMAL, &[], &[f::deepep_mode, f::moe_a2a_backend], fixes);
+        ctx.raise(&PPLX_NORMAL, &[], &[f::deepep_mode, f::moe_a2a_backend], fixes)?;
     }
     if deepep_mode == "auto" {
         ctx.cfg.set(f::deepep_mode, PyValue::Str("low_latency".into()));
@@ -1629,7 +1629,7 @@ fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
             fixes.push(dp_attention_over_tp_fix(ctx, tp));
         }
         fixes.push(ctx.fix_remove("Drop --moe-a2a-backend pplx", f::moe_a2a_backend, Applicability::Unsafe));
-        return ctx.raise(&PPLX_NEEDS_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes);
+        ctx.raise(&PPLX_NEEDS_DP_ATTENTION, &[], &[f::moe_a2a_backend, f::enable_dp_attention, f::dp_size], fixes)?;
     }
     let attn_dp = if legacy_dp_attention(ctx) { int(ctx, f::dp_size, 1) } else { int(ctx, f::attn_dp_size, 1) };
     if attn_dp < 2 {
@@ -1639,7 +1639,7 @@ fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
             fixes.push(ctx.fix_set(format!("Use --attn-dp-size {tp}"), f::attn_dp_size, &tp.to_string(), Applicability::Unsafe));
         }
         fixes.push(ctx.fix_remove("Drop --moe-a2a-backend pplx", f::moe_a2a_backend, Applicability::Unsafe));
-        return ctx.raise(&PPLX_NEEDS_ATTN_DP, &[], &[f::moe_a2a_backend, f::attn_dp_size], fixes);
+        ctx.raise(&PPLX_NEEDS_ATTN_DP, &[], &[f::moe_a2a_backend, f::attn_dp_size], fixes)?;
     }
     if runner_auto_from_checkpoint(ctx) {
         ctx.on_unknown_branch = true;
@@ -1647,7 +1647,7 @@ fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
     let runner = text(ctx, f::moe_runner_backend, "auto");
     if runner != "deep_gemm" && runner != "auto" {
         let fixes = vec![ctx.fix_set("Use --moe-runner-backend deep_gemm", f::moe_runner_backend, "deep_gemm", Applicability::Safe)];
-        return ctx.raise(&PPLX_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes);
+        ctx.raise(&PPLX_RUNNER, &[], &[f::moe_runner_backend, f::moe_a2a_backend], fixes)?;
     }
     if runner == "auto" {
         ctx.cfg.set(f::moe_runner_backend, PyValue::Str("deep_gemm".into()));
@@ -1663,7 +1663,7 @@ fn pplx(ctx: &mut Ctx, deepep_mode: &str) -> Step {
         let Some(capacity) = env_int(ctx, "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 128) else { return Ok(()) };
         if required > capacity {
             let fixes = vec![ctx.fix_set(format!("Use --chunked-prefill-size {}", capacity * attn_dp), f::chunked_prefill_size, &(capacity * attn_dp).to_string(), Applicability::Unsafe)];
-            return ctx.raise(&PPLX_DISPATCH_BUDGET, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes);
+            ctx.raise(&PPLX_DISPATCH_BUDGET, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes)?;
         }
     }
     Ok(())
@@ -1694,7 +1694,7 @@ pub fn validate_flashinfer_a2a_token_budget(ctx: &mut Ctx) -> Step {
         let Some(chunked) = chunked_prefill_size_now(ctx) else { return Ok(()) };
         if chunked <= 0 {
             let fixes = vec![ctx.fix_set("Use --chunked-prefill-size 8192", f::chunked_prefill_size, "8192", Applicability::Unsafe)];
-            return ctx.raise(&FLASHINFER_A2A_NEEDS_CHUNKING, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes);
+            ctx.raise(&FLASHINFER_A2A_NEEDS_CHUNKING, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes)?;
         }
     }
     // required vs. capacity: the largest prefill and decode CUDA-graph batch sizes, which the
@@ -1713,7 +1713,7 @@ pub fn validate_deepep_v2_speculative_draft(ctx: &mut Ctx) -> Step {
     };
     if draft.as_deref() == Some("deepep_v2") {
         let fixes = vec![ctx.fix_set("Use --speculative-moe-a2a-backend none", f::speculative_moe_a2a_backend, "none", Applicability::Unsafe)];
-        return ctx.raise(&DEEPEP_V2_DRAFT, &[], &[f::speculative_moe_a2a_backend, f::moe_a2a_backend], fixes);
+        ctx.raise(&DEEPEP_V2_DRAFT, &[], &[f::speculative_moe_a2a_backend, f::moe_a2a_backend], fixes)?;
     }
     Ok(())
 }

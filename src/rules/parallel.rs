@@ -1184,14 +1184,14 @@ pub fn handle_decode_context_parallelism(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Turn decode context parallelism off (--dcp-size 1)", f::dcp_size, "1", Applicability::Unsafe),
         ];
         let args: &Args = &[("cfg.dcp_size", &dcp)];
-        return ctx.raise(&DCP_SIZE_POSITIVE, args, &[f::dcp_size], fixes);
+        ctx.raise(&DCP_SIZE_POSITIVE, args, &[f::dcp_size], fixes)?;
     }
     if dcp > 1 && ctx.cfg.truthy(f::enable_prefill_cp) {
         let fixes = vec![
             ctx.fix_remove("Keep decode context parallelism: drop --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe),
             ctx.fix_remove("Keep prefill context parallelism: drop --dcp-size", f::dcp_size, Applicability::Unsafe),
         ];
-        return ctx.raise(&DCP_NO_PREFILL_CP, &[], &[f::dcp_size, f::enable_prefill_cp], fixes);
+        ctx.raise(&DCP_NO_PREFILL_CP, &[], &[f::dcp_size, f::enable_prefill_cp], fixes)?;
     }
     let backend = ctx.cfg.str(f::dcp_comm_backend).unwrap_or("").to_string();
     if (backend == "a2a" || backend == "fi_a2a") && dcp <= 1 {
@@ -1200,19 +1200,19 @@ pub fn handle_decode_context_parallelism(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Turn decode context parallelism on (--dcp-size 2)", f::dcp_size, "2", Applicability::Unsafe),
         ];
         let args: &Args = &[("cfg.dcp_comm_backend", &backend), ("cfg.dcp_size", &dcp)];
-        return ctx.raise(&DCP_COMM_NEEDS_DCP, args, &[f::dcp_comm_backend, f::dcp_size], fixes);
+        ctx.raise(&DCP_COMM_NEEDS_DCP, args, &[f::dcp_comm_backend, f::dcp_size], fixes)?;
     }
     if backend == "fi_a2a" && !ctx.hw.is_cuda() {
         let fixes = vec![
             ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Safe),
             ctx.fix_remove("Let SGLang pick the DCP backend", f::dcp_comm_backend, Applicability::Safe),
         ];
-        return ctx.raise(&DCP_FI_A2A_NEEDS_CUDA, &[], &[f::dcp_comm_backend], fixes);
+        ctx.raise(&DCP_FI_A2A_NEEDS_CUDA, &[], &[f::dcp_comm_backend], fixes)?;
     }
     if ctx.cfg.truthy(f::dcp_replicate_q_proj) {
         if dcp <= 1 {
             let fixes = vec![ctx.fix_remove("Drop --dcp-replicate-q-proj (DCP is off)", f::dcp_replicate_q_proj, Applicability::Safe)];
-            return ctx.raise(&DCP_REPLICATE_Q_NEEDS_DCP, &[], &[f::dcp_replicate_q_proj, f::dcp_size], fixes);
+            ctx.raise(&DCP_REPLICATE_Q_NEEDS_DCP, &[], &[f::dcp_replicate_q_proj, f::dcp_size], fixes)?;
         }
         if backend != "a2a" && backend != "fi_a2a" {
             let fixes = vec![
@@ -1231,7 +1231,7 @@ pub fn handle_dcp_validation(ctx: &mut Ctx) -> Step {
     let dcp = int(ctx, f::dcp_size, 1);
     if dcp < 1 {
         let fixes = vec![ctx.fix_set("Turn decode context parallelism off (--dcp-size 1)", f::dcp_size, "1", Applicability::Unsafe)];
-        return ctx.raise(&DCP_0518_SIZE_POSITIVE, &[("self.dcp_size", &dcp)], &[f::dcp_size], fixes);
+        ctx.raise(&DCP_0518_SIZE_POSITIVE, &[("self.dcp_size", &dcp)], &[f::dcp_size], fixes)?;
     }
     let backend = show(ctx, f::dcp_comm_backend);
     if (backend == "a2a" || backend == "fi_a2a") && dcp <= 1 {
@@ -1240,23 +1240,23 @@ pub fn handle_dcp_validation(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Turn decode context parallelism on (--dcp-size 2)", f::dcp_size, "2", Applicability::Unsafe),
         ];
         let args: &Args = &[("self.dcp_comm_backend", &backend), ("self.dcp_size", &dcp)];
-        return ctx.raise(&DCP_0518_COMM_NEEDS_DCP, args, &[f::dcp_comm_backend, f::dcp_size], fixes);
+        ctx.raise(&DCP_0518_COMM_NEEDS_DCP, args, &[f::dcp_comm_backend, f::dcp_size], fixes)?;
     }
     if backend == "fi_a2a" && !ctx.hw.is_cuda() {
         let fixes = vec![ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Safe)];
-        return ctx.raise(&DCP_0518_FI_A2A_NEEDS_CUDA, &[], &[f::dcp_comm_backend], fixes);
+        ctx.raise(&DCP_0518_FI_A2A_NEEDS_CUDA, &[], &[f::dcp_comm_backend], fixes)?;
     }
     if ctx.cfg.truthy(f::dcp_replicate_q_proj) {
         if dcp <= 1 {
             let fixes = vec![ctx.fix_remove("Drop --dcp-replicate-q-proj (DCP is off)", f::dcp_replicate_q_proj, Applicability::Safe)];
-            return ctx.raise(&DCP_0518_REPLICATE_Q_NEEDS_DCP, &[], &[f::dcp_replicate_q_proj, f::dcp_size], fixes);
+            ctx.raise(&DCP_0518_REPLICATE_Q_NEEDS_DCP, &[], &[f::dcp_replicate_q_proj, f::dcp_size], fixes)?;
         }
         if backend != "a2a" && backend != "fi_a2a" {
             let fixes = vec![
                 ctx.fix_set("Use the a2a DCP backend", f::dcp_comm_backend, "a2a", Applicability::Unsafe),
                 ctx.fix_remove("Drop --dcp-replicate-q-proj", f::dcp_replicate_q_proj, Applicability::Safe),
             ];
-            return ctx.raise(&DCP_0518_REPLICATE_Q_NEEDS_A2A, &[("self.dcp_comm_backend", &backend)], &[f::dcp_replicate_q_proj, f::dcp_comm_backend], fixes);
+            ctx.raise(&DCP_0518_REPLICATE_Q_NEEDS_A2A, &[("self.dcp_comm_backend", &backend)], &[f::dcp_replicate_q_proj, f::dcp_comm_backend], fixes)?;
         }
     }
     Ok(())
@@ -1316,12 +1316,12 @@ pub fn handle_dwdp(ctx: &mut Ctx) -> Step {
             ctx.fix_set(format!("Set --tp-size {dwdp}"), f::tp_size, &dwdp.to_string(), Applicability::Unsafe),
             ctx.fix_set(format!("Set --dwdp-size {tp}"), f::dwdp_size, &tp.to_string(), Applicability::Unsafe),
         ];
-        return ctx.raise(&DWDP_EQUALS_TP, &[("cfg.dwdp_size", &dwdp), ("cfg.tp_size", &tp)], &[f::dwdp_size, f::tp_size], fixes);
+        ctx.raise(&DWDP_EQUALS_TP, &[("cfg.dwdp_size", &dwdp), ("cfg.tp_size", &tp)], &[f::dwdp_size, f::tp_size], fixes)?;
     }
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if mode != "null" && mode != "prefill" {
         let fixes = vec![ctx.fix_remove("Drop --dwdp-size on the decode server", f::dwdp_size, Applicability::Unsafe)];
-        return ctx.raise(&DWDP_DISAGG_MODE, &[], &[f::dwdp_size, f::disaggregation_mode], fixes);
+        ctx.raise(&DWDP_DISAGG_MODE, &[], &[f::dwdp_size, f::disaggregation_mode], fixes)?;
     }
     let checks: [(&'static Rule, bool, Field); 4] = [
         (&DWDP_NO_EPLB, ctx.cfg.truthy(f::enable_eplb), f::enable_eplb),
@@ -1337,7 +1337,7 @@ pub fn handle_dwdp(ctx: &mut Ctx) -> Step {
                 // Without DWDP, two-batch overlap needs attention DP or an a2a backend.
                 fixes.push(ctx.fix_remove("Drop --dwdp-size", f::dwdp_size, Applicability::Unsafe));
             }
-            return ctx.raise(rule, &[], &[dest, f::dwdp_size], fixes);
+            ctx.raise(rule, &[], &[dest, f::dwdp_size], fixes)?;
         }
     }
     if mode == "null" {
@@ -1387,7 +1387,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
     let dp = int(ctx, f::dp_size, 1);
     if attn_dp < 1 {
         let fixes = vec![ctx.fix_set("Set --attn-dp-size 1 (no attention DP)", f::attn_dp_size, "1", Applicability::Unsafe)];
-        return ctx.raise(&ATTN_DP_POSITIVE, &[("cfg.attn_dp_size", &attn_dp)], &[f::attn_dp_size], fixes);
+        ctx.raise(&ATTN_DP_POSITIVE, &[("cfg.attn_dp_size", &attn_dp)], &[f::attn_dp_size], fixes)?;
     }
     if attn_dp > 1 && dp > 1 {
         let fixes = vec![
@@ -1396,7 +1396,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
         ];
         let args: &Args = &[("cfg.dp_size", &dp), ("cfg.attn_dp_size", &attn_dp)];
         let dests: &[Field] = if ctx.cfg.is_explicit(f::attn_dp_size) { &[f::attn_dp_size, f::dp_size] } else { &[f::dp_size, f::enable_dp_attention] };
-        return ctx.raise(&DP_WITH_ATTN_DP, args, dests, fixes);
+        ctx.raise(&DP_WITH_ATTN_DP, args, dests, fixes)?;
     }
 
     // 0.5.18 (no --attn-dp-size): --enable-dp-attention makes the --dp-size groups attention DP
@@ -1426,7 +1426,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
         }
         if py_mod(tp, groups) != Some(0) {
             let fixes = divisor_fixes(ctx, tp, groups);
-            return ctx.raise(&TP_DIVISIBLE_BY_ATTN_DP, &[], &[f::attn_dp_size, f::dp_size, f::tp_size], fixes);
+            ctx.raise(&TP_DIVISIBLE_BY_ATTN_DP, &[], &[f::attn_dp_size, f::dp_size, f::tp_size], fixes)?;
         }
         if let Some(original) = chunked_prefill_size_now(ctx) {
             if let Some(adjusted) = py_floordiv(original, groups) {
@@ -1458,38 +1458,38 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
     if ctx.cfg.truthy(f::enable_dp_lm_head) && !dp_enabled {
         let fixes = vec![ctx.fix_remove("Drop --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Unsafe)];
         let rule = if legacy { &DP_LM_HEAD_NEEDS_DP_ATTENTION } else { &DP_LM_HEAD_NEEDS_ATTN_DP };
-        return ctx.raise(rule, &[], &[f::enable_dp_lm_head], fixes);
+        ctx.raise(rule, &[], &[f::enable_dp_lm_head], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_tp_lm_head_all_to_all) {
         if !dp_enabled {
             let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
             let rule = if legacy { &TP_LM_HEAD_NEEDS_DP_ATTENTION } else { &TP_LM_HEAD_NEEDS_ATTN_DP };
-            return ctx.raise(rule, &[], &[f::enable_tp_lm_head_all_to_all], fixes);
+            ctx.raise(rule, &[], &[f::enable_tp_lm_head_all_to_all], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_dp_lm_head) {
             let fixes = vec![
                 ctx.fix_remove("Keep the TP LM head: drop --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Unsafe),
                 ctx.fix_remove("Keep the DP LM head: drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe),
             ];
-            return ctx.raise(&TP_LM_HEAD_NO_DP_LM_HEAD, &[], &[f::enable_tp_lm_head_all_to_all, f::enable_dp_lm_head], fixes);
+            ctx.raise(&TP_LM_HEAD_NO_DP_LM_HEAD, &[], &[f::enable_tp_lm_head_all_to_all, f::enable_dp_lm_head], fixes)?;
         }
         if legacy && tp != int(ctx, f::dp_size, 1) {
             let dp = int(ctx, f::dp_size, 1);
             let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
             let args: &Args = &[("view.tp_size", &tp), ("view.dp_size", &dp)];
-            return ctx.raise(&TP_LM_HEAD_TP_EQ_DP, args, &[f::enable_tp_lm_head_all_to_all, f::dp_size, f::tp_size], fixes);
+            ctx.raise(&TP_LM_HEAD_TP_EQ_DP, args, &[f::enable_tp_lm_head_all_to_all, f::dp_size, f::tp_size], fixes)?;
         }
         let attn_dp = int(ctx, f::attn_dp_size, 1);
         if !legacy && tp != attn_dp {
             let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
             let args: &Args = &[("view.tp_size", &tp), ("view.attn_dp_size", &attn_dp)];
-            return ctx.raise(&TP_LM_HEAD_TP_EQ_ATTN_DP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_dp_size, f::tp_size], fixes);
+            ctx.raise(&TP_LM_HEAD_TP_EQ_ATTN_DP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_dp_size, f::tp_size], fixes)?;
         }
         let cp = int(ctx, f::attn_cp_size, 1);
         if cp != 1 {
             let fixes = vec![ctx.fix_remove("Drop --enable-tp-lm-head-all-to-all", f::enable_tp_lm_head_all_to_all, Applicability::Unsafe)];
             let args: &Args = &[("view.attn_cp_size", &cp)];
-            return ctx.raise(&TP_LM_HEAD_NO_CP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_cp_size], fixes);
+            ctx.raise(&TP_LM_HEAD_NO_CP, args, &[f::enable_tp_lm_head_all_to_all, f::attn_cp_size], fixes)?;
         }
     }
 
@@ -1555,7 +1555,7 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Split the sequence zigzag", f::cp_strategy, "zigzag", Applicability::Unsafe),
             ctx.fix_set("Split the sequence interleaved", f::cp_strategy, "interleave", Applicability::Unsafe),
         ];
-        return ctx.raise(&CP_STRATEGY_REQUIRED, &[], &[f::enable_prefill_cp], fixes);
+        ctx.raise(&CP_STRATEGY_REQUIRED, &[], &[f::enable_prefill_cp], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_prefill_context_parallel) && ctx.cfg.truthy(f::enable_dsa_prefill_context_parallel) {
         let fixes = vec![
@@ -1574,21 +1574,21 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
         if py_mod(tp, attn_cp) != Some(0) {
             let cp = largest_divisor_at_most(tp, attn_cp);
             let fixes = vec![ctx.fix_set(format!("Use --attn-cp-size {cp} (divides --tp-size {tp})"), f::attn_cp_size, &cp.to_string(), Applicability::Unsafe)];
-            return ctx.raise(&TP_DIV_ATTN_CP, &[], &[f::attn_cp_size, f::tp_size], fixes);
+            ctx.raise(&TP_DIV_ATTN_CP, &[], &[f::attn_cp_size, f::tp_size], fixes)?;
         }
         if py_mod(tp, attn_dp * attn_cp) != Some(0) {
             // attn_cp divides tp here: the attention-DP size that fits
             let dp = largest_divisor_at_most(tp / attn_cp.max(1), attn_dp);
             if legacy {
                 let fixes = vec![ctx.fix_set(format!("Use --dp-size {dp}"), f::dp_size, &dp.to_string(), Applicability::Unsafe)];
-                return ctx.raise(&TP_DIV_DP_CP, &[], &[f::dp_size, f::attn_cp_size, f::tp_size], fixes);
+                ctx.raise(&TP_DIV_DP_CP, &[], &[f::dp_size, f::attn_cp_size, f::tp_size], fixes)?;
             }
             let fixes = vec![ctx.fix_set(format!("Use --attn-dp-size {dp}"), f::attn_dp_size, &dp.to_string(), Applicability::Unsafe)];
-            return ctx.raise(&TP_DIV_ATTN_DP_CP, &[], &[f::attn_dp_size, f::attn_cp_size, f::tp_size], fixes);
+            ctx.raise(&TP_DIV_ATTN_DP_CP, &[], &[f::attn_dp_size, f::attn_cp_size, f::tp_size], fixes)?;
         }
         if aiter {
             let fixes = vec![ctx.fix_remove("Drop --enable-aiter-allreduce-fusion", f::enable_aiter_allreduce_fusion, Applicability::Safe)];
-            return ctx.raise(&AITER_FUSION_CP, &[], &[f::enable_aiter_allreduce_fusion], fixes);
+            ctx.raise(&AITER_FUSION_CP, &[], &[f::enable_aiter_allreduce_fusion], fixes)?;
         }
     }
     let moe_dp = int(ctx, f::moe_dp_size, 1);
@@ -1601,28 +1601,28 @@ pub fn handle_context_parallelism(ctx: &mut Ctx) -> Step {
             } else {
                 ctx.fix_remove("Remove --moe-dp-size (SGLang uses 1)", f::moe_dp_size, Applicability::Unsafe)
             }];
-            return ctx.raise(&TP_DIV_MOE_DP, &[], &[f::moe_dp_size, f::tp_size], fixes);
+            ctx.raise(&TP_DIV_MOE_DP, &[], &[f::moe_dp_size, f::tp_size], fixes)?;
         }
         if ep * moe_dp > tp {
             // moe_dp divides tp here
             let size = (tp / moe_dp).max(1);
             let fixes = vec![ctx.fix_set(format!("Use --ep-size {size} (--tp-size / --moe-dp-size)"), f::ep_size, &size.to_string(), Applicability::Unsafe)];
-            return ctx.raise(&EP_MOE_DP_LE_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], fixes);
+            ctx.raise(&EP_MOE_DP_LE_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], fixes)?;
         }
         if int(ctx, f::pp_size, 1) != 1 {
             let fixes = vec![ctx.fix_remove("Drop --pp-size", f::pp_size, Applicability::Unsafe)];
-            return ctx.raise(&PP_WITH_MOE_DP, &[], &[f::pp_size, f::moe_dp_size], fixes);
+            ctx.raise(&PP_WITH_MOE_DP, &[], &[f::pp_size, f::moe_dp_size], fixes)?;
         }
         if ep > 1 && ep * moe_dp != tp {
             if let Some(q) = py_floordiv(tp, moe_dp) {
                 let fixes = vec![ctx.fix_set(format!("Use --ep-size {q}"), f::ep_size, &q.to_string(), Applicability::Unsafe)];
-                return ctx.raise(&EP_MOE_DP_EQ_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], fixes);
+                ctx.raise(&EP_MOE_DP_EQ_TP, &[], &[f::ep_size, f::moe_dp_size, f::tp_size], fixes)?;
             }
         }
         if aiter {
             // parallel_hook.handle_context_parallelism#13: moe_dp_size > 1 implies attn_cp_size
             // == moe_dp_size > 1 (#14 below), so #8 above already fired.
-            return ctx.raise(&AITER_FUSION_CP, &[], &[f::enable_aiter_allreduce_fusion], vec![]);
+            ctx.raise(&AITER_FUSION_CP, &[], &[f::enable_aiter_allreduce_fusion], vec![])?;
         }
     }
     if attn_cp != moe_dp && moe_dp != 1 {
@@ -1661,7 +1661,7 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
     };
     if matches!(text_type, "nemotron_h" | "nemotron_h_puzzle") && attn_cp > 1 {
         let fixes = vec![ctx.fix_remove("Drop --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
-        return ctx.raise(&NEMOTRON_H_NO_ATTN_CP, &[], &[f::attn_cp_size], fixes);
+        ctx.raise(&NEMOTRON_H_NO_ATTN_CP, &[], &[f::attn_cp_size], fixes)?;
     }
     // LongCat-Flash (no config of its to record SGLang's verdicts with): not modelled.
     if text_type == "longcat_flash" && prefill_cp && attn_cp > 1 {
@@ -1670,11 +1670,11 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
     if prefill_cp {
         if ctx.hw.is_hip() && arch != "DeepseekV4ForCausalLM" {
             let fixes = vec![ctx.fix_remove("Drop --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
-            return ctx.raise(&PREFILL_CP_HIP_V4_ONLY, &[("model_arch!r", &str_repr(arch))], &[f::enable_prefill_cp], fixes);
+            ctx.raise(&PREFILL_CP_HIP_V4_ONLY, &[("model_arch!r", &str_repr(arch))], &[f::enable_prefill_cp], fixes)?;
         }
         if arch == "DeepseekV32ForCausalLM" && ctx.cfg.is(f::cp_strategy, "zigzag") {
             let fixes = vec![ctx.fix_set("Use --cp-strategy interleave", f::cp_strategy, "interleave", Applicability::Safe)];
-            return ctx.raise(&V32_PREFILL_CP_NO_ZIGZAG, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+            ctx.raise(&V32_PREFILL_CP_NO_ZIGZAG, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes)?;
         }
         if matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM") {
             if ctx.cfg.is_unknown(f::cp_strategy) {
@@ -1683,7 +1683,7 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
             }
             if !ctx.cfg.is(f::cp_strategy, "zigzag") {
                 let fixes = vec![ctx.fix_set("Use --cp-strategy zigzag", f::cp_strategy, "zigzag", Applicability::Safe)];
-                return ctx.raise(&MIMO_V2_PREFILL_CP_ZIGZAG_ONLY, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+                ctx.raise(&MIMO_V2_PREFILL_CP_ZIGZAG_ONLY, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes)?;
             }
             // A multimodal MiMo V2 must serve text only: no such config is public to record it
             // with, so it is decided only for a text-only one.
@@ -1737,13 +1737,13 @@ fn mimo_v2_cp_v2(ctx: &mut Ctx, prefill_cp: bool) -> Step {
     }
     if !ctx.cfg.is(f::cp_strategy, "zigzag") {
         let fixes = vec![ctx.fix_set("Use --cp-strategy zigzag", f::cp_strategy, "zigzag", Applicability::Safe)];
-        return ctx.raise(&MIMO_V2_CP_V2_ZIGZAG_ONLY, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+        ctx.raise(&MIMO_V2_CP_V2_ZIGZAG_ONLY, &[], &[f::cp_strategy, f::enable_prefill_cp], fixes)?;
     }
     if !ctx.cfg.truthy(f::language_only) && !ctx.cfg.truthy(f::language_model_only) {
         match multimodal {
             Some(true) => {
                 let fixes = vec![ctx.fix_add_flag("Add --language-only", f::language_only, Applicability::Unsafe)];
-                return ctx.raise(&MIMO_V2_CP_V2_TEXT_ONLY, &[], &[f::enable_prefill_cp, f::language_only], fixes);
+                ctx.raise(&MIMO_V2_CP_V2_TEXT_ONLY, &[], &[f::enable_prefill_cp, f::language_only], fixes)?;
             }
             Some(false) => {}
             None => ctx.model_config(text_site),
@@ -1809,7 +1809,7 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
             }
         }
         let args: &Args = &[("size", &size), ("attn_tp_size", &attn_tp)];
-        return ctx.raise(&SHARED_EXPERTS_TP_DIVISOR, args, &[f::shared_experts_tp_size], fixes);
+        ctx.raise(&SHARED_EXPERTS_TP_DIVISOR, args, &[f::shared_experts_tp_size], fixes)?;
     }
     // #2 (instance:// model path) is rejected earlier by the model-path hooks for every
     // instance path we could build; #3 needs the model's (first) architecture: Kimi-K3 only.
@@ -1823,7 +1823,7 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
     };
     if arch != "KimiK3ForConditionalGeneration" {
         let fixes = vec![ctx.fix_remove("Drop --shared-experts-tp-size (Kimi-K3 only)", f::shared_experts_tp_size, Applicability::Safe)];
-        return ctx.raise(&SHARED_EXPERTS_TP_KIMI_K3_ONLY, &[], &[f::shared_experts_tp_size], fixes);
+        ctx.raise(&SHARED_EXPERTS_TP_KIMI_K3_ONLY, &[], &[f::shared_experts_tp_size], fixes)?;
     }
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
     if !matches!(a2a.as_str(), "deepep" | "megamoe" | "mooncake" | "ascend_fuseep" | "mori") {
@@ -1831,7 +1831,7 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe),
             ctx.fix_remove("Drop --shared-experts-tp-size", f::shared_experts_tp_size, Applicability::Unsafe),
         ];
-        return ctx.raise(&SHARED_EXPERTS_TP_NEEDS_A2A, &[], &[f::shared_experts_tp_size, f::moe_a2a_backend], fixes);
+        ctx.raise(&SHARED_EXPERTS_TP_NEEDS_A2A, &[], &[f::shared_experts_tp_size, f::moe_a2a_backend], fixes)?;
     }
     Ok(())
 }
@@ -1857,7 +1857,7 @@ pub fn handle_eplb_and_dispatch(ctx: &mut Ctx) -> Step {
             Applicability::Safe,
         )];
         let args: &Args = &[("cfg.ep_dispatch_algorithm", &algo)];
-        return ctx.raise(&EP_DISPATCH_NEEDS_A2A, args, &[f::ep_dispatch_algorithm], fixes);
+        ctx.raise(&EP_DISPATCH_NEEDS_A2A, args, &[f::ep_dispatch_algorithm], fixes)?;
     }
     if eplb && !ctx.cfg.is(f::ep_join_mode, "scale") && ep_size_after_a2a_hook(ctx) <= 1 {
         let tp = int(ctx, f::tp_size, 1);
@@ -1917,7 +1917,7 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove("Drop --elastic-ep-rejoin", f::elastic_ep_rejoin, Applicability::Unsafe),
                 ctx.fix_set("Use --elastic-ep-join-mode recover", f::ep_join_mode, "recover", Applicability::Unsafe),
             ];
-            return ctx.raise(&EEP_REJOIN_CONFLICT, &[("cfg.ep_join_mode", &mode)], &[f::elastic_ep_rejoin, f::ep_join_mode], fixes);
+            ctx.raise(&EEP_REJOIN_CONFLICT, &[("cfg.ep_join_mode", &mode)], &[f::elastic_ep_rejoin, f::ep_join_mode], fixes)?;
         }
     }
     let backend_set = !ctx.cfg.is_none(f::elastic_ep_backend);
@@ -1930,12 +1930,12 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
             let alg = ctx.cfg.str(f::eplb_algorithm).unwrap_or("");
             if alg != "elasticity_aware" && alg != "elasticity_aware_hierarchical" {
                 let fixes = vec![ctx.fix_remove("Let SGLang pick elasticity_aware", f::eplb_algorithm, Applicability::Safe)];
-                return ctx.raise(&EEP_EPLB_ALGORITHM, &[], &[f::eplb_algorithm], fixes);
+                ctx.raise(&EEP_EPLB_ALGORITHM, &[], &[f::eplb_algorithm], fixes)?;
             }
         }
         if int(ctx, f::pp_size, 1) != 1 {
             let fixes = vec![ctx.fix_remove("Drop --pp-size", f::pp_size, Applicability::Unsafe)];
-            return ctx.raise(&EEP_PP, &[], &[f::pp_size, f::elastic_ep_backend], fixes);
+            ctx.raise(&EEP_PP, &[], &[f::pp_size, f::elastic_ep_backend], fixes)?;
         }
         if ctx.cfg.is(f::elastic_ep_backend, "mooncake") {
             let dev = ctx.cfg.str(f::mooncake_ib_device).map(str::to_string);
@@ -1950,17 +1950,17 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     if let Some(mode) = &join_mode {
         if !backend_set {
             let fixes = vec![ctx.fix_set("Name the elastic backend", f::elastic_ep_backend, "mooncake", Applicability::Unsafe)];
-            return ctx.raise(&EEP_JOIN_NEEDS_BACKEND, &[], &[f::ep_join_mode], fixes);
+            ctx.raise(&EEP_JOIN_NEEDS_BACKEND, &[], &[f::ep_join_mode], fixes)?;
         }
         if mode == "scale" {
             let node_rank = int(ctx, f::node_rank, 0);
             if node_rank != 1 {
                 let fixes = vec![ctx.fix_set("Launch the joiner as --node-rank 1", f::node_rank, "1", Applicability::Unsafe)];
                 let args: &Args = &[("cfg.node_rank", &node_rank)];
-                return ctx.raise(&EEP_SCALE_NODE_RANK, args, &[f::node_rank, f::ep_join_mode], fixes);
+                ctx.raise(&EEP_SCALE_NODE_RANK, args, &[f::node_rank, f::ep_join_mode], fixes)?;
             }
             if offset <= 0 {
-                return ctx.raise(&EEP_SCALE_OFFSET, &[], &[f::ep_join_rank_offset, f::ep_join_mode], vec![]);
+                ctx.raise(&EEP_SCALE_OFFSET, &[], &[f::ep_join_rank_offset, f::ep_join_mode], vec![])?;
             }
         }
     }
@@ -1968,24 +1968,24 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     // #5 or #6 first.
     if offset != 0 && join_mode.as_deref() != Some("scale") {
         let fixes = vec![ctx.fix_remove("Drop --elastic-ep-join-rank-offset", f::ep_join_rank_offset, Applicability::Safe)];
-        return ctx.raise(&EEP_OFFSET_ONLY_SCALE, &[], &[f::ep_join_rank_offset], fixes);
+        ctx.raise(&EEP_OFFSET_ONLY_SCALE, &[], &[f::ep_join_rank_offset], fixes)?;
     }
     let max_ep = ctx.cfg.int(f::max_ep_size);
     if let Some(max_ep) = max_ep {
         if !backend_set {
             let fixes = vec![ctx.fix_remove("Drop --max-ep-size", f::max_ep_size, Applicability::Unsafe)];
-            return ctx.raise(&EEP_MAX_NEEDS_BACKEND, &[], &[f::max_ep_size], fixes);
+            ctx.raise(&EEP_MAX_NEEDS_BACKEND, &[], &[f::max_ep_size], fixes)?;
         }
         if max_ep <= 0 {
             let fixes = vec![ctx.fix_remove("Drop --max-ep-size (no elastic scale-up)", f::max_ep_size, Applicability::Unsafe)];
-            return ctx.raise(&EEP_MAX_POSITIVE, &[], &[f::max_ep_size], fixes);
+            ctx.raise(&EEP_MAX_POSITIVE, &[], &[f::max_ep_size], fixes)?;
         }
     }
     let scaling = backend_set && max_ep.is_some_and(|m| m > tp);
     let initial = ctx.cfg.int(f::elastic_ep_initial_size);
     if initial.is_some() && !scaling {
         let fixes = vec![ctx.fix_remove("Drop --elastic-ep-initial-size", f::elastic_ep_initial_size, Applicability::Unsafe)];
-        return ctx.raise(&EEP_INITIAL_NEEDS_SCALING, &[], &[f::elastic_ep_initial_size], fixes);
+        ctx.raise(&EEP_INITIAL_NEEDS_SCALING, &[], &[f::elastic_ep_initial_size], fixes)?;
     }
     if !scaling {
         return Ok(());
@@ -2005,19 +2005,19 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
     };
     if ctx.cfg.float(f::elastic_ep_scale_timeout).is_some_and(|t| t <= 0.0) {
         let fixes = vec![ctx.fix_remove("Drop --elastic-ep-scale-timeout (its default)", f::elastic_ep_scale_timeout, Applicability::Unsafe)];
-        return ctx.raise(&EEP_TIMEOUT, &[], &[f::elastic_ep_scale_timeout], fixes);
+        ctx.raise(&EEP_TIMEOUT, &[], &[f::elastic_ep_scale_timeout], fixes)?;
     }
     if int(ctx, f::tokenizer_worker_num, 1) != 1 {
         let fixes = vec![ctx.fix_remove("Drop --tokenizer-worker-num", f::tokenizer_worker_num, Applicability::Unsafe)];
-        return ctx.raise(&EEP_TOKENIZER_WORKERS, &[], &[f::tokenizer_worker_num], fixes);
+        ctx.raise(&EEP_TOKENIZER_WORKERS, &[], &[f::tokenizer_worker_num], fixes)?;
     }
     if ctx.cfg.truthy(f::use_ray) {
         let fixes = vec![ctx.fix_remove("Drop --use-ray", f::use_ray, Applicability::Unsafe)];
-        return ctx.raise(&EEP_RAY, &[], &[f::use_ray], fixes);
+        ctx.raise(&EEP_RAY, &[], &[f::use_ray], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_elastic_expert_backup) {
         let fixes = vec![ctx.fix_remove("Drop --enable-elastic-expert-backup", f::enable_elastic_expert_backup, Applicability::Unsafe)];
-        return ctx.raise(&EEP_BACKUP, &[], &[f::enable_elastic_expert_backup], fixes);
+        ctx.raise(&EEP_BACKUP, &[], &[f::enable_elastic_expert_backup], fixes)?;
     }
     ctx.cfg.set(f::enable_dp_attention_local_control_broadcast, PyValue::Bool(true));
     if join_mode.as_deref() == Some("scale") {
@@ -2026,16 +2026,16 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         };
         if init > offset {
             let args: &Args = &[("cfg.elastic_ep_initial_size", &init), ("cfg.ep_join_rank_offset", &offset)];
-            return ctx.raise(&EEP_INITIAL_LE_OFFSET, args, &[f::elastic_ep_initial_size, f::ep_join_rank_offset], vec![]);
+            ctx.raise(&EEP_INITIAL_LE_OFFSET, args, &[f::elastic_ep_initial_size, f::ep_join_rank_offset], vec![])?;
         }
         let join_target = offset + tp;
         if join_target > max_ep {
             let args: &Args = &[("join_target", &join_target), ("cfg.max_ep_size", &max_ep)];
-            return ctx.raise(&EEP_JOIN_TARGET, args, &[f::max_ep_size, f::ep_join_rank_offset], vec![]);
+            ctx.raise(&EEP_JOIN_TARGET, args, &[f::max_ep_size, f::ep_join_rank_offset], vec![])?;
         }
         if tp == 1 && dense.as_int() != Some(1) {
             let fixes = vec![ctx.fix_set("Set --moe-dense-tp-size 1", f::moe_dense_tp_size, "1", Applicability::Safe)];
-            return ctx.raise(&EEP_SINGLE_RANK_DENSE, &[], &[f::moe_dense_tp_size], fixes);
+            ctx.raise(&EEP_SINGLE_RANK_DENSE, &[], &[f::moe_dense_tp_size], fixes)?;
         }
     } else {
         if initial.is_none() {
@@ -2045,29 +2045,29 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         if init != tp {
             let args: &Args = &[("cfg.tp_size", &tp)];
             let fixes = vec![ctx.fix_set(format!("Set --elastic-ep-initial-size {tp} (the launch-time TP size)"), f::elastic_ep_initial_size, &tp.to_string(), Applicability::Unsafe)];
-            return ctx.raise(&EEP_PRIMARY_INITIAL, args, &[f::elastic_ep_initial_size, f::tp_size], fixes);
+            ctx.raise(&EEP_PRIMARY_INITIAL, args, &[f::elastic_ep_initial_size, f::tp_size], fixes)?;
         }
     }
     if ctx.cfg.int(f::elastic_ep_initial_size).is_some_and(|i| i <= 0) {
-        return ctx.raise(&EEP_INITIAL_POSITIVE, &[], &[f::elastic_ep_initial_size], vec![]);
+        ctx.raise(&EEP_INITIAL_POSITIVE, &[], &[f::elastic_ep_initial_size], vec![])?;
     }
     let lbm = load_balance_method(ctx);
     if lbm != "round_robin" {
         let fixes = vec![ctx.fix_set("Use --load-balance-method round_robin", f::load_balance_method, "round_robin", Applicability::Safe)];
         let args: &Args = &[("cfg.load_balance_method", &lbm)];
-        return ctx.raise(&EEP_ROUND_ROBIN, args, &[f::load_balance_method], fixes);
+        ctx.raise(&EEP_ROUND_ROBIN, args, &[f::load_balance_method], fixes)?;
     }
     if !ctx.cfg.is(f::elastic_ep_backend, "mooncake") {
         let args: &Args = &[("cfg.elastic_ep_backend", &show(ctx, f::elastic_ep_backend))];
         let fixes = vec![ctx.fix_set("Use the mooncake elastic backend", f::elastic_ep_backend, "mooncake", Applicability::Unsafe)];
-        return ctx.raise(&EEP_MOONCAKE, args, &[f::elastic_ep_backend], fixes);
+        ctx.raise(&EEP_MOONCAKE, args, &[f::elastic_ep_backend], fixes)?;
     }
     // #26 (pp_size == 1) is unreachable: #2 above rejects pp_size != 1 for any elastic backend.
     let dcp = int(ctx, f::dcp_size, 1);
     if EEP_DCP.applies_to(ctx.release) && py_mod(attn_tp, dcp) != Some(0) {
         let args: &Args = &[("cfg.dcp_size", &dcp), ("attn_tp_size", &attn_tp)];
         let fixes = vec![ctx.fix_remove("Remove --dcp-size (SGLang uses 1)", f::dcp_size, Applicability::Unsafe)];
-        return ctx.raise(&EEP_DCP, args, &[f::dcp_size], fixes);
+        ctx.raise(&EEP_DCP, args, &[f::dcp_size], fixes)?;
     }
     // #28/#29 read the resolved cuda_graph_config (the cuda_graph family resolves it in
     // handle_cuda_graph_config, before this hook). The default prefill backend depends on the
@@ -2100,7 +2100,7 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
         }
         if decode != "disabled" || !prefill_off {
             let fixes = vec![ctx.fix_add_flag("Disable CUDA graphs (--disable-cuda-graph)", f::disable_cuda_graph, Applicability::Unsafe)];
-            return ctx.raise(&EEP_GRAPHS_DISABLED, &[], &[f::cuda_graph_backend_decode, f::cuda_graph_backend_prefill, f::max_ep_size], fixes);
+            ctx.raise(&EEP_GRAPHS_DISABLED, &[], &[f::cuda_graph_backend_decode, f::cuda_graph_backend_prefill, f::max_ep_size], fixes)?;
         }
     } else if !elastic_graphs(ctx, &decode, all_off)? {
         return Ok(());
@@ -2112,7 +2112,7 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
             if !ctx.cfg.is_explicit(f::enable_dp_attention) {
                 fix.edits.extend(ctx.fix_add_flag("", f::enable_dp_attention, Applicability::Unsafe).edits);
             }
-            return ctx.raise(&EEP_ENABLE_DP_ATTENTION, &[], &[f::enable_dp_attention, f::dp_size], vec![fix]);
+            ctx.raise(&EEP_ENABLE_DP_ATTENTION, &[], &[f::enable_dp_attention, f::dp_size], vec![fix])?;
         }
         let fixes = vec![ctx.fix_set(
             format!("Use pure attention DP (--attn-dp-size {tp})"),
@@ -2120,29 +2120,29 @@ pub fn handle_elastic_ep(ctx: &mut Ctx) -> Step {
             &tp.to_string(),
             Applicability::Unsafe,
         )];
-        return ctx.raise(&EEP_ATTN_DP, &[], &[f::attn_dp_size], fixes);
+        ctx.raise(&EEP_ATTN_DP, &[], &[f::attn_dp_size], fixes)?;
     }
     if !ctx.cfg.truthy(f::enable_dp_lm_head) {
         let fixes = vec![ctx.fix_add_flag("Add --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Safe)];
-        return ctx.raise(&EEP_DP_LM_HEAD, &[], &[f::enable_dp_lm_head], fixes);
+        ctx.raise(&EEP_DP_LM_HEAD, &[], &[f::enable_dp_lm_head], fixes)?;
     }
     if attn_cp != 1 {
         let args: &Args = &[("resolved.attn_cp_size", &attn_cp)];
         let fixes = vec![ctx.fix_set("Set --attn-cp-size 1", f::attn_cp_size, "1", Applicability::Unsafe)];
-        return ctx.raise(&EEP_ATTN_CP, args, &[f::attn_cp_size], fixes);
+        ctx.raise(&EEP_ATTN_CP, args, &[f::attn_cp_size], fixes)?;
     }
     // #40 (moe_dp_size == 1) is unreachable: moe_dp_size > 1 needs attn_cp_size == moe_dp_size.
     let ep = ep_size_after_a2a_hook(ctx);
     if ep != tp {
         let fixes = vec![ctx.fix_set(format!("Use --ep-size {tp}"), f::ep_size, &tp.to_string(), Applicability::Unsafe)];
         let args: &Args = &[("resolved.ep_size", &ep), ("cfg.tp_size", &tp)];
-        return ctx.raise(&EEP_EP_EQ_TP, args, &[f::ep_size, f::tp_size], fixes);
+        ctx.raise(&EEP_EP_EQ_TP, args, &[f::ep_size, f::tp_size], fixes)?;
     }
     let dp = int(ctx, f::dp_size, 1);
     if dp != tp && EEP_DP_EQ_TP.applies_to(ctx.release) {
         let fixes = vec![ctx.fix_set(format!("Use --dp-size {tp}"), f::dp_size, &tp.to_string(), Applicability::Unsafe)];
         let args: &Args = &[("cfg.dp_size", &dp), ("cfg.tp_size", &tp)];
-        return ctx.raise(&EEP_DP_EQ_TP, args, &[f::dp_size, f::tp_size], fixes);
+        ctx.raise(&EEP_DP_EQ_TP, args, &[f::dp_size, f::tp_size], fixes)?;
     }
     let a2a = moe_a2a_backend_after_a2a_hook(ctx);
     if a2a != "nixl" {

@@ -317,7 +317,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
             f::disaggregation_decode_host_receive_threshold,
             Applicability::Unsafe,
         )];
-        return ctx.raise(&HOST_RECEIVE_RANGE, &[], &[f::disaggregation_decode_host_receive_threshold], fixes);
+        ctx.raise(&HOST_RECEIVE_RANGE, &[], &[f::disaggregation_decode_host_receive_threshold], fixes)?;
     }
     if threshold < 1.0 {
         if ctx.cfg.truthy(f::enable_hisparse) || ctx.cfg.truthy(f::enable_pd_role_switch) {
@@ -327,7 +327,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                 f::disaggregation_decode_host_receive_threshold,
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&HOST_RECEIVE_FEATURES, &[], &[f::disaggregation_decode_host_receive_threshold, dest], fixes);
+            ctx.raise(&HOST_RECEIVE_FEATURES, &[], &[f::disaggregation_decode_host_receive_threshold, dest], fixes)?;
         }
         if ctx.cfg.is(f::disaggregation_decode_retraction_backup, "cpu_tensor") {
             let fixes = vec![
@@ -343,12 +343,12 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                     Applicability::Unsafe,
                 ),
             ];
-            return ctx.raise(
+            ctx.raise(
                 &HOST_RECEIVE_NEEDS_HOST_POOL,
                 &[],
                 &[f::disaggregation_decode_retraction_backup, f::disaggregation_decode_host_receive_threshold],
                 fixes,
-            );
+            )?;
         }
         ctx.cfg.set(f::disaggregation_decode_retraction_backup, PyValue::Str("host_pool".into()));
     }
@@ -361,15 +361,15 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
         if b != "mooncake" && b != "nixl" {
             let fixes = vec![ctx.fix_set("Use the mooncake transfer backend", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe)];
             let repr = crate::pyvalue::str_repr(&b);
-            return ctx.raise(&DECODE_DCP_BACKEND, &[("cfg.disaggregation_transfer_backend!r", &repr), ("cfg.disaggregation_transfer_backend", &repr)], &[f::disaggregation_transfer_backend, f::dcp_size], fixes);
+            ctx.raise(&DECODE_DCP_BACKEND, &[("cfg.disaggregation_transfer_backend!r", &repr), ("cfg.disaggregation_transfer_backend", &repr)], &[f::disaggregation_transfer_backend, f::dcp_size], fixes)?;
         }
         if ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache) {
             let fixes = vec![ctx.fix_remove("Drop --disaggregation-decode-enable-radix-cache", f::disaggregation_decode_enable_radix_cache, Applicability::Unsafe)];
-            return ctx.raise(&DECODE_DCP_RADIX, &[], &[f::disaggregation_decode_enable_radix_cache, f::dcp_size], fixes);
+            ctx.raise(&DECODE_DCP_RADIX, &[], &[f::disaggregation_decode_enable_radix_cache, f::dcp_size], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_hierarchical_cache) {
             let fixes = vec![ctx.fix_remove("Drop --enable-hierarchical-cache", f::enable_hierarchical_cache, Applicability::Unsafe)];
-            return ctx.raise(&DECODE_DCP_HICACHE, &[], &[f::enable_hierarchical_cache, f::dcp_size], fixes);
+            ctx.raise(&DECODE_DCP_HICACHE, &[], &[f::enable_hierarchical_cache, f::dcp_size], fixes)?;
         }
     }
     let legacy = DECODE_CHUNK_CACHE_WARNING.applies_to(ctx.release);
@@ -378,7 +378,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
         if ctx.cfg.truthy(f::disaggregation_decode_enable_radix_cache) {
             if ctx.cfg.truthy(f::enable_hisparse) {
                 let fixes = vec![ctx.fix_remove("Drop --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
-                return ctx.raise(&DECODE_RADIX_HISPARSE, &[], &[f::disaggregation_decode_enable_radix_cache, f::enable_hisparse], fixes);
+                ctx.raise(&DECODE_RADIX_HISPARSE, &[], &[f::disaggregation_decode_enable_radix_cache, f::enable_hisparse], fixes)?;
             }
             if backend(ctx) == "fake" {
                 let fixes = vec![ctx.fix_remove(
@@ -386,12 +386,12 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                     f::disaggregation_decode_enable_radix_cache,
                     Applicability::Safe,
                 )];
-                return ctx.raise(
+                ctx.raise(
                     &DECODE_RADIX_FAKE,
                     &[],
                     &[f::disaggregation_decode_enable_radix_cache, f::disaggregation_transfer_backend],
                     fixes,
-                );
+                )?;
             }
             if DECODE_RADIX_SPECULATIVE.applies_to(ctx.release) && !ctx.cfg.is_none(f::speculative_algorithm) {
                 let alg = ctx.cfg.get(f::speculative_algorithm).py_str();
@@ -400,12 +400,12 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                     f::disaggregation_decode_enable_radix_cache,
                     Applicability::Unsafe,
                 )];
-                return ctx.raise(
+                ctx.raise(
                     &DECODE_RADIX_SPECULATIVE,
                     &[("server_args.speculative_algorithm", &alg)],
                     &[f::disaggregation_decode_enable_radix_cache, f::speculative_algorithm],
                     fixes,
-                );
+                )?;
             }
             // 0.5.18 reads `enable_dp_attention` (its resolved view)
             let dp_attention = if legacy { ctx.cfg.truthy(f::enable_dp_attention) } else { attn_dp_enabled(ctx) };
@@ -443,7 +443,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                 "mooncake",
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&PREFILL_FAKE, &[], &[f::disaggregation_transfer_backend, f::disaggregation_mode], fixes);
+            ctx.raise(&PREFILL_FAKE, &[], &[f::disaggregation_transfer_backend, f::disaggregation_mode], fixes)?;
         }
         if env_bool(ctx, "SGLANG_RUST_SERVER") && !alias_bootstrap_port_to_api_port(ctx, legacy) {
             return Ok(());
@@ -460,7 +460,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                 Applicability::Unsafe,
             )];
             let args: &Args = &[("cfg.disaggregation_transfer_backend", &b)];
-            return ctx.raise(&STAGING_BUFFER_BACKEND, args, &[f::disaggregation_transfer_backend], fixes);
+            ctx.raise(&STAGING_BUFFER_BACKEND, args, &[f::disaggregation_transfer_backend], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_pd_role_switch) {
             // Read after the hooks before this one; ep_size / moe_a2a_backend are the raw values
@@ -500,7 +500,7 @@ pub fn handle_pd_disaggregation(ctx: &mut Ctx) -> Step {
                     fixes.push(ctx.fix_remove(format!("Keep role switching: drop the {} setting", d.name()), *d, Applicability::Unsafe));
                 }
                 let args: &Args = &[("', '.join(unsupported)", &unsupported.join(", "))];
-                return ctx.raise(&ROLE_SWITCH_FEATURES, args, &dests, fixes);
+                ctx.raise(&ROLE_SWITCH_FEATURES, args, &dests, fixes)?;
             }
         }
     }
@@ -616,7 +616,7 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
                 // model then suits the remaining encoder flags depends on its architecture.
                 let fixes = vec![ctx.fix_remove(format!("Drop {name}"), dest, Applicability::Unsafe)];
                 let args: &Args = &[("name", &name)];
-                return ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, args, &[dest, f::language_model_only], fixes);
+                ctx.raise(&LANGUAGE_MODEL_ONLY_FLAGS, args, &[dest, f::language_model_only], fixes)?;
             }
         }
         if !language_model_only_fits_model(ctx)? {
@@ -627,14 +627,14 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
     let language_only = ctx.cfg.truthy(f::language_only);
     if ctx.cfg.truthy(f::enable_prefix_mm_cache) && !encoder_only {
         let fixes = vec![ctx.fix_remove("Drop --enable-prefix-mm-cache", f::enable_prefix_mm_cache, Applicability::Unsafe)];
-        return ctx.raise(&PREFIX_MM_CACHE_NEEDS_ENCODER, &[], &[f::enable_prefix_mm_cache], fixes);
+        ctx.raise(&PREFIX_MM_CACHE_NEEDS_ENCODER, &[], &[f::enable_prefix_mm_cache], fixes)?;
     }
     if encoder_only && language_only {
         let fixes = vec![
             ctx.fix_remove("Run the encoder half: drop --language-only", f::language_only, Applicability::Unsafe),
             ctx.fix_remove("Run the language half: drop --encoder-only", f::encoder_only, Applicability::Unsafe),
         ];
-        return ctx.raise(&ENCODER_AND_LANGUAGE_ONLY, &[], &[f::encoder_only, f::language_only], fixes);
+        ctx.raise(&ENCODER_AND_LANGUAGE_ONLY, &[], &[f::encoder_only, f::language_only], fixes)?;
     }
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if encoder_only && mode != "null" {
@@ -642,7 +642,7 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe),
             ctx.fix_remove("Drop --encoder-only", f::encoder_only, Applicability::Unsafe),
         ];
-        return ctx.raise(&ENCODER_ONLY_WITH_PD, &[], &[f::encoder_only, f::disaggregation_mode], fixes);
+        ctx.raise(&ENCODER_ONLY_WITH_PD, &[], &[f::encoder_only, f::disaggregation_mode], fixes)?;
     }
     if (backend(ctx) == "mooncake" && (mode == "prefill" || mode == "decode")) || ctx.cfg.is(f::encoder_transfer_backend, "mooncake") {
         let dev = ctx.cfg.str(f::disaggregation_ib_device).map(str::to_string);
@@ -670,7 +670,7 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
             let dest = if encoder_only { f::encoder_only } else { f::language_only };
             let name = if encoder_only { "--encoder-only" } else { "--language-only" };
             let fixes = vec![ctx.fix_remove(format!("Drop {name} (serve the model whole)"), dest, Applicability::Unsafe)];
-            return ctx.raise(&ENCODER_DISAGGREGATION_ARCH, &[("model_arch", &arch)], &[dest], fixes);
+            ctx.raise(&ENCODER_DISAGGREGATION_ARCH, &[("model_arch", &arch)], &[dest], fixes)?;
         }
         // Muse Spark's language-only servers: no public config of the architecture to record.
         if arch == "MuseSparkForConditionalGeneration" && language_only && ctx.cfg.truthy(f::enable_adaptive_dispatch_to_encoder) {

@@ -110,7 +110,7 @@ pub fn resolve_once_runtime_gates(ctx: &mut Ctx) -> Step {
         // _validate_runtime: `import mlx.core` first. None of the profiles is Apple silicon;
         // MLX is not installed there (an installed MLX would fail on the MPS device instead).
         let fix = Fix::advice("Unset SGLANG_USE_MLX (the MLX backend runs on Apple silicon only)");
-        return ctx.raise(&MLX_RUNTIME, &[], &[], vec![fix]);
+        ctx.raise(&MLX_RUNTIME, &[], &[], vec![fix])?;
     }
     let explicitly_mps = ctx.cfg.setting(f::device).is_some()
         && ctx.cfg.get(f::device).py_str().split(':').next() == Some("mps");
@@ -120,7 +120,7 @@ pub fn resolve_once_runtime_gates(ctx: &mut Ctx) -> Step {
         let fixes = vec![
             ctx.fix_remove("Drop --device (use the machine's own device)", f::device, Applicability::Unsafe),
         ];
-        return ctx.raise(&MPS_RUNTIME, &[], &[f::device], fixes);
+        ctx.raise(&MPS_RUNTIME, &[], &[f::device], fixes)?;
     }
     Ok(())
 }
@@ -161,7 +161,7 @@ pub fn handle_npu_backends(ctx: &mut Ctx) -> Step {
     if ctx.cfg.is(f::device, "npu") {
         if matches!(ctx.hw.platform, Platform::Cuda | Platform::Rocm | Platform::Cpu) {
             let fixes = vec![ctx.fix_remove("Drop --device (use the machine's own device)", f::device, Applicability::Unsafe)];
-            return ctx.raise(&NPU_WITHOUT_TORCH_NPU, &[], &[f::device], fixes);
+            ctx.raise(&NPU_WITHOUT_TORCH_NPU, &[], &[f::device], fixes)?;
         }
         ctx.skip_unlisted("platform_hook.handle_npu_backends", NotRunReason::Hardware);
         for field in [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend, f::chunked_prefill_size, f::page_size, f::cuda_graph_config] {

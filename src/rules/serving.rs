@@ -244,7 +244,7 @@ pub fn handle_media_url_security(ctx: &mut Ctx) -> Step {
             "64",
             Applicability::Unsafe,
         )];
-        return ctx.raise(&SRV001, &[], &[f::media_url_max_file_size_mb], fixes);
+        ctx.raise(&SRV001, &[], &[f::media_url_max_file_size_mb], fixes)?;
     }
     let domains: Vec<PyValue> = match ctx.cfg.get(f::allowed_media_domains) {
         PyValue::List(l) => l.clone(),
@@ -291,7 +291,7 @@ pub fn handle_media_url_security(ctx: &mut Ctx) -> Step {
                     Some(d) => vec![("domain", d)],
                     None => Vec::new(),
                 };
-                return ctx.raise(rule, &args, &[f::allowed_media_domains], fixes);
+                ctx.raise(rule, &args, &[f::allowed_media_domains], fixes)?;
             }
         }
     }
@@ -453,7 +453,7 @@ pub fn handle_multimodal(ctx: &mut Ctx) -> Step {
             "0",
             Applicability::Unsafe,
         )];
-        return ctx.raise(&SRV014, &[], &[f::mm_preprocess_cache_size_mb], fixes);
+        ctx.raise(&SRV014, &[], &[f::mm_preprocess_cache_size_mb], fixes)?;
     }
     let cfg = ctx.cfg.get(f::mm_process_config).clone();
     if cfg.is_none() {
@@ -464,7 +464,7 @@ pub fn handle_multimodal(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --mm-process-config", f::mm_process_config, Applicability::Unsafe),
             display("Give --mm-process-config a JSON object, e.g. '{\"image\": {...}}'"),
         ];
-        return ctx.raise(&SRV015, &[("type(cfg.mm_process_config)", &py_type(&cfg))], &[f::mm_process_config], fixes);
+        ctx.raise(&SRV015, &[("type(cfg.mm_process_config)", &py_type(&cfg))], &[f::mm_process_config], fixes)?;
     }
     for key in ["image", "video", "audio"] {
         if let Some(v) = dict_get(&cfg, key) {
@@ -473,12 +473,12 @@ pub fn handle_multimodal(ctx: &mut Ctx) -> Step {
                     json_fix::without_keys(ctx, &cfg, &[key], f::mm_process_config, &format!("Drop the \"{key}\" entry of --mm-process-config")),
                     display(format!("Make the \"{key}\" entry of --mm-process-config a JSON object")),
                 ];
-                return ctx.raise(
+                ctx.raise(
                     &SRV016,
                     &[("key", &key), ("type(cfg.mm_process_config[key])", &py_type(v))],
                     &[f::mm_process_config],
                     fixes,
-                );
+                )?;
             }
         }
     }
@@ -497,19 +497,19 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --ssl-keyfile (serve plain HTTP)", f::ssl_keyfile, Applicability::Unsafe),
             display("Add --ssl-certfile with the certificate that goes with the key"),
         ];
-        return ctx.raise(&SRV017, &[], &[f::ssl_keyfile], fixes);
+        ctx.raise(&SRV017, &[], &[f::ssl_keyfile], fixes)?;
     }
     if cert && !key {
         let fixes = vec![
             ctx.fix_remove("Drop --ssl-certfile (serve plain HTTP)", f::ssl_certfile, Applicability::Unsafe),
             display("Add --ssl-keyfile with the private key of the certificate"),
         ];
-        return ctx.raise(&SRV018, &[], &[f::ssl_certfile], fixes);
+        ctx.raise(&SRV018, &[], &[f::ssl_certfile], fixes)?;
     }
     if !cert && !key {
         if ctx.cfg.truthy(f::ssl_ca_certs) {
             let fixes = vec![ctx.fix_remove("Drop --ssl-ca-certs (it has no effect without SSL)", f::ssl_ca_certs, Applicability::Safe)];
-            return ctx.raise(&SRV019, &[], &[f::ssl_ca_certs], fixes);
+            ctx.raise(&SRV019, &[], &[f::ssl_ca_certs], fixes)?;
         }
         if ctx.cfg.truthy(f::ssl_keyfile_password) {
             let fixes = vec![ctx.fix_remove(
@@ -517,7 +517,7 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
                 f::ssl_keyfile_password,
                 Applicability::Safe,
             )];
-            return ctx.raise(&SRV020, &[], &[f::ssl_keyfile_password], fixes);
+            ctx.raise(&SRV020, &[], &[f::ssl_keyfile_password], fixes)?;
         }
     }
     // os.path.isfile checks on the key, certificate and CA files: SGLang reads the file system.
@@ -536,7 +536,7 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
             f::enable_ssl_refresh,
             Applicability::Safe,
         )];
-        return ctx.raise(&SRV021, &[], &[f::enable_ssl_refresh], fixes);
+        ctx.raise(&SRV021, &[], &[f::enable_ssl_refresh], fixes)?;
     }
     let http2 = ctx.cfg.truthy(f::enable_http2);
     if ctx.cfg.truthy(f::enable_http_worker_reuseport) && (ctx.cfg.int(f::tokenizer_worker_num) == Some(1) || http2) {
@@ -553,7 +553,7 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
                 Applicability::Unsafe,
             ));
         }
-        return ctx.raise(&SRV022, &[], &[f::enable_http_worker_reuseport, f::tokenizer_worker_num], fixes);
+        ctx.raise(&SRV022, &[], &[f::enable_http_worker_reuseport, f::tokenizer_worker_num], fixes)?;
     }
     if http2 {
         let streams = ctx.cfg.get(f::http2_max_concurrent_streams).as_float();
@@ -564,7 +564,7 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
                 "200",
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&SRV023, &[], &[f::http2_max_concurrent_streams], fixes);
+            ctx.raise(&SRV023, &[], &[f::http2_max_concurrent_streams], fixes)?;
         }
         // a check 0.5.18 does not have (nor the flag)
         let window = ctx.cfg.get(f::http2_initial_connection_window_size).as_float();
@@ -575,7 +575,7 @@ pub fn handle_ssl_validation(ctx: &mut Ctx) -> Step {
                 "1048576",
                 Applicability::Unsafe,
             )];
-            return ctx.raise(&SRV024, &[], &[f::http2_initial_connection_window_size], fixes);
+            ctx.raise(&SRV024, &[], &[f::http2_initial_connection_window_size], fixes)?;
         }
         // `import granian`: granian is the optional `sglang[http2]` extra, absent from a
         // standard `pip install sglang`. So #13 (--enable-ssl-refresh with HTTP/2) is never reached.
@@ -600,12 +600,12 @@ pub fn handle_asr_validation(ctx: &mut Ctx) -> Step {
             "60",
             Applicability::Unsafe,
         )];
-        return ctx.raise(
+        ctx.raise(
             &SRV026,
             &[("cfg.asr_max_buffer_seconds", &buf.py_str())],
             &[f::asr_max_buffer_seconds],
             fixes,
-        );
+        )?;
     }
     let sess = ctx.cfg.get(f::asr_max_concurrent_sessions).clone();
     if sess.as_float().is_some_and(|v| v <= 0.0) {
@@ -645,12 +645,12 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
                     Applicability::Unsafe,
                 ),
             ];
-            return ctx.raise(
+            ctx.raise(
                 &SRV028,
                 &[("cfg.image_processor_backend", &backend.py_str())],
                 &[f::disable_fast_image_processor, f::image_processor_backend],
                 fixes,
-            );
+            )?;
         }
         let mut fixes = Vec::new();
         if let Some(s) = ctx.cfg.setting(f::disable_fast_image_processor).filter(|s| !s.from_config) {
@@ -791,7 +791,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
             "300",
             Applicability::Unsafe,
         )];
-        return ctx.raise(&SRV029, &[], &[f::grpc_response_timeout_secs], fixes);
+        ctx.raise(&SRV029, &[], &[f::grpc_response_timeout_secs], fixes)?;
     }
 
     let grpc_port = ctx.cfg.get(f::grpc_port).clone();
@@ -810,16 +810,16 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
                     Applicability::Unsafe,
                 ));
             }
-            return ctx.raise(
+            ctx.raise(
                 &SRV030,
                 &[("cfg.grpc_port", &p)],
                 &[f::grpc_port, f::port, f::smg_grpc_mode, f::grpc_mode],
                 fixes,
-            );
+            )?;
         }
         if let Some(t) = threads.filter(|t| *t < 1) {
             let fixes = vec![ctx.fix_unset_env("Unset SGLANG_GRPC_WORKER_THREADS (its default: 4)", "SGLANG_GRPC_WORKER_THREADS", Applicability::Unsafe)];
-            return ctx.raise(&SRV031, &[("cfg.grpc_worker_threads", &t)], &[f::grpc_port], fixes);
+            ctx.raise(&SRV031, &[("cfg.grpc_worker_threads", &t)], &[f::grpc_port], fixes)?;
         }
     }
 
@@ -829,7 +829,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
     if !sidecar_args.is_none() {
         if sidecar.is_none() {
             let fixes = vec![ctx.fix_remove("Drop --sidecar-args", f::sidecar_args, Applicability::Safe)];
-            return ctx.raise(&SRV032, &[], &[f::sidecar_args], fixes);
+            ctx.raise(&SRV032, &[], &[f::sidecar_args], fixes)?;
         }
         let ok = matches!(&sidecar_args, PyValue::List(l) if l.iter().all(|a| matches!(a, PyValue::Str(_))));
         if !ok {
@@ -837,13 +837,13 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove("Drop --sidecar-args (the sidecar gets no extra arguments)", f::sidecar_args, Applicability::Unsafe),
                 display("Write --sidecar-args as a JSON array of strings, e.g. '[\"--verbose\"]'"),
             ];
-            return ctx.raise(&SRV033, &[], &[f::sidecar_args], fixes);
+            ctx.raise(&SRV033, &[], &[f::sidecar_args], fixes)?;
         }
     }
     if let Some(s) = sidecar.as_str() {
         if s.trim().is_empty() {
             let fixes = vec![ctx.fix_remove("Drop the empty --sidecar", f::sidecar, Applicability::Safe)];
-            return ctx.raise(&SRV034, &[], &[f::sidecar], fixes);
+            ctx.raise(&SRV034, &[], &[f::sidecar], fixes)?;
         }
         if legacy {
             let mut fixes = Vec::new();
@@ -864,14 +864,14 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
                 });
                 fixes.push(ctx.fix_remove("Drop --sidecar", f::sidecar, Applicability::Unsafe));
             }
-            return ctx.raise(&SRV035, &[], &[f::sidecar, f::smg_grpc_mode, f::grpc_mode], fixes);
+            ctx.raise(&SRV035, &[], &[f::sidecar, f::smg_grpc_mode, f::grpc_mode], fixes)?;
         }
         if grpc_port.is_none() {
             let fixes = vec![
                 ctx.fix_set("Start the native gRPC server on port 50051", f::grpc_port, "50051", Applicability::Unsafe),
                 ctx.fix_remove("Drop --sidecar", f::sidecar, Applicability::Unsafe),
             ];
-            return ctx.raise(&SRV036, &[], &[f::sidecar], fixes);
+            ctx.raise(&SRV036, &[], &[f::sidecar], fixes)?;
         }
     }
     if native {
@@ -885,11 +885,11 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
         if ctx.cfg.truthy(f::use_ray) {
             let mut fixes = drop_port(ctx);
             fixes.extend(remove_if_set(ctx, "Drop --use-ray", f::use_ray, Applicability::Unsafe));
-            return ctx.raise(&SRV037, &[], &[f::grpc_port, f::use_ray], fixes);
+            ctx.raise(&SRV037, &[], &[f::grpc_port, f::use_ray], fixes)?;
         }
         if ctx.cfg.truthy(f::encoder_only) {
             let fixes = drop_port(ctx);
-            return ctx.raise(&SRV038, &[], &[f::grpc_port, f::encoder_only], fixes);
+            ctx.raise(&SRV038, &[], &[f::grpc_port, f::encoder_only], fixes)?;
         }
         if ctx.cfg.int(f::tokenizer_worker_num).is_some_and(|n| n > 1) {
             let mut fixes = drop_port(ctx);
@@ -899,7 +899,7 @@ pub fn handle_deprecated_args(ctx: &mut Ctx) -> Step {
                 "1",
                 Applicability::Unsafe,
             ));
-            return ctx.raise(&SRV039, &[], &[f::grpc_port, f::tokenizer_worker_num], fixes);
+            ctx.raise(&SRV039, &[], &[f::grpc_port, f::tokenizer_worker_num], fixes)?;
         }
         if ctx.cfg.truthy(f::api_key) || ctx.cfg.truthy(f::admin_api_key) {
             let fixes = drop_port(ctx);
@@ -1006,12 +1006,12 @@ pub fn handle_tokenizer_batching(ctx: &mut Ctx) -> Step {
                 Applicability::Unsafe,
             ),
         ];
-        return ctx.raise(
+        ctx.raise(
             &SRV041,
             &[],
             &[f::enable_tokenizer_batch_encode, f::enable_dynamic_batch_tokenizer],
             fixes,
-        );
+        )?;
     }
     if ctx.cfg.truthy(f::skip_tokenizer_init) && !env_bool(ctx, "SGLANG_RUST_SERVER", false) {
         let n = ctx.cfg.get(f::detokenizer_worker_num).clone();
@@ -1245,7 +1245,7 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --default-chat-template-kwargs", f::default_chat_template_kwargs, Applicability::Unsafe),
             display("Write the kwargs as a JSON object, e.g. '{\"enable_thinking\": false}'"),
         ];
-        return ctx.raise(&SRV047, &[], &[f::default_chat_template_kwargs], fixes);
+        ctx.raise(&SRV047, &[], &[f::default_chat_template_kwargs], fixes)?;
     }
 
     if ctx.cfg.int(f::optimistic_prefill_attempts).unwrap_or(0) > 0 && ctx.cfg.is(f::disaggregation_mode, "prefill") {
@@ -1312,12 +1312,12 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
                 Applicability::Unsafe,
             ));
         }
-        return ctx.raise(
+        ctx.raise(
             &SRV048,
             &[],
             &[f::disaggregation_decode_allocation_policy, f::optimistic_prefill_attempts],
             fixes,
-        );
+        )?;
     }
 
     let disable_graphs = |ctx: &mut Ctx| {
@@ -1358,12 +1358,12 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
                     "Keep only image, video and audio limits{}",
                     if fixed.is_empty() { String::new() } else { format!(" ({})", fixed.join(", ")) }
                 ))];
-                return ctx.raise(
+                ctx.raise(
                     &SRV049,
                     &[("modality", &bad), ("list(allowed_modalities)", &"['image', 'video', 'audio']")],
                     &[f::limit_mm_data_per_request],
                     fixes,
-                );
+                )?;
             }
         }
     }
@@ -1394,7 +1394,7 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
             Some(true) => {
                 let title = "Remove \"watermark\" from --preferred-sampling-params (request it per request instead)";
                 let fixes = vec![json_fix::without_keys(ctx, &prefs, &["watermark"], f::preferred_sampling_params, title)];
-                return ctx.raise(&SRV050, &[], &[f::preferred_sampling_params], fixes);
+                ctx.raise(&SRV050, &[], &[f::preferred_sampling_params], fixes)?;
             }
             Some(false) => {}
             None => {

@@ -953,22 +953,22 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
         && DECODE_RADIX.applies_to(ctx.release)
     {
         let fix = drop_fix(ctx, "Drop --disaggregation-decode-enable-radix-cache", f::disaggregation_decode_enable_radix_cache);
-        return ctx.raise(
+        ctx.raise(
             &DECODE_RADIX,
             &[("cfg.speculative_algorithm", &alg_str)],
             &[f::disaggregation_decode_enable_radix_cache, f::speculative_algorithm],
             vec![fix],
-        );
+        )?;
     }
 
     if ctx.cfg.truthy(f::speculative_use_block_verification) {
         if !matches!(alg.as_deref(), Some("EAGLE" | "EAGLE3" | "DFLASH" | "DSPARK")) {
             let fix = drop_fix(ctx, "Drop --speculative-use-block-verification", f::speculative_use_block_verification);
-            return ctx.raise(&BLOCK_VERIFY_ALGO, &[], &[f::speculative_use_block_verification, f::speculative_algorithm], vec![fix]);
+            ctx.raise(&BLOCK_VERIFY_ALGO, &[], &[f::speculative_use_block_verification, f::speculative_algorithm], vec![fix])?;
         }
         if device(ctx) != "cuda" {
             let fix = drop_fix(ctx, "Drop --speculative-use-block-verification", f::speculative_use_block_verification);
-            return ctx.raise(&BLOCK_VERIFY_DEVICE, &[], &[f::speculative_use_block_verification, f::device], vec![fix]);
+            ctx.raise(&BLOCK_VERIFY_DEVICE, &[], &[f::speculative_use_block_verification, f::device], vec![fix])?;
         }
         if matches!(alg.as_deref(), Some("EAGLE" | "EAGLE3")) && !ctx.cfg.truthy(f::speculative_use_rejection_sampling) {
             ctx.cfg.set(f::speculative_use_rejection_sampling, PyValue::Bool(true));
@@ -981,7 +981,7 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use a window of 1024 tokens", f::speculative_draft_window_size, "1024", Applicability::Unsafe),
                 drop_fix(ctx, "Drop --speculative-draft-window-size", f::speculative_draft_window_size),
             ];
-            return ctx.raise(&WINDOW_POSITIVE, &[("window_size", &window)], &[f::speculative_draft_window_size], fixes);
+            ctx.raise(&WINDOW_POSITIVE, &[("window_size", &window)], &[f::speculative_draft_window_size], fixes)?;
         }
         // 0.5.18's EAGLE (MTP/NEXTN) draft decode has no window
         let eagle_honours = !speculative_hook_0518(ctx.release);
@@ -1006,14 +1006,14 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use no sink tokens", f::speculative_draft_sink_size, "0", Applicability::Unsafe),
                 drop_fix(ctx, "Drop --speculative-draft-sink-size", f::speculative_draft_sink_size),
             ];
-            return ctx.raise(&SINK_NEGATIVE, &[("sink_size", &sink)], &[f::speculative_draft_sink_size], fixes);
+            ctx.raise(&SINK_NEGATIVE, &[("sink_size", &sink)], &[f::speculative_draft_sink_size], fixes)?;
         }
         if ctx.cfg.is_none(f::speculative_draft_window_size) {
             let fixes = vec![
                 ctx.fix_set("Add a draft window of 1024 tokens", f::speculative_draft_window_size, "1024", Applicability::Unsafe),
                 drop_fix(ctx, "Drop --speculative-draft-sink-size", f::speculative_draft_sink_size),
             ];
-            return ctx.raise(&SINK_NEEDS_WINDOW, &[], &[f::speculative_draft_sink_size], fixes);
+            ctx.raise(&SINK_NEEDS_WINDOW, &[], &[f::speculative_draft_sink_size], fixes)?;
         }
     }
 
@@ -1026,7 +1026,7 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
                 .iter()
                 .map(|s| ctx.fix_set(format!("Use {s}"), f::speculative_algorithm, s, Applicability::Unsafe))
                 .collect();
-            return ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &a)], &[f::speculative_algorithm], fixes);
+            ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &a)], &[f::speculative_algorithm], fixes)?;
         }
     }
 
@@ -1053,12 +1053,12 @@ pub fn handle_speculative_decoding(ctx: &mut Ctx) -> Step {
     // SpeculativeAlgorithm.handle_server_args
     let mode = ctx.env("SGLANG_RAGGED_VERIFY_MODE").unwrap_or("static").to_string();
     if !matches!(mode.as_str(), "static" | "cap-accept" | "compact") {
-        return ctx.raise(
+        ctx.raise(
             &RAGGED_MODE,
             &[("value", &str_repr(&mode)), ("', '.join((repr(m.value) for m in RaggedVerifyMode))", &"'static', 'cap-accept', 'compact'")],
             &[f::speculative_algorithm],
             vec![ctx.fix_unset_env("Unset SGLANG_RAGGED_VERIFY_MODE (static, the default)", "SGLANG_RAGGED_VERIFY_MODE", Applicability::Unsafe)],
-        );
+        )?;
     }
     match alg.as_str() {
         "DFLASH" => handle_dflash(ctx),
@@ -1164,12 +1164,12 @@ fn init_adaptive_speculative_params(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Start at 3 steps", f::speculative_num_steps, "3", Applicability::Unsafe),
             ctx.fix_remove("Drop --speculative-num-steps (start in the middle)", f::speculative_num_steps, Applicability::Unsafe),
         ];
-        return ctx.raise(
+        ctx.raise(
             &ADAPTIVE_STEPS,
             &[("cfg.speculative_num_steps", &steps), ("candidate_steps", &list)],
             &[f::speculative_num_steps, f::speculative_adaptive],
             fixes,
-        );
+        )?;
     }
     set_int(ctx, f::speculative_num_draft_tokens, steps + 1);
     Ok(())
@@ -1182,58 +1182,58 @@ fn handle_dflash(ctx: &mut Ctx) -> Step {
         // 0.5.18: CUDA or NPU, and no DP attention at all
         if !(dev.starts_with("cuda") || dev == "npu") {
             let fix = drop_fix(ctx, "Drop --device (use the GPU)", f::device);
-            return ctx.raise(&DFLASH_DEVICE_0518, &[], &[f::device, f::speculative_algorithm], vec![fix]);
+            ctx.raise(&DFLASH_DEVICE_0518, &[], &[f::device, f::speculative_algorithm], vec![fix])?;
         }
         if attn_dp_enabled(ctx) {
             let fix = drop_fix(ctx, "Drop --enable-dp-attention", f::enable_dp_attention);
-            return ctx.raise(&DFLASH_NO_DP_ATTENTION, &[], &[f::enable_dp_attention, f::speculative_algorithm], vec![fix]);
+            ctx.raise(&DFLASH_NO_DP_ATTENTION, &[], &[f::enable_dp_attention, f::speculative_algorithm], vec![fix])?;
         }
     } else if !(dev.starts_with("cuda") || dev == "npu" || dev == "xpu") {
         let fix = drop_fix(ctx, "Drop --device (use the GPU)", f::device);
-        return ctx.raise(
+        ctx.raise(
             &DFLASH_DEVICE,
             &[("algorithm", &"DFLASH"), ("type(current_platform).__name__", &platform_name(ctx)), ("cfg.device", &str_repr(&dev))],
             &[f::device, f::speculative_algorithm],
             vec![fix],
-        );
+        )?;
     }
     if attn_dp_enabled(ctx) && dev != "npu" && !DFLASH_DEVICE_0518.applies_to(ctx.release) {
         if !dev.starts_with("cuda") {
-            return ctx.raise(&DFLASH_DP_CUDA, &[], &[f::attn_dp_size, f::device], vec![drop_fix(ctx, "Drop --attn-dp-size", f::attn_dp_size)]);
+            ctx.raise(&DFLASH_DP_CUDA, &[], &[f::attn_dp_size, f::device], vec![drop_fix(ctx, "Drop --attn-dp-size", f::attn_dp_size)])?;
         }
         if !ctx.cfg.truthy(f::enable_dp_lm_head) {
             let fix = ctx.fix_add_flag("Add --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Safe);
-            return ctx.raise(&DFLASH_DP_LM_HEAD, &[], &[f::attn_dp_size, f::enable_dp_lm_head, f::speculative_algorithm], vec![fix]);
+            ctx.raise(&DFLASH_DP_LM_HEAD, &[], &[f::attn_dp_size, f::enable_dp_lm_head, f::speculative_algorithm], vec![fix])?;
         }
         if ctx.cfg.int(f::attn_cp_size).unwrap_or(1) != 1 {
             let fix = drop_fix(ctx, "Drop --attn-cp-size", f::attn_cp_size);
-            return ctx.raise(&DFLASH_DP_CP, &[], &[f::attn_cp_size, f::attn_dp_size], vec![fix]);
+            ctx.raise(&DFLASH_DP_CP, &[], &[f::attn_cp_size, f::attn_dp_size], vec![fix])?;
         }
         // SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION was refused for DFLASH already.
     }
     if ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 {
         let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
-        return ctx.raise(&DFLASH_PP, &[], &[f::pp_size, f::speculative_algorithm], vec![fix]);
+        ctx.raise(&DFLASH_PP, &[], &[f::pp_size, f::speculative_algorithm], vec![fix])?;
     }
     if ctx.cfg.is_none(f::speculative_draft_model_path) {
-        return ctx.raise(&DFLASH_NEEDS_DRAFT, &[], &[f::speculative_algorithm], vec![]);
+        ctx.raise(&DFLASH_NEEDS_DRAFT, &[], &[f::speculative_algorithm], vec![])?;
     }
     force_one(ctx, f::speculative_num_steps, &W_DFLASH_STEPS, "cfg.speculative_num_steps");
     force_one(ctx, f::speculative_eagle_topk, &W_DFLASH_TOPK, "cfg.speculative_eagle_topk");
     if let Some(bs) = ctx.cfg.int(f::speculative_dflash_block_size) {
         if bs <= 0 {
             let fix = drop_fix(ctx, "Drop --speculative-dflash-block-size (use the draft's)", f::speculative_dflash_block_size);
-            return ctx.raise(&DFLASH_BLOCK_POSITIVE, &[("cfg.speculative_dflash_block_size", &bs)], &[f::speculative_dflash_block_size], vec![fix]);
+            ctx.raise(&DFLASH_BLOCK_POSITIVE, &[("cfg.speculative_dflash_block_size", &bs)], &[f::speculative_dflash_block_size], vec![fix])?;
         }
         if let Some(t) = ctx.cfg.int(f::speculative_num_draft_tokens) {
             if t != bs {
                 let fix = ctx.fix_remove("Drop --speculative-num-draft-tokens (the block size sets it)", f::speculative_num_draft_tokens, Applicability::Safe);
-                return ctx.raise(
+                ctx.raise(
                     &DFLASH_BLOCK_VS_TOKENS,
                     &[("cfg.speculative_num_draft_tokens", &t), ("cfg.speculative_dflash_block_size", &bs)],
                     &[f::speculative_num_draft_tokens, f::speculative_dflash_block_size],
                     vec![fix],
-                );
+                )?;
             }
         }
         set_int(ctx, f::speculative_num_draft_tokens, bs);
@@ -1266,12 +1266,12 @@ fn handle_dflash(ctx: &mut Ctx) -> Step {
         let tokens = ctx.cfg.int(f::speculative_num_draft_tokens).unwrap_or(16);
         if window < tokens {
             let fix = ctx.fix_set(format!("Use a window of {tokens} tokens"), f::speculative_draft_window_size, &tokens.to_string(), Applicability::Unsafe);
-            return ctx.raise(
+            ctx.raise(
                 &DFLASH_WINDOW_VS_BLOCK,
                 &[("cfg.speculative_draft_window_size", &window), ("draft_tokens", &tokens)],
                 &[f::speculative_draft_window_size, f::speculative_num_draft_tokens],
                 vec![fix],
-            );
+            )?;
         }
     }
     resolve_dflash_draft_attention_backend(ctx)?;
@@ -1424,22 +1424,22 @@ fn hf_config_of(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revisio
 /// `_handle_uno`.
 fn handle_uno(ctx: &mut Ctx) -> Step {
     if !device(ctx).starts_with("cuda") {
-        return ctx.raise(&UNO_CUDA, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)]);
+        ctx.raise(&UNO_CUDA, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)])?;
     }
     if !ctx.cfg.is_none(f::speculative_draft_model_path) {
         let fix = ctx.fix_remove("Drop --speculative-draft-model-path", f::speculative_draft_model_path, Applicability::Safe);
-        return ctx.raise(&UNO_DRAFT, &[], &[f::speculative_draft_model_path], vec![fix]);
+        ctx.raise(&UNO_DRAFT, &[], &[f::speculative_draft_model_path], vec![fix])?;
     }
     if ctx.cfg.is_none(f::uno_lora_path) {
-        return ctx.raise(&UNO_LORA_PATH, &[], &[f::speculative_algorithm], vec![]);
+        ctx.raise(&UNO_LORA_PATH, &[], &[f::speculative_algorithm], vec![])?;
     }
     if ctx.cfg.truthy(f::enable_deterministic_inference) {
         let fix = drop_fix(ctx, "Drop --enable-deterministic-inference", f::enable_deterministic_inference);
-        return ctx.raise(&UNO_DETERMINISTIC, &[], &[f::enable_deterministic_inference], vec![fix]);
+        ctx.raise(&UNO_DETERMINISTIC, &[], &[f::enable_deterministic_inference], vec![fix])?;
     }
     if ctx.cfg.truthy(f::enable_strict_thinking) {
         let fix = drop_fix(ctx, "Drop --enable-strict-thinking", f::enable_strict_thinking);
-        return ctx.raise(&UNO_STRICT_THINKING, &[], &[f::enable_strict_thinking], vec![fix]);
+        ctx.raise(&UNO_STRICT_THINKING, &[], &[f::enable_strict_thinking], vec![fix])?;
     }
     let q = match ctx.cfg.int(f::speculative_num_draft_tokens) {
         Some(q) if q >= 1 => q,
@@ -1452,7 +1452,7 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
     let k = ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(1);
     if k < 1 {
         let fix = ctx.fix_set("Use top-k 1", f::speculative_eagle_topk, "1", Applicability::Unsafe);
-        return ctx.raise(&UNO_TOPK, &[("candidate_top_k", &k)], &[f::speculative_eagle_topk], vec![fix]);
+        ctx.raise(&UNO_TOPK, &[("candidate_top_k", &k)], &[f::speculative_eagle_topk], vec![fix])?;
     }
     if k > 1 {
         let Some(steps) = ctx.cfg.int(f::speculative_num_steps) else {
@@ -1461,26 +1461,26 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
         };
         if steps < 1 {
             let fix = ctx.fix_set("Draft 3 steps", f::speculative_num_steps, "3", Applicability::Unsafe);
-            return ctx.raise(&UNO_TREE_STEPS_POSITIVE, &[("speculative_num_steps", &steps)], &[f::speculative_num_steps], vec![fix]);
+            ctx.raise(&UNO_TREE_STEPS_POSITIVE, &[("speculative_num_steps", &steps)], &[f::speculative_num_steps], vec![fix])?;
         }
         let width = steps + 1;
         if q < width {
             let fix = ctx.fix_set(format!("Verify {width} tokens"), f::speculative_num_draft_tokens, &width.to_string(), Applicability::Unsafe);
-            return ctx.raise(&UNO_Q_GE_F, &[("verify_width", &q), ("draft_width", &width)], &[f::speculative_num_draft_tokens, f::speculative_num_steps], vec![fix]);
+            ctx.raise(&UNO_Q_GE_F, &[("verify_width", &q), ("draft_width", &width)], &[f::speculative_num_draft_tokens, f::speculative_num_steps], vec![fix])?;
         }
         if q > 128 {
             let fix = ctx.fix_set("Verify 128 tokens", f::speculative_num_draft_tokens, "128", Applicability::Unsafe);
-            return ctx.raise(&UNO_Q_MAX, &[("verify_width", &q)], &[f::speculative_num_draft_tokens], vec![fix]);
+            ctx.raise(&UNO_Q_MAX, &[("verify_width", &q)], &[f::speculative_num_draft_tokens], vec![fix])?;
         }
         let slots = q * k;
         if slots > 2048 {
             let fix = ctx.fix_set("Use top-k 2", f::speculative_eagle_topk, "2", Applicability::Unsafe);
-            return ctx.raise(
+            ctx.raise(
                 &UNO_QK,
                 &[("verify_width", &q), ("candidate_top_k", &k), ("frontier_slots", &slots)],
                 &[f::speculative_num_draft_tokens, f::speculative_eagle_topk],
                 vec![fix],
-            );
+            )?;
         }
         let (mut capacity, mut at_depth) = (1i64, 1i64);
         for _ in 0..steps {
@@ -1492,28 +1492,28 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
         }
         if q > capacity {
             let fix = ctx.fix_set(format!("Verify {capacity} tokens"), f::speculative_num_draft_tokens, &capacity.to_string(), Applicability::Unsafe);
-            return ctx.raise(
+            ctx.raise(
                 &UNO_CAPACITY,
                 &[("verify_width", &q), ("tree_capacity", &capacity), ("draft_width", &width), ("candidate_top_k", &k)],
                 &[f::speculative_num_draft_tokens, f::speculative_num_steps],
                 vec![fix],
-            );
+            )?;
         }
         let parent = k * (steps - 1).max(0) + 1;
         if q - 1 > parent {
             let fix = ctx.fix_set(format!("Verify {} tokens", parent + 1), f::speculative_num_draft_tokens, &(parent + 1).to_string(), Applicability::Unsafe);
-            return ctx.raise(
+            ctx.raise(
                 &UNO_PARENT_LIST,
                 &[("verify_width - 1", &(q - 1)), ("parent_width", &parent), ("draft_width", &width), ("candidate_top_k", &k)],
                 &[f::speculative_num_draft_tokens, f::speculative_num_steps],
                 vec![fix],
-            );
+            )?;
         }
         if ctx.cfg.truthy(f::enable_pdmux) {
-            return ctx.raise(&UNO_PDMUX, &[], &[f::enable_pdmux], vec![drop_fix(ctx, "Drop --enable-pdmux", f::enable_pdmux)]);
+            ctx.raise(&UNO_PDMUX, &[], &[f::enable_pdmux], vec![drop_fix(ctx, "Drop --enable-pdmux", f::enable_pdmux)])?;
         }
         if ctx.cfg.truthy(f::enable_two_batch_overlap) {
-            return ctx.raise(&UNO_TBO, &[], &[f::enable_two_batch_overlap], vec![drop_fix(ctx, "Drop --enable-two-batch-overlap", f::enable_two_batch_overlap)]);
+            ctx.raise(&UNO_TBO, &[], &[f::enable_two_batch_overlap], vec![drop_fix(ctx, "Drop --enable-two-batch-overlap", f::enable_two_batch_overlap)])?;
         }
         if ctx.cfg.float(f::speculative_accept_threshold_single) != Some(1.0) || ctx.cfg.float(f::speculative_accept_threshold_acc) != Some(1.0) {
             let mut fixes = vec![];
@@ -1522,7 +1522,7 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
                     fixes.push(ctx.fix_remove(format!("Drop {}", ctx.flag(field)), field, Applicability::Unsafe));
                 }
             }
-            return ctx.raise(&UNO_THRESHOLDS, &[], &[f::speculative_accept_threshold_single, f::speculative_accept_threshold_acc], fixes);
+            ctx.raise(&UNO_THRESHOLDS, &[], &[f::speculative_accept_threshold_single, f::speculative_accept_threshold_acc], fixes)?;
         }
         set_int(ctx, f::speculative_num_steps, steps);
         set_int(ctx, f::speculative_eagle_topk, k);
@@ -1544,7 +1544,7 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_set(format!("Use {} 1", ctx.flag(field)), field, "1", Applicability::Unsafe));
             }
         }
-        return ctx.raise(&UNO_TP_PP, &[], &[f::tp_size, f::pp_size], fixes);
+        ctx.raise(&UNO_TP_PP, &[], &[f::tp_size, f::pp_size], fixes)?;
     }
     // UNO does not support DP attention or context parallelism: unreachable with tp_size 1.
     if ctx.cfg.truthy(f::enable_lora) || ctx.cfg.truthy(f::lora_paths) {
@@ -1554,13 +1554,13 @@ fn handle_uno(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_remove(format!("Drop {}", ctx.flag(field)), field, Applicability::Unsafe));
             }
         }
-        return ctx.raise(&UNO_LORA, &[], &[f::enable_lora, f::lora_paths], fixes);
+        ctx.raise(&UNO_LORA, &[], &[f::enable_lora, f::lora_paths], fixes)?;
     }
     ctx.cfg.set(f::enable_lora_overlap_loading, PyValue::Bool(false));
     ctx.cfg.set(f::lora_strict_loading, PyValue::Bool(true));
     if ctx.cfg.truthy(f::speculative_use_rejection_sampling) {
         let fix = drop_fix(ctx, "Drop --speculative-use-rejection-sampling", f::speculative_use_rejection_sampling);
-        return ctx.raise(&UNO_REJECTION, &[], &[f::speculative_use_rejection_sampling], vec![fix]);
+        ctx.raise(&UNO_REJECTION, &[], &[f::speculative_use_rejection_sampling], vec![fix])?;
     }
     if ctx.cfg.truthy(f::enable_mixed_chunk) {
         ctx.cfg.set(f::enable_mixed_chunk, PyValue::Bool(false));
@@ -1593,10 +1593,10 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
     // 0.5.18: CUDA or NPU, DP attention over --dp-size groups, and one pipeline stage
     let legacy = DSPARK_DEVICE_0518.applies_to(ctx.release);
     if legacy && !(dev.starts_with("cuda") || npu) {
-        return ctx.raise(&DSPARK_DEVICE_0518, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)]);
+        ctx.raise(&DSPARK_DEVICE_0518, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)])?;
     }
     if !(legacy || dev.starts_with("cuda") || npu || dev.starts_with("xpu")) {
-        return ctx.raise(&DSPARK_DEVICE, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)]);
+        ctx.raise(&DSPARK_DEVICE, &[], &[f::device, f::speculative_algorithm], vec![drop_fix(ctx, "Drop --device", f::device)])?;
     }
     let dp_groups = if legacy_dp_attention(ctx) {
         if ctx.cfg.truthy(f::enable_dp_attention) { ctx.cfg.int(f::dp_size).unwrap_or(1) } else { 1 }
@@ -1606,43 +1606,43 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
     if dp_groups > 1 {
         if !ctx.cfg.truthy(f::enable_dp_lm_head) {
             let fix = ctx.fix_add_flag("Add --enable-dp-lm-head", f::enable_dp_lm_head, Applicability::Safe);
-            return ctx.raise(&DSPARK_DP_LM_HEAD, &[], &[f::attn_dp_size, f::enable_dp_lm_head, f::speculative_algorithm], vec![fix]);
+            ctx.raise(&DSPARK_DP_LM_HEAD, &[], &[f::attn_dp_size, f::enable_dp_lm_head, f::speculative_algorithm], vec![fix])?;
         }
         let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
         // mori is listed from 0.5.19 on: the release's own message says which it takes
         let mori = DSPARK_DP_A2A.sglang_text(ctx.release).is_some_and(|(_, t)| t.contains("'mori'"));
         if !(npu || matches!(a2a.as_str(), "none" | "megamoe") || mori && a2a == "mori") {
             let fix = ctx.fix_remove("Drop --moe-a2a-backend", f::moe_a2a_backend, Applicability::Unsafe);
-            return ctx.raise(&DSPARK_DP_A2A, &[("cfg.moe_a2a_backend", &str_repr(&a2a))], &[f::moe_a2a_backend], vec![fix]);
+            ctx.raise(&DSPARK_DP_A2A, &[("cfg.moe_a2a_backend", &str_repr(&a2a))], &[f::moe_a2a_backend], vec![fix])?;
         }
         if !npu && (a2a != "none" || env_bool(ctx, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION")) && mode != "static" {
             let fix = ctx.fix_unset_env("Unset SGLANG_RAGGED_VERIFY_MODE (static, the default)", "SGLANG_RAGGED_VERIFY_MODE", Applicability::Safe);
-            return ctx.raise(&DSPARK_DP_RAGGED, &[], &[f::moe_a2a_backend, f::attn_dp_size], vec![fix]);
+            ctx.raise(&DSPARK_DP_RAGGED, &[], &[f::moe_a2a_backend, f::attn_dp_size], vec![fix])?;
         }
         let cp = ctx.cfg.int(f::attn_cp_size).unwrap_or(1);
         if cp > 1 {
             let fix = drop_fix(ctx, "Drop --attn-cp-size", f::attn_cp_size);
-            return ctx.raise(&DSPARK_DP_CP, &[("cfg.attn_cp_size", &cp)], &[f::attn_cp_size], vec![fix]);
+            ctx.raise(&DSPARK_DP_CP, &[("cfg.attn_cp_size", &cp)], &[f::attn_cp_size], vec![fix])?;
         }
         if let Some(spec) = ctx.cfg.str(f::speculative_moe_a2a_backend).map(str::to_string) {
             if !npu && spec != a2a {
                 let fix = ctx.fix_remove("Drop --speculative-moe-a2a-backend", f::speculative_moe_a2a_backend, Applicability::Safe);
-                return ctx.raise(
+                ctx.raise(
                     &DSPARK_DP_SPEC_A2A,
                     &[("cfg.moe_a2a_backend", &str_repr(&a2a)), ("cfg.speculative_moe_a2a_backend", &str_repr(&spec))],
                     &[f::speculative_moe_a2a_backend, f::moe_a2a_backend],
                     vec![fix],
-                );
+                )?;
             }
         }
     }
     if legacy && ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 {
         let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
-        return ctx.raise(&DSPARK_PP_0518, &[], &[f::pp_size, f::speculative_algorithm], vec![fix]);
+        ctx.raise(&DSPARK_PP_0518, &[], &[f::pp_size, f::speculative_algorithm], vec![fix])?;
     }
     if ctx.cfg.int(f::pp_size).unwrap_or(1) != 1 && !ctx.cfg.is(f::disaggregation_mode, "prefill") {
         let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
-        return ctx.raise(&DSPARK_PP, &[], &[f::pp_size, f::disaggregation_mode], vec![fix]);
+        ctx.raise(&DSPARK_PP, &[], &[f::pp_size, f::disaggregation_mode], vec![fix])?;
     }
     // The draft's config: the one --speculative-draft-model-path names, or the target's when the
     // draft is bundled in the target checkpoint.
@@ -1698,7 +1698,7 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
         (Some(gamma), _) => {
             if gamma <= 0 {
                 let fix = drop_fix(ctx, "Drop --speculative-dspark-block-size (use the draft's)", f::speculative_dspark_block_size);
-                return ctx.raise(&DSPARK_BLOCK_POSITIVE, &[("cfg.speculative_dspark_block_size", &gamma)], &[f::speculative_dspark_block_size], vec![fix]);
+                ctx.raise(&DSPARK_BLOCK_POSITIVE, &[("cfg.speculative_dspark_block_size", &gamma)], &[f::speculative_dspark_block_size], vec![fix])?;
             }
             Some(gamma)
         }
@@ -1726,12 +1726,12 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
         if let Some(t) = tokens {
             if t != window {
                 let fix = ctx.fix_remove("Drop --speculative-num-draft-tokens (the block size sets it)", f::speculative_num_draft_tokens, Applicability::Safe);
-                return ctx.raise(
+                ctx.raise(
                     &DSPARK_TOKENS_VS_GAMMA,
                     &[("verify_window", &window), ("gamma", &gamma), ("cfg.speculative_num_draft_tokens", &t)],
                     &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size],
                     vec![fix],
-                );
+                )?;
             }
         }
         set_int(ctx, f::speculative_num_draft_tokens, window);
@@ -1745,7 +1745,7 @@ fn handle_dspark(ctx: &mut Ctx, mode: &str) -> Step {
             let gamma = DEFAULT_DSPARK_GAMMA.to_string();
             ctx.fix_set(format!("Use --speculative-dspark-block-size {gamma} (SGLang's default gamma)"), f::speculative_dspark_block_size, &gamma, Applicability::Unsafe)
         };
-        return ctx.raise(&DSPARK_TOKENS_MIN, &[("cfg.speculative_num_draft_tokens", &t)], &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size], vec![fix]);
+        ctx.raise(&DSPARK_TOKENS_MIN, &[("cfg.speculative_num_draft_tokens", &t)], &[f::speculative_num_draft_tokens, f::speculative_dspark_block_size], vec![fix])?;
     }
     max_running_requests_default(ctx);
     dspark_ragged_mode_warnings(ctx, mode)
@@ -1799,7 +1799,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     // _check_oot_speculative_algorithm: the in-tree platforms support every algorithm.
     if alg == "STANDALONE" && attn_dp_enabled(ctx) {
         let fix = drop_fix(ctx, "Drop --attn-dp-size", f::attn_dp_size);
-        return ctx.raise(&STANDALONE_DP, &[], &[f::speculative_algorithm, f::attn_dp_size, f::enable_dp_attention], vec![fix]);
+        ctx.raise(&STANDALONE_DP, &[], &[f::speculative_algorithm, f::attn_dp_size, f::enable_dp_attention], vec![fix])?;
     }
     max_running_requests_default(ctx);
     disable_overlap_schedule_for_cpu(ctx);
@@ -1854,7 +1854,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                     fixes.push(ctx.fix_remove(format!("Drop {} (let SGLang choose)", ctx.flag(field)), field, Applicability::Unsafe));
                 }
             }
-            return ctx.raise(&EAGLE_PARTIAL_PARAMS, &[], &[f::speculative_eagle_topk, f::speculative_num_draft_tokens], fixes);
+            ctx.raise(&EAGLE_PARTIAL_PARAMS, &[], &[f::speculative_eagle_topk, f::speculative_num_draft_tokens], fixes)?;
         }
         if alg == "STANDALONE" {
             set_int(ctx, f::speculative_num_steps, 3);
@@ -1897,7 +1897,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                         fixes.push(Fix::advice("Add --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"));
                         fixes
                     };
-                    return ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], fixes);
+                    ctx.raise(&EAGLE_TRTLLM_MHA_TOPK, &[], &[f::speculative_eagle_topk, f::attention_backend], fixes)?;
                 }
             }
         }
@@ -1929,18 +1929,18 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         let drop = |ctx: &Ctx| drop_fix(ctx, "Drop --speculative-use-rejection-sampling", f::speculative_use_rejection_sampling);
         if !matches!(alg, "EAGLE" | "EAGLE3") {
             let fix = drop(ctx);
-            return ctx.raise(&REJECTION_ALGO, &[("cfg.speculative_algorithm", &alg)], &[f::speculative_use_rejection_sampling, f::speculative_algorithm], vec![fix]);
+            ctx.raise(&REJECTION_ALGO, &[("cfg.speculative_algorithm", &alg)], &[f::speculative_use_rejection_sampling, f::speculative_algorithm], vec![fix])?;
         }
         if topk_from_model {
             ctx.skip(site("speculative_hook._handle_eagle_family", "--speculative-use-rejection-sampling requires --speculative-eagle-topk=1."), NotRunReason::ModelConfig);
         } else if topk != 1 {
             let fixes = vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe), drop(ctx)];
-            return ctx.raise(&REJECTION_TOPK, &[], &[f::speculative_eagle_topk, f::speculative_use_rejection_sampling], fixes);
+            ctx.raise(&REJECTION_TOPK, &[], &[f::speculative_eagle_topk, f::speculative_use_rejection_sampling], fixes)?;
         }
         // (0.5.18 has no such check: it goes on to its own, SPEC134, on every device)
         if ctx.cfg.truthy(f::enable_deterministic_inference) && !device(ctx).starts_with("cuda") && REJECTION_DETERMINISTIC.applies_to(ctx.release) {
             let fixes = vec![drop_fix(ctx, "Drop --enable-deterministic-inference", f::enable_deterministic_inference), drop(ctx)];
-            return ctx.raise(&REJECTION_DETERMINISTIC, &[], &[f::enable_deterministic_inference, f::device], fixes);
+            ctx.raise(&REJECTION_DETERMINISTIC, &[], &[f::enable_deterministic_inference, f::device], fixes)?;
         }
         if !thresholds_one {
             let mut fixes = vec![];
@@ -1950,7 +1950,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                 }
             }
             fixes.push(drop(ctx));
-            return ctx.raise(&REJECTION_THRESHOLDS, &[], &[f::speculative_accept_threshold_single, f::speculative_accept_threshold_acc], fixes);
+            ctx.raise(&REJECTION_THRESHOLDS, &[], &[f::speculative_accept_threshold_single, f::speculative_accept_threshold_acc], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_deterministic_inference) {
             let fixes = vec![drop_fix(ctx, "Drop --enable-deterministic-inference", f::enable_deterministic_inference), drop(ctx)];
@@ -1993,7 +1993,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
                     fixes.insert(0, ctx.fix_set("Use --page-size 1", f::page_size, "1", Applicability::Unsafe));
                 }
                 let _ = p;
-                return ctx.raise(&EAGLE_PAGE_TREE, &[("_PAGE_TREE_SPEC_BACKENDS", &"('flashinfer', 'fa3', 'triton')"), ("view.attention_backend", &str_repr(&b))], &[f::page_size, f::speculative_eagle_topk, f::attention_backend], fixes);
+                ctx.raise(&EAGLE_PAGE_TREE, &[("_PAGE_TREE_SPEC_BACKENDS", &"('flashinfer', 'fa3', 'triton')"), ("view.attention_backend", &str_repr(&b))], &[f::page_size, f::speculative_eagle_topk, f::attention_backend], fixes)?;
             }
             _ => ctx.skip(site("speculative_hook._handle_eagle_family", "speculative_eagle_topk > 1 with page_size > 1 is only supported on"), NotRunReason::ModelConfig),
         }
@@ -2032,20 +2032,20 @@ fn handle_ngram(ctx: &mut Ctx) -> Step {
         let budget = ctx.cfg.int(f::speculative_ngram_external_sam_budget).unwrap_or(0);
         if budget <= 0 {
             let fix = ctx.fix_set("Reserve 4 draft tokens for corpus matches", f::speculative_ngram_external_sam_budget, "4", Applicability::Unsafe);
-            return ctx.raise(&NGRAM_SAM_BUDGET, &[], &[f::speculative_ngram_external_sam_budget, f::speculative_ngram_external_corpus_path], vec![fix]);
+            ctx.raise(&NGRAM_SAM_BUDGET, &[], &[f::speculative_ngram_external_sam_budget, f::speculative_ngram_external_corpus_path], vec![fix])?;
         }
         if ctx.cfg.int(f::speculative_ngram_external_corpus_max_tokens).unwrap_or(0) <= 0 {
             let fix = ctx.fix_remove("Drop --speculative-ngram-external-corpus-max-tokens (10,000,000)", f::speculative_ngram_external_corpus_max_tokens, Applicability::Unsafe);
-            return ctx.raise(&NGRAM_CORPUS_TOKENS, &[], &[f::speculative_ngram_external_corpus_max_tokens], vec![fix]);
+            ctx.raise(&NGRAM_CORPUS_TOKENS, &[], &[f::speculative_ngram_external_corpus_max_tokens], vec![fix])?;
         }
         if budget > tokens - 1 {
             let fix = ctx.fix_set(format!("Use a budget of {}", tokens - 1), f::speculative_ngram_external_sam_budget, &(tokens - 1).to_string(), Applicability::Unsafe);
-            return ctx.raise(
+            ctx.raise(
                 &NGRAM_SAM_VS_TOKENS,
                 &[("cfg.speculative_num_draft_tokens - 1", &(tokens - 1))],
                 &[f::speculative_ngram_external_sam_budget, f::speculative_num_draft_tokens],
                 vec![fix],
-            );
+            )?;
         }
     }
     ctx.warn(&W_NGRAM_MIXED, &[], &[f::speculative_algorithm, f::enable_mixed_chunk], vec![]);
@@ -2060,7 +2060,7 @@ fn handle_ngram(ctx: &mut Ctx) -> Step {
                     if !forces_page_size(ctx) {
                         fixes.insert(0, ctx.fix_set("Use --page-size 1", f::page_size, "1", Applicability::Unsafe));
                     }
-                    return ctx.raise(&NGRAM_PAGE, &[("cfg.speculative_eagle_topk", &topk), ("view.page_size", &p)], &[f::page_size, f::attention_backend], fixes);
+                    ctx.raise(&NGRAM_PAGE, &[("cfg.speculative_eagle_topk", &topk), ("view.page_size", &p)], &[f::page_size, f::attention_backend], fixes)?;
                 }
                 _ => ctx.skip(site("speculative_hook._handle_ngram", "speculative_eagle_topk({cfg.speculative_eagle_topk}) > 1"), NotRunReason::ModelConfig),
             }
@@ -2068,7 +2068,7 @@ fn handle_ngram(ctx: &mut Ctx) -> Step {
     }
     if attn_dp_enabled(ctx) {
         let fix = drop_fix(ctx, "Drop --attn-dp-size", f::attn_dp_size);
-        return ctx.raise(&NGRAM_DP, &[], &[f::attn_dp_size, f::enable_dp_attention, f::speculative_algorithm], vec![fix]);
+        ctx.raise(&NGRAM_DP, &[], &[f::attn_dp_size, f::enable_dp_attention, f::speculative_algorithm], vec![fix])?;
     }
     Ok(())
 }

@@ -219,12 +219,12 @@ pub fn validate_prefill_decode_interval(ctx: &mut Ctx) -> Step {
     if let Some(v) = ctx.cfg.int(f::prefill_decode_interval) {
         if v < 0 {
             let fix = ctx.fix_set("Use 0 (no interval)", f::prefill_decode_interval, "0", Applicability::Unsafe);
-            return ctx.raise(&PREFILL_DECODE_INTERVAL_NEGATIVE, &[], &[f::prefill_decode_interval], vec![fix]);
+            ctx.raise(&PREFILL_DECODE_INTERVAL_NEGATIVE, &[], &[f::prefill_decode_interval], vec![fix])?;
         }
     }
     if ctx.cfg.int(f::prefill_decode_interval_min_bs).is_some_and(|v| v < 0) {
         let fix = ctx.fix_set("Use 0", f::prefill_decode_interval_min_bs, "0", Applicability::Unsafe);
-        return ctx.raise(&PREFILL_DECODE_INTERVAL_MIN_BS_NEGATIVE, &[], &[f::prefill_decode_interval_min_bs], vec![fix]);
+        ctx.raise(&PREFILL_DECODE_INTERVAL_MIN_BS_NEGATIVE, &[], &[f::prefill_decode_interval_min_bs], vec![fix])?;
     }
     Ok(())
 }
@@ -236,7 +236,7 @@ pub fn validate_response_store(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --enable-response-store (keep PD disaggregation)", f::enable_response_store, Applicability::Unsafe),
             ctx.fix_remove("Drop --disaggregation-mode (keep the response store)", f::disaggregation_mode, Applicability::Unsafe),
         ];
-        return ctx.raise(&RESPONSE_STORE_WITH_PD, &[], &[f::enable_response_store, f::disaggregation_mode], fixes);
+        ctx.raise(&RESPONSE_STORE_WITH_PD, &[], &[f::enable_response_store, f::disaggregation_mode], fixes)?;
     }
     Ok(())
 }
@@ -246,17 +246,17 @@ pub fn validate_sampling_mask_max_tokens(ctx: &mut Ctx) -> Step {
     // `envs.X.is_set()`: set to anything, even "".
     if ctx.env("SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS").is_some() {
         let fixes = vec![ctx.fix_unset_env("Unset SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS (use --sampling-mask-max-tokens)", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS", Applicability::Safe)];
-        return ctx.raise(&SAMPLING_MASK_ENV_REMOVED, &[], &[], fixes);
+        ctx.raise(&SAMPLING_MASK_ENV_REMOVED, &[], &[], fixes)?;
     }
     let v = ctx.cfg.get(f::sampling_mask_max_tokens).clone();
     if v.as_int().is_some_and(|n| n <= 0) {
         let fix = ctx.fix_set("Use the default 4096", f::sampling_mask_max_tokens, "4096", Applicability::Unsafe);
-        return ctx.raise(
+        ctx.raise(
             &SAMPLING_MASK_MAX_TOKENS_NOT_POSITIVE,
             &[("cfg.sampling_mask_max_tokens", &v.py_str())],
             &[f::sampling_mask_max_tokens],
             vec![fix],
-        );
+        )?;
     }
     Ok(())
 }
@@ -281,7 +281,7 @@ pub fn handle_aux_hidden_state_capture(ctx: &mut Ctx) -> Step {
                 },
                 ctx.fix_remove("Drop --return-aux-hidden-state-layer-ids", f::return_aux_hidden_state_layer_ids, Applicability::Unsafe),
             ];
-            return ctx.raise(&AUX_LAYER_IDS_WITHOUT_ENABLE, &[], &[f::return_aux_hidden_state_layer_ids], fixes);
+            ctx.raise(&AUX_LAYER_IDS_WITHOUT_ENABLE, &[], &[f::return_aux_hidden_state_layer_ids], fixes)?;
         }
         return Ok(());
     }
@@ -289,30 +289,30 @@ pub fn handle_aux_hidden_state_capture(ctx: &mut Ctx) -> Step {
     let method = spec.as_str().unwrap_or("").to_uppercase();
     if !matches!(method.as_str(), "EAGLE3" | "DFLASH" | "DSPARK") {
         let fix = ctx.fix_set("Name the EAGLE3 capture convention", f::speculative_algorithm, "EAGLE3", Applicability::Unsafe);
-        return ctx.raise(
+        ctx.raise(
             &AUX_CAPTURE_NEEDS_METHOD,
             &[("cfg.speculative_algorithm", &spec.repr())],
             &[f::speculative_algorithm, f::enable_return_aux_hidden_states],
             vec![fix],
-        );
+        )?;
     }
     if !ctx.cfg.is_none(f::speculative_draft_model_path) {
         let fix = ctx.fix_remove("Drop --speculative-draft-model-path", f::speculative_draft_model_path, Applicability::Safe);
-        return ctx.raise(&AUX_CAPTURE_NO_DRAFT, &[], &[f::speculative_draft_model_path], vec![fix]);
+        ctx.raise(&AUX_CAPTURE_NO_DRAFT, &[], &[f::speculative_draft_model_path], vec![fix])?;
     }
     if ctx.cfg.int(f::pp_size) != Some(1) {
         let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
-        return ctx.raise(&AUX_CAPTURE_PP, &[], &[f::pp_size], vec![fix]);
+        ctx.raise(&AUX_CAPTURE_PP, &[], &[f::pp_size], vec![fix])?;
     }
     let layer_ids = ctx.cfg.get(f::return_aux_hidden_state_layer_ids).clone();
     if method != "EAGLE3" && !layer_ids.truthy() {
-        return ctx.raise(
+        ctx.raise(
             &AUX_CAPTURE_NEEDS_LAYER_IDS,
             &[("method", &method)],
             &dests,
             // the layers are the model's to name: the edit can only turn the capture off
             vec![ctx.fix_remove("Remove --enable-return-aux-hidden-states", f::enable_return_aux_hidden_states, Applicability::Unsafe)],
-        );
+        )?;
     }
     if let Some(ids) = layer_ids.as_list() {
         // `len(layer_ids) == 0` is unreachable from the CLI (nargs="+").
@@ -324,12 +324,12 @@ pub fn handle_aux_hidden_state_capture(ctx: &mut Ctx) -> Step {
             } else {
                 ctx.fix_set("Drop the negative layer ids", f::return_aux_hidden_state_layer_ids, &kept.join(" "), Applicability::Unsafe)
             };
-            return ctx.raise(
+            ctx.raise(
                 &AUX_LAYER_IDS_NEGATIVE,
                 &[("list(layer_ids)", &layer_ids.repr())],
                 &[f::return_aux_hidden_state_layer_ids],
                 vec![fix],
-            );
+            )?;
         }
         let mut seen = std::collections::HashSet::new();
         if !ints.iter().all(|i| seen.insert(*i)) {
@@ -346,12 +346,12 @@ pub fn handle_aux_hidden_state_capture(ctx: &mut Ctx) -> Step {
                 &dedup.join(" "),
                 Applicability::Safe,
             );
-            return ctx.raise(
+            ctx.raise(
                 &AUX_LAYER_IDS_REPEATED,
                 &[("list(layer_ids)", &layer_ids.repr())],
                 &[f::return_aux_hidden_state_layer_ids],
                 vec![fix],
-            );
+            )?;
         }
     }
     ctx.cfg.set(f::speculative_algorithm, PyValue::None);

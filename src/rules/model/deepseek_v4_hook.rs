@@ -246,34 +246,34 @@ pub fn apply_deepseek_v4_defaults(ctx: &mut Ctx, arch: &str) -> Step {
     if backend == "flashmla_mega" {
         // A DeepSeek-V4 config, so the assertion fails whatever the GPU.
         let fixes = vec![use_flashmla(ctx)];
-        return ctx.raise(&FLASHMLA_MEGA_NEEDS_V41, &[], &[f::dsv4_attn_backend], fixes);
+        ctx.raise(&FLASHMLA_MEGA_NEEDS_V41, &[], &[f::dsv4_attn_backend], fixes)?;
     }
     if backend == "trtllm" {
         if !(ctx.cfg.is(f::device, "cuda") && is_sm100(ctx.hw)) {
             let fixes = vec![use_flashmla(ctx)];
-            return ctx.raise(&TRTLLM_NEEDS_SM100, &[], &[f::dsv4_attn_backend], fixes);
+            ctx.raise(&TRTLLM_NEEDS_SM100, &[], &[f::dsv4_attn_backend], fixes)?;
         }
         let kv = ctx.cfg.get(f::kv_cache_dtype).clone();
         if !matches!(kv.as_str(), Some("auto" | "fp8_e4m3")) {
             let shown = kv.as_str().map(str::to_string).unwrap_or_else(|| kv.repr());
             let fixes = vec![ctx.fix_set("Use the FP8 KV cache", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe), use_flashmla(ctx)];
-            return ctx.raise(&TRTLLM_KV_DTYPE, &[("cfg.kv_cache_dtype", &shown)], &[f::kv_cache_dtype, f::dsv4_attn_backend], fixes);
+            ctx.raise(&TRTLLM_KV_DTYPE, &[("cfg.kv_cache_dtype", &shown)], &[f::kv_cache_dtype, f::dsv4_attn_backend], fixes)?;
         }
         if ctx.cfg.truthy(f::enable_hisparse) {
             let fixes = vec![ctx.fix_remove("Remove --enable-hisparse", f::enable_hisparse, Applicability::Unsafe)];
-            return ctx.raise(&TRTLLM_HISPARSE, &[], &[f::enable_hisparse, f::dsv4_attn_backend], fixes);
+            ctx.raise(&TRTLLM_HISPARSE, &[], &[f::enable_hisparse, f::dsv4_attn_backend], fixes)?;
         }
         if int(ctx, f::attn_cp_size, 1) > 1 || int(ctx, f::dcp_size, 1) > 1 || ctx.cfg.truthy(f::enable_prefill_cp) {
             let fixes = vec![use_flashmla(ctx)];
-            return ctx.raise(&TRTLLM_CONTEXT_PARALLEL, &[], &[f::attn_cp_size, f::dcp_size, f::enable_prefill_cp, f::dsv4_attn_backend], fixes);
+            ctx.raise(&TRTLLM_CONTEXT_PARALLEL, &[], &[f::attn_cp_size, f::dcp_size, f::enable_prefill_cp, f::dsv4_attn_backend], fixes)?;
         }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![use_flashmla(ctx)];
-            return ctx.raise(&TRTLLM_PD, &[], &[f::disaggregation_mode, f::dsv4_attn_backend], fixes);
+            ctx.raise(&TRTLLM_PD, &[], &[f::disaggregation_mode, f::dsv4_attn_backend], fixes)?;
         }
         if !ctx.cfg.int(f::chunked_prefill_size).is_some_and(|n| n > 0) {
             let fixes = vec![ctx.fix_remove("Remove --chunked-prefill-size (SGLang picks one for the GPU)", f::chunked_prefill_size, Applicability::Unsafe), use_flashmla(ctx)];
-            return ctx.raise(&TRTLLM_CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::dsv4_attn_backend], fixes);
+            ctx.raise(&TRTLLM_CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::dsv4_attn_backend], fixes)?;
         }
     }
     if ctx.cfg.is_none(f::max_running_requests) {
@@ -283,11 +283,11 @@ pub fn apply_deepseek_v4_defaults(ctx: &mut Ctx, arch: &str) -> Step {
         let algorithm = ctx.cfg.str(f::speculative_algorithm).unwrap_or("").to_string();
         if !matches!(algorithm.as_str(), "EAGLE" | "DSPARK") {
             let fixes = vec![ctx.fix_set("Use EAGLE (MTP) speculation", f::speculative_algorithm, "EAGLE", Applicability::Unsafe)];
-            return ctx.raise(&SPECULATIVE_ALGORITHM, &[("model_arch", &arch)], &[f::speculative_algorithm], fixes);
+            ctx.raise(&SPECULATIVE_ALGORITHM, &[("model_arch", &arch)], &[f::speculative_algorithm], fixes)?;
         }
         if algorithm == "EAGLE" && ctx.cfg.int(f::speculative_eagle_topk) != Some(1) {
             let fixes = vec![ctx.fix_set("Draft one chain (--speculative-eagle-topk 1)", f::speculative_eagle_topk, "1", Applicability::Unsafe)];
-            return ctx.raise(&EAGLE_TOPK, &[("model_arch", &arch)], &[f::speculative_eagle_topk, f::speculative_algorithm], fixes);
+            ctx.raise(&EAGLE_TOPK, &[("model_arch", &arch)], &[f::speculative_eagle_topk, f::speculative_algorithm], fixes)?;
         }
     }
     Ok(())
@@ -297,7 +297,7 @@ pub fn apply_deepseek_v4_defaults(ctx: &mut Ctx, arch: &str) -> Step {
 pub fn validate_deepseek_v41_features(ctx: &mut Ctx) -> Step {
     if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) {
         let fixes = vec![ctx.fix_remove("Remove --enable-encoder-swa-bounded-replay", f::enable_encoder_swa_bounded_replay, Applicability::Safe)];
-        return ctx.raise(&ENCODER_SWA_REPLAY_NEEDS_V41, &[], &[f::enable_encoder_swa_bounded_replay], fixes);
+        ctx.raise(&ENCODER_SWA_REPLAY_NEEDS_V41, &[], &[f::enable_encoder_swa_bounded_replay], fixes)?;
     }
     Ok(())
 }
@@ -318,12 +318,12 @@ pub fn validate_deepseek_v4_cp(ctx: &mut Ctx) -> Step {
         Some("interleave") => {}
         Some("zigzag") => {
             let fixes = vec![interleave(ctx)];
-            return ctx.raise(&ZIGZAG_NEEDS_NPU, &[], &[f::cp_strategy], fixes);
+            ctx.raise(&ZIGZAG_NEEDS_NPU, &[], &[f::cp_strategy], fixes)?;
         }
         _ => {
             let shown = strategy.as_str().map(str::to_string).unwrap_or_else(|| strategy.repr());
             let fixes = vec![interleave(ctx)];
-            return ctx.raise(&CP_STRATEGY, &[("cfg.cp_strategy", &shown)], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+            ctx.raise(&CP_STRATEGY, &[("cfg.cp_strategy", &shown)], &[f::cp_strategy, f::enable_prefill_cp], fixes)?;
         }
     }
     if ctx.hw.is_hip() {
@@ -340,7 +340,7 @@ pub fn validate_deepseek_v4_cp(ctx: &mut Ctx) -> Step {
                     fixes.push(ctx.fix_remove(format!("Remove {} (DeepSeek-V4 uses dsv4)", ctx.flag(field)), field, Applicability::Unsafe));
                 }
             }
-            return ctx.raise(&HIP_CP_BACKEND, &[("prefill_backend", &p), ("decode_backend", &d)], &[f::prefill_attention_backend, f::decode_attention_backend], fixes);
+            ctx.raise(&HIP_CP_BACKEND, &[("prefill_backend", &p), ("decode_backend", &d)], &[f::prefill_attention_backend, f::decode_attention_backend], fixes)?;
         }
         // (DeepSeek-V4.1 is the fourth: not this config.)
         let unsupported = [
@@ -350,7 +350,7 @@ pub fn validate_deepseek_v4_cp(ctx: &mut Ctx) -> Step {
         ];
         if let Some((feature, _, field)) = unsupported.into_iter().find(|u| u.1) {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(field)), field, Applicability::Unsafe)];
-            return ctx.raise(&HIP_CP_FEATURE, &[("feature", &feature)], &[field, f::enable_prefill_cp], fixes);
+            ctx.raise(&HIP_CP_FEATURE, &[("feature", &feature)], &[field, f::enable_prefill_cp], fixes)?;
         }
     }
     let attn_dp_size = crate::rules::shared::model_override_base::context_parallel_attn_dp_size(ctx)?;
@@ -368,18 +368,18 @@ pub fn validate_deepseek_v4_cp(ctx: &mut Ctx) -> Step {
                 fixes.push(ctx.fix_remove(format!("Remove {}", ctx.flag(field)), field, Applicability::Unsafe));
             }
         }
-        return ctx.raise(&CP_ATTN_DP, &[], &[f::attn_dp_size, f::dp_size], fixes);
+        ctx.raise(&CP_ATTN_DP, &[], &[f::attn_dp_size, f::dp_size], fixes)?;
     }
     if tp > 8 {
         let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
-        return ctx.raise(&CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+        ctx.raise(&CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes)?;
     }
     let a2a = ctx.cfg.get(f::moe_a2a_backend).clone();
     if !matches!(a2a.as_str(), Some("none" | "deepep" | "megamoe" | "mori")) {
         let listed = "('none', 'deepep', 'megamoe', 'mori')";
         let shown = a2a.repr();
         let fixes = vec![ctx.fix_set("Use the deepep all-to-all backend", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
-        return ctx.raise(&CP_A2A_BACKEND, &[("supported_a2a_backends", &listed), ("cfg.moe_a2a_backend", &shown)], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&CP_A2A_BACKEND, &[("supported_a2a_backends", &listed), ("cfg.moe_a2a_backend", &shown)], &[f::moe_a2a_backend], fixes)?;
     }
     // (Off V4.1 it also turns off SGLANG_OPT_FLASHMLA_SPARSE_PREFILL, an environment default.)
     Ok(())
@@ -393,7 +393,7 @@ fn validate_deepseek_v4_cp_interleave_only(ctx: &mut Ctx) -> Step {
     if strategy.as_str() != Some("interleave") {
         let shown = strategy.as_str().map(str::to_string).unwrap_or_else(|| strategy.repr());
         let fixes = vec![ctx.fix_set("Use the interleave CP strategy", f::cp_strategy, "interleave", Applicability::Unsafe)];
-        return ctx.raise(&CP_INTERLEAVE_ONLY, &[("server_args.cp_strategy", &shown)], &[f::cp_strategy, f::enable_prefill_cp], fixes);
+        ctx.raise(&CP_INTERLEAVE_ONLY, &[("server_args.cp_strategy", &shown)], &[f::cp_strategy, f::enable_prefill_cp], fixes)?;
     }
     let (tp, dp) = (int(ctx, f::tp_size, 1), int(ctx, f::dp_size, 1));
     ctx.cfg.set(f::enable_dp_attention, PyValue::Bool(true));
@@ -403,17 +403,17 @@ fn validate_deepseek_v4_cp_interleave_only(ctx: &mut Ctx) -> Step {
     }
     if dp != 1 {
         let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(f::dp_size)), f::dp_size, Applicability::Unsafe)];
-        return ctx.raise(&CP_ATTN_DP, &[], &[f::dp_size], fixes);
+        ctx.raise(&CP_ATTN_DP, &[], &[f::dp_size], fixes)?;
     }
     if tp > 8 {
         let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
-        return ctx.raise(&CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+        ctx.raise(&CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes)?;
     }
     let a2a = ctx.cfg.get(f::moe_a2a_backend).clone();
     if !matches!(a2a.as_str(), Some("none" | "deepep" | "megamoe")) {
         let shown = a2a.repr();
         let fixes = vec![ctx.fix_set("Use the deepep all-to-all backend", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
-        return ctx.raise(&CP_A2A_BACKEND, &[("server_args.moe_a2a_backend", &shown)], &[f::moe_a2a_backend], fixes);
+        ctx.raise(&CP_A2A_BACKEND, &[("server_args.moe_a2a_backend", &shown)], &[f::moe_a2a_backend], fixes)?;
     }
     Ok(())
 }

@@ -213,18 +213,18 @@ fn validate_mamba_no_buffer(ctx: &mut Ctx) -> crate::rules::Step {
         // reads the FLA kernels' CHUNK_SIZE, which the recorder cannot import, so what SGLang
         // says after that edit is not recorded.)
         let fixes = vec![ctx.fix_remove("Remove --page-size", f::page_size, Applicability::Unsafe)];
-        return ctx.raise(&NO_BUFFER_PAGE_SIZE, &[], &[f::page_size, f::mamba_radix_cache_strategy], fixes);
+        ctx.raise(&NO_BUFFER_PAGE_SIZE, &[], &[f::page_size, f::mamba_radix_cache_strategy], fixes)?;
     }
     if !ctx.cfg.truthy(f::disable_overlap_schedule) {
         let fixes = vec![ctx.fix_add_flag("Add --disable-overlap-schedule", f::disable_overlap_schedule, Applicability::Safe)];
-        return ctx.raise(&NO_BUFFER_OVERLAP, &[], &[f::mamba_radix_cache_strategy, f::disable_overlap_schedule], fixes);
+        ctx.raise(&NO_BUFFER_OVERLAP, &[], &[f::mamba_radix_cache_strategy, f::disable_overlap_schedule], fixes)?;
     }
     if ctx.cfg.is(f::attention_backend, "trtllm_mha") {
         let fixes = vec![
             ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe),
             use_strategy(ctx, "Use --mamba-radix-cache-strategy extra_buffer", "extra_buffer"),
         ];
-        return ctx.raise(&NO_BUFFER_TRTLLM_MHA, &[], &[f::attention_backend, f::mamba_radix_cache_strategy], fixes);
+        ctx.raise(&NO_BUFFER_TRTLLM_MHA, &[], &[f::attention_backend, f::mamba_radix_cache_strategy], fixes)?;
     }
     Ok(())
 }

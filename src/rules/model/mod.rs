@@ -395,7 +395,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
             None => return Ok(()),
             Some(false) => {
                 let fixes = vec![ctx.fix_remove("Remove --enable-dsa-cache-layer-split (the model has no DSA cache to split)", f::enable_dsa_cache_layer_split, Applicability::Safe)];
-                return ctx.raise(&LAYER_SPLIT_NEEDS_DSA, &[], &[f::enable_dsa_cache_layer_split], fixes);
+                ctx.raise(&LAYER_SPLIT_NEEDS_DSA, &[], &[f::enable_dsa_cache_layer_split], fixes)?;
             }
             Some(true) => {}
         }
@@ -411,7 +411,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
                 let listed = py_list(list);
                 let args: &Args = &[("model_arch", &arch), ("sorted(CP_DECODE_ATTN_TP_SUPPORTED_ARCHS)", &listed)];
                 let fixes = vec![ctx.fix_remove("Remove --enable-cp-decode-attn-tp", f::enable_cp_decode_attn_tp, Applicability::Safe)];
-                return ctx.raise(&CP_DECODE_ATTN_TP_ARCH, args, &[f::enable_cp_decode_attn_tp], fixes);
+                ctx.raise(&CP_DECODE_ATTN_TP_ARCH, args, &[f::enable_cp_decode_attn_tp], fixes)?;
             }
             Some(_) => {}
         }
@@ -481,7 +481,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         if let Some(backend) = text_of(ctx, f::attention_backend) {
             if !LLAMA4_BACKENDS.contains(&backend.as_str()) {
                 let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
-                return ctx.raise(&LLAMA4_ATTENTION_BACKEND, &[("attention_backend", &backend)], &[f::attention_backend], fixes);
+                ctx.raise(&LLAMA4_ATTENTION_BACKEND, &[("attention_backend", &backend)], &[f::attention_backend], fixes)?;
             }
         }
     } else if matches!(arch, "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration") {
@@ -493,7 +493,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         // explicit flashinfer meets the check.
         if ctx.cfg.is(f::attention_backend, "flashinfer") {
             let fixes = vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for Olmo 2)", f::attention_backend, Applicability::Unsafe)];
-            return ctx.raise(&OLMO2_FLASHINFER, &[], &[f::attention_backend], fixes);
+            ctx.raise(&OLMO2_FLASHINFER, &[], &[f::attention_backend], fixes)?;
         }
     } else if matches!(arch, "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM") {
         nemotron_h(ctx)?;
@@ -601,21 +601,21 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
     let mode = ctx.cfg.str(f::disaggregation_mode).unwrap_or("null").to_string();
     if ctx.cfg.truthy(f::enable_prefill_cp) && mode == "decode" {
         let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp (decode workers do no prefill)", f::enable_prefill_cp, Applicability::Safe)];
-        return ctx.raise(&DSA_PREFILL_CP_ON_DECODE, &[], &[f::enable_prefill_cp, f::disaggregation_mode], fixes);
+        ctx.raise(&DSA_PREFILL_CP_ON_DECODE, &[], &[f::enable_prefill_cp, f::disaggregation_mode], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_dsa_cache_layer_split) {
         let remove = |ctx: &Ctx| ctx.fix_remove("Remove --enable-dsa-cache-layer-split", f::enable_dsa_cache_layer_split, Applicability::Unsafe);
         if mode == "decode" {
             let fixes = vec![remove(ctx)];
-            return ctx.raise(&LAYER_SPLIT_ON_DECODE, &[], &[f::enable_dsa_cache_layer_split, f::disaggregation_mode], fixes);
+            ctx.raise(&LAYER_SPLIT_ON_DECODE, &[], &[f::enable_dsa_cache_layer_split, f::disaggregation_mode], fixes)?;
         }
         if mode != "prefill" {
             let fixes = vec![remove(ctx)];
-            return ctx.raise(&LAYER_SPLIT_NOT_PD_PREFILL, &[], &[f::enable_dsa_cache_layer_split], fixes);
+            ctx.raise(&LAYER_SPLIT_NOT_PD_PREFILL, &[], &[f::enable_dsa_cache_layer_split], fixes)?;
         }
         if !ctx.cfg.truthy(f::enable_prefill_cp) || !ctx.cfg.is(f::cp_strategy, "interleave") {
             let fixes = vec![remove(ctx)];
-            return ctx.raise(&LAYER_SPLIT_NEEDS_INTERLEAVED_CP, &[], &[f::enable_dsa_cache_layer_split, f::enable_prefill_cp, f::cp_strategy], fixes);
+            ctx.raise(&LAYER_SPLIT_NEEDS_INTERLEAVED_CP, &[], &[f::enable_dsa_cache_layer_split, f::enable_prefill_cp, f::cp_strategy], fixes)?;
         }
         let backend = ctx.cfg.get(f::disaggregation_transfer_backend).clone();
         if backend.as_str() != Some("mooncake") {
@@ -624,11 +624,11 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
                 ctx.fix_set("Use the mooncake transfer backend", f::disaggregation_transfer_backend, "mooncake", Applicability::Unsafe),
                 remove(ctx),
             ];
-            return ctx.raise(&LAYER_SPLIT_NEEDS_MOONCAKE, &[("cfg.disaggregation_transfer_backend", &shown)], &[f::disaggregation_transfer_backend, f::enable_dsa_cache_layer_split], fixes);
+            ctx.raise(&LAYER_SPLIT_NEEDS_MOONCAKE, &[("cfg.disaggregation_transfer_backend", &shown)], &[f::disaggregation_transfer_backend, f::enable_dsa_cache_layer_split], fixes)?;
         }
         if int(ctx, f::pp_size, 1) > 1 {
             let fixes = vec![ctx.fix_remove("Remove --pp-size (no pipeline parallelism)", f::pp_size, Applicability::Unsafe), remove(ctx)];
-            return ctx.raise(&LAYER_SPLIT_WITH_PP, &[], &[f::pp_size, f::enable_dsa_cache_layer_split], fixes);
+            ctx.raise(&LAYER_SPLIT_WITH_PP, &[], &[f::pp_size, f::enable_dsa_cache_layer_split], fixes)?;
         }
     }
     Ok(())
@@ -684,7 +684,7 @@ fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::Raw
         let freq = raw.index_topk_freq.filter(|&n| n != 0).unwrap_or(1);
         if freq > 1 || raw.index_topk_pattern.as_deref().is_some_and(|p| p.contains('S')) {
             let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe)];
-            return ctx.raise(&DSA_TBO_INDEX_SHARING_IN_HOOK, &[], &[f::enable_two_batch_overlap], fixes);
+            ctx.raise(&DSA_TBO_INDEX_SHARING_IN_HOOK, &[], &[f::enable_two_batch_overlap], fixes)?;
         }
         return Ok(());
     }
@@ -697,7 +697,7 @@ fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::Raw
         let types = raw.indexer_types.as_ref().map(|t| py_list(t)).unwrap_or_else(|| "None".into());
         let args: &Args = &[("index_topk_freq", &freq), ("index_topk_pattern", &pattern), ("indexer_types", &types)];
         let fixes = vec![ctx.fix_remove("Remove --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe)];
-        return ctx.raise(&DSA_TBO_INDEX_SHARING, args, &[f::enable_two_batch_overlap], fixes);
+        ctx.raise(&DSA_TBO_INDEX_SHARING, args, &[f::enable_two_batch_overlap], fixes)?;
     }
     Ok(())
 }
@@ -716,14 +716,14 @@ fn gpt_oss(ctx: &mut Ctx) -> Step {
             let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
             let args: &Args = &[("supported_backends", &listed), ("prefill_attn_backend", &p), ("decode_attn_backend", &d)];
             let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
-            return ctx.raise(&GPT_OSS_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes);
+            ctx.raise(&GPT_OSS_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes)?;
         }
     }
     // The override chooses triton_kernel itself only with ep_size 1, so an EP size above 1 meets
     // it only when the command asks for it.
     if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {
         let fixes = vec![ctx.fix_remove("Remove --ep-size (triton_kernel MoE runs without expert parallelism)", f::ep_size, Applicability::Unsafe)];
-        return ctx.raise(&TRITON_KERNEL_MOE_EP, &[], &[f::moe_runner_backend, f::ep_size], fixes);
+        ctx.raise(&TRITON_KERNEL_MOE_EP, &[], &[f::moe_runner_backend, f::ep_size], fixes)?;
     }
     Ok(())
 }
@@ -739,7 +739,7 @@ fn gemma4(ctx: &mut Ctx) -> Step {
         let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
         let args: &Args = &[("prefill_backend", &p), ("decode_backend", &d)];
         let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
-        return ctx.raise(&GEMMA4_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes);
+        ctx.raise(&GEMMA4_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes)?;
     }
     Ok(())
 }
@@ -943,7 +943,7 @@ pub fn handle_model_capability_adjustments(ctx: &mut Ctx) -> Step {
         }
         Some(_) if ctx.cfg.truthy(f::enable_encoder_swa_bounded_replay) => {
             let fixes = vec![ctx.fix_remove("Remove --enable-encoder-swa-bounded-replay", f::enable_encoder_swa_bounded_replay, Applicability::Safe)];
-            return ctx.raise(&ENCODER_SWA_REPLAY_NEEDS_V41, &[], &[f::enable_encoder_swa_bounded_replay], fixes);
+            ctx.raise(&ENCODER_SWA_REPLAY_NEEDS_V41, &[], &[f::enable_encoder_swa_bounded_replay], fixes)?;
         }
         Some(_) => {}
         None => {

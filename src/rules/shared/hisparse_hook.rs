@@ -69,7 +69,7 @@ pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
     let is_m3 = matches!(arch, "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration");
     if !ctx.cfg.truthy(f::disable_radix_cache) {
         let fixes = vec![ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Unsafe)];
-        return ctx.raise(&NEEDS_DISABLE_RADIX_CACHE, &[], &[f::enable_hisparse], fixes);
+        ctx.raise(&NEEDS_DISABLE_RADIX_CACHE, &[], &[f::enable_hisparse], fixes)?;
     }
     // 0.5.18's validate_hisparse (no feature-combo function there) has neither the mixed-chunk
     // nor the speculative checks, nor the MiniMax-M3 path, and no triton backend on ROCm.
@@ -90,14 +90,14 @@ pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
     }
     if enable_spec && ctx.cfg.truthy(f::speculative_adaptive) {
         let fixes = vec![ctx.fix_remove("Remove --speculative-adaptive", f::speculative_adaptive, Applicability::Unsafe)];
-        return ctx.raise(&SPEC_ADAPTIVE, &[], &[f::speculative_adaptive], fixes);
+        ctx.raise(&SPEC_ADAPTIVE, &[], &[f::speculative_adaptive], fixes)?;
     }
     let is_hip = ctx.hw.is_hip();
     if is_hip && is_v4 {
         // `is_unified_kv_triton()`
         if ctx.env("SGLANG_HACK_FLASHMLA_BACKEND") == Some("unified_kv_triton") {
             let fixes = vec![ctx.fix_unset_env("Unset SGLANG_HACK_FLASHMLA_BACKEND", "SGLANG_HACK_FLASHMLA_BACKEND", Applicability::Unsafe)];
-            return ctx.raise(&DSV4_UNIFIED_KV_ROCM, &[], &[f::enable_hisparse], fixes);
+            ctx.raise(&DSV4_UNIFIED_KV_ROCM, &[], &[f::enable_hisparse], fixes)?;
         }
         return Ok(());
     }
@@ -120,7 +120,7 @@ fn validate_hisparse_0_5_18_tail(ctx: &mut Ctx, is_v4: bool) -> Step {
     if ctx.hw.is_hip() && is_v4 {
         if ctx.env("SGLANG_HACK_FLASHMLA_BACKEND") == Some("unified_kv_triton") {
             let fixes = vec![ctx.fix_unset_env("Unset SGLANG_HACK_FLASHMLA_BACKEND", "SGLANG_HACK_FLASHMLA_BACKEND", Applicability::Unsafe)];
-            return ctx.raise(&DSV4_UNIFIED_KV_ROCM, &[], &[f::enable_hisparse], fixes);
+            ctx.raise(&DSV4_UNIFIED_KV_ROCM, &[], &[f::enable_hisparse], fixes)?;
         }
         return Ok(());
     }
@@ -132,7 +132,7 @@ fn validate_hisparse_0_5_18_tail(ctx: &mut Ctx, is_v4: bool) -> Step {
 pub fn validate_hisparse_feature_combos(ctx: &mut Ctx) -> Step {
     if ctx.cfg.truthy(f::enable_mixed_chunk) {
         let fixes = vec![ctx.fix_remove("Remove --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Safe)];
-        return ctx.raise(&MIXED_CHUNK, &[], &[f::enable_mixed_chunk], fixes);
+        ctx.raise(&MIXED_CHUNK, &[], &[f::enable_mixed_chunk], fixes)?;
     }
     Ok(())
 }

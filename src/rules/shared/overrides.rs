@@ -70,7 +70,7 @@ pub fn deepseek_v4_kv_cache_dtype(ctx: &mut Ctx, arch: &str) -> Step {
             ctx.fix_set("Use the FP8 KV cache (fp8_e4m3)", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
             ctx.fix_set("Use a bfloat16 KV cache", f::kv_cache_dtype, "bfloat16", Applicability::Unsafe),
         ];
-        return ctx.raise(&DSV4_KV_CACHE_DTYPE, &[("kv_cache_dtype", &kv), ("model_arch", &arch)], &[f::kv_cache_dtype], fixes);
+        ctx.raise(&DSV4_KV_CACHE_DTYPE, &[("kv_cache_dtype", &kv), ("model_arch", &arch)], &[f::kv_cache_dtype], fixes)?;
     }
     if given.as_str() != Some(kv.as_str()) {
         ctx.cfg.set(f::kv_cache_dtype, PyValue::Str(kv));
@@ -175,7 +175,7 @@ pub fn dsa_kv_cache_dtype_default(ctx: &mut Ctx, arch: &str) -> Step {
             ctx.fix_set("Use the FP8 KV cache (fp8_e4m3)", f::kv_cache_dtype, "fp8_e4m3", Applicability::Unsafe),
             ctx.fix_remove("Remove --kv-cache-dtype (SGLang picks one for the GPU)", f::kv_cache_dtype, Applicability::Unsafe),
         ];
-        return ctx.raise(&DSA_KV_CACHE_DTYPE, &[], &[f::kv_cache_dtype], fixes);
+        ctx.raise(&DSA_KV_CACHE_DTYPE, &[], &[f::kv_cache_dtype], fixes)?;
     }
     if given.as_str() != Some(kv.as_str()) {
         ctx.cfg.set(f::kv_cache_dtype, PyValue::Str(kv));
@@ -206,7 +206,7 @@ pub fn dsa_split_backend_resolution(ctx: &mut Ctx, arch: &str) -> Step {
     }
     if ctx.cfg.truthy(f::enable_hisparse) && !hip && kv == "fp8_e4m3" && (prefill == "tilelang" || decode == "tilelang") {
         let fixes = dsa_backend_removals(ctx, "tilelang");
-        return ctx.raise(&DSA_HISPARSE_TILELANG_FP8, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+        ctx.raise(&DSA_HISPARSE_TILELANG_FP8, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes)?;
     }
     check_dsa_backend_constraints(ctx, &kv, &prefill, &decode, hip)
 }
@@ -268,7 +268,7 @@ fn check_dsa_backend_constraints(ctx: &mut Ctx, kv: &str, prefill: &str, decode:
     let chosen = [prefill, decode];
     if !hip && chosen.contains(&"triton") {
         let fixes = dsa_backend_removals(ctx, "triton");
-        return ctx.raise(&DSA_TRITON_ROCM_ONLY, &[("'/'.join(sorted(rocm_only))", &"triton")], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+        ctx.raise(&DSA_TRITON_ROCM_ONLY, &[("'/'.join(sorted(rocm_only))", &"triton")], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes)?;
     }
     if hip || kv != "fp8_e4m3" || !chosen.contains(&"tilelang") {
         return Ok(());
@@ -280,16 +280,16 @@ fn check_dsa_backend_constraints(ctx: &mut Ctx, kv: &str, prefill: &str, decode:
                 fixes.push(ctx.fix_set(format!("Use tilelang for {} too", ctx.flag(field)), field, "tilelang", Applicability::Unsafe));
             }
         }
-        return ctx.raise(&DSA_TILELANG_FP8_BOTH, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+        ctx.raise(&DSA_TILELANG_FP8_BOTH, &[], &[f::dsa_prefill_backend, f::dsa_decode_backend], fixes)?;
     }
     // `getattr(view, "dcp_size", 1) or 1`
     if ctx.cfg.int(f::dcp_size).filter(|&n| n != 0).unwrap_or(1) > 1 {
         let fixes = vec![ctx.fix_remove("Remove --dcp-size", f::dcp_size, Applicability::Unsafe)];
-        return ctx.raise(&DSA_TILELANG_FP8_DCP, &[], &[f::dcp_size], fixes);
+        ctx.raise(&DSA_TILELANG_FP8_DCP, &[], &[f::dcp_size], fixes)?;
     }
     if ctx.hw.capability < (8, 9) {
         let fixes = vec![ctx.fix_remove("Remove --kv-cache-dtype (bfloat16 on this GPU)", f::kv_cache_dtype, Applicability::Unsafe)];
-        return ctx.raise(&DSA_TILELANG_FP8_SM89, &[], &[f::kv_cache_dtype, f::dsa_prefill_backend, f::dsa_decode_backend], fixes);
+        ctx.raise(&DSA_TILELANG_FP8_SM89, &[], &[f::kv_cache_dtype, f::dsa_prefill_backend, f::dsa_decode_backend], fixes)?;
     }
     Ok(())
 }

@@ -769,7 +769,7 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.is(f::ep_join_mode, "scale") && nnodes == 0 {
         // `(tp_size * pp_size) % nnodes` in the assert itself.
         let fix = ctx.fix_set("Run on one node (--nnodes 1)", f::nnodes, "1", Applicability::Safe);
-        return ctx.raise(&NNODES_ZERO, &[], &[f::nnodes], vec![fix]);
+        ctx.raise(&NNODES_ZERO, &[], &[f::nnodes], vec![fix])?;
     }
     if !ctx.cfg.is(f::ep_join_mode, "scale") && nnodes != 0 && (tp * pp).rem_euclid(nnodes) != 0 {
         let mut fixes = vec![];
@@ -783,7 +783,7 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
             ));
         }
         fixes.push(ctx.fix_set("Run on one node", f::nnodes, "1", Applicability::Unsafe));
-        return ctx.raise(&TP_NOT_DIVISIBLE_BY_NNODES, &[], &[f::tp_size, f::nnodes, f::pp_size], fixes);
+        ctx.raise(&TP_NOT_DIVISIBLE_BY_NNODES, &[], &[f::tp_size, f::nnodes, f::pp_size], fixes)?;
     }
 
     let pmb = ctx.cfg.get(f::pp_max_micro_batch_size).clone();
@@ -792,12 +792,12 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Let SGLang compute it (drop the flag)", f::pp_max_micro_batch_size, Applicability::Safe),
             ctx.fix_set("Use 1", f::pp_max_micro_batch_size, "1", Applicability::Unsafe),
         ];
-        return ctx.raise(
+        ctx.raise(
             &PP_MAX_MICRO_BATCH_SIZE,
             &[("cfg.pp_max_micro_batch_size", &pmb.py_str())],
             &[f::pp_max_micro_batch_size],
             fixes,
-        );
+        )?;
     }
 
     if ctx.cfg.truthy(f::disable_cuda_graph_padding) && ctx.cfg.truthy(f::enable_torch_compile) {
@@ -805,7 +805,7 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --disable-cuda-graph-padding", f::disable_cuda_graph_padding, Applicability::Unsafe),
             ctx.fix_remove("Drop --enable-torch-compile", f::enable_torch_compile, Applicability::Unsafe),
         ];
-        return ctx.raise(&CUDA_GRAPH_PADDING_TORCH_COMPILE, &[], &[f::disable_cuda_graph_padding, f::enable_torch_compile], fixes);
+        ctx.raise(&CUDA_GRAPH_PADDING_TORCH_COMPILE, &[], &[f::disable_cuda_graph_padding, f::enable_torch_compile], fixes)?;
     }
 
     if pp > 1 {
@@ -823,20 +823,20 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
                 ctx.fix_add_flag("Add --enable-dp-attention", f::enable_dp_attention, Applicability::Unsafe),
                 ctx.fix_remove("Drop --dp-size", f::dp_size, Applicability::Unsafe),
             ];
-            return ctx.raise(&MULTI_NODE_DP_WITHOUT_DP_ATTENTION, &[], &[f::dp_size, f::nnodes], fixes);
+            ctx.raise(&MULTI_NODE_DP_WITHOUT_DP_ATTENTION, &[], &[f::dp_size, f::nnodes], fixes)?;
         }
     } else if int(ctx, f::dp_size) > 1 && nnodes != 1 {
         let fix = ctx.fix_remove("Drop --dp-size (use --attn-dp-size across nodes instead)", f::dp_size, Applicability::Unsafe);
-        return ctx.raise(&MULTI_NODE_DP, &[], &[f::dp_size, f::nnodes], vec![fix]);
+        ctx.raise(&MULTI_NODE_DP, &[], &[f::dp_size, f::nnodes], vec![fix])?;
     }
 
     if int(ctx, f::base_gpu_id) < 0 {
         let fix = ctx.fix_set("Start at GPU 0", f::base_gpu_id, "0", Applicability::Unsafe);
-        return ctx.raise(&BASE_GPU_ID_NEGATIVE, &[], &[f::base_gpu_id], vec![fix]);
+        ctx.raise(&BASE_GPU_ID_NEGATIVE, &[], &[f::base_gpu_id], vec![fix])?;
     }
     if int(ctx, f::gpu_id_step) < 1 {
         let fix = ctx.fix_set("Use consecutive GPUs", f::gpu_id_step, "1", Applicability::Unsafe);
-        return ctx.raise(&GPU_ID_STEP, &[], &[f::gpu_id_step], vec![fix]);
+        ctx.raise(&GPU_ID_STEP, &[], &[f::gpu_id_step], vec![fix])?;
     }
 
     if let Some(m) = ctx.cfg.int(f::moe_dense_tp_size) {
@@ -845,7 +845,7 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use 1", f::moe_dense_tp_size, "1", Applicability::Unsafe),
                 ctx.fix_remove("Drop --moe-dense-tp-size (dense layers use --tp-size)", f::moe_dense_tp_size, Applicability::Unsafe),
             ];
-            return ctx.raise(&MOE_DENSE_TP_SIZE, &[], &[f::moe_dense_tp_size, f::tp_size], fixes);
+            ctx.raise(&MOE_DENSE_TP_SIZE, &[], &[f::moe_dense_tp_size, f::tp_size], fixes)?;
         }
     }
 
@@ -866,12 +866,12 @@ pub fn check_server_args(ctx: &mut Ctx) -> Step {
             &shell_quote(&fixed),
             Applicability::Safe,
         );
-        return ctx.raise(
+        ctx.raise(
             &SERVED_MODEL_NAME_COLON,
             &[("cfg.served_model_name", &served)],
             &[f::served_model_name, f::model_path],
             vec![fix],
-        );
+        )?;
     }
 
     Ok(())
@@ -889,7 +889,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Unsafe),
                 ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
             ];
-            return ctx.raise(&MIXED_CHUNK_WITH_SPEC, &[], &[f::enable_mixed_chunk, f::speculative_algorithm], fixes);
+            ctx.raise(&MIXED_CHUNK_WITH_SPEC, &[], &[f::enable_mixed_chunk, f::speculative_algorithm], fixes)?;
         }
     }
     // The speculative hook turned mixed chunk off for the algorithms that do not support it
@@ -902,7 +902,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
                     ctx.fix_remove("Drop --enable-mixed-chunk", f::enable_mixed_chunk, Applicability::Unsafe),
                     ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
                 ];
-                return ctx.raise(&MIXED_CHUNK_SPEC, &[("cfg.speculative_algorithm", &alg)], &[f::enable_mixed_chunk, f::speculative_algorithm], fixes);
+                ctx.raise(&MIXED_CHUNK_SPEC, &[("cfg.speculative_algorithm", &alg)], &[f::enable_mixed_chunk, f::speculative_algorithm], fixes)?;
             }
         }
     }
@@ -912,13 +912,13 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     if ctx.cfg.truthy(f::enable_pdmux) {
         if pp != 1 {
             let fix = ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe);
-            return ctx.raise(&PDMUX_PP, &[], &[f::pp_size, f::enable_pdmux], vec![fix]);
+            ctx.raise(&PDMUX_PP, &[], &[f::pp_size, f::enable_pdmux], vec![fix])?;
         }
         match final_chunked_prefill_size(ctx) {
             Some(-1) => {}
             Some(_) => {
                 let fix = ctx.fix_set("Turn chunked prefill off", f::chunked_prefill_size, "-1", Applicability::Safe);
-                return ctx.raise(&PDMUX_CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::enable_pdmux], vec![fix]);
+                ctx.raise(&PDMUX_CHUNKED_PREFILL, &[], &[f::chunked_prefill_size, f::enable_pdmux], vec![fix])?;
             }
             None => {
                 ctx.skip(site("validation_hook.check_server_args", "PD-Multiplexing is not compatible with chunked"), NotRunReason::NotImplemented);
@@ -930,11 +930,11 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
                 ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe),
                 ctx.fix_remove("Drop --enable-pdmux", f::enable_pdmux, Applicability::Unsafe),
             ];
-            return ctx.raise(&PDMUX_DISAGGREGATION, &[], &[f::disaggregation_mode, f::enable_pdmux], fixes);
+            ctx.raise(&PDMUX_DISAGGREGATION, &[], &[f::disaggregation_mode, f::enable_pdmux], fixes)?;
         }
         if !overlap_schedule_disabled(ctx) {
             let fix = ctx.fix_add_flag("Add --disable-overlap-schedule", f::disable_overlap_schedule, Applicability::Safe);
-            return ctx.raise(&PDMUX_OVERLAP, &[], &[f::enable_pdmux], vec![fix]);
+            ctx.raise(&PDMUX_OVERLAP, &[], &[f::enable_pdmux], vec![fix])?;
         }
         // The torch-version warning embeds the installed torch version: not reproduced.
     }
@@ -948,7 +948,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
         if ctx.cfg.int(field).is_some_and(|v| v < min) {
             let fix = ctx.fix_set(format!("Use {min}"), field, &min.to_string(), Applicability::Safe);
             let fix2 = ctx.fix_remove("Drop the flag (use the default)", field, Applicability::Safe);
-            return ctx.raise(rule, &[], &[field], vec![fix, fix2]);
+            ctx.raise(rule, &[], &[field], vec![fix, fix2])?;
         }
     }
     validate_buckets_rule(ctx, "--prompt-tokens-buckets", f::prompt_tokens_buckets)?;
@@ -962,12 +962,12 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
                 ctx.fix_set("Use --schedule-policy fcfs", f::schedule_policy, "fcfs", Applicability::Unsafe),
                 ctx.fix_set("Use --schedule-policy lof", f::schedule_policy, "lof", Applicability::Unsafe),
             ];
-            return ctx.raise(
+            ctx.raise(
                 &PRIORITY_SCHEDULE_POLICY,
                 &[("cfg.schedule_policy", &policy.py_str())],
                 &[f::schedule_policy, f::enable_priority_scheduling],
                 fixes,
-            );
+            )?;
         }
         if ctx.cfg.is_none(f::default_priority_value) {
             let fix = ctx.fix_set("Give requests without a priority 0", f::default_priority_value, "0", Applicability::Unsafe);
@@ -988,7 +988,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
             ctx.fix_add_flag("Enable priority scheduling", f::enable_priority_scheduling, Applicability::Unsafe),
             ctx.fix_remove("Drop --retraction-policy priority", f::retraction_policy, Applicability::Unsafe),
         ];
-        return ctx.raise(&RETRACTION_PRIORITY, &[], &[f::retraction_policy], fixes);
+        ctx.raise(&RETRACTION_PRIORITY, &[], &[f::retraction_policy], fixes)?;
     }
 
     // overrides._hisparse_validation -> hisparse_hook.validate_hisparse: its first check needs
@@ -1000,24 +1000,24 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     // handle_data_parallelism multiplies it by 0.3 under attention DP: the sign is unchanged.
     if ctx.cfg.float(f::schedule_conservativeness).is_some_and(|v| v < 0.0) {
         let fix = ctx.fix_set("Use the default 1.0", f::schedule_conservativeness, "1.0", Applicability::Unsafe);
-        return ctx.raise(&SCHEDULE_CONSERVATIVENESS, &[], &[f::schedule_conservativeness], vec![fix]);
+        ctx.raise(&SCHEDULE_CONSERVATIVENESS, &[], &[f::schedule_conservativeness], vec![fix])?;
     }
 
     // None of the hardware profiles is an Ascend NPU.
     if ctx.cfg.is(f::model_impl, "mindspore") {
         let fix = ctx.fix_set("Use --model-impl auto", f::model_impl, "auto", Applicability::Unsafe);
-        return ctx.raise(&MINDSPORE_NPU, &[], &[f::model_impl], vec![fix]);
+        ctx.raise(&MINDSPORE_NPU, &[], &[f::model_impl], vec![fix])?;
     }
 
     let dev = device(ctx);
     if ctx.cfg.is(f::load_format, "instanttensor") && dev != "cuda" {
         let fix = ctx.fix_set("Use --load-format auto", f::load_format, "auto", Applicability::Unsafe);
-        return ctx.raise(
+        ctx.raise(
             &INSTANTTENSOR_DEVICE,
             &[("cfg.device", &PyValue::Str(dev.clone()).repr())],
             &[f::load_format, f::device],
             vec![fix],
-        );
+        )?;
     }
 
     if !ctx.cfg.truthy(f::tokenizer_metrics_custom_labels_header) && ctx.cfg.truthy(f::tokenizer_metrics_allowed_custom_labels) {
@@ -1028,11 +1028,11 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
             "x-custom-labels",
             Applicability::Safe,
         );
-        return ctx.raise(&METRICS_LABELS_HEADER, &[], &[f::tokenizer_metrics_custom_labels_header, f::tokenizer_metrics_allowed_custom_labels], vec![fix]);
+        ctx.raise(&METRICS_LABELS_HEADER, &[], &[f::tokenizer_metrics_custom_labels_header, f::tokenizer_metrics_allowed_custom_labels], vec![fix])?;
     }
     if ctx.cfg.truthy(f::export_metrics_to_file) && ctx.cfg.is_none(f::export_metrics_to_file_dir) {
         let fix = ctx.fix_set("Write them to ./metrics", f::export_metrics_to_file_dir, "./metrics", Applicability::Unsafe);
-        return ctx.raise(&EXPORT_METRICS_DIR, &[], &[f::export_metrics_to_file], vec![fix]);
+        ctx.raise(&EXPORT_METRICS_DIR, &[], &[f::export_metrics_to_file], vec![fix])?;
     }
 
     // check_two_batch_overlap. moe_a2a_backend may still be rewritten by moe hooks that are not
@@ -1042,28 +1042,28 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
             ctx.skip(site("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an"), NotRunReason::NotImplemented);
         } else {
             let fix = ctx.fix_remove("Drop --enable-two-batch-overlap", f::enable_two_batch_overlap, Applicability::Unsafe);
-            return ctx.raise(&TWO_BATCH_OVERLAP, &[], &[f::enable_two_batch_overlap, f::moe_a2a_backend], vec![fix]);
+            ctx.raise(&TWO_BATCH_OVERLAP, &[], &[f::enable_two_batch_overlap, f::moe_a2a_backend], vec![fix])?;
         }
     }
 
     if ctx.cfg.truthy(f::enable_quant_communications) {
         let fix = ctx.fix_remove("Drop --enable-quant-communications", f::enable_quant_communications, Applicability::Safe);
         if tp == 1 {
-            return ctx.raise(&QUANT_COMM_TP, &[], &[f::enable_quant_communications, f::tp_size], vec![fix]);
+            ctx.raise(&QUANT_COMM_TP, &[], &[f::enable_quant_communications, f::tp_size], vec![fix.clone()])?;
         }
         if dev != "npu" {
-            return ctx.raise(&QUANT_COMM_NPU, &[], &[f::enable_quant_communications], vec![fix]);
+            ctx.raise(&QUANT_COMM_NPU, &[], &[f::enable_quant_communications], vec![fix])?;
         }
     }
 
     if ctx.cfg.is(f::sampling_backend, "intel_xpu") && dev != "xpu" {
         let fix = ctx.fix_remove("Drop --sampling-backend (use the platform default)", f::sampling_backend, Applicability::Safe);
-        return ctx.raise(
+        ctx.raise(
             &SAMPLING_BACKEND_XPU,
             &[("device", &dev)],
             &[f::sampling_backend],
             vec![fix],
-        );
+        )?;
     }
 
     let grpc = ctx.cfg.get(f::grpc_port).clone();
@@ -1072,19 +1072,19 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
     if !grpc_mode && !grpc.is_none() && grpc == port {
         let next = port.as_int().map(|p| (p + 1).to_string()).unwrap_or_else(|| "30001".into());
         let fix = ctx.fix_set(format!("Serve gRPC on {next}"), f::grpc_port, &next, Applicability::Unsafe);
-        return ctx.raise(
+        ctx.raise(
             &GRPC_PORT_EQUALS_PORT,
             &[("cfg.grpc_port", &grpc.py_str()), ("cfg.port", &port.py_str())],
             &[f::grpc_port, f::port],
             vec![fix],
-        );
+        )?;
     }
 
     if let Some(l) = ctx.cfg.get(f::gc_threshold).as_list() {
         if !l.is_empty() && l.len() > 3 {
             let first: Vec<String> = l.iter().take(3).map(PyValue::py_str).collect();
             let fix = ctx.fix_set("Keep the first three thresholds", f::gc_threshold, &first.join(" "), Applicability::Unsafe);
-            return ctx.raise(&GC_THRESHOLD_LEN, &[], &[f::gc_threshold], vec![fix]);
+            ctx.raise(&GC_THRESHOLD_LEN, &[], &[f::gc_threshold], vec![fix])?;
         }
     }
 
@@ -1093,7 +1093,7 @@ pub fn check_server_args_after_lora(ctx: &mut Ctx) -> Step {
             ctx.fix_set("Log canary violations", f::kv_canary, "log", Applicability::Unsafe),
             ctx.fix_remove("Drop --kv-canary-sweep-interval", f::kv_canary_sweep_interval, Applicability::Unsafe),
         ];
-        return ctx.raise(&KV_CANARY_SWEEP, &[], &[f::kv_canary_sweep_interval, f::kv_canary], fixes);
+        ctx.raise(&KV_CANARY_SWEEP, &[], &[f::kv_canary_sweep_interval, f::kv_canary], fixes)?;
     }
 
     check_watermark_server_args(ctx, &dev)?;
@@ -1110,11 +1110,11 @@ fn check_pipeline_parallel_inline(ctx: &mut Ctx) -> Step {
             ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", f::speculative_algorithm, Applicability::Unsafe),
             ctx.fix_set("Use --pp-size 1 (keep speculative decoding)", f::pp_size, "1", Applicability::Unsafe),
         ];
-        return ctx.raise(&PP_OVERLAP_OR_SPEC, &[], &[f::speculative_algorithm, f::pp_size], fixes);
+        ctx.raise(&PP_OVERLAP_OR_SPEC, &[], &[f::speculative_algorithm, f::pp_size], fixes)?;
     }
     if !ctx.cfg.is_none(f::min_free_slots_delay) {
         let fix = ctx.fix_remove("Drop --min-free-slots-delay", f::min_free_slots_delay, Applicability::Unsafe);
-        return ctx.raise(&PP_MIN_FREE_SLOTS_DELAY_CHECK, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix]);
+        ctx.raise(&PP_MIN_FREE_SLOTS_DELAY_CHECK, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix])?;
     }
     Ok(())
 }
@@ -1130,7 +1130,7 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
         // the speculative hook refused pipeline-parallel DSPARK outside PD prefill already
         Some("DSPARK") if pp_spec => {
             let fix = ctx.fix_unset_env("Unset SGLANG_ENABLE_PP_SPEC", "SGLANG_ENABLE_PP_SPEC", Applicability::Safe);
-            return ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![fix]);
+            ctx.raise(&PP_SPEC_DSPARK, &[], &[f::speculative_algorithm, f::pp_size], vec![fix])?;
         }
         Some("DSPARK") => {}
         Some(alg) => {
@@ -1139,33 +1139,33 @@ fn check_pipeline_parallel_compat(ctx: &mut Ctx) -> Step {
                     ctx.fix_remove("Drop --speculative-algorithm (keep pipeline parallelism)", f::speculative_algorithm, Applicability::Unsafe),
                     ctx.fix_set(format!("Use --pp-size 1 (keep {alg} speculation)"), f::pp_size, "1", Applicability::Unsafe),
                 ];
-                return ctx.raise(&PP_SPEC_EAGLE_ONLY, &[], &[f::speculative_algorithm, f::pp_size], fixes);
+                ctx.raise(&PP_SPEC_EAGLE_ONLY, &[], &[f::speculative_algorithm, f::pp_size], fixes)?;
             }
             if pp_spec {
                 if !ctx.cfg.is(f::disaggregation_mode, "null") {
                     let fix = ctx.fix_remove("Drop --disaggregation-mode", f::disaggregation_mode, Applicability::Unsafe);
-                    return ctx.raise(&PP_SPEC_DISAGGREGATION, &[], &[f::disaggregation_mode, f::pp_size], vec![fix]);
+                    ctx.raise(&PP_SPEC_DISAGGREGATION, &[], &[f::disaggregation_mode, f::pp_size], vec![fix])?;
                 }
                 if ctx.cfg.truthy(f::speculative_adaptive) {
                     let fix = ctx.fix_remove("Drop --speculative-adaptive", f::speculative_adaptive, Applicability::Safe);
-                    return ctx.raise(&PP_SPEC_ADAPTIVE, &[], &[f::speculative_adaptive, f::pp_size], vec![fix]);
+                    ctx.raise(&PP_SPEC_ADAPTIVE, &[], &[f::speculative_adaptive, f::pp_size], vec![fix])?;
                 }
                 if attn_dp_enabled(ctx) {
                     let fix = ctx.fix_remove("Drop --attn-dp-size", f::attn_dp_size, Applicability::Unsafe);
-                    return ctx.raise(&PP_SPEC_ATTN_DP, &[], &[f::attn_dp_size, f::pp_size], vec![fix]);
+                    ctx.raise(&PP_SPEC_ATTN_DP, &[], &[f::attn_dp_size, f::pp_size], vec![fix])?;
                 }
             } else if !ctx.cfg.is(f::disaggregation_mode, "prefill") {
                 let fixes = vec![
                     ctx.fix_set("Use --pp-size 1", f::pp_size, "1", Applicability::Unsafe),
                     ctx.fix_remove("Drop --speculative-algorithm", f::speculative_algorithm, Applicability::Unsafe),
                 ];
-                return ctx.raise(&PP_SPEC_PREFILL_ONLY, &[], &[f::pp_size, f::speculative_algorithm], fixes);
+                ctx.raise(&PP_SPEC_PREFILL_ONLY, &[], &[f::pp_size, f::speculative_algorithm], fixes)?;
             }
         }
     }
     if !ctx.cfg.is_none(f::min_free_slots_delay) {
         let fix = ctx.fix_remove("Drop --min-free-slots-delay", f::min_free_slots_delay, Applicability::Unsafe);
-        return ctx.raise(&PP_MIN_FREE_SLOTS_DELAY, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix]);
+        ctx.raise(&PP_MIN_FREE_SLOTS_DELAY, &[], &[f::min_free_slots_delay, f::pp_size], vec![fix])?;
     }
     Ok(())
 }
@@ -1282,7 +1282,7 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
             return Ok(());
         }
         let fix = ctx.fix_set("Use the default page size (--page-size 1)", f::page_size, "1", Applicability::Safe);
-        return ctx.raise(&PAGE_SIZE_ZERO, &[], &[f::page_size], vec![fix]);
+        ctx.raise(&PAGE_SIZE_ZERO, &[], &[f::page_size], vec![fix])?;
     }
     // Attention-backend constraints (overrides._mla_backend_page_constraints, _fa4_page_constraint,
     // _intel_xpu_page_constraint) can still move page_size to 64 or 128. The generic default
@@ -1313,7 +1313,7 @@ fn check_chunked_prefill(ctx: &mut Ctx) -> Step {
         if ctx.cfg.is_explicit(f::page_size) {
             fixes.push(ctx.fix_remove("Drop --page-size (use the backend's default)", f::page_size, Applicability::Unsafe));
         }
-        return ctx.raise(&CHUNKED_PREFILL_PAGE_SIZE, &[], &[f::chunked_prefill_size, f::page_size, f::attn_dp_size], fixes);
+        ctx.raise(&CHUNKED_PREFILL_PAGE_SIZE, &[], &[f::chunked_prefill_size, f::page_size, f::attn_dp_size], fixes)?;
     }
     ctx.model_config(SITE);
     Ok(())
@@ -1406,7 +1406,7 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
     match rule.as_str() {
         "tse" => {
             if n != 4 {
-                return ctx.raise(&BUCKETS_TSE_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![default_buckets(ctx)]);
+                ctx.raise(&BUCKETS_TSE_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![default_buckets(ctx)])?;
             }
             let parsed = (
                 list.get(1).and_then(|s| py_float(s)),
@@ -1417,30 +1417,30 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
                 return ctx.raise(&BUCKETS_TSE_PARAMS, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)]);
             };
             if base.is_nan() || base <= 1.0 {
-                return ctx.raise(&BUCKETS_TSE_BASE, &[("arg_name", &arg), ("base", &float_repr(base))], &d, vec![default_buckets(ctx)]);
+                ctx.raise(&BUCKETS_TSE_BASE, &[("arg_name", &arg), ("base", &float_repr(base))], &d, vec![default_buckets(ctx)])?;
             }
             if count <= 0 {
-                return ctx.raise(&BUCKETS_TSE_COUNT, &[("arg_name", &arg), ("count", &count)], &d, vec![default_buckets(ctx)]);
+                ctx.raise(&BUCKETS_TSE_COUNT, &[("arg_name", &arg), ("count", &count)], &d, vec![default_buckets(ctx)])?;
             }
             if middle.is_nan() || middle <= 0.0 {
-                return ctx.raise(&BUCKETS_TSE_MIDDLE, &[("arg_name", &arg), ("middle", &float_repr(middle))], &d, vec![default_buckets(ctx)]);
+                ctx.raise(&BUCKETS_TSE_MIDDLE, &[("arg_name", &arg), ("middle", &float_repr(middle))], &d, vec![default_buckets(ctx)])?;
             }
         }
         "default" => {
             if n != 1 {
                 let fix = ctx.fix_set("Use the default rule alone", field, "default", Applicability::Safe);
-                return ctx.raise(&BUCKETS_DEFAULT_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![fix]);
+                ctx.raise(&BUCKETS_DEFAULT_LEN, &[("arg_name", &arg), ("len(buckets_rule)", &n)], &d, vec![fix])?;
             }
         }
         "custom" => {
             if n < 2 {
-                return ctx.raise(&BUCKETS_CUSTOM_LEN, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)]);
+                ctx.raise(&BUCKETS_CUSTOM_LEN, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)])?;
             }
             let mut values = Vec::new();
             for s in list.iter().skip(1) {
                 match py_float(s) {
                     Some(v) => values.push(v),
-                    None => return ctx.raise(&BUCKETS_CUSTOM_NUMERIC, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)]),
+                    None => ctx.raise(&BUCKETS_CUSTOM_NUMERIC, &[("arg_name", &arg)], &d, vec![default_buckets(ctx)])?,
                 }
             }
             let dup = values.iter().enumerate().any(|(i, a)| values.iter().skip(i + 1).any(|b| a == b));
@@ -1452,7 +1452,7 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
             if dup {
                 let words = custom_without(&|i, v| !values.iter().take(i).any(|w| *w == v));
                 let fixes = vec![ctx.fix_set("List each bucket value once", field, &words.join(" "), Applicability::Safe), default_buckets(ctx)];
-                return ctx.raise(&BUCKETS_CUSTOM_DUPLICATES, &[("arg_name", &arg)], &d, fixes);
+                ctx.raise(&BUCKETS_CUSTOM_DUPLICATES, &[("arg_name", &arg)], &d, fixes)?;
             }
             if !values.iter().all(|v| *v >= 0.0) {
                 let words = custom_without(&|_, v| v >= 0.0);
@@ -1461,17 +1461,17 @@ fn validate_buckets_rule(ctx: &mut Ctx, arg: &str, field: Field) -> Step {
                     fixes.push(ctx.fix_set("Drop the negative bucket values", field, &words.join(" "), Applicability::Unsafe));
                 }
                 fixes.push(default_buckets(ctx));
-                return ctx.raise(&BUCKETS_CUSTOM_NEGATIVE, &[("arg_name", &arg)], &d, fixes);
+                ctx.raise(&BUCKETS_CUSTOM_NEGATIVE, &[("arg_name", &arg)], &d, fixes)?;
             }
         }
         other => {
             let fix = ctx.fix_set("Use the default buckets", field, "default", Applicability::Unsafe);
-            return ctx.raise(
+            ctx.raise(
                 &BUCKETS_RULE_TYPE,
                 &[("arg_name", &arg), ("rule", &other)],
                 &d,
                 vec![fix],
-            );
+            )?;
         }
     }
     Ok(())
@@ -1494,7 +1494,7 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
                 ctx.fix_add_flag("Add --enable-watermark", f::enable_watermark, Applicability::Unsafe),
                 ctx.fix_remove("Drop --watermark-config", f::watermark_config, Applicability::Unsafe),
             ];
-            return ctx.raise(&WATERMARK_CONFIG_NEEDS_ENABLE, &[], &[f::watermark_config], fixes);
+            ctx.raise(&WATERMARK_CONFIG_NEEDS_ENABLE, &[], &[f::watermark_config], fixes)?;
         }
     }
     if !enabled {
@@ -1502,72 +1502,72 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
     }
     if dev != "cuda" {
         let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
-        return ctx.raise(&WATERMARK_DEVICE, &[("cfg.device", &PyValue::Str(dev.into()).repr())], &[f::device, f::enable_watermark], vec![fix]);
+        ctx.raise(&WATERMARK_DEVICE, &[("cfg.device", &PyValue::Str(dev.into()).repr())], &[f::device, f::enable_watermark], vec![fix])?;
     }
     // The fields handle_watermark_config resolved from an inline --watermark-config (it already
     // rejected malformed keys and context windows), else the dataclass defaults.
     let key = !ctx.cfg.is_none(f::watermark_key);
     let key_b = !ctx.cfg.is_none(f::watermark_key_b);
     if key_b && !key {
-        return ctx.raise(&WATERMARK_KEY_B_NEEDS_KEY, &[], &[f::watermark_config], vec![without(ctx, &["key_b"]), crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")]);
+        ctx.raise(&WATERMARK_KEY_B_NEEDS_KEY, &[], &[f::watermark_config], vec![without(ctx, &["key_b"]), crate::diagnostic::Fix::advice("Add a \"key\" to --watermark-config, or remove \"key_b\"")])?;
     }
     let mixing = ctx.cfg.float(f::watermark_mixing_probability).unwrap_or(0.5);
     if !(0.0 < mixing && mixing < 1.0) {
-        return ctx.raise(&WATERMARK_MIXING_RANGE, &[], &[f::watermark_config], vec![without(ctx, &["mixing_probability"]), crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")]);
+        ctx.raise(&WATERMARK_MIXING_RANGE, &[], &[f::watermark_config], vec![without(ctx, &["mixing_probability"]), crate::diagnostic::Fix::advice("Set \"mixing_probability\" in --watermark-config to a value between 0 and 1, e.g. 0.5")])?;
     }
     if !key_b && mixing != 0.5 {
-        return ctx.raise(&WATERMARK_MIXING_NEEDS_KEY_B, &[], &[f::watermark_config], vec![without(ctx, &["mixing_probability"]), crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")]);
+        ctx.raise(&WATERMARK_MIXING_NEEDS_KEY_B, &[], &[f::watermark_config], vec![without(ctx, &["mixing_probability"]), crate::diagnostic::Fix::advice("Remove \"mixing_probability\" from --watermark-config, or add a \"key_b\"")])?;
     }
     let max_probability = ctx.cfg.float(f::watermark_max_probability).unwrap_or(1.0);
     if !(0.0 < max_probability && max_probability <= 1.0) {
-        return ctx.raise(&WATERMARK_MAX_PROBABILITY_RANGE, &[], &[f::watermark_config], vec![without(ctx, &["max_probability"]), crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")]);
+        ctx.raise(&WATERMARK_MAX_PROBABILITY_RANGE, &[], &[f::watermark_config], vec![without(ctx, &["max_probability"]), crate::diagnostic::Fix::advice("Set \"max_probability\" in --watermark-config to a value in (0, 1], e.g. 1")])?;
     }
     if (ctx.cfg.truthy(f::watermark_default_enabled) || ctx.cfg.truthy(f::watermark_enforce_all)) && !key {
-        return ctx.raise(&WATERMARK_DEFAULTS_NEED_KEY, &[], &[f::watermark_config], vec![without(ctx, &["default_enabled", "enforce_all"]), crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")]);
+        ctx.raise(&WATERMARK_DEFAULTS_NEED_KEY, &[], &[f::watermark_config], vec![without(ctx, &["default_enabled", "enforce_all"]), crate::diagnostic::Fix::advice("Add a server \"key\" to --watermark-config")])?;
     }
     if ctx.cfg.truthy(f::enable_custom_logit_processor) {
         let fix = ctx.fix_remove("Drop --enable-custom-logit-processor", f::enable_custom_logit_processor, Applicability::Unsafe);
-        return ctx.raise(&WATERMARK_CUSTOM_LOGIT, &[], &[f::enable_custom_logit_processor], vec![fix]);
+        ctx.raise(&WATERMARK_CUSTOM_LOGIT, &[], &[f::enable_custom_logit_processor], vec![fix])?;
     }
     let sb = ctx.cfg.get(f::sampling_backend).clone();
     if let Some(s) = sb.as_str() {
         if !matches!(s, "flashinfer" | "pytorch" | "ascend" | "intel_xpu") {
-            return ctx.raise(
+            ctx.raise(
                 &WATERMARK_SAMPLING_BACKEND,
                 &[("cfg.sampling_backend", &sb.repr())],
                 &[f::sampling_backend],
                 vec![],
-            );
+            )?;
         }
     }
     if !ctx.cfg.is_none(f::dllm_algorithm) {
-        return ctx.raise(&WATERMARK_DLLM, &[], &[f::dllm_algorithm], vec![]);
+        ctx.raise(&WATERMARK_DLLM, &[], &[f::dllm_algorithm], vec![])?;
     }
     if !ctx.cfg.is(f::disaggregation_mode, "null") {
         let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
-        return ctx.raise(&WATERMARK_PD, &[], &[f::disaggregation_mode, f::enable_watermark], vec![fix]);
+        ctx.raise(&WATERMARK_PD, &[], &[f::disaggregation_mode, f::enable_watermark], vec![fix])?;
     }
     // The algorithm as the speculative hook left it (upper-cased, NEXTN -> EAGLE).
     if let Some(alg) = ctx.cfg.str(f::speculative_algorithm).map(str::to_string) {
         if !matches!(alg.as_str(), "NGRAM" | "EAGLE" | "EAGLE3") {
             let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
-            return ctx.raise(&WATERMARK_SPEC_ALGORITHM, &[("cfg.speculative_algorithm", &PyValue::Str(alg).repr())], &[f::speculative_algorithm, f::enable_watermark], vec![fix]);
+            ctx.raise(&WATERMARK_SPEC_ALGORITHM, &[("cfg.speculative_algorithm", &PyValue::Str(alg).repr())], &[f::speculative_algorithm, f::enable_watermark], vec![fix])?;
         }
         if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
             let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
-            return ctx.raise(&WATERMARK_PP_SPEC, &[], &[f::pp_size, f::enable_watermark], vec![fix]);
+            ctx.raise(&WATERMARK_PP_SPEC, &[], &[f::pp_size, f::enable_watermark], vec![fix])?;
         }
     }
     if ctx.cfg.truthy(f::speculative_use_rejection_sampling) {
         let fix = ctx.fix_remove("Drop --speculative-use-rejection-sampling", f::speculative_use_rejection_sampling, Applicability::Unsafe);
-        return ctx.raise(&WATERMARK_REJECTION_SAMPLING, &[], &[f::speculative_use_rejection_sampling], vec![fix]);
+        ctx.raise(&WATERMARK_REJECTION_SAMPLING, &[], &[f::speculative_use_rejection_sampling], vec![fix])?;
     }
     if ctx.env_bool("SGLANG_RUST_SERVER", false) {
         let fixes = vec![
             ctx.fix_unset_env("Unset SGLANG_RUST_SERVER (the Python server watermarks)", "SGLANG_RUST_SERVER", Applicability::Unsafe),
             ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe),
         ];
-        return ctx.raise(&WATERMARK_RUST_SERVER, &[], &[f::enable_watermark], fixes);
+        ctx.raise(&WATERMARK_RUST_SERVER, &[], &[f::enable_watermark], fixes)?;
     }
     Ok(())
 }
@@ -1580,7 +1580,7 @@ fn check_load_publish_args(ctx: &mut Ctx) -> Step {
     }
     if !ctx.cfg.truthy(f::kv_events_config) {
         let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
-        return ctx.raise(&LOAD_PUBLISH_NEEDS_KV_EVENTS, &[], &[f::load_publish_endpoint], vec![fix]);
+        ctx.raise(&LOAD_PUBLISH_NEEDS_KV_EVENTS, &[], &[f::load_publish_endpoint], vec![fix])?;
     }
     // KVEventsConfig.from_cli (pydantic model_validate_json): decided only for a JSON object whose
     // keys and value types surely validate; its error texts are pydantic's, not reproduced.
@@ -1602,7 +1602,7 @@ fn check_load_publish_args(ctx: &mut Ctx) -> Step {
     let endpoint = obj.get("endpoint").and_then(serde_json::Value::as_str).unwrap_or("tcp://*:5557");
     if publisher == "null" || endpoint.is_empty() {
         let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
-        return ctx.raise(&LOAD_PUBLISH_INACTIVE_PUBLISHER, &[], &[f::kv_events_config, f::load_publish_endpoint], vec![fix]);
+        ctx.raise(&LOAD_PUBLISH_INACTIVE_PUBLISHER, &[], &[f::kv_events_config, f::load_publish_endpoint], vec![fix])?;
     }
     // resolve_load_pub_range (ports, overlap with the KV range): not modelled.
     ctx.skip(site("validation_hook.check_load_publish_args", "{reason}"), NotRunReason::NotImplemented);

@@ -121,15 +121,15 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
                     fixes.push(ctx.fix_remove(format!("Remove {}", ctx.flag(field)), field, Applicability::Unsafe));
                 }
             }
-            return ctx.raise(&DSA_DCP_HISPARSE_HICACHE, &[], &[f::dcp_size, f::enable_hisparse, f::enable_hierarchical_cache], fixes);
+            ctx.raise(&DSA_DCP_HISPARSE_HICACHE, &[], &[f::dcp_size, f::enable_hisparse, f::enable_hierarchical_cache], fixes)?;
         }
         if !ctx.cfg.is(f::disaggregation_mode, "null") {
             let fixes = vec![remove_dcp(ctx)];
-            return ctx.raise(&DSA_DCP_PD, &[], &[f::dcp_size, f::disaggregation_mode], fixes);
+            ctx.raise(&DSA_DCP_PD, &[], &[f::dcp_size, f::disaggregation_mode], fixes)?;
         }
         if !matches!(ctx.cfg.get(f::speculative_eagle_topk), PyValue::None | PyValue::Int(1)) {
             let fixes = vec![ctx.fix_set("Draft one chain (--speculative-eagle-topk 1)", f::speculative_eagle_topk, "1", Applicability::Unsafe)];
-            return ctx.raise(&DSA_DCP_EAGLE_TOPK, &[], &[f::speculative_eagle_topk, f::dcp_size], fixes);
+            ctx.raise(&DSA_DCP_EAGLE_TOPK, &[], &[f::speculative_eagle_topk, f::dcp_size], fixes)?;
         }
     }
     // (No hardware profile here is an NPU or XPU.)
@@ -137,17 +137,17 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
         // SGLang 0.5.18: zigzag runs with DeepEP, interleave needs one DP rank; both on one node.
         if !ctx.cfg.is(f::cp_strategy, "zigzag") && int(ctx, f::dp_size, 1) != 1 {
             let fixes = vec![ctx.fix_remove(format!("Remove {}", ctx.flag(f::dp_size)), f::dp_size, Applicability::Unsafe)];
-            return ctx.raise(&DSA_INTERLEAVE_CP_DP, &[], &[f::dp_size, f::enable_prefill_cp], fixes);
+            ctx.raise(&DSA_INTERLEAVE_CP_DP, &[], &[f::dp_size, f::enable_prefill_cp], fixes)?;
         }
         if int(ctx, f::tp_size, 1) > 8 {
             let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
-            return ctx.raise(&DSA_CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+            ctx.raise(&DSA_CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes)?;
         }
     } else if ctx.cfg.truthy(f::enable_prefill_cp) {
         crate::rules::shared::model_override_base::context_parallel_attn_dp_size(ctx)?;
         if int(ctx, f::tp_size, 1) > 8 {
             let fixes = vec![ctx.fix_remove("Remove --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
-            return ctx.raise(&DSA_CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes);
+            ctx.raise(&DSA_CP_SINGLE_MACHINE, &[], &[f::tp_size, f::enable_prefill_cp], fixes)?;
         }
     }
     if wants_dcp {

@@ -142,11 +142,11 @@ fn validate_expert_remap(ctx: &mut Ctx, arch: &str) -> crate::rules::Step {
     let use_routed = |ctx: &Ctx| ctx.fix_set("Use --moe-runner-backend flashinfer_trtllm_routed", f::moe_runner_backend, "flashinfer_trtllm_routed", Applicability::Unsafe);
     if ctx.cfg.is(f::moe_runner_backend, "flashinfer_trtllm") {
         let fixes = vec![use_routed(ctx)];
-        return ctx.raise(&EXPERT_REMAP_TRTLLM, &[], &[f::moe_runner_backend, f::enable_eplb, f::ep_num_redundant_experts, f::init_expert_location], fixes);
+        ctx.raise(&EXPERT_REMAP_TRTLLM, &[], &[f::moe_runner_backend, f::enable_eplb, f::ep_num_redundant_experts, f::init_expert_location], fixes)?;
     }
     if ctx.cfg.truthy(f::enable_eplb) && ctx.cfg.is(f::moe_runner_backend, "flashinfer_cutedsl") && ctx.cfg.is(f::moe_a2a_backend, "none") {
         let fixes = vec![use_routed(ctx)];
-        return ctx.raise(&EPLB_CUTEDSL_NO_A2A, &[], &[f::moe_runner_backend, f::enable_eplb], fixes);
+        ctx.raise(&EPLB_CUTEDSL_NO_A2A, &[], &[f::moe_runner_backend, f::enable_eplb], fixes)?;
     }
     if arch == "NemotronHPuzzleForCausalLM" {
         // `hf_config.block_configs`' routed expert counts
