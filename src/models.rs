@@ -633,13 +633,17 @@ impl Catalog {
                 return Some(known((k, e), if exact { How::Exact } else { How::CaseInsensitive }));
             }
         }
-        // HF cache: …/models--org--name/snapshots/<sha>/…
+        // HF cache: …/models--org--name/snapshots/<sha>/…; a model the catalog lacks is inferred
+        // from that folder's name, not from the snapshot's hash.
+        let base = path.rsplit('/').next().unwrap_or(path);
         if let Some(folder) = path.split('/').find_map(|c| c.strip_prefix("models--")) {
             if let Some((k, e, _)) = dashed_to_hub_id(folder).and_then(|id| self.exact_or_case(&id)) {
                 return Some(known((k, e), How::HfCachePath));
             }
+            if let Some((_, name)) = folder.split_once("--").filter(|(_, name)| !name.is_empty()) {
+                return self.infer(name);
+            }
         }
-        let base = path.rsplit('/').next().unwrap_or(path);
         if let Some((org, name)) = base.split_once("__") {
             if let Some((k, e, _)) = self.exact_or_case(&format!("{org}/{name}")) {
                 return Some(known((k, e), How::OrgDoubleUnderscore));

@@ -44,6 +44,11 @@ fn a_hugging_face_cache_path_names_its_model() {
     let path = "/root/.cache/huggingface/hub/models--zai-org--GLM-5.1-FP8/snapshots/0123abcd/";
     let r = catalog().lookup(path).unwrap();
     assert_eq!((r.hub_id, &r.how), ("zai-org/GLM-5.1-FP8", &How::HfCachePath));
+    // a variant the catalog lacks is inferred from the cache folder's name (not the snapshot's)
+    let path = "/data/hub/models--Qwen--Qwen3-Coder-480B-A35B-Instruct-FP8/snapshots/d27784dcbed3a08de523dd74fadff2deb6fedc6b";
+    let r = catalog().lookup(path).unwrap();
+    assert_eq!(r.how, How::Inferred { family: "Qwen/Qwen3-Coder-480B-A35B-Instruct".into() });
+    assert!(catalog().lookup("/data/hub/models--no-org--NoSuchModel-7B/snapshots/abc").is_none());
 }
 
 #[test]
