@@ -4,7 +4,8 @@
 //!
 //! Everything past the first check depends on the model's first architecture: the supported
 //! list and the generic checks are run with it; Muse Spark's own needs (TP/EP, quantization,
-//! MoE backends, MegaMoE token budget) are reported as not run.
+//! MoE backends, the NVFP4 dispatch variable, the MegaMoE token budget, PP and prefill graph)
+//! are reported as not run: no Muse Spark config was found in public.
 
 use super::{Ctx, Rule};
 use crate::diagnostic::Applicability;
@@ -153,12 +154,49 @@ pub fn handle_layernorm_sp(ctx: &mut Ctx) -> Step {
     if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
         ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with pipeline"));
     }
-    if megamoe {
-        // Muse Spark's MegaMoE prefill: mixed chunks, token budget, PP, breakable prefill graph.
-        if ctx.cfg.truthy(f::enable_mixed_chunk) {
-            ctx.model_config(site("layernorm_sp_hook.handle_layernorm_sp", "--enable-megamoe-for-layernorm-sp is incompatible with --enable-mixed-chunk"));
-        }
-        ctx.model_config(site("layernorm_sp_hook.validate_muse_megamoe_token_budget", "Muse MegaMoE needs {per_rank} tokens per rank"));
-    }
+    muse_spark_checks_not_run(ctx, megamoe);
     Ok(())
+}
+
+/// Muse Spark's own checks (`validate_layernorm_sp`'s Muse arm, then `handle_layernorm_sp`'s),
+/// each where the command's flags would let it fire: no Muse Spark config was found in public
+/// (none in the catalog or the recorder's models), so no recorded verdict backs a replay of
+/// them, and they are reported as not run.
+fn muse_spark_checks_not_run(ctx: &mut Ctx, megamoe: bool) {
+    let (tp, ep) = (ctx.cfg.int(f::tp_size), ctx.cfg.int(f::ep_size));
+    if !matches!((tp, ep), (Some(4), Some(4)) | (Some(8), Some(8))) {
+        ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "Muse Spark --enable-layernorm-sp requires TP4/EP4 or TP8/EP8"));
+    }
+    let quantization = ctx.cfg.str(f::quantization);
+    if quantization != Some("modelopt_fp4") && !(quantization.is_none() && megamoe) {
+        ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "Muse Spark --enable-layernorm-sp requires serialized NVFP4 weights"));
+    }
+    let a2a_flashinfer = ctx.cfg.is(f::moe_a2a_backend, "flashinfer");
+    if megamoe && !a2a_flashinfer && !ctx.cfg.is(f::moe_a2a_backend, "none") {
+        ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "Muse MegaMoE prefill requires --moe-a2a-backend none or flashinfer"));
+    }
+    if !megamoe && !a2a_flashinfer {
+        ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "Muse Spark --enable-layernorm-sp requires --moe-a2a-backend flashinfer."));
+    }
+    if !ctx.cfg.is(f::moe_runner_backend, "flashinfer_trtllm") {
+        ctx.model_config(site("layernorm_sp_hook.validate_layernorm_sp", "Muse Spark --enable-layernorm-sp requires --moe-runner-backend flashinfer_trtllm."));
+    }
+    if !megamoe {
+        // SGLANG_MOE_NVFP4_DISPATCH may also be set by moe_hook (ModelOpt FP4 over FlashInfer A2A).
+        ctx.model_config(site("layernorm_sp_hook.handle_layernorm_sp", "Muse Spark --enable-layernorm-sp requires SGLANG_MOE_NVFP4_DISPATCH=0"));
+        return;
+    }
+    // Muse Spark's MegaMoE prefill: mixed chunks, token budget, PP, breakable prefill graph.
+    if ctx.cfg.truthy(f::enable_mixed_chunk) {
+        ctx.model_config(site("layernorm_sp_hook.handle_layernorm_sp", "--enable-megamoe-for-layernorm-sp is incompatible with --enable-mixed-chunk"));
+    }
+    ctx.model_config(site("layernorm_sp_hook.validate_muse_megamoe_token_budget", "Muse MegaMoE needs {per_rank} tokens per rank"));
+    if ctx.cfg.int(f::pp_size) != Some(1) {
+        ctx.model_config(site("layernorm_sp_hook.handle_layernorm_sp", "Muse MegaMoE LayerNorm SP requires pipeline parallel size 1."));
+    }
+    // The breakable prefill graph (the CUDA default): its bucket sizes are resolved later.
+    if !ctx.cfg.int(f::chunked_prefill_size).is_some_and(|n| n > 0) {
+        ctx.model_config(site("layernorm_sp_hook.handle_layernorm_sp", "Muse MegaMoE breakable prefill requires a positive --chunked-prefill-size"));
+    }
+    ctx.model_config(site("layernorm_sp_hook.handle_layernorm_sp", "Muse MegaMoE breakable prefill requires the largest prefill capture bucket"));
 }
