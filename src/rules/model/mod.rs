@@ -437,6 +437,13 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
             }
         }
     }
+    // Providers not replayed whose checks read the command's flags: not run where they could fire.
+    match arch {
+        "MiniCPMForCausalLM" | "MiniCPMSALAForCausalLM" => overrides::minicpm::checks_not_run(ctx),
+        "Ernie4_5_VLMoeForConditionalGeneration" => overrides::ernie45_vl::checks_not_run(ctx),
+        "MossVLForConditionalGeneration" => overrides::moss_vl::checks_not_run(ctx),
+        _ => {}
+    }
     // SGLang 0.5.18's providers this build does not replay whole: the attention backend they
     // declare, where it is known (readers from here on see it through the declaration stash).
     if ctx.release.version == "0.5.18" && overrides::modelled(ctx.release.version, arch).is_none() {
@@ -474,6 +481,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     } else if arch == "GptOssForCausalLM" {
         gpt_oss(ctx)?;
     } else if arch == "MiMoV2ForCausalLM" && !ctx.cfg.truthy(f::encoder_only) {
+        // `get_mimo_v2_fused_qkv_expected_tp_size(hf_config)`: the checkpoint's attention
+        // projection layout (and KV heads) decide; they are not among the model's facts.
+        ctx.skip(site("configs.model_config.get_mimo_v2_fused_qkv_expected_tp_size", "MiMoV2 hf_config has unsupported attention_projection_layout"), NotRunReason::NotImplemented);
+        ctx.skip(site("configs.model_config.get_mimo_v2_fused_qkv_expected_tp_size", "MiMoV2 hf_config has attention_projection_layout='fused_qkv' but num_key_value_heads is missing"), NotRunReason::NotImplemented);
         ctx.skip(site("model_hook.handle_model_specific_adjustments", "MiMoV2ForCausalLM requires effective attention TP"), NotRunReason::NotImplemented);
         return Ok(());
     } else if matches!(arch, "Llama4ForConditionalGeneration" | "Llama4ForCausalLM") && !ctx.cfg.is(f::device, "cpu") {
@@ -900,6 +911,10 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     if ctx.cfg.truthy(f::enable_prefill_cp) {
         ctx.model_config(site("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"));
     }
+    // The override providers of MiniCPM, ERNIE 4.5 VL and Moss-VL.
+    overrides::minicpm::checks_not_run(ctx);
+    overrides::ernie45_vl::checks_not_run(ctx);
+    overrides::moss_vl::checks_not_run(ctx);
     // (MiMoV2's fused-QKV attention TP check and the HRM-Text / EmbeddingGemma / multimodal
     // adjustments are reached by those architectures only, on any flags.)
     // `auto` is decided by the architecture; an explicit strategy needs mamba state.

@@ -3,7 +3,8 @@
 //! returns the values it declares for the command and model (`handle_model_specific_adjustments`
 //! collects them; later readers see them), or None where it reads something not known here; a
 //! provider that raises returns `Err(Raised)`.
-//! Only the providers listed in [`modelled`] are replayed.
+//! Only the providers listed in [`modelled`] are replayed; of some others (`minicpm`,
+//! `ernie45_vl`, `moss_vl`) the checks are reported as not run (`checks_not_run`).
 
 use crate::fields::Field;
 use crate::pyvalue::PyValue;
@@ -11,11 +12,14 @@ use crate::rules::{Ctx, Raised};
 
 pub mod deepseek_v2;
 pub mod deepseek_v4;
+pub mod ernie45_vl;
 pub mod gemma4;
 pub mod kimi_k3;
 pub mod llama4;
+pub mod minicpm;
 pub mod minimax_m2;
 pub mod minimax_m3;
+pub mod moss_vl;
 pub mod nemotron_h;
 pub mod qwen3_moe;
 
