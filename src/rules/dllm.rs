@@ -151,11 +151,21 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     }
     ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
     if algorithm == "JointThresholdInDel" {
+        // The checkpoint's delete / split token IDs (or --json-model-override-args') against its
+        // vocabulary and mask token.
         ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel is not supported for checkpoint"));
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be an integer token ID"));
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be within the model vocabulary"));
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel token IDs must be distinct"));
     }
     if !ctx.cfg.is_none(f::dllm_algorithm_config) {
-        // The YAML file is read on the serving machine.
+        // The YAML file is read on the serving machine, and may override the block size that
+        // LLaDA2's expert routing needs to match the checkpoint's.
         ctx.skip(site("dllm.config.DllmConfig.from_server_args", "The dLLM algorithm config must be a YAML mapping"), NotRunReason::Files);
+        ctx.skip(site("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"), NotRunReason::Files);
+    } else {
+        // The release's block size for the architecture against the checkpoint's own.
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"));
     }
     ctx.cfg.mark_unknown(f::page_size);
     // When the model is a diffusion LM (else SGLang raised above), these follow from the flags;
