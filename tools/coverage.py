@@ -129,6 +129,19 @@ NOT_CHECKED = {
     "validation_hook.validate_mps_model_config#1": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_mps_model_config#2": "Apple MPS platform only; no hardware profile models a Mac",
     "validation_hook.validate_mps_model_config#3": "Apple MPS platform only; no hardware profile models a Mac",
+    # model-dependent sites outside the in-scope modules
+    "model_hook.handle_model_specific_adjustments#1": "Ascend NPU platform only (get_platform().is_npu); no hardware profile models one",
+    "configs.model_config.get_dsa_index_head_dim#1": "an internal invariant: on the launch path it is called from ModelConfig's MLA set-up for DSA models only (is_deepseek_dsa)",
+    "configs.model_config.get_dsa_index_topk#1": "an internal invariant: on the launch path it is called from model_hook's DeepSeek-family branch for DSA models only (is_deepseek_dsa)",
+    "configs.model_config.get_hybrid_layer_ids#1": "decided by the checkpoint's config alone (an Inkling config listing a local layer twice), whatever the command; no Inkling config is in the catalog or among the recorder's models",
+    "configs.model_config.get_hybrid_layer_ids#2": "decided by the checkpoint's config alone (an Inkling local layer id outside the model's layers), whatever the command; no Inkling config is in the catalog or among the recorder's models",
+    "configs.model_config.ModelConfig.get_total_num_kv_heads#1": "decided by the checkpoint's config alone (a nemotron-nas / DeciLM config whose every attention block is a no-op), whatever the command; no nemotron-nas config is in the catalog or among the recorder's models",
+    "configs.model_config.ModelConfig.get_total_num_kv_heads#2": "decided by the checkpoint's config alone (a nemotron-nas / DeciLM config whose attention blocks group their heads differently), whatever the command; no nemotron-nas config is in the catalog or among the recorder's models, so SGLang's refusal cannot be recorded",
+    "utils.hf_transformers.common.get_hf_text_config#1": "decided by the checkpoint's config alone (an llm_config without num_attention_heads), whatever the command; every catalog model passes it (the catalog is built by SGLang's own ModelConfig)",
+    "utils.hf_transformers.common.get_hf_text_config#2": "decided by the checkpoint's config alone (a text_config without num_attention_heads), whatever the command; every catalog model passes it (the catalog is built by SGLang's own ModelConfig)",
+    "model_loader.utils.resolve_transformers_arch#1": "reached only from the multimodal feature transport's CUDA VMM probe: a multi-node GB200/GB300 MNNVL machine with an IMEX channel mounted (/dev/nvidia-caps-imex-channels/channel0 on the serving machine), then the installed Transformers' model classes and the checkpoint's remote code (auto_map)",
+    "model_loader.utils.resolve_transformers_arch#2": "reached only from the multimodal feature transport's CUDA VMM probe: a multi-node GB200/GB300 MNNVL machine with an IMEX channel mounted (/dev/nvidia-caps-imex-channels/channel0 on the serving machine), then loading the checkpoint's remote code (auto_map)",
+    "model_loader.utils.resolve_transformers_arch#3": "reached only from the multimodal feature transport's CUDA VMM probe: a multi-node GB200/GB300 MNNVL machine with an IMEX channel mounted (/dev/nvidia-caps-imex-channels/channel0 on the serving machine), then the Transformers implementation's own backend-compatibility flag",
 }
 
 # In-scope sites checked outside the rule tables whose message cannot be found by its text.
