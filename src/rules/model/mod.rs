@@ -442,6 +442,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         "MiniCPMForCausalLM" | "MiniCPMSALAForCausalLM" => overrides::minicpm::checks_not_run(ctx),
         "Ernie4_5_VLMoeForConditionalGeneration" => overrides::ernie45_vl::checks_not_run(ctx),
         "MossVLForConditionalGeneration" => overrides::moss_vl::checks_not_run(ctx),
+        "IQuestQ1ForCausalLM" | "IQuestQ1MTP" => overrides::iquest_q1::checks_not_run(ctx),
+        "Qwen4ExpForConditionalGeneration" => overrides::qwen4_exp::checks_not_run(ctx),
         _ => {}
     }
     // SGLang 0.5.18's providers this build does not replay whole: the attention backend they
@@ -911,10 +913,12 @@ fn unknown_model_checks(ctx: &mut Ctx) {
     if ctx.cfg.truthy(f::enable_prefill_cp) {
         ctx.model_config(site("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"));
     }
-    // The override providers of MiniCPM, ERNIE 4.5 VL and Moss-VL.
+    // The override providers of MiniCPM, ERNIE 4.5 VL, Moss-VL, IQuest Q1 and Qwen4-Exp.
     overrides::minicpm::checks_not_run(ctx);
     overrides::ernie45_vl::checks_not_run(ctx);
     overrides::moss_vl::checks_not_run(ctx);
+    overrides::iquest_q1::checks_not_run(ctx);
+    overrides::qwen4_exp::checks_not_run(ctx);
     // (MiMoV2's fused-QKV attention TP check and the HRM-Text / EmbeddingGemma / multimodal
     // adjustments are reached by those architectures only, on any flags.)
     // `auto` is decided by the architecture; an explicit strategy needs mamba state.

@@ -4,7 +4,8 @@
 //! collects them; later readers see them), or None where it reads something not known here; a
 //! provider that raises returns `Err(Raised)`.
 //! Only the providers listed in [`modelled`] are replayed; of some others (`minicpm`,
-//! `ernie45_vl`, `moss_vl`) the checks are reported as not run (`checks_not_run`).
+//! `ernie45_vl`, `moss_vl`, `iquest_q1`, `qwen4_exp`) the checks are reported as not run
+//! (`checks_not_run`).
 
 use crate::fields::Field;
 use crate::pyvalue::PyValue;
@@ -14,6 +15,7 @@ pub mod deepseek_v2;
 pub mod deepseek_v4;
 pub mod ernie45_vl;
 pub mod gemma4;
+pub mod iquest_q1;
 pub mod kimi_k3;
 pub mod llama4;
 pub mod minicpm;
@@ -22,6 +24,7 @@ pub mod minimax_m3;
 pub mod moss_vl;
 pub mod nemotron_h;
 pub mod qwen3_moe;
+pub mod qwen4_exp;
 
 /// What a provider declares: `(field, value)` in its order.
 pub type Declarations = Vec<(Field, PyValue)>;
