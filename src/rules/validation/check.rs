@@ -609,8 +609,8 @@ pub static WATERMARK_DLLM: Rule = Rule {
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with diffusion"),
     explanation: "Diffusion LLM decoding does not sample token by token, so the watermark cannot be applied.",
     flags: &["--enable-watermark", "--dllm-algorithm"],
-    example_bad: ex!(""),
-    example_good: ex!(""),
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --enable-watermark"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence"),
 };
 pub static WATERMARK_PD: Rule = Rule {
     code: "VAL071",
@@ -1541,7 +1541,8 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
         }
     }
     if !ctx.cfg.is_none(f::dllm_algorithm) {
-        ctx.raise(&WATERMARK_DLLM, &[], &[f::dllm_algorithm], vec![])?;
+        let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
+        ctx.raise(&WATERMARK_DLLM, &[], &[f::dllm_algorithm, f::enable_watermark], vec![fix])?;
     }
     if !ctx.cfg.is(f::disaggregation_mode, "null") {
         let fix = ctx.fix_remove("Drop --enable-watermark", f::enable_watermark, Applicability::Unsafe);
