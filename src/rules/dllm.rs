@@ -44,8 +44,8 @@ pub static TRITON_ON_AMD: Rule = Rule {
     sglang: warns("overrides._dllm_attention_backend", "Attention backend is set to triton for diffusion LLM"),
     explanation: "On AMD GPUs diffusion-LM inference runs on the triton (or aiter) attention backend, so SGLang switches to triton.",
     flags: &["--dllm-algorithm", "--attention-backend"],
-    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer"),
-    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton"),
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend triton"),
 };
 
 pub static FLASHINFER_FOR_GRAPHS: Rule = Rule {
@@ -54,8 +54,8 @@ pub static FLASHINFER_FOR_GRAPHS: Rule = Rule {
     sglang: warns("overrides._dllm_attention_backend", "Attention backend is set to flashinfer because"),
     explanation: "With decode CUDA graphs on, diffusion-LM inference on NVIDIA GPUs runs on the flashinfer attention backend, so SGLang switches to it. Pass --attention-backend flashinfer, or disable decode CUDA graphs.",
     flags: &["--dllm-algorithm", "--attention-backend"],
-    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton"),
-    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer"),
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend triton"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer"),
 };
 
 pub static GRAPHS_OFF_ON_AMD: Rule = Rule {
@@ -65,8 +65,8 @@ pub static GRAPHS_OFF_ON_AMD: Rule = Rule {
     explanation: "Diffusion-LM inference does not capture CUDA graphs on AMD GPUs; SGLang disables them for decode and prefill.",
     flags: &["--dllm-algorithm"],
     // With a chunk size given: on MI300X the prefill graph sizes otherwise depend on the model.
-    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton --chunked-prefill-size 4096"),
-    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend triton --chunked-prefill-size 4096 --cuda-graph-backend-decode disabled --cuda-graph-backend-prefill disabled"),
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend triton --chunked-prefill-size 4096"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend triton --chunked-prefill-size 4096 --cuda-graph-backend-decode disabled --cuda-graph-backend-prefill disabled"),
 };
 
 pub static OVERLAP_OFF: Rule = Rule {
@@ -75,8 +75,8 @@ pub static OVERLAP_OFF: Rule = Rule {
     sglang: warns("overrides._dllm_overlap_disable", "Overlap schedule is disabled because of using diffusion"),
     explanation: "Diffusion-LM inference does not use the overlap scheduler; SGLang turns it off. Pass --disable-overlap-schedule to say so.",
     flags: &["--dllm-algorithm", "--disable-overlap-schedule"],
-    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer"),
-    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm LowConfidence --attention-backend flashinfer --disable-overlap-schedule"),
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer --disable-overlap-schedule"),
 };
 
 pub static NOT_A_DIFFUSION_MODEL: Rule = Rule {
