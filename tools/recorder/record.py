@@ -143,6 +143,12 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
         with open(os.path.join(HERE, "models", hub[hub_id], "config.json")) as f:
             return any(a.endswith("DraftModel") for a in json.load(f).get("architectures") or [])
 
+    def needs_own_code(hub_id: str) -> bool:
+        # A config served with its configuration_*.py (a model type only its own code knows:
+        # SDAR) loads only with --trust-remote-code; it stands in for no command without it.
+        return any(n.startswith("configuration_") for n in os.listdir(os.path.join(HERE, "models", hub[hub_id])))
+
+    trusts_remote_code = "--trust-remote-code" in argv
     quantized_by_flag = any(a == "--quantization" or a.startswith("--quantization=") for a in argv)
     argv, used, unmap = list(argv), {}, {}
     for i, a in enumerate(list(argv)):
@@ -159,7 +165,8 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
         quant = ("fp8", "fp4", "awq", "gptq", "int4", "int8", "w8a8", "w4a8")
         wanted = [q for q in quant if q in path.lower()]
         names = {h.split("/")[-1].lower(): h for h in hub
-                 if (wanted or not any(q in h.lower() for q in quant)) and (is_draft_flag(flag) or not draft_only(h))}
+                 if (wanted or not any(q in h.lower() for q in quant)) and (is_draft_flag(flag) or not draft_only(h))
+                 and (trusts_remote_code or not needs_own_code(h))}
         best = difflib.get_close_matches(path.rstrip("/").split("/")[-1].lower(), list(names), n=1, cutoff=0.0)
         hub_id = names[best[0]] if best else "meta-llama/Llama-3.1-8B-Instruct"
         local = os.path.join(case_dir, path.lstrip("/")) if path.startswith("/") else os.path.join(scratch, path)
