@@ -391,6 +391,45 @@ pub struct ModelLists {
     /// class's name.
     #[serde(default)]
     pub text_configs_without_num_attention_heads: BTreeMap<String, String>,
+    /// The attention-backend fields (`attention_backend`, `prefill_attention_backend`,
+    /// `decode_attention_backend`, `speculative_draft_attention_backend`) the override providers
+    /// registered for each architecture may declare; the substrings of the predicate-keyed
+    /// providers that declare one.
+    #[serde(default)]
+    pub model_override_attention_fields: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub model_override_attention_substrings: Vec<String>,
+    /// `overrides._FLASHINFER_ALLREDUCE_FUSION_ARCHS`.
+    #[serde(default)]
+    pub flashinfer_allreduce_fusion_architectures: Vec<String>,
+    /// `DETERMINISTIC_ATTENTION_BACKEND_CHOICES` and `RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`
+    /// as the source writes them.
+    #[serde(default)]
+    pub deterministic_attention_backend_choices: Vec<String>,
+    #[serde(default)]
+    pub radix_supported_deterministic_attention_backends: Vec<String>,
+    /// The DeepSeek architectures of `overrides._deterministic_is_deepseek_model` and of
+    /// `handle_deterministic_inference`'s own list.
+    #[serde(default)]
+    pub deterministic_deepseek_pass_architectures: Vec<String>,
+    #[serde(default)]
+    pub deterministic_deepseek_handler_architectures: Vec<String>,
+    /// `ModelConfig`'s `SWA_SINK_ARCHS`; None in a release without it (its
+    /// `_detect_attention_sinks` decides otherwise).
+    #[serde(default)]
+    pub swa_sink_architectures: Option<Vec<String>>,
+    /// Every architecture a branch of the model-specific step names (the DeepSeek family's too).
+    #[serde(default)]
+    pub model_specific_branch_architectures: Vec<String>,
+    /// `_handle_eagle_family`'s MTP targets whose draft defaults to their own checkpoint.
+    #[serde(default)]
+    pub eagle_self_draft_architectures: Vec<String>,
+    /// `resolve_candidate_steps_from_config()` on `DEFAULT_ADAPTIVE_CONFIG`.
+    #[serde(default)]
+    pub adaptive_candidate_steps: Vec<i64>,
+    /// `handle_kv4_compatibility`'s backend lists, by name (`KV4_ATTENTION_MLA_BACKEND_CHOICES`, ...).
+    #[serde(default)]
+    pub kv4_backend_choices: BTreeMap<String, Vec<String>>,
 }
 
 /// One registration of quantization methods: unconditional (`when` None) or under the
@@ -410,6 +449,24 @@ impl ModelLists {
         }
         let listed = |list: &[String]| list.iter().any(|t| t == model_type);
         Some(listed(&self.transformers_config_model_types) || listed(&self.sglang_config_model_types))
+    }
+
+    /// Whether SGLang's override providers for `architecture` may declare `field` (one of the
+    /// attention-backend fields; the predicate-keyed providers declare the base backend).
+    pub fn override_declares(&self, architecture: &str, field: &str) -> bool {
+        self.model_override_attention_fields.get(architecture).is_some_and(|fields| fields.iter().any(|f| f == field))
+            || (field == "attention_backend" && self.model_override_attention_substrings.iter().any(|s| architecture.contains(s.as_str())))
+    }
+
+    /// Whether SGLang's override providers for `architecture` may pick an attention backend
+    /// (the base, prefill or decode one).
+    pub fn override_picks_attention_backend(&self, architecture: &str) -> bool {
+        ["attention_backend", "prefill_attention_backend", "decode_attention_backend"].iter().any(|f| self.override_declares(architecture, f))
+    }
+
+    /// Whether `list` names `architecture`.
+    pub fn names(list: &[String], architecture: &str) -> bool {
+        list.iter().any(|a| a == architecture)
     }
 
     /// Whether SGLang registers an override provider for `architecture`.
@@ -1282,5 +1339,52 @@ mod tests {
         assert!(has(&new.deepseek_family_hook_architectures, "Glm5NextForConditionalGeneration"));
         assert!(!has(&old.deepseek_family_hook_architectures, "Glm5NextForConditionalGeneration"));
         assert!(!has(&old.deepseek_family_override_architectures, "HYV4ForCausalLM"));
+    }
+
+    #[test]
+    fn the_hook_lists_are_each_releases_own() {
+        // (read from each release's source by tools/build_catalog.py --lists-only)
+        let (old, new) = (builtin_lists("0.5.18").unwrap(), builtin_lists("0.5.23").unwrap());
+        let has = |l: &Vec<String>, a: &str| l.iter().any(|x| x == a);
+        // intel_xpu joined the deterministic backends after 0.5.18
+        assert!(has(&new.deterministic_attention_backend_choices, "intel_xpu"));
+        assert!(!has(&old.deterministic_attention_backend_choices, "intel_xpu"));
+        assert!(has(&old.deterministic_attention_backend_choices, "flashinfer"));
+        // the handler's DeepSeek list adds GLM-5-Next to the pass's in 0.5.23 only
+        for lists in [old, new] {
+            assert!(has(&lists.deterministic_deepseek_pass_architectures, "DeepseekV2ForCausalLM"));
+            assert!(!has(&lists.deterministic_deepseek_pass_architectures, "Glm5NextForConditionalGeneration"));
+        }
+        assert!(has(&new.deterministic_deepseek_handler_architectures, "Glm5NextForConditionalGeneration"));
+        assert!(!has(&old.deterministic_deepseek_handler_architectures, "Glm5NextForConditionalGeneration"));
+        // SWA_SINK_ARCHS came after 0.5.18
+        assert!(new.swa_sink_architectures.as_ref().is_some_and(|l| has(l, "IQuestQ1MTP")));
+        assert!(old.swa_sink_architectures.is_none());
+        // 0.5.18's Exaone provider declares no attention backend; its step3p predicate spans two lines
+        assert!(new.override_declares("Exaone4ForCausalLM", "attention_backend"));
+        assert!(!old.override_declares("Exaone4ForCausalLM", "attention_backend"));
+        assert!(!old.override_declares("NemotronHForCausalLM", "speculative_draft_attention_backend"));
+        assert!(new.override_declares("NemotronHForCausalLM", "speculative_draft_attention_backend"));
+        for lists in [old, new] {
+            assert!(lists.override_picks_attention_backend("Step3p7ForConditionalGeneration"));
+            assert!(lists.override_picks_attention_backend("MossVLForConditionalGeneration"));
+            assert!(!lists.override_picks_attention_backend("LlamaForCausalLM"));
+        }
+        // HYV4 and Qwen4-Exp draft with their own checkpoint after 0.5.18
+        assert!(has(&new.eagle_self_draft_architectures, "HYV4ForCausalLM"));
+        assert!(!has(&old.eagle_self_draft_architectures, "HYV4ForCausalLM"));
+        assert!(has(&old.eagle_self_draft_architectures, "HYV3ForCausalLM"));
+        // DEFAULT_ADAPTIVE_CONFIG: 0.5.18's has no 5-step tier
+        assert_eq!(new.adaptive_candidate_steps, [0, 1, 3, 5, 7]);
+        assert_eq!(old.adaptive_candidate_steps, [0, 1, 3, 7]);
+        // the AllReduce fusion pass named Qwen4-Exp after 0.5.18; 0.5.18's step has a NemotronH branch
+        assert!(has(&new.flashinfer_allreduce_fusion_architectures, "Qwen4ExpForConditionalGeneration"));
+        assert!(!has(&old.flashinfer_allreduce_fusion_architectures, "Qwen4ExpForConditionalGeneration"));
+        assert!(has(&old.model_specific_branch_architectures, "NemotronHForCausalLM"));
+        assert!(!has(&new.model_specific_branch_architectures, "NemotronHForCausalLM"));
+        // cutlass_mla left the KV4 MLA lists after 0.5.18
+        let mla = |l: &ModelLists| l.kv4_backend_choices.get("KV4_ATTENTION_MLA_BACKEND_CHOICES").cloned().unwrap_or_default();
+        assert!(has(&mla(old), "cutlass_mla"));
+        assert!(!has(&mla(new), "cutlass_mla") && has(&mla(new), "trtllm_mla"));
     }
 }

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import inspect
 import json
 import os
 import re
@@ -34,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -457,6 +459,62 @@ def _strings_in(node) -> list:
     return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
+def function_def(module, name: str):
+    """The definition of `name` (a function or method) in `module`'s source."""
+    tree = ast.parse(open(module.__file__).read())
+    found = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    assert found is not None, f"{name} not found in {module.__name__}"
+    return found
+
+
+def in_list_naming(module, function: str, member: str) -> list:
+    """The strings of the `... in [...]` lists in `function` that name `member` (none: an error)."""
+    found = [s for node in ast.walk(function_def(module, function))
+             if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+             and isinstance(node.comparators[0], (ast.List, ast.Tuple)) and member in _strings_in(node.comparators[0])
+             for s in _strings_in(node.comparators[0])]
+    assert found, f"no list naming {member} in {module.__name__}.{function}"
+    return found
+
+
+def module_literal(module, name: str):
+    """The value a module-level assignment of `name` writes (as the source writes it)."""
+    tree = ast.parse(open(module.__file__).read())
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == name:
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{name} not found in {module.__name__}")
+
+
+ATTENTION_BACKEND_FIELDS = ("attention_backend", "prefill_attention_backend", "decode_attention_backend",
+                            "speculative_draft_attention_backend")
+
+
+def declared_attention_fields(fn) -> set:
+    """The attention-backend fields a model override provider may declare: the string keys of
+    the dicts it builds (`{"attention_backend": ...}`, `overrides["attention_backend"] = ...`)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys.update(k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.slice, ast.Constant):
+            keys.add(node.slice.value)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
+            keys.update(k.arg for k in node.keywords if k.arg)
+    return keys & set(ATTENTION_BACKEND_FIELDS)
+
+
+def predicate_substrings(fn) -> list:
+    """The strings of the `register_model_override_predicate(lambda arch: ...)` decorating `fn`."""
+    found = []
+    for deco in function_def(sys.modules[fn.__module__], fn.__name__).decorator_list:
+        if isinstance(deco, ast.Call) and ast.unparse(deco.func).endswith("register_model_override_predicate"):
+            found.extend(_strings_in(deco.args[0]))
+    return found
+
+
 def release_lists(sglang_dir: str) -> dict:
     """SGLang's hard-coded architecture lists, read from the release's source (AST) and modules."""
     mc_path = os.path.join(sglang_dir, "srt", "configs", "model_config.py")
@@ -537,7 +595,6 @@ def release_lists(sglang_dir: str) -> dict:
     # one, by name, and the substrings the predicate-keyed ones match.
     # (before the hook modules, 0.5.18, the registry is overrides.py's own)
     import importlib
-    import inspect
     import sglang.srt.arg_groups.overrides  # noqa: F401  (registers the providers)
     try:
         B = importlib.import_module("sglang.srt.arg_groups.model_override_base")
@@ -552,13 +609,26 @@ def release_lists(sglang_dir: str) -> dict:
     lists["mamba_radix_cache_architectures"] = sorted(O._MAMBA_RADIX_CACHE_ARCHS)
     lists["mamba_extra_buffer_architectures"] = sorted(O._MAMBA_EXTRA_BUFFER_ARCHS)
     lists["linear_attn_spec_architectures"] = sorted({a for spec in LR._LINEAR_ATTN_MODEL_REGISTRY for a in spec.arch_names})
-    substrings = []
-    for predicate, _fn in B._PREDICATE_OVERRIDE_FNS:
-        found = re.findall(r'"([A-Za-z0-9_]+)"', inspect.getsource(predicate))
+    substrings, attention_substrings = [], []
+    for predicate, fn in B._PREDICATE_OVERRIDE_FNS:
+        # the decorator's lambda, read from the provider's module (inspect.getsource gives a
+        # lambda's first line only, and 0.5.18's spans two)
+        found = predicate_substrings(fn)
         # the predicate is `"X" in arch or "Y" in arch`: each substring must match, nothing else checked
         assert found and all(predicate(x) for x in found) and not predicate("LlamaForCausalLM"), found
         substrings.extend(found)
+        if declared_attention_fields(fn):
+            attention_substrings.extend(found)
     lists["model_override_architecture_substrings"] = sorted(set(substrings))
+    # The attention-backend fields each architecture's providers may declare (the keys of the
+    # dicts they return), and the substrings of the predicate-keyed providers that declare one.
+    attention_fields = {}
+    for arch, fns in B._MODEL_OVERRIDE_FNS.items():
+        fields = sorted({f for fn in fns for f in declared_attention_fields(fn)})
+        if fields:
+            attention_fields[arch] = fields
+    lists["model_override_attention_fields"] = dict(sorted(attention_fields.items()))
+    lists["model_override_attention_substrings"] = sorted(set(attention_substrings))
     # The DeepSeek family: the architectures `_deepseek_family_overrides` is registered for, and
     # those of the model-specific step's DeepSeek branch (`model_arch in [...]` naming
     # DeepseekV3ForCausalLM; model_hook.handle_model_specific_adjustments, before the hook modules
@@ -583,6 +653,56 @@ def release_lists(sglang_dir: str) -> dict:
                     family_branch.extend(names)
     assert family_branch, "the model-specific step's DeepSeek branch not found"
     lists["deepseek_family_hook_architectures"] = sorted(set(family_branch))
+    # The FlashInfer AllReduce Fusion auto-enable pass's architectures.
+    lists["flashinfer_allreduce_fusion_architectures"] = sorted(O._FLASHINFER_ALLREDUCE_FUSION_ARCHS)
+    # Deterministic inference: the backends it accepts (and those that keep the radix cache), as
+    # the source writes them (platform plugins may extend them at run time), and the DeepSeek
+    # architectures of the `_deterministic_is_deepseek_model` pass and of the handler's own list.
+    try:
+        choices_mod = importlib.import_module("sglang.srt.arg_groups.choices")
+    except ImportError:
+        import sglang.srt.server_args as choices_mod
+    lists["deterministic_attention_backend_choices"] = module_literal(choices_mod, "DETERMINISTIC_ATTENTION_BACKEND_CHOICES")
+    lists["radix_supported_deterministic_attention_backends"] = module_literal(choices_mod, "RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND")
+    lists["deterministic_deepseek_pass_architectures"] = sorted(set(in_list_naming(O, "_deterministic_is_deepseek_model", "DeepseekV2ForCausalLM")))
+    try:
+        AH = importlib.import_module("sglang.srt.arg_groups.attention_hook")
+        handler = (AH, "handle_deterministic_inference")
+    except ImportError:
+        handler = (SA_, "_handle_deterministic_inference")
+    lists["deterministic_deepseek_handler_architectures"] = sorted(set(in_list_naming(*handler, "DeepseekV2ForCausalLM")))
+    # ModelConfig's SWA_SINK_ARCHS (null where the release has none: it detects sinks otherwise)
+    lists["swa_sink_architectures"] = sorted(M.SWA_SINK_ARCHS) if hasattr(M, "SWA_SINK_ARCHS") else None
+    # Every architecture a branch of the model-specific step names (`model_arch == ...`,
+    # `model_arch in [...]`), the DeepSeek family's included.
+    branch_archs = []
+    for mod, name in step_sources:
+        step_fn = function_def(mod, name)
+        for node in ast.walk(step_fn):
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch":
+                branch_archs.extend(s for c in node.comparators for s in _strings_in(c))
+    lists["model_specific_branch_architectures"] = sorted(set(branch_archs))
+    # speculative_hook._handle_eagle_family: the MTP targets whose draft defaults to their own
+    # checkpoint (its `model_arch in [...]` naming HYV3ForCausalLM).
+    SH = importlib.import_module("sglang.srt.arg_groups.speculative_hook")
+    lists["eagle_self_draft_architectures"] = sorted(set(in_list_naming(SH, "_handle_eagle_family", "HYV3ForCausalLM")))
+    # adaptive_spec_params.resolve_candidate_steps_from_config() on DEFAULT_ADAPTIVE_CONFIG.
+    from sglang.srt.speculative.adaptive_spec_params import resolve_candidate_steps_from_config
+    lists["adaptive_candidate_steps"] = list(resolve_candidate_steps_from_config(None))
+    # kv_cache_hook.handle_kv4_compatibility's backend lists (`KV4_*_BACKEND_CHOICES = [...]`).
+    try:
+        KVH = importlib.import_module("sglang.srt.arg_groups.kv_cache_hook")
+        kv4 = (KVH, "handle_kv4_compatibility")
+    except ImportError:
+        kv4 = (SA_, "_handle_kv4_compatibility")
+    kv4_choices = {}
+    for node in ast.walk(function_def(*kv4)):
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and re.fullmatch(r"KV4_[A-Z0-9_]*_CHOICES", node.targets[0].id)):
+            assert node.targets[0].id not in kv4_choices, node.targets[0].id
+            kv4_choices[node.targets[0].id] = ast.literal_eval(node.value)
+    assert kv4_choices, "handle_kv4_compatibility's backend lists not found"
+    lists["kv4_backend_choices"] = dict(sorted(kv4_choices.items()))
     # moe_hook: the architectures FlashInfer MegaMOE is validated for
     # (validate_flashinfer_megamoe_model's `validated_architectures`) and the DeepEP v2 models
     # SGLang registers itself (configs/moe_model_registry.py); none before the releases that have them.
@@ -827,7 +947,7 @@ def run_in_venv(args) -> int:
     lists_path = os.path.join(ROOT, "data", f"sglang-{args.version}", "model-lists.json")
     with open(lists_path, "w") as f:
         json.dump({"sglang_version": args.version, "generated_by": "tools/build_catalog.py",
-                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py, sglang/srt/server_args.py, sglang/srt/arg_groups/pd_disaggregation_hook.py, sglang/srt/layers/quantization/__init__.py", **lists},
+                   "from": "sglang/srt/configs/model_config.py, sglang/srt/configs/hybrid_arch.py, sglang/srt/layers/cp/cp_decode_attn_tp.py, sglang/srt/arg_groups/model_override_base.py, sglang/srt/server_args.py, sglang/srt/arg_groups/pd_disaggregation_hook.py, sglang/srt/layers/quantization/__init__.py, sglang/srt/arg_groups/overrides.py, sglang/srt/arg_groups/choices.py, sglang/srt/arg_groups/attention_hook.py, sglang/srt/arg_groups/model_hook.py, sglang/srt/arg_groups/speculative_hook.py, sglang/srt/speculative/adaptive_spec_params.py, sglang/srt/arg_groups/kv_cache_hook.py", **lists},
                   f, indent=1, sort_keys=False)
         f.write("\n")
     if args.lists_only:

@@ -19,35 +19,32 @@ use crate::pyvalue::{str_repr, PyValue};
 use crate::rules::shared::cuda_graph_config::{phase_backend, with_phase};
 use crate::rules::shared::envs::env_bool;
 use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm100_or_sm110, is_sm120, is_sm90};
-use crate::rules::{raises, site, warns, Sglang, Step};
+use crate::rules::{raises, site, warns, NotRunReason, Sglang, Step};
 
-/// `choices.DETERMINISTIC_ATTENTION_BACKEND_CHOICES`
-const DETERMINISTIC_CHOICES: &[&str] = &["ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"];
-/// 0.5.18's `server_args.DETERMINISTIC_ATTENTION_BACKEND_CHOICES`: intel_xpu came in 0.5.19.
-const DETERMINISTIC_CHOICES_0_5_18: &[&str] = &["ascend", "fa3", "fa4", "flashinfer", "triton"];
-
-/// The release before SGLang's hook modules, whose `ServerArgs._handle_*` steps this file also
-/// replays as written (`REPLAYED_AS_WRITTEN` in `rules/pipeline.rs`).
-const BEFORE_HOOK_MODULES: &str = "0.5.18";
-
-/// Whether the checked release is 0.5.18 (its `ServerArgs` methods, not the hook modules).
-fn is_0_5_18(ctx: &Ctx) -> bool {
-    ctx.release.version == BEFORE_HOOK_MODULES
+/// Whether the checked release is one before SGLang's hook modules (its `ServerArgs._handle_*`
+/// methods, which its function map names): this file replays those as written where they
+/// differ (`REPLAYED_AS_WRITTEN` in `rules/pipeline.rs`).
+fn before_hook_modules(ctx: &Ctx) -> bool {
+    !ctx.release.data.function_map.is_empty()
 }
 
-/// The deterministic-inference attention backends of the checked release.
-fn deterministic_choices(ctx: &Ctx) -> &'static [&'static str] {
-    if is_0_5_18(ctx) {
-        DETERMINISTIC_CHOICES_0_5_18
-    } else {
-        DETERMINISTIC_CHOICES
-    }
+/// The checked release's generated lists (None: a release whose lists are not carried).
+fn lists(ctx: &Ctx) -> Option<&'static crate::models::ModelLists> {
+    crate::models::builtin_lists(ctx.release.version)
 }
-/// `choices.RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`
-const RADIX_SUPPORTED_DETERMINISTIC: &[&str] = &["ascend", "fa3", "fa4", "triton"];
 
-fn list_repr(items: &[&str]) -> String {
-    let inner: Vec<String> = items.iter().map(|s| str_repr(s)).collect();
+/// The deterministic-inference attention backends of the checked release
+/// (`DETERMINISTIC_ATTENTION_BACKEND_CHOICES`), and those that keep the radix cache
+/// (`RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`); None where its lists are not carried.
+fn deterministic_choices(ctx: &Ctx) -> Option<&'static [String]> {
+    lists(ctx).map(|l| l.deterministic_attention_backend_choices.as_slice()).filter(|l| !l.is_empty())
+}
+fn radix_supported_deterministic(ctx: &Ctx) -> Option<&'static [String]> {
+    lists(ctx).map(|l| l.radix_supported_deterministic_attention_backends.as_slice()).filter(|l| !l.is_empty())
+}
+
+fn list_repr<S: AsRef<str>>(items: &[S]) -> String {
+    let inner: Vec<String> = items.iter().map(|s| str_repr(s.as_ref())).collect();
     format!("[{}]", inner.join(", "))
 }
 
@@ -740,13 +737,10 @@ fn mark_default_backend_unknown(ctx: &mut Ctx) {
     }
 }
 
-/// `configs.model_config.SWA_SINK_ARCHS`: architectures with learned attention sinks.
-const SWA_SINK_ARCHS: &[&str] = &["GptOssForCausalLM", "GraniteSWAForCausalLM", "GraniteMoeSWAForCausalLM", "IQuestQ1ForCausalLM", "IQuestQ1MTP"];
-
 /// Architectures whose configs carry neither a separate V head width (`v_head_dim`,
 /// `swa_head_dim`, `swa_v_head_dim`) nor a sink flag (`learnable_sink`, MiMoV2's
 /// `add_*_attention_sink_bias`): `ModelConfig.has_asymmetric_kv` is false for them, and
-/// `has_attention_sinks` is false unless they are in [`SWA_SINK_ARCHS`]. Other architectures'
+/// `has_attention_sinks` is false unless they are in the release's `SWA_SINK_ARCHS`. Other architectures'
 /// configs may set those keys, which the model facts do not carry.
 const PLAIN_KV_ARCHS: &[&str] = &[
     "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3ForCausalLM",
@@ -754,13 +748,13 @@ const PLAIN_KV_ARCHS: &[&str] = &[
 ];
 
 /// `ModelConfig.has_attention_sinks`: as SGLang computed it for a catalog model, else where the
-/// architecture decides it.
-fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
+/// architecture decides it (`swa_sink_archs`: the release's `SWA_SINK_ARCHS`).
+fn has_attention_sinks(m: &crate::models::ModelFacts, swa_sink_archs: &[String]) -> Option<bool> {
     if let Some(sinks) = m.computed.and_then(|c| c.has_attention_sinks) {
         return Some(sinks);
     }
     let arch = m.architecture?;
-    if SWA_SINK_ARCHS.contains(&arch) {
+    if crate::models::ModelLists::names(swa_sink_archs, arch) {
         Some(true)
     } else if PLAIN_KV_ARCHS.contains(&arch) {
         Some(false)
@@ -769,8 +763,9 @@ fn has_attention_sinks(m: &crate::models::ModelFacts) -> Option<bool> {
     }
 }
 
-/// 0.5.18's `ModelConfig._detect_attention_sinks`: GptOss always, MiMoV2 by its config flags
-/// (as SGLang computed them for a catalog model), no other architecture.
+/// `ModelConfig._detect_attention_sinks` of a release without `SWA_SINK_ARCHS` (0.5.18's):
+/// GptOss always, MiMoV2 by its config flags (as SGLang computed them for a catalog model), no
+/// other architecture.
 fn has_attention_sinks_0_5_18(m: &crate::models::ModelFacts) -> Option<bool> {
     let arch = m.architecture?;
     if arch == "GptOssForCausalLM" {
@@ -821,7 +816,7 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
         }
         let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_ascii_uppercase);
         // `_forces_eagle_topk_one` (DFLASH) is 0.5.23's
-        let forces_topk_one = algorithm.as_deref() == Some("DFLASH") && !is_0_5_18(ctx);
+        let forces_topk_one = algorithm.as_deref() == Some("DFLASH") && !before_hook_modules(ctx);
         if is_sm100(ctx.hw) && no_spec_or_topk_one(ctx) && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || forces_topk_one)
         {
             // trtllm_mha needs K and V rows of one width; fa4 carries v_head_dim through.
@@ -835,10 +830,9 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
         if !crate::rules::shared::runtime_context::has_flashinfer(ctx) {
             return Some("triton");
         }
-        let sinks = if is_0_5_18(ctx) {
-            ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks_0_5_18)?
-        } else {
-            ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks)?
+        let sinks = match lists(ctx).and_then(|l| l.swa_sink_architectures.as_deref()) {
+            Some(swa_sink_archs) => ctx.model_fact(DEFAULT_BACKEND_SITE, |m| has_attention_sinks(m, swa_sink_archs))?,
+            None => ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks_0_5_18)?,
         };
         return Some(if sinks { "triton" } else { "flashinfer" });
     }
@@ -857,60 +851,13 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
     }
 }
 
-/// 0.5.23's architectures whose override providers (`model_overrides/*.py`, `overrides._step3p_overrides`,
-/// run by `model_hook.handle_model_specific_adjustments`) may pick attention backends before
-/// `_attention_backend_default` runs. That hook is not modelled for them here, so their backend
-/// stays unknown.
-const ARCHS_WITH_ATTENTION_OVERRIDES: &[&str] = &[
-    "BeamForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "DiffusionGemmaForBlockDiffusion",
-    "Dots3NoteForCausalLM", "EmbeddingGemma2Model", "Exaone4ForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoeForCausalLM",
-    "FalconH1ForCausalLM", "Gemma4ForCausalLM", "Gemma4ForConditionalGeneration", "Gemma4UnifiedForConditionalGeneration",
-    "Glm5NextForConditionalGeneration", "GlmMoeDsaForCausalLM", "GptOssForCausalLM", "GraniteMoeHybridForCausalLM", "HYV4ForCausalLM",
-    "HYV4ForCausalLMNextN", "IQuestQ1ForCausalLM", "IQuestQ1MTP", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
-    "InternS2MobiusForConditionalGeneration", "InternS2PreviewForConditionalGeneration", "JetNemotronForCausalLM",
-    "JetVLMForConditionalGeneration", "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration", "Lfm2ForCausalLM",
-    "Lfm2MoeForCausalLM", "Llama4ForCausalLM", "Llama4ForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN",
-    "MiMoV2FlashForCausalLM", "MiMoV2ForCausalLM", "MiniCPMForCausalLM", "MiniCPMSALAForCausalLM", "MiniCPMV4_6ForConditionalGeneration",
-    "MiniCPMV4_7ForConditionalGeneration", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration",
-    "MistralLarge3ForCausalLM", "MossVLForConditionalGeneration", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
-    "NemotronH_Omni_Reasoning_V3", "Olmo2ForCausalLM", "PixtralForConditionalGeneration", "Qwen3NextForCausalLM",
-    "Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
-    "Qwen3_5MoeForConditionalGeneration", "Qwen4ExpForConditionalGeneration", "Step3p5ForCausalLM", "Step3p7ForConditionalGeneration",
-];
-
-/// 0.5.18's architectures whose model override providers (`overrides.py`'s
-/// `@register_model_override` functions that declare an attention backend, and the
-/// `_step3p_overrides` predicate) may pick attention backends in
-/// `ServerArgs._handle_model_specific_adjustments`.
-const ARCHS_WITH_ATTENTION_OVERRIDES_0_5_18: &[&str] = &[
-    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "FalconH1ForCausalLM", "Gemma4ForCausalLM",
-    "Gemma4ForConditionalGeneration", "Gemma4UnifiedForConditionalGeneration", "GlmMoeDsaForCausalLM", "GptOssForCausalLM",
-    "GraniteMoeHybridForCausalLM", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
-    "InternS2MobiusForConditionalGeneration", "InternS2PreviewForConditionalGeneration", "JetNemotronForCausalLM",
-    "JetVLMForConditionalGeneration", "KimiK25ForConditionalGeneration", "KimiK3ForConditionalGeneration", "Lfm2ForCausalLM",
-    "Lfm2MoeForCausalLM", "Llama4ForCausalLM", "Llama4ForConditionalGeneration", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN",
-    "MiniCPMV4_6ForConditionalGeneration", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration",
-    "MistralLarge3ForCausalLM", "MossVLForConditionalGeneration", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Olmo2ForCausalLM",
-    "PixtralForConditionalGeneration", "Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
-];
-
-/// 0.5.18's `_step3p_overrides` matches architectures by substring.
-const STEP3P_SUBSTRINGS_0_5_18: &[&str] = &["Step3p5ForCausalLM", "Step3p7ForConditionalGeneration"];
-
-/// The releases whose architecture lists this file carries: 0.5.23's, and 0.5.18's.
-fn model_lists_carried(ctx: &Ctx) -> bool {
-    ctx.release.version == "0.5.23" || is_0_5_18(ctx)
-}
-
 /// Whether the model's architecture has override providers that may pick attention backends
-/// (in the checked release; in a release whose lists are not carried, any may).
+/// (`model_overrides/*.py`, `overrides._step3p_overrides`, run by the model-specific step before
+/// `_attention_backend_default`: not modelled here for them, so their backend stays unknown),
+/// by the checked release's generated lists.
 fn has_attention_overrides(ctx: &Ctx) -> bool {
     let Some(arch) = ctx.model.as_ref().and_then(|m| m.architecture) else { return false };
-    if is_0_5_18(ctx) {
-        ARCHS_WITH_ATTENTION_OVERRIDES_0_5_18.contains(&arch) || STEP3P_SUBSTRINGS_0_5_18.iter().any(|s| arch.contains(s))
-    } else {
-        ARCHS_WITH_ATTENTION_OVERRIDES.contains(&arch)
-    }
+    lists(ctx).is_some_and(|l| l.override_picks_attention_backend(arch))
 }
 
 /// `overrides._attention_backend_default`'s fill: the model's default backend, or unknown.
@@ -918,14 +865,15 @@ fn fill_default_backend(ctx: &mut Ctx) {
     if !ctx.cfg.is_none(f::attention_backend) || ctx.cfg.is_unknown(f::attention_backend) {
         return;
     }
-    // 0.5.18: the providers the model hook replays for their attention backend, where they
-    // are known to declare none, leave the default to `_get_default_attn_backend`
-    let declares_none = is_0_5_18(ctx)
+    // before the hook modules: the providers the model hook replays for their attention
+    // backend, where they are known to declare none, leave the default to
+    // `_get_default_attn_backend`
+    let declares_none = before_hook_modules(ctx)
         && ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|arch| {
             crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) == Some(None)
         });
     let overridden = has_attention_overrides(ctx) && !declares_none;
-    if !model_lists_carried(ctx) || overridden {
+    if lists(ctx).is_none() || overridden {
         mark_default_backend_unknown(ctx);
         return;
     }
@@ -942,27 +890,21 @@ fn is_instance_connector(path: &str) -> bool {
     line.rfind("://").map(|i| line.get(..i) == Some("instance")).unwrap_or(false)
 }
 
-/// `overrides._deterministic_is_deepseek_model`'s architectures (absorbed MLA).
-const DETERMINISTIC_DEEPSEEK_ARCHS: &[&str] = &[
-    "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
-    "GlmMoeDsaForCausalLM", "Glm4MoeLiteForCausalLM",
-];
-
 /// Whether the model is one SGLang runs with absorbed MLA for deterministic inference, by its
-/// first architecture (`with_glm5_next`: `handle_deterministic_inference`'s own list, which adds
-/// Glm5Next to the pass's). None, recorded as not run at `needed_by`, without the architecture.
-fn deterministic_deepseek(ctx: &mut Ctx, needed_by: crate::release::SiteRef, with_glm5_next: bool) -> Option<bool> {
+/// first architecture: in the release's `_deterministic_is_deepseek_model` pass, or (`handler`)
+/// in `handle_deterministic_inference`'s own list (0.5.23's adds Glm5Next). None, recorded as
+/// not run at `needed_by`, without the architecture.
+fn deterministic_deepseek(ctx: &mut Ctx, needed_by: crate::release::SiteRef, handler: bool) -> Option<bool> {
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Some(false);
     }
-    if !model_lists_carried(ctx) {
+    let Some(lists) = lists(ctx) else {
         ctx.model_config(needed_by);
         return None;
-    }
-    // 0.5.18's handler lists the pass's architectures only.
-    let with_glm5_next = with_glm5_next && !is_0_5_18(ctx);
+    };
+    let archs = if handler { &lists.deterministic_deepseek_handler_architectures } else { &lists.deterministic_deepseek_pass_architectures };
     let arch = ctx.model_fact(needed_by, |m| m.architecture)?;
-    Some(DETERMINISTIC_DEEPSEEK_ARCHS.contains(&arch) || (with_glm5_next && arch == "Glm5NextForConditionalGeneration"))
+    Some(crate::models::ModelLists::names(archs, arch))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1012,7 +954,14 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         // platform_hook.handle_cpu_backends (not modelled) has set the backend by now.
         mark_default_backend_unknown(ctx);
     }
-    let choices = list_repr(deterministic_choices(ctx));
+    let (Some(choice_list), Some(radix_supported)) = (deterministic_choices(ctx), radix_supported_deterministic(ctx)) else {
+        // a release whose lists are not carried: its backend lists are not known here
+        ctx.skip(site("overrides._deterministic_attention_backend", "Currently only {DETERMINISTIC_ATTENTION_BACKEND_CHOICES}"), NotRunReason::NotImplemented);
+        ctx.skip(site("attention_hook.handle_deterministic_inference", "Currently only {RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND}"), NotRunReason::NotImplemented);
+        mark_default_backend_unknown(ctx);
+        return Ok(());
+    };
+    let choices = list_repr(choice_list);
     match opt_str(ctx, f::attention_backend) {
         None if ctx.cfg.read_unknown() => {}
         None => {
@@ -1041,7 +990,7 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
                 ctx.cfg.set_unknown(f::attention_backend, PyValue::None);
             }
         }
-        Some(b) if !deterministic_choices(ctx).contains(&b.as_str()) => {
+        Some(b) if !choice_list.contains(&b) => {
             let fixes = vec![
                 ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe),
                 ctx.fix_remove("Remove --enable-deterministic-inference", f::enable_deterministic_inference, Applicability::Unsafe),
@@ -1063,9 +1012,9 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
     let fa4_off_sm100 = backend.as_deref() == Some("fa4") && !is_sm100_or_sm110(ctx.hw);
     match deterministic_deepseek(ctx, RADIX_SITE, true) {
         Some(true) => {
-            if !backend.as_deref().is_some_and(|b| RADIX_SUPPORTED_DETERMINISTIC.contains(&b)) {
+            if !backend.as_deref().is_some_and(|b| radix_supported.iter().any(|r| r == b)) {
                 let fixes = vec![ctx.fix_set("Use --attention-backend triton", f::attention_backend, "triton", Applicability::Unsafe)];
-                let (supported, shown) = (list_repr(RADIX_SUPPORTED_DETERMINISTIC), opt_display(&backend));
+                let (supported, shown) = (list_repr(radix_supported), opt_display(&backend));
                 ctx.raise(
                     &DETERMINISTIC_MLA_BACKEND,
                     &[("RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND", &supported), ("attention_backend", &shown)],
@@ -1082,7 +1031,7 @@ pub fn handle_deterministic_inference(ctx: &mut Ctx) -> Step {
         None if fa4_off_sm100 => ctx.model_config(FA4_SITE),
         None => {}
     }
-    if !backend.as_deref().is_some_and(|b| RADIX_SUPPORTED_DETERMINISTIC.contains(&b)) {
+    if !backend.as_deref().is_some_and(|b| radix_supported.iter().any(|r| r == b)) {
         ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
         let shown = opt_display(&backend);
         let fixes = if ctx.cfg.is_explicit(f::attention_backend) {
@@ -1412,11 +1361,11 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     let any_fa4 = [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend].iter().any(|&b| ctx.cfg.is(b, "fa4"));
     if any_fa4 && is_sm100(ctx.hw) && ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(0) <= 1 {
         let page = ctx.cfg.get(f::page_size).clone();
-        let facts = if model_lists_carried(ctx) { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
+        let facts = if lists(ctx).is_some() { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
         match facts {
             Some((true, _)) => {}
             // 0.5.18's pass has no DiffusionGemma branch
-            Some((false, "DiffusionGemmaForBlockDiffusion")) if !is_0_5_18(ctx) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
+            Some((false, "DiffusionGemmaForBlockDiffusion")) if !before_hook_modules(ctx) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
             Some((false, _)) => {
                 let fixes = if page.as_int() == Some(128) && !matches!(page, PyValue::Bool(_)) {
                     vec![]
@@ -1551,7 +1500,7 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
     }
     const VERIFY_SITE: crate::release::SiteRef = site("attention_hook.handle_linear_attn_backend", "--linear-attn-verify-backend flashinfer on SM100+");
     // 0.5.18 has no PP-spec fallback of a KDA model's verify to triton
-    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer") && !is_0_5_18(ctx);
+    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer") && !before_hook_modules(ctx);
     if pp_spec_kda {
         // uses_kda_attention(hf_config): a KDA model's verify falls back to triton.
         if cuda_sm100_plus(ctx) && dtype.as_deref() != Some("bfloat16") {

@@ -1294,12 +1294,6 @@ fn native_nvfp4_recipes(ctx: &Ctx) -> bool {
     NVFP4_SPEC_PREFIX_WRITERS.applies_to(ctx.release)
 }
 
-/// Whether the release's FP4 MLA backend lists still name cutlass_mla (dropped in 0.5.20; a list
-/// the message prints, not in the site tables).
-fn kv4_mla_lists_cutlass(ctx: &Ctx) -> bool {
-    matches!(ctx.release.version, "0.5.18" | "0.5.19")
-}
-
 /// `handle_kv4_compatibility`'s backend asserts, which branch on the model's attention (MLA).
 fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
     let fa4 = prefill == "fa4";
@@ -1313,26 +1307,30 @@ fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
         return Ok(());
     };
     // with an FA4 prefill the decode backend is checked; else the base backend
-    let mla_choices: &[&str] = if kv4_mla_lists_cutlass(ctx) { &["cutlass_mla", "flashinfer", "trtllm_mla"] } else { &["flashinfer", "trtllm_mla"] };
-    let (checked, field, choices, rule): (Option<String>, Field, &[&str], &'static Rule) = match (fa4, is_mla) {
-        (true, true) => (Some(decode.to_string()), f::decode_attention_backend, mla_choices, &KV4_FA4_MLA_DECODE),
-        (true, false) => (Some(decode.to_string()), f::decode_attention_backend, &["triton", "torch_native", "flex_attention"], &KV4_FA4_MHA_DECODE),
-        (false, true) => (opt_str(ctx, f::attention_backend), f::attention_backend, mla_choices, &KV4_MLA_BACKEND),
-        (false, false) => (opt_str(ctx, f::attention_backend), f::attention_backend, &["triton", "torch_native", "flex_attention", "trtllm_mha"], &KV4_MHA_BACKEND),
+    let (checked, field, rule): (Option<String>, Field, &'static Rule) = match (fa4, is_mla) {
+        (true, true) => (Some(decode.to_string()), f::decode_attention_backend, &KV4_FA4_MLA_DECODE),
+        (true, false) => (Some(decode.to_string()), f::decode_attention_backend, &KV4_FA4_MHA_DECODE),
+        (false, true) => (opt_str(ctx, f::attention_backend), f::attention_backend, &KV4_MLA_BACKEND),
+        (false, false) => (opt_str(ctx, f::attention_backend), f::attention_backend, &KV4_MHA_BACKEND),
     };
-    if checked.as_deref().is_some_and(|b| choices.contains(&b)) {
-        return Ok(());
-    }
-    let listed = format!("[{}]", choices.iter().map(|c| str_repr(c)).collect::<Vec<_>>().join(", "));
-    let shown = checked.clone().unwrap_or_else(|| "None".to_string());
     let (choices_name, got_name) = match (fa4, is_mla) {
         (true, true) => ("KV4_FA4_MLA_BACKEND_CHOICES", "decode_backend"),
         (true, false) => ("KV4_FA4_MHA_BACKEND_CHOICES", "decode_backend"),
         (false, true) => ("KV4_ATTENTION_MLA_BACKEND_CHOICES", "attention_backend"),
         (false, false) => ("KV4_ATTENTION_MHA_BACKEND_CHOICES", "attention_backend"),
     };
+    // the release's list as its source writes it (a list the message prints)
+    let Some(choices) = crate::models::builtin_lists(ctx.release.version).and_then(|l| l.kv4_backend_choices.get(choices_name)) else {
+        ctx.skip(if is_mla { mla_site } else { mha_site }, crate::rules::NotRunReason::NotImplemented);
+        return Ok(());
+    };
+    if checked.as_deref().is_some_and(|b| choices.iter().any(|c| c == b)) {
+        return Ok(());
+    }
+    let listed = format!("[{}]", choices.iter().map(|c| str_repr(c)).collect::<Vec<_>>().join(", "));
+    let shown = checked.clone().unwrap_or_else(|| "None".to_string());
     // (cutlass_mla, which 0.5.18's MLA lists name first, runs on SM100 only)
-    let first = choices.iter().copied().find(|c| *c != "cutlass_mla").unwrap_or("triton");
+    let first = choices.iter().map(String::as_str).find(|c| *c != "cutlass_mla").unwrap_or("triton");
     // the decode side is written by --decode-attention-backend when the command sets it, else by
     // --attention-backend
     let dest = if field == f::decode_attention_backend && !ctx.cfg.is_explicit(f::decode_attention_backend) { f::attention_backend } else { field };

@@ -754,14 +754,10 @@ const KNOWN: &[&str] = &["DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "FROZEN_K
 const DRAFT_ATTENTION_BACKENDS: &[&str] = &["flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"];
 
 /// `adaptive_spec_params.DEFAULT_ADAPTIVE_CONFIG`'s candidate steps, as
-/// `resolve_candidate_steps_from_config` unites and sorts them, by release (0.5.18's config
-/// has no 5-step tier).
-fn default_candidate_steps(release: &Release) -> &'static [i64] {
-    if release.version == "0.5.18" {
-        &[0, 1, 3, 7]
-    } else {
-        &[0, 1, 3, 5, 7]
-    }
+/// `resolve_candidate_steps_from_config` unites and sorts them, from the release's generated
+/// lists (0.5.18's config has no 5-step tier); None where its lists are not carried.
+fn default_candidate_steps(release: &Release) -> Option<&'static [i64]> {
+    crate::models::builtin_lists(release.version).map(|l| l.adaptive_candidate_steps.as_slice()).filter(|steps| !steps.is_empty())
 }
 
 /// Whether `release` has 0.5.18's `speculative_hook` (its eagle-family texts mark it).
@@ -1078,7 +1074,7 @@ fn resolve_algorithm_alias(ctx: &mut Ctx) {
     let draft = !ctx.cfg.is_none(f::speculative_draft_model_path);
     // Whether the draft is a Gemma4 assistant, by its architecture (not known: None). 0.5.18
     // resolves the alias as 0.5.23 does.
-    let gemma4_draft = if matches!(ctx.release.version, "0.5.23" | "0.5.18") {
+    let gemma4_draft = if lists_carried(ctx.release) {
         ctx.draft_model.as_ref().and_then(|m| m.architecture).map(|a| matches!(a, "Gemma4AssistantForCausalLM" | "Gemma4UnifiedAssistantForCausalLM"))
     } else {
         None
@@ -1150,7 +1146,16 @@ fn init_adaptive_speculative_params(ctx: &mut Ctx) -> Step {
         ctx.cfg.set_model_dependent(f::speculative_num_draft_tokens, PyValue::Int(steps + 1));
         return Ok(());
     }
-    let candidates = default_candidate_steps(ctx.release);
+    let Some(candidates) = default_candidate_steps(ctx.release) else {
+        // a release whose lists are not carried: its candidate steps are not known here
+        ctx.skip(site("speculative_hook._init_adaptive_speculative_params", "--speculative-num-steps={cfg.speculative_num_steps} is not in"), crate::rules::NotRunReason::NotImplemented);
+        for field in [f::speculative_eagle_topk, f::speculative_num_steps, f::speculative_num_draft_tokens] {
+            if ctx.cfg.is_none(field) {
+                ctx.cfg.set_unknown(field, PyValue::None);
+            }
+        }
+        return Ok(());
+    };
     if ctx.cfg.is_none(f::speculative_eagle_topk) {
         set_int(ctx, f::speculative_eagle_topk, 1);
     }
@@ -1379,7 +1384,7 @@ const DFLASH_TRTLLM_DRAFT_CHECK: &str = "speculative_hook._resolve_dflash_draft_
 /// config while another revision (`revision_field`) is asked for, overrides that are not a JSON
 /// object, or a release whose parsers are not these (0.5.23's).
 fn draft_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revision_field: Field) -> Option<DraftHfConfig> {
-    if ctx.release.version != "0.5.23" {
+    if !lists_carried(ctx.release) || speculative_hook_0518(ctx.release) {
         return None;
     }
     hf_config_of(ctx, facts, revision_field)
@@ -1388,7 +1393,7 @@ fn draft_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revi
 /// `draft_hf_config` for DSpark, whose config parser 0.5.18 writes as 0.5.23 does but for the
 /// nested sections it reads (`dspark_sections`).
 fn dspark_hf_config(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revision_field: Field) -> Option<DraftHfConfig> {
-    if !matches!(ctx.release.version, "0.5.23" | "0.5.18") {
+    if !lists_carried(ctx.release) {
         return None;
     }
     hf_config_of(ctx, facts, revision_field)
@@ -1775,20 +1780,16 @@ fn handle_frozen_kv_mtp(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// `_handle_eagle_family`'s MTP architectures: a target that drafts with its own checkpoint
-/// (the draft model path defaults to the target's).
-const SELF_DRAFT_ARCHS: &[&str] = &[
-    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM",
-    "GlmMoeDsaForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM", "BailingMoeV2_5ForCausalLM", "MistralLarge3ForCausalLM",
-    "PixtralForConditionalGeneration", "HYV3ForCausalLM", "HYV4ForCausalLM", "Qwen4ExpForConditionalGeneration",
-];
-/// The entries of `SELF_DRAFT_ARCHS` 0.5.18's list does not have.
-const SELF_DRAFT_ARCHS_AFTER_0518: &[&str] = &["HYV4ForCausalLM", "Qwen4ExpForConditionalGeneration"];
+/// Whether the checked release's generated lists are carried (the model facts' architecture
+/// means something to these checks only then).
+fn lists_carried(release: &Release) -> bool {
+    crate::models::builtin_lists(release.version).is_some()
+}
 
 /// The target model's first architecture (`model_config_of(...).hf_config.architectures[0]`),
-/// when the model's facts give it for the release whose lists these checks carry.
+/// when the model's facts give it for a release whose lists are carried.
 fn target_architecture<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
-    if !matches!(ctx.release.version, "0.5.23" | "0.5.18") {
+    if !lists_carried(ctx.release) {
         return None;
     }
     ctx.model.as_ref().and_then(|m| m.architecture)
@@ -1822,7 +1823,9 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         let model = ctx.cfg.get(f::model_path).clone();
         let revision = ctx.cfg.get(f::revision).clone();
         match arch {
-            Some(a) if SELF_DRAFT_ARCHS.contains(&a) && !(release_0518 && SELF_DRAFT_ARCHS_AFTER_0518.contains(&a)) => {
+            // `_handle_eagle_family`'s MTP architectures: a target that drafts with its own
+            // checkpoint (the draft model path defaults to the target's)
+            Some(a) if crate::models::builtin_lists(ctx.release.version).is_some_and(|l| crate::models::ModelLists::names(&l.eagle_self_draft_architectures, a)) => {
                 ctx.cfg.set(f::speculative_draft_model_path, model);
                 ctx.cfg.set(f::speculative_draft_model_revision, revision);
             }

@@ -262,65 +262,6 @@ fn in_deepseek_family_branch(ctx: &Ctx, arch: &str) -> bool {
     crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.deepseek_family_hook_architectures.iter().any(|a| a == arch))
 }
 
-/// Architectures a branch of `handle_model_specific_adjustments` names (besides the DeepSeek
-/// family): each assigns or checks something of its own.
-const BRANCH_ARCHS: &[&str] = &[
-    "InternS2MobiusForConditionalGeneration",
-    "Qwen3_5Model",
-    "KimiLinearForCausalLM",
-    "KimiK3ForConditionalGeneration",
-    "DeepseekV4ForCausalLM",
-    "GptOssForCausalLM",
-    "MiMoV2ForCausalLM",
-    "MiMoV2FlashForCausalLM",
-    "Llama4ForConditionalGeneration",
-    "Llama4ForCausalLM",
-    "Gemma4ForConditionalGeneration",
-    "Gemma4ForCausalLM",
-    "Gemma4UnifiedForConditionalGeneration",
-    "MossVLForConditionalGeneration",
-    "Exaone4ForCausalLM",
-    "ExaoneMoEForCausalLM",
-    "ExaoneMoeForCausalLM",
-    "Olmo2ForCausalLM",
-    "Qwen3MoeForCausalLM",
-    "Qwen3VLMoeForConditionalGeneration",
-    "Qwen3NextForCausalLM",
-    "Qwen3_5MoeForConditionalGeneration",
-    "InternS2PreviewForConditionalGeneration",
-    "Qwen3_5ForConditionalGeneration",
-    "Qwen4ExpForConditionalGeneration",
-    "Glm4MoeForCausalLM",
-    "Lfm2ForCausalLM",
-    "Lfm2MoeForCausalLM",
-];
-
-/// `overrides._FLASHINFER_ALLREDUCE_FUSION_ARCHS` (and MiMo V2): the FlashInfer AllReduce Fusion
-/// auto-enable pass may assign a backend for these (SGLang 0.5.23).
-const ALLREDUCE_FUSION_ARCHS: &[&str] = &[
-    "DeepseekV3ForCausalLM",
-    "DeepseekV32ForCausalLM",
-    "DeepseekV4ForCausalLM",
-    "GptOssForCausalLM",
-    "GlmMoeDsaForCausalLM",
-    "Glm4MoeForCausalLM",
-    "Glm4MoeLiteForCausalLM",
-    "MistralLarge3ForCausalLM",
-    "Qwen3MoeForCausalLM",
-    "Qwen3VLMoeForConditionalGeneration",
-    "Qwen3NextForCausalLM",
-    "Qwen4ExpForConditionalGeneration",
-    "KimiK25ForConditionalGeneration",
-    "Qwen3_5MoeForConditionalGeneration",
-    "InternS2PreviewForConditionalGeneration",
-    "Qwen3_5ForConditionalGeneration",
-    "NemotronHForCausalLM",
-    "NemotronHPuzzleForCausalLM",
-    "NemotronH_Omni_Reasoning_V3",
-    "MiMoV2ForCausalLM",
-    "MiMoV2FlashForCausalLM",
-];
-
 /// `supported_backends` of the GptOss branch, in SGLang's order (its message prints the list).
 const GPT_OSS_BACKENDS: &[&str] = &["triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"];
 const LLAMA4_BACKENDS: &[&str] = &["fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu"];
@@ -446,9 +387,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         "Qwen4ExpForConditionalGeneration" => overrides::qwen4_exp::checks_not_run(ctx),
         _ => {}
     }
-    // SGLang 0.5.18's providers this build does not replay whole: the attention backend they
-    // declare, where it is known (readers from here on see it through the declaration stash).
-    if ctx.release.version == "0.5.18" && overrides::modelled(ctx.release.version, arch).is_none() {
+    // The providers of a release before the hook modules (0.5.18's `overrides.py`) this build
+    // does not replay whole: the attention backend they declare, where it is known (readers
+    // from here on see it through the declaration stash).
+    if !ctx.release.data.function_map.is_empty() && overrides::modelled(ctx.release.version, arch).is_none() {
         if let Some(Some(backend)) = crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) {
             ctx.cfg.set(f::attention_backend, PyValue::Str(backend.to_string()));
         }
@@ -538,13 +480,14 @@ fn specific_path_modelled(ctx: &Ctx) -> bool {
     if lists.model_override_architectures.is_empty() || (lists.has_model_override(arch) && !replayed) {
         return false;
     }
-    let named = |list: &[&str]| list.contains(&arch);
     // (Llama 4's and Gemma 4's branches check the attention backend only: modelled.)
     // The hybrid Mamba architectures SGLang names: their radix-cache handling is replayed
     // (`handle_mamba_radix_cache` says where it is not).
     let mamba_by_name = lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && !lists.linear_attn_spec_architectures.iter().any(|a| a == arch);
     (!in_deepseek_family_branch(ctx, arch) || (replayed && deepseek_family_path_modelled(ctx)))
-        && (!named(BRANCH_ARCHS) || replayed)
+        // (a branch of the step's own, besides the DeepSeek family's: it assigns or checks
+        // something of its own)
+        && (!crate::models::ModelLists::names(&lists.model_specific_branch_architectures, arch) || replayed)
         && (mamba_by_name || (!lists.mamba_radix_cache_architectures.iter().any(|a| a == arch) && model.derived.is_hybrid_linear_attention == Some(false)))
 }
 
@@ -558,16 +501,16 @@ fn deepseek_family_path_modelled(ctx: &Ctx) -> bool {
 }
 
 /// The post-process passes at the hook's end that this build replays: the embeddings sparse
-/// head's overlap disable, the FlashInfer AllReduce Fusion auto-enable (for the architectures in
-/// `ALLREDUCE_FUSION_ARCHS`) and the user's enforce-disable.
+/// head's overlap disable, the FlashInfer AllReduce Fusion auto-enable (for the release's
+/// `_FLASHINFER_ALLREDUCE_FUSION_ARCHS`) and the user's enforce-disable.
 fn trailing_passes(ctx: &mut Ctx, arch: &str) {
     if ctx.env("SGLANG_EMBEDDINGS_SPARSE_HEAD").is_some() {
         ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
     }
     // `_flashinfer_allreduce_fusion_auto_enable` (MiMo V2's CuTeDSL arm and DeepSeek-V4.1's
     // custom all-reduce preference are on paths not modelled: their branches end the hook here).
-    let is_mimo = matches!(arch, "MiMoV2ForCausalLM" | "MiMoV2FlashForCausalLM");
-    if ALLREDUCE_FUSION_ARCHS.contains(&arch) && !is_mimo {
+    let fusion_archs = crate::models::builtin_lists(ctx.release.version).map(|l| l.flashinfer_allreduce_fusion_architectures.as_slice()).unwrap_or_default();
+    if crate::models::ModelLists::names(fusion_archs, arch) {
         let hw = ctx.hw;
         let (sm90, sm100) = (crate::rules::shared::runtime_context::is_sm90(hw), crate::rules::shared::runtime_context::is_sm100(hw));
         if ctx.cfg.is_none(f::flashinfer_allreduce_fusion_backend)
@@ -762,7 +705,7 @@ fn gemma4(ctx: &mut Ctx) -> Step {
 /// one can fail; before, the branch reads the unset one as None.
 fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> Step {
     let backend = text_of(ctx, f::attention_backend);
-    if backend.is_none() && exaone_override_fills_attention_backend(ctx) {
+    if backend.is_none() && exaone_override_fills_attention_backend(ctx, arch) {
         return Ok(());
     }
     if backend.as_deref().is_some_and(|b| EXAONE_BACKENDS.contains(&b)) {
@@ -779,7 +722,7 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
     let args: &Args = &[("accepted_backends", &listed), ("model_arch", &arch), ("attention_backend", &backend)];
     let fixes = if ctx.cfg.is_none(f::attention_backend) {
         vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]
-    } else if exaone_override_fills_attention_backend(ctx) {
+    } else if exaone_override_fills_attention_backend(ctx, arch) {
         vec![ctx.fix_remove("Drop --attention-backend (SGLang picks one for EXAONE)", f::attention_backend, Applicability::Unsafe)]
     } else {
         vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]
@@ -787,11 +730,12 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
     ctx.raise(&EXAONE_ATTENTION_BACKEND, args, &[f::attention_backend], fixes)
 }
 
-/// Whether the Exaone override provider fills an unset --attention-backend: 0.5.22's
-/// `model_overrides/exaone.py` does; 0.5.18's `overrides._exaone_overrides` (and 0.5.19 to
-/// 0.5.21's provider) only disable hybrid SWA memory, so the branch's assert reads None.
-fn exaone_override_fills_attention_backend(ctx: &Ctx) -> bool {
-    !matches!(ctx.release.version, "0.5.18" | "0.5.19" | "0.5.20" | "0.5.21")
+/// Whether the Exaone override provider fills an unset --attention-backend (it declares one in
+/// the release's generated lists): 0.5.22's `model_overrides/exaone.py` does; 0.5.18's
+/// `overrides._exaone_overrides` (and 0.5.19 to 0.5.21's provider) only disable hybrid SWA
+/// memory, so the branch's assert reads None.
+fn exaone_override_fills_attention_backend(ctx: &Ctx, arch: &str) -> bool {
+    crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.override_declares(arch, "attention_backend"))
 }
 
 /// The NemotronH branch of SGLang 0.5.18 (gone from 0.5.19's hook): the triton attention backend
@@ -884,8 +828,9 @@ fn unknown_model_checks(ctx: &mut Ctx) {
             ctx.model_config(site("model_hook.handle_model_specific_adjustments", "{model_arch} does not support triton attention backend"));
             ctx.model_config(site("model_hook.handle_model_specific_adjustments", "NemotronHForCausalLM does not support triton attention backend"));
         }
-    } else if !exaone_override_fills_attention_backend(ctx) {
-        // an unset backend is not filled for EXAONE: its sliding-window check reads None
+    } else if !exaone_override_fills_attention_backend(ctx, "Exaone4ForCausalLM") {
+        // an unset backend is not filled for EXAONE (one provider for its architectures): its
+        // sliding-window check reads None
         ctx.model_config(site("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"));
     }
     if ctx.cfg.is(f::moe_runner_backend, "triton_kernel") && int(ctx, f::ep_size, 1) != 1 {

@@ -294,16 +294,6 @@ fn check_dsa_backend_constraints(ctx: &mut Ctx, kv: &str, prefill: &str, decode:
     Ok(())
 }
 
-/// The architectures of SGLang 0.5.18's `overrides.py` providers replayed by
-/// [`provider_attention_backend_0_5_18`] (for each, every provider registered for it: what it
-/// declares for `attention_backend`).
-const ATTENTION_PROVIDERS_0_5_18: &[&str] = &[
-    "GptOssForCausalLM", "Qwen3NextForCausalLM", "Qwen3_5MoeForConditionalGeneration", "Qwen3_5ForConditionalGeneration",
-    "InternS2PreviewForConditionalGeneration", "InternS2MobiusForConditionalGeneration", "MiniCPMV4_6ForConditionalGeneration",
-    "FalconH1ForCausalLM", "JetNemotronForCausalLM", "JetVLMForConditionalGeneration", "GraniteMoeHybridForCausalLM", "Lfm2ForCausalLM",
-    "Lfm2MoeForCausalLM", "Olmo2ForCausalLM", "InklingForConditionalGeneration", "InklingForConditionalGenerationMTP",
-];
-
 /// What SGLang 0.5.18's model override providers (`overrides.py`: the `@_register_for`
 /// functions and the `_step3p_overrides` predicate, collected by
 /// `ServerArgs._handle_model_specific_adjustments` on the pristine `server_args`) declare for
@@ -318,10 +308,9 @@ const ATTENTION_PROVIDERS_0_5_18: &[&str] = &[
 pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option<&'static str>> {
     use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm90};
     let hw = ctx.hw;
-    let step3p = arch.contains("Step3p5ForCausalLM") || arch.contains("Step3p7ForConditionalGeneration");
-    if !ATTENTION_PROVIDERS_0_5_18.contains(&arch) && !step3p {
-        return None;
-    }
+    // the predicate-keyed `_step3p_overrides` (by the release's substrings); the providers
+    // replayed here are the arms below, any other architecture is not known (`_ => None`)
+    let step3p = crate::models::builtin_lists(ctx.release.version)?.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str()));
     if hw.platform == crate::hardware::Platform::Cpu {
         return None;
     }

@@ -101,7 +101,7 @@ pub fn nemotron_h_overrides(ctx: &mut Ctx) -> Provided {
         };
         out.push((f::moe_runner_backend, str_value(runner)));
     }
-    if fills_flashinfer_attention(ctx) {
+    if fills_flashinfer_attention(ctx, arch) {
         if is_sm100(ctx.hw) && ctx.cfg.is_none(f::attention_backend) {
             out.push((f::attention_backend, str_value("flashinfer")));
         }
@@ -156,7 +156,11 @@ fn validate_expert_remap(ctx: &mut Ctx, arch: &str) -> crate::rules::Step {
 }
 
 /// SGLang 0.5.18's NemotronH override fills an unset --attention-backend with flashinfer on SM100
-/// (whatever the speculative settings); 0.5.19's picks trtllm_mha or triton by them.
-fn fills_flashinfer_attention(ctx: &Ctx) -> bool {
-    ctx.release.version == "0.5.18"
+/// (whatever the speculative settings); 0.5.19's picks trtllm_mha or triton by them, and the
+/// draft's backend with them: the release's generated lists tell the two apart by whether the
+/// provider declares `speculative_draft_attention_backend`.
+fn fills_flashinfer_attention(ctx: &Ctx, arch: &str) -> bool {
+    crate::models::builtin_lists(ctx.release.version).is_some_and(|l| {
+        l.override_declares(arch, "attention_backend") && !l.override_declares(arch, "speculative_draft_attention_backend")
+    })
 }
