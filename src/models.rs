@@ -430,6 +430,10 @@ pub struct ModelLists {
     /// `handle_kv4_compatibility`'s backend lists, by name (`KV4_ATTENTION_MLA_BACKEND_CHOICES`, ...).
     #[serde(default)]
     pub kv4_backend_choices: BTreeMap<String, Vec<String>>,
+    /// The attention backends the model-specific step's branches accept, by architecture, in the
+    /// source's order (GptOss's `supported_backends`, Gemma 4's `accepted_backends`, ...).
+    #[serde(default)]
+    pub model_branch_attention_backends: BTreeMap<String, Vec<String>>,
 }
 
 /// One registration of quantization methods: unconditional (`when` None) or under the
@@ -1386,5 +1390,9 @@ mod tests {
         let mla = |l: &ModelLists| l.kv4_backend_choices.get("KV4_ATTENTION_MLA_BACKEND_CHOICES").cloned().unwrap_or_default();
         assert!(has(&mla(old), "cutlass_mla"));
         assert!(!has(&mla(new), "cutlass_mla") && has(&mla(new), "trtllm_mla"));
+        // 0.5.18's Gemma 4 branch accepts neither fa4 nor aiter
+        let gemma4 = |l: &ModelLists| l.model_branch_attention_backends.get("Gemma4ForCausalLM").cloned().unwrap_or_default();
+        assert!(has(&gemma4(new), "fa4") && has(&gemma4(new), "triton"));
+        assert!(!has(&gemma4(old), "fa4") && has(&gemma4(old), "triton"));
     }
 }

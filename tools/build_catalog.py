@@ -682,6 +682,40 @@ def release_lists(sglang_dir: str) -> dict:
             if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch":
                 branch_archs.extend(s for c in node.comparators for s in _strings_in(c))
     lists["model_specific_branch_architectures"] = sorted(set(branch_archs))
+    # The attention backends a branch of the model-specific step accepts (`supported_backends =
+    # [...]`, `accepted_backends = (...)`, `attention_backend in {...}`), in the source's order
+    # (the messages print them), for each architecture of the nearest `model_arch` test around it.
+    branch_backends = {}
+
+    def arch_test_names(test) -> list:
+        return [s for node in ast.walk(test)
+                if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "model_arch"
+                for c in node.comparators for s in _strings_in(c)]
+
+    def backend_lists(node, archs):
+        if isinstance(node, ast.If) and arch_test_names(node.test):
+            for stmt in node.body:
+                backend_lists(stmt, arch_test_names(node.test))
+            for stmt in node.orelse:
+                backend_lists(stmt, archs)
+            return
+        found = None
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id.endswith("_backends")
+                and isinstance(node.value, (ast.List, ast.Tuple))):
+            found = node.value
+        elif (isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In) and ast.unparse(node.left) == "attention_backend"
+                and isinstance(node.comparators[0], (ast.Set, ast.List, ast.Tuple))):
+            found = node.comparators[0]
+        if found is not None and archs:
+            for arch in archs:
+                assert arch not in branch_backends, arch
+                branch_backends[arch] = [e.value for e in found.elts]
+        for child in ast.iter_child_nodes(node):
+            backend_lists(child, archs)
+
+    for mod, name in step_sources:
+        backend_lists(function_def(mod, name), [])
+    lists["model_branch_attention_backends"] = dict(sorted(branch_backends.items()))
     # speculative_hook._handle_eagle_family: the MTP targets whose draft defaults to their own
     # checkpoint (its `model_arch in [...]` naming HYV3ForCausalLM).
     SH = importlib.import_module("sglang.srt.arg_groups.speculative_hook")

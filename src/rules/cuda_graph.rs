@@ -404,7 +404,8 @@ fn apply_cuda_graph_compatibility_tc_piecewise(ctx: &mut Ctx) {
         }
         Some(BREAKABLE) => {
             let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
-            let is_dsv4 = matches!(arch, "DeepseekV4ForCausalLM" | "DeepseekV4ForCausalLMNextN" | "DeepseekV4ForCausalLMDSpark");
+            // `is_deepseek_v4(hf_config)`: the release's list
+            let is_dsv4 = crate::models::builtin_lists(ctx.release.version).is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, arch));
             let rules: [(&str, bool, Field); 5] = [
                 ("DeepSeek-V4 (heavy capture-pool memory pressure)", is_dsv4, f::model_path),
                 (
@@ -447,8 +448,10 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
         return;
     }
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
-    // `is_deepseek_v4(hf_config)`, by the architecture (not known without the model's facts).
-    let is_dsv4 = ctx.model.and_then(|m| m.architecture).is_some_and(|a| matches!(a, "DeepseekV4ForCausalLM" | "DeepseekV4ForCausalLMNextN" | "DeepseekV4ForCausalLMDSpark"));
+    // `is_deepseek_v4(hf_config)`, by the architecture in the release's list (not known without
+    // the model's facts).
+    let lists = crate::models::builtin_lists(ctx.release.version);
+    let is_dsv4 = ctx.model.and_then(|m| m.architecture).is_some_and(|a| lists.is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, a)));
     let rules: [(Option<&str>, bool, Field); 5] = [
         (Some("DeepSeek-V4 (heavy capture-pool memory pressure)"), is_dsv4 && supports == Some(false), f::model_path),
         (None, cp_rule, f::attn_cp_size),

@@ -262,11 +262,13 @@ fn in_deepseek_family_branch(ctx: &Ctx, arch: &str) -> bool {
     crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.deepseek_family_hook_architectures.iter().any(|a| a == arch))
 }
 
-/// `supported_backends` of the GptOss branch, in SGLang's order (its message prints the list).
-const GPT_OSS_BACKENDS: &[&str] = &["triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"];
-const LLAMA4_BACKENDS: &[&str] = &["fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu"];
-const EXAONE_BACKENDS: &[&str] = &["fa3", "triton", "trtllm_mha"];
-const GEMMA4_BACKENDS: &[&str] = &["trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"];
+/// The attention backends the model-specific step's branch for `arch` accepts (GptOss's
+/// `supported_backends`, Gemma 4's and EXAONE's `accepted_backends`, Llama 4's set), in SGLang's
+/// order (the messages print them), from the release's generated lists; empty where they are
+/// not carried.
+fn branch_backends(ctx: &Ctx, arch: &str) -> &'static [String] {
+    crate::models::builtin_lists(ctx.release.version).and_then(|l| l.model_branch_attention_backends.get(arch)).map(Vec::as_slice).unwrap_or_default()
+}
 
 /// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
 /// greedy, so the scheme is everything before the last `://` of the first line).
@@ -423,7 +425,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
             }
         }
     } else if arch == "GptOssForCausalLM" {
-        gpt_oss(ctx)?;
+        gpt_oss(ctx, arch)?;
     } else if arch == "MiMoV2ForCausalLM" && !ctx.cfg.truthy(f::encoder_only) {
         // `get_mimo_v2_fused_qkv_expected_tp_size(hf_config)`: the checkpoint's attention
         // projection layout (and KV heads) decide; they are not among the model's facts.
@@ -434,13 +436,13 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     } else if matches!(arch, "Llama4ForConditionalGeneration" | "Llama4ForCausalLM") && !ctx.cfg.is(f::device, "cpu") {
         // When unset, the Llama 4 override fills it with one of the accepted backends.
         if let Some(backend) = text_of(ctx, f::attention_backend) {
-            if !LLAMA4_BACKENDS.contains(&backend.as_str()) {
+            if !crate::models::ModelLists::names(branch_backends(ctx, arch), &backend) {
                 let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
                 ctx.raise(&LLAMA4_ATTENTION_BACKEND, &[("attention_backend", &backend)], &[f::attention_backend], fixes)?;
             }
         }
     } else if matches!(arch, "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration") {
-        gemma4(ctx)?;
+        gemma4(ctx, arch)?;
     } else if matches!(arch, "Exaone4ForCausalLM" | "ExaoneMoEForCausalLM" | "ExaoneMoeForCausalLM") {
         exaone(ctx, arch, model.raw)?;
     } else if arch == "Olmo2ForCausalLM" {
@@ -659,16 +661,17 @@ fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::Raw
 }
 
 /// The GptOss branch: the accepted attention backends, then triton_kernel MoE with EP.
-fn gpt_oss(ctx: &mut Ctx) -> Step {
+fn gpt_oss(ctx: &mut Ctx, arch: &str) -> Step {
     // (MLX on macOS is exempt; no hardware profile here is one.)
     let base = text_of(ctx, f::attention_backend);
     let all_unset = base.is_none() && text_of(ctx, f::prefill_attention_backend).is_none() && text_of(ctx, f::decode_attention_backend).is_none();
     // When none is given, the GptOss override picks one of the accepted backends for the platform.
     if !all_unset {
         let (prefill, decode) = backends_of(ctx, base.as_deref());
-        let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| GPT_OSS_BACKENDS.contains(&b));
+        let supported = branch_backends(ctx, arch);
+        let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| crate::models::ModelLists::names(supported, b));
         if !ok(&prefill) || !ok(&decode) {
-            let listed = py_list(GPT_OSS_BACKENDS);
+            let listed = py_list(supported);
             let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
             let args: &Args = &[("supported_backends", &listed), ("prefill_attn_backend", &p), ("decode_attn_backend", &d)];
             let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
@@ -686,11 +689,12 @@ fn gpt_oss(ctx: &mut Ctx) -> Step {
 
 /// The Gemma 4 branch: the accepted attention backends. The Gemma 4 override fills
 /// `attention_backend` when it is unset (triton, or trtllm_mha on SM100: both accepted).
-fn gemma4(ctx: &mut Ctx) -> Step {
+fn gemma4(ctx: &mut Ctx, arch: &str) -> Step {
     let base = text_of(ctx, f::attention_backend);
     let filled = base.or_else(|| Some(if crate::rules::shared::runtime_context::is_sm100(ctx.hw) { "trtllm_mha" } else { "triton" }.to_string()));
     let (prefill, decode) = backends_of(ctx, filled.as_deref());
-    let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| GEMMA4_BACKENDS.contains(&b));
+    let accepted = branch_backends(ctx, arch);
+    let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| crate::models::ModelLists::names(accepted, b));
     if !ok(&prefill) || !ok(&decode) {
         let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
         let args: &Args = &[("prefill_backend", &p), ("decode_backend", &d)];
@@ -708,7 +712,8 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
     if backend.is_none() && exaone_override_fills_attention_backend(ctx, arch) {
         return Ok(());
     }
-    if backend.as_deref().is_some_and(|b| EXAONE_BACKENDS.contains(&b)) {
+    let accepted = branch_backends(ctx, arch);
+    if backend.as_deref().is_some_and(|b| crate::models::ModelLists::names(accepted, b)) {
         return Ok(());
     }
     // A pattern as written is not None. Absent, the config class's default (4) applies, but an
@@ -718,7 +723,7 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
         return Ok(());
     }
     let backend = backend.unwrap_or_else(|| "None".to_string());
-    let listed = py_list(EXAONE_BACKENDS);
+    let listed = py_list(accepted);
     let args: &Args = &[("accepted_backends", &listed), ("model_arch", &arch), ("attention_backend", &backend)];
     let fixes = if ctx.cfg.is_none(f::attention_backend) {
         vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)]

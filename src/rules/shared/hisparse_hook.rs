@@ -65,8 +65,11 @@ pub static RULES: &[&Rule] = &[&NEEDS_DISABLE_RADIX_CACHE, &MIXED_CHUNK, &SPEC_A
 /// `validate_hisparse` after its model-class check passed for `arch` (a DSA, DeepSeek-V4 or
 /// MiniMax-M3 sparse architecture).
 pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
-    let is_v4 = matches!(arch, "DeepseekV4ForCausalLM" | "DeepseekV4ForCausalLMNextN" | "DeepseekV4ForCausalLMDSpark");
-    let is_m3 = matches!(arch, "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration");
+    // `is_deepseek_v4` / `is_minimax_sparse`: the release's lists (the model-class check that
+    // leads here has read them)
+    let lists = crate::models::builtin_lists(ctx.release.version);
+    let is_v4 = lists.is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, arch));
+    let is_m3 = lists.is_some_and(|l| crate::models::ModelLists::names(&l.minimax_sparse_architectures, arch));
     if !ctx.cfg.truthy(f::disable_radix_cache) {
         let fixes = vec![ctx.fix_add_flag("Add --disable-radix-cache", f::disable_radix_cache, Applicability::Unsafe)];
         ctx.raise(&NEEDS_DISABLE_RADIX_CACHE, &[], &[f::enable_hisparse], fixes)?;
