@@ -308,9 +308,8 @@ fn check_dsa_backend_constraints(ctx: &mut Ctx, kv: &str, prefill: &str, decode:
 pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option<&'static str>> {
     use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm90};
     let hw = ctx.hw;
-    // the predicate-keyed `_step3p_overrides` (by the release's substrings); the providers
-    // replayed here are the arms below, any other architecture is not known (`_ => None`)
-    let step3p = crate::models::builtin_lists(ctx.release.version)?.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str()));
+    // (decided before any value is read: a read of an unknown value leaves the hook's writes unknown)
+    let provider = replayed_provider_0_5_18(ctx, arch)?;
     if hw.platform == crate::hardware::Platform::Cpu {
         return None;
     }
@@ -320,23 +319,23 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
     }
     // `is_attention_backend_not_set()`: the base and both split backends None
     let not_set = unset && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
-    if step3p {
-        // `_step3p_overrides`: fa4 on Blackwell, fa3 on Hopper
-        if !not_set {
-            return Some(None);
-        }
-        return Some(if is_blackwell(hw) {
-            Some("fa4")
-        } else if is_sm90(hw) {
-            Some("fa3")
-        } else {
-            None
-        });
-    }
     let sm100 = is_sm100(hw);
-    match arch {
+    match provider {
+        // `_step3p_overrides`: fa4 on Blackwell, fa3 on Hopper
+        Provider0518::Step3p => {
+            if !not_set {
+                return Some(None);
+            }
+            Some(if is_blackwell(hw) {
+                Some("fa4")
+            } else if is_sm90(hw) {
+                Some("fa3")
+            } else {
+                None
+            })
+        }
         // `_gpt_oss_overrides` (XPU, MPS: no hardware profile here is one)
-        "GptOssForCausalLM" => {
+        Provider0518::GptOss => {
             if !not_set {
                 return Some(None);
             }
@@ -352,11 +351,7 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
         }
         // `_qwen3_5_hybrid_overrides`: on SM100 the backend (triton or trtllm_mha) follows the
         // model's default backend and its Mamba extra buffer: not replayed
-        "Qwen3NextForCausalLM"
-        | "Qwen3_5MoeForConditionalGeneration"
-        | "Qwen3_5ForConditionalGeneration"
-        | "InternS2PreviewForConditionalGeneration"
-        | "InternS2MobiusForConditionalGeneration" => {
+        Provider0518::Qwen35Hybrid => {
             if !sm100 || !unset {
                 Some(None)
             } else {
@@ -364,12 +359,10 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
             }
         }
         // `_minicpm_v4_6_overrides`, `_falcon_h1_jet_overrides`
-        "MiniCPMV4_6ForConditionalGeneration" | "FalconH1ForCausalLM" | "JetNemotronForCausalLM" | "JetVLMForConditionalGeneration" => {
-            Some((sm100 && unset).then_some("triton"))
-        }
+        Provider0518::TritonOnSm100 => Some((sm100 && unset).then_some("triton")),
         // `_granite_moe_hybrid_overrides`: flashinfer when the config has Mamba layers
         // (`layer_types`, not among the facts)
-        "GraniteMoeHybridForCausalLM" => {
+        Provider0518::GraniteMoeHybrid => {
             if sm100 && unset {
                 None
             } else {
@@ -377,9 +370,9 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
             }
         }
         // `_lfm2_overrides`
-        "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM" => Some((sm100 && unset).then_some("flashinfer")),
+        Provider0518::Lfm2 => Some((sm100 && unset).then_some("flashinfer")),
         // `_olmo2_overrides`
-        "Olmo2ForCausalLM" => {
+        Provider0518::Olmo2 => {
             if !unset {
                 return Some(None);
             }
@@ -392,12 +385,46 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
             }))
         }
         // `_inkling_overrides`
-        "InklingForConditionalGeneration" | "InklingForConditionalGenerationMTP" => {
+        Provider0518::Inkling => {
             if !not_set {
                 return Some(None);
             }
             Some(Some(if sm100 { "fa4" } else { "triton" }))
         }
-        _ => None,
     }
+}
+
+/// The 0.5.18 providers [`provider_attention_backend_0_5_18`] replays.
+enum Provider0518 {
+    Step3p,
+    GptOss,
+    Qwen35Hybrid,
+    TritonOnSm100,
+    GraniteMoeHybrid,
+    Lfm2,
+    Olmo2,
+    Inkling,
+}
+
+/// Which replayed provider declares the attention backend for `arch`: the predicate-keyed
+/// `_step3p_overrides` by the release's substrings, the others by the architectures they are
+/// registered for; None for any other architecture (not known here).
+fn replayed_provider_0_5_18(ctx: &Ctx, arch: &str) -> Option<Provider0518> {
+    if crate::models::builtin_lists(ctx.release.version)?.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str())) {
+        return Some(Provider0518::Step3p);
+    }
+    Some(match arch {
+        "GptOssForCausalLM" => Provider0518::GptOss,
+        "Qwen3NextForCausalLM"
+        | "Qwen3_5MoeForConditionalGeneration"
+        | "Qwen3_5ForConditionalGeneration"
+        | "InternS2PreviewForConditionalGeneration"
+        | "InternS2MobiusForConditionalGeneration" => Provider0518::Qwen35Hybrid,
+        "MiniCPMV4_6ForConditionalGeneration" | "FalconH1ForCausalLM" | "JetNemotronForCausalLM" | "JetVLMForConditionalGeneration" => Provider0518::TritonOnSm100,
+        "GraniteMoeHybridForCausalLM" => Provider0518::GraniteMoeHybrid,
+        "Lfm2ForCausalLM" | "Lfm2MoeForCausalLM" => Provider0518::Lfm2,
+        "Olmo2ForCausalLM" => Provider0518::Olmo2,
+        "InklingForConditionalGeneration" | "InklingForConditionalGenerationMTP" => Provider0518::Inkling,
+        _ => return None,
+    })
 }
