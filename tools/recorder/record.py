@@ -61,6 +61,21 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
+    if case.get("stand_in"):
+        # The check reads the stand-in's config, as the conformance test gives it (the path the
+        # command names does not exist here).
+        import shlex
+        try:
+            argv = shlex.split(case["cmd"])
+        except ValueError:
+            argv = []
+        _, used, _ = stand_in(argv, work, work, case.get("files") or {})
+        with open(HUB_IDS) as f:
+            hub = json.load(f)
+        for i, a in enumerate(argv[:-1]):
+            if a in ("--model-path", "--speculative-draft-model-path") and argv[i + 1] in used:
+                which = "--model-config" if a == "--model-path" else "--draft-model-config"
+                args[-1:-1] = [which, os.path.join(HERE, "models", hub[used[argv[i + 1]]])]
     out = subprocess.run(args, input=case["cmd"], capture_output=True, text=True, cwd=work)
     try:
         report = json.loads(out.stdout)
@@ -82,7 +97,7 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
                 text = text[: e["start"]] + e["replacement"].encode() + text[e["end"]:]
             v = {"id": f"{case['id']}~fix{n}", "cmd": text.decode(), "fix_of": case["id"],
                  "fix_title": fix["title"], "fix_code": code}
-            for key in ("profile", "files"):
+            for key in ("profile", "files", "stand_in"):
                 if case.get(key):
                     v[key] = case[key]
             variants.append(v)
@@ -145,8 +160,12 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
 
     def needs_own_code(hub_id: str) -> bool:
         # A config served with its configuration_*.py (a model type only its own code knows:
-        # SDAR) loads only with --trust-remote-code; it stands in for no command without it.
+        # SDAR) loads only with --trust-remote-code; it stands in for no command without it,
+        # unless the path names it (a folder of that model: start-up then fails as for it).
         return any(n.startswith("configuration_") for n in os.listdir(os.path.join(HERE, "models", hub[hub_id])))
+
+    def names_it(path: str, hub_id: str) -> bool:
+        return path.rstrip("/").split("/")[-1].lower() == hub_id.split("/")[-1].lower()
 
     trusts_remote_code = "--trust-remote-code" in argv
     quantized_by_flag = any(a == "--quantization" or a.startswith("--quantization=") for a in argv)
@@ -166,7 +185,7 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
         wanted = [q for q in quant if q in path.lower()]
         names = {h.split("/")[-1].lower(): h for h in hub
                  if (wanted or not any(q in h.lower() for q in quant)) and (is_draft_flag(flag) or not draft_only(h))
-                 and (trusts_remote_code or not needs_own_code(h))}
+                 and (trusts_remote_code or not needs_own_code(h) or names_it(path, h))}
         best = difflib.get_close_matches(path.rstrip("/").split("/")[-1].lower(), list(names), n=1, cutoff=0.0)
         hub_id = names[best[0]] if best else "meta-llama/Llama-3.1-8B-Instruct"
         local = os.path.join(case_dir, path.lstrip("/")) if path.startswith("/") else os.path.join(scratch, path)
