@@ -858,6 +858,9 @@ pub struct ModelFacts<'a> {
     /// Whether the config ships its own config code (`auto_map`): a given config's, or the
     /// catalog's record of the published config.json; None for an inferred family.
     pub ships_config_code: Option<bool>,
+    /// Whether that code's `AutoConfig` reference names another repository: a given config's;
+    /// None where not recorded (the catalog keeps only whether there is such code).
+    pub config_code_in_other_repo: Option<bool>,
     /// A given config whose whole folder was read and that declares no quantization anywhere
     /// SGLang looks (`_parse_quant_hf_config`: quantization_config, compression_config,
     /// hf_quant_config.json; `_find_quant_modelslim_config`: quant_model_description.json).
@@ -877,6 +880,7 @@ impl<'a> ModelFacts<'a> {
                 derived: Derived::computed(&e.sglang),
                 from: FactsFrom::Catalog,
                 ships_config_code: e.raw.ships_config_code,
+                config_code_in_other_repo: None,
                 known_unquantized: false,
             },
             Facts::FamilyOnly { architecture, model_type } => {
@@ -892,7 +896,7 @@ impl<'a> ModelFacts<'a> {
                 if derived.is_multimodal == Some(false) {
                     derived.is_multimodal = None;
                 }
-                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None, known_unquantized: false }
+                ModelFacts { architecture: Some(architecture), model_type, raw: None, computed: None, derived, from: FactsFrom::InferredFamily, ships_config_code: None, config_code_in_other_repo: None, known_unquantized: false }
             }
         }
     }
@@ -908,6 +912,7 @@ impl<'a> ModelFacts<'a> {
             derived: lists.map(|l| Derived::from_lists(&config.raw, l)).unwrap_or_default(),
             from: FactsFrom::GivenConfig,
             ships_config_code: Some(config.ships_config_code),
+            config_code_in_other_repo: Some(config.config_code_in_other_repo),
             known_unquantized: config.folder_read && !config.declares_quantization,
         }
     }
@@ -958,6 +963,9 @@ pub struct GivenConfig {
     /// `auto_map` names an `AutoConfig`: transformers loads the config's own code (with
     /// --trust-remote-code; without it, it refuses with a message of its own).
     pub ships_config_code: bool,
+    /// The `AutoConfig` class reference names another repository (`repo--module.Class`):
+    /// transformers' refusal then names that repository instead of the model's.
+    pub config_code_in_other_repo: bool,
     /// `quantization_config` or `compression_config` (top level or the text sub-config), or
     /// the `hf_quant_config.json` given with it.
     pub declares_quantization: bool,
@@ -1147,7 +1155,10 @@ impl GivenConfig {
             }
             _ => None,
         };
-        let ships_config_code = cfg.get("auto_map").and_then(serde_json::Value::as_object).is_some_and(|m| m.contains_key("AutoConfig"));
+        let auto_config = cfg.get("auto_map").and_then(serde_json::Value::as_object).and_then(|m| m.get("AutoConfig"));
+        let ships_config_code = auto_config.is_some();
+        // `AutoConfig.from_pretrained` looks for `--` in the reference (a string in published configs).
+        let config_code_in_other_repo = auto_config.and_then(serde_json::Value::as_str).is_some_and(|r| r.contains("--"));
         let raw = RawFacts {
             model_type: r.string(&cfg, &["model_type"]),
             text_config_key: text_key.map(str::to_string),
@@ -1189,7 +1200,7 @@ impl GivenConfig {
         };
         let declares = |o: &Object| ["quantization_config", "compression_config"].iter().any(|k| o.get(*k).is_some_and(|v| !v.is_null()));
         let declares_quantization = hf_quant.is_some() || declares(&cfg) || declares(text);
-        Ok(GivenConfig { raw, wrong_types, ships_config_code, declares_quantization, folder_read: false })
+        Ok(GivenConfig { raw, wrong_types, ships_config_code, config_code_in_other_repo, declares_quantization, folder_read: false })
     }
 }
 

@@ -91,13 +91,34 @@ fn a_given_config_of_a_model_type_transformers_lacks_fails_to_load_unless_it_shi
     let plain = r#"{"architectures": ["MyForCausalLM"], "model_type": "my_type", "max_position_embeddings": 8192}"#;
     let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine", plain);
     assert!(codes.contains(&"MC012".to_string()), "{codes:?}");
-    // its own code (`auto_map`): loaded with --trust-remote-code, refused with another message
-    // without it, neither replayed here
-    let (codes, not_run) = run("python -m sglang.launch_server --model-path /models/mine", FP8_CONFIG);
+    // its own code (`auto_map`): refused without --trust-remote-code (MC014), loaded with it
+    // (its code is not run here)
+    let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine", FP8_CONFIG);
     assert!(!codes.contains(&"MC012".to_string()), "{codes:?}");
+    assert!(codes.contains(&"MC014".to_string()), "{codes:?}");
+    let (codes, not_run) = run(&format!("python -m sglang.launch_server --model-path /models/mine {REMOTE}"), FP8_CONFIG);
+    assert!(!codes.contains(&"MC012".to_string()) && !codes.contains(&"MC014".to_string()), "{codes:?}");
     assert!(not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig.__init__")), "{not_run:?}");
     // a type transformers knows loads either way
     let llama = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "max_position_embeddings": 8192}"#;
     let (codes, _) = run("python -m sglang.launch_server --model-path /models/mine", llama);
     assert!(!codes.contains(&"MC012".to_string()), "{codes:?}");
+}
+
+#[test]
+fn custom_code_is_refused_with_the_path_transformers_names() {
+    let message = |cmd: &str, config: &str| {
+        let options = CheckOptions { model_config: Some(GivenConfig::parse(config, None).unwrap()), ..Default::default() };
+        let report = check(cmd, &options);
+        report.commands[0].diagnostics.iter().find(|d| d.code == "MC014").map(|d| d.message.clone())
+    };
+    // a local folder by its absolute path (os.path.abspath drops the trailing slash), a hub id by its page
+    let local = message("python -m sglang.launch_server --model-path /models/mine/", FP8_CONFIG).unwrap();
+    assert!(local.starts_with("The repository /models/mine/ contains custom code which must be executed to correctly load the model. You can inspect the repository content at /models/mine .\n You can inspect the repository content at https://hf.co//models/mine/.\n"), "{local}");
+    let hub = message("python -m sglang.launch_server --model-path org/mine", FP8_CONFIG).unwrap();
+    assert!(hub.contains("content at https://hf.co/org/mine .\n"), "{hub}");
+    // code in another repository is named instead; a relative folder's absolute path is not known here
+    let elsewhere = FP8_CONFIG.replace("\"configuration_my_fp8.MyFp8Config\"", "\"org/base--configuration_my_fp8.MyFp8Config\"");
+    assert_eq!(message("python -m sglang.launch_server --model-path org/mine", &elsewhere), None);
+    assert_eq!(message("python -m sglang.launch_server --model-path ./mine", FP8_CONFIG), None);
 }

@@ -144,6 +144,23 @@ pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
     example_good: ex!("--model-path XiaomiMiMo/MiMo-V2-Flash"),
 };
 
+pub static CUSTOM_CODE_NOT_TRUSTED: Rule = Rule {
+    code: "MC014",
+    name: "model-code-needs-trust-remote-code",
+    sglang: Sglang::Python {
+        function: "configs.model_config.ModelConfig.__init__",
+        raised_by: "transformers.AutoConfig.from_pretrained",
+        exception: "ValueError",
+        template: "{error_message} You can inspect the repository content at https://hf.co/{model_name}.\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run.",
+    },
+    explanation: "The model's config.json has a model_type that neither this release's transformers nor SGLang has a config class for, and an auto_map naming the checkpoint's own configuration code (configuration_*.py next to config.json). transformers' AutoConfig runs that code only when asked to, so without --trust-remote-code building the model config fails at start-up. Adding the flag runs Python code that comes with the checkpoint: do it for checkpoints whose source you trust.",
+    flags: &["--model-path", "--trust-remote-code"],
+    // (SGLang on `--model-path JetLM/SDAR-4B-Chat`: the catalog does not have it, so examples,
+    // checked without a given config, cannot show it; a local folder of it does, see the cases)
+    example_bad: ex!(""),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code"),
+};
+
 pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
     code: "MC013",
     name: "config-class-has-no-num-attention-heads",
@@ -173,6 +190,7 @@ pub static RULES: &[&Rule] = &[
     &CHECKPOINT_QUANTIZATION_UNAVAILABLE,
     &CHECKPOINT_QUANTIZATION_NOT_ON_ROCM,
     &MODEL_TYPE_NOT_RECOGNIZED,
+    &CUSTOM_CODE_NOT_TRUSTED,
     &NO_NUM_ATTENTION_HEADS,
 ];
 
@@ -218,22 +236,61 @@ fn num_attention_heads_attribute(ctx: &mut Ctx) -> Step {
 /// `get_config` (transformers' `AutoConfig.from_pretrained`): the config's `model_type` needs a
 /// config class of this release's transformers or SGLang. Without one, a config with no
 /// `auto_map` fails with transformers' message; one with `auto_map` loads its own code under
-/// --trust-remote-code (and fails with another message without it). A given config tells, and
-/// the catalog records it of the published config.json: where unknown (an inferred family, a
-/// catalog entry without the record), and with --trust-remote-code, the check is not run.
+/// --trust-remote-code and is refused without it (`resolve_trust_remote_code`). A given config
+/// tells, and the catalog records it of the published config.json: where unknown (an inferred
+/// family, a catalog entry without the record), and where the code loads, the check is not run.
 fn config_class_known(ctx: &mut Ctx) -> Step {
     let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
     let Some(model_type) = ctx.model.and_then(|m| m.raw).and_then(|r| r.model_type.as_deref()) else { return Ok(()) };
     if lists.loads_model_type(model_type) != Some(false) {
         return Ok(());
     }
-    let ships_code = ctx.model.and_then(|m| m.ships_config_code) != Some(false);
-    if ships_code || ctx.cfg.truthy(f::trust_remote_code) || !ctx.cfg.is_none(f::model_config_parser) && !ctx.cfg.is(f::model_config_parser, "auto") && !ctx.cfg.is(f::model_config_parser, "hf") {
-        ctx.skip_unlisted("configs.model_config.ModelConfig.__init__ (get_config)", NotRunReason::ModelConfig);
+    const CHECK: &str = "configs.model_config.ModelConfig.__init__ (get_config)";
+    if !ctx.cfg.is_none(f::model_config_parser) && !ctx.cfg.is(f::model_config_parser, "auto") && !ctx.cfg.is(f::model_config_parser, "hf") {
+        ctx.skip_unlisted(CHECK, NotRunReason::ModelConfig);
+        return Ok(());
+    }
+    let ships_code = ctx.model.and_then(|m| m.ships_config_code);
+    if ships_code == Some(true) && !ctx.cfg.truthy(f::trust_remote_code) {
+        return custom_code_not_trusted(ctx, CHECK);
+    }
+    if ships_code != Some(false) || ctx.cfg.truthy(f::trust_remote_code) {
+        ctx.skip_unlisted(CHECK, NotRunReason::ModelConfig);
         return Ok(());
     }
     let model_type = model_type.to_string();
     ctx.raise(&MODEL_TYPE_NOT_RECOGNIZED, &[("config_dict['model_type']", &model_type)], &[f::model_path], vec![])
+}
+
+/// transformers' `resolve_trust_remote_code` on a config whose own code is needed: its message
+/// names the model path as SGLang passes it, a local folder by its absolute path. Not run where
+/// that message is not known here: code in another repository (`repo--module.Class`, named
+/// instead), or a relative path (a folder here or a hub id on the serving machine).
+fn custom_code_not_trusted(ctx: &mut Ctx, check: &'static str) -> Step {
+    let other_repo = ctx.model.and_then(|m| m.config_code_in_other_repo);
+    let model_name = ctx.cfg.str(f::model_path).unwrap_or_default().to_string();
+    let location = if let Some(folder) = model_name.strip_prefix('/') {
+        // os.path.abspath: no trailing separator
+        format!("/{}", folder.trim_end_matches('/'))
+    } else if looks_like_hub_id(&model_name) {
+        format!("https://hf.co/{model_name}")
+    } else {
+        String::new()
+    };
+    if other_repo != Some(false) || location.is_empty() {
+        ctx.skip_unlisted(check, NotRunReason::ModelConfig);
+        return Ok(());
+    }
+    let error_message = format!("The repository {model_name} contains custom code which must be executed to correctly load the model. You can inspect the repository content at {location} .\n");
+    let fix = ctx.fix_add_flag("Add --trust-remote-code (runs the checkpoint's own code)", f::trust_remote_code, Applicability::Unsafe);
+    ctx.raise(&CUSTOM_CODE_NOT_TRUSTED, &[("error_message", &error_message), ("model_name", &model_name)], &[f::model_path], vec![fix])
+}
+
+/// `org/name`: the form of a hub repository id (a relative folder can have it too).
+fn looks_like_hub_id(path: &str) -> bool {
+    let mut parts = path.split('/');
+    let ok = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && !p.starts_with('.') && !p.starts_with('~'));
+    ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
 }
 
 /// `_validate_quantize_and_serve_config`: the flag is refused whatever the quantization.
