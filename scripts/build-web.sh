@@ -40,12 +40,20 @@ cargo run --quiet --bin sglang-preflight -- reference --html dist
 # it in (`release-checks`: its sites, pipeline, step maps and writes): the releases/<version>.json
 # of such a release carries it under "checks", so the page registers the release the CLI checks.
 cargo run --quiet --bin sglang-preflight -- release-checks >"$PKG/release-checks.json"
-# The rules' example commands, which the wasm goes without (its `rules()` gives them empty, src/lib.rs
-# `ex!`): { code: { example_bad, example_good } } from the native `reference --json`.
+# The rules' example commands and explanations, which the wasm goes without (src/lib.rs `ex!`,
+# `expl!`), from the native `reference --json`: rules/examples.json, { code: { example_bad,
+# example_good } } (the page never shows them), and rules/explanations/<family>.json, { code:
+# explanation } for the codes of one family (`KV029` -> KV.json), which the page and the widget
+# fetch when they first show a card of that family (www/render.js).
 cargo run --quiet --bin sglang-preflight -- reference --json | node -e '
-const rules = JSON.parse(require("fs").readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(Object.fromEntries(rules.map((r) => [r.code, { example_bad: r.example_bad, example_good: r.example_good }]))));
-' > dist/rules/examples.json
+const fs = require("fs");
+const rules = JSON.parse(fs.readFileSync(0, "utf8"));
+fs.writeFileSync("dist/rules/examples.json", JSON.stringify(Object.fromEntries(rules.map((r) => [r.code, { example_bad: r.example_bad, example_good: r.example_good }]))));
+const families = {};
+for (const r of rules) (families[r.code.replace(/\d+$/, "")] ??= {})[r.code] = r.explanation;
+fs.mkdirSync("dist/rules/explanations");
+for (const [family, texts] of Object.entries(families)) fs.writeFileSync(`dist/rules/explanations/${family}.json`, JSON.stringify(texts));
+'
 node scripts/security-headers.mjs check-dist
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
 # Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
@@ -132,14 +140,15 @@ const walk = (dir) => {
     const rel = path.relative('dist', full).split(path.sep).join('/');
     if (e.isDirectory()) walk(full);
     // The rule pages and the matrix (hundreds of pages, with their stylesheet and script) are not
-    // precached: the network serves them.
-    else if (!['_headers', 'sw.js', 'compatibility.html', 'compatibility.js', 'reference.css'].includes(rel) && !rel.endsWith('.d.ts') && !rel.startsWith('rules/'))
+    // precached: the network serves them. The rules' explanations are: the cards show them offline too.
+    else if (!['_headers', 'sw.js', 'compatibility.html', 'compatibility.js', 'reference.css'].includes(rel) && !rel.endsWith('.d.ts') && (!rel.startsWith('rules/') || rel.startsWith('rules/explanations/')))
       (rel.startsWith('releases/') || rel.startsWith('models/') ? releases : rel.startsWith('help/') ? help : files)[rel] = `sha256-${crypto.createHash('sha256').update(fs.readFileSync(full)).digest('base64')}`;
   }
 };
 walk('dist');
 for (const need of ['index.html', 'docs-example.html', 'worker.js', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm'])
   if (!files[need]) throw new Error(`sw precache: dist/${need} is missing`);
+if (!Object.keys(files).some((f) => f.startsWith('rules/explanations/'))) throw new Error('sw precache: dist/rules/explanations/ is empty');
 const version = crypto.createHash('sha256').update(JSON.stringify([files, releases, help])).digest('hex').slice(0, 16);
 const src = fs.readFileSync('dist/sw.js', 'utf8');
 const marked = /\/\* build:manifest \*\/[^]*?\/\* end:manifest \*\//;

@@ -24,6 +24,28 @@ macro_rules! ex {
     };
 }
 
+/// A rule's explanation (`Rule::explanation`), as written in the native build. The page's wasm
+/// goes without the texts (~125 KB, ~44 KB gzipped): there every rule's explanation is
+/// [`RULE_EXPLANATION`], so a diagnostic built from it carries that marker where the text was,
+/// and the page puts in the text of the diagnostic's code from the site's
+/// `rules/explanations/<family>.json` (scripts/build-web.sh, from the native `reference --json`).
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! expl {
+    ($s:expr) => {
+        $s
+    };
+}
+#[cfg(target_arch = "wasm32")]
+macro_rules! expl {
+    ($s:expr) => {
+        $crate::RULE_EXPLANATION
+    };
+}
+
+/// What stands for a rule's explanation in the page's wasm (`expl!`): www/render.js replaces it
+/// with the text of the diagnostic's code.
+pub const RULE_EXPLANATION: &str = "{explanation}";
+
 pub mod argparse;
 pub mod changes;
 pub mod check;

@@ -86,6 +86,9 @@ export interface Diagnostic extends Located {
   /** SGLang's message verbatim (origin "sglang") or preflight's own. */
   message: string;
   span: Span;
+  /** What it means. The wasm goes without the rules' own explanations: where a rule's text
+   * belongs this says `{explanation}`, and the site's `rules/explanations/<family>.json` has the
+   * text by rule code (`KV029` in KV.json; the page and the widget put it in when they show the card). */
   explanation: string;
   fixes: Fix[];
 }
@@ -188,6 +191,8 @@ export interface Preset {
 export interface RuleInfo {
   code: string; name: string; site: string; warning_site?: string; reraised_by?: string; file: string; function: string; since: string;
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
+  /** `{explanation}` in the wasm (it goes without the rules' explanations); the site's
+   * `rules/explanations/<family>.json` has them by rule code. */
   explanation: string; flags: string[];
   /** Empty in the wasm (it goes without the rules' example commands); the site's
    * `rules/examples.json` has them by rule code. */

@@ -633,10 +633,11 @@ pub fn all_rules() -> Vec<&'static Rule> {
 
 #[cfg(test)]
 mod tests {
-    /// Every rule's example commands are written `ex!("...")` (src/lib.rs), so the page's wasm goes
-    /// without them; `python3 tools/wrap_examples.py` wraps the ones that are not.
+    /// Every rule's example commands are written `ex!("...")` and its explanation `expl!("...")`
+    /// (src/lib.rs), so the page's wasm goes without them; `python3 tools/wrap_rule_texts.py`
+    /// wraps the ones that are not.
     #[test]
-    fn examples_are_left_out_of_the_wasm() {
+    fn rule_texts_are_left_out_of_the_wasm() {
         let mut dirs = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
         let mut bare = Vec::new();
         while let Some(dir) = dirs.pop() {
@@ -646,7 +647,7 @@ mod tests {
                     dirs.push(path);
                 } else if path.extension().is_some_and(|e| e == "rs") {
                     let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    for field in [concat!("example_bad", ": "), concat!("example_good", ": ")] {
+                    for field in [concat!("example_bad", ": "), concat!("example_good", ": "), concat!("explanation", ": ")] {
                         for (i, _) in text.match_indices(field) {
                             let rest = text.get(i + field.len()..).unwrap_or(")");
                             if rest.starts_with('"') || rest.starts_with("r\"") || rest.starts_with("r#") {
@@ -657,6 +658,6 @@ mod tests {
                 }
             }
         }
-        assert!(bare.is_empty(), "example commands not in ex!(..): {bare:#?}");
+        assert!(bare.is_empty(), "example commands not in ex!(..), explanations not in expl!(..): {bare:#?}");
     }
 }

@@ -33,12 +33,12 @@ pub static GPUS_NEEDED: Rule = Rule {
         template: "",
         read_in: READ_IN,
     },
-    explanation: "Preflight's own check, not SGLang's message: SGLang starts tp_size × pp_size × dp_size scheduler processes \
+    explanation: expl!("Preflight's own check, not SGLang's message: SGLang starts tp_size × pp_size × dp_size scheduler processes \
                   (dp_size after DP attention is folded into the TP group), spread over --nnodes nodes, and gives each its own GPU \
                   from --base-gpu-id in steps of --gpu-id-step. When a node would need a GPU index it does not have, the process \
                   fails when it selects its device (`torch.cuda.set_device`: CUDA error: invalid device ordinal) after the slow \
                   start-up, not while parsing. Lower the parallel sizes to fit the node, or spread the ranks over more nodes \
-                  (--nnodes, with --node-rank and --dist-init-addr on each).",
+                  (--nnodes, with --node-rank and --dist-init-addr on each)."),
     flags: &["--tp-size", "--pp-size", "--dp-size", "--nnodes"],
     example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 16"),
     example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 8"),
@@ -54,10 +54,10 @@ pub static FA3_NEEDS_SM8X_OR_SM9X: Rule = Rule {
         template: "FlashAttention v3 Backend requires SM>=80 and SM<=90. Please use `--attention-backend flashinfer`.",
         read_in: READ_IN,
     },
-    explanation: "The FlashAttention 3 backend (`fa3`) runs on CUDA GPUs of compute capability 8.x (non-MLA models only) and 9.x \
+    explanation: expl!("The FlashAttention 3 backend (`fa3`) runs on CUDA GPUs of compute capability 8.x (non-MLA models only) and 9.x \
                   (Hopper). On Blackwell (SM 10.x, 12.x) SGLang accepts the flag and then fails an assertion when the model runner \
                   creates the attention backend, after the weights are loaded. Choose a backend this GPU supports: `flashinfer` \
-                  (SGLang's advice), `fa4` or `trtllm_mha` on Blackwell, or `triton`.",
+                  (SGLang's advice), `fa4` or `trtllm_mha` on Blackwell, or `triton`."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
     example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend fa3"),
     example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend flashinfer"),
@@ -73,9 +73,9 @@ pub static GEMV_NEEDS_SM9X_OR_SM12X: Rule = Rule {
         template: "--bf16-gemm-backend gemv requires SM90 (Hopper) or SM12x",
         read_in: READ_IN,
     },
-    explanation: "The `gemv` BF16 GEMM backend uses a Hopper kernel that SGLang only loads on compute capability 9.x or 12.x; on \
+    explanation: expl!("The `gemv` BF16 GEMM backend uses a Hopper kernel that SGLang only loads on compute capability 9.x or 12.x; on \
                   other CUDA GPUs it raises when the unquantized linear layers are set up, at start-up on the GPU node. Leave \
-                  --bf16-gemm-backend at `auto` (or choose another backend) on this GPU.",
+                  --bf16-gemm-backend at `auto` (or choose another backend) on this GPU."),
     flags: &["--bf16-gemm-backend"],
     example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --bf16-gemm-backend gemv"),
     example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),

@@ -32,7 +32,7 @@ macro_rules! rule {
             code: $code,
             name: $kebab,
             sglang: $sglang,
-            explanation: $expl,
+            explanation: expl!($expl),
             flags: $flags,
             example_bad: ex!($bad),
             example_good: ex!($good),

@@ -1,7 +1,9 @@
 // Secrets stay out of links, and the findings read errors first. Run: npm run build && node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, renders, pasteCommand, hashUrl, cleanState } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, newPage, renders, pasteCommand, hashUrl, cleanState, DIST } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -81,6 +83,7 @@ test('an old link that carries a token is rewritten without it on load', async (
 
 test('the flagship decode command: its error card first and open, its warnings folded to a line', async () => {
   const { page, context, rec } = await newPage(env);
+  const served = env.server.log.length;
   try {
     await page.goto(hashUrl(env, { cmd: DCP_CMD }));
     await renders(page, 1);
@@ -91,6 +94,13 @@ test('the flagship decode command: its error card first and open, its warnings f
     assert.equal(await first.locator('.card-head .code').textContent(), 'KV029');
     assert.ok(await first.locator('.message').isVisible());
     assert.ok(await first.getByRole('button', { name: /Apply: Set --dcp-size 1/ }).isVisible());
+    // What it means: the rule's text, which the wasm goes without (its report says
+    // `{explanation}`); the page fetches the site's rules/explanations/<family>.json and puts it in.
+    const texts = (family) => JSON.parse(fs.readFileSync(path.join(DIST, `rules/explanations/${family}.json`), 'utf8'));
+    const kv029 = texts('KV').KV029;
+    assert.ok(kv029.length > 40);
+    await first.locator('.explanation', { hasText: kv029 }).waitFor({ timeout: 5000 });
+    assert.equal(await first.locator('.explanation').textContent(), `What it means: ${kv029}`);
     // Warnings: a summary line; the message in full, explanation and fixes once opened.
     const warn = cards.nth(1);
     assert.equal(await warn.locator('details.fold').getAttribute('open'), null);
@@ -98,6 +108,14 @@ test('the flagship decode command: its error card first and open, its warnings f
     assert.ok(!(await warn.locator('.explanation').isVisible()));
     await warn.locator('summary').click();
     assert.ok(await warn.locator('.explanation').isVisible());
+    const warnCode = await warn.locator('.card-head .code').textContent();
+    const warnFamily = warnCode.replace(/\d+$/, '');
+    assert.equal(await warn.locator('.explanation').textContent(), `What it means: ${texts(warnFamily)[warnCode]}`);
+    // Only the families of the cards shown were fetched, each once.
+    const codes = await cards.locator('.card-head .code').allTextContents();
+    const families = [...new Set(codes.map((c) => c.replace(/\d+$/, '')))].sort();
+    const fetched = env.server.log.slice(served).filter((p) => p.includes('/rules/explanations/'));
+    assert.deepEqual(fetched.map((p) => p.replace(/^.*\/rules\/explanations\/(\w+)\.json$/, '$1')).sort(), families);
     assert.ok(!(await warn.locator('summary .card-line').isVisible()));
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {

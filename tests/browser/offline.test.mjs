@@ -104,7 +104,7 @@ test('after one visit the page works offline: precached from the build\'s list, 
     await cached(page, `${server.url}models/catalog.json`);
     const expected = [...Object.keys(manifest.files), 'models/catalog.json'].map((f) => server.url + f).sort();
     assert.deepEqual((await controlled(page)).entries[cacheName], expected);
-    for (const f of ['index.html', 'app.js', 'boot.js', 'client.js', 'render.js', 'worker.js', 'styles.css', 'docs-example.html', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm'])
+    for (const f of ['index.html', 'app.js', 'boot.js', 'client.js', 'render.js', 'worker.js', 'styles.css', 'docs-example.html', 'favicon.svg', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm', 'rules/explanations/KV.json'])
       assert.ok(f in manifest.files, `precached: ${f}`);
 
     // The normal load asked for nothing that is not there: the favicon is served, no /favicon.ico.
@@ -129,6 +129,9 @@ test('after one visit the page works offline: precached from the build\'s list, 
     await pasteCommand(page, DCP_CMD);
     await page.locator('#cards article.card', { hasText: DCP_MSG }).first().waitFor({ timeout: 5000 });
     assert.ok((await page.locator('#cards .message').allTextContents()).includes(DCP_MSG));
+    // Its rule's explanation too (rules/explanations/KV.json, precached).
+    const texts = JSON.parse(fs.readFileSync(path.join(DIST, 'rules/explanations/KV.json'), 'utf8'));
+    await page.locator('#cards article.card', { hasText: DCP_MSG }).first().locator('.explanation', { hasText: texts.KV029 }).waitFor({ timeout: 5000 });
     assert.match(await page.locator('#verdict').textContent(), /would reject this: \d+ errors?/);
     // The model catalog, fetched on the first visit when the example named a model, is cached too.
     await page.locator('#models li', { hasText: 'from the built-in catalog' }).first().waitFor({ timeout: 5000 });

@@ -1,7 +1,9 @@
 // The docs widget on the example docs page, served under a sub-path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, cleanState } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, newPage, cleanState, DIST } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -54,6 +56,13 @@ test('the rejecting widget shows SGLang\'s exact message', async () => {
     await bad.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
     assert.match(await bad.locator('.verdict').textContent(), /would reject this/);
     assert.ok((await bad.locator('.message').allTextContents()).includes('--disaggregation-decode-retraction-backup=host_pool does not support --dcp-size > 1.'));
+    // What it means: the rule's text, which the wasm goes without; the widget fetches the site's
+    // rules/explanations/<family>.json (the native build's texts) next to its module and puts it in.
+    const texts = JSON.parse(fs.readFileSync(path.join(DIST, 'rules/explanations/KV.json'), 'utf8'));
+    assert.ok(texts.KV029.length > 40);
+    const card = bad.locator('.cards:not(.rest) .card.error');
+    await card.locator('.explanation', { hasText: texts.KV029 }).waitFor({ timeout: 5000 });
+    assert.equal(await card.locator('.explanation').textContent(), `What it means: ${texts.KV029}`);
   } finally {
     await context.close();
   }

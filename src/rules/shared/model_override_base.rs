@@ -9,7 +9,7 @@ pub static CP_DP_WITH_ATTN_DP: Rule = Rule {
     code: "OVR003",
     name: "context-parallel-dp-size-with-attn-dp-size",
     sglang: raises("model_override_base.context_parallel_attn_dp_size", "--dp-size {cfg.dp_size} with --attn-dp-size"),
-    explanation: "The DeepSeek context-parallel layouts read --dp-size as attention data-parallel groups (a deprecated reading); with --attn-dp-size given too the two would multiply, and SGLang refuses the combination.",
+    explanation: expl!("The DeepSeek context-parallel layouts read --dp-size as attention data-parallel groups (a deprecated reading); with --attn-dp-size given too the two would multiply, and SGLang refuses the combination."),
     flags: &["--dp-size", "--attn-dp-size"],
     example_bad: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave --attn-dp-size 2 --dp-size 2"),
     example_good: ex!("--model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 8 --enable-prefill-cp --cp-strategy interleave"),
