@@ -24,6 +24,22 @@ macro_rules! ex {
     };
 }
 
+/// A rule's kebab-case name (`Rule::name`), as written in the native build; the page's wasm goes
+/// without them (it never shows them: ~29 KB, ~7 KB gzipped), so its `rules()` gives them empty.
+/// The rule pages and the reference carry them.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! kebab {
+    ($s:expr) => {
+        $s
+    };
+}
+#[cfg(target_arch = "wasm32")]
+macro_rules! kebab {
+    ($s:expr) => {
+        ""
+    };
+}
+
 /// A rule's explanation (`Rule::explanation`), as written in the native build. The page's wasm
 /// goes without the texts (~125 KB, ~44 KB gzipped): there every rule's explanation is
 /// [`RULE_EXPLANATION`], so a diagnostic built from it carries that marker where the text was,

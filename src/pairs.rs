@@ -31,7 +31,7 @@ const fn transfer(file: &'static str, function: &'static str, exception: &'stati
 
 pub static MODEL_DIFFERS: Rule = Rule {
     code: "PAIR001",
-    name: "pd-pair-model-differs",
+    name: kebab!("pd-pair-model-differs"),
     sglang: transfer(CONN, "CommonKVManager.try_ensure_parallel_info", "", "", true),
     explanation: expl!("The decode server receives the prefill server's KV cache page by page and layer by layer, addressed by its own model's layout; SGLang compares the two servers' page size, KV cache dtype and layouts when they connect (try_ensure_parallel_info), not their models. Two paths may name the same weights (a hub id and a local copy), so this is a warning; different models give wrong output or a failed transfer."),
     flags: &["--model-path", "--disaggregation-mode"],
@@ -40,7 +40,7 @@ pub static MODEL_DIFFERS: Rule = Rule {
 };
 pub static TRANSFER_BACKEND_DIFFERS: Rule = Rule {
     code: "PAIR002",
-    name: "pd-pair-transfer-backend-differs",
+    name: kebab!("pd-pair-transfer-backend-differs"),
     sglang: transfer("sglang/srt/disaggregation/mooncake/conn.py", "KVArgsRegisterInfo.from_zmq", "", "", false),
     explanation: expl!("Each side loads the KV manager of its own transfer backend: the prefill server's bootstrap thread reads the decode server's registration in its backend's message layout (Mooncake's and NIXL's `KVArgsRegisterInfo.from_zmq` read different frames), and with `fake` the decode server never registers. The transfer cannot happen; both servers need the same --disaggregation-transfer-backend."),
     flags: &["--disaggregation-transfer-backend", "--disaggregation-mode"],
@@ -49,7 +49,7 @@ pub static TRANSFER_BACKEND_DIFFERS: Rule = Rule {
 };
 pub static PAGE_SIZE_DIFFERS: Rule = Rule {
     code: "PAIR003",
-    name: "pd-pair-page-size-differs",
+    name: kebab!("pd-pair-page-size-differs"),
     sglang: transfer(
         CONN,
         "CommonKVManager.try_ensure_parallel_info",
@@ -64,7 +64,7 @@ pub static PAGE_SIZE_DIFFERS: Rule = Rule {
 };
 pub static KV_CACHE_DTYPE_DIFFERS: Rule = Rule {
     code: "PAIR004",
-    name: "pd-pair-kv-cache-dtype-differs",
+    name: kebab!("pd-pair-kv-cache-dtype-differs"),
     sglang: transfer(
         CONN,
         "CommonKVManager.try_ensure_parallel_info",
@@ -79,7 +79,7 @@ pub static KV_CACHE_DTYPE_DIFFERS: Rule = Rule {
 };
 pub static PP_SIZE_LAYOUT: Rule = Rule {
     code: "PAIR005",
-    name: "pd-pair-decode-pp-size",
+    name: kebab!("pd-pair-decode-pp-size"),
     sglang: transfer(
         CONN,
         "CommonKVManager._resolve_rank_mapping",
@@ -94,7 +94,7 @@ pub static PP_SIZE_LAYOUT: Rule = Rule {
 };
 pub static ATTENTION_TP_DIFFERS: Rule = Rule {
     code: "PAIR006",
-    name: "pd-pair-attention-tp-differs",
+    name: kebab!("pd-pair-attention-tp-differs"),
     sglang: transfer(
         CONN,
         "CommonKVManager._resolve_rank_mapping",
@@ -109,7 +109,7 @@ pub static ATTENTION_TP_DIFFERS: Rule = Rule {
 };
 pub static DECODE_DCP_PREFILL_CP: Rule = Rule {
     code: "PAIR007",
-    name: "pd-pair-decode-dcp-needs-prefill-attn-cp-1",
+    name: kebab!("pd-pair-decode-dcp-needs-prefill-attn-cp-1"),
     sglang: transfer(
         CONN,
         "CommonKVManager.try_ensure_parallel_info",
@@ -124,7 +124,7 @@ pub static DECODE_DCP_PREFILL_CP: Rule = Rule {
 };
 pub static DECODE_DCP_PREFILL_SHARDING: Rule = Rule {
     code: "PAIR008",
-    name: "pd-pair-decode-dcp-excludes-prefill-kv-sharding",
+    name: kebab!("pd-pair-decode-dcp-excludes-prefill-kv-sharding"),
     sglang: transfer(
         CONN,
         "CommonKVManager.try_ensure_parallel_info",
@@ -139,7 +139,7 @@ pub static DECODE_DCP_PREFILL_SHARDING: Rule = Rule {
 };
 pub static BOOTSTRAP_PORT_CLASH: Rule = Rule {
     code: "PAIR009",
-    name: "pd-pair-bootstrap-port-clash",
+    name: kebab!("pd-pair-bootstrap-port-clash"),
     sglang: transfer(CONN, "CommonKVBootstrapServer._run_server", "", "Server error: {str(e)}", true),
     explanation: expl!("Each prefill server starts a bootstrap server on --host at --disaggregation-bootstrap-port (default 8998). On one machine a second prefill server (or another server's --port) on the same port cannot bind: SGLang logs the error and the prefill server runs without its bootstrap server, so its decode servers never find it. SGLang says as much for role switching (managers/disagg_service.py: \"give each one a distinct --disaggregation-bootstrap-port or the bind will conflict\"). Servers written for different machines are fine, so this is a warning."),
     flags: &["--disaggregation-bootstrap-port", "--port", "--host"],
@@ -148,7 +148,7 @@ pub static BOOTSTRAP_PORT_CLASH: Rule = Rule {
 };
 pub static DECODE_SPECULATIVE_ONLY: Rule = Rule {
     code: "PAIR010",
-    name: "pd-pair-decode-eagle-without-prefill-eagle",
+    name: kebab!("pd-pair-decode-eagle-without-prefill-eagle"),
     sglang: transfer(
         "sglang/srt/disaggregation/prefill.py",
         "SchedulerDisaggregationPrefillMixin.process_batch_result_disagg_prefill",
@@ -164,7 +164,7 @@ pub static DECODE_SPECULATIVE_ONLY: Rule = Rule {
 
 pub static ROUTER_BOOTSTRAP_PORT: Rule = Rule {
     code: "PAIR011",
-    name: "pd-pair-router-bootstrap-port",
+    name: kebab!("pd-pair-router-bootstrap-port"),
     sglang: transfer(CONN, "CommonKVManager.try_ensure_parallel_info", "", "Error fetching prefill server info from bootstrap: {e}", true),
     explanation: expl!("The router tells each decode server where a request's prefill server bootstraps (`--prefill URL BOOTSTRAP_PORT`); the decode server then asks that port for the prefill server's parallel info (decode.py `_bootstrap_addr`). A port other than the prefill server's --disaggregation-bootstrap-port (default 8998) reaches no bootstrap server: SGLang logs the error and the requests fail. Matched by the URL's port and the server's --port; it depends on the router command, so this is a warning."),
     flags: &["--disaggregation-bootstrap-port", "--port"],

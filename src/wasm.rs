@@ -189,6 +189,7 @@ export interface Preset {
   summary: string;
 }
 export interface RuleInfo {
+  /** `name` is empty in the wasm (it goes without the rules' names); the rule pages have them. */
   code: string; name: string; site: string; warning_site?: string; reraised_by?: string; file: string; function: string; since: string;
   until: string | null; exception: string; severity: Severity; stage: Stage; template: string;
   /** `{explanation}` in the wasm (it goes without the rules' explanations); the site's

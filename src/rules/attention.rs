@@ -54,7 +54,7 @@ fn list_repr<S: AsRef<str>>(items: &[S]) -> String {
 
 pub static DETERMINISTIC_BACKEND: Rule = Rule {
     code: "ATTN001",
-    name: "deterministic-inference-backend-unsupported",
+    name: kebab!("deterministic-inference-backend-unsupported"),
     sglang: raises("overrides._deterministic_attention_backend", "Currently only {DETERMINISTIC_ATTENTION_BACKEND_CHOICES}"),
     explanation: expl!("Deterministic (batch-invariant) inference has kernels only for some attention backends (fa3, fa4, flashinfer, triton, and ascend / intel_xpu on their platforms); the backend you chose has none. Pick one of those, or leave --attention-backend out and SGLang picks one."),
     flags: &["--enable-deterministic-inference", "--attention-backend"],
@@ -64,7 +64,7 @@ pub static DETERMINISTIC_BACKEND: Rule = Rule {
 
 pub static DETERMINISTIC_ROCM_RCCL: Rule = Rule {
     code: "ATTN002",
-    name: "deterministic-rocm-needs-custom-all-reduce",
+    name: kebab!("deterministic-rocm-needs-custom-all-reduce"),
     sglang: raises("overrides._deterministic_rocm_rccl_check", "--disable-custom-all-reduce cannot be combined"),
     explanation: expl!("On ROCm, deterministic inference with more than two GPUs relies on SGLang's one-stage custom all-reduce; with it disabled the reduction runs through RCCL, whose results change with the batch."),
     flags: &["--enable-deterministic-inference", "--disable-custom-all-reduce", "--tp-size"],
@@ -74,7 +74,7 @@ pub static DETERMINISTIC_ROCM_RCCL: Rule = Rule {
 
 pub static FLEX_NO_SPEC: Rule = Rule {
     code: "ATTN003",
-    name: "flex-attention-no-speculative-decoding",
+    name: kebab!("flex-attention-no-speculative-decoding"),
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "Speculative decoding is currently not supported with Flex"),
     explanation: expl!("The torch Flex Attention backend has no speculative-decoding (draft/verify) path. Use another attention backend, or run without --speculative-algorithm."),
     flags: &["--attention-backend", "--speculative-algorithm"],
@@ -84,7 +84,7 @@ pub static FLEX_NO_SPEC: Rule = Rule {
 
 pub static TRTLLM_MLA_BLACKWELL: Rule = Rule {
     code: "ATTN004",
-    name: "trtllm-mla-needs-blackwell",
+    name: kebab!("trtllm-mla-needs-blackwell"),
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "TRTLLM MLA backend is only supported on Blackwell"),
     explanation: expl!("The TensorRT-LLM MLA kernels are built for Blackwell GPUs (SM100/SM12x) only. On Hopper, Ampere or AMD GPUs use another MLA backend (fa3, flashinfer, flashmla, triton, aiter), or leave --attention-backend out."),
     flags: &["--attention-backend", "--decode-attention-backend"],
@@ -94,7 +94,7 @@ pub static TRTLLM_MLA_BLACKWELL: Rule = Rule {
 
 pub static TRTLLM_MLA_KV_DTYPE: Rule = Rule {
     code: "ATTN005",
-    name: "trtllm-mla-kv-cache-dtype",
+    name: kebab!("trtllm-mla-kv-cache-dtype"),
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "TensorRT-LLM MLA backend only supports kv-cache-dtype"),
     explanation: expl!("The TensorRT-LLM MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype; SGLang 0.5.18 also took fp4_e2m1)."),
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
@@ -104,7 +104,7 @@ pub static TRTLLM_MLA_KV_DTYPE: Rule = Rule {
 
 pub static CUTEDSL_DECODE_ONLY: Rule = Rule {
     code: "ATTN006",
-    name: "cutedsl-mla-decode-only",
+    name: kebab!("cutedsl-mla-decode-only"),
     sglang: raises("overrides._cutedsl_prefill_backend_fill", "CuteDSL MLA only supports decoding for now"),
     explanation: expl!("The CuteDSL MLA backend has decode kernels only: use it with --decode-attention-backend cutedsl_mla (SGLang then prefills with trtllm_mla), not as the prefill backend."),
     flags: &["--prefill-attention-backend"],
@@ -114,7 +114,7 @@ pub static CUTEDSL_DECODE_ONLY: Rule = Rule {
 
 pub static CUTEDSL_SM100: Rule = Rule {
     code: "ATTN007",
-    name: "cutedsl-mla-needs-sm100",
+    name: kebab!("cutedsl-mla-needs-sm100"),
     sglang: raises("overrides._cutedsl_prefill_backend_fill", "CuteDSL MLA backend is only supported on Blackwell"),
     explanation: expl!("The CuteDSL MLA decode kernels run on datacenter Blackwell GPUs (SM100: B200, GB200) only."),
     flags: &["--attention-backend", "--decode-attention-backend"],
@@ -124,7 +124,7 @@ pub static CUTEDSL_SM100: Rule = Rule {
 
 pub static CUTEDSL_KV_DTYPE: Rule = Rule {
     code: "ATTN008",
-    name: "cutedsl-mla-kv-cache-dtype",
+    name: kebab!("cutedsl-mla-kv-cache-dtype"),
     sglang: raises("overrides._cutedsl_prefill_backend_fill", "CuteDSL MLA backend only supports kv-cache-dtype"),
     explanation: expl!("The CuteDSL MLA backend reads a KV cache in fp8_e4m3 or bf16 only ('auto' is the model's dtype)."),
     flags: &["--decode-attention-backend", "--kv-cache-dtype"],
@@ -143,7 +143,7 @@ fn trtllm_mha_prefill_needs_sm100(ctx: &Ctx) -> bool {
 
 pub static TRTLLM_MHA_PREFILL_GPU: Rule = Rule {
     code: "ATTN009",
-    name: "trtllm-mha-prefill-needs-sm90",
+    name: kebab!("trtllm-mha-prefill-needs-sm90"),
     sglang: Sglang::Raises(TRTLLM_MHA_PREFILL_SITE),
     explanation: expl!("The TensorRT-LLM MHA prefill kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only (in SGLang 0.5.18 for Blackwell SM100 only); elsewhere choose another prefill backend (flashinfer, triton)."),
     flags: &["--attention-backend", "--prefill-attention-backend"],
@@ -153,7 +153,7 @@ pub static TRTLLM_MHA_PREFILL_GPU: Rule = Rule {
 
 pub static TRTLLM_MHA_SM120_FP8: Rule = Rule {
     code: "ATTN010",
-    name: "trtllm-mha-sm120-prefill-fp8",
+    name: kebab!("trtllm-mha-sm120-prefill-fp8"),
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "TRTLLM FMHAv2 prefill on SM120 does not support"),
     explanation: expl!("On SM120 GPUs (RTX 50xx, RTX PRO 6000) the TensorRT-LLM MHA prefill runs the FMHAv2 kernels, which read neither an fp8_e4m3 KV cache nor skip-softmax (SGLANG_SKIP_SOFTMAX_PREFILL_THRESHOLD_SCALE_FACTOR)."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--kv-cache-dtype"],
@@ -163,7 +163,7 @@ pub static TRTLLM_MHA_SM120_FP8: Rule = Rule {
 
 pub static TRTLLM_MHA_DECODE_GPU: Rule = Rule {
     code: "ATTN011",
-    name: "trtllm-mha-decode-needs-sm90",
+    name: kebab!("trtllm-mha-decode-needs-sm90"),
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "TRTLLM MHA backend for decode is only supported"),
     explanation: expl!("The TensorRT-LLM MHA decode kernels exist for Hopper (SM90), Blackwell (SM100) and SM120 GPUs only; on Ampere/Ada GPUs choose another decode backend (flashinfer, triton)."),
     flags: &["--decode-attention-backend", "--attention-backend"],
@@ -173,7 +173,7 @@ pub static TRTLLM_MHA_DECODE_GPU: Rule = Rule {
 
 pub static TRTLLM_MHA_PREFILL_CP: Rule = Rule {
     code: "ATTN012",
-    name: "trtllm-mha-prefill-cp-needs-sm100",
+    name: kebab!("trtllm-mha-prefill-cp-needs-sm100"),
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "Prefill context parallelism with the TRTLLM MHA"),
     explanation: expl!("Attention context parallelism shards the prompt across GPUs; with the TensorRT-LLM MHA prefill backend only the SM100 (trtllm-gen) kernel masks those shards, so on Hopper or SM120 use another prefill backend or --attn-cp-size 1."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--attn-cp-size"],
@@ -183,7 +183,7 @@ pub static TRTLLM_MHA_PREFILL_CP: Rule = Rule {
 
 pub static FLASHKDA_DECODE: Rule = Rule {
     code: "ATTN013",
-    name: "flashkda-is-prefill-only",
+    name: kebab!("flashkda-is-prefill-only"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-attn-decode-backend flashkda is not supported"),
     explanation: expl!("FlashKDA has prefill kernels only. Use it as --linear-attn-prefill-backend flashkda; decode then runs on triton."),
     flags: &["--linear-attn-decode-backend"],
@@ -193,7 +193,7 @@ pub static FLASHKDA_DECODE: Rule = Rule {
 
 pub static LINEAR_DECODE_FLASHINFER_BF16: Rule = Rule {
     code: "ATTN014",
-    name: "linear-attn-flashinfer-decode-needs-bf16-state",
+    name: kebab!("linear-attn-flashinfer-decode-needs-bf16-state"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-attn-decode-backend flashinfer on SM100+ requires"),
     explanation: expl!("On Blackwell (SM100+) FlashInfer's linear-attention (GDN) decode kernel keeps the recurrent state in bfloat16 only, so it needs --mamba-ssm-dtype bfloat16."),
     flags: &["--linear-attn-decode-backend", "--linear-attn-backend", "--mamba-ssm-dtype"],
@@ -203,7 +203,7 @@ pub static LINEAR_DECODE_FLASHINFER_BF16: Rule = Rule {
 
 pub static LINEAR_VERIFY_FLASHINFER_BF16: Rule = Rule {
     code: "ATTN015",
-    name: "linear-attn-flashinfer-verify-needs-bf16-state",
+    name: kebab!("linear-attn-flashinfer-verify-needs-bf16-state"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-attn-verify-backend flashinfer on SM100+ requires"),
     explanation: expl!("On Blackwell (SM100+) FlashInfer's linear-attention target-verify kernel keeps the recurrent state in bfloat16 only, so it needs --mamba-ssm-dtype bfloat16."),
     flags: &["--linear-attn-verify-backend", "--mamba-ssm-dtype"],
@@ -213,7 +213,7 @@ pub static LINEAR_VERIFY_FLASHINFER_BF16: Rule = Rule {
 
 pub static REPLAYSSM_DECODE: Rule = Rule {
     code: "ATTN016",
-    name: "linear-replayssm-needs-triton-decode",
+    name: kebab!("linear-replayssm-needs-triton-decode"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires Triton, or Helion"),
     explanation: expl!("ReplaySSM's buffered decode is implemented in the triton linear-attention decode kernel (and helion for KDA) only."),
     flags: &["--enable-linear-replayssm", "--linear-attn-decode-backend", "--linear-attn-backend"],
@@ -223,7 +223,7 @@ pub static REPLAYSSM_DECODE: Rule = Rule {
 
 pub static REPLAYSSM_EXTRA_BUFFER: Rule = Rule {
     code: "ATTN122",
-    name: "linear-replayssm-needs-no-buffer-strategy",
+    name: kebab!("linear-replayssm-needs-no-buffer-strategy"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm requires --mamba-radix-cache-strategy"),
     explanation: expl!("ReplaySSM resets its ring cursor only on the no_buffer Mamba radix-cache path; the extra_buffer strategies donate state through a ping-pong slot swap it does not handle yet. With the radix cache on, use --mamba-radix-cache-strategy no_buffer (for a hybrid model whose `auto` strategy resolves to extra_buffer, that also needs --disable-overlap-schedule)."),
     flags: &["--enable-linear-replayssm", "--mamba-radix-cache-strategy"],
@@ -233,7 +233,7 @@ pub static REPLAYSSM_EXTRA_BUFFER: Rule = Rule {
 
 pub static REPLAYSSM_PD: Rule = Rule {
     code: "ATTN017",
-    name: "linear-replayssm-not-with-pd",
+    name: kebab!("linear-replayssm-not-with-pd"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm is not supported under PD"),
     explanation: expl!("The disaggregated (prefill/decode) servers' state pools do not carry ReplaySSM's ring yet, so ReplaySSM runs only on a combined server (--disaggregation-mode null)."),
     flags: &["--enable-linear-replayssm", "--disaggregation-mode"],
@@ -243,7 +243,7 @@ pub static REPLAYSSM_PD: Rule = Rule {
 
 pub static REPLAYSSM_CACHE_LEN: Rule = Rule {
     code: "ATTN018",
-    name: "linear-replayssm-cache-len-positive",
+    name: kebab!("linear-replayssm-cache-len-positive"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--linear-replayssm-cache-len must be >= 1"),
     explanation: expl!("--linear-replayssm-cache-len is how many decode steps ReplaySSM buffers before folding them into the state; it must be at least 1."),
     flags: &["--linear-replayssm-cache-len", "--enable-linear-replayssm"],
@@ -253,7 +253,7 @@ pub static REPLAYSSM_CACHE_LEN: Rule = Rule {
 
 pub static REPLAYSSM_SPEC_TOPK: Rule = Rule {
     code: "ATTN019",
-    name: "linear-replayssm-spec-needs-chain-draft",
+    name: kebab!("linear-replayssm-spec-needs-chain-draft"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec requires a linear draft chain"),
     explanation: expl!("ReplaySSM's speculative verify uses a causal mask for a single chain of draft tokens; an EAGLE tree (--speculative-eagle-topk above 1) cannot be verified that way."),
     flags: &["--enable-linear-replayssm-spec", "--speculative-eagle-topk"],
@@ -263,7 +263,7 @@ pub static REPLAYSSM_SPEC_TOPK: Rule = Rule {
 
 pub static REPLAYSSM_SPEC_DECODE: Rule = Rule {
     code: "ATTN020",
-    name: "linear-replayssm-spec-decode-backend",
+    name: kebab!("linear-replayssm-spec-decode-backend"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec requires the triton or flashinfer"),
     explanation: expl!("ReplaySSM's speculative verify is implemented with the triton and flashinfer linear-attention decode backends only."),
     flags: &["--enable-linear-replayssm-spec", "--linear-attn-decode-backend", "--linear-attn-backend"],
@@ -273,7 +273,7 @@ pub static REPLAYSSM_SPEC_DECODE: Rule = Rule {
 
 pub static REPLAYSSM_SPEC_RAGGED: Rule = Rule {
     code: "ATTN021",
-    name: "linear-replayssm-spec-ragged-verify",
+    name: kebab!("linear-replayssm-spec-ragged-verify"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec with SGLANG_RAGGED_VERIFY_MODE="),
     explanation: expl!("A ragged verify layout (SGLANG_RAGGED_VERIFY_MODE other than static) works with ReplaySSM only for the DSPARK/DFLASH algorithms and a verify kernel that writes the ring (triton or nv_cutedsl); otherwise a stale ring would be folded."),
     flags: &["--enable-linear-replayssm-spec", "--speculative-algorithm", "--linear-attn-verify-backend"],
@@ -283,7 +283,7 @@ pub static REPLAYSSM_SPEC_RAGGED: Rule = Rule {
 
 pub static REPLAYSSM_SPEC_PREFILL: Rule = Rule {
     code: "ATTN022",
-    name: "linear-replayssm-spec-not-on-prefill-server",
+    name: kebab!("linear-replayssm-spec-not-on-prefill-server"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec is not supported on a PD prefill"),
     explanation: expl!("ReplaySSM's speculative ring serves the verify step, which a PD prefill server never runs: enable it on the decode server only."),
     flags: &["--enable-linear-replayssm-spec", "--disaggregation-mode"],
@@ -293,7 +293,7 @@ pub static REPLAYSSM_SPEC_PREFILL: Rule = Rule {
 
 pub static REPLAYSSM_EXCLUSIVE: Rule = Rule {
     code: "ATTN023",
-    name: "linear-replayssm-modes-exclusive",
+    name: kebab!("linear-replayssm-modes-exclusive"),
     sglang: raises("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec and --enable-linear-replayssm are"),
     explanation: expl!("The two ReplaySSM modes share one ring buffer but advance it differently (per decode step vs per accepted verify), so only one of them can be on."),
     flags: &["--enable-linear-replayssm-spec", "--enable-linear-replayssm"],
@@ -303,7 +303,7 @@ pub static REPLAYSSM_EXCLUSIVE: Rule = Rule {
 
 pub static MIS_FLASHINFER: Rule = Rule {
     code: "ATTN024",
-    name: "multi-item-scoring-needs-flashinfer",
+    name: kebab!("multi-item-scoring-needs-flashinfer"),
     sglang: raises("attention_hook.handle_multi_item_scoring", "Multi-item scoring requires flashinfer attention backend"),
     explanation: expl!("Multi-item scoring (--enable-mis) scores several items in one sequence with a custom attention mask, which only the FlashInfer attention backend supports, for prefill and decode alike."),
     flags: &["--enable-mis", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -313,7 +313,7 @@ pub static MIS_FLASHINFER: Rule = Rule {
 
 pub static DETERMINISTIC_MLA_BACKEND: Rule = Rule {
     code: "ATTN025",
-    name: "deterministic-mla-backend-unsupported",
+    name: kebab!("deterministic-mla-backend-unsupported"),
     sglang: raises("attention_hook.handle_deterministic_inference", "Currently only {RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND}"),
     explanation: expl!("DeepSeek-style models (absorbed MLA: DeepSeek V2/V3/V3.2, GLM-5, GLM-4.7-Flash, Mistral Large 3, Pixtral) run deterministic inference only on the attention backends that keep the radix cache deterministic: fa3, fa4, triton (and ascend). flashinfer and intel_xpu, fine for other models, are refused for these."),
     flags: &["--enable-deterministic-inference", "--attention-backend"],
@@ -323,7 +323,7 @@ pub static DETERMINISTIC_MLA_BACKEND: Rule = Rule {
 
 pub static DETERMINISTIC_MLA_FA4: Rule = Rule {
     code: "ATTN026",
-    name: "deterministic-mla-fa4-needs-sm100",
+    name: kebab!("deterministic-mla-fa4-needs-sm100"),
     sglang: raises("attention_hook.handle_deterministic_inference", "Deterministic inference with absorbed-MLA models"),
     explanation: expl!("Deterministic inference of a DeepSeek-style (absorbed-MLA) model on fa4 needs FlashAttention-4's absorbed-MLA path, which exists only on SM100/SM110 GPUs (B200, GB200). Elsewhere use fa3 (Hopper) or triton."),
     flags: &["--enable-deterministic-inference", "--attention-backend"],
@@ -337,7 +337,7 @@ pub static DETERMINISTIC_MLA_FA4: Rule = Rule {
 
 pub static RL_ON_POLICY_DETERMINISTIC: Rule = Rule {
     code: "ATTN101",
-    name: "rl-on-policy-enables-deterministic-inference",
+    name: kebab!("rl-on-policy-enables-deterministic-inference"),
     sglang: warns("attention_hook.handle_deterministic_inference", "Enable deterministic inference because of rl_on_policy_target"),
     explanation: expl!("--rl-on-policy-target makes SGLang turn on deterministic inference (and everything that comes with it: pinned backends, no custom all-reduce)."),
     flags: &["--rl-on-policy-target", "--enable-deterministic-inference"],
@@ -347,7 +347,7 @@ pub static RL_ON_POLICY_DETERMINISTIC: Rule = Rule {
 
 pub static DETERMINISTIC_AITER_FUSION: Rule = Rule {
     code: "ATTN102",
-    name: "deterministic-disables-aiter-allreduce-fusion",
+    name: kebab!("deterministic-disables-aiter-allreduce-fusion"),
     sglang: warns("attention_hook.handle_deterministic_inference", "Disable --enable-aiter-allreduce-fusion because"),
     explanation: expl!("The AITER all-reduce fusion is not batch-invariant, so deterministic inference turns it off."),
     flags: &["--enable-aiter-allreduce-fusion", "--enable-deterministic-inference"],
@@ -357,7 +357,7 @@ pub static DETERMINISTIC_AITER_FUSION: Rule = Rule {
 
 pub static DETERMINISTIC_SAMPLING: Rule = Rule {
     code: "ATTN104",
-    name: "deterministic-sampling-backend-pytorch",
+    name: kebab!("deterministic-sampling-backend-pytorch"),
     sglang: warns("overrides._deterministic_sampling_backend", "Sampling backend is set to pytorch for deterministic"),
     explanation: expl!("Deterministic inference samples with the pytorch sampling backend (except on Ascend), whatever --sampling-backend says."),
     flags: &["--enable-deterministic-inference", "--sampling-backend"],
@@ -367,7 +367,7 @@ pub static DETERMINISTIC_SAMPLING: Rule = Rule {
 
 pub static DETERMINISTIC_BACKEND_FALLBACK: Rule = Rule {
     code: "ATTN105",
-    name: "deterministic-attention-backend-fallback",
+    name: kebab!("deterministic-attention-backend-fallback"),
     sglang: warns("overrides._deterministic_attention_backend", "Attention backend not specified. Falling back to"),
     explanation: expl!("With deterministic inference and no --attention-backend, SGLang picks a deterministic backend by GPU generation (fa3 up to Hopper; flashinfer, or triton for DeepSeek-style models, on Blackwell). Name it to make the choice explicit."),
     flags: &["--enable-deterministic-inference", "--attention-backend"],
@@ -377,7 +377,7 @@ pub static DETERMINISTIC_BACKEND_FALLBACK: Rule = Rule {
 
 pub static DETERMINISTIC_RADIX: Rule = Rule {
     code: "ATTN106",
-    name: "deterministic-backend-disables-radix-cache",
+    name: kebab!("deterministic-backend-disables-radix-cache"),
     sglang: warns("attention_hook.handle_deterministic_inference", "Currently radix cache is not compatible with"),
     explanation: expl!("Deterministic inference keeps prefix (radix) caching only with the fa3, fa4, triton and ascend backends; with another backend SGLang turns the radix cache off."),
     flags: &["--enable-deterministic-inference", "--attention-backend", "--disable-radix-cache"],
@@ -387,7 +387,7 @@ pub static DETERMINISTIC_RADIX: Rule = Rule {
 
 pub static DETERMINISTIC_NCCL: Rule = Rule {
     code: "ATTN107",
-    name: "deterministic-tp-pins-nccl",
+    name: kebab!("deterministic-tp-pins-nccl"),
     sglang: warns("attention_hook.handle_deterministic_inference", "NCCL_ALGO is set to 'allreduce:tree'"),
     explanation: expl!("Deterministic inference across several GPUs (CUDA) pins NCCL to its tree all-reduce with a fixed channel count and turns off the custom and symmetric-memory all-reduce, so the reduction order never follows the batch."),
     flags: &["--enable-deterministic-inference", "--tp-size", "--disable-custom-all-reduce"],
@@ -397,7 +397,7 @@ pub static DETERMINISTIC_NCCL: Rule = Rule {
 
 pub static TORCH_NATIVE_NO_CUDA_GRAPH: Rule = Rule {
     code: "ATTN108",
-    name: "torch-native-attention-disables-cuda-graph",
+    name: kebab!("torch-native-attention-disables-cuda-graph"),
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Cuda graph is disabled because of using torch native"),
     explanation: expl!("The torch native attention backend cannot be captured in CUDA graphs, so SGLang turns decode and prefill CUDA graphs off."),
     flags: &["--attention-backend", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
@@ -407,7 +407,7 @@ pub static TORCH_NATIVE_NO_CUDA_GRAPH: Rule = Rule {
 
 pub static FLEX_NO_CUDA_GRAPH: Rule = Rule {
     code: "ATTN109",
-    name: "flex-attention-disables-cuda-graph",
+    name: kebab!("flex-attention-disables-cuda-graph"),
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Cuda graph is disabled because of using torch Flex"),
     explanation: expl!("The torch Flex Attention backend cannot be captured in CUDA graphs, so SGLang turns decode and prefill CUDA graphs off."),
     flags: &["--attention-backend", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
@@ -417,7 +417,7 @@ pub static FLEX_NO_CUDA_GRAPH: Rule = Rule {
 
 pub static FLASHMLA_PAGE: Rule = Rule {
     code: "ATTN110",
-    name: "flashmla-page-size-64",
+    name: kebab!("flashmla-page-size-64"),
     sglang: warns("overrides._mla_backend_page_constraints", "FlashMLA only supports a page_size of 64"),
     explanation: expl!("FlashMLA works on 64-token KV pages, so SGLang sets --page-size 64 whatever was given (it warns even when it already was 64)."),
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
@@ -427,7 +427,7 @@ pub static FLASHMLA_PAGE: Rule = Rule {
 
 pub static TRTLLM_MLA_PAGE: Rule = Rule {
     code: "ATTN111",
-    name: "trtllm-mla-page-size",
+    name: kebab!("trtllm-mla-page-size"),
     sglang: warns("overrides._mla_backend_page_constraints", "TensorRT-LLM MLA only supports page_size of 32 or 64"),
     explanation: expl!("The TensorRT-LLM MLA kernels work on 32- or 64-token KV pages; another page size is changed to 64."),
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
@@ -437,7 +437,7 @@ pub static TRTLLM_MLA_PAGE: Rule = Rule {
 
 pub static CUTEDSL_MLA_PAGE: Rule = Rule {
     code: "ATTN112",
-    name: "cutedsl-mla-page-size",
+    name: kebab!("cutedsl-mla-page-size"),
     sglang: warns("overrides._mla_backend_page_constraints", "CuteDSL MLA only supports page_size of 32 or 64"),
     explanation: expl!("The CuteDSL MLA kernels work on 32- or 64-token KV pages; another page size is changed to 64."),
     flags: &["--decode-attention-backend", "--page-size"],
@@ -447,7 +447,7 @@ pub static CUTEDSL_MLA_PAGE: Rule = Rule {
 
 pub static TRTLLM_MHA_PAGE: Rule = Rule {
     code: "ATTN113",
-    name: "trtllm-mha-page-size",
+    name: kebab!("trtllm-mha-page-size"),
     sglang: warns("overrides._mla_backend_page_constraints", "TensorRT-LLM MHA only supports page_size of 16, 32, 64 or 128"),
     explanation: expl!("The TensorRT-LLM MHA kernels work on 16-, 32-, 64- or 128-token KV pages; another page size is changed to 64."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--speculative-draft-attention-backend", "--page-size"],
@@ -457,7 +457,7 @@ pub static TRTLLM_MHA_PAGE: Rule = Rule {
 
 pub static FA4_PAGE: Rule = Rule {
     code: "ATTN121",
-    name: "fa4-page-size-128",
+    name: kebab!("fa4-page-size-128"),
     sglang: warns("overrides._fa4_page_constraint", "FA4 backend only supports page size 128"),
     explanation: expl!("On Blackwell (SM100) the FlashAttention-4 kernels for standard-attention (non-MLA) models work on 128-token KV pages: SGLang sets --page-size 128 whatever you gave (and logs it even when it already was 128). Speculative decoding with --speculative-eagle-topk above 1 keeps the page size instead."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
@@ -467,7 +467,7 @@ pub static FA4_PAGE: Rule = Rule {
 
 pub static HPC_OPS_PAGE: Rule = Rule {
     code: "ATTN114",
-    name: "hpc-ops-page-size-64",
+    name: kebab!("hpc-ops-page-size-64"),
     sglang: warns("overrides._mla_backend_page_constraints", "HPC-Ops attention only supports a page_size of 64"),
     explanation: expl!("The HPC-Ops attention kernels work on 64-token KV pages; another page size is changed to 64."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend", "--page-size"],
@@ -477,7 +477,7 @@ pub static HPC_OPS_PAGE: Rule = Rule {
 
 pub static FA3_FP8_E5M2: Rule = Rule {
     code: "ATTN115",
-    name: "fa3-fp8-e5m2-falls-back-to-triton",
+    name: kebab!("fa3-fp8-e5m2-falls-back-to-triton"),
     sglang: warns("overrides._attention_backend_fa3_fp8_fallback", "FlashAttention3 only supports fp8_e4m3 if using FP8"),
     explanation: expl!("FlashAttention 3 reads an FP8 KV cache only in e4m3; with --kv-cache-dtype fp8_e5m2 SGLang switches the attention backend to triton."),
     flags: &["--attention-backend", "--kv-cache-dtype"],
@@ -487,7 +487,7 @@ pub static FA3_FP8_E5M2: Rule = Rule {
 
 pub static INTEL_AMX_FALLBACK: Rule = Rule {
     code: "ATTN116",
-    name: "intel-amx-falls-back-to-torch-native",
+    name: kebab!("intel-amx-falls-back-to-torch-native"),
     sglang: warns("overrides._attention_backend_platform_fallbacks", "The current platform does not support Intel AMX"),
     explanation: expl!("The intel_amx attention backend needs a CPU with Intel AMX; without it SGLang uses torch_native attention instead."),
     flags: &["--attention-backend", "--device"],
@@ -497,7 +497,7 @@ pub static INTEL_AMX_FALLBACK: Rule = Rule {
 
 pub static REPLAYSSM_SPEC_DTYPE: Rule = Rule {
     code: "ATTN117",
-    name: "linear-replayssm-spec-state-dtype",
+    name: kebab!("linear-replayssm-spec-state-dtype"),
     sglang: warns("attention_hook.handle_linear_attn_backend", "--enable-linear-replayssm-spec with --mamba-ssm-dtype="),
     explanation: expl!("ReplaySSM's speculative verify is designed around a float32 recurrent state; with another --mamba-ssm-dtype it runs, but long-sequence accuracy and speed should be checked."),
     flags: &["--enable-linear-replayssm-spec", "--mamba-ssm-dtype"],
@@ -507,7 +507,7 @@ pub static REPLAYSSM_SPEC_DTYPE: Rule = Rule {
 
 pub static MIS_CUDA_GRAPH: Rule = Rule {
     code: "ATTN118",
-    name: "multi-item-scoring-disables-cuda-graph",
+    name: kebab!("multi-item-scoring-disables-cuda-graph"),
     sglang: warns("attention_hook.handle_multi_item_scoring", "CUDA graph is disabled because --enable-mis is set"),
     explanation: expl!("Multi-item scoring runs without CUDA graphs, so SGLang turns decode and prefill CUDA graphs off."),
     flags: &["--enable-mis", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
@@ -517,7 +517,7 @@ pub static MIS_CUDA_GRAPH: Rule = Rule {
 
 pub static MIS_RADIX: Rule = Rule {
     code: "ATTN119",
-    name: "multi-item-scoring-disables-radix-cache",
+    name: kebab!("multi-item-scoring-disables-radix-cache"),
     sglang: warns("attention_hook.handle_multi_item_scoring", "Radix cache is disabled because --enable-mis is set"),
     explanation: expl!("Multi-item scoring cannot share cached prefixes between requests, so SGLang turns the radix cache off."),
     flags: &["--enable-mis", "--disable-radix-cache"],
@@ -527,7 +527,7 @@ pub static MIS_RADIX: Rule = Rule {
 
 pub static MIS_CHUNKED_PREFILL: Rule = Rule {
     code: "ATTN120",
-    name: "multi-item-scoring-disables-chunked-prefill",
+    name: kebab!("multi-item-scoring-disables-chunked-prefill"),
     sglang: warns("attention_hook.handle_multi_item_scoring", "Chunked prefill is disabled because --enable-mis is set"),
     explanation: expl!("Multi-item scoring needs each sequence prefilled in one piece, so SGLang turns chunked prefill off (--chunked-prefill-size -1)."),
     flags: &["--enable-mis", "--chunked-prefill-size"],
@@ -537,7 +537,7 @@ pub static MIS_CHUNKED_PREFILL: Rule = Rule {
 
 pub static CUTLASS_MLA_PAGE: Rule = Rule {
     code: "ATTN123",
-    name: "cutlass-mla-page-size-128",
+    name: kebab!("cutlass-mla-page-size-128"),
     sglang: warns("overrides._mla_backend_page_constraints", "Cutlass MLA only supports a page_size of 128"),
     explanation: expl!("The Cutlass MLA backend (SGLang 0.5.18 and 0.5.19; later releases dropped it) works on 128-token KV pages, so SGLang sets --page-size 128 whatever was given (it warns even when it already was 128)."),
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
@@ -547,7 +547,7 @@ pub static CUTLASS_MLA_PAGE: Rule = Rule {
 
 pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
     code: "ATTN124",
-    name: "tokenspeed-mla-page-size",
+    name: kebab!("tokenspeed-mla-page-size"),
     sglang: warns("overrides._mla_backend_page_constraints", "tokenspeed_mla only supports page_size of 32 or 64"),
     explanation: expl!("The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 runs it as cutedsl_mla) works on 32- or 64-token KV pages; another page size is changed to 64."),
     flags: &["--attention-backend", "--decode-attention-backend", "--page-size"],
@@ -557,7 +557,7 @@ pub static TOKENSPEED_MLA_PAGE: Rule = Rule {
 
 pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
     code: "ATTN125",
-    name: "tokenspeed-mla-needs-blackwell",
+    name: kebab!("tokenspeed-mla-needs-blackwell"),
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend is only supported on Blackwell"),
     explanation: expl!("The tokenspeed_mla kernels (up to SGLang 0.5.22; 0.5.23 runs the backend as cutedsl_mla) run on Blackwell GPUs (SM100/SM12x) only."),
     flags: &["--attention-backend", "--decode-attention-backend"],
@@ -567,7 +567,7 @@ pub static TOKENSPEED_MLA_BLACKWELL: Rule = Rule {
 
 pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
     code: "ATTN126",
-    name: "tokenspeed-mla-kv-cache-dtype",
+    name: kebab!("tokenspeed-mla-kv-cache-dtype"),
     sglang: raises("overrides._mla_kv_cache_dtype_checks", "tokenspeed_mla backend requires kv-cache-dtype=fp8_e4m3"),
     explanation: expl!("The tokenspeed_mla backend (up to SGLang 0.5.22; 0.5.23 sets the FP8 KV cache itself) reads an fp8_e4m3 KV cache only, so it needs --kv-cache-dtype fp8_e4m3 ('auto' is refused)."),
     flags: &["--attention-backend", "--decode-attention-backend", "--kv-cache-dtype"],
@@ -577,7 +577,7 @@ pub static TOKENSPEED_MLA_KV_DTYPE: Rule = Rule {
 
 pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
     code: "ATTN127",
-    name: "intel-xpu-mla-decode-only",
+    name: kebab!("intel-xpu-mla-decode-only"),
     sglang: raises("attention_hook.handle_attention_backend_compatibility", "intel_xpu backend is only supported on decode for MLA models"),
     explanation: expl!("In SGLang 0.5.18 and 0.5.19 the intel_xpu attention backend runs MLA models (DeepSeek-style) for decode only: their prefill needs another backend (triton), with --decode-attention-backend intel_xpu."),
     flags: &["--attention-backend", "--prefill-attention-backend"],
@@ -587,7 +587,7 @@ pub static INTEL_XPU_MLA_PREFILL: Rule = Rule {
 
 pub static DUAL_CHUNK_DISABLES: Rule = Rule {
     code: "ATTN128",
-    name: "dual-chunk-disables-mixed-chunk-and-radix-cache",
+    name: kebab!("dual-chunk-disables-mixed-chunk-and-radix-cache"),
     sglang: warns("attention_hook.handle_attention_backend_compatibility", "Mixed chunk and radix cache are disabled when using dual-chunk"),
     explanation: expl!("The dual-chunk flash attention backend (for long-context Qwen models; SGLang 0.5.18 and 0.5.19) runs without mixed chunked prefill and without the radix cache: SGLang turns both off."),
     flags: &["--attention-backend", "--enable-mixed-chunk", "--disable-radix-cache"],

@@ -16,7 +16,7 @@ use crate::rules::shared::cuda_graph_config::*;
 
 pub static CG001: Rule = Rule {
     code: "CG001",
-    name: "cuda-graph-backend-not-allowed",
+    name: kebab!("cuda-graph-backend-not-allowed"),
     sglang: raises("cuda_graph_hook.validate_cuda_graph_config", "--cuda-graph-config[{phase}].backend={backend!r}"),
     explanation: expl!("The JSON given to --cuda-graph-config names a capture backend SGLang does not have for that phase. Only 'full', 'breakable' and 'disabled' exist; the JSON parser only rejects the retired 'tc_piecewise', so any other name gets this far and is rejected once the configuration is resolved."),
     flags: &["--cuda-graph-config"],
@@ -26,7 +26,7 @@ pub static CG001: Rule = Rule {
 
 pub static CG002: Rule = Rule {
     code: "CG002",
-    name: "cuda-graph-prefill-max-context-not-positive",
+    name: kebab!("cuda-graph-prefill-max-context-not-positive"),
     sglang: raises("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context must be"),
     explanation: expl!("The fixed context size captured by prefill CUDA graphs (--cuda-graph-prefill-max-context, alias --context-bucket, or the prefill 'max_context_size' key of --cuda-graph-config) must be at least 1. SGLang checks it at the very end of resolution, when it page-aligns the value."),
     flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config"],
@@ -36,7 +36,7 @@ pub static CG002: Rule = Rule {
 
 pub static CG003: Rule = Rule {
     code: "CG003",
-    name: "cuda-graph-prefill-max-context-over-model-context",
+    name: kebab!("cuda-graph-prefill-max-context-over-model-context"),
     sglang: raises("cuda_graph_hook._resolve_max_context_size", "--cuda-graph-prefill-max-context exceeds the model context length"),
     explanation: expl!("SGLang rounds the prefill CUDA graphs' fixed context size (--cuda-graph-prefill-max-context, alias --context-bucket, or the prefill 'max_context_size' of --cuda-graph-config) up to a whole number of KV pages, and that size may not exceed the model's context length (the config's, or --context-length). Use the context length or less."),
     flags: &["--cuda-graph-prefill-max-context", "--context-bucket", "--cuda-graph-config", "--context-length"],
@@ -47,7 +47,7 @@ pub static CG003: Rule = Rule {
 /// Warnings SGLang logs while resolving the CUDA graph configuration (no raise site).
 pub static CG101: Rule = Rule {
     code: "CG101",
-    name: "breakable-prefill-graph-incompatible",
+    name: kebab!("breakable-prefill-graph-incompatible"),
     sglang: warns("cuda_graph_hook.disable_breakable_cudagraph_if_incompatible", "Breakable CUDA graph is incompatible with"),
     explanation: expl!("The default breakable prefill CUDA graph cannot be captured with this feature, so SGLang turns the prefill graph off and runs prefill eagerly. Setting --cuda-graph-backend-prefill explicitly skips this automatic choice."),
     flags: &["--dcp-size", "--enable-two-batch-overlap", "--moe-a2a-backend", "--cuda-graph-backend-prefill"],
@@ -57,7 +57,7 @@ pub static CG101: Rule = Rule {
 
 pub static CG102: Rule = Rule {
     code: "CG102",
-    name: "full-prefill-graph-experimental",
+    name: kebab!("full-prefill-graph-experimental"),
     sglang: warns("cuda_graph_hook.handle_cuda_graph_config", "cuda_graph_config[prefill].backend='full'"),
     explanation: expl!("A whole-forward CUDA graph for prefill pads every batch up to a captured token bucket and is still experimental; the breakable backend is the production default on CUDA."),
     flags: &["--cuda-graph-backend-prefill", "--cuda-graph-config"],
@@ -67,7 +67,7 @@ pub static CG102: Rule = Rule {
 
 pub static CG103: Rule = Rule {
     code: "CG103",
-    name: "prefill-cp-without-breakable-graph",
+    name: kebab!("prefill-cp-without-breakable-graph"),
     sglang: warns("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", "Breakable prefill CUDA graph is not enabled"),
     explanation: expl!("With prefill context parallelism SGLang only captures a breakable prefill graph for the supported strategy/backend combinations (zigzag with trtllm_mha, interleave with dsa on GLM-5 Next); otherwise prefill runs eagerly."),
     flags: &["--enable-prefill-cp", "--cp-strategy", "--attention-backend"],
@@ -77,7 +77,7 @@ pub static CG103: Rule = Rule {
 
 pub static CG104: Rule = Rule {
     code: "CG104",
-    name: "kimi-symm-mem-with-cuda-graphs",
+    name: kebab!("kimi-symm-mem-with-cuda-graphs"),
     sglang: warns("kimi_k3_hook.disable_kimi_k3_symm_mem", "Kimi hybrid model: ignoring --enable-symm-mem because CUDA graphs are on."),
     explanation: expl!("SGLang 0.5.18 turns --enable-symm-mem back off for the Kimi hybrid models (KimiLinear, Kimi K3) unless every phase runs eagerly: symmetric-memory allocations are per forward pass, so an address captured into a CUDA graph is not valid on replay."),
     flags: &["--enable-symm-mem", "--cuda-graph-backend-decode", "--cuda-graph-backend-prefill"],
@@ -88,7 +88,7 @@ pub static CG104: Rule = Rule {
 /// Every rule in this family.
 pub static CG105: Rule = Rule {
     code: "CG105",
-    name: "deepseek-v3-trtllm-mla-prefill-graph-off",
+    name: kebab!("deepseek-v3-trtllm-mla-prefill-graph-off"),
     sglang: warns("cuda_graph_hook.disable_prefill_cuda_graph_for_deepseek_trtllm_mla", "Disabling prefill CUDA graph ("),
     explanation: expl!("With a DeepSeek-V3 architecture on the trtllm_mla prefill attention backend, a captured prefill CUDA graph makes trtllm_mla fall back to FlashAttention for prefill, which is slower; unless the prefill graph backend is given explicitly, SGLang runs prefill eagerly."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--cuda-graph-backend-prefill"],

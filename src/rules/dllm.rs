@@ -20,7 +20,7 @@ const ALGORITHMS: [&str; 4] = ["Gemma4Renoise", "JointThreshold", "JointThreshol
 
 pub static UNKNOWN_ALGORITHM: Rule = Rule {
     code: "DLLM001",
-    name: "dllm-algorithm-unknown",
+    name: kebab!("dllm-algorithm-unknown"),
     sglang: raises("dllm.algorithm.get_algorithm_cls", "Unknown diffusion LLM algorithm: {name}"),
     explanation: expl!("--dllm-algorithm names one of SGLang's diffusion-LM decoding algorithms by its class name, spelled exactly: LowConfidence, JointThreshold, JointThresholdInDel or Gemma4Renoise."),
     flags: &["--dllm-algorithm"],
@@ -30,7 +30,7 @@ pub static UNKNOWN_ALGORITHM: Rule = Rule {
 
 pub static REQUIRED_BACKEND: Rule = Rule {
     code: "DLLM002",
-    name: "dllm-algorithm-sets-its-attention-backend",
+    name: kebab!("dllm-algorithm-sets-its-attention-backend"),
     sglang: warns("overrides._dllm_attention_backend", "{view.dllm_algorithm} requires the {backend} attention backend"),
     explanation: expl!("This diffusion algorithm runs on one attention backend (Gemma4Renoise: triton, or fa4), so SGLang switches the attention backends to it."),
     flags: &["--dllm-algorithm", "--attention-backend"],
@@ -40,7 +40,7 @@ pub static REQUIRED_BACKEND: Rule = Rule {
 
 pub static TRITON_ON_AMD: Rule = Rule {
     code: "DLLM003",
-    name: "dllm-uses-triton-on-amd",
+    name: kebab!("dllm-uses-triton-on-amd"),
     sglang: warns("overrides._dllm_attention_backend", "Attention backend is set to triton for diffusion LLM"),
     explanation: expl!("On AMD GPUs diffusion-LM inference runs on the triton (or aiter) attention backend, so SGLang switches to triton."),
     flags: &["--dllm-algorithm", "--attention-backend"],
@@ -50,7 +50,7 @@ pub static TRITON_ON_AMD: Rule = Rule {
 
 pub static FLASHINFER_FOR_GRAPHS: Rule = Rule {
     code: "DLLM004",
-    name: "dllm-uses-flashinfer-with-cuda-graph",
+    name: kebab!("dllm-uses-flashinfer-with-cuda-graph"),
     sglang: warns("overrides._dllm_attention_backend", "Attention backend is set to flashinfer because"),
     explanation: expl!("With decode CUDA graphs on, diffusion-LM inference on NVIDIA GPUs runs on the flashinfer attention backend, so SGLang switches to it. Pass --attention-backend flashinfer, or disable decode CUDA graphs."),
     flags: &["--dllm-algorithm", "--attention-backend"],
@@ -60,7 +60,7 @@ pub static FLASHINFER_FOR_GRAPHS: Rule = Rule {
 
 pub static GRAPHS_OFF_ON_AMD: Rule = Rule {
     code: "DLLM005",
-    name: "dllm-disables-cuda-graph-on-amd",
+    name: kebab!("dllm-disables-cuda-graph-on-amd"),
     sglang: warns("dllm_hook.handle_dllm_inference", "Cuda graph is disabled for diffusion LLM inference on AMD"),
     explanation: expl!("Diffusion-LM inference does not capture CUDA graphs on AMD GPUs; SGLang disables them for decode and prefill."),
     flags: &["--dllm-algorithm"],
@@ -71,7 +71,7 @@ pub static GRAPHS_OFF_ON_AMD: Rule = Rule {
 
 pub static OVERLAP_OFF: Rule = Rule {
     code: "DLLM006",
-    name: "dllm-disables-overlap-schedule",
+    name: kebab!("dllm-disables-overlap-schedule"),
     sglang: warns("overrides._dllm_overlap_disable", "Overlap schedule is disabled because of using diffusion"),
     explanation: expl!("Diffusion-LM inference does not use the overlap scheduler; SGLang turns it off. Pass --disable-overlap-schedule to say so."),
     flags: &["--dllm-algorithm", "--disable-overlap-schedule"],
@@ -81,7 +81,7 @@ pub static OVERLAP_OFF: Rule = Rule {
 
 pub static NOT_A_DIFFUSION_MODEL: Rule = Rule {
     code: "DLLM007",
-    name: "dllm-model-not-a-diffusion-lm",
+    name: kebab!("dllm-model-not-a-diffusion-lm"),
     sglang: raises("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"),
     explanation: expl!("--dllm-algorithm serves a diffusion language model (LLaDA2 MoE, SDAR, SDAR MoE, DiffusionGemma), decoded block by block. The model's architecture is not one of them: an autoregressive model cannot be decoded that way. Drop --dllm-algorithm, or point --model-path at a diffusion checkpoint."),
     flags: &["--dllm-algorithm"],

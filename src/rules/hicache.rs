@@ -11,7 +11,7 @@ use crate::rules::{raises, site, warns, Args, Step};
 
 pub static HOST_FRACTION_RANGE: Rule = Rule {
     code: "HIC001",
-    name: "hicache-host-memory-fraction-range",
+    name: kebab!("hicache-host-memory-fraction-range"),
     sglang: raises("hicache_hook.handle_hicache_ratio_default", "--hicache-host-memory-fraction must be in"),
     explanation: expl!("--hicache-host-memory-fraction is the share of free host memory HiCache may size its host pool from; it must be above 0 and at most 1."),
     flags: &["--hicache-host-memory-fraction"],
@@ -21,7 +21,7 @@ pub static HOST_FRACTION_RANGE: Rule = Rule {
 
 pub static LINKER_CONFIG_NOT_OBJECT: Rule = Rule {
     code: "HIC002",
-    name: "linker-config-not-json-object",
+    name: kebab!("linker-config-not-json-object"),
     sglang: raises("hicache_hook.handle_hicache", "--unified-cache-external-linker-config must"),
     explanation: expl!("The external linker configuration must be a JSON object ({...}), not a list, string or number."),
     flags: &["--unified-cache-external-linker-config"],
@@ -31,7 +31,7 @@ pub static LINKER_CONFIG_NOT_OBJECT: Rule = Rule {
 
 pub static LINKER_CONFIG_INVALID: Rule = Rule {
     code: "HIC003",
-    name: "dynamic-linker-config-invalid",
+    name: kebab!("dynamic-linker-config-invalid"),
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag} must be a JSON object."),
     explanation: expl!("The dynamic external linker is loaded from --unified-cache-external-linker-config, so with --unified-cache-external-linker-backend dynamic that option must be given, as a JSON object with 'linker' and 'linker_module_path'."),
     flags: &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
@@ -41,7 +41,7 @@ pub static LINKER_CONFIG_INVALID: Rule = Rule {
 
 pub static LINKER_CONFIG_UNKNOWN_FIELDS: Rule = Rule {
     code: "HIC020",
-    name: "dynamic-linker-config-unknown-fields",
+    name: kebab!("dynamic-linker-config-unknown-fields"),
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag}: unknown fields: {sorted(unknown)}"),
     explanation: expl!("The dynamic linker configuration accepts only 'linker', 'linker_module_path' and 'linker_extra_config'; put other settings inside 'linker_extra_config'."),
     flags: &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
@@ -51,7 +51,7 @@ pub static LINKER_CONFIG_UNKNOWN_FIELDS: Rule = Rule {
 
 pub static LINKER_CONFIG_EMPTY_NAME: Rule = Rule {
     code: "HIC021",
-    name: "dynamic-linker-config-needs-names",
+    name: kebab!("dynamic-linker-config-needs-names"),
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag}: {name} must be a non-empty string."),
     explanation: expl!("The dynamic linker is imported from 'linker_module_path' and looked up by 'linker'; both must be given as non-blank strings."),
     flags: &["--unified-cache-external-linker-config", "--unified-cache-external-linker-backend"],
@@ -61,7 +61,7 @@ pub static LINKER_CONFIG_EMPTY_NAME: Rule = Rule {
 
 pub static LINKER_CONFIG_EXTRA_NOT_OBJECT: Rule = Rule {
     code: "HIC022",
-    name: "dynamic-linker-extra-config-not-object",
+    name: kebab!("dynamic-linker-extra-config-not-object"),
     sglang: raises("mem_cache.unified_cache.linker_config.UnifiedCacheLinkerConfig.from_dict", "{flag}: linker_extra_config must be a JSON"),
     explanation: expl!("'linker_extra_config' is handed to the dynamic linker as keyword settings, so it must be a JSON object."),
     flags: &["--unified-cache-external-linker-config"],
@@ -71,7 +71,7 @@ pub static LINKER_CONFIG_EXTRA_NOT_OBJECT: Rule = Rule {
 
 pub static MLA_DEDUP_NEEDS_MOONCAKE: Rule = Rule {
     code: "HIC004",
-    name: "linker-mla-dedup-needs-mooncake-linker",
+    name: kebab!("linker-mla-dedup-needs-mooncake-linker"),
     sglang: raises("hicache_hook.handle_hicache", "--enable-linker-mla-dedup requires the Mooncake"),
     explanation: expl!("MLA deduplication is a feature of the Mooncake external linker, so it needs --enable-unified-cache-external-linker with the mooncake linker backend."),
     flags: &["--enable-linker-mla-dedup", "--enable-unified-cache-external-linker", "--unified-cache-external-linker-backend"],
@@ -81,7 +81,7 @@ pub static MLA_DEDUP_NEEDS_MOONCAKE: Rule = Rule {
 
 pub static LINKER_NEEDS_RADIX: Rule = Rule {
     code: "HIC005",
-    name: "external-linker-needs-default-radix-cache",
+    name: kebab!("external-linker-needs-default-radix-cache"),
     sglang: raises("hicache_hook.handle_hicache", "--enable-unified-cache-external-linker requires"),
     explanation: expl!("The external linker attaches to SGLang's default radix prefix cache, so the radix cache must stay on and no other radix cache backend can be chosen."),
     flags: &["--enable-unified-cache-external-linker", "--disable-radix-cache", "--radix-cache-backend"],
@@ -91,7 +91,7 @@ pub static LINKER_NEEDS_RADIX: Rule = Rule {
 
 pub static LINKER_VS_HICACHE: Rule = Rule {
     code: "HIC006",
-    name: "external-linker-vs-hicache",
+    name: kebab!("external-linker-vs-hicache"),
     sglang: raises("hicache_hook.handle_hicache", "--enable-unified-cache-external-linker and"),
     explanation: expl!("The external linker and HiCache are two alternative host/storage tiers for the KV cache; pick one."),
     flags: &["--enable-unified-cache-external-linker", "--enable-hierarchical-cache"],
@@ -101,7 +101,7 @@ pub static LINKER_VS_HICACHE: Rule = Rule {
 
 pub static LINKER_NO_STORAGE: Rule = Rule {
     code: "HIC007",
-    name: "external-linker-ignores-storage-backend",
+    name: kebab!("external-linker-ignores-storage-backend"),
     sglang: raises("hicache_hook.handle_hicache", "--enable-unified-cache-external-linker does"),
     explanation: expl!("The external linker brings its own storage tier; --hicache-storage-backend only configures HiCache. Drop it."),
     flags: &["--enable-unified-cache-external-linker", "--hicache-storage-backend"],
@@ -111,7 +111,7 @@ pub static LINKER_NO_STORAGE: Rule = Rule {
 
 pub static HOST_POOL_UNSIZED: Rule = Rule {
     code: "HIC008",
-    name: "hicache-host-pool-unsized",
+    name: kebab!("hicache-host-pool-unsized"),
     sglang: raises("hicache_hook.validate_hicache_host_memory_mode", "--hicache-host-memory-mode {cfg.hicache_host_memory_mode}"),
     explanation: expl!("The HiCache host pool needs a size, from --hicache-size or --hicache-ratio. SGLang fills in a default ratio earlier in resolution, so from the command line this guard does not fire."),
     flags: &["--hicache-host-memory-mode", "--hicache-size", "--hicache-ratio"],
@@ -121,7 +121,7 @@ pub static HOST_POOL_UNSIZED: Rule = Rule {
 
 pub static BUFFER_ONLY_NEEDS_STORAGE: Rule = Rule {
     code: "HIC009",
-    name: "hicache-buffer-only-needs-storage",
+    name: kebab!("hicache-buffer-only-needs-storage"),
     sglang: raises("hicache_hook.validate_hicache_host_memory_mode", "--hicache-host-memory-mode buffer_only requires"),
     explanation: expl!("In buffer_only mode host memory only stages KV on its way to storage, so a storage backend must be configured."),
     flags: &["--hicache-host-memory-mode", "--hicache-storage-backend"],
@@ -131,7 +131,7 @@ pub static BUFFER_ONLY_NEEDS_STORAGE: Rule = Rule {
 
 pub static BUFFER_ONLY_NOT_ON_DECODE: Rule = Rule {
     code: "HIC010",
-    name: "hicache-buffer-only-not-on-decode",
+    name: kebab!("hicache-buffer-only-not-on-decode"),
     sglang: raises("hicache_hook.validate_hicache_host_memory_mode", "--hicache-host-memory-mode buffer_only is"),
     explanation: expl!("A PD decode server's prefetch and offload paths do not go through the buffer_only staging pipeline. Use the default cache mode on decode servers."),
     flags: &["--hicache-host-memory-mode", "--disaggregation-mode"],
@@ -141,7 +141,7 @@ pub static BUFFER_ONLY_NOT_ON_DECODE: Rule = Rule {
 
 pub static LAYOUT_VS_RECEIVE_THRESHOLD: Rule = Rule {
     code: "HIC011",
-    name: "hicache-layout-vs-host-receive",
+    name: kebab!("hicache-layout-vs-host-receive"),
     sglang: raises("hicache_hook.handle_hicache", "The resolved HiCache storage layout {cfg.hicache_mem_layout!r}"),
     explanation: expl!("With --disaggregation-decode-host-receive-threshold below 1, the decode server receives KV into a layer_first host pool shared with HiCache; a storage backend that forces another layout cannot share it."),
     flags: &["--disaggregation-decode-host-receive-threshold", "--hicache-mem-layout", "--hicache-storage-backend"],
@@ -151,7 +151,7 @@ pub static LAYOUT_VS_RECEIVE_THRESHOLD: Rule = Rule {
 
 pub static DCP_L3_BUFFER_ONLY: Rule = Rule {
     code: "HIC012",
-    name: "hicache-dcp-rejects-buffer-only",
+    name: kebab!("hicache-dcp-rejects-buffer-only"),
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache L3 with DCP does not support buffer_only"),
     explanation: expl!("With decode context parallelism, HiCache's storage tier needs a real host cache, not the buffer_only staging mode."),
     flags: &["--hicache-host-memory-mode", "--dcp-size", "--hicache-storage-backend"],
@@ -161,7 +161,7 @@ pub static DCP_L3_BUFFER_ONLY: Rule = Rule {
 
 pub static DCP_SPEC: Rule = Rule {
     code: "HIC013",
-    name: "hicache-dcp-spec-only-dspark",
+    name: kebab!("hicache-dcp-spec-only-dspark"),
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 only supports"),
     explanation: expl!("Only DSPARK's draft KV can live in a HiCache host pool sharded by decode context parallelism."),
     flags: &["--enable-hierarchical-cache", "--dcp-size", "--speculative-algorithm"],
@@ -171,7 +171,7 @@ pub static DCP_SPEC: Rule = Rule {
 
 pub static DCP_LMCACHE: Rule = Rule {
     code: "HIC014",
-    name: "hicache-dcp-rejects-lmcache",
+    name: kebab!("hicache-dcp-rejects-lmcache"),
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--enable-lmcache with --dcp-size > 1 is not"),
     explanation: expl!("LMCache cannot map KV indices sharded across decode-context-parallel ranks."),
     flags: &["--enable-lmcache", "--dcp-size"],
@@ -181,7 +181,7 @@ pub static DCP_LMCACHE: Rule = Rule {
 
 pub static DCP_HISPARSE: Rule = Rule {
     code: "HIC015",
-    name: "hicache-dcp-rejects-hisparse",
+    name: kebab!("hicache-dcp-rejects-hisparse"),
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--enable-hisparse with --dcp-size > 1 is"),
     explanation: expl!("HiSparse's host pool does not translate KV indices sharded by decode context parallelism."),
     flags: &["--enable-hisparse", "--dcp-size"],
@@ -191,7 +191,7 @@ pub static DCP_HISPARSE: Rule = Rule {
 
 pub static KERNEL_IO_TO_DIRECT: Rule = Rule {
     code: "HIC016",
-    name: "hicache-page-first-direct-uses-direct-io",
+    name: kebab!("hicache-page-first-direct-uses-direct-io"),
     sglang: warns("hicache_hook.resolve_layout_io_compatibility", "Kernel io backend does not support page first"),
     explanation: expl!("The page_first_direct host layout can only be copied with the direct IO backend, so SGLang switches --hicache-io-backend to direct."),
     flags: &["--hicache-mem-layout", "--hicache-io-backend"],
@@ -201,7 +201,7 @@ pub static KERNEL_IO_TO_DIRECT: Rule = Rule {
 
 pub static DIRECT_IO_TO_PAGE_FIRST_DIRECT: Rule = Rule {
     code: "HIC017",
-    name: "hicache-direct-io-uses-page-first-direct",
+    name: kebab!("hicache-direct-io-uses-page-first-direct"),
     sglang: warns("hicache_hook.resolve_layout_io_compatibility", "Page first layout is not supported with direct"),
     explanation: expl!("The direct IO backend cannot copy the page_first host layout, so SGLang switches --hicache-mem-layout to page_first_direct."),
     flags: &["--hicache-mem-layout", "--hicache-io-backend"],
@@ -211,7 +211,7 @@ pub static DIRECT_IO_TO_PAGE_FIRST_DIRECT: Rule = Rule {
 
 pub static STORAGE_LAYER_FIRST: Rule = Rule {
     code: "HIC018",
-    name: "hicache-storage-rejects-layer-first",
+    name: kebab!("hicache-storage-rejects-layer-first"),
     sglang: warns("hicache_hook.resolve_storage_layout_compatibility", "Mooncake"),
     explanation: expl!("The Mooncake and Ascend MemCache storage backends need a page-major host layout, so SGLang replaces layer_first."),
     flags: &["--hicache-storage-backend", "--hicache-mem-layout"],
@@ -221,7 +221,7 @@ pub static STORAGE_LAYER_FIRST: Rule = Rule {
 
 pub static UNIFIED_LAYOUT_IO: Rule = Rule {
     code: "HIC019",
-    name: "hicache-unified-memory-uses-kernel-io",
+    name: kebab!("hicache-unified-memory-uses-kernel-io"),
     sglang: warns("hicache_hook.resolve_unified_memory_layout_io", "--enable-unified-memory: the direct io backend"),
     explanation: expl!("The unified memory pool's KV rows are strided, which the direct copy path cannot handle; SGLang uses the page_first layout and kernel IO instead."),
     flags: &["--enable-unified-memory", "--hicache-mem-layout", "--hicache-io-backend"],
@@ -232,7 +232,7 @@ pub static UNIFIED_LAYOUT_IO: Rule = Rule {
 /// Every rule in this family.
 pub static DCP_NEEDS_MLA: Rule = Rule {
     code: "HIC023",
-    name: "hicache-dcp-needs-mla-model",
+    name: kebab!("hicache-dcp-needs-mla-model"),
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "HiCache with --dcp-size > 1 is only supported"),
     explanation: expl!("With decode context parallelism each rank holds a shard of every page; HiCache translates those indices only in the MLA host pool (MLATokenToKVPoolHost), so HiCache with --dcp-size > 1 works for MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) only."),
     flags: &["--enable-hierarchical-cache", "--dcp-size"],
@@ -242,7 +242,7 @@ pub static DCP_NEEDS_MLA: Rule = Rule {
 
 pub static DCP_NO_L3: Rule = Rule {
     code: "HIC024",
-    name: "hicache-dcp-rejects-storage-backend",
+    name: kebab!("hicache-dcp-rejects-storage-backend"),
     sglang: raises("hicache_hook.resolve_hicache_dcp_compatibility", "--hicache-storage-backend (L3) with --dcp-size > 1"),
     explanation: expl!("Up to SGLang 0.5.22, HiCache with decode context parallelism (--dcp-size > 1) runs with the host tier (L1/L2) only: under DCP each rank holds its own interleaved MLA KV shard, and the storage tier's rank-0 backup and keys are not DCP-aware. Drop --hicache-storage-backend (or --dcp-size)."),
     flags: &["--hicache-storage-backend", "--dcp-size", "--enable-hierarchical-cache"],

@@ -21,7 +21,7 @@ use crate::rules::{raises, site, warns, Args, SiteRef, Step};
 
 pub static PREFILL_ONLY_NEEDS_EMBEDDING: Rule = Rule {
     code: "KV001",
-    name: "prefill-only-no-kv-needs-is-embedding",
+    name: kebab!("prefill-only-no-kv-needs-is-embedding"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache currently"),
     explanation: expl!("Running without a KV cache is only implemented for embedding servers, whose requests are a single prefill. Add --is-embedding if this is an embedding model, otherwise drop --prefill-only-disable-kv-cache."),
     flags: &["--prefill-only-disable-kv-cache", "--is-embedding"],
@@ -31,7 +31,7 @@ pub static PREFILL_ONLY_NEEDS_EMBEDDING: Rule = Rule {
 
 pub static PREFILL_ONLY_NO_FP4: Rule = Rule {
     code: "KV002",
-    name: "prefill-only-no-kv-rejects-fp4-kv",
+    name: kebab!("prefill-only-no-kv-rejects-fp4-kv"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache does not currently support --kv-cache-dtype=nvfp4"),
     explanation: expl!("The no-KV-cache embedding mode replaces the KV pool with a no-op pool, which the FP4 KV dtypes bypass. A KV dtype is meaningless without a KV cache, so drop --kv-cache-dtype."),
     flags: &["--prefill-only-disable-kv-cache", "--kv-cache-dtype"],
@@ -41,7 +41,7 @@ pub static PREFILL_ONLY_NO_FP4: Rule = Rule {
 
 pub static PREFILL_ONLY_NO_MXFP8: Rule = Rule {
     code: "KV003",
-    name: "prefill-only-no-kv-rejects-mxfp8-kv",
+    name: kebab!("prefill-only-no-kv-rejects-mxfp8-kv"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache does not currently support --kv-cache-dtype=mxfp8"),
     explanation: expl!("The no-KV-cache embedding mode cannot be combined with the MXFP8 KV pool, which allocates its own scale buffers. Without a KV cache the KV dtype does nothing, so drop --kv-cache-dtype."),
     flags: &["--prefill-only-disable-kv-cache", "--kv-cache-dtype"],
@@ -51,7 +51,7 @@ pub static PREFILL_ONLY_NO_MXFP8: Rule = Rule {
 
 pub static PREFILL_ONLY_NEEDS_NO_CHUNKING: Rule = Rule {
     code: "KV004",
-    name: "prefill-only-no-kv-needs-chunked-prefill-off",
+    name: kebab!("prefill-only-no-kv-needs-chunked-prefill-off"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache requires --chunked-prefill-size=-1"),
     explanation: expl!("Without a KV cache every request must be prefilled in one forward pass, because chunked prefill would need the KV of earlier chunks. Set --chunked-prefill-size -1."),
     flags: &["--prefill-only-disable-kv-cache", "--chunked-prefill-size"],
@@ -61,7 +61,7 @@ pub static PREFILL_ONLY_NEEDS_NO_CHUNKING: Rule = Rule {
 
 pub static PREFILL_ONLY_NEEDS_NO_RADIX: Rule = Rule {
     code: "KV005",
-    name: "prefill-only-no-kv-needs-radix-cache-off",
+    name: kebab!("prefill-only-no-kv-needs-radix-cache-off"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache requires --disable-radix-cache"),
     explanation: expl!("The prefix (radix) cache would point at KV slots that are never written in no-KV-cache mode. Add --disable-radix-cache."),
     flags: &["--prefill-only-disable-kv-cache", "--disable-radix-cache"],
@@ -71,7 +71,7 @@ pub static PREFILL_ONLY_NEEDS_NO_RADIX: Rule = Rule {
 
 pub static PREFILL_ONLY_NO_ATTN_CP: Rule = Rule {
     code: "KV006",
-    name: "prefill-only-no-kv-rejects-attn-cp",
+    name: kebab!("prefill-only-no-kv-rejects-attn-cp"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --attn-cp-size"),
     explanation: expl!("Attention context parallelism exchanges K/V through the KV pool, which does not exist in no-KV-cache mode. Use --attn-cp-size 1 or keep the KV cache."),
     flags: &["--prefill-only-disable-kv-cache", "--attn-cp-size"],
@@ -81,7 +81,7 @@ pub static PREFILL_ONLY_NO_ATTN_CP: Rule = Rule {
 
 pub static PREFILL_ONLY_NO_PREFILL_CP: Rule = Rule {
     code: "KV007",
-    name: "prefill-only-no-kv-rejects-prefill-cp",
+    name: kebab!("prefill-only-no-kv-rejects-prefill-cp"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --enable-prefill-cp:"),
     explanation: expl!("Prefill context parallelism stages K/V through the paged KV cache, which no-KV-cache mode removes. Choose one of the two."),
     flags: &["--prefill-only-disable-kv-cache", "--enable-prefill-cp"],
@@ -91,7 +91,7 @@ pub static PREFILL_ONLY_NO_PREFILL_CP: Rule = Rule {
 
 pub static PREFILL_ONLY_NO_HISPARSE: Rule = Rule {
     code: "KV008",
-    name: "prefill-only-no-kv-rejects-hisparse",
+    name: kebab!("prefill-only-no-kv-rejects-hisparse"),
     sglang: raises("kv_cache_hook.validate_prefill_only_disable_kv_cache_args", "--prefill-only-disable-kv-cache is incompatible with --enable-hisparse:"),
     explanation: expl!("HiSparse brings its own KV pool, so it cannot run with the no-op pool of no-KV-cache mode. Choose one of the two."),
     flags: &["--prefill-only-disable-kv-cache", "--enable-hisparse"],
@@ -105,7 +105,7 @@ pub static PREFILL_ONLY_NO_HISPARSE: Rule = Rule {
 
 pub static DEQUANT_NEEDS_NVFP4: Rule = Rule {
     code: "KV009",
-    name: "prefill-dequant-dtype-needs-nvfp4-kv",
+    name: kebab!("prefill-dequant-dtype-needs-nvfp4-kv"),
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "--prefill-kv-cache-dequant-dtype applies"),
     explanation: expl!("--prefill-kv-cache-dequant-dtype chooses how an NVFP4 KV cache is read during prefill, so it means nothing with another KV dtype. Drop it, or use --kv-cache-dtype nvfp4."),
     flags: &["--prefill-kv-cache-dequant-dtype", "--kv-cache-dtype"],
@@ -115,7 +115,7 @@ pub static DEQUANT_NEEDS_NVFP4: Rule = Rule {
 
 pub static NVFP4_BACKEND_NEITHER: Rule = Rule {
     code: "KV010",
-    name: "nvfp4-prefill-backend-unsupported",
+    name: kebab!("nvfp4-prefill-backend-unsupported"),
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "NVFP4 prefill supports an FP8 E4M3 workspace"),
     explanation: expl!("With an NVFP4 KV cache, prefill runs either on flashinfer (reading an FP8 copy) or on trtllm_mha (native NVFP4); the attention backend you chose is neither. Drop the backend option and let the KV dtype choose."),
     flags: &["--kv-cache-dtype", "--attention-backend", "--prefill-attention-backend"],
@@ -125,7 +125,7 @@ pub static NVFP4_BACKEND_NEITHER: Rule = Rule {
 
 pub static NVFP4_NATIVE_NEEDS_SM100: Rule = Rule {
     code: "KV011",
-    name: "native-nvfp4-prefill-needs-sm100",
+    name: kebab!("native-nvfp4-prefill-needs-sm100"),
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "Native NVFP4 prefill currently requires SM100;"),
     explanation: expl!("Reading the NVFP4 KV cache natively during prefill needs a datacenter Blackwell (SM100) GPU. On other GPUs prefill must go through an FP8 E4M3 workspace."),
     flags: &["--prefill-kv-cache-dequant-dtype", "--kv-cache-dtype"],
@@ -135,7 +135,7 @@ pub static NVFP4_NATIVE_NEEDS_SM100: Rule = Rule {
 
 pub static NVFP4_PREFILL_BACKEND_MISMATCH: Rule = Rule {
     code: "KV012",
-    name: "nvfp4-prefill-backend-conflicts-with-dequant-dtype",
+    name: kebab!("nvfp4-prefill-backend-conflicts-with-dequant-dtype"),
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "--prefill-kv-cache-dequant-dtype={requested_dtype}"),
     explanation: expl!("Each NVFP4 prefill dequant dtype has exactly one prefill backend (fp8_e4m3 -> flashinfer, nvfp4 -> trtllm_mha); the prefill backend given contradicts it. Drop --prefill-attention-backend."),
     flags: &["--prefill-kv-cache-dequant-dtype", "--prefill-attention-backend", "--kv-cache-dtype"],
@@ -145,7 +145,7 @@ pub static NVFP4_PREFILL_BACKEND_MISMATCH: Rule = Rule {
 
 pub static NVFP4_DECODE_BACKEND: Rule = Rule {
     code: "KV013",
-    name: "nvfp4-decode-needs-trtllm-mha",
+    name: kebab!("nvfp4-decode-needs-trtllm-mha"),
     sglang: raises("kv_cache_hook.handle_nvfp4_prefill_kv_dequant_dtype", "NVFP4 decode requires --decode-attention-backend=trtllm_mha;"),
     explanation: expl!("Only trtllm_mha decodes from an NVFP4 KV cache, and SGLang picks it by itself. Drop --decode-attention-backend."),
     flags: &["--decode-attention-backend", "--kv-cache-dtype"],
@@ -159,7 +159,7 @@ pub static NVFP4_DECODE_BACKEND: Rule = Rule {
 
 pub static NVFP4_NEEDS_BLACKWELL: Rule = Rule {
     code: "KV014",
-    name: "nvfp4-kv-needs-blackwell",
+    name: kebab!("nvfp4-kv-needs-blackwell"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "--kv-cache-dtype=nvfp4 requires Blackwell"),
     explanation: expl!("The NVFP4 KV cache relies on Blackwell (SM100/SM120) FP4 hardware. On older GPUs use --kv-cache-dtype fp4_mx_block16 or an FP8 KV dtype."),
     flags: &["--kv-cache-dtype"],
@@ -169,7 +169,7 @@ pub static NVFP4_NEEDS_BLACKWELL: Rule = Rule {
 
 pub static FP4_NO_UNIFIED_MEMORY: Rule = Rule {
     code: "KV015",
-    name: "fp4-kv-rejects-unified-memory",
+    name: kebab!("fp4-kv-rejects-unified-memory"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "FP4 KV cache does not yet support --enable-unified-memory:"),
     explanation: expl!("The unified memory pool has no room for the block scales of an FP4 KV cache. Use one or the other."),
     flags: &["--kv-cache-dtype", "--enable-unified-memory"],
@@ -179,7 +179,7 @@ pub static FP4_NO_UNIFIED_MEMORY: Rule = Rule {
 
 pub static NVFP4_SPEC_PREFIX_WRITERS: Rule = Rule {
     code: "KV016",
-    name: "native-nvfp4-rejects-dflash-dspark",
+    name: kebab!("native-nvfp4-rejects-dflash-dspark"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding does"),
     explanation: expl!("DFLASH and DSPARK write a prefix of each draft block through a path that does not produce the NVFP4 scale layout trtllm_mha uses on SM100. Use EAGLE, NEXTN or NGRAM, or another KV dtype."),
     flags: &["--kv-cache-dtype", "--speculative-algorithm"],
@@ -189,7 +189,7 @@ pub static NVFP4_SPEC_PREFIX_WRITERS: Rule = Rule {
 
 pub static NVFP4_SPEC_UNSUPPORTED: Rule = Rule {
     code: "KV017",
-    name: "native-nvfp4-spec-algorithm-unsupported",
+    name: kebab!("native-nvfp4-spec-algorithm-unsupported"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding supports"),
     explanation: expl!("On SM100 with the native NVFP4 KV cache only the EAGLE family and NGRAM have been validated for speculative decoding."),
     flags: &["--kv-cache-dtype", "--speculative-algorithm"],
@@ -199,7 +199,7 @@ pub static NVFP4_SPEC_UNSUPPORTED: Rule = Rule {
 
 pub static NVFP4_NGRAM_BREADTH: Rule = Rule {
     code: "KV018",
-    name: "native-nvfp4-ngram-needs-breadth-1",
+    name: kebab!("native-nvfp4-ngram-needs-breadth-1"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 NGRAM speculative decoding"),
     explanation: expl!("trtllm_mha verifies a single chain of draft tokens, while NGRAM drafts a tree (breadth 10 by default). Set --speculative-ngram-max-bfs-breadth 1."),
     flags: &["--kv-cache-dtype", "--speculative-algorithm", "--speculative-ngram-max-bfs-breadth"],
@@ -209,7 +209,7 @@ pub static NVFP4_NGRAM_BREADTH: Rule = Rule {
 
 pub static NVFP4_DRAFT_BACKEND: Rule = Rule {
     code: "KV019",
-    name: "native-nvfp4-draft-needs-trtllm-mha",
+    name: kebab!("native-nvfp4-draft-needs-trtllm-mha"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding requires"),
     explanation: expl!("The draft model's KV cache uses the same native NVFP4 layout, which only trtllm_mha reads. Drop --speculative-draft-attention-backend (SGLang then picks trtllm_mha) or set it to trtllm_mha."),
     flags: &["--kv-cache-dtype", "--speculative-draft-attention-backend"],
@@ -219,7 +219,7 @@ pub static NVFP4_DRAFT_BACKEND: Rule = Rule {
 
 pub static NVFP4_NO_PD: Rule = Rule {
     code: "KV020",
-    name: "native-nvfp4-rejects-pd-disaggregation",
+    name: kebab!("native-nvfp4-rejects-pd-disaggregation"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 with trtllm_mha does not yet support PD"),
     explanation: expl!("The prefill-to-decode KV transfer does not know the native NVFP4 scale layout used on SM100. Use an FP8 KV dtype for PD disaggregation."),
     flags: &["--kv-cache-dtype", "--disaggregation-mode"],
@@ -229,7 +229,7 @@ pub static NVFP4_NO_PD: Rule = Rule {
 
 pub static NVFP4_NO_HOST_TIER: Rule = Rule {
     code: "KV021",
-    name: "native-nvfp4-rejects-hicache-lmcache",
+    name: kebab!("native-nvfp4-rejects-hicache-lmcache"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 with trtllm_mha does not yet support hierarchical"),
     explanation: expl!("HiCache and LMCache copy KV to host memory in a layout that loses the native NVFP4 block scales. Drop the host cache tier or use another KV dtype."),
     flags: &["--kv-cache-dtype", "--enable-hierarchical-cache", "--enable-lmcache"],
@@ -239,7 +239,7 @@ pub static NVFP4_NO_HOST_TIER: Rule = Rule {
 
 pub static KV4_NON_CUDA: Rule = Rule {
     code: "KV022",
-    name: "fp4-kv-needs-cuda",
+    name: kebab!("fp4-kv-needs-cuda"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 is not tested on non-CUDA platforms."),
     explanation: expl!("FP4 KV caches (nvfp4, fp4_mx_block16) are only supported on NVIDIA GPUs. Use an FP8 KV dtype on this platform."),
     flags: &["--kv-cache-dtype"],
@@ -249,7 +249,7 @@ pub static KV4_NON_CUDA: Rule = Rule {
 
 pub static NVFP4_DRAFT_BACKEND_DEFAULT: Rule = Rule {
     code: "KV023",
-    name: "native-nvfp4-draft-uses-trtllm-mha",
+    name: kebab!("native-nvfp4-draft-uses-trtllm-mha"),
     sglang: warns("kv_cache_hook.handle_kv4_compatibility", "SM100 native NVFP4 speculative decoding uses"),
     explanation: expl!("With the native NVFP4 KV cache on SM100, SGLang runs the draft model on trtllm_mha too, since only it reads that layout."),
     flags: &["--kv-cache-dtype", "--speculative-algorithm", "--speculative-draft-attention-backend"],
@@ -259,7 +259,7 @@ pub static NVFP4_DRAFT_BACKEND_DEFAULT: Rule = Rule {
 
 pub static NVFP4_MIXED_SPEC_MODE: Rule = Rule {
     code: "KV024",
-    name: "mixed-nvfp4-spec-verify-on-decode",
+    name: kebab!("mixed-nvfp4-spec-verify-on-decode"),
     sglang: warns("kv_cache_hook.handle_kv4_compatibility", "SM100 mixed NVFP4 speculative decoding routes"),
     explanation: expl!("With FP8-workspace prefill and NVFP4 decode, target verification must run on the decode backend, so SGLang switches --speculative-attention-mode to decode."),
     flags: &["--kv-cache-dtype", "--speculative-attention-mode"],
@@ -269,7 +269,7 @@ pub static NVFP4_MIXED_SPEC_MODE: Rule = Rule {
 
 pub static KV4_FA4_MLA_DECODE: Rule = Rule {
     code: "KV065",
-    name: "fp4-kv-fa4-mla-decode-backend",
+    name: kebab!("fp4-kv-fa4-mla-decode-backend"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MLA expects decode_attention_backend"),
     explanation: expl!("With an FP4 KV cache, an MLA model (DeepSeek-style) prefilling on fa4 must decode on flashinfer or trtllm_mla: only those read FP4 MLA pages."),
     flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend", "--attention-backend"],
@@ -279,7 +279,7 @@ pub static KV4_FA4_MLA_DECODE: Rule = Rule {
 
 pub static KV4_FA4_MHA_DECODE: Rule = Rule {
     code: "KV066",
-    name: "fp4-kv-fa4-mha-decode-backend",
+    name: kebab!("fp4-kv-fa4-mha-decode-backend"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 FA4 MHA expects decode_attention_backend"),
     explanation: expl!("With an FP4 KV cache, a standard-attention (MHA/GQA) model prefilling on fa4 must decode on triton, torch_native or flex_attention: only those read these FP4 pages."),
     flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend", "--attention-backend"],
@@ -289,7 +289,7 @@ pub static KV4_FA4_MHA_DECODE: Rule = Rule {
 
 pub static KV4_MLA_BACKEND: Rule = Rule {
     code: "KV067",
-    name: "fp4-kv-mla-backend",
+    name: kebab!("fp4-kv-mla-backend"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 MLA expects attention_backend to be one"),
     explanation: expl!("An FP4 KV cache on an MLA model (DeepSeek-style) is read only by the flashinfer and trtllm_mla backends. The backend SGLang would pick for this model on this GPU (or the one you named) is not one of them."),
     flags: &["--kv-cache-dtype", "--attention-backend"],
@@ -299,7 +299,7 @@ pub static KV4_MLA_BACKEND: Rule = Rule {
 
 pub static KV4_MHA_BACKEND: Rule = Rule {
     code: "KV068",
-    name: "fp4-kv-mha-backend",
+    name: kebab!("fp4-kv-mha-backend"),
     sglang: raises("kv_cache_hook.handle_kv4_compatibility", "KV4 MHA expects attention_backend to be one"),
     explanation: expl!("An FP4 KV cache on a standard-attention (MHA/GQA) model is read only by the triton, torch_native, flex_attention and trtllm_mha backends. The backend SGLang would pick for this model on this GPU (fa3 on Hopper, flashinfer on Ampere/Ada) or the one you named is not one of them."),
     flags: &["--kv-cache-dtype", "--attention-backend"],
@@ -309,7 +309,7 @@ pub static KV4_MHA_BACKEND: Rule = Rule {
 
 pub static KV4_SPLIT_BACKENDS: Rule = Rule {
     code: "KV025",
-    name: "fp4-kv-split-backends",
+    name: kebab!("fp4-kv-split-backends"),
     sglang: warns("kv_cache_hook.handle_kv4_compatibility", "Attention: Using KV4 with PREFILL = {prefill_backend}"),
     explanation: expl!("An FP4 KV cache with different prefill and decode attention backends is allowed but less tested."),
     flags: &["--kv-cache-dtype", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -323,7 +323,7 @@ pub static KV4_SPLIT_BACKENDS: Rule = Rule {
 
 pub static MXFP8_NEEDS_BLACKWELL: Rule = Rule {
     code: "KV026",
-    name: "mxfp8-kv-needs-blackwell",
+    name: kebab!("mxfp8-kv-needs-blackwell"),
     sglang: raises("kv_cache_hook.handle_mxfp8_kv_cache_compatibility", "--kv-cache-dtype mxfp8 requires an SM100+"),
     explanation: expl!("The MXFP8 KV cache uses block-scaled tensor-core operands that only Blackwell GPUs have. Use fp8_e4m3 on this GPU."),
     flags: &["--kv-cache-dtype"],
@@ -333,7 +333,7 @@ pub static MXFP8_NEEDS_BLACKWELL: Rule = Rule {
 
 pub static PREFILL_ONLY_NEEDS_FA: Rule = Rule {
     code: "KV027",
-    name: "prefill-only-no-kv-needs-fa-backend",
+    name: kebab!("prefill-only-no-kv-needs-fa-backend"),
     sglang: raises("kv_cache_hook.handle_prefill_only_disable_kv_cache", "--prefill-only-disable-kv-cache currently"),
     explanation: expl!("Only the FlashAttention backends (fa3/fa4) can prefill without writing a KV cache. Use --attention-backend fa3 (Hopper) or fa4 (Blackwell)."),
     flags: &["--prefill-only-disable-kv-cache", "--attention-backend", "--prefill-attention-backend"],
@@ -347,7 +347,7 @@ pub static PREFILL_ONLY_NEEDS_FA: Rule = Rule {
 
 pub static HOST_POOL_NEEDS_DECODE: Rule = Rule {
     code: "KV028",
-    name: "host-pool-retraction-needs-decode-server",
+    name: kebab!("host-pool-retraction-needs-decode-server"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool is"),
     explanation: expl!("The host-pool retraction backup keeps the KV of requests a PD decode server retracts; other servers never retract that way. Use it only with --disaggregation-mode decode."),
     flags: &["--disaggregation-decode-retraction-backup", "--disaggregation-mode"],
@@ -357,7 +357,7 @@ pub static HOST_POOL_NEEDS_DECODE: Rule = Rule {
 
 pub static HOST_POOL_NEEDS_DCP_1: Rule = Rule {
     code: "KV029",
-    name: "host-pool-retraction-needs-dcp-1",
+    name: kebab!("host-pool-retraction-needs-dcp-1"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool does"),
     explanation: expl!("The host-pool retraction backup cannot shard its copy of the KV cache across decode-context-parallel groups, so it only works with --dcp-size 1. This typically happens when scaling long-context decode with DCP while the backup flag is still set."),
     flags: &["--disaggregation-decode-retraction-backup", "--dcp-size"],
@@ -367,7 +367,7 @@ pub static HOST_POOL_NEEDS_DCP_1: Rule = Rule {
 
 pub static HOST_POOL_PRIORITY_PREEMPTION: Rule = Rule {
     code: "KV030",
-    name: "host-pool-retraction-needs-no-priority-preemption",
+    name: kebab!("host-pool-retraction-needs-no-priority-preemption"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--disaggregation-decode-retraction-backup=host_pool requires"),
     explanation: expl!("Priority preemption retracts requests in a way the host-pool backup does not track. With --enable-priority-scheduling, add --disable-priority-preemption."),
     flags: &["--disaggregation-decode-retraction-backup", "--enable-priority-scheduling", "--disable-priority-preemption"],
@@ -377,7 +377,7 @@ pub static HOST_POOL_PRIORITY_PREEMPTION: Rule = Rule {
 
 pub static TLRU_NEGATIVE: Rule = Rule {
     code: "KV031",
-    name: "tlru-config-negative",
+    name: kebab!("tlru-config-negative"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--radix-eviction-policy tlru requires non-negative"),
     explanation: expl!("The T-LRU eviction policy's 'threshold' and 'next_prompt_estimate' are token counts and cannot be negative."),
     flags: &["--radix-eviction-policy", "--radix-eviction-policy-config"],
@@ -387,7 +387,7 @@ pub static TLRU_NEGATIVE: Rule = Rule {
 
 pub static TLRU_THRESHOLD: Rule = Rule {
     code: "KV032",
-    name: "tlru-threshold-not-above-estimate",
+    name: kebab!("tlru-threshold-not-above-estimate"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--radix-eviction-policy tlru needs 'threshold'"),
     explanation: expl!("T-LRU only differs from LRU when 'threshold' exceeds 'next_prompt_estimate'; both default to 0, so the policy needs a config. Pass --radix-eviction-policy-config with a larger threshold, or use --radix-eviction-policy lru."),
     flags: &["--radix-eviction-policy", "--radix-eviction-policy-config"],
@@ -397,7 +397,7 @@ pub static TLRU_THRESHOLD: Rule = Rule {
 
 pub static HICACHE_VS_NO_RADIX: Rule = Rule {
     code: "KV033",
-    name: "hicache-needs-radix-cache",
+    name: kebab!("hicache-needs-radix-cache"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The arguments enable-hierarchical-cache and"),
     explanation: expl!("The hierarchical cache extends the radix prefix cache into host memory, so it needs the radix cache on. Keep one of the two flags."),
     flags: &["--enable-hierarchical-cache", "--disable-radix-cache"],
@@ -407,7 +407,7 @@ pub static HICACHE_VS_NO_RADIX: Rule = Rule {
 
 pub static OFFLOAD_NEEDS_DECODE: Rule = Rule {
     code: "KV034",
-    name: "decode-offload-needs-decode-server",
+    name: kebab!("decode-offload-needs-decode-server"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The argument disaggregation-decode-enable-offload-kvcache is only supported for"),
     explanation: expl!("Offloading finished KV to storage is a PD decode-server feature. Use it with --disaggregation-mode decode."),
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--disaggregation-mode"],
@@ -417,7 +417,7 @@ pub static OFFLOAD_NEEDS_DECODE: Rule = Rule {
 
 pub static OFFLOAD_NEEDS_STORAGE: Rule = Rule {
     code: "KV035",
-    name: "decode-offload-needs-storage-backend",
+    name: kebab!("decode-offload-needs-storage-backend"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The argument disaggregation-decode-enable-offload-kvcache is only supported when"),
     explanation: expl!("Decode-side KV offload writes to a HiCache storage backend, so one must be named with --hicache-storage-backend."),
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend"],
@@ -427,7 +427,7 @@ pub static OFFLOAD_NEEDS_STORAGE: Rule = Rule {
 
 pub static OFFLOAD_VS_HOST_POOL: Rule = Rule {
     code: "KV036",
-    name: "decode-offload-vs-host-pool-retraction",
+    name: kebab!("decode-offload-vs-host-pool-retraction"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "The arguments disaggregation-decode-enable-offload-kvcache"),
     explanation: expl!("Decode KV offload and the host-pool retraction backup would each build their own host KV pool on the decode server. Keep one of them."),
     flags: &["--disaggregation-decode-enable-offload-kvcache", "--disaggregation-decode-retraction-backup"],
@@ -437,7 +437,7 @@ pub static OFFLOAD_VS_HOST_POOL: Rule = Rule {
 
 pub static SWA_RATIO_RANGE: Rule = Rule {
     code: "KV037",
-    name: "swa-full-tokens-ratio-range",
+    name: kebab!("swa-full-tokens-ratio-range"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--swa-full-tokens-ratio should be in range"),
     explanation: expl!("--swa-full-tokens-ratio sizes the sliding-window KV pool relative to the full-attention pool; it must be above 0 and at most 1."),
     flags: &["--swa-full-tokens-ratio"],
@@ -447,7 +447,7 @@ pub static SWA_RATIO_RANGE: Rule = Rule {
 
 pub static SWA_PREFIX_TAILS: Rule = Rule {
     code: "KV038",
-    name: "swa-prefix-tails-negative",
+    name: kebab!("swa-prefix-tails-negative"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--swa-prefix-tails should be a non-negative"),
     explanation: expl!("--swa-prefix-tails counts cached prefix tails to reserve room for, so it cannot be negative."),
     flags: &["--swa-prefix-tails"],
@@ -457,7 +457,7 @@ pub static SWA_PREFIX_TAILS: Rule = Rule {
 
 pub static LMCACHE_VS_HICACHE: Rule = Rule {
     code: "KV039",
-    name: "lmcache-vs-hicache",
+    name: kebab!("lmcache-vs-hicache"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache and --enable-hierarchical-cache"),
     explanation: expl!("LMCache and HiCache are two different host/storage tiers for the KV cache; only one can own it."),
     flags: &["--enable-lmcache", "--enable-hierarchical-cache"],
@@ -467,7 +467,7 @@ pub static LMCACHE_VS_HICACHE: Rule = Rule {
 
 pub static LMCACHE_VS_LINKER: Rule = Rule {
     code: "KV040",
-    name: "lmcache-vs-external-linker",
+    name: kebab!("lmcache-vs-external-linker"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache and --enable-unified-cache-external-linker"),
     explanation: expl!("LMCache and the unified-cache external linker both attach an external KV tier; only one can be used."),
     flags: &["--enable-lmcache", "--enable-unified-cache-external-linker"],
@@ -477,7 +477,7 @@ pub static LMCACHE_VS_LINKER: Rule = Rule {
 
 pub static LMCACHE_NEEDS_RADIX: Rule = Rule {
     code: "KV041",
-    name: "lmcache-needs-radix-cache",
+    name: kebab!("lmcache-needs-radix-cache"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache requires radix cache to"),
     explanation: expl!("LMCache plugs into the radix prefix cache, so --disable-radix-cache (or a mode that disables it, such as a PD decode server) rules it out."),
     flags: &["--enable-lmcache", "--disable-radix-cache"],
@@ -487,7 +487,7 @@ pub static LMCACHE_NEEDS_RADIX: Rule = Rule {
 
 pub static LMCACHE_NO_SPEC: Rule = Rule {
     code: "KV042",
-    name: "lmcache-rejects-speculative",
+    name: kebab!("lmcache-rejects-speculative"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support speculative"),
     explanation: expl!("The LMCache radix cache does not handle draft-model KV yet. Drop either LMCache or speculative decoding."),
     flags: &["--enable-lmcache", "--speculative-algorithm"],
@@ -497,7 +497,7 @@ pub static LMCACHE_NO_SPEC: Rule = Rule {
 
 pub static LMCACHE_NO_DP_ATTN: Rule = Rule {
     code: "KV043",
-    name: "lmcache-rejects-dp-attention",
+    name: kebab!("lmcache-rejects-dp-attention"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support DP"),
     explanation: expl!("The LMCache radix cache does not work with data-parallel attention yet."),
     flags: &["--enable-lmcache", "--attn-dp-size", "--enable-dp-attention"],
@@ -507,7 +507,7 @@ pub static LMCACHE_NO_DP_ATTN: Rule = Rule {
 
 pub static LMCACHE_NO_DCP: Rule = Rule {
     code: "KV044",
-    name: "lmcache-rejects-dcp",
+    name: kebab!("lmcache-rejects-dcp"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--enable-lmcache with --dcp-size > 1 is not"),
     explanation: expl!("LMCache cannot map KV indices that are sharded across decode-context-parallel ranks. Use --dcp-size 1 with LMCache."),
     flags: &["--enable-lmcache", "--dcp-size"],
@@ -517,7 +517,7 @@ pub static LMCACHE_NO_DCP: Rule = Rule {
 
 pub static LMCACHE_NO_STREAMING: Rule = Rule {
     code: "KV045",
-    name: "lmcache-rejects-streaming-session",
+    name: kebab!("lmcache-rejects-streaming-session"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache does not yet support streaming"),
     explanation: expl!("Streaming sessions keep KV pinned across turns, which the LMCache radix cache does not support yet."),
     flags: &["--enable-lmcache", "--enable-streaming-session"],
@@ -527,7 +527,7 @@ pub static LMCACHE_NO_STREAMING: Rule = Rule {
 
 pub static LMCACHE_BUFFER_ONLY: Rule = Rule {
     code: "KV046",
-    name: "lmcache-rejects-buffer-only-host-mode",
+    name: kebab!("lmcache-rejects-buffer-only-host-mode"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "--hicache-host-memory-mode=buffer_only is"),
     explanation: expl!("--hicache-host-memory-mode buffer_only configures HiCache's host tier, which LMCache does not use. Drop it."),
     flags: &["--enable-lmcache", "--hicache-host-memory-mode"],
@@ -537,7 +537,7 @@ pub static LMCACHE_BUFFER_ONLY: Rule = Rule {
 
 pub static LMCACHE_NO_PD: Rule = Rule {
     code: "KV047",
-    name: "lmcache-rejects-pd-disaggregation",
+    name: kebab!("lmcache-rejects-pd-disaggregation"),
     sglang: raises("kv_cache_hook.handle_cache_compatibility", "LMCacheUnifiedRadixCache currently supports"),
     explanation: expl!("LMCache works only when prefill and decode run on the same server, not with PD disaggregation."),
     flags: &["--enable-lmcache", "--disaggregation-mode"],
@@ -551,7 +551,7 @@ pub static LMCACHE_NO_PD: Rule = Rule {
 
 pub static PAGE_MAJOR_NEEDS_UNIFIED: Rule = Rule {
     code: "KV048",
-    name: "page-major-kv-needs-unified-memory",
+    name: kebab!("page-major-kv-needs-unified-memory"),
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout without --enable-unified-memory"),
     explanation: expl!("The page-major KV layout currently exists only inside the unified memory pool. Add --enable-unified-memory (which implies the layout) or drop --enable-page-major-kv-layout."),
     flags: &["--enable-page-major-kv-layout", "--enable-unified-memory"],
@@ -561,7 +561,7 @@ pub static PAGE_MAJOR_NEEDS_UNIFIED: Rule = Rule {
 
 pub static PAGE_MAJOR_MAMBA_BACKEND: Rule = Rule {
     code: "KV049",
-    name: "page-major-kv-needs-triton-mamba",
+    name: kebab!("page-major-kv-needs-triton-mamba"),
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton Mamba kernels"),
     explanation: expl!("In the page-major layout the Mamba state is strided, which only the Triton Mamba kernels read correctly."),
     flags: &["--enable-page-major-kv-layout", "--mamba-backend"],
@@ -575,7 +575,7 @@ pub static PAGE_MAJOR_MAMBA_BACKEND: Rule = Rule {
 
 pub static UM_PD_TRANSFER_BACKEND: Rule = Rule {
     code: "KV050",
-    name: "unified-memory-pd-needs-mooncake",
+    name: kebab!("unified-memory-pd-needs-mooncake"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation supports"),
     explanation: expl!("With PD disaggregation, the unified memory pool ships whole page envelopes, which only the Mooncake transfer backend implements."),
     flags: &["--enable-unified-memory", "--disaggregation-transfer-backend"],
@@ -585,7 +585,7 @@ pub static UM_PD_TRANSFER_BACKEND: Rule = Rule {
 
 pub static UM_PD_NO_PP: Rule = Rule {
     code: "KV051",
-    name: "unified-memory-pd-rejects-pp",
+    name: kebab!("unified-memory-pd-rejects-pp"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation does not support pipeline"),
     explanation: expl!("The unified pool's PD transfer moves whole envelopes that hold every layer, so a pipeline stage cannot send just its layers. Use --pp-size 1."),
     flags: &["--enable-unified-memory", "--pp-size", "--disaggregation-mode"],
@@ -595,7 +595,7 @@ pub static UM_PD_NO_PP: Rule = Rule {
 
 pub static UM_PD_MOONCAKE_SPEC: Rule = Rule {
     code: "KV052",
-    name: "unified-memory-pd-mooncake-rejects-spec",
+    name: kebab!("unified-memory-pd-mooncake-rejects-spec"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation does not support speculative"),
     explanation: expl!("The unified pool's Mooncake PD transfer does not carry draft-model KV yet."),
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--disaggregation-mode"],
@@ -605,7 +605,7 @@ pub static UM_PD_MOONCAKE_SPEC: Rule = Rule {
 
 pub static UM_PD_LAZY_COMPACTION: Rule = Rule {
     code: "KV053",
-    name: "unified-memory-pd-needs-lazy-compaction",
+    name: kebab!("unified-memory-pd-needs-lazy-compaction"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation requires"),
     explanation: expl!("PD transfers from the unified pool rely on lazy compaction, which the environment variable SGLANG_DISABLE_LAZY_COMPACTION=1 turns off. Unset it for PD disaggregation with --enable-unified-memory."),
     flags: &["--enable-unified-memory", "--disaggregation-mode"],
@@ -615,7 +615,7 @@ pub static UM_PD_LAZY_COMPACTION: Rule = Rule {
 
 pub static UM_PD_NO_HISPARSE: Rule = Rule {
     code: "KV054",
-    name: "unified-memory-pd-rejects-hisparse",
+    name: kebab!("unified-memory-pd-rejects-hisparse"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with PD disaggregation is"),
     explanation: expl!("HiSparse's decode-side transfer bypasses the unified pool's address translation."),
     flags: &["--enable-unified-memory", "--enable-hisparse", "--disaggregation-mode"],
@@ -625,7 +625,7 @@ pub static UM_PD_NO_HISPARSE: Rule = Rule {
 
 pub static UM_OFFLOAD_FILE_ONLY: Rule = Rule {
     code: "KV055",
-    name: "unified-memory-decode-offload-needs-file-storage",
+    name: kebab!("unified-memory-decode-offload-needs-file-storage"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory with decode KV offload"),
     explanation: expl!("Decode-side KV offload from the unified pool has only been implemented for the file storage backend."),
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend"],
@@ -635,7 +635,7 @@ pub static UM_OFFLOAD_FILE_ONLY: Rule = Rule {
 
 pub static UM_SPEC_ALGORITHM: Rule = Rule {
     code: "KV056",
-    name: "unified-memory-spec-algorithm-unsupported",
+    name: kebab!("unified-memory-spec-algorithm-unsupported"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory only supports --speculative-algorithm"),
     explanation: expl!("The unified memory pool has been validated only with DSPARK, DFLASH, EAGLE and EAGLE3 speculative decoding (spelled in upper case)."),
     flags: &["--enable-unified-memory", "--speculative-algorithm"],
@@ -645,7 +645,7 @@ pub static UM_SPEC_ALGORITHM: Rule = Rule {
 
 pub static UM_EAGLE_TOPK: Rule = Rule {
     code: "KV057",
-    name: "unified-memory-needs-topk-1",
+    name: kebab!("unified-memory-needs-topk-1"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory supports a linear"),
     explanation: expl!("Tree-shaped speculative drafts (topk > 1) need token-level KV moves the page-granular unified pool cannot do. Use --speculative-eagle-topk 1."),
     flags: &["--enable-unified-memory", "--speculative-eagle-topk"],
@@ -655,7 +655,7 @@ pub static UM_EAGLE_TOPK: Rule = Rule {
 
 pub static UM_NO_TBO: Rule = Rule {
     code: "KV059",
-    name: "unified-memory-rejects-two-batch-overlap",
+    name: kebab!("unified-memory-rejects-two-batch-overlap"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory does not support --enable-two-batch-overlap:"),
     explanation: expl!("Two-batch overlap splits each batch in two, but the unified pool's read tables are indexed by the whole batch. Choose one of the two."),
     flags: &["--enable-unified-memory", "--enable-two-batch-overlap"],
@@ -665,7 +665,7 @@ pub static UM_NO_TBO: Rule = Rule {
 
 pub static UM_NO_LMCACHE: Rule = Rule {
     code: "KV060",
-    name: "unified-memory-rejects-lmcache",
+    name: kebab!("unified-memory-rejects-lmcache"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with --enable-lmcache"),
     explanation: expl!("LMCache would read the unified pool with virtual ids as if they were physical. Choose one of the two."),
     flags: &["--enable-unified-memory", "--enable-lmcache"],
@@ -675,7 +675,7 @@ pub static UM_NO_LMCACHE: Rule = Rule {
 
 pub static UM_NO_LINKER: Rule = Rule {
     code: "KV061",
-    name: "unified-memory-rejects-external-linker",
+    name: kebab!("unified-memory-rejects-external-linker"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory does not support --enable-unified-cache-external-linker:"),
     explanation: expl!("The external cache linker's direct transfers do not understand the unified pool's page envelopes. Use --enable-hierarchical-cache instead."),
     flags: &["--enable-unified-memory", "--enable-unified-cache-external-linker"],
@@ -685,7 +685,7 @@ pub static UM_NO_LINKER: Rule = Rule {
 
 pub static UM_DCP_NO_PD: Rule = Rule {
     code: "KV062",
-    name: "unified-memory-dcp-rejects-pd",
+    name: kebab!("unified-memory-dcp-rejects-pd"),
     sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) does not support PD"),
     explanation: expl!("Under DCP each rank's unified page envelope holds only a shard, so the PD transfer of whole envelopes would be wrong."),
     flags: &["--enable-unified-memory", "--dcp-size", "--disaggregation-mode"],
@@ -695,7 +695,7 @@ pub static UM_DCP_NO_PD: Rule = Rule {
 
 pub static UM_DCP_BACKENDS: Rule = Rule {
     code: "KV063",
-    name: "unified-memory-dcp-backends",
+    name: kebab!("unified-memory-dcp-backends"),
     sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) requires"),
     explanation: expl!("With DCP, the unified pool only works with attention backends that translate the widened page ids (flashinfer, trtllm_mla, cutedsl_mla)."),
     flags: &["--enable-unified-memory", "--dcp-size", "--attention-backend"],
@@ -705,7 +705,7 @@ pub static UM_DCP_BACKENDS: Rule = Rule {
 
 pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
     code: "KV064",
-    name: "unified-memory-spec-verify-backends",
+    name: kebab!("unified-memory-spec-verify-backends"),
     sglang: raises("kv_cache_hook._assert_spec_verify_backends", "--enable-unified-memory + {algorithm} requires"),
     explanation: expl!("With the unified pool, DSPARK/DFLASH target verification only runs on attention backends that translate its KV indices."),
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--attention-backend"],
@@ -716,7 +716,7 @@ pub static UM_SPEC_VERIFY_BACKENDS: Rule = Rule {
 /// Every rule in this family.
 pub static UM_OFFLOAD_MLA: Rule = Rule {
     code: "KV069",
-    name: "unified-memory-decode-offload-rejects-mla",
+    name: kebab!("unified-memory-decode-offload-rejects-mla"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support MLA"),
     explanation: expl!("Decode-side KV offload from the unified memory pool is implemented for the MHA pool only; MLA models (DeepSeek, Kimi, GLM-4.7-Flash ...) cannot offload decode KV from it yet."),
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
@@ -726,7 +726,7 @@ pub static UM_OFFLOAD_MLA: Rule = Rule {
 
 pub static UM_OFFLOAD_MAMBA: Rule = Rule {
     code: "KV070",
-    name: "unified-memory-decode-offload-rejects-hybrid-mamba",
+    name: kebab!("unified-memory-decode-offload-rejects-hybrid-mamba"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-Mamba"),
     explanation: expl!("Decode-side KV offload from the unified memory pool does not move the recurrent (Mamba / linear-attention) state of hybrid models such as Qwen3-Next or Nemotron-H."),
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
@@ -736,7 +736,7 @@ pub static UM_OFFLOAD_MAMBA: Rule = Rule {
 
 pub static UM_OFFLOAD_SWA: Rule = Rule {
     code: "KV071",
-    name: "unified-memory-decode-offload-rejects-hybrid-swa",
+    name: kebab!("unified-memory-decode-offload-rejects-hybrid-swa"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory decode KV offload does not support hybrid-SWA"),
     explanation: expl!("Decode-side KV offload from the unified memory pool has no host transfers for the sliding-window sub-pool of hybrid-SWA models (gpt-oss, Gemma 3/4 ...) yet."),
     flags: &["--enable-unified-memory", "--disaggregation-decode-enable-offload-kvcache"],
@@ -746,7 +746,7 @@ pub static UM_OFFLOAD_SWA: Rule = Rule {
 
 pub static UM_RETRACTION_MAMBA: Rule = Rule {
     code: "KV072",
-    name: "unified-memory-host-pool-retraction-rejects-hybrid-mamba",
+    name: kebab!("unified-memory-host-pool-retraction-rejects-hybrid-mamba"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory host-pool decode retraction does not support hybrid-Mamba"),
     explanation: expl!("Backing up retracted decode requests to the host pool (--disaggregation-decode-retraction-backup host_pool) from the unified memory pool does not carry the recurrent state of hybrid Mamba / linear-attention models."),
     flags: &["--enable-unified-memory", "--disaggregation-decode-retraction-backup"],
@@ -756,7 +756,7 @@ pub static UM_RETRACTION_MAMBA: Rule = Rule {
 
 pub static UM_DCP_MLA: Rule = Rule {
     code: "KV073",
-    name: "unified-memory-dcp-needs-mla-model",
+    name: kebab!("unified-memory-dcp-needs-mla-model"),
     sglang: raises("kv_cache_hook._validate_unified_memory_dcp", "--enable-unified-memory with decode context parallelism (--dcp-size > 1) supports"),
     explanation: expl!("With decode context parallelism the unified pool writes each rank's shard through a masked path that only its MLA pool has; the MHA unified pool cannot be used with --dcp-size > 1."),
     flags: &["--enable-unified-memory", "--dcp-size"],
@@ -766,7 +766,7 @@ pub static UM_DCP_MLA: Rule = Rule {
 
 pub static UM_EAGLE_UNIFIED_TARGET: Rule = Rule {
     code: "KV074",
-    name: "unified-memory-eagle-needs-hybrid-target",
+    name: kebab!("unified-memory-eagle-needs-hybrid-target"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires a"),
     explanation: expl!("With the unified memory pool an EAGLE/EAGLE3 draft keeps its KV fused inside the target's sub-pool entries, which only hybrid targets have: sliding-window hybrids (gpt-oss, Gemma ...) or Mamba / linear-attention hybrids (Qwen3-Next ...). A plain full-attention target cannot host it."),
     flags: &["--enable-unified-memory", "--speculative-algorithm"],
@@ -776,7 +776,7 @@ pub static UM_EAGLE_UNIFIED_TARGET: Rule = Rule {
 
 pub static UM_EAGLE_TARGET_BACKENDS: Rule = Rule {
     code: "KV075",
-    name: "unified-memory-eagle-target-backends",
+    name: kebab!("unified-memory-eagle-target-backends"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 requires the"),
     explanation: expl!("With the unified memory pool the EAGLE target verifies on its own translated pages, which only the audited backends read: triton, flashinfer, fa3 or trtllm_mha for MHA models (plus trtllm_mla, cutedsl_mla and flashmla for MLA models)."),
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -786,7 +786,7 @@ pub static UM_EAGLE_TARGET_BACKENDS: Rule = Rule {
 
 pub static UM_EAGLE_DRAFT_BACKEND: Rule = Rule {
     code: "KV076",
-    name: "unified-memory-eagle-draft-backend",
+    name: kebab!("unified-memory-eagle-draft-backend"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 runs"),
     explanation: expl!("With the unified memory pool a fused EAGLE draft is MHA-shaped and reads its KV through the translated MHA backends only (triton, flashinfer, fa3, trtllm_mha); an unset --speculative-draft-attention-backend inherits the target's backends."),
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--speculative-draft-attention-backend"],
@@ -796,7 +796,7 @@ pub static UM_EAGLE_DRAFT_BACKEND: Rule = Rule {
 
 pub static UM_EAGLE_HICACHE: Rule = Rule {
     code: "KV077",
-    name: "unified-memory-eagle-rejects-hicache",
+    name: kebab!("unified-memory-eagle-rejects-hicache"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory + EAGLE/EAGLE3 does not support --enable-hierarchical-cache:"),
     explanation: expl!("HiCache keeps an EAGLE draft on a private pool and would pack its KV into the unified pool's page-envelope host pool, which refuses per-layer draft loads: with the unified memory pool, EAGLE/EAGLE3 and --enable-hierarchical-cache cannot be combined."),
     flags: &["--enable-unified-memory", "--speculative-algorithm", "--enable-hierarchical-cache"],
@@ -806,7 +806,7 @@ pub static UM_EAGLE_HICACHE: Rule = Rule {
 
 pub static PAGE_MAJOR_BACKENDS: Rule = Rule {
     code: "KV078",
-    name: "page-major-layout-attention-backends",
+    name: kebab!("page-major-layout-attention-backends"),
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: the resolved"),
     explanation: expl!("The page-major KV layout (implied by --enable-unified-memory) stores each page as one envelope, so only attention backends whose kernels address the per-layer views by their strides can read it: triton, fa3, fa4, flashinfer or trtllm_mha for MHA models (triton, fa3 or fa4 when K and V rows differ in width), and the paged MLA family (triton, fa3, trtllm_mla, flashinfer, cutedsl_mla, flashmla) for MLA models."),
     flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -816,7 +816,7 @@ pub static PAGE_MAJOR_BACKENDS: Rule = Rule {
 
 pub static PAGE_MAJOR_LINEAR_DECODE: Rule = Rule {
     code: "KV079",
-    name: "page-major-layout-linear-attention-decode-backend",
+    name: kebab!("page-major-layout-linear-attention-decode-backend"),
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention DECODE"),
     explanation: expl!("In the page-major KV layout the linear-attention (Mamba / GDN / KDA) state is stored in envelope-strided views that only stride-audited decode kernels read: triton or flashinfer (also cutedsl and helion for the KDA hybrids, which are MLA models)."),
     flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--linear-attn-decode-backend", "--linear-attn-backend"],
@@ -826,7 +826,7 @@ pub static PAGE_MAJOR_LINEAR_DECODE: Rule = Rule {
 
 pub static PAGE_MAJOR_LINEAR_PREFILL: Rule = Rule {
     code: "KV080",
-    name: "page-major-layout-linear-attention-prefill-backend",
+    name: kebab!("page-major-layout-linear-attention-prefill-backend"),
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout: linear-attention PREFILL"),
     explanation: expl!("In the page-major KV layout the linear-attention (Mamba / GDN / KDA) state is stored in envelope-strided views that only stride-audited prefill kernels read: triton, flashkda or flashinfer (also cutedsl and helion for the KDA hybrids, which are MLA models)."),
     flags: &["--enable-unified-memory", "--enable-page-major-kv-layout", "--linear-attn-prefill-backend", "--linear-attn-backend"],
@@ -840,7 +840,7 @@ pub static PAGE_MAJOR_LINEAR_PREFILL: Rule = Rule {
 
 pub static PAGE_MAJOR_TRITON_ONLY: Rule = Rule {
     code: "KV081",
-    name: "page-major-layout-needs-triton-attention",
+    name: kebab!("page-major-layout-needs-triton-attention"),
     sglang: raises("kv_cache_hook.handle_page_major_kv_layout", "--enable-page-major-kv-layout requires the Triton attention backend"),
     explanation: expl!("Before the per-layer KV views (SGLang 0.5.18), the page-major KV layout (implied by --enable-unified-memory) kept K and V in envelope-strided views that only the Triton attention kernels read. Only with the unified memory pool may an MLA model also use the paged MLA backends (fa3, flashinfer, trtllm_mla, cutedsl_mla, tokenspeed_mla). The backend SGLang picks by default for this model and GPU (fa3 on Hopper, trtllm_mha on Blackwell, flashinfer elsewhere) is not Triton: pass --attention-backend triton."),
     flags: &["--enable-page-major-kv-layout", "--enable-unified-memory", "--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -854,7 +854,7 @@ pub static PAGE_MAJOR_TRITON_ONLY: Rule = Rule {
 
 pub static UM_NO_HOST_TIER: Rule = Rule {
     code: "KV082",
-    name: "unified-memory-rejects-host-tiers",
+    name: kebab!("unified-memory-rejects-host-tiers"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with hierarchical"),
     explanation: expl!("Up to SGLang 0.5.20 the unified memory pool wires up no host pools, and its device slots are virtual ids the host-offload path does not translate: it cannot be combined with HiCache (--enable-hierarchical-cache) or LMCache (--enable-lmcache). Later releases lift this for HiCache."),
     flags: &["--enable-unified-memory", "--enable-hierarchical-cache", "--enable-lmcache"],
@@ -864,7 +864,7 @@ pub static UM_NO_HOST_TIER: Rule = Rule {
 
 pub static UM_NO_DCP: Rule = Rule {
     code: "KV083",
-    name: "unified-memory-rejects-dcp",
+    name: kebab!("unified-memory-rejects-dcp"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory is not yet compatible with decode context"),
     explanation: expl!("Up to SGLang 0.5.19 the unified memory pool has no DCP-aware masked write path, so it cannot be used with decode context parallelism (--dcp-size > 1): the server would start and then fail on its first KV write. Later releases allow it for MLA models."),
     flags: &["--enable-unified-memory", "--dcp-size"],
@@ -874,7 +874,7 @@ pub static UM_NO_DCP: Rule = Rule {
 
 pub static UM_PIECEWISE_PREFILL_GRAPH: Rule = Rule {
     code: "KV084",
-    name: "unified-memory-rejects-piecewise-prefill-graph",
+    name: kebab!("unified-memory-rejects-piecewise-prefill-graph"),
     sglang: raises("kv_cache_hook.handle_unified_memory_pool", "--enable-unified-memory supports monolithic (decode) cuda-graph"),
     explanation: expl!("In SGLang 0.5.18 only the monolithic decode CUDA graph is wired to the unified memory pool; a piecewise prefill graph (tc_piecewise) is not. Disable the prefill graph (--cuda-graph-backend-prefill disabled) or drop --enable-unified-memory."),
     flags: &["--enable-unified-memory", "--cuda-graph-backend-prefill", "--cuda-graph-config"],

@@ -20,7 +20,7 @@ use crate::rules::{raises, site, warns, Args, Step};
 
 pub static PREFILL_ONLY: Rule = Rule {
     code: "KVS001",
-    name: "kv-sharding-needs-pd-prefill",
+    name: kebab!("kv-sharding-needs-pd-prefill"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding is only supported on PD prefill"),
     explanation: expl!("With KV cache sharding each rank keeps only its stripe of every cached page, which is enough to hand pages to a decode server but not to decode locally. It runs on PD prefill workers only (--disaggregation-mode prefill)."),
     flags: &["--enable-kv-cache-sharding", "--disaggregation-mode"],
@@ -30,7 +30,7 @@ pub static PREFILL_ONLY: Rule = Rule {
 
 pub static SPECULATIVE: Rule = Rule {
     code: "KVS002",
-    name: "kv-sharding-speculative-only-glm-dsa-mtp",
+    name: kebab!("kv-sharding-speculative-only-glm-dsa-mtp"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "KV sharding supports speculative decoding only for GLM DSA"),
     explanation: expl!("Sharded prefill supports one speculative setup only: GLM DSA models with their single NextN MTP layer, as EAGLE with --speculative-eagle-topk 1 (and no multi-layer EAGLE). Other algorithms, a top-k other than 1 (or none given) and other models are rejected."),
     flags: &["--enable-kv-cache-sharding", "--speculative-algorithm", "--speculative-eagle-topk", "--enable-multi-layer-eagle"],
@@ -40,7 +40,7 @@ pub static SPECULATIVE: Rule = Rule {
 
 pub static DLLM: Rule = Rule {
     code: "KVS003",
-    name: "kv-sharding-rejects-dllm",
+    name: kebab!("kv-sharding-rejects-dllm"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support diffusion"),
     explanation: expl!("Diffusion language models are admitted outside the sharded scratch budget and resolve out of PD prefill mode, so they cannot use KV cache sharding."),
     flags: &["--enable-kv-cache-sharding", "--dllm-algorithm"],
@@ -50,7 +50,7 @@ pub static DLLM: Rule = Rule {
 
 pub static RADIX_BACKEND: Rule = Rule {
     code: "KVS004",
-    name: "kv-sharding-needs-builtin-radix-cache",
+    name: kebab!("kv-sharding-needs-builtin-radix-cache"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires the built-in"),
     explanation: expl!("Sharded pages carry a rotation that only SGLang's built-in UnifiedRadixCache understands; another --radix-cache-backend cannot be used with KV cache sharding."),
     flags: &["--enable-kv-cache-sharding", "--radix-cache-backend"],
@@ -60,7 +60,7 @@ pub static RADIX_BACKEND: Rule = Rule {
 
 pub static TREE_CORE: Rule = Rule {
     code: "KVS005",
-    name: "kv-sharding-needs-python-tree-core",
+    name: kebab!("kv-sharding-needs-python-tree-core"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires the Python UnifiedTreeCore"),
     explanation: expl!("KV cache sharding switches the radix tree core to its Python implementation (when SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset); another explicitly chosen tree core does not track shard rotations. Unset the variable, set it to python, or disable the radix cache."),
     flags: &["--enable-kv-cache-sharding"],
@@ -70,7 +70,7 @@ pub static TREE_CORE: Rule = Rule {
 
 pub static EXTERNAL_LINKER: Rule = Rule {
     code: "KVS006",
-    name: "kv-sharding-rejects-external-linker",
+    name: kebab!("kv-sharding-rejects-external-linker"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-unified-cache-external-linker"),
     explanation: expl!("The unified-cache external linker loads KV back through the flat allocator, which does not know about sharded pages."),
     flags: &["--enable-kv-cache-sharding", "--enable-unified-cache-external-linker"],
@@ -80,7 +80,7 @@ pub static EXTERNAL_LINKER: Rule = Rule {
 
 pub static STREAMING_SESSION: Rule = Rule {
     code: "KVS007",
-    name: "kv-sharding-rejects-streaming-sessions",
+    name: kebab!("kv-sharding-rejects-streaming-sessions"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support streaming"),
     explanation: expl!("Streaming sessions keep virtual radix nodes that carry no shard-rotation metadata, so they cannot be combined with KV cache sharding."),
     flags: &["--enable-kv-cache-sharding", "--enable-streaming-session"],
@@ -90,7 +90,7 @@ pub static STREAMING_SESSION: Rule = Rule {
 
 pub static SESSION_RADIX: Rule = Rule {
     code: "KVS008",
-    name: "kv-sharding-rejects-session-radix-cache",
+    name: kebab!("kv-sharding-rejects-session-radix-cache"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support session radix"),
     explanation: expl!("The session radix cache is not sharding-aware yet."),
     flags: &["--enable-kv-cache-sharding", "--enable-session-radix-cache"],
@@ -100,7 +100,7 @@ pub static SESSION_RADIX: Rule = Rule {
 
 pub static FLEXKV: Rule = Rule {
     code: "KVS009",
-    name: "kv-sharding-rejects-flexkv",
+    name: kebab!("kv-sharding-rejects-flexkv"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-flexkv"),
     explanation: expl!("FlexKV loads KV back through the stock flat allocator, which does not place sharded pages."),
     flags: &["--enable-kv-cache-sharding", "--enable-flexkv"],
@@ -110,7 +110,7 @@ pub static FLEXKV: Rule = Rule {
 
 pub static UNIFIED_MEMORY: Rule = Rule {
     code: "KVS010",
-    name: "kv-sharding-rejects-unified-memory",
+    name: kebab!("kv-sharding-rejects-unified-memory"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-unified-memory"),
     explanation: expl!("The unified memory pool uses its own virtual-id allocator and layout, which KV cache sharding cannot stripe."),
     flags: &["--enable-kv-cache-sharding", "--enable-unified-memory"],
@@ -120,7 +120,7 @@ pub static UNIFIED_MEMORY: Rule = Rule {
 
 pub static DCP: Rule = Rule {
     code: "KVS011",
-    name: "kv-sharding-vs-decode-context-parallelism",
+    name: kebab!("kv-sharding-vs-decode-context-parallelism"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding and decode context parallelism"),
     explanation: expl!("KV cache sharding and decode context parallelism (--dcp-size > 1) both widen the allocator's index space; only one of them can."),
     flags: &["--enable-kv-cache-sharding", "--dcp-size"],
@@ -130,7 +130,7 @@ pub static DCP: Rule = Rule {
 
 pub static HICACHE_STORAGE: Rule = Rule {
     code: "KVS012",
-    name: "kv-sharding-rejects-hicache-storage",
+    name: kebab!("kv-sharding-rejects-hicache-storage"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding supports HiCache host offload but not"),
     explanation: expl!("HiCache's host tier works with sharded KV, but its storage tier reads and writes whole pages per rank rather than each rank's stripe. Drop --hicache-storage-backend (host offload stays)."),
     flags: &["--enable-kv-cache-sharding", "--enable-hierarchical-cache", "--hicache-storage-backend"],
@@ -140,7 +140,7 @@ pub static HICACHE_STORAGE: Rule = Rule {
 
 pub static LMCACHE: Rule = Rule {
     code: "KVS013",
-    name: "kv-sharding-rejects-lmcache",
+    name: kebab!("kv-sharding-rejects-lmcache"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-lmcache"),
     explanation: expl!("LMCache does not handle sharded KV pages."),
     flags: &["--enable-kv-cache-sharding", "--enable-lmcache"],
@@ -150,7 +150,7 @@ pub static LMCACHE: Rule = Rule {
 
 pub static HISPARSE: Rule = Rule {
     code: "KVS014",
-    name: "kv-sharding-rejects-hisparse",
+    name: kebab!("kv-sharding-rejects-hisparse"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-hisparse"),
     explanation: expl!("HiSparse picks a non-sharded allocator and assumes each rank owns complete KV pages."),
     flags: &["--enable-kv-cache-sharding", "--enable-hisparse"],
@@ -160,7 +160,7 @@ pub static HISPARSE: Rule = Rule {
 
 pub static DYNAMIC_CHUNKING_PP: Rule = Rule {
     code: "KVS015",
-    name: "kv-sharding-rejects-dynamic-chunking-with-pp",
+    name: kebab!("kv-sharding-rejects-dynamic-chunking-with-pp"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support dynamic chunk"),
     explanation: expl!("With pipeline parallelism, dynamic chunk sizing can profile and predict chunks larger than the fixed sharded scratch space. Disable --enable-dynamic-chunking."),
     flags: &["--enable-kv-cache-sharding", "--enable-dynamic-chunking", "--pp-size"],
@@ -170,7 +170,7 @@ pub static DYNAMIC_CHUNKING_PP: Rule = Rule {
 
 pub static TWO_BATCH_OVERLAP: Rule = Rule {
     code: "KVS016",
-    name: "kv-sharding-rejects-two-batch-overlap",
+    name: kebab!("kv-sharding-rejects-two-batch-overlap"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support --enable-two-batch-overlap"),
     explanation: expl!("Sharded prefill keeps one gather plan per batch for the whole process; two-batch overlap rebuilds attention metadata several times per forward and would overwrite it."),
     flags: &["--enable-kv-cache-sharding", "--enable-two-batch-overlap"],
@@ -180,7 +180,7 @@ pub static TWO_BATCH_OVERLAP: Rule = Rule {
 
 pub static ATTENTION_BACKEND: Rule = Rule {
     code: "KVS017",
-    name: "kv-sharding-needs-fa3-or-trtllm-mla",
+    name: kebab!("kv-sharding-needs-fa3-or-trtllm-mla"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "--enable-kv-cache-sharding currently requires the fa3 prefill"),
     explanation: expl!("Sharded prefill gathers each page's stripes inside the attention kernel's page-table path, which exists for the fa3 prefill backend (and trtllm_mla for MLA models on plain TP, dsa for DSA models). Use --attention-backend fa3 (or --prefill-attention-backend fa3)."),
     flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
@@ -190,7 +190,7 @@ pub static ATTENTION_BACKEND: Rule = Rule {
 
 pub static TRTLLM_MLA_CP: Rule = Rule {
     code: "KVS018",
-    name: "kv-sharding-trtllm-mla-plain-tp-only",
+    name: kebab!("kv-sharding-trtllm-mla-plain-tp-only"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla only supports plain-TP MLA"),
     explanation: expl!("With the trtllm_mla prefill backend, KV sharding stripes pages across attention-TP ranks, so attention context parallelism (--attn-cp-size > 1) cannot be used."),
     flags: &["--enable-kv-cache-sharding", "--prefill-attention-backend", "--attention-backend", "--attn-cp-size"],
@@ -200,7 +200,7 @@ pub static TRTLLM_MLA_CP: Rule = Rule {
 
 pub static TRTLLM_MLA_CHUNKED_PREFIX: Rule = Rule {
     code: "KVS019",
-    name: "kv-sharding-trtllm-mla-needs-chunked-prefix-cache",
+    name: kebab!("kv-sharding-trtllm-mla-needs-chunked-prefix-cache"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires chunked prefix caching"),
     explanation: expl!("With the trtllm_mla prefill backend, sharded prefixes are read through the chunked prefix cache; do not pass --disable-chunked-prefix-cache."),
     flags: &["--enable-kv-cache-sharding", "--disable-chunked-prefix-cache"],
@@ -210,7 +210,7 @@ pub static TRTLLM_MLA_CHUNKED_PREFIX: Rule = Rule {
 
 pub static TRANSFER_BACKEND: Rule = Rule {
     code: "KVS020",
-    name: "kv-sharding-needs-mooncake-or-nixl",
+    name: kebab!("kv-sharding-needs-mooncake-or-nixl"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding currently only supports the mooncake"),
     explanation: expl!("Only the mooncake and nixl KV transfer backends send a rank's stripes by index to the decode server."),
     flags: &["--enable-kv-cache-sharding", "--disaggregation-transfer-backend"],
@@ -220,7 +220,7 @@ pub static TRANSFER_BACKEND: Rule = Rule {
 
 pub static STAGING_BUFFER: Rule = Rule {
     code: "KVS021",
-    name: "kv-sharding-rejects-disagg-staging-buffer",
+    name: kebab!("kv-sharding-rejects-disagg-staging-buffer"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding is incompatible with SGLANG_DISAGG_STAGING_BUFFER"),
     explanation: expl!("The PD staging buffer assumes each send is a contiguous slice, which a rank's stripes are not. Unset SGLANG_DISAGG_STAGING_BUFFER."),
     flags: &["--enable-kv-cache-sharding"],
@@ -230,7 +230,7 @@ pub static STAGING_BUFFER: Rule = Rule {
 
 pub static PAGE_SIZE: Rule = Rule {
     code: "KVS022",
-    name: "kv-sharding-needs-page-size",
+    name: kebab!("kv-sharding-needs-page-size"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires a real page size"),
     explanation: expl!("A physical KV page is both the unit SGLang transfers to the decode server and the unit it gathers; with a page size of 1 both become per-token operations. Use --page-size 64."),
     flags: &["--enable-kv-cache-sharding", "--page-size"],
@@ -240,7 +240,7 @@ pub static PAGE_SIZE: Rule = Rule {
 
 pub static CHUNKED_PREFILL: Rule = Rule {
     code: "KVS023",
-    name: "kv-sharding-needs-chunked-prefill",
+    name: kebab!("kv-sharding-needs-chunked-prefill"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding requires chunked prefill"),
     explanation: expl!("The sharded scratch space is sized by the prefill chunk, so chunked prefill must stay on (--chunked-prefill-size > 0)."),
     flags: &["--enable-kv-cache-sharding", "--chunked-prefill-size"],
@@ -250,7 +250,7 @@ pub static CHUNKED_PREFILL: Rule = Rule {
 
 pub static ROUNDING: Rule = Rule {
     code: "KVS024",
-    name: "kv-sharding-rounds-chunked-prefill-size",
+    name: kebab!("kv-sharding-rounds-chunked-prefill-size"),
     sglang: warns("kv_shard_hook.handle_kv_cache_sharding", "Rounding --chunked-prefill-size up from"),
     explanation: expl!("Prefill chunks must end on page boundaries when KV is sharded, so SGLang rounds --chunked-prefill-size up to a multiple of the page size (and, when --mem-fraction-static was not given, lowers the static memory fraction to pay for the larger activations)."),
     flags: &["--enable-kv-cache-sharding", "--chunked-prefill-size", "--page-size"],
@@ -260,7 +260,7 @@ pub static ROUNDING: Rule = Rule {
 
 pub static PREFILL_GRAPH: Rule = Rule {
     code: "KVS025",
-    name: "kv-sharding-disables-prefill-cuda-graph",
+    name: kebab!("kv-sharding-disables-prefill-cuda-graph"),
     sglang: warns("kv_shard_hook.handle_kv_cache_sharding", "Prefill CUDA graph ({cfg.cuda_graph_config.prefill.backend}) is incompatible"),
     explanation: expl!("Sharded prefill rebuilds its gather plan per batch, which a captured prefill CUDA graph cannot follow, so SGLang runs prefill eagerly. Pass --cuda-graph-backend-prefill disabled to say so."),
     flags: &["--enable-kv-cache-sharding", "--cuda-graph-backend-prefill"],
@@ -270,7 +270,7 @@ pub static PREFILL_GRAPH: Rule = Rule {
 
 pub static DSA_HICACHE_KERNEL_IO: Rule = Rule {
     code: "KVS026",
-    name: "kv-sharding-dsa-hicache-needs-kernel-io",
+    name: kebab!("kv-sharding-dsa-hicache-needs-kernel-io"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"),
     explanation: expl!("For DeepSeek-style sparse-attention (DSA) models, HiCache host offload of sharded KV copies pages with SGLang's kernels: --hicache-io-backend kernel with the layer_first or page_first memory layout."),
     flags: &["--enable-kv-cache-sharding", "--enable-hierarchical-cache", "--hicache-io-backend", "--hicache-mem-layout"],
@@ -280,7 +280,7 @@ pub static DSA_HICACHE_KERNEL_IO: Rule = Rule {
 
 pub static LOCAL_ATTENTION: Rule = Rule {
     code: "KVS027",
-    name: "kv-sharding-rejects-local-attention-models",
+    name: kebab!("kv-sharding-rejects-local-attention-models"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support chunked/local-attention"),
     explanation: expl!("Models with chunked (local) attention, whose config sets attention_chunk_size (Llama 4 ...), build their local-attention metadata from the page table before sharded pages are gathered, so KV cache sharding cannot serve them yet."),
     flags: &["--enable-kv-cache-sharding"],
@@ -290,7 +290,7 @@ pub static LOCAL_ATTENTION: Rule = Rule {
 
 pub static MLA_PLAIN_TP: Rule = Rule {
     code: "KVS028",
-    name: "kv-sharding-mla-needs-plain-tp-attention",
+    name: kebab!("kv-sharding-mla-needs-plain-tp-attention"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP and"),
     explanation: expl!("Without prefill context parallelism an MLA model's KV is sharded across the attention tensor-parallel ranks, so attention must be plain TP: data-parallel attention (--enable-dp-attention with --dp-size > 1) leaves no attention-TP group to shard over."),
     flags: &["--enable-kv-cache-sharding", "--enable-dp-attention", "--dp-size"],
@@ -300,7 +300,7 @@ pub static MLA_PLAIN_TP: Rule = Rule {
 
 pub static MLA_NEEDS_TP: Rule = Rule {
     code: "KVS029",
-    name: "kv-sharding-mla-needs-tp",
+    name: kebab!("kv-sharding-mla-needs-tp"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for MLA models without prefill CP shards across attention-TP ranks"),
     explanation: expl!("Without prefill context parallelism an MLA model's KV is sharded across the tensor-parallel ranks; with --tp-size 1 there is nothing to shard across."),
     flags: &["--enable-kv-cache-sharding", "--tp-size"],
@@ -310,7 +310,7 @@ pub static MLA_NEEDS_TP: Rule = Rule {
 
 pub static GQA_NEEDS_PREFILL_CP: Rule = Rule {
     code: "KVS030",
-    name: "kv-sharding-gqa-needs-prefill-cp",
+    name: kebab!("kv-sharding-gqa-needs-prefill-cp"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding for GQA models"),
     explanation: expl!("A GQA/MHA model's KV is sharded across the attention context-parallel ranks, so KV cache sharding needs prefill context parallelism: --enable-prefill-cp with --attn-cp-size above 1."),
     flags: &["--enable-kv-cache-sharding", "--enable-prefill-cp", "--attn-cp-size"],
@@ -320,7 +320,7 @@ pub static GQA_NEEDS_PREFILL_CP: Rule = Rule {
 
 pub static DSA_NEEDS_DSA_BACKEND: Rule = Rule {
     code: "KVS031",
-    name: "kv-sharding-dsa-model-needs-dsa-backend",
+    name: kebab!("kv-sharding-dsa-model-needs-dsa-backend"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."),
     explanation: expl!("DeepSeek-style sparse-attention (DSA) models shard their KV only through the dsa attention backend (--attention-backend dsa, which needs interleave prefill CP, TRTLLM DSA kernels, fp8_e4m3 KV and page size 64)."),
     flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
@@ -330,7 +330,7 @@ pub static DSA_NEEDS_DSA_BACKEND: Rule = Rule {
 
 pub static TRTLLM_MLA_NEEDS_MLA: Rule = Rule {
     code: "KVS032",
-    name: "kv-sharding-trtllm-mla-needs-mla-model",
+    name: kebab!("kv-sharding-trtllm-mla-needs-mla-model"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "KV sharding with trtllm_mla requires an MLA model."),
     explanation: expl!("The trtllm_mla prefill backend is for MLA models; a GQA/MHA model shards its KV with the fa3 prefill backend."),
     flags: &["--enable-kv-cache-sharding", "--attention-backend", "--prefill-attention-backend"],
@@ -340,7 +340,7 @@ pub static TRTLLM_MLA_NEEDS_MLA: Rule = Rule {
 
 pub static ENCODER_DECODER: Rule = Rule {
     code: "KVS033",
-    name: "kv-sharding-rejects-encoder-decoder-models",
+    name: kebab!("kv-sharding-rejects-encoder-decoder-models"),
     sglang: raises("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder"),
     explanation: expl!("Encoder-decoder models (Whisper, Llama 3.2 Vision / Mllama ...) read their cross-attention KV through a separate encoder page table, which the sharded gather plan does not cover, so KV cache sharding cannot serve them."),
     flags: &["--enable-kv-cache-sharding"],
@@ -350,7 +350,7 @@ pub static ENCODER_DECODER: Rule = Rule {
 
 pub static DSA_NEEDS_INTERLEAVE_CP: Rule = Rule {
     code: "KVS034",
-    name: "kv-sharding-dsa-needs-interleave-prefill-cp",
+    name: kebab!("kv-sharding-dsa-needs-interleave-prefill-cp"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires CUDA interleave prefill CP > 1 and PP1."),
     explanation: expl!("With the dsa attention backend, a DeepSeek-style sparse-attention (DSA) model's KV is sharded along the interleaved prefill context-parallel layout: it needs a CUDA GPU, --enable-prefill-cp with --attn-cp-size above 1 and --cp-strategy interleave, and no pipeline parallelism (--pp-size 1)."),
     flags: &["--enable-kv-cache-sharding", "--enable-prefill-cp", "--attn-cp-size", "--cp-strategy", "--pp-size"],
@@ -360,7 +360,7 @@ pub static DSA_NEEDS_INTERLEAVE_CP: Rule = Rule {
 
 pub static DSA_NEEDS_TRTLLM_FP8: Rule = Rule {
     code: "KVS035",
-    name: "kv-sharding-dsa-needs-trtllm-fp8-kv-page-64",
+    name: kebab!("kv-sharding-dsa-needs-trtllm-fp8-kv-page-64"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires TRTLLM prefill/decode with fp8_e4m3"),
     explanation: expl!("Sharded DSA prefill runs on TensorRT-LLM's sparse-attention kernels only: the DSA prefill and decode backends must both be trtllm, the KV cache fp8_e4m3 and the page size 64. On Blackwell (SM100) SGLang picks these when they are left unset; on other GPUs (and with another --kv-cache-dtype or --page-size) it does not."),
     flags: &["--enable-kv-cache-sharding", "--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype", "--page-size"],
@@ -370,7 +370,7 @@ pub static DSA_NEEDS_TRTLLM_FP8: Rule = Rule {
 
 pub static DSA_NEEDS_MOONCAKE_KPOOL1: Rule = Rule {
     code: "KVS036",
-    name: "kv-sharding-dsa-needs-mooncake-plain-index-pool",
+    name: kebab!("kv-sharding-dsa-needs-mooncake-plain-index-pool"),
     sglang: raises("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires Mooncake, uncompressed index_kpool=1"),
     explanation: expl!("Sharded DSA KV is sent to the decode workers by Mooncake only (--disaggregation-transfer-backend mooncake), with the indexer keys unpooled (the config's index_kpool 1, index_kpool_compress false) and every layer's DSA cache in one pool (no --enable-dsa-cache-layer-split)."),
     flags: &["--enable-kv-cache-sharding", "--disaggregation-transfer-backend", "--enable-dsa-cache-layer-split"],

@@ -14,7 +14,7 @@ use crate::rules::{raises, site, Step};
 
 pub static MEGAMOE_NEEDS_SP: Rule = Rule {
     code: "LNSP001",
-    name: "megamoe-for-layernorm-sp-needs-layernorm-sp",
+    name: kebab!("megamoe-for-layernorm-sp-needs-layernorm-sp"),
     sglang: raises("layernorm_sp_hook.handle_layernorm_sp", "--enable-megamoe-for-layernorm-sp requires --enable-layernorm-sp."),
     explanation: expl!("--enable-megamoe-for-layernorm-sp chooses how LayerNorm sequence parallelism runs Muse Spark's MoE prefill; it does nothing on its own, so SGLang requires --enable-layernorm-sp with it."),
     flags: &["--enable-megamoe-for-layernorm-sp", "--enable-layernorm-sp"],
@@ -24,7 +24,7 @@ pub static MEGAMOE_NEEDS_SP: Rule = Rule {
 
 pub static MEGAMOE_MUSE_ONLY: Rule = Rule {
     code: "LNSP002",
-    name: "megamoe-for-layernorm-sp-muse-spark-only",
+    name: kebab!("megamoe-for-layernorm-sp-muse-spark-only"),
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-megamoe-for-layernorm-sp supports only Muse Spark."),
     explanation: expl!("The MegaMoE prefill for LayerNorm sequence parallelism is written for Muse Spark's MoE layers only; for any other model SGLang refuses the flag."),
     flags: &["--enable-megamoe-for-layernorm-sp", "--enable-layernorm-sp"],
@@ -34,7 +34,7 @@ pub static MEGAMOE_MUSE_ONLY: Rule = Rule {
 
 pub static SP_UNSUPPORTED_MODEL: Rule = Rule {
     code: "LNSP003",
-    name: "layernorm-sp-unsupported-model",
+    name: kebab!("layernorm-sp-unsupported-model"),
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is only supported for"),
     explanation: expl!("LayerNorm sequence parallelism needs model code that marks its layer boundaries; in this release only Qwen3 dense models (Qwen3ForCausalLM) and Muse Spark have it. Other models would silently ignore the flag, so SGLang refuses it."),
     flags: &["--enable-layernorm-sp"],
@@ -44,7 +44,7 @@ pub static SP_UNSUPPORTED_MODEL: Rule = Rule {
 
 pub static SP_NEEDS_TP: Rule = Rule {
     code: "LNSP004",
-    name: "layernorm-sp-needs-tp",
+    name: kebab!("layernorm-sp-needs-tp"),
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp requires tp_size > 1"),
     explanation: expl!("LayerNorm sequence parallelism shards the sequence across the tensor-parallel ranks; with one rank there is nothing to shard."),
     flags: &["--enable-layernorm-sp", "--tp-size"],
@@ -54,7 +54,7 @@ pub static SP_NEEDS_TP: Rule = Rule {
 
 pub static SP_NO_ATTN_DP: Rule = Rule {
     code: "LNSP005",
-    name: "layernorm-sp-no-attention-dp",
+    name: kebab!("layernorm-sp-no-attention-dp"),
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with attention DP"),
     explanation: expl!("Sequence parallelism shards one sequence across the whole TP group; with attention data parallelism that group holds different sequences."),
     flags: &["--enable-layernorm-sp", "--attn-dp-size"],
@@ -64,7 +64,7 @@ pub static SP_NO_ATTN_DP: Rule = Rule {
 
 pub static SP_NO_SPEC: Rule = Rule {
     code: "LNSP006",
-    name: "layernorm-sp-speculative-muse-dflash-only",
+    name: kebab!("layernorm-sp-speculative-muse-dflash-only"),
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp supports speculative decoding only"),
     explanation: expl!("Speculative decoding reads auxiliary hidden states that sequence parallelism leaves sharded; only Muse Spark's DFLASH path gathers them."),
     flags: &["--enable-layernorm-sp", "--speculative-algorithm"],
@@ -74,7 +74,7 @@ pub static SP_NO_SPEC: Rule = Rule {
 
 pub static SP_NO_PP: Rule = Rule {
     code: "LNSP007",
-    name: "layernorm-sp-no-pipeline-parallel",
+    name: kebab!("layernorm-sp-no-pipeline-parallel"),
     sglang: raises("layernorm_sp_hook.validate_layernorm_sp", "--enable-layernorm-sp is not compatible with pipeline"),
     explanation: expl!("Only the first pipeline stage starts the sequence-sharded region, so the next stage would receive a stream it does not expect."),
     flags: &["--enable-layernorm-sp", "--pp-size"],

@@ -18,7 +18,7 @@ use crate::rules::{raises, site, warns, Ctx, Rule, Step};
 
 pub static MARLIN_EP_NEEDS_A2A_NONE: Rule = Rule {
     code: "LORA001",
-    name: "experimental-sgl-marlin-ep-needs-a2a-none",
+    name: kebab!("experimental-sgl-marlin-ep-needs-a2a-none"),
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin EP requires --moe-a2a-backend"),
     explanation: expl!("The experimental Marlin MoE runner handles expert parallelism itself and cannot sit behind an all-to-all dispatch backend (which also forces ep_size to tp_size)."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend", "--ep-size"],
@@ -27,7 +27,7 @@ pub static MARLIN_EP_NEEDS_A2A_NONE: Rule = Rule {
 };
 pub static MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS: Rule = Rule {
     code: "LORA002",
-    name: "experimental-sgl-marlin-lora-needs-virtual-experts",
+    name: kebab!("experimental-sgl-marlin-lora-needs-virtual-experts"),
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin LoRA requires --lora-use-virtual-experts"),
     explanation: expl!("With LoRA adapters the experimental Marlin MoE runner only supports the virtual-experts LoRA path."),
     flags: &["--moe-runner-backend", "--lora-use-virtual-experts", "--lora-paths", "--enable-lora"],
@@ -36,7 +36,7 @@ pub static MARLIN_LORA_NEEDS_VIRTUAL_EXPERTS: Rule = Rule {
 };
 pub static MARLIN_LORA_NEEDS_TRITON: Rule = Rule {
     code: "LORA003",
-    name: "experimental-sgl-marlin-lora-needs-triton",
+    name: kebab!("experimental-sgl-marlin-lora-needs-triton"),
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin LoRA requires --lora-backend"),
     explanation: expl!("The experimental Marlin MoE-LoRA kernels consume the triton LoRA backend's batch metadata directly."),
     flags: &["--moe-runner-backend", "--lora-backend"],
@@ -45,7 +45,7 @@ pub static MARLIN_LORA_NEEDS_TRITON: Rule = Rule {
 };
 pub static MARLIN_EP_TRIVIAL_PLACEMENT: Rule = Rule {
     code: "LORA004",
-    name: "experimental-sgl-marlin-ep-trivial-placement",
+    name: kebab!("experimental-sgl-marlin-ep-trivial-placement"),
     sglang: raises("lora.marlin_lora_temp.policy.validate_experimental_sgl_marlin_server_args", "experimental_sgl_marlin EP requires trivial"),
     explanation: expl!("With LoRA and expert parallelism the experimental Marlin runner needs experts placed trivially: no EPLB, redundant experts or elastic EP."),
     flags: &["--moe-runner-backend", "--enable-eplb", "--ep-num-redundant-experts", "--init-expert-location", "--elastic-ep-backend"],
@@ -55,7 +55,7 @@ pub static MARLIN_EP_TRIVIAL_PLACEMENT: Rule = Rule {
 
 pub static MAX_LORAS_PER_BATCH: Rule = Rule {
     code: "LORA005",
-    name: "max-loras-per-batch-not-positive",
+    name: kebab!("max-loras-per-batch-not-positive"),
     sglang: raises("lora_hook.check_lora_server_args", "max_loras_per_batch must be positive"),
     explanation: expl!("--max-loras-per-batch is how many adapters one batch may mix; it must be at least 1 (checked even without LoRA)."),
     flags: &["--max-loras-per-batch"],
@@ -64,7 +64,7 @@ pub static MAX_LORAS_PER_BATCH: Rule = Rule {
 };
 pub static W_ENABLE_LORA_SET: Rule = Rule {
     code: "LORA006",
-    name: "enable-lora-implied-by-lora-paths",
+    name: kebab!("enable-lora-implied-by-lora-paths"),
     sglang: warns("lora_hook.check_lora_server_args", "--enable-lora is set to True because --lora-paths"),
     explanation: expl!("Giving --lora-paths switches LoRA on; add --enable-lora to say so explicitly."),
     flags: &["--lora-paths", "--enable-lora"],
@@ -73,7 +73,7 @@ pub static W_ENABLE_LORA_SET: Rule = Rule {
 };
 pub static V2_LORA_MODES: Rule = Rule {
     code: "LORA007",
-    name: "lora-triton-v2-unsupported-mode",
+    name: kebab!("lora-triton-v2-unsupported-mode"),
     sglang: raises("lora_hook._check_v2_lora_modes", "{option} does not yet support {mode}"),
     explanation: expl!("The triton_v2 LoRA backend (and the LoRA MoE runners) do not yet work with attention DP, PD-multiplexing, two-batch overlap, SGLANG_EXPERIMENTAL_LORA_OPTI or ROCm."),
     flags: &["--lora-backend", "--moe-runner-backend", "--attn-dp-size", "--enable-pdmux", "--enable-two-batch-overlap"],
@@ -82,7 +82,7 @@ pub static V2_LORA_MODES: Rule = Rule {
 };
 pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
     code: "LORA008",
-    name: "lora-overlap-loading-max-loaded-loras",
+    name: kebab!("lora-overlap-loading-max-loaded-loras"),
     sglang: raises("lora_hook.check_lora_server_args", "Enabling LoRA overlap loading requires pinning"),
     explanation: expl!("Overlap loading pins every loaded adapter in host memory, so --max-loaded-loras must be set and at most twice --max-loras-per-batch."),
     flags: &["--enable-lora-overlap-loading", "--max-loaded-loras", "--max-loras-per-batch"],
@@ -91,7 +91,7 @@ pub static OVERLAP_LOADING_LIMIT: Rule = Rule {
 };
 pub static SPECULATIVE_NGRAM_ONLY: Rule = Rule {
     code: "LORA022",
-    name: "lora-speculative-ngram-only",
+    name: kebab!("lora-speculative-ngram-only"),
     sglang: raises("lora_hook.check_lora_server_args", "Currently LoRA is only compatible with NGRAM speculative decoding."),
     explanation: expl!("SGLang 0.5.18 serves LoRA adapters with NGRAM speculative decoding only (later releases add EAGLE and others). The algorithm is read after resolution: NEXTN has become EAGLE by then."),
     flags: &["--enable-lora", "--lora-paths", "--speculative-algorithm"],
@@ -100,7 +100,7 @@ pub static SPECULATIVE_NGRAM_ONLY: Rule = Rule {
 };
 pub static TARGET_MODULES_ALL: Rule = Rule {
     code: "LORA009",
-    name: "lora-target-modules-all-alone",
+    name: kebab!("lora-target-modules-all-alone"),
     sglang: raises("lora_hook.check_lora_server_args", "If 'all' is specified in --lora-target-modules,"),
     explanation: expl!("`all` already means every supported module; listing others next to it is ambiguous."),
     flags: &["--lora-target-modules"],
@@ -109,7 +109,7 @@ pub static TARGET_MODULES_ALL: Rule = Rule {
 };
 pub static NEEDS_PATHS_OR_SHAPES: Rule = Rule {
     code: "LORA010",
-    name: "lora-needs-paths-or-rank-and-modules",
+    name: kebab!("lora-needs-paths-or-rank-and-modules"),
     sglang: raises("lora_hook.check_lora_server_args", "When no initial --lora-paths is provided,"),
     explanation: expl!("LoRA buffers are sized at start-up; with no initial adapter to read the shapes from, SGLang needs --max-lora-rank and --lora-target-modules."),
     flags: &["--enable-lora", "--lora-paths", "--max-lora-rank", "--lora-target-modules"],
@@ -118,7 +118,7 @@ pub static NEEDS_PATHS_OR_SHAPES: Rule = Rule {
 };
 pub static MAX_LOADED_LT_PER_BATCH: Rule = Rule {
     code: "LORA011",
-    name: "max-loaded-loras-below-per-batch",
+    name: kebab!("max-loaded-loras-below-per-batch"),
     sglang: raises("lora_hook.check_lora_server_args", "max_loaded_loras should be greater than or"),
     explanation: expl!("A batch can only use adapters that are loaded, so the number kept loaded must be at least the number per batch."),
     flags: &["--max-loaded-loras", "--max-loras-per-batch"],
@@ -127,7 +127,7 @@ pub static MAX_LOADED_LT_PER_BATCH: Rule = Rule {
 };
 pub static PATHS_EXCEED_MAX_LOADED: Rule = Rule {
     code: "LORA012",
-    name: "lora-paths-exceed-max-loaded-loras",
+    name: kebab!("lora-paths-exceed-max-loaded-loras"),
     sglang: raises("lora_hook.check_lora_server_args", "The number of LoRA paths should not exceed"),
     explanation: expl!("All adapters in --lora-paths are loaded at start-up, so --max-loaded-loras must be at least their number."),
     flags: &["--lora-paths", "--max-loaded-loras"],
@@ -136,7 +136,7 @@ pub static PATHS_EXCEED_MAX_LOADED: Rule = Rule {
 };
 pub static DRAIN_WAIT_THRESHOLD: Rule = Rule {
     code: "LORA013",
-    name: "lora-drain-wait-threshold-negative",
+    name: kebab!("lora-drain-wait-threshold-negative"),
     sglang: raises("lora_hook.check_lora_server_args", "--lora-drain-wait-threshold must be non-negative."),
     explanation: expl!("The LoRA drain wait threshold is a duration and cannot be negative."),
     flags: &["--lora-drain-wait-threshold"],
@@ -145,7 +145,7 @@ pub static DRAIN_WAIT_THRESHOLD: Rule = Rule {
 };
 pub static SPEC_MOE_RUNNER_LORA: Rule = Rule {
     code: "LORA014",
-    name: "speculative-moe-runner-lora",
+    name: kebab!("speculative-moe-runner-lora"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--speculative-moe-runner-backend {cfg.speculative_moe_runner_backend}"),
     explanation: expl!("Draft models carry no LoRA adapters, so a LoRA MoE runner makes no sense for the draft."),
     flags: &["--speculative-moe-runner-backend", "--speculative-algorithm"],
@@ -154,7 +154,7 @@ pub static SPEC_MOE_RUNNER_LORA: Rule = Rule {
 };
 pub static MOE_RUNNER_NEEDS_LORA: Rule = Rule {
     code: "LORA015",
-    name: "lora-moe-runner-needs-lora",
+    name: kebab!("lora-moe-runner-needs-lora"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires --enable-lora"),
     explanation: expl!("The lora_* MoE runners exist to apply LoRA adapters to MoE experts; without LoRA use a regular runner."),
     flags: &["--moe-runner-backend", "--enable-lora", "--lora-paths"],
@@ -163,7 +163,7 @@ pub static MOE_RUNNER_NEEDS_LORA: Rule = Rule {
 };
 pub static MOE_RUNNER_NEEDS_TRITON_V2: Rule = Rule {
     code: "LORA016",
-    name: "lora-moe-runner-needs-triton-v2",
+    name: kebab!("lora-moe-runner-needs-triton-v2"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires --lora-backend"),
     explanation: expl!("The lora_* MoE runners read the triton_v2 LoRA backend's batch layout."),
     flags: &["--moe-runner-backend", "--lora-backend"],
@@ -172,7 +172,7 @@ pub static MOE_RUNNER_NEEDS_TRITON_V2: Rule = Rule {
 };
 pub static MOE_RUNNER_QUANT: Rule = Rule {
     code: "LORA017",
-    name: "lora-moe-runner-quantization",
+    name: kebab!("lora-moe-runner-quantization"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} supports unquantized"),
     explanation: expl!("The LoRA MoE runners only have kernels for BF16, block-FP8 and ModelOpt NVFP4 experts."),
     flags: &["--moe-runner-backend", "--quantization"],
@@ -181,7 +181,7 @@ pub static MOE_RUNNER_QUANT: Rule = Rule {
 };
 pub static MOE_RUNNER_NVFP4: Rule = Rule {
     code: "LORA018",
-    name: "lora-moe-runner-nvfp4-needs-marlin",
+    name: kebab!("lora-moe-runner-nvfp4-needs-marlin"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} cannot run"),
     explanation: expl!("Only the lora_marlin runner has NVFP4 expert kernels."),
     flags: &["--moe-runner-backend", "--quantization"],
@@ -190,7 +190,7 @@ pub static MOE_RUNNER_NVFP4: Rule = Rule {
 };
 pub static MOE_RUNNER_A2A: Rule = Rule {
     code: "LORA019",
-    name: "lora-moe-runner-needs-standard-dispatch",
+    name: kebab!("lora-moe-runner-needs-standard-dispatch"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} requires Standard"),
     explanation: expl!("The LoRA MoE runners do not work behind an expert-parallel all-to-all backend."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
@@ -199,7 +199,7 @@ pub static MOE_RUNNER_A2A: Rule = Rule {
 };
 pub static MOE_RUNNER_ELASTIC_EP: Rule = Rule {
     code: "LORA020",
-    name: "lora-moe-runner-no-elastic-ep",
+    name: kebab!("lora-moe-runner-no-elastic-ep"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} does not yet"),
     explanation: expl!("Elastic expert parallelism (joining or recovering ranks) is not supported by the LoRA MoE runners."),
     flags: &["--moe-runner-backend", "--elastic-ep-join-mode"],
@@ -208,7 +208,7 @@ pub static MOE_RUNNER_ELASTIC_EP: Rule = Rule {
 };
 pub static MOE_RUNNER_TRIVIAL_PLACEMENT: Rule = Rule {
     code: "LORA021",
-    name: "lora-moe-runner-trivial-placement",
+    name: kebab!("lora-moe-runner-trivial-placement"),
     sglang: raises("lora_hook.check_lora_moe_runner_args", "--moe-runner-backend {backend} currently"),
     explanation: expl!("The LoRA MoE runners attach adapters per expert and need every expert in its default place: no EPLB, no redundant experts, --init-expert-location trivial."),
     flags: &["--moe-runner-backend", "--enable-eplb", "--init-expert-location", "--ep-num-redundant-experts"],

@@ -17,7 +17,7 @@ const FLASHINFER_MISSING_SITE: SiteRef = site_nth("mamba_hook.handle_mamba_backe
 
 pub static PHILOX_ROUNDS: Rule = Rule {
     code: "MAMBA001",
-    name: "mamba-cache-philox-rounds-non-negative",
+    name: kebab!("mamba-cache-philox-rounds-non-negative"),
     sglang: raises("mamba_hook.handle_mamba_backend", "--mamba-cache-philox-rounds must be non-negative"),
     explanation: expl!("--mamba-cache-philox-rounds is how many Philox rounds the stochastic-rounding random numbers use; it cannot be negative (0 keeps the kernel's default)."),
     flags: &["--mamba-cache-philox-rounds"],
@@ -27,7 +27,7 @@ pub static PHILOX_ROUNDS: Rule = Rule {
 
 pub static MAX_STATES_PER_PATH: Rule = Rule {
     code: "MAMBA002",
-    name: "mamba-max-states-per-path",
+    name: kebab!("mamba-max-states-per-path"),
     sglang: raises("mamba_hook.handle_mamba_backend", "--mamba-max-states-per-path must be -1"),
     explanation: expl!("--mamba-max-states-per-path caps how many Mamba state snapshots the radix cache keeps along one prefix path: a positive number, or -1 for no limit (0 or below -1 mean nothing)."),
     flags: &["--mamba-max-states-per-path"],
@@ -37,7 +37,7 @@ pub static MAX_STATES_PER_PATH: Rule = Rule {
 
 pub static SR_DTYPE: Rule = Rule {
     code: "MAMBA003",
-    name: "mamba-stochastic-rounding-needs-fp16",
+    name: kebab!("mamba-stochastic-rounding-needs-fp16"),
     sglang: raises("mamba_hook.handle_mamba_backend", "Stochastic rounding for the Mamba SSM cache requires --mamba-ssm-dtype"),
     explanation: expl!("Stochastic rounding is applied when the SSM state is stored in float16; with another (or the model's) state dtype there is nothing to round."),
     flags: &["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype"],
@@ -47,7 +47,7 @@ pub static SR_DTYPE: Rule = Rule {
 
 pub static SR_CUDA: Rule = Rule {
     code: "MAMBA004",
-    name: "mamba-stochastic-rounding-needs-cuda",
+    name: kebab!("mamba-stochastic-rounding-needs-cuda"),
     sglang: raises("mamba_hook.handle_mamba_backend", "Stochastic rounding for the Mamba SSM cache is only supported on NVIDIA"),
     explanation: expl!("The stochastic-rounding kernels for the Mamba state cache exist for NVIDIA GPUs only."),
     flags: &["--enable-mamba-cache-stochastic-rounding"],
@@ -57,7 +57,7 @@ pub static SR_CUDA: Rule = Rule {
 
 pub static SR_TRITON_SM100: Rule = Rule {
     code: "MAMBA005",
-    name: "mamba-stochastic-rounding-triton-needs-sm100",
+    name: kebab!("mamba-stochastic-rounding-triton-needs-sm100"),
     sglang: raises("mamba_hook.handle_mamba_backend", "Stochastic rounding for the Mamba SSM cache with --mamba-backend triton"),
     explanation: expl!("The triton Mamba kernel rounds stochastically with a PTX instruction that only SM100 (Blackwell) has; on Hopper and older use --mamba-backend flashinfer."),
     flags: &["--enable-mamba-cache-stochastic-rounding", "--mamba-backend"],
@@ -67,7 +67,7 @@ pub static SR_TRITON_SM100: Rule = Rule {
 
 pub static FLASHINFER_MAMBA_MISSING: Rule = Rule {
     code: "MAMBA006",
-    name: "mamba-backend-flashinfer-unavailable",
+    name: kebab!("mamba-backend-flashinfer-unavailable"),
     sglang: raises_nth("mamba_hook.handle_mamba_backend", "FlashInfer mamba module not available", 1),
     explanation: expl!("--mamba-backend flashinfer needs FlashInfer, which exists for NVIDIA GPUs only (and not when SGLANG_IS_FLASHINFER_AVAILABLE=false); use the triton Mamba backend elsewhere."),
     flags: &["--mamba-backend"],
@@ -77,7 +77,7 @@ pub static FLASHINFER_MAMBA_MISSING: Rule = Rule {
 
 pub static INT8_HICACHE: Rule = Rule {
     code: "MAMBA007",
-    name: "int8-mamba-checkpoint-not-with-hicache",
+    name: kebab!("int8-mamba-checkpoint-not-with-hicache"),
     sglang: raises("mamba_hook.handle_int8_mamba_checkpoint", "--enable-int8-mamba-checkpoint is not supported together with --enable-hierarchical"),
     explanation: expl!("The hierarchical cache copies Mamba states to host memory as bf16; it would misread int8 checkpoint slots, so the two cannot be combined."),
     flags: &["--enable-int8-mamba-checkpoint", "--enable-hierarchical-cache"],
@@ -87,7 +87,7 @@ pub static INT8_HICACHE: Rule = Rule {
 
 pub static INT8_RADIX_BACKEND: Rule = Rule {
     code: "MAMBA008",
-    name: "int8-mamba-checkpoint-built-in-radix-cache",
+    name: kebab!("int8-mamba-checkpoint-built-in-radix-cache"),
     sglang: raises("mamba_hook.handle_int8_mamba_checkpoint", "--enable-int8-mamba-checkpoint only supports the built-in"),
     explanation: expl!("int8 Mamba checkpoints are understood only by SGLang's built-in Mamba radix cache, not by a custom --radix-cache-backend."),
     flags: &["--enable-int8-mamba-checkpoint", "--radix-cache-backend"],
@@ -97,7 +97,7 @@ pub static INT8_RADIX_BACKEND: Rule = Rule {
 
 pub static INT8_LMCACHE: Rule = Rule {
     code: "MAMBA009",
-    name: "int8-mamba-checkpoint-not-with-lmcache",
+    name: kebab!("int8-mamba-checkpoint-not-with-lmcache"),
     sglang: raises("mamba_hook.handle_int8_mamba_checkpoint", "--enable-int8-mamba-checkpoint is not supported together with --enable-lmcache"),
     explanation: expl!("LMCache stores Mamba states without knowing about int8 checkpoints, so the two cannot be combined."),
     flags: &["--enable-int8-mamba-checkpoint", "--enable-lmcache"],

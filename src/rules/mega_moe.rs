@@ -13,7 +13,7 @@ use crate::rules::{raises, site, warns, Step};
 
 pub static MEGAMOE_ALIAS_OVERRIDES_A2A: Rule = Rule {
     code: "MOE050",
-    name: "megamoe-runner-alias-overrides-a2a",
+    name: kebab!("megamoe-runner-alias-overrides-a2a"),
     sglang: warns("mega_moe_hook.handle_moe_runner_backend_alias", "--moe-runner-backend megamoe is an alias for"),
     explanation: expl!("--moe-runner-backend megamoe means --moe-a2a-backend megamoe (with the runner left at auto), so it replaces the all-to-all backend given with --moe-a2a-backend."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
@@ -23,7 +23,7 @@ pub static MEGAMOE_ALIAS_OVERRIDES_A2A: Rule = Rule {
 
 pub static MEGAMOE_NO_OVERLAP: Rule = Rule {
     code: "MOE051",
-    name: "megamoe-no-batch-overlap",
+    name: kebab!("megamoe-no-batch-overlap"),
     sglang: raises("mega_moe_hook.check_mega_moe_compat", "--moe-a2a-backend megamoe has no two-batch"),
     explanation: expl!("MegaMoE fuses dispatch, experts and combine into one kernel, so there is no split for two-batch or single-batch overlap to interleave; turn those off with it."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend", "--enable-two-batch-overlap", "--enable-single-batch-overlap"],
@@ -33,7 +33,7 @@ pub static MEGAMOE_NO_OVERLAP: Rule = Rule {
 
 pub static MEGAMOE_NEEDS_GPU: Rule = Rule {
     code: "MOE052",
-    name: "megamoe-needs-sm90-or-sm100",
+    name: kebab!("megamoe-needs-sm90-or-sm100"),
     sglang: raises("mega_moe_hook.check_mega_moe_compat", "--moe-a2a-backend megamoe needs a CUDA SM90 GPU"),
     explanation: expl!("MegaMoE runs DeepGEMM kernels over CUDA symmetric memory: Hopper (H100/H200) or datacenter Blackwell (B200/GB200) on CUDA, or aiter's MegaMoE on ROCm. Other GPUs need another all-to-all backend."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],

@@ -23,7 +23,7 @@ use crate::rules::{raises, site, warns, Step};
 
 pub static PLE_WITH_LAYER_OFFLOAD: Rule = Rule {
     code: "MEM001",
-    name: "ple-offload-with-layer-offload",
+    name: kebab!("ple-offload-with-layer-offload"),
     sglang: raises("memory_hook.handle_offload_compatibility", "--ple-offload-embedding cannot be combined with"),
     explanation: expl!("--ple-offload-embedding keeps the per-layer-embedding (PLE) table pinned in host memory; generic layer offload (--cpu-offload-gb above 0 or --offload-group-size above 0) would copy that table back to the GPU, so SGLang refuses the combination. Use one or the other."),
     flags: &["--ple-offload-embedding", "--cpu-offload-gb", "--offload-group-size"],
@@ -33,7 +33,7 @@ pub static PLE_WITH_LAYER_OFFLOAD: Rule = Rule {
 
 pub static PLE_FILE_NEEDS_OFFLOAD: Rule = Rule {
     code: "MEM002",
-    name: "ple-file-backend-needs-ple-offload",
+    name: kebab!("ple-file-backend-needs-ple-offload"),
     sglang: raises("memory_hook.handle_offload_compatibility", "--ple-offload-backend file requires --ple-offload-embedding"),
     explanation: expl!("The 'file' PLE backend is where the offloaded per-layer-embedding table lives, so it cannot be used with the PLE offload turned off (--no-ple-offload-embedding). Turn the offload on, or keep the default backend."),
     flags: &["--ple-offload-backend", "--no-ple-offload-embedding"],
@@ -43,7 +43,7 @@ pub static PLE_FILE_NEEDS_OFFLOAD: Rule = Rule {
 
 pub static CPU_GRAPH_BS_POSITIVE: Rule = Rule {
     code: "MEM003",
-    name: "cpu-graph-batch-sizes-not-positive",
+    name: kebab!("cpu-graph-batch-sizes-not-positive"),
     sglang: raises("memory_hook.handle_gpu_memory_settings", "cuda_graph_config[decode].bs should contain positive batch sizes"),
     explanation: expl!("On the CPU device the decode graph is built with torch.compile up to --torch-compile-max-bs (or the largest of the decode batch sizes given with --cuda-graph-bs-decode). That limit must be at least 1."),
     flags: &["--torch-compile-max-bs", "--cuda-graph-bs-decode"],
@@ -53,7 +53,7 @@ pub static CPU_GRAPH_BS_POSITIVE: Rule = Rule {
 
 pub static SYMM_MEM_PREALLOC_DEFAULT: Rule = Rule {
     code: "MEM101",
-    name: "symm-mem-prealloc-default",
+    name: kebab!("symm-mem-prealloc-default"),
     sglang: warns("memory_hook.handle_gpu_memory_settings", "Symmetric memory is enabled, setting symmetric memory prealloc size"),
     explanation: expl!("With --enable-symm-mem SGLang preallocates an NCCL symmetric-memory pool per GPU; unless SGLANG_SYMM_MEM_PREALLOC_GB_SIZE says how large, it takes 4 GB and says so. That memory is not available to the KV cache."),
     flags: &["--enable-symm-mem"],
@@ -63,7 +63,7 @@ pub static SYMM_MEM_PREALLOC_DEFAULT: Rule = Rule {
 
 pub static CPU_MEMORY_UNKNOWN: Rule = Rule {
     code: "MEM102",
-    name: "cpu-memory-unknown-with-omp-binding",
+    name: kebab!("cpu-memory-unknown-with-omp-binding"),
     sglang: warns("utils.common.get_cpu_memory_capacity", "SGLANG_CPU_OMP_THREADS_BIND is set for explicit control"),
     explanation: expl!("On the CPU device SGLang sizes its defaults from the host memory of one NUMA node. With the OpenMP threads of each TP rank bound by hand (SGLANG_CPU_OMP_THREADS_BIND) it cannot tell which memory a rank gets, so it falls back to small defaults (chunked prefill 4096, mem_fraction_static 0.95) and asks for --max-total-tokens to keep the KV cache within memory."),
     flags: &["--device"],

@@ -633,9 +633,9 @@ pub fn all_rules() -> Vec<&'static Rule> {
 
 #[cfg(test)]
 mod tests {
-    /// Every rule's example commands are written `ex!("...")` and its explanation `expl!("...")`
-    /// (src/lib.rs), so the page's wasm goes without them; `python3 tools/wrap_rule_texts.py`
-    /// wraps the ones that are not.
+    /// Every rule's example commands are written `ex!("...")`, its explanation `expl!("...")` and
+    /// its name `kebab!("...")` (src/lib.rs), so the page's wasm goes without them;
+    /// `python3 tools/wrap_rule_texts.py` wraps the ones that are not.
     #[test]
     fn rule_texts_are_left_out_of_the_wasm() {
         let mut dirs = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
@@ -655,9 +655,16 @@ mod tests {
                             }
                         }
                     }
+                    // A rule's name: the line after its code.
+                    let mut lines = text.lines().map(str::trim_start).peekable();
+                    while let Some(line) = lines.next() {
+                        if line.starts_with(concat!("code", ": \"")) && lines.peek().is_some_and(|next| next.starts_with(concat!("name", ": \""))) {
+                            bare.push(format!("{}: {}", path.display(), lines.peek().unwrap_or(&"")));
+                        }
+                    }
                 }
             }
         }
-        assert!(bare.is_empty(), "example commands not in ex!(..), explanations not in expl!(..): {bare:#?}");
+        assert!(bare.is_empty(), "example commands not in ex!(..), explanations not in expl!(..), names not in kebab!(..): {bare:#?}");
     }
 }

@@ -20,7 +20,7 @@ use crate::rules::{raises, raises_nth, site, warns, Sglang, Step};
 
 pub static OVERRIDE_ARGS_JSON: Rule = Rule {
     code: "MC001",
-    name: "json-model-override-args-invalid-json",
+    name: kebab!("json-model-override-args-invalid-json"),
     sglang: Sglang::Python { function: "configs.model_config.ModelConfig.__init__", raised_by: "json.loads", exception: "JSONDecodeError", template: "{json error}: line {l} column {c} (char {n})" },
     explanation: expl!("--json-model-override-args must be a JSON object, parsed by Python's json.loads when SGLang builds the model config. Keys and strings need double quotes, and the whole value must be one shell word: wrap it in single quotes, e.g. '{\"rope_scaling\": {\"factor\": 4.0}}'."),
     flags: &["--json-model-override-args"],
@@ -30,7 +30,7 @@ pub static OVERRIDE_ARGS_JSON: Rule = Rule {
 
 pub static QUANTIZE_AND_SERVE_NEEDS_MODELOPT: Rule = Rule {
     code: "MC002",
-    name: "quantize-and-serve-needs-modelopt",
+    name: kebab!("quantize-and-serve-needs-modelopt"),
     sglang: raises("configs.model_config.ModelConfig._validate_quantize_and_serve_config", "quantize_and_serve requires ModelOpt"),
     explanation: expl!("--quantize-and-serve quantizes the model with ModelOpt while loading it, so it needs a ModelOpt --quantization (modelopt, modelopt_fp8, modelopt_fp4, modelopt_mixed or nvfp4_online). SGLang 0.5.23 disables the feature anyway (MC003): quantize and export the model first, then serve the exported checkpoint."),
     flags: &["--quantize-and-serve", "--quantization"],
@@ -40,7 +40,7 @@ pub static QUANTIZE_AND_SERVE_NEEDS_MODELOPT: Rule = Rule {
 
 pub static QUANTIZE_AND_SERVE_DISABLED: Rule = Rule {
     code: "MC003",
-    name: "quantize-and-serve-disabled",
+    name: kebab!("quantize-and-serve-disabled"),
     sglang: raises("configs.model_config.ModelConfig._validate_quantize_and_serve_config", "quantize_and_serve functionality is currently disabled"),
     explanation: expl!("SGLang 0.5.23 keeps --quantize-and-serve but always refuses it: quantize and export the model with ModelOpt first, then serve the exported checkpoint without the flag."),
     flags: &["--quantize-and-serve"],
@@ -50,7 +50,7 @@ pub static QUANTIZE_AND_SERVE_DISABLED: Rule = Rule {
 
 pub static CONTEXT_LENGTH_OVER_DERIVED: Rule = Rule {
     code: "MC004",
-    name: "context-length-over-model-maximum",
+    name: kebab!("context-length-over-model-maximum"),
     sglang: raises("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding"),
     explanation: expl!("--context-length is larger than the context length SGLang derives from the model's config (max_position_embeddings, scaled by rope_scaling where the model has it, or the model's own limit). SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set, since positions past what the model was trained for give wrong outputs or CUDA errors. Use the model's length (or less), or set the variable if the model really supports more (a rope scaling you configured yourself)."),
     flags: &["--context-length"],
@@ -60,7 +60,7 @@ pub static CONTEXT_LENGTH_OVER_DERIVED: Rule = Rule {
 
 pub static CONTEXT_LENGTH_OVER_DERIVED_ALLOWED: Rule = Rule {
     code: "MC005",
-    name: "context-length-over-model-maximum-allowed",
+    name: kebab!("context-length-over-model-maximum-allowed"),
     sglang: warns("configs.model_config.ModelConfig._derive_context_length", "Warning: {reason} context_length"),
     explanation: expl!("--context-length is larger than the context length SGLang derives from the model's config, and SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN (or SGLANG_IS_IN_CI) lets SGLang use it anyway. Positions past what the model was trained for can give wrong outputs or CUDA errors unless the model really supports them."),
     flags: &["--context-length"],
@@ -70,7 +70,7 @@ pub static CONTEXT_LENGTH_OVER_DERIVED_ALLOWED: Rule = Rule {
 
 pub static QUANTIZATION_MISMATCH: Rule = Rule {
     code: "MC006",
-    name: "quantization-does-not-match-checkpoint",
+    name: kebab!("quantization-does-not-match-checkpoint"),
     sglang: raises("configs.model_config.ModelConfig._verify_quantization", "Quantization method specified in the model config"),
     explanation: expl!("The checkpoint is already quantized (its config's quantization_config names the method) and --quantization names another method that SGLang cannot load it with. Leave --quantization out to use the checkpoint's own method, or give that method."),
     flags: &["--quantization"],
@@ -80,7 +80,7 @@ pub static QUANTIZATION_MISMATCH: Rule = Rule {
 
 pub static UNKNOWN_QUANTIZATION: Rule = Rule {
     code: "MC007",
-    name: "quantization-not-available-on-platform",
+    name: kebab!("quantization-not-available-on-platform"),
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method", 0),
     explanation: expl!("--quantization accepts this method on the command line, but SGLang has no implementation of it on this platform (plain gptq runs only on CPU, NPU and XPU; mlx_q4 / mlx_q8 only on Apple MPS). On CUDA, GPTQ checkpoints load with gptq_marlin, which SGLang also picks by itself when --quantization is left out."),
     flags: &["--quantization"],
@@ -90,7 +90,7 @@ pub static UNKNOWN_QUANTIZATION: Rule = Rule {
 
 pub static QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
     code: "MC009",
-    name: "quantization-not-supported-on-rocm",
+    name: kebab!("quantization-not-supported-on-rocm"),
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
     explanation: expl!("On AMD GPUs (ROCm) SGLang loads only some quantization methods: awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. The Marlin kernels, ModelOpt's methods, bitsandbytes, GGUF ... are CUDA only."),
     flags: &["--quantization"],
@@ -100,7 +100,7 @@ pub static QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
 
 pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
     code: "MC008",
-    name: "quantization-not-fully-optimized",
+    name: kebab!("quantization-not-fully-optimized"),
     sglang: warns("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is not fully optimized"),
     explanation: expl!("SGLang serves this quantization method with kernels it does not count as optimized on this GPU (MXFP4 and MXFP8 are optimized on SM100, e.g. B200): it runs, possibly slower than the unquantized model. A method with optimized kernels (fp8, the *_marlin ones, ModelOpt's, compressed-tensors ...) is faster where the checkpoint allows it."),
     flags: &["--quantization", "--model-path"],
@@ -110,7 +110,7 @@ pub static QUANTIZATION_NOT_OPTIMIZED: Rule = Rule {
 
 pub static CHECKPOINT_QUANTIZATION_UNAVAILABLE: Rule = Rule {
     code: "MC010",
-    name: "checkpoint-quantization-not-available-on-platform",
+    name: kebab!("checkpoint-quantization-not-available-on-platform"),
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method", 0),
     explanation: expl!("The checkpoint is quantized with a method SGLang has no implementation of on this platform: without --quantization SGLang takes the method the model's config declares and checks it like a given one. gpt-oss's MXFP4 weights, for one, load on ROCm only on MI350 / MI355 (gfx950). Serve another quantization of the model (a BF16 or FP8 checkpoint) here, or this one on a platform that has the method."),
     flags: &["--model-path"],
@@ -120,7 +120,7 @@ pub static CHECKPOINT_QUANTIZATION_UNAVAILABLE: Rule = Rule {
 
 pub static CHECKPOINT_QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
     code: "MC011",
-    name: "checkpoint-quantization-not-supported-on-rocm",
+    name: kebab!("checkpoint-quantization-not-supported-on-rocm"),
     sglang: raises_nth("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm", 0),
     explanation: expl!("The checkpoint is quantized with a method SGLang does not load on AMD GPUs (ROCm): without --quantization SGLang takes the method the model's config declares (ModelOpt's NVFP4 / FP8, as NVIDIA's published checkpoints use) and ROCm has only awq, fp8, compressed-tensors, w8a8_fp8, petit_nvfp4, quark (and its MX variants), mxfp4, mxfp8 and auto-round. Serve the model's FP8 or BF16 checkpoint on ROCm."),
     flags: &["--model-path"],
@@ -130,7 +130,7 @@ pub static CHECKPOINT_QUANTIZATION_NOT_ON_ROCM: Rule = Rule {
 
 pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
     code: "MC012",
-    name: "model-type-not-recognized-by-transformers",
+    name: kebab!("model-type-not-recognized-by-transformers"),
     sglang: Sglang::Python {
         function: "configs.model_config.ModelConfig.__init__",
         raised_by: "transformers.AutoConfig.from_pretrained",
@@ -163,7 +163,7 @@ pub static CUSTOM_CODE_NOT_TRUSTED: Rule = Rule {
 
 pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
     code: "MC013",
-    name: "config-class-has-no-num-attention-heads",
+    name: kebab!("config-class-has-no-num-attention-heads"),
     sglang: Sglang::Python {
         function: "configs.model_config.ModelConfig._derive_model_shapes",
         raised_by: "getattr",

@@ -20,7 +20,7 @@ const LOAD_POINTER_HEAD: &str = "configs.model_config.load_pointer_head";
 
 pub static REPO_ID_SHAPE: Rule = Rule {
     code: "MP001",
-    name: "model-path-repo-id-shape",
+    name: kebab!("model-path-repo-id-shape"),
     sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'." },
     explanation: expl!("The model path is neither a local folder nor a valid Hugging Face repo id (\"name\" or \"org/name\" with letters, digits, '-', '_', '.'). This usually means several arguments were quoted together into one word, a placeholder such as <your-model> or $MODEL was left unexpanded, or the path has a typo."),
     flags: &["--model-path"],
@@ -30,7 +30,7 @@ pub static REPO_ID_SHAPE: Rule = Rule {
 
 pub static REPO_ID_DOUBLE: Rule = Rule {
     code: "MP002",
-    name: "model-path-repo-id-double-dash-or-dot",
+    name: kebab!("model-path-repo-id-double-dash-or-dot"),
     sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'." },
     explanation: expl!("Hugging Face repo ids cannot contain '--' or '..'. A cache folder name such as models--org--name is not a repo id: use org/name, or the full local path to the snapshot folder."),
     flags: &["--model-path"],
@@ -40,7 +40,7 @@ pub static REPO_ID_DOUBLE: Rule = Rule {
 
 pub static REPO_ID_GIT: Rule = Rule {
     code: "MP003",
-    name: "model-path-repo-id-dot-git",
+    name: kebab!("model-path-repo-id-dot-git"),
     sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'." },
     explanation: expl!("A git clone URL suffix is not part of a Hugging Face repo id: drop the trailing .git."),
     flags: &["--model-path"],
@@ -50,7 +50,7 @@ pub static REPO_ID_GIT: Rule = Rule {
 
 pub static REMOTE_INSTANCE_INCOMPLETE: Rule = Rule {
     code: "MP011",
-    name: "remote-instance-load-needs-seed-address",
+    name: kebab!("remote-instance-load-needs-seed-address"),
     sglang: warns("model_path_hook.handle_load_format", "Fallback load_format to 'auto' due to incomplete remote instance weight loader settings."),
     explanation: expl!("--load-format remote_instance copies weights from a running seed instance, named by --remote-instance-weight-loader-seed-instance-ip and --remote-instance-weight-loader-seed-instance-service-port. Without both, SGLang loads the weights from the model path instead (load format auto)."),
     flags: &["--load-format", "--remote-instance-weight-loader-seed-instance-ip", "--remote-instance-weight-loader-seed-instance-service-port"],
@@ -60,7 +60,7 @@ pub static REMOTE_INSTANCE_INCOMPLETE: Rule = Rule {
 
 pub static REMOTE_INSTANCE_NCCL_PORTS: Rule = Rule {
     code: "MP012",
-    name: "remote-instance-nccl-load-needs-group-ports",
+    name: kebab!("remote-instance-nccl-load-needs-group-ports"),
     sglang: warns("model_path_hook.handle_load_format", "Fallback load_format to 'auto' due to incomplete remote instance weight loader NCCL"),
     explanation: expl!("The NCCL remote-instance weight loader (the default --remote-instance-weight-loader-backend) needs --remote-instance-weight-loader-send-weights-group-ports; without them SGLang loads the weights from the model path instead (load format auto)."),
     flags: &["--load-format", "--remote-instance-weight-loader-send-weights-group-ports"],
@@ -70,7 +70,7 @@ pub static REMOTE_INSTANCE_NCCL_PORTS: Rule = Rule {
 
 pub static WEIGHT_CACHE_SPECULATIVE: Rule = Rule {
     code: "MP013",
-    name: "weight-cache-rejects-speculative-decoding",
+    name: kebab!("weight-cache-rejects-speculative-decoding"),
     sglang: raises("model_path_hook.handle_load_format", "--weight-cache-mode is not supported together with speculative"),
     explanation: expl!("The weight cache daemon exports the target model's weights only, not a speculative draft model's, so --weight-cache-mode daemon/client cannot be used with --speculative-algorithm."),
     flags: &["--weight-cache-mode", "--speculative-algorithm"],

@@ -31,7 +31,7 @@ use crate::rules::{raises, raises_nth, site, warns, Args, Step};
 
 pub static NVFP4_ONLINE_NEEDS_SM100: Rule = Rule {
     code: "MOE001",
-    name: "nvfp4-online-needs-blackwell",
+    name: kebab!("nvfp4-online-needs-blackwell"),
     sglang: raises("overrides._moe_runner_backend_quant_constraints", "--quantization nvfp4_online is supported only on"),
     explanation: expl!("nvfp4_online quantizes the weights to NVFP4 when they load and runs them on Blackwell-only MoE kernels (SM100/SM103, e.g. B200/GB200). On other GPUs use another quantization (fp8, or none)."),
     flags: &["--quantization"],
@@ -41,7 +41,7 @@ pub static NVFP4_ONLINE_NEEDS_SM100: Rule = Rule {
 
 pub static MXFP8_RUNNER_OVERRIDDEN: Rule = Rule {
     code: "MOE003",
-    name: "mxfp8-moe-runner-overridden",
+    name: kebab!("mxfp8-moe-runner-overridden"),
     sglang: warns("overrides._moe_runner_backend_quant_constraints", "mxfp8 quantization supports only"),
     explanation: expl!("MXFP8 MoE weights run only on a few runners; SGLang replaces the one asked for with its MXFP8 default (flashinfer_trtllm on CUDA). Ask for a supported runner, or leave --moe-runner-backend at auto."),
     flags: &["--quantization", "--moe-runner-backend"],
@@ -51,7 +51,7 @@ pub static MXFP8_RUNNER_OVERRIDDEN: Rule = Rule {
 
 pub static CUTEDSL_QUANT: Rule = Rule {
     code: "MOE057",
-    name: "flashinfer-cutedsl-moe-quantization",
+    name: kebab!("flashinfer-cutedsl-moe-quantization"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer CuteDSL"),
     explanation: expl!("The FlashInfer CuteDSL MoE runner runs NVFP4 experts only: a ModelOpt FP4 (or mixed, with NVFP4 MoE layers) checkpoint, --quantization nvfp4_online, or a hybrid FP8+NVFP4 checkpoint. For an unquantized or otherwise quantized model pick another runner (or auto)."),
     flags: &["--moe-runner-backend", "--quantization"],
@@ -61,7 +61,7 @@ pub static CUTEDSL_QUANT: Rule = Rule {
 
 pub static CUTLASS_QUANT: Rule = Rule {
     code: "MOE004",
-    name: "flashinfer-cutlass-moe-quantization",
+    name: kebab!("flashinfer-cutlass-moe-quantization"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer Cutlass"),
     explanation: expl!("The FlashInfer CUTLASS MoE runner takes ModelOpt FP4/FP8/mixed checkpoints or unquantized (bf16) weights only. For other quantizations pick another runner (or auto)."),
     flags: &["--moe-runner-backend", "--quantization"],
@@ -71,7 +71,7 @@ pub static CUTLASS_QUANT: Rule = Rule {
 
 pub static CUTLASS_EP: Rule = Rule {
     code: "MOE005",
-    name: "flashinfer-cutlass-moe-ep-size",
+    name: kebab!("flashinfer-cutlass-moe-ep-size"),
     sglang: raises_nth("moe_hook.handle_moe_kernel_config", "The expert parallel size must be 1 or the same as the tensor parallel size", 0),
     explanation: expl!("The FlashInfer CUTLASS MoE runner shards experts either not at all or across the whole tensor-parallel group: --ep-size must be 1 or equal to --tp-size."),
     flags: &["--moe-runner-backend", "--ep-size", "--tp-size"],
@@ -81,7 +81,7 @@ pub static CUTLASS_EP: Rule = Rule {
 
 pub static CUTEDSL_EP: Rule = Rule {
     code: "MOE006",
-    name: "flashinfer-cutedsl-moe-ep-size",
+    name: kebab!("flashinfer-cutedsl-moe-ep-size"),
     sglang: raises_nth("moe_hook.handle_moe_kernel_config", "The expert parallel size must be 1 or the same as the tensor parallel size", 1),
     explanation: expl!("The FlashInfer CuteDSL MoE runner shards experts either not at all or across the whole tensor-parallel group: --ep-size must be 1 or equal to --tp-size."),
     flags: &["--moe-runner-backend", "--ep-size", "--tp-size"],
@@ -91,7 +91,7 @@ pub static CUTEDSL_EP: Rule = Rule {
 
 pub static CUTEDSL_A2A: Rule = Rule {
     code: "MOE007",
-    name: "flashinfer-cutedsl-moe-a2a-backend",
+    name: kebab!("flashinfer-cutedsl-moe-a2a-backend"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "flashinfer_cutedsl supports moe_a2a_backend="),
     explanation: expl!("The FlashInfer CuteDSL MoE runner works without an all-to-all backend, or with DeepEP or FlashInfer's; other --moe-a2a-backend values cannot feed it."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
@@ -101,7 +101,7 @@ pub static CUTEDSL_A2A: Rule = Rule {
 
 pub static CUTEDSL_PER_TOKEN_DEEPEP: Rule = Rule {
     code: "MOE008",
-    name: "flashinfer-cutedsl-per-token-nvfp4-deepep",
+    name: kebab!("flashinfer-cutedsl-per-token-nvfp4-deepep"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "flashinfer_cutedsl per-token NVFP4 activation requires"),
     explanation: expl!("Per-token NVFP4 activations (--quantization nvfp4_online, or SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION=1) with the CuteDSL runner cannot go through DeepEP's dispatch; use no all-to-all backend or FlashInfer's."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
@@ -111,7 +111,7 @@ pub static CUTEDSL_PER_TOKEN_DEEPEP: Rule = Rule {
 
 pub static TRTLLM_QUANT: Rule = Rule {
     code: "MOE009",
-    name: "flashinfer-trtllm-moe-quantization",
+    name: kebab!("flashinfer-trtllm-moe-quantization"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer TRTLLM MOE"),
     explanation: expl!("The FlashInfer TRT-LLM MoE runners take only the quantizations listed (ModelOpt FP4/FP8/mixed, nvfp4_online, fp8, mxfp8, compressed-tensors) or unquantized weights. For others pick another runner (or auto)."),
     flags: &["--moe-runner-backend", "--quantization"],
@@ -121,7 +121,7 @@ pub static TRTLLM_QUANT: Rule = Rule {
 
 pub static TRTLLM_ROUTED_QUANT: Rule = Rule {
     code: "MOE010",
-    name: "flashinfer-trtllm-routed-moe-quantization",
+    name: kebab!("flashinfer-trtllm-routed-moe-quantization"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "Invalid quantization '{view.quantization}'. \nFlashInfer TRTLLM routed"),
     explanation: expl!("The FlashInfer TRT-LLM routed MoE runner takes only fp8, mxfp8, ModelOpt FP4/mixed, nvfp4_online and MiniMax-M3 NVFP4, or unquantized weights."),
     flags: &["--moe-runner-backend", "--quantization"],
@@ -131,7 +131,7 @@ pub static TRTLLM_ROUTED_QUANT: Rule = Rule {
 
 pub static CUTLASS_FP8_EP: Rule = Rule {
     code: "MOE011",
-    name: "cutlass-fp8-moe-needs-ep-1",
+    name: kebab!("cutlass-fp8-moe-needs-ep-1"),
     sglang: raises("moe_hook.handle_moe_kernel_config", "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1"),
     explanation: expl!("SGLang's CUTLASS MoE runner with FP8 or MXFP8 weights has no expert-parallel path: run it with --ep-size 1 (plain tensor parallelism), or pick another runner for expert parallelism."),
     flags: &["--moe-runner-backend", "--quantization", "--ep-size"],
@@ -141,7 +141,7 @@ pub static CUTLASS_FP8_EP: Rule = Rule {
 
 pub static LORA_MOE_FUSION: Rule = Rule {
     code: "MOE012",
-    name: "lora-moe-disables-shared-experts-fusion",
+    name: kebab!("lora-moe-disables-shared-experts-fusion"),
     sglang: warns("overrides._moe_runner_fusion_disable", "LoRA MoE keeps shared experts separate"),
     explanation: expl!("The LoRA MoE runners attach adapters to the routed experts only, so SGLang keeps shared experts out of the fused MoE (as --disable-shared-experts-fusion does)."),
     flags: &["--moe-runner-backend"],
@@ -151,7 +151,7 @@ pub static LORA_MOE_FUSION: Rule = Rule {
 
 pub static CUTEDSL_FUSION: Rule = Rule {
     code: "MOE013",
-    name: "flashinfer-cutedsl-disables-shared-experts-fusion",
+    name: kebab!("flashinfer-cutedsl-disables-shared-experts-fusion"),
     sglang: warns("overrides._moe_runner_fusion_disable", "FlashInfer CuteDSL MoE is enabled."),
     explanation: expl!("The FlashInfer CuteDSL MoE runner does not run shared experts fused with the routed ones; SGLang turns shared-experts fusion off."),
     flags: &["--moe-runner-backend"],
@@ -161,7 +161,7 @@ pub static CUTEDSL_FUSION: Rule = Rule {
 
 pub static TRTLLM_FUSION: Rule = Rule {
     code: "MOE014",
-    name: "flashinfer-trtllm-disables-shared-experts-fusion",
+    name: kebab!("flashinfer-trtllm-disables-shared-experts-fusion"),
     sglang: warns("overrides._moe_runner_fusion_disable", "FlashInfer TRTLLM MoE is enabled."),
     explanation: expl!("The FlashInfer TRT-LLM MoE runner does not run shared experts fused with the routed ones; SGLang turns shared-experts fusion off."),
     flags: &["--moe-runner-backend"],
@@ -171,7 +171,7 @@ pub static TRTLLM_FUSION: Rule = Rule {
 
 pub static TRTLLM_ROUTED_FUSION: Rule = Rule {
     code: "MOE015",
-    name: "flashinfer-trtllm-routed-disables-shared-experts-fusion",
+    name: kebab!("flashinfer-trtllm-routed-disables-shared-experts-fusion"),
     sglang: warns("overrides._moe_runner_fusion_disable", "FlashInfer TRTLLM routed MoE is enabled."),
     explanation: expl!("The FlashInfer TRT-LLM routed MoE runner does not run shared experts fused with the routed ones; SGLang turns shared-experts fusion off."),
     flags: &["--moe-runner-backend"],
@@ -183,7 +183,7 @@ pub static TRTLLM_ROUTED_FUSION: Rule = Rule {
 
 pub static WATERFILL_FORCES_DEEPEP: Rule = Rule {
     code: "MOE016",
-    name: "waterfill-forces-deepep",
+    name: kebab!("waterfill-forces-deepep"),
     sglang: warns("overrides._a2a_backend_overrides", "moe_a2a_backend is overridden to 'deepep'"),
     explanation: expl!("Waterfill dispatches the fused shared expert through the all-to-all, which only DeepEP (or MegaMoE) does: SGLang switches --moe-a2a-backend to deepep (and so --ep-size to --tp-size)."),
     flags: &["--enable-waterfill", "--moe-a2a-backend"],
@@ -193,7 +193,7 @@ pub static WATERFILL_FORCES_DEEPEP: Rule = Rule {
 
 pub static WATERFILL_NEEDS_FUSION: Rule = Rule {
     code: "MOE017",
-    name: "waterfill-overrides-disable-shared-experts-fusion",
+    name: kebab!("waterfill-overrides-disable-shared-experts-fusion"),
     sglang: warns("overrides._a2a_fusion_adjustments", "disable_shared_experts_fusion is overridden to False"),
     explanation: expl!("Waterfill needs the shared expert fused into the MoE, so SGLang ignores --disable-shared-experts-fusion with it."),
     flags: &["--enable-waterfill", "--disable-shared-experts-fusion", "--moe-a2a-backend"],
@@ -203,7 +203,7 @@ pub static WATERFILL_NEEDS_FUSION: Rule = Rule {
 
 pub static FLASHINFER_A2A_FUSION: Rule = Rule {
     code: "MOE018",
-    name: "flashinfer-a2a-disables-shared-experts-fusion",
+    name: kebab!("flashinfer-a2a-disables-shared-experts-fusion"),
     sglang: warns("overrides._a2a_fusion_adjustments", "Flashinfer MoE A2A is enabled."),
     explanation: expl!("FlashInfer's MoE all-to-all dispatches routed experts only; SGLang turns shared-experts fusion off."),
     flags: &["--moe-a2a-backend"],
@@ -213,7 +213,7 @@ pub static FLASHINFER_A2A_FUSION: Rule = Rule {
 
 pub static DISPATCH_TYPE_NEEDS_FLASHINFER: Rule = Rule {
     code: "MOE019",
-    name: "flashinfer-a2a-dispatch-type-needs-flashinfer-a2a",
+    name: kebab!("flashinfer-a2a-dispatch-type-needs-flashinfer-a2a"),
     sglang: raises("moe_hook.handle_a2a_moe", "--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer."),
     explanation: expl!("--flashinfer-a2a-dispatch-type picks the activation dtype of FlashInfer's MoE all-to-all; it means nothing with another (or no) all-to-all backend."),
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-a2a-backend"],
@@ -223,7 +223,7 @@ pub static DISPATCH_TYPE_NEEDS_FLASHINFER: Rule = Rule {
 
 pub static CUTEDSL_DEEPEP_LL_FORCED: Rule = Rule {
     code: "MOE020",
-    name: "cutedsl-deepep-forces-low-latency",
+    name: kebab!("cutedsl-deepep-forces-low-latency"),
     sglang: warns("moe_hook.handle_a2a_moe", "Forcing --deepep-mode low_latency"),
     explanation: expl!("The FlashInfer CuteDSL FP4 runner has no handler for DeepEP's normal dispatch, so with --deepep-mode auto SGLang uses low_latency for prefill and decode."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend", "--deepep-mode"],
@@ -233,7 +233,7 @@ pub static CUTEDSL_DEEPEP_LL_FORCED: Rule = Rule {
 
 pub static CUTEDSL_DEEPEP_NORMAL: Rule = Rule {
     code: "MOE021",
-    name: "cutedsl-deepep-normal-unsupported",
+    name: kebab!("cutedsl-deepep-normal-unsupported"),
     sglang: raises("moe_hook.handle_a2a_moe", "flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency"),
     explanation: expl!("The FlashInfer CuteDSL FP4 runner reads DeepEP's masked (low-latency) layout only; DeepEP's normal dispatch has no handler for it. Use --deepep-mode low_latency (or auto)."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend", "--deepep-mode"],
@@ -243,7 +243,7 @@ pub static CUTEDSL_DEEPEP_NORMAL: Rule = Rule {
 
 pub static DEEPEP_NORMAL_NO_CUDA_GRAPH: Rule = Rule {
     code: "MOE022",
-    name: "deepep-normal-disables-cuda-graph",
+    name: kebab!("deepep-normal-disables-cuda-graph"),
     sglang: warns("moe_hook.handle_a2a_moe", "Cuda graph is disabled because deepep_mode=`normal`"),
     explanation: expl!("DeepEP's normal dispatch cannot be captured in a CUDA graph, so SGLang disables the decode and prefill CUDA graphs; decode runs eagerly (slower at small batches). --deepep-mode auto uses low_latency for decode and keeps the decode graph."),
     flags: &["--moe-a2a-backend", "--deepep-mode"],
@@ -253,7 +253,7 @@ pub static DEEPEP_NORMAL_NO_CUDA_GRAPH: Rule = Rule {
 
 pub static DEEPEP_MODE_IGNORED_FLASHINFER: Rule = Rule {
     code: "MOE023",
-    name: "deepep-mode-ignored-for-flashinfer-a2a",
+    name: kebab!("deepep-mode-ignored-for-flashinfer-a2a"),
     sglang: warns("moe_hook.handle_a2a_moe", "--deepep-mode is ignored for Flashinfer MoE A2A"),
     explanation: expl!("--deepep-mode configures DeepEP (and MoRI/pplx); FlashInfer's all-to-all ignores it."),
     flags: &["--deepep-mode", "--moe-a2a-backend"],
@@ -263,7 +263,7 @@ pub static DEEPEP_MODE_IGNORED_FLASHINFER: Rule = Rule {
 
 pub static FLASHINFER_NVFP4_DISPATCH_SET: Rule = Rule {
     code: "MOE024",
-    name: "flashinfer-a2a-nvfp4-dispatch-enabled",
+    name: kebab!("flashinfer-a2a-nvfp4-dispatch-enabled"),
     sglang: warns("moe_hook.handle_a2a_moe", "SGLANG_MOE_NVFP4_DISPATCH is set to True for Flashinfer MoE A2A"),
     explanation: expl!("With ModelOpt FP4 weights and no --flashinfer-a2a-dispatch-type, SGLang sends NVFP4 activations through FlashInfer's all-to-all (it sets SGLANG_MOE_NVFP4_DISPATCH)."),
     flags: &["--moe-a2a-backend", "--quantization"],
@@ -273,7 +273,7 @@ pub static FLASHINFER_NVFP4_DISPATCH_SET: Rule = Rule {
 
 pub static FLASHINFER_TRTLLM_ROUTED: Rule = Rule {
     code: "MOE025",
-    name: "flashinfer-a2a-uses-trtllm-routed",
+    name: kebab!("flashinfer-a2a-uses-trtllm-routed"),
     sglang: warns("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is enabled with flashinfer_trtllm."),
     explanation: expl!("FlashInfer's all-to-all hands the experts top-k ids and weights, which the routed TRT-LLM runner takes: SGLang replaces flashinfer_trtllm with flashinfer_trtllm_routed."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend", "--flashinfer-a2a-dispatch-type"],
@@ -283,7 +283,7 @@ pub static FLASHINFER_TRTLLM_ROUTED: Rule = Rule {
 
 pub static DISPATCH_MXFP8_NEEDS_QUANT: Rule = Rule {
     code: "MOE026",
-    name: "flashinfer-a2a-mxfp8-dispatch-needs-mxfp8",
+    name: kebab!("flashinfer-a2a-mxfp8-dispatch-needs-mxfp8"),
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type mxfp8 requires --quantization mxfp8."),
     explanation: expl!("MXFP8 activations in FlashInfer's all-to-all are for MXFP8 checkpoints (--quantization mxfp8)."),
     flags: &["--flashinfer-a2a-dispatch-type", "--quantization"],
@@ -293,7 +293,7 @@ pub static DISPATCH_MXFP8_NEEDS_QUANT: Rule = Rule {
 
 pub static DISPATCH_NVFP4_NEEDS_FP4_MOE: Rule = Rule {
     code: "MOE066",
-    name: "flashinfer-a2a-nvfp4-dispatch-needs-nvfp4-moe",
+    name: kebab!("flashinfer-a2a-nvfp4-dispatch-needs-nvfp4-moe"),
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type nvfp4 requires NVFP4"),
     explanation: expl!("NVFP4 activations in FlashInfer's all-to-all feed NVFP4 experts: --quantization modelopt_fp4, or a mixed-precision ModelOpt checkpoint whose quantization_config marks its MoE layers NVFP4. SGLang reads --quantization as given here, not the checkpoint's method: for other models dispatch in bf16 (or leave the dispatch type auto)."),
     flags: &["--flashinfer-a2a-dispatch-type", "--quantization"],
@@ -303,7 +303,7 @@ pub static DISPATCH_NVFP4_NEEDS_FP4_MOE: Rule = Rule {
 
 pub static DISPATCH_MXFP8_NEEDS_ROUTED: Rule = Rule {
     code: "MOE027",
-    name: "flashinfer-a2a-mxfp8-dispatch-needs-trtllm-routed",
+    name: kebab!("flashinfer-a2a-mxfp8-dispatch-needs-trtllm-routed"),
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "--flashinfer-a2a-dispatch-type mxfp8 requires --moe-runner-backend"),
     explanation: expl!("MXFP8 activations from FlashInfer's all-to-all are consumed by the routed TRT-LLM MoE runner only."),
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-runner-backend"],
@@ -313,7 +313,7 @@ pub static DISPATCH_MXFP8_NEEDS_ROUTED: Rule = Rule {
 
 pub static FLASHINFER_A2A_RUNNER: Rule = Rule {
     code: "MOE028",
-    name: "flashinfer-a2a-moe-runner",
+    name: kebab!("flashinfer-a2a-moe-runner"),
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MoE A2A is supported with flashinfer_cutlass"),
     explanation: expl!("FlashInfer's MoE all-to-all feeds only the FlashInfer runners (cutlass, cutedsl, trtllm, trtllm_routed) or DeepGEMM; with --moe-runner-backend auto nothing picks one for it, so name one."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
@@ -323,7 +323,7 @@ pub static FLASHINFER_A2A_RUNNER: Rule = Rule {
 
 pub static MORI_EPV2_FORCED: Rule = Rule {
     code: "MOE029",
-    name: "mori-epv2-forced",
+    name: kebab!("mori-epv2-forced"),
     sglang: warns("moe_hook._resolve_mori_ep_v2", "SGLANG_MORI_EP_V2=true is set explicitly"),
     explanation: expl!("SGLANG_MORI_EP_V2=true makes SGLang use MoRI EPv2 even where it is not validated (the message says why); unset it to fall back to EPv1 there."),
     flags: &["--moe-a2a-backend"],
@@ -333,7 +333,7 @@ pub static MORI_EPV2_FORCED: Rule = Rule {
 
 pub static MORI_EPV1_FALLBACK: Rule = Rule {
     code: "MOE030",
-    name: "mori-epv2-falls-back-to-epv1",
+    name: kebab!("mori-epv2-falls-back-to-epv1"),
     sglang: warns("moe_hook._resolve_mori_ep_v2", "MORI EPv2 does not support"),
     explanation: expl!("MoRI EPv2 is validated only for one host, the aiter MoE runner (SGLANG_USE_AITER=1), bf16 DeepSeek-V4; elsewhere SGLang falls back to EPv1. SGLANG_MORI_EP_V2=false selects EPv1 explicitly."),
     flags: &["--moe-a2a-backend"],
@@ -343,7 +343,7 @@ pub static MORI_EPV1_FALLBACK: Rule = Rule {
 
 pub static MORI_AUTO_NORMAL: Rule = Rule {
     code: "MOE031",
-    name: "mori-deepep-mode-auto-normal",
+    name: kebab!("mori-deepep-mode-auto-normal"),
     sglang: warns("moe_hook.handle_a2a_moe", "auto set deepep_mode=`normal` for MORI EP"),
     explanation: expl!("MoRI runs in normal mode; SGLang resolves --deepep-mode auto to normal."),
     flags: &["--moe-a2a-backend", "--deepep-mode"],
@@ -353,7 +353,7 @@ pub static MORI_AUTO_NORMAL: Rule = Rule {
 
 pub static MORI_DISPATCH_BUDGET: Rule = Rule {
     code: "MOE032",
-    name: "mori-dispatch-token-budget",
+    name: kebab!("mori-dispatch-token-budget"),
     sglang: raises("moe_hook.handle_a2a_moe", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096)"),
     explanation: expl!("MoRI's dispatch buffer holds SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK tokens per rank (4096 unless set), and a prefill chunk (--chunked-prefill-size, per attention-DP rank) must fit. Lower --chunked-prefill-size or raise the variable."),
     flags: &["--moe-a2a-backend", "--chunked-prefill-size"],
@@ -363,7 +363,7 @@ pub static MORI_DISPATCH_BUDGET: Rule = Rule {
 
 pub static PPLX_NORMAL: Rule = Rule {
     code: "MOE033",
-    name: "pplx-low-latency-only",
+    name: kebab!("pplx-low-latency-only"),
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' only supports low-latency mode"),
     explanation: expl!("pplx-kernels implement only the low-latency (masked) all-to-all; --deepep-mode normal has no pplx counterpart."),
     flags: &["--moe-a2a-backend", "--deepep-mode"],
@@ -373,7 +373,7 @@ pub static PPLX_NORMAL: Rule = Rule {
 
 pub static PPLX_AUTO_LL: Rule = Rule {
     code: "MOE034",
-    name: "pplx-deepep-mode-auto-low-latency",
+    name: kebab!("pplx-deepep-mode-auto-low-latency"),
     sglang: warns("moe_hook.handle_a2a_moe", "auto set deepep_mode=`low_latency` for PPLX EP"),
     explanation: expl!("pplx runs in low-latency mode only; SGLang resolves --deepep-mode auto to low_latency."),
     flags: &["--moe-a2a-backend", "--deepep-mode"],
@@ -383,7 +383,7 @@ pub static PPLX_AUTO_LL: Rule = Rule {
 
 pub static PPLX_NEEDS_ATTN_DP: Rule = Rule {
     code: "MOE035",
-    name: "pplx-needs-attention-dp",
+    name: kebab!("pplx-needs-attention-dp"),
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' requires attention DP"),
     explanation: expl!("pplx-kernels' all-to-all exchanges tokens between attention data-parallel groups and needs at least two (--attn-dp-size 2 or more, dividing --tp-size)."),
     flags: &["--moe-a2a-backend", "--attn-dp-size"],
@@ -393,7 +393,7 @@ pub static PPLX_NEEDS_ATTN_DP: Rule = Rule {
 
 pub static PPLX_RUNNER: Rule = Rule {
     code: "MOE036",
-    name: "pplx-needs-deep-gemm",
+    name: kebab!("pplx-needs-deep-gemm"),
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' is only supported with --moe-runner-backend"),
     explanation: expl!("pplx feeds the masked DeepGEMM expert kernels (Hopper); other MoE runners cannot read its layout. Use --moe-runner-backend deep_gemm or auto."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
@@ -403,7 +403,7 @@ pub static PPLX_RUNNER: Rule = Rule {
 
 pub static PPLX_AUTO_DEEP_GEMM: Rule = Rule {
     code: "MOE037",
-    name: "pplx-runner-auto-deep-gemm",
+    name: kebab!("pplx-runner-auto-deep-gemm"),
     sglang: warns("moe_hook.handle_a2a_moe", "auto set moe_runner_backend=`deep_gemm` for PPLX EP"),
     explanation: expl!("With pplx SGLang resolves --moe-runner-backend auto to deep_gemm."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
@@ -413,7 +413,7 @@ pub static PPLX_AUTO_DEEP_GEMM: Rule = Rule {
 
 pub static PPLX_DISPATCH_BUDGET: Rule = Rule {
     code: "MOE038",
-    name: "pplx-dispatch-token-budget",
+    name: kebab!("pplx-dispatch-token-budget"),
     sglang: raises("moe_hook.handle_a2a_moe", "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128)"),
     explanation: expl!("pplx's buffers hold SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK tokens per rank (128 unless set); the per-rank prefill chunk (--chunked-prefill-size divided by --attn-dp-size) and --cuda-graph-max-bs-decode must fit. Raise the variable, or lower them."),
     flags: &["--moe-a2a-backend", "--chunked-prefill-size"],
@@ -425,7 +425,7 @@ pub static PPLX_DISPATCH_BUDGET: Rule = Rule {
 
 pub static FLASHINFER_A2A_NEEDS_CHUNKING: Rule = Rule {
     code: "MOE039",
-    name: "flashinfer-a2a-needs-chunked-prefill",
+    name: kebab!("flashinfer-a2a-needs-chunked-prefill"),
     sglang: raises("moe_hook.validate_flashinfer_a2a_token_budget", "FlashInfer MoE A2A requires chunked prefill"),
     explanation: expl!("FlashInfer's all-to-all moves a rank's whole prefill batch through a fixed-size workspace, which only chunked prefill bounds: --chunked-prefill-size must be positive (not -1) unless this is a PD decode server."),
     flags: &["--moe-a2a-backend", "--chunked-prefill-size"],
@@ -435,7 +435,7 @@ pub static FLASHINFER_A2A_NEEDS_CHUNKING: Rule = Rule {
 
 pub static DEEPEP_V2_DRAFT: Rule = Rule {
     code: "MOE040",
-    name: "deepep-v2-not-a-draft-backend",
+    name: kebab!("deepep-v2-not-a-draft-backend"),
     sglang: raises("moe_hook.validate_deepep_v2_speculative_draft", "DeepEP v2 MoE is not validated as a speculative draft backend."),
     explanation: expl!("The speculative draft model's MoE cannot use DeepEP v2 (explicitly, or inherited from --moe-a2a-backend deepep_v2 when --speculative-moe-a2a-backend is unset). Name another draft backend, e.g. --speculative-moe-a2a-backend none."),
     flags: &["--speculative-moe-a2a-backend", "--moe-a2a-backend", "--speculative-algorithm"],
@@ -445,7 +445,7 @@ pub static DEEPEP_V2_DRAFT: Rule = Rule {
 
 pub static W4A16_NEEDS_BF16_DISPATCH_ENV: Rule = Rule {
     code: "MOE041",
-    name: "cutedsl-w4a16-nvfp4-dispatch-env",
+    name: kebab!("cutedsl-w4a16-nvfp4-dispatch-env"),
     sglang: raises("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires BF16 FlashInfer MoE dispatch"),
     explanation: expl!("The CuteDSL NVFP4 W4A16 experts (SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1) take bf16 activations, so FlashInfer's all-to-all must not quantize them to NVFP4: unset SGLANG_MOE_NVFP4_DISPATCH."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
@@ -455,7 +455,7 @@ pub static W4A16_NEEDS_BF16_DISPATCH_ENV: Rule = Rule {
 
 pub static W4A16_NEEDS_BF16_DISPATCH_TYPE: Rule = Rule {
     code: "MOE042",
-    name: "cutedsl-w4a16-dispatch-type",
+    name: kebab!("cutedsl-w4a16-dispatch-type"),
     sglang: raises("moe_hook.handle_a2a_moe", "CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16."),
     explanation: expl!("The CuteDSL NVFP4 W4A16 experts take bf16 activations: with an explicit --flashinfer-a2a-dispatch-type it must be bf16 (auto would pick NVFP4 for an FP4 checkpoint)."),
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-runner-backend"],
@@ -465,7 +465,7 @@ pub static W4A16_NEEDS_BF16_DISPATCH_TYPE: Rule = Rule {
 
 pub static DISPATCH_TYPE_AND_ENV: Rule = Rule {
     code: "MOE043",
-    name: "flashinfer-a2a-dispatch-type-and-nvfp4-env",
+    name: kebab!("flashinfer-a2a-dispatch-type-and-nvfp4-env"),
     sglang: raises("moe_hook.handle_flashinfer_a2a_dispatch_type", "SGLANG_MOE_NVFP4_DISPATCH cannot be set together"),
     explanation: expl!("SGLANG_MOE_NVFP4_DISPATCH is the older way to choose FlashInfer's all-to-all activation dtype; with --flashinfer-a2a-dispatch-type given, leave the variable unset (to any value)."),
     flags: &["--flashinfer-a2a-dispatch-type", "--moe-a2a-backend"],
@@ -475,7 +475,7 @@ pub static DISPATCH_TYPE_AND_ENV: Rule = Rule {
 
 pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
     code: "MOE044",
-    name: "flashinfer-megamoe-architecture-not-validated",
+    name: kebab!("flashinfer-megamoe-architecture-not-validated"),
     sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"),
     explanation: expl!("--moe-a2a-backend flashinfer_megamoe runs only for the MoE architectures SGLang validated it on (DeepSeek V2/V3/V3.2/V4, GLM-4 MoE / GLM-5, Nemotron-H, Qwen2/Qwen3 MoE, Kimi-K3, Beam). For another model pick another all-to-all backend (deepep, flashinfer) or none."),
     flags: &["--moe-a2a-backend"],
@@ -485,7 +485,7 @@ pub static MEGAMOE_ARCHITECTURE: Rule = Rule {
 
 pub static MEGAMOE_QUANTIZATION: Rule = Rule {
     code: "MOE058",
-    name: "flashinfer-megamoe-needs-fp4-or-mxfp8-moe",
+    name: kebab!("flashinfer-megamoe-needs-fp4-or-mxfp8-moe"),
     sglang: raises("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE currently supports only MXFP8"),
     explanation: expl!("FlashInfer's MegaMOE kernels take MXFP8 or NVFP4 experts only: --quantization mxfp8 or modelopt_fp4, or a checkpoint whose quantization_config marks its routed experts MXFP4 or its MoE layers NVFP4 (a mixed-precision ModelOpt checkpoint). SGLang reads --quantization as the command leaves it (or a model override sets it), not the checkpoint's own method: a BF16 checkpoint is refused unless quantized to MXFP8 when loading (--quantization mxfp8), a ModelOpt NVFP4 one (its hf_quant_config.json) unless --quantization modelopt_fp4 names it, and a standard block-FP8 one always."),
     flags: &["--moe-a2a-backend", "--quantization"],
@@ -495,7 +495,7 @@ pub static MEGAMOE_QUANTIZATION: Rule = Rule {
 
 pub static MEGAMOE_W4A16_COMBINE: Rule = Rule {
     code: "MOE059",
-    name: "flashinfer-megamoe-w4a16-needs-bf16-combine",
+    name: kebab!("flashinfer-megamoe-w4a16-needs-bf16-combine"),
     sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "FlashInfer MegaMOE NVFP4 W4A16 requires SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16"),
     explanation: expl!("With SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 the MegaMOE experts compute with BF16 activations, and their outputs are combined in BF16 only: leave SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE unset (bf16) or set it to bf16."),
     flags: &["--moe-a2a-backend"],
@@ -505,7 +505,7 @@ pub static MEGAMOE_W4A16_COMBINE: Rule = Rule {
 
 pub static MEGAMOE_COMBINE_DTYPE: Rule = Rule {
     code: "MOE060",
-    name: "flashinfer-megamoe-combine-dtype-choice",
+    name: kebab!("flashinfer-megamoe-combine-dtype-choice"),
     sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE must be one of"),
     explanation: expl!("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE picks the dtype MegaMOE combines the experts' outputs in; it takes bf16 (the default), mxfp8 or nvfp4 (any case, surrounding spaces ignored)."),
     flags: &["--moe-a2a-backend"],
@@ -515,7 +515,7 @@ pub static MEGAMOE_COMBINE_DTYPE: Rule = Rule {
 
 pub static MEGAMOE_COMBINE_FC2_REDUCE: Rule = Rule {
     code: "MOE061",
-    name: "flashinfer-megamoe-quantized-combine-vs-fc2-reduce",
+    name: kebab!("flashinfer-megamoe-quantized-combine-vs-fc2-reduce"),
     sglang: raises("moe_hook.validate_flashinfer_megamoe_envs", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE={combine_dtype!r} is incompatible"),
     explanation: expl!("SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1 sums the experts' second projection inside the kernel, in BF16; a quantized combine (SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE mxfp8 or nvfp4) cannot follow it. Use one or the other."),
     flags: &["--moe-a2a-backend"],
@@ -525,7 +525,7 @@ pub static MEGAMOE_COMBINE_FC2_REDUCE: Rule = Rule {
 
 pub static MEGAMOE_W4A16_DTYPE: Rule = Rule {
     code: "MOE062",
-    name: "flashinfer-megamoe-w4a16-needs-bf16-model",
+    name: kebab!("flashinfer-megamoe-w4a16-needs-bf16-model"),
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16."),
     explanation: expl!("With SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1 MegaMOE feeds its NVFP4 experts BF16 activations, so the model must run in bfloat16 (--dtype bfloat16, or auto for a checkpoint saved in bfloat16)."),
     flags: &["--moe-a2a-backend", "--dtype"],
@@ -535,7 +535,7 @@ pub static MEGAMOE_W4A16_DTYPE: Rule = Rule {
 
 pub static MEGAMOE_TOPOLOGY: Rule = Rule {
     code: "MOE063",
-    name: "flashinfer-megamoe-needs-attn-dp-over-tp",
+    name: kebab!("flashinfer-megamoe-needs-attn-dp-over-tp"),
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE is only supported with --attn-dp-size equal to --tp-size"),
     explanation: expl!("MegaMOE's all-to-all sends each rank's own tokens to the experts' ranks, so every TP rank must hold its own batch: DP attention over the whole TP group (--attn-dp-size equal to --tp-size, or --enable-dp-attention with --dp-size equal to --tp-size)."),
     flags: &["--moe-a2a-backend", "--attn-dp-size", "--dp-size", "--enable-dp-attention"],
@@ -545,7 +545,7 @@ pub static MEGAMOE_TOPOLOGY: Rule = Rule {
 
 pub static MEGAMOE_RUNNER: Rule = Rule {
     code: "MOE064",
-    name: "flashinfer-megamoe-needs-megamoe-runner",
+    name: kebab!("flashinfer-megamoe-needs-megamoe-runner"),
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE a2a backend requires --moe-runner-backend flashinfer_megamoe"),
     explanation: expl!("The MegaMOE all-to-all is fused with its own expert kernels: the MoE runner must be flashinfer_megamoe. SGLang picks it when the runner is still auto here, but a runner given on the command line, or one a model override chose earlier (Nemotron-H picks flashinfer_cutlass on Blackwell), stays and is refused: pass --moe-runner-backend flashinfer_megamoe."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
@@ -555,7 +555,7 @@ pub static MEGAMOE_RUNNER: Rule = Rule {
 
 pub static MEGAMOE_SM100: Rule = Rule {
     code: "MOE065",
-    name: "flashinfer-megamoe-needs-sm100",
+    name: kebab!("flashinfer-megamoe-needs-sm100"),
     sglang: raises("moe_hook.handle_a2a_moe", "FlashInfer MegaMOE currently requires an SM100-family"),
     explanation: expl!("FlashInfer's MegaMOE kernels are built for data-center Blackwell (SM100: B200, B300, GB200, GB300) whatever the quantization; on other GPUs use another all-to-all backend (deepep, flashinfer) or none."),
     flags: &["--moe-a2a-backend"],
@@ -565,7 +565,7 @@ pub static MEGAMOE_SM100: Rule = Rule {
 
 pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
     code: "MOE045",
-    name: "deepep-v2-architecture-not-registered",
+    name: kebab!("deepep-v2-architecture-not-registered"),
     sglang: raises("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for {architecture!r}. The model package must register"),
     explanation: expl!("--moe-a2a-backend deepep_v2 runs only for the architectures registered for it (DeepSeek V3 / V4, Qwen3 MoE, GLM-5, MiMo V2; plugins can register more), decided by the config's first architecture. Use --moe-a2a-backend deepep for other MoE models."),
     flags: &["--moe-a2a-backend"],
@@ -575,7 +575,7 @@ pub static DEEPEP_V2_ARCHITECTURE: Rule = Rule {
 
 pub static DEEPEP_V2_RUNNER: Rule = Rule {
     code: "MOE046",
-    name: "deepep-v2-needs-deep-gemm-runner",
+    name: kebab!("deepep-v2-needs-deep-gemm-runner"),
     sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm."),
     explanation: expl!("DeepEP v2's dispatch and combine have an adapter for the deep_gemm MoE runner only; SGLang picks deep_gemm itself when --moe-runner-backend is auto (and the model declares no runner of its own)."),
     flags: &["--moe-runner-backend", "--moe-a2a-backend"],
@@ -585,7 +585,7 @@ pub static DEEPEP_V2_RUNNER: Rule = Rule {
 
 pub static DEEPEP_V2_OVERLAP: Rule = Rule {
     code: "MOE047",
-    name: "deepep-v2-without-batch-overlap",
+    name: kebab!("deepep-v2-without-batch-overlap"),
     sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not implemented the TBO/SBO overlap hooks yet."),
     explanation: expl!("Two-batch and single-batch overlap hook into the all-to-all's dispatch and combine; DeepEP v2 does not have those hooks yet."),
     flags: &["--moe-a2a-backend", "--enable-two-batch-overlap", "--enable-single-batch-overlap"],
@@ -595,7 +595,7 @@ pub static DEEPEP_V2_OVERLAP: Rule = Rule {
 
 pub static DEEPEP_V2_SHARED_EXPERTS_FUSION: Rule = Rule {
     code: "MOE048",
-    name: "deepep-v2-without-shared-experts-fusion",
+    name: kebab!("deepep-v2-without-shared-experts-fusion"),
     sglang: raises("moe_hook.handle_a2a_moe", "DeepEP v2 MoE has not validated fused shared experts yet."),
     explanation: expl!("DeepEP v2 disables the shared-experts fusion (fused shared experts have not been validated with its combine), so SGLang refuses --enforce-shared-experts-fusion with it."),
     flags: &["--moe-a2a-backend", "--enforce-shared-experts-fusion"],
@@ -605,7 +605,7 @@ pub static DEEPEP_V2_SHARED_EXPERTS_FUSION: Rule = Rule {
 
 pub static DEEPEP_V2_DIRECT_MULTI_NODE: Rule = Rule {
     code: "MOE049",
-    name: "deepep-v2-direct-mode-single-node",
+    name: kebab!("deepep-v2-direct-mode-single-node"),
     sglang: raises("moe_hook.handle_a2a_moe", "--deepep-v2-mode direct is NVLink-only"),
     explanation: expl!("DeepEP v2's direct mode moves tokens over NVLink only, which does not reach across nodes; the hybrid mode also uses the network between nodes."),
     flags: &["--deepep-v2-mode", "--nnodes"],
@@ -615,7 +615,7 @@ pub static DEEPEP_V2_DIRECT_MULTI_NODE: Rule = Rule {
 
 pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
     code: "MOE053",
-    name: "flashinfer-a2a-needs-full-dp-attention",
+    name: kebab!("flashinfer-a2a-needs-full-dp-attention"),
     sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A requires --attn-dp-size equal to --tp-size"),
     explanation: expl!("FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size). Only Muse Spark's prefill sequence parallelism (TP4/EP4 or TP8/EP8) has it otherwise."),
     flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
@@ -628,7 +628,7 @@ pub static FLASHINFER_A2A_TOPOLOGY: Rule = Rule {
 
 pub static FLASHINFER_A2A_DP_ATTENTION: Rule = Rule {
     code: "MOE054",
-    name: "flashinfer-a2a-needs-dp-attention-over-tp",
+    name: kebab!("flashinfer-a2a-needs-dp-attention-over-tp"),
     sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is only supported with dp_size == tp_size"),
     explanation: expl!("FlashInfer's MoE all-to-all needs every rank to hold the same share of tokens, which DP attention over the whole TP group gives (--enable-dp-attention with --dp-size equal to --tp-size)."),
     flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],
@@ -637,7 +637,7 @@ pub static FLASHINFER_A2A_DP_ATTENTION: Rule = Rule {
 };
 pub static FLASHINFER_A2A_RUNNER_0518: Rule = Rule {
     code: "MOE055",
-    name: "flashinfer-a2a-runner-cutlass-cutedsl-routed",
+    name: kebab!("flashinfer-a2a-runner-cutlass-cutedsl-routed"),
     sglang: raises("moe_hook.handle_a2a_moe", "Flashinfer MoE A2A is only supported with flashinfer_cutlass"),
     explanation: expl!("In this release FlashInfer's MoE all-to-all feeds only the flashinfer_cutlass, flashinfer_cutedsl and flashinfer_trtllm_routed runners."),
     flags: &["--moe-a2a-backend", "--moe-runner-backend"],
@@ -646,7 +646,7 @@ pub static FLASHINFER_A2A_RUNNER_0518: Rule = Rule {
 };
 pub static PPLX_NEEDS_DP_ATTENTION: Rule = Rule {
     code: "MOE056",
-    name: "pplx-needs-dp-attention",
+    name: kebab!("pplx-needs-dp-attention"),
     sglang: raises("moe_hook.handle_a2a_moe", "moe_a2a_backend='pplx' requires --enable-dp-attention"),
     explanation: expl!("pplx-kernels' all-to-all runs between DP-attention groups and needs at least two (--enable-dp-attention with --dp-size 2 or more)."),
     flags: &["--moe-a2a-backend", "--enable-dp-attention", "--dp-size"],

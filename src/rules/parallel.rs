@@ -22,7 +22,7 @@ use super::shared::runtime_context::{attn_dp_enabled, legacy_dp_attention, num_d
 
 pub static DCP_SIZE_POSITIVE: Rule = Rule {
     code: "PAR001",
-    name: "dcp-size-must-be-positive",
+    name: kebab!("dcp-size-must-be-positive"),
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "Decode context parallel size (--dcp-size"),
     explanation: expl!("The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off)."),
     flags: &["--dcp-size"],
@@ -31,7 +31,7 @@ pub static DCP_SIZE_POSITIVE: Rule = Rule {
 };
 pub static DCP_NO_PREFILL_CP: Rule = Rule {
     code: "PAR002",
-    name: "dcp-excludes-prefill-cp",
+    name: kebab!("dcp-excludes-prefill-cp"),
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-size > 1 does not support --enable-prefill-cp."),
     explanation: expl!("Decode context parallelism and prefill context parallelism shard the sequence in incompatible ways; SGLang allows only one of them per server."),
     flags: &["--dcp-size", "--enable-prefill-cp"],
@@ -40,7 +40,7 @@ pub static DCP_NO_PREFILL_CP: Rule = Rule {
 };
 pub static DCP_COMM_NEEDS_DCP: Rule = Rule {
     code: "PAR003",
-    name: "dcp-comm-backend-needs-dcp",
+    name: kebab!("dcp-comm-backend-needs-dcp"),
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-comm-backend {cfg.dcp_comm_backend}"),
     explanation: expl!("The all-to-all DCP communication backends only exist for decode context parallelism; without --dcp-size > 1 there is nothing for them to reduce."),
     flags: &["--dcp-comm-backend", "--dcp-size"],
@@ -49,7 +49,7 @@ pub static DCP_COMM_NEEDS_DCP: Rule = Rule {
 };
 pub static DCP_FI_A2A_NEEDS_CUDA: Rule = Rule {
     code: "PAR004",
-    name: "dcp-fi-a2a-needs-cuda",
+    name: kebab!("dcp-fi-a2a-needs-cuda"),
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-comm-backend fi_a2a delegates the exchange"),
     explanation: expl!("The fi_a2a DCP backend is a FlashInfer CUDA kernel; on a non-CUDA platform (ROCm, CPU) SGLang rejects it at start-up."),
     flags: &["--dcp-comm-backend"],
@@ -58,7 +58,7 @@ pub static DCP_FI_A2A_NEEDS_CUDA: Rule = Rule {
 };
 pub static DCP_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
     code: "PAR005",
-    name: "dcp-replicate-q-proj-needs-dcp",
+    name: kebab!("dcp-replicate-q-proj-needs-dcp"),
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-replicate-q-proj requires --dcp-size"),
     explanation: expl!("Replicating the Q projection only removes a decode-context-parallel all-gather, so it needs --dcp-size > 1."),
     flags: &["--dcp-replicate-q-proj", "--dcp-size"],
@@ -67,7 +67,7 @@ pub static DCP_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
 };
 pub static DCP_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
     code: "PAR006",
-    name: "dcp-replicate-q-proj-needs-a2a",
+    name: kebab!("dcp-replicate-q-proj-needs-a2a"),
     sglang: raises("parallel_hook.handle_decode_context_parallelism", "--dcp-replicate-q-proj only applies to the"),
     explanation: expl!("With the ag_rs DCP backend there is no head-dim Q all-gather to remove, so --dcp-replicate-q-proj is rejected."),
     flags: &["--dcp-replicate-q-proj", "--dcp-comm-backend"],
@@ -79,7 +79,7 @@ pub static DCP_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
 
 pub static DWDP_EQUALS_TP: Rule = Rule {
     code: "PAR010",
-    name: "dwdp-size-equals-tp",
+    name: kebab!("dwdp-size-equals-tp"),
     // named up to its first placeholder: 0.5.18 reads `self.dwdp_size`
     sglang: raises("parallel_hook.handle_dwdp", "dwdp_size ("),
     explanation: expl!("Distributed weight data parallelism spreads the experts over every rank of the TP group, so --dwdp-size must be the same as --tp-size."),
@@ -89,7 +89,7 @@ pub static DWDP_EQUALS_TP: Rule = Rule {
 };
 pub static DWDP_DISAGG_MODE: Rule = Rule {
     code: "PAR011",
-    name: "dwdp-not-on-decode",
+    name: kebab!("dwdp-not-on-decode"),
     sglang: raises("parallel_hook.handle_dwdp", "DWDP requires --disaggregation-mode null"),
     explanation: expl!("DWDP re-fetches remote expert weights each step, which SGLang only supports on colocated or prefill servers, not PD decode servers."),
     flags: &["--dwdp-size", "--disaggregation-mode"],
@@ -98,7 +98,7 @@ pub static DWDP_DISAGG_MODE: Rule = Rule {
 };
 pub static DWDP_NO_EPLB: Rule = Rule {
     code: "PAR012",
-    name: "dwdp-excludes-eplb",
+    name: kebab!("dwdp-excludes-eplb"),
     sglang: raises("parallel_hook.handle_dwdp", "EPLB dynamic migration conflicts with static"),
     explanation: expl!("DWDP fixes which rank holds which experts; EPLB moves experts around at run time, so the two cannot be combined."),
     flags: &["--dwdp-size", "--enable-eplb"],
@@ -107,7 +107,7 @@ pub static DWDP_NO_EPLB: Rule = Rule {
 };
 pub static DWDP_NO_SPEC: Rule = Rule {
     code: "PAR013",
-    name: "dwdp-excludes-speculative",
+    name: kebab!("dwdp-excludes-speculative"),
     sglang: raises("parallel_hook.handle_dwdp", "DWDP does not support speculative decoding"),
     explanation: expl!("Draft workers are not wired into DWDP's expert prefetching, so any --speculative-algorithm is rejected with --dwdp-size > 1."),
     flags: &["--dwdp-size", "--speculative-algorithm"],
@@ -116,7 +116,7 @@ pub static DWDP_NO_SPEC: Rule = Rule {
 };
 pub static DWDP_NO_PP: Rule = Rule {
     code: "PAR014",
-    name: "dwdp-excludes-pp",
+    name: kebab!("dwdp-excludes-pp"),
     sglang: raises("parallel_hook.handle_dwdp", "DWDP requires pp_size == 1"),
     explanation: expl!("DWDP is only implemented for a single pipeline stage."),
     flags: &["--dwdp-size", "--pp-size"],
@@ -125,7 +125,7 @@ pub static DWDP_NO_PP: Rule = Rule {
 };
 pub static DWDP_NO_TBO: Rule = Rule {
     code: "PAR015",
-    name: "dwdp-excludes-two-batch-overlap",
+    name: kebab!("dwdp-excludes-two-batch-overlap"),
     sglang: raises("parallel_hook.handle_dwdp", "DWDP's prefetch event protocol does not support"),
     explanation: expl!("Two-batch overlap interleaves micro-batches in a way DWDP's weight-prefetch events do not handle."),
     flags: &["--dwdp-size", "--enable-two-batch-overlap"],
@@ -134,7 +134,7 @@ pub static DWDP_NO_TBO: Rule = Rule {
 };
 pub static DWDP_NULL_MODE_WARNING: Rule = Rule {
     code: "PAR016",
-    name: "dwdp-slow-without-pd",
+    name: kebab!("dwdp-slow-without-pd"),
     sglang: warns("parallel_hook.handle_dwdp", "DWDP with --disaggregation-mode null: decode"),
     explanation: expl!("On a colocated server DWDP also runs decode steps, each of which fetches all remote expert weights again."),
     flags: &["--dwdp-size", "--disaggregation-mode"],
@@ -146,7 +146,7 @@ pub static DWDP_NULL_MODE_WARNING: Rule = Rule {
 
 pub static ATTN_DP_POSITIVE: Rule = Rule {
     code: "PAR020",
-    name: "attn-dp-size-must-be-positive",
+    name: kebab!("attn-dp-size-must-be-positive"),
     sglang: raises("parallel_hook.handle_data_parallelism", "--attn-dp-size must be positive (got {cfg.attn_dp_size})."),
     explanation: expl!("The attention data-parallel width is a count of groups; it must be at least 1."),
     flags: &["--attn-dp-size"],
@@ -155,7 +155,7 @@ pub static ATTN_DP_POSITIVE: Rule = Rule {
 };
 pub static DP_WITH_ATTN_DP: Rule = Rule {
     code: "PAR021",
-    name: "dp-replicas-exclude-attn-dp",
+    name: kebab!("dp-replicas-exclude-attn-dp"),
     sglang: raises("parallel_hook.handle_data_parallelism", "--dp-size {cfg.dp_size} with --attn-dp-size"),
     explanation: expl!("--dp-size now counts independent server replicas and --attn-dp-size counts attention-DP groups inside one TP group; SGLang does not support both at once."),
     flags: &["--dp-size", "--attn-dp-size"],
@@ -164,7 +164,7 @@ pub static DP_WITH_ATTN_DP: Rule = Rule {
 };
 pub static TP_DIVISIBLE_BY_ATTN_DP: Rule = Rule {
     code: "PAR022",
-    name: "tp-divisible-by-attn-dp",
+    name: kebab!("tp-divisible-by-attn-dp"),
     sglang: raises("parallel_hook.handle_data_parallelism", ""),
     explanation: expl!("With attention DP the TP group is split into --attn-dp-size equal groups, so --tp-size must be a multiple of it. SGLang fails with a bare assertion (empty message)."),
     flags: &["--tp-size", "--attn-dp-size"],
@@ -173,7 +173,7 @@ pub static TP_DIVISIBLE_BY_ATTN_DP: Rule = Rule {
 };
 pub static MM_DP_ENCODER_TP1_WARNING: Rule = Rule {
     code: "PAR023",
-    name: "mm-dp-encoder-with-tp1",
+    name: kebab!("mm-dp-encoder-with-tp1"),
     sglang: warns("parallel_hook.handle_data_parallelism", "--mm-enable-dp-encoder is enabled with TP=1,"),
     explanation: expl!("The data-parallel vision encoder spreads image work over the TP ranks; with one rank it only adds overhead."),
     flags: &["--mm-enable-dp-encoder", "--tp-size"],
@@ -182,7 +182,7 @@ pub static MM_DP_ENCODER_TP1_WARNING: Rule = Rule {
 };
 pub static DP_CHUNKED_PREFILL_WARNING: Rule = Rule {
     code: "PAR024",
-    name: "attn-dp-divides-chunked-prefill",
+    name: kebab!("attn-dp-divides-chunked-prefill"),
     sglang: warns("parallel_hook.handle_data_parallelism", "DP attention is enabled. chunked prefill"),
     explanation: expl!("Under attention DP each attention-DP group prefills its own share, so SGLang divides --chunked-prefill-size by --attn-dp-size."),
     flags: &["--attn-dp-size", "--chunked-prefill-size"],
@@ -191,7 +191,7 @@ pub static DP_CHUNKED_PREFILL_WARNING: Rule = Rule {
 };
 pub static DP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     code: "PAR025",
-    name: "dp-lm-head-needs-attn-dp",
+    name: kebab!("dp-lm-head-needs-attn-dp"),
     sglang: raises("overrides._dp_lm_head_validation", "--enable-dp-lm-head requires attention DP"),
     explanation: expl!("A data-parallel LM head only exists under attention DP. SGLang silently drops it when there is a single DP rank, but rejects it with DP replicas (--dp-size) and no attention DP."),
     flags: &["--enable-dp-lm-head", "--attn-dp-size", "--dp-size"],
@@ -200,7 +200,7 @@ pub static DP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
 };
 pub static TP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
     code: "PAR026",
-    name: "tp-lm-head-all-to-all-needs-attn-dp",
+    name: kebab!("tp-lm-head-all-to-all-needs-attn-dp"),
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all requires attention"),
     explanation: expl!("The TP LM-head all-to-all redistributes logits between attention-DP groups, so it needs --attn-dp-size > 1."),
     flags: &["--enable-tp-lm-head-all-to-all", "--attn-dp-size"],
@@ -209,7 +209,7 @@ pub static TP_LM_HEAD_NEEDS_ATTN_DP: Rule = Rule {
 };
 pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
     code: "PAR027",
-    name: "tp-lm-head-all-to-all-excludes-dp-lm-head",
+    name: kebab!("tp-lm-head-all-to-all-excludes-dp-lm-head"),
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all uses a TP-sharded"),
     explanation: expl!("One flag shards the LM head over TP, the other replicates it per DP group; only one layout can be loaded."),
     flags: &["--enable-tp-lm-head-all-to-all", "--enable-dp-lm-head"],
@@ -218,7 +218,7 @@ pub static TP_LM_HEAD_NO_DP_LM_HEAD: Rule = Rule {
 };
 pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
     code: "PAR028",
-    name: "tp-lm-head-all-to-all-needs-pure-dp",
+    name: kebab!("tp-lm-head-all-to-all-needs-pure-dp"),
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size"),
     explanation: expl!("The TP LM-head all-to-all is only implemented for pure attention DP, where every TP rank is its own attention-DP group."),
     flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--attn-dp-size"],
@@ -227,7 +227,7 @@ pub static TP_LM_HEAD_TP_EQ_ATTN_DP: Rule = Rule {
 };
 pub static TP_LM_HEAD_NO_CP: Rule = Rule {
     code: "PAR029",
-    name: "tp-lm-head-all-to-all-excludes-attn-cp",
+    name: kebab!("tp-lm-head-all-to-all-excludes-attn-cp"),
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires attn_cp_size"),
     explanation: expl!("The TP LM-head all-to-all is not implemented together with attention context parallelism."),
     flags: &["--enable-tp-lm-head-all-to-all", "--attn-cp-size"],
@@ -237,7 +237,7 @@ pub static TP_LM_HEAD_NO_CP: Rule = Rule {
 // 0.5.18's texts of the same checks: attention DP is --enable-dp-attention over --dp-size groups.
 pub static DP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
     code: "PAR101",
-    name: "dp-lm-head-needs-dp-attention",
+    name: kebab!("dp-lm-head-needs-dp-attention"),
     sglang: raises("overrides._dp_lm_head_validation", "Please enable dp attention when setting enable_dp_lm_head."),
     explanation: expl!("A data-parallel LM head only exists under DP attention. SGLang silently drops it when --dp-size is 1, but rejects it with --dp-size above 1 and no --enable-dp-attention."),
     flags: &["--enable-dp-lm-head", "--enable-dp-attention", "--dp-size"],
@@ -246,7 +246,7 @@ pub static DP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
 };
 pub static TP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
     code: "PAR102",
-    name: "tp-lm-head-all-to-all-needs-dp-attention",
+    name: kebab!("tp-lm-head-all-to-all-needs-dp-attention"),
     sglang: raises("overrides._dp_lm_head_validation", "Please enable dp attention when setting enable_tp_lm_head_all_to_all."),
     explanation: expl!("The TP LM-head all-to-all redistributes logits between DP-attention groups, so it needs --enable-dp-attention with --dp-size above 1."),
     flags: &["--enable-tp-lm-head-all-to-all", "--enable-dp-attention"],
@@ -255,7 +255,7 @@ pub static TP_LM_HEAD_NEEDS_DP_ATTENTION: Rule = Rule {
 };
 pub static TP_LM_HEAD_TP_EQ_DP: Rule = Rule {
     code: "PAR103",
-    name: "tp-lm-head-all-to-all-needs-dp-equal-tp",
+    name: kebab!("tp-lm-head-all-to-all-needs-dp-equal-tp"),
     sglang: raises("overrides._dp_lm_head_validation", "--enable-tp-lm-head-all-to-all currently requires tp_size == dp_size"),
     explanation: expl!("The TP LM-head all-to-all is only implemented for pure DP attention, where every TP rank is its own DP-attention group (--dp-size equal to --tp-size)."),
     flags: &["--enable-tp-lm-head-all-to-all", "--tp-size", "--dp-size"],
@@ -265,7 +265,7 @@ pub static TP_LM_HEAD_TP_EQ_DP: Rule = Rule {
 
 pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
     code: "PAR019",
-    name: "nccl-graph-register-explicit",
+    name: kebab!("nccl-graph-register-explicit"),
     sglang: warns("parallel_hook._disable_nccl_graph_buffer_registration", "NCCL_GRAPH_REGISTER={os.environ['NCCL_GRAPH_REGISTER']}"),
     explanation: expl!("SGLang turns NCCL graph buffer registration off for multi-rank CUDA graphs because replay can hang; an explicit NCCL_GRAPH_REGISTER keeps your value."),
     flags: &["--tp-size", "--disable-cuda-graph"],
@@ -277,7 +277,7 @@ pub static NCCL_GRAPH_REGISTER_WARNING: Rule = Rule {
 
 pub static CP_STRATEGY_REQUIRED: Rule = Rule {
     code: "PAR030",
-    name: "prefill-cp-needs-cp-strategy",
+    name: kebab!("prefill-cp-needs-cp-strategy"),
     sglang: raises("parallel_hook.handle_context_parallelism", "--cp-strategy must be set when --enable-prefill-cp"),
     explanation: expl!("Prefill context parallelism can split the sequence as zigzag or interleave; SGLang has no default and needs --cp-strategy."),
     flags: &["--enable-prefill-cp", "--cp-strategy"],
@@ -286,7 +286,7 @@ pub static CP_STRATEGY_REQUIRED: Rule = Rule {
 };
 pub static NEMOTRON_H_NO_ATTN_CP: Rule = Rule {
     code: "PAR091",
-    name: "nemotron-h-no-attn-cp",
+    name: kebab!("nemotron-h-no-attn-cp"),
     sglang: raises("parallel_hook._boundary_parallelism_overrides", "Nemotron-H does not support --attn-cp-size"),
     explanation: expl!("Nemotron-H models (hybrid Mamba / attention, model type nemotron_h) have no attention context parallelism in SGLang: --attn-cp-size must stay 1. Use tensor or data parallelism instead."),
     flags: &["--attn-cp-size"],
@@ -295,7 +295,7 @@ pub static NEMOTRON_H_NO_ATTN_CP: Rule = Rule {
 };
 pub static PREFILL_CP_HIP_V4_ONLY: Rule = Rule {
     code: "PAR093",
-    name: "prefill-cp-on-hip-deepseek-v4-only",
+    name: kebab!("prefill-cp-on-hip-deepseek-v4-only"),
     sglang: raises("parallel_hook.handle_context_parallelism", "Prefill CP on HIP is only supported for DeepseekV4ForCausalLM,"),
     explanation: expl!("On AMD GPUs (ROCm) SGLang runs prefill context parallelism for DeepSeek V4 only; other models cannot use --enable-prefill-cp there."),
     flags: &["--enable-prefill-cp"],
@@ -304,7 +304,7 @@ pub static PREFILL_CP_HIP_V4_ONLY: Rule = Rule {
 };
 pub static V32_PREFILL_CP_NO_ZIGZAG: Rule = Rule {
     code: "PAR094",
-    name: "deepseek-v32-prefill-cp-interleave-only",
+    name: kebab!("deepseek-v32-prefill-cp-interleave-only"),
     sglang: raises("parallel_hook.handle_context_parallelism", "DeepSeek V3.2 prefill CP does not support"),
     explanation: expl!("DeepSeek V3.2's sparse attention splits prefill across CP ranks interleaved only: use --cp-strategy interleave."),
     flags: &["--cp-strategy", "--enable-prefill-cp"],
@@ -313,7 +313,7 @@ pub static V32_PREFILL_CP_NO_ZIGZAG: Rule = Rule {
 };
 pub static MIMO_V2_PREFILL_CP_ZIGZAG_ONLY: Rule = Rule {
     code: "PAR095",
-    name: "mimo-v2-prefill-cp-zigzag-only",
+    name: kebab!("mimo-v2-prefill-cp-zigzag-only"),
     sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 prefill CP only supports --cp-strategy"),
     explanation: expl!("MiMo V2's hybrid sliding-window attention splits prefill across context-parallel ranks with the zigzag layout only: give --cp-strategy zigzag (the default is not zigzag)."),
     flags: &["--cp-strategy", "--enable-prefill-cp"],
@@ -322,7 +322,7 @@ pub static MIMO_V2_PREFILL_CP_ZIGZAG_ONLY: Rule = Rule {
 };
 pub static TP_DIV_ATTN_CP: Rule = Rule {
     code: "PAR031",
-    name: "tp-divisible-by-attn-cp",
+    name: kebab!("tp-divisible-by-attn-cp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by attn_cp_size"),
     explanation: expl!("With attention context parallelism --tp-size is the world size of the TP group, which is split into --attn-cp-size parts."),
     flags: &["--tp-size", "--attn-cp-size"],
@@ -331,7 +331,7 @@ pub static TP_DIV_ATTN_CP: Rule = Rule {
 };
 pub static TP_DIV_ATTN_DP_CP: Rule = Rule {
     code: "PAR032",
-    name: "tp-divisible-by-attn-dp-times-cp",
+    name: kebab!("tp-divisible-by-attn-dp-times-cp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by attn_dp_size"),
     explanation: expl!("The TP group is laid out as attention-DP groups times CP groups times attention TP, so --tp-size must be a multiple of --attn-dp-size x --attn-cp-size."),
     flags: &["--tp-size", "--attn-dp-size", "--attn-cp-size"],
@@ -340,7 +340,7 @@ pub static TP_DIV_ATTN_DP_CP: Rule = Rule {
 };
 pub static AITER_FUSION_CP: Rule = Rule {
     code: "PAR033",
-    name: "aiter-allreduce-fusion-excludes-cp",
+    name: kebab!("aiter-allreduce-fusion-excludes-cp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "Aiter allreduce fusion is not supported with context parallelism"),
     explanation: expl!("The AMD aiter all-reduce fusion assumes the plain TP all-reduce, which context parallelism replaces."),
     flags: &["--enable-aiter-allreduce-fusion", "--attn-cp-size"],
@@ -349,7 +349,7 @@ pub static AITER_FUSION_CP: Rule = Rule {
 };
 pub static TP_DIV_MOE_DP: Rule = Rule {
     code: "PAR034",
-    name: "tp-divisible-by-moe-dp",
+    name: kebab!("tp-divisible-by-moe-dp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by moe_dp_size"),
     explanation: expl!("MoE data parallelism splits the TP group into --moe-dp-size equal parts."),
     flags: &["--tp-size", "--moe-dp-size"],
@@ -358,7 +358,7 @@ pub static TP_DIV_MOE_DP: Rule = Rule {
 };
 pub static EP_MOE_DP_LE_TP: Rule = Rule {
     code: "PAR035",
-    name: "ep-times-moe-dp-within-tp",
+    name: kebab!("ep-times-moe-dp-within-tp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "ep_size * moe_dp_size must be less than or"),
     explanation: expl!("Expert parallelism and MoE data parallelism together partition the TP group, so their product cannot exceed --tp-size."),
     flags: &["--ep-size", "--moe-dp-size", "--tp-size"],
@@ -367,7 +367,7 @@ pub static EP_MOE_DP_LE_TP: Rule = Rule {
 };
 pub static PP_WITH_MOE_DP: Rule = Rule {
     code: "PAR036",
-    name: "moe-dp-excludes-pp",
+    name: kebab!("moe-dp-excludes-pp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "PP is not supported with context parallelism"),
     explanation: expl!("MoE data parallelism (used with context parallelism) is not implemented with pipeline parallelism."),
     flags: &["--moe-dp-size", "--pp-size"],
@@ -376,7 +376,7 @@ pub static PP_WITH_MOE_DP: Rule = Rule {
 };
 pub static EP_MOE_DP_EQ_TP: Rule = Rule {
     code: "PAR037",
-    name: "ep-times-moe-dp-equals-tp",
+    name: kebab!("ep-times-moe-dp-equals-tp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "ep_size * moe_dp_size must be equal to tp_size"),
     explanation: expl!("When expert parallelism is combined with MoE data parallelism, the two must exactly tile the TP group."),
     flags: &["--ep-size", "--moe-dp-size", "--tp-size"],
@@ -385,7 +385,7 @@ pub static EP_MOE_DP_EQ_TP: Rule = Rule {
 };
 pub static ATTN_CP_NE_MOE_DP: Rule = Rule {
     code: "PAR038",
-    name: "moe-dp-must-match-attn-cp",
+    name: kebab!("moe-dp-must-match-attn-cp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "attn_cp_size != moe_dp_size is only supported"),
     explanation: expl!("MoE data parallelism reuses the attention context-parallel groups, so --moe-dp-size must equal --attn-cp-size (or be 1)."),
     flags: &["--moe-dp-size", "--attn-cp-size"],
@@ -397,7 +397,7 @@ pub static ATTN_CP_NE_MOE_DP: Rule = Rule {
 
 pub static SHARED_EXPERTS_TP_DIVISOR: Rule = Rule {
     code: "PAR040",
-    name: "shared-experts-tp-divides-attn-tp",
+    name: kebab!("shared-experts-tp-divides-attn-tp"),
     sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size ({size}) must be"),
     explanation: expl!("Shared experts are sharded inside the attention TP group (TP size / attention DP / attention CP), so their TP width must divide it."),
     flags: &["--shared-experts-tp-size", "--tp-size", "--attn-dp-size"],
@@ -407,7 +407,7 @@ pub static SHARED_EXPERTS_TP_DIVISOR: Rule = Rule {
 
 pub static SHARED_EXPERTS_TP_KIMI_K3_ONLY: Rule = Rule {
     code: "PAR089",
-    name: "shared-experts-tp-kimi-k3-only",
+    name: kebab!("shared-experts-tp-kimi-k3-only"),
     sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported"),
     explanation: expl!("--shared-experts-tp-size shards the shared experts of Kimi-K3 (KimiK3ForConditionalGeneration) on their own TP width; no other model reads it, and SGLang refuses it for them. Leave it out."),
     flags: &["--shared-experts-tp-size"],
@@ -417,7 +417,7 @@ pub static SHARED_EXPERTS_TP_KIMI_K3_ONLY: Rule = Rule {
 
 pub static SHARED_EXPERTS_TP_NEEDS_A2A: Rule = Rule {
     code: "PAR090",
-    name: "shared-experts-tp-needs-ep-a2a",
+    name: kebab!("shared-experts-tp-needs-ep-a2a"),
     sglang: raises("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires an expert-parallel"),
     explanation: expl!("Kimi-K3's separate shared-experts TP width works with an expert-parallel all-to-all backend only (--moe-a2a-backend deepep, megamoe, mooncake, ascend_fuseep or mori)."),
     flags: &["--shared-experts-tp-size", "--moe-a2a-backend"],
@@ -429,7 +429,7 @@ pub static SHARED_EXPERTS_TP_NEEDS_A2A: Rule = Rule {
 
 pub static EPLB_RECORDER_WARNING: Rule = Rule {
     code: "PAR045",
-    name: "eplb-sets-recorder-mode",
+    name: kebab!("eplb-sets-recorder-mode"),
     sglang: warns("parallel_hook.handle_eplb_and_dispatch", "EPLB is enabled. The expert_distribution_recorder_mode"),
     explanation: expl!("EPLB needs expert usage statistics, so SGLang turns the expert distribution recorder on in 'stat' mode."),
     flags: &["--enable-eplb", "--expert-distribution-recorder-mode"],
@@ -438,7 +438,7 @@ pub static EPLB_RECORDER_WARNING: Rule = Rule {
 };
 pub static EP_DISPATCH_NEEDS_A2A: Rule = Rule {
     code: "PAR046",
-    name: "rank-dependent-dispatch-needs-a2a",
+    name: kebab!("rank-dependent-dispatch-needs-a2a"),
     // named up to its first placeholder: 0.5.18 reads `self.ep_dispatch_algorithm`
     sglang: raises("parallel_hook.handle_eplb_and_dispatch", "--ep-dispatch-algorithm "),
     explanation: expl!("Without an all-to-all backend every EP rank computes the MoE for the same tokens and sums the results, so all ranks must pick the same expert replica; 'static' and 'lp' pick per rank."),
@@ -448,7 +448,7 @@ pub static EP_DISPATCH_NEEDS_A2A: Rule = Rule {
 };
 pub static EPLB_NEEDS_EP: Rule = Rule {
     code: "PAR047",
-    name: "eplb-needs-expert-parallelism",
+    name: kebab!("eplb-needs-expert-parallelism"),
     sglang: raises("parallel_hook.handle_eplb_and_dispatch", ""),
     explanation: expl!("EPLB balances experts across expert-parallel ranks; with an EP size of 1 there is nothing to balance. SGLang fails with a bare assertion (empty message)."),
     flags: &["--enable-eplb", "--ep-size"],
@@ -460,7 +460,7 @@ pub static EPLB_NEEDS_EP: Rule = Rule {
 
 pub static EEP_EPLB_ALGORITHM: Rule = Rule {
     code: "PAR050",
-    name: "elastic-ep-eplb-algorithm",
+    name: kebab!("elastic-ep-eplb-algorithm"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP requires eplb_algorithm to be"),
     explanation: expl!("With Elastic EP, EPLB must use an elasticity-aware algorithm that copes with ranks joining and leaving."),
     flags: &["--elastic-ep-backend", "--enable-eplb", "--eplb-algorithm"],
@@ -469,7 +469,7 @@ pub static EEP_EPLB_ALGORITHM: Rule = Rule {
 };
 pub static EEP_PP: Rule = Rule {
     code: "PAR051",
-    name: "elastic-ep-excludes-pp",
+    name: kebab!("elastic-ep-excludes-pp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "PP size should be set to 1 under elastic"),
     explanation: expl!("Elastic EP is only implemented for a single pipeline stage."),
     flags: &["--elastic-ep-backend", "--pp-size"],
@@ -478,7 +478,7 @@ pub static EEP_PP: Rule = Rule {
 };
 pub static EEP_JOIN_NEEDS_BACKEND: Rule = Rule {
     code: "PAR052",
-    name: "elastic-join-needs-backend",
+    name: kebab!("elastic-join-needs-backend"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-join-mode requires --elastic-ep-backend"),
     explanation: expl!("Joining an Elastic EP deployment goes through the elastic EP backend, which must be named."),
     flags: &["--elastic-ep-join-mode", "--elastic-ep-backend"],
@@ -487,7 +487,7 @@ pub static EEP_JOIN_NEEDS_BACKEND: Rule = Rule {
 };
 pub static EEP_SCALE_NODE_RANK: Rule = Rule {
     code: "PAR053",
-    name: "elastic-scale-joiner-node-rank-1",
+    name: kebab!("elastic-scale-joiner-node-rank-1"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires one joining"),
     explanation: expl!("A scale-up joiner is launched as the second node of its own group, so SGLang requires --node-rank 1."),
     flags: &["--elastic-ep-join-mode", "--node-rank"],
@@ -496,7 +496,7 @@ pub static EEP_SCALE_NODE_RANK: Rule = Rule {
 };
 pub static EEP_SCALE_OFFSET: Rule = Rule {
     code: "PAR054",
-    name: "elastic-scale-needs-rank-offset",
+    name: kebab!("elastic-scale-needs-rank-offset"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale joiners require --elastic-ep-join-rank-offset"),
     explanation: expl!("A scale-up joiner must be told where its ranks start: the current EP size of the deployment it joins."),
     flags: &["--elastic-ep-join-mode", "--elastic-ep-join-rank-offset"],
@@ -505,7 +505,7 @@ pub static EEP_SCALE_OFFSET: Rule = Rule {
 };
 pub static EEP_OFFSET_ONLY_SCALE: Rule = Rule {
     code: "PAR055",
-    name: "elastic-rank-offset-only-for-scale",
+    name: kebab!("elastic-rank-offset-only-for-scale"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-join-rank-offset is only valid"),
     explanation: expl!("The join rank offset only means something for a scale-up joiner."),
     flags: &["--elastic-ep-join-rank-offset", "--elastic-ep-join-mode"],
@@ -514,7 +514,7 @@ pub static EEP_OFFSET_ONLY_SCALE: Rule = Rule {
 };
 pub static EEP_MAX_NEEDS_BACKEND: Rule = Rule {
     code: "PAR056",
-    name: "max-ep-size-needs-elastic-backend",
+    name: kebab!("max-ep-size-needs-elastic-backend"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--max-ep-size requires --elastic-ep-backend"),
     explanation: expl!("A maximum EP size only matters for an Elastic EP deployment that can grow."),
     flags: &["--max-ep-size", "--elastic-ep-backend"],
@@ -523,7 +523,7 @@ pub static EEP_MAX_NEEDS_BACKEND: Rule = Rule {
 };
 pub static EEP_MAX_POSITIVE: Rule = Rule {
     code: "PAR057",
-    name: "max-ep-size-positive",
+    name: kebab!("max-ep-size-positive"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--max-ep-size must be a positive integer."),
     explanation: expl!("The largest EP size an Elastic EP deployment may grow to must be at least 1."),
     flags: &["--max-ep-size"],
@@ -532,7 +532,7 @@ pub static EEP_MAX_POSITIVE: Rule = Rule {
 };
 pub static EEP_INITIAL_NEEDS_SCALING: Rule = Rule {
     code: "PAR058",
-    name: "elastic-initial-size-needs-scaling",
+    name: kebab!("elastic-initial-size-needs-scaling"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-initial-size is only valid for"),
     explanation: expl!("The initial EP size only matters when the deployment can scale up: an elastic backend and --max-ep-size above --tp-size."),
     flags: &["--elastic-ep-initial-size", "--max-ep-size"],
@@ -541,7 +541,7 @@ pub static EEP_INITIAL_NEEDS_SCALING: Rule = Rule {
 };
 pub static EEP_TOPOLOGY: Rule = Rule {
     code: "PAR059",
-    name: "elastic-attention-topology",
+    name: kebab!("elastic-attention-topology"),
     sglang: Sglang::Reraised {
         site: site("parallel_hook.handle_elastic_ep", "Invalid attention topology: tp_size={cfg.tp_size},"),
         by: site("parallel_hook.handle_elastic_ep", "{str(exc)}"),
@@ -553,7 +553,7 @@ pub static EEP_TOPOLOGY: Rule = Rule {
 };
 pub static EEP_REPLICA_DIVISIBLE: Rule = Rule {
     code: "PAR060",
-    name: "elastic-ep-size-divisible-by-replica",
+    name: kebab!("elastic-ep-size-divisible-by-replica"),
     sglang: Sglang::Reraised {
         site: site("elastic_ep.topology.physical_ep_size_to_dp_size", "EP size {ep_size} must be divisible"),
         by: site("parallel_hook.handle_elastic_ep", "{str(exc)}"),
@@ -565,7 +565,7 @@ pub static EEP_REPLICA_DIVISIBLE: Rule = Rule {
 };
 pub static EEP_MOE_DENSE_TP: Rule = Rule {
     code: "PAR061",
-    name: "elastic-scale-attn-tp-needs-dense-tp-1",
+    name: kebab!("elastic-scale-attn-tp-needs-dense-tp-1"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up with attention TP greater"),
     explanation: expl!("When attention is tensor-parallel, dense MLP layers must not be TP-sharded for a joining group to fit in."),
     flags: &["--moe-dense-tp-size"],
@@ -574,7 +574,7 @@ pub static EEP_MOE_DENSE_TP: Rule = Rule {
 };
 pub static EEP_TIMEOUT: Rule = Rule {
     code: "PAR062",
-    name: "elastic-scale-timeout-positive",
+    name: kebab!("elastic-scale-timeout-positive"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-scale-timeout must be greater"),
     explanation: expl!("Scale-up waits for joiners at most this long; zero or negative makes no sense."),
     flags: &["--elastic-ep-scale-timeout"],
@@ -583,7 +583,7 @@ pub static EEP_TIMEOUT: Rule = Rule {
 };
 pub static EEP_TOKENIZER_WORKERS: Rule = Rule {
     code: "PAR063",
-    name: "elastic-scale-single-tokenizer",
+    name: kebab!("elastic-scale-single-tokenizer"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up currently requires"),
     explanation: expl!("Runtime scale-up is only implemented with a single tokenizer worker."),
     flags: &["--tokenizer-worker-num"],
@@ -592,7 +592,7 @@ pub static EEP_TOKENIZER_WORKERS: Rule = Rule {
 };
 pub static EEP_RAY: Rule = Rule {
     code: "PAR064",
-    name: "elastic-scale-excludes-ray",
+    name: kebab!("elastic-scale-excludes-ray"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support --use-ray."),
     explanation: expl!("Runtime scale-up is not implemented for Ray-launched servers."),
     flags: &["--use-ray"],
@@ -601,7 +601,7 @@ pub static EEP_RAY: Rule = Rule {
 };
 pub static EEP_BACKUP: Rule = Rule {
     code: "PAR065",
-    name: "elastic-scale-excludes-expert-backup",
+    name: kebab!("elastic-scale-excludes-expert-backup"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up does not support --enable-elastic-expert-backup."),
     explanation: expl!("Expert backup and runtime scale-up are separate Elastic EP modes that cannot be combined."),
     flags: &["--enable-elastic-expert-backup"],
@@ -610,7 +610,7 @@ pub static EEP_BACKUP: Rule = Rule {
 };
 pub static EEP_JOINER_INITIAL: Rule = Rule {
     code: "PAR066",
-    name: "elastic-joiner-needs-initial-size",
+    name: kebab!("elastic-joiner-needs-initial-size"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale joiners require --elastic-ep-initial-size"),
     explanation: expl!("A joiner must know the EP size the primary deployment started with."),
     flags: &["--elastic-ep-initial-size"],
@@ -619,7 +619,7 @@ pub static EEP_JOINER_INITIAL: Rule = Rule {
 };
 pub static EEP_INITIAL_LE_OFFSET: Rule = Rule {
     code: "PAR067",
-    name: "elastic-initial-size-within-current",
+    name: kebab!("elastic-initial-size-within-current"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-initial-size cannot exceed the"),
     explanation: expl!("The deployment's launch-time EP size cannot be larger than its current size (the join offset)."),
     flags: &["--elastic-ep-initial-size", "--elastic-ep-join-rank-offset"],
@@ -628,7 +628,7 @@ pub static EEP_INITIAL_LE_OFFSET: Rule = Rule {
 };
 pub static EEP_JOIN_TARGET: Rule = Rule {
     code: "PAR068",
-    name: "elastic-join-exceeds-max-ep",
+    name: kebab!("elastic-join-exceeds-max-ep"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP joining group exceeds --max-ep-size"),
     explanation: expl!("The joining group's ranks (offset + TP size) must fit inside --max-ep-size."),
     flags: &["--max-ep-size", "--elastic-ep-join-rank-offset", "--tp-size"],
@@ -637,7 +637,7 @@ pub static EEP_JOIN_TARGET: Rule = Rule {
 };
 pub static EEP_SINGLE_RANK_DENSE: Rule = Rule {
     code: "PAR069",
-    name: "elastic-single-rank-joiner-dense-tp-1",
+    name: kebab!("elastic-single-rank-joiner-dense-tp-1"),
     sglang: raises("parallel_hook.handle_elastic_ep", "A single-rank Elastic EP joining group requires"),
     explanation: expl!("A one-rank joiner cannot hold TP-sharded dense layers."),
     flags: &["--moe-dense-tp-size"],
@@ -646,7 +646,7 @@ pub static EEP_SINGLE_RANK_DENSE: Rule = Rule {
 };
 pub static EEP_PRIMARY_INITIAL: Rule = Rule {
     code: "PAR070",
-    name: "elastic-primary-initial-size-is-tp",
+    name: kebab!("elastic-primary-initial-size-is-tp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "The primary --elastic-ep-initial-size must"),
     explanation: expl!("On the primary deployment the initial EP size is its own TP size; leave --elastic-ep-initial-size unset or equal to --tp-size."),
     flags: &["--elastic-ep-initial-size", "--tp-size"],
@@ -655,7 +655,7 @@ pub static EEP_PRIMARY_INITIAL: Rule = Rule {
 };
 pub static EEP_INITIAL_POSITIVE: Rule = Rule {
     code: "PAR071",
-    name: "elastic-initial-size-positive",
+    name: kebab!("elastic-initial-size-positive"),
     sglang: raises("parallel_hook.handle_elastic_ep", ""),
     explanation: expl!("The initial EP size must be positive. SGLang fails with a bare assertion (empty message)."),
     flags: &["--elastic-ep-initial-size"],
@@ -664,7 +664,7 @@ pub static EEP_INITIAL_POSITIVE: Rule = Rule {
 };
 pub static EEP_ROUND_ROBIN: Rule = Rule {
     code: "PAR072",
-    name: "elastic-scale-needs-round-robin",
+    name: kebab!("elastic-scale-needs-round-robin"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --load-balance-method"),
     explanation: expl!("Load-aware DP balancing needs per-rank load snapshots that do not survive a scale-up; on a prefill server the default is follow_bootstrap_room."),
     flags: &["--load-balance-method"],
@@ -673,7 +673,7 @@ pub static EEP_ROUND_ROBIN: Rule = Rule {
 };
 pub static EEP_MOONCAKE: Rule = Rule {
     code: "PAR073",
-    name: "elastic-scale-needs-mooncake",
+    name: kebab!("elastic-scale-needs-mooncake"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires --elastic-ep-backend"),
     explanation: expl!("Only the Mooncake elastic backend implements runtime scale-up."),
     flags: &["--elastic-ep-backend"],
@@ -682,7 +682,7 @@ pub static EEP_MOONCAKE: Rule = Rule {
 };
 pub static EEP_DCP: Rule = Rule {
     code: "PAR074",
-    name: "elastic-scale-dcp-divides-attn-tp",
+    name: kebab!("elastic-scale-dcp-divides-attn-tp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --dcp-size to"),
     explanation: expl!("Decode context parallelism runs inside the attention TP group, which stays fixed while EP scales."),
     flags: &["--dcp-size"],
@@ -692,7 +692,7 @@ pub static EEP_DCP: Rule = Rule {
 
 pub static EEP_DECODE_GRAPH: Rule = Rule {
     code: "PAR075",
-    name: "elastic-scale-decode-graph-full-or-disabled",
+    name: kebab!("elastic-scale-decode-graph-full-or-disabled"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up supports decode"),
     explanation: expl!("Decode CUDA graphs are recaptured after a scale-up; only full graphs (or none) support that."),
     flags: &["--cuda-graph-backend-decode"],
@@ -701,7 +701,7 @@ pub static EEP_DECODE_GRAPH: Rule = Rule {
 };
 pub static EEP_PREFILL_GRAPH: Rule = Rule {
     code: "PAR076",
-    name: "elastic-scale-prefill-graph-disabled",
+    name: kebab!("elastic-scale-prefill-graph-disabled"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires prefill"),
     explanation: expl!("Prefill CUDA graphs are not recaptured after a scale-up, so they must be off (--cuda-graph-backend-prefill disabled)."),
     flags: &["--cuda-graph-backend-prefill"],
@@ -710,7 +710,7 @@ pub static EEP_PREFILL_GRAPH: Rule = Rule {
 };
 pub static EEP_GRAPH_CUDA: Rule = Rule {
     code: "PAR077",
-    name: "elastic-graph-recapture-needs-cuda",
+    name: kebab!("elastic-graph-recapture-needs-cuda"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture requires"),
     explanation: expl!("With the full decode CUDA graph, scale-up recaptures graphs, which needs a CUDA device."),
     flags: &["--device", "--cuda-graph-backend-decode"],
@@ -719,7 +719,7 @@ pub static EEP_GRAPH_CUDA: Rule = Rule {
 };
 pub static EEP_GRAPH_SPEC: Rule = Rule {
     code: "PAR078",
-    name: "elastic-graph-recapture-excludes-speculative",
+    name: kebab!("elastic-graph-recapture-excludes-speculative"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support speculative"),
     explanation: expl!("Decode graph recapture after a scale-up is not implemented for speculative decoding; disable the decode CUDA graph or speculation."),
     flags: &["--speculative-algorithm", "--cuda-graph-backend-decode"],
@@ -728,7 +728,7 @@ pub static EEP_GRAPH_SPEC: Rule = Rule {
 };
 pub static EEP_GRAPH_EMBEDDING: Rule = Rule {
     code: "PAR079",
-    name: "elastic-graph-recapture-excludes-embedding",
+    name: kebab!("elastic-graph-recapture-excludes-embedding"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support embedding"),
     explanation: expl!("Decode graph recapture after a scale-up is not implemented for embedding models."),
     flags: &["--is-embedding", "--cuda-graph-backend-decode"],
@@ -737,7 +737,7 @@ pub static EEP_GRAPH_EMBEDDING: Rule = Rule {
 };
 pub static EEP_GRAPH_DLLM: Rule = Rule {
     code: "PAR080",
-    name: "elastic-graph-recapture-excludes-dllm",
+    name: kebab!("elastic-graph-recapture-excludes-dllm"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support diffusion"),
     explanation: expl!("Decode graph recapture after a scale-up is not implemented for diffusion language models."),
     flags: &["--dllm-algorithm", "--cuda-graph-backend-decode"],
@@ -746,7 +746,7 @@ pub static EEP_GRAPH_DLLM: Rule = Rule {
 };
 pub static EEP_GRAPH_ENCODER: Rule = Rule {
     code: "PAR081",
-    name: "elastic-graph-recapture-excludes-encoder-only",
+    name: kebab!("elastic-graph-recapture-excludes-encoder-only"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support encoder-only"),
     explanation: expl!("Decode graph recapture after a scale-up is not implemented for encoder-only servers."),
     flags: &["--encoder-only", "--cuda-graph-backend-decode"],
@@ -755,7 +755,7 @@ pub static EEP_GRAPH_ENCODER: Rule = Rule {
 };
 pub static EEP_GRAPH_HOOKS: Rule = Rule {
     code: "PAR082",
-    name: "elastic-graph-recapture-excludes-forward-hooks",
+    name: kebab!("elastic-graph-recapture-excludes-forward-hooks"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support forward"),
     explanation: expl!("Decode graph recapture after a scale-up is not implemented with forward hooks installed."),
     flags: &["--forward-hooks", "--cuda-graph-backend-decode"],
@@ -764,7 +764,7 @@ pub static EEP_GRAPH_HOOKS: Rule = Rule {
 };
 pub static EEP_GRAPH_PDMUX: Rule = Rule {
     code: "PAR083",
-    name: "elastic-graph-recapture-excludes-pdmux",
+    name: kebab!("elastic-graph-recapture-excludes-pdmux"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP CUDA graph recapture does not support PDMux."),
     explanation: expl!("Decode graph recapture after a scale-up is not implemented with PD multiplexing."),
     flags: &["--enable-pdmux", "--cuda-graph-backend-decode"],
@@ -773,7 +773,7 @@ pub static EEP_GRAPH_PDMUX: Rule = Rule {
 };
 pub static EEP_ATTN_DP: Rule = Rule {
     code: "PAR084",
-    name: "elastic-scale-needs-attn-dp",
+    name: kebab!("elastic-scale-needs-attn-dp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires attention DP"),
     explanation: expl!("Runtime scale-up adds attention-DP groups; without attention DP the collectives after a scale-up would be wrong."),
     flags: &["--attn-dp-size"],
@@ -782,7 +782,7 @@ pub static EEP_ATTN_DP: Rule = Rule {
 };
 pub static EEP_DP_LM_HEAD: Rule = Rule {
     code: "PAR085",
-    name: "elastic-scale-needs-dp-lm-head",
+    name: kebab!("elastic-scale-needs-dp-lm-head"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --enable-dp-lm-head"),
     explanation: expl!("With a DP LM head each attention-DP group computes its own logits, so joiners of a different TP size still fit."),
     flags: &["--enable-dp-lm-head"],
@@ -791,7 +791,7 @@ pub static EEP_DP_LM_HEAD: Rule = Rule {
 };
 pub static EEP_ATTN_CP: Rule = Rule {
     code: "PAR086",
-    name: "elastic-scale-excludes-attn-cp",
+    name: kebab!("elastic-scale-excludes-attn-cp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --attn-cp-size"),
     explanation: expl!("Runtime scale-up is not implemented with attention context parallelism."),
     flags: &["--attn-cp-size"],
@@ -800,7 +800,7 @@ pub static EEP_ATTN_CP: Rule = Rule {
 };
 pub static EEP_EP_EQ_TP: Rule = Rule {
     code: "PAR087",
-    name: "elastic-scale-ep-equals-tp",
+    name: kebab!("elastic-scale-ep-equals-tp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires ep_size == tp_size"),
     explanation: expl!("Every launch-time rank must be an expert-parallel rank; all-to-all MoE backends set --ep-size to --tp-size by themselves."),
     flags: &["--ep-size", "--tp-size"],
@@ -809,7 +809,7 @@ pub static EEP_EP_EQ_TP: Rule = Rule {
 };
 pub static EEP_NIXL: Rule = Rule {
     code: "PAR088",
-    name: "elastic-scale-needs-nixl-a2a",
+    name: kebab!("elastic-scale-needs-nixl-a2a"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --moe-a2a-backend"),
     explanation: expl!("Only the NIXL MoE all-to-all backend supports ranks joining at run time."),
     flags: &["--moe-a2a-backend"],
@@ -822,7 +822,7 @@ pub static EEP_NIXL: Rule = Rule {
 
 pub static EEP_REJOIN_CONFLICT: Rule = Rule {
     code: "PAR096",
-    name: "elastic-rejoin-conflicts-with-join-mode",
+    name: kebab!("elastic-rejoin-conflicts-with-join-mode"),
     sglang: raises("parallel_hook.handle_elastic_ep", "--elastic-ep-rejoin (deprecated) conflicts with"),
     explanation: expl!("--elastic-ep-rejoin is the old spelling of --elastic-ep-join-mode recover; with another join mode the two say different things."),
     flags: &["--elastic-ep-rejoin", "--elastic-ep-join-mode"],
@@ -831,7 +831,7 @@ pub static EEP_REJOIN_CONFLICT: Rule = Rule {
 };
 pub static EEP_REJOIN_DEPRECATED: Rule = Rule {
     code: "PAR097",
-    name: "elastic-rejoin-deprecated",
+    name: kebab!("elastic-rejoin-deprecated"),
     sglang: warns("parallel_hook.handle_elastic_ep", "--elastic-ep-rejoin is deprecated"),
     explanation: expl!("--elastic-ep-rejoin still works but is deprecated: SGLang reads it as --elastic-ep-join-mode recover."),
     flags: &["--elastic-ep-rejoin"],
@@ -840,7 +840,7 @@ pub static EEP_REJOIN_DEPRECATED: Rule = Rule {
 };
 pub static EEP_GRAPHS_DISABLED: Rule = Rule {
     code: "PAR098",
-    name: "elastic-scale-cuda-graphs-disabled",
+    name: kebab!("elastic-scale-cuda-graphs-disabled"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP runtime scale-up requires decode and prefill"),
     explanation: expl!("In this release CUDA graphs are not recaptured after a scale-up, so both the decode and the prefill graphs must be off (--disable-cuda-graph)."),
     flags: &["--disable-cuda-graph", "--max-ep-size"],
@@ -849,7 +849,7 @@ pub static EEP_GRAPHS_DISABLED: Rule = Rule {
 };
 pub static EEP_ENABLE_DP_ATTENTION: Rule = Rule {
     code: "PAR099",
-    name: "elastic-scale-needs-dp-attention",
+    name: kebab!("elastic-scale-needs-dp-attention"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires --enable-dp-attention"),
     explanation: expl!("Runtime scale-up adds attention-DP groups; without DP attention (--enable-dp-attention with --dp-size above 1) the collectives after a scale-up would be wrong."),
     flags: &["--enable-dp-attention", "--dp-size"],
@@ -858,7 +858,7 @@ pub static EEP_ENABLE_DP_ATTENTION: Rule = Rule {
 };
 pub static EEP_DP_EQ_TP: Rule = Rule {
     code: "PAR100",
-    name: "elastic-scale-dp-equals-tp",
+    name: kebab!("elastic-scale-dp-equals-tp"),
     sglang: raises("parallel_hook.handle_elastic_ep", "Elastic EP scale-up requires dp_size == tp_size"),
     explanation: expl!("Every launch-time rank must be its own attention-DP group, so --dp-size must equal --tp-size."),
     flags: &["--dp-size", "--tp-size"],
@@ -872,7 +872,7 @@ pub static EEP_DP_EQ_TP: Rule = Rule {
 
 pub static DCP_0518_SIZE_POSITIVE: Rule = Rule {
     code: "PAR104",
-    name: "dcp-size-at-least-1",
+    name: kebab!("dcp-size-at-least-1"),
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "Decode context parallel size (--dcp-size"),
     explanation: expl!("The decode context-parallel width counts GPUs that split each request's KV cache during decode; it must be at least 1 (1 turns DCP off)."),
     flags: &["--dcp-size"],
@@ -881,7 +881,7 @@ pub static DCP_0518_SIZE_POSITIVE: Rule = Rule {
 };
 pub static DCP_0518_COMM_NEEDS_DCP: Rule = Rule {
     code: "PAR105",
-    name: "dcp-a2a-backend-needs-dcp",
+    name: kebab!("dcp-a2a-backend-needs-dcp"),
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-comm-backend {self.dcp_comm_backend} only affects"),
     explanation: expl!("The a2a and fi_a2a backends only change how decode context parallelism reduces attention; without --dcp-size above 1 there is nothing for them to do."),
     flags: &["--dcp-comm-backend", "--dcp-size"],
@@ -890,7 +890,7 @@ pub static DCP_0518_COMM_NEEDS_DCP: Rule = Rule {
 };
 pub static DCP_0518_FI_A2A_NEEDS_CUDA: Rule = Rule {
     code: "PAR106",
-    name: "dcp-fi-a2a-needs-cuda",
+    name: kebab!("dcp-fi-a2a-needs-cuda"),
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-comm-backend fi_a2a delegates the exchange"),
     explanation: expl!("fi_a2a runs FlashInfer's MNNVL all-to-all kernel, which needs an NVIDIA CUDA GPU (SM90+ with MNNVL fabric memory); use a2a or ag_rs elsewhere."),
     flags: &["--dcp-comm-backend"],
@@ -899,7 +899,7 @@ pub static DCP_0518_FI_A2A_NEEDS_CUDA: Rule = Rule {
 };
 pub static DCP_0518_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
     code: "PAR107",
-    name: "dcp-replicate-q-proj-needs-dcp",
+    name: kebab!("dcp-replicate-q-proj-needs-dcp"),
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-replicate-q-proj requires --dcp-size > 1."),
     explanation: expl!("Replicating the Q projection only saves the DCP all-gather; without decode context parallelism there is none."),
     flags: &["--dcp-replicate-q-proj", "--dcp-size"],
@@ -908,7 +908,7 @@ pub static DCP_0518_REPLICATE_Q_NEEDS_DCP: Rule = Rule {
 };
 pub static DCP_0518_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
     code: "PAR108",
-    name: "dcp-replicate-q-proj-needs-a2a",
+    name: kebab!("dcp-replicate-q-proj-needs-a2a"),
     sglang: raises("server_args.ServerArgs._handle_dcp_validation", "--dcp-replicate-q-proj only applies to the a2a/fi_a2a"),
     explanation: expl!("Replicating the Q projection removes the head-dim all-gather of the a2a/fi_a2a DCP backends; the default ag_rs backend has no such step."),
     flags: &["--dcp-replicate-q-proj", "--dcp-comm-backend"],
@@ -920,7 +920,7 @@ pub static DCP_0518_REPLICATE_Q_NEEDS_A2A: Rule = Rule {
 
 pub static BALANCEDNESS_ENV_REMOVED: Rule = Rule {
     code: "PAR109",
-    name: "eplb-balancedness-env-removed",
+    name: kebab!("eplb-balancedness-env-removed"),
     sglang: raises("parallel_hook.handle_expert_distribution_metrics", "SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC is no longer supported."),
     explanation: expl!("The environment variable was replaced by --expert-balancedness-report-mode; SGLang 0.5.18 refuses to start while it is set (to any value)."),
     flags: &[],
@@ -929,7 +929,7 @@ pub static BALANCEDNESS_ENV_REMOVED: Rule = Rule {
 };
 pub static MIMO_V2_CP_V2_ZIGZAG_ONLY: Rule = Rule {
     code: "PAR110",
-    name: "mimo-v2-cp-v2-zigzag-only",
+    name: kebab!("mimo-v2-cp-v2-zigzag-only"),
     sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports --cp-strategy zigzag."),
     explanation: expl!("MiMo V2 turns on context parallelism v2 by default (unless SGLANG_ENABLE_CP_V2 says otherwise), which splits prefill with the zigzag layout only."),
     flags: &["--cp-strategy", "--enable-prefill-cp"],
@@ -938,7 +938,7 @@ pub static MIMO_V2_CP_V2_ZIGZAG_ONLY: Rule = Rule {
 };
 pub static MIMO_V2_CP_V2_TEXT_ONLY: Rule = Rule {
     code: "PAR111",
-    name: "mimo-v2-cp-v2-text-only",
+    name: kebab!("mimo-v2-cp-v2-text-only"),
     sglang: raises("parallel_hook.handle_context_parallelism", "MiMo V2 CP-v2 only supports text inference;"),
     explanation: expl!("Context parallelism v2 for MiMo V2 serves text only: a multimodal MiMo V2 needs --language-only."),
     flags: &["--enable-prefill-cp", "--language-only"],
@@ -947,7 +947,7 @@ pub static MIMO_V2_CP_V2_TEXT_ONLY: Rule = Rule {
 };
 pub static LEGACY_CP_FLAGS_EXCLUSIVE: Rule = Rule {
     code: "PAR112",
-    name: "legacy-prefill-cp-flags-exclusive",
+    name: kebab!("legacy-prefill-cp-flags-exclusive"),
     sglang: raises("parallel_hook.handle_context_parallelism", "--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel"),
     explanation: expl!("The two deprecated prefill-CP switches pick different CP implementations (NSA models, or MLA/MHA models); give one of them, or --enable-prefill-cp with --cp-strategy."),
     flags: &["--enable-prefill-context-parallel", "--enable-nsa-prefill-context-parallel"],
@@ -956,7 +956,7 @@ pub static LEGACY_CP_FLAGS_EXCLUSIVE: Rule = Rule {
 };
 pub static TP_DIV_DP_CP: Rule = Rule {
     code: "PAR113",
-    name: "tp-divisible-by-dp-times-cp",
+    name: kebab!("tp-divisible-by-dp-times-cp"),
     sglang: raises("parallel_hook.handle_context_parallelism", "tp_size must be divisible by dp_size * attn_cp_size"),
     explanation: expl!("The TP group is laid out as DP groups times CP groups times attention TP, so --tp-size must be a multiple of --dp-size x --attn-cp-size."),
     flags: &["--tp-size", "--dp-size", "--attn-cp-size"],

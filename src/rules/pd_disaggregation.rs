@@ -15,7 +15,7 @@ use crate::rules::{raises, site, warns, Args, Step};
 
 pub static HOST_RECEIVE_RANGE: Rule = Rule {
     code: "PD001",
-    name: "decode-host-receive-threshold-range",
+    name: kebab!("decode-host-receive-threshold-range"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-host-receive-threshold"),
     explanation: expl!("The threshold is a fraction of the decode KV pool; 1 (the default) turns host-side receive buffering off."),
     flags: &["--disaggregation-decode-host-receive-threshold"],
@@ -24,7 +24,7 @@ pub static HOST_RECEIVE_RANGE: Rule = Rule {
 };
 pub static HOST_RECEIVE_FEATURES: Rule = Rule {
     code: "PD002",
-    name: "decode-host-receive-excludes-hisparse-role-switch",
+    name: kebab!("decode-host-receive-excludes-hisparse-role-switch"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Decode host receive does not yet support"),
     explanation: expl!("Buffering received KV in host memory (threshold below 1) is not implemented together with HiSparse or runtime PD role switching."),
     flags: &["--disaggregation-decode-host-receive-threshold", "--enable-hisparse", "--enable-pd-role-switch"],
@@ -33,7 +33,7 @@ pub static HOST_RECEIVE_FEATURES: Rule = Rule {
 };
 pub static HOST_RECEIVE_NEEDS_HOST_POOL: Rule = Rule {
     code: "PD003",
-    name: "decode-host-receive-needs-host-pool",
+    name: kebab!("decode-host-receive-needs-host-pool"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Decode host KV buffering requires host_pool"),
     explanation: expl!("Host-side KV buffering on the decode server shares the host KV pool, so retracted requests must also be backed up there (host_pool), not as CPU tensors."),
     flags: &["--disaggregation-decode-host-receive-threshold", "--disaggregation-decode-retraction-backup"],
@@ -42,7 +42,7 @@ pub static HOST_RECEIVE_NEEDS_HOST_POOL: Rule = Rule {
 };
 pub static DECODE_RADIX_HISPARSE: Rule = Rule {
     code: "PD005",
-    name: "decode-radix-cache-excludes-hisparse",
+    name: kebab!("decode-radix-cache-excludes-hisparse"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with --enable-hisparse"),
     explanation: expl!("The experimental decode-side radix cache cannot be combined with HiSparse attention's KV management."),
     flags: &["--disaggregation-decode-enable-radix-cache", "--enable-hisparse"],
@@ -51,7 +51,7 @@ pub static DECODE_RADIX_HISPARSE: Rule = Rule {
 };
 pub static DECODE_RADIX_FAKE: Rule = Rule {
     code: "PD006",
-    name: "decode-radix-cache-excludes-fake-transfer",
+    name: kebab!("decode-radix-cache-excludes-fake-transfer"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with --disaggregation-transfer-backend"),
     explanation: expl!("The fake transfer backend moves no KV, so there is nothing for a decode radix cache to reuse."),
     flags: &["--disaggregation-decode-enable-radix-cache", "--disaggregation-transfer-backend"],
@@ -60,7 +60,7 @@ pub static DECODE_RADIX_FAKE: Rule = Rule {
 };
 pub static PREFILL_FAKE: Rule = Rule {
     code: "PD007",
-    name: "prefill-excludes-fake-transfer",
+    name: kebab!("prefill-excludes-fake-transfer"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "Prefill server does not support 'fake' as"),
     explanation: expl!("The fake transfer backend only exists for synthetic decode benchmarks; a prefill server needs a real KV transfer backend."),
     flags: &["--disaggregation-mode", "--disaggregation-transfer-backend"],
@@ -69,7 +69,7 @@ pub static PREFILL_FAKE: Rule = Rule {
 };
 pub static STAGING_BUFFER_BACKEND: Rule = Rule {
     code: "PD008",
-    name: "staging-buffer-needs-mooncake-or-nixl",
+    name: kebab!("staging-buffer-needs-mooncake-or-nixl"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake'"),
     explanation: expl!("The PD staging buffer (environment variable SGLANG_DISAGG_STAGING_BUFFER) is only implemented for the Mooncake and NIXL transfer backends."),
     flags: &["--disaggregation-transfer-backend"],
@@ -78,7 +78,7 @@ pub static STAGING_BUFFER_BACKEND: Rule = Rule {
 };
 pub static ROLE_SWITCH_FEATURES: Rule = Rule {
     code: "PD009",
-    name: "pd-role-switch-unsupported-features",
+    name: kebab!("pd-role-switch-unsupported-features"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--enable-pd-role-switch does not rebuild"),
     explanation: expl!("Switching a server between prefill and decode at run time does not rebuild the state of EP, MoE all-to-all, PP, DCP, speculative decoding or DP-attention local broadcast."),
     flags: &["--enable-pd-role-switch", "--ep-size", "--moe-a2a-backend", "--pp-size", "--dcp-size", "--speculative-algorithm"],
@@ -87,7 +87,7 @@ pub static ROLE_SWITCH_FEATURES: Rule = Rule {
 };
 pub static PREFILL_COMPLETE_UNSUPPORTED: Rule = Rule {
     code: "PD010",
-    name: "prefill-complete-allocation-unsupported",
+    name: kebab!("prefill-complete-allocation-unsupported"),
     sglang: raises("pd_disaggregation_hook._validate_prefill_complete", "--disaggregation-decode-allocation-policy"),
     explanation: expl!("The prefill_complete allocation policy is a narrow, Mooncake-only PD mode without attention TP, context parallelism, HiCache on decode and several other features."),
     flags: &["--disaggregation-decode-allocation-policy", "--disaggregation-mode", "--disaggregation-transfer-backend", "--tp-size"],
@@ -96,7 +96,7 @@ pub static PREFILL_COMPLETE_UNSUPPORTED: Rule = Rule {
 };
 pub static RUST_SERVER_BOOTSTRAP_PORT: Rule = Rule {
     code: "PD011",
-    name: "rust-server-bootstrap-port-is-api-port",
+    name: kebab!("rust-server-bootstrap-port-is-api-port"),
     sglang: raises("pd_disaggregation_hook._alias_bootstrap_port_to_api_port", "SGLANG_RUST_SERVER serves the PD KV bootstrap"),
     explanation: expl!("With the Rust HTTP server (SGLANG_RUST_SERVER) a prefill server answers KV bootstrap requests on its API port, so a different explicit bootstrap port cannot be honoured."),
     flags: &["--disaggregation-bootstrap-port", "--port"],
@@ -106,7 +106,7 @@ pub static RUST_SERVER_BOOTSTRAP_PORT: Rule = Rule {
 
 pub static DCP_PREFILL_WARNING: Rule = Rule {
     code: "PD020",
-    name: "dcp-on-prefill-server",
+    name: kebab!("dcp-on-prefill-server"),
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "DCP on a PD prefill server is supported when"),
     explanation: expl!("Decode context parallelism mainly helps decode; on a prefill server it costs communication and only works if decode uses the same DCP layout."),
     flags: &["--dcp-size", "--disaggregation-mode"],
@@ -115,7 +115,7 @@ pub static DCP_PREFILL_WARNING: Rule = Rule {
 };
 pub static DECODE_RADIX_DP_WARNING: Rule = Rule {
     code: "PD021",
-    name: "decode-radix-cache-with-dp-attention",
+    name: kebab!("decode-radix-cache-with-dp-attention"),
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "EXPERIMENTAL: Decode radix cache with DP"),
     explanation: expl!("Under attention DP, each DP rank has its own decode radix cache; hits need a router that sends shared prefixes to the same rank."),
     flags: &["--disaggregation-decode-enable-radix-cache", "--attn-dp-size"],
@@ -124,7 +124,7 @@ pub static DECODE_RADIX_DP_WARNING: Rule = Rule {
 };
 pub static DECODE_RADIX_ENABLED_WARNING: Rule = Rule {
     code: "PD022",
-    name: "decode-radix-cache-experimental",
+    name: kebab!("decode-radix-cache-experimental"),
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "EXPERIMENTAL: Radix cache is enabled for"),
     explanation: expl!("The radix cache on a PD decode server is experimental."),
     flags: &["--disaggregation-decode-enable-radix-cache"],
@@ -133,7 +133,7 @@ pub static DECODE_RADIX_ENABLED_WARNING: Rule = Rule {
 };
 pub static DECODE_RADIX_DISABLED_WARNING: Rule = Rule {
     code: "PD023",
-    name: "decode-radix-cache-disabled",
+    name: kebab!("decode-radix-cache-disabled"),
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "Radix cache is disabled for decode server"),
     explanation: expl!("A PD decode server receives its KV cache from prefill, so SGLang turns its radix (prefix) cache off unless --disaggregation-decode-enable-radix-cache is given."),
     flags: &["--disaggregation-mode"],
@@ -143,7 +143,7 @@ pub static DECODE_RADIX_DISABLED_WARNING: Rule = Rule {
 
 pub static PREFIX_MM_CACHE_NEEDS_ENCODER: Rule = Rule {
     code: "PD030",
-    name: "prefix-mm-cache-needs-encoder-only",
+    name: kebab!("prefix-mm-cache-needs-encoder-only"),
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "--enable-prefix-mm-cache requires --encoder-only"),
     explanation: expl!("The multimodal prefix cache lives on the encoder server of encoder disaggregation."),
     flags: &["--enable-prefix-mm-cache", "--encoder-only"],
@@ -152,7 +152,7 @@ pub static PREFIX_MM_CACHE_NEEDS_ENCODER: Rule = Rule {
 };
 pub static ENCODER_AND_LANGUAGE_ONLY: Rule = Rule {
     code: "PD031",
-    name: "encoder-only-excludes-language-only",
+    name: kebab!("encoder-only-excludes-language-only"),
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Cannot set --encoder-only and --language-only"),
     explanation: expl!("A server is either the encoder half or the language half of encoder disaggregation, not both."),
     flags: &["--encoder-only", "--language-only"],
@@ -161,7 +161,7 @@ pub static ENCODER_AND_LANGUAGE_ONLY: Rule = Rule {
 };
 pub static ENCODER_ONLY_WITH_PD: Rule = Rule {
     code: "PD032",
-    name: "encoder-only-excludes-pd",
+    name: kebab!("encoder-only-excludes-pd"),
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Cannot set --encoder-only and --disaggregation-mode"),
     explanation: expl!("An encoder-only server runs no language model, so it cannot be a PD prefill or decode server."),
     flags: &["--encoder-only", "--disaggregation-mode"],
@@ -170,7 +170,7 @@ pub static ENCODER_ONLY_WITH_PD: Rule = Rule {
 };
 pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
     code: "PD033",
-    name: "language-model-only-excludes-encoder-flags",
+    name: kebab!("language-model-only-excludes-encoder-flags"),
     sglang: raises("model_hook.handle_language_model_only", "--language-model-only cannot be combined"),
     explanation: expl!("--language-model-only loads only the text model, so flags that need the vision/audio encoder or encoder disaggregation make no sense with it."),
     flags: &["--language-model-only", "--encoder-only", "--language-only", "--enable-prefix-mm-cache", "--enable-broadcast-mm-inputs-process", "--mm-enable-dp-encoder"],
@@ -179,7 +179,7 @@ pub static LANGUAGE_MODEL_ONLY_FLAGS: Rule = Rule {
 };
 pub static LANGUAGE_MODEL_ONLY_WITH_PD: Rule = Rule {
     code: "PD047",
-    name: "language-model-only-excludes-pd",
+    name: kebab!("language-model-only-excludes-pd"),
     sglang: raises("model_hook.handle_language_model_only", "--language-model-only is incompatible with"),
     explanation: expl!("--language-model-only serves the text model of a multimodal checkpoint without its encoders; its KV transfer to or from a PD peer is not the standard one, so SGLang refuses --disaggregation-mode prefill/decode with it (DeepSeek-V4.1, model_type deepseek_v41, is the exception: its text-only workers use the standard path)."),
     flags: &["--language-model-only", "--disaggregation-mode"],
@@ -188,7 +188,7 @@ pub static LANGUAGE_MODEL_ONLY_WITH_PD: Rule = Rule {
 };
 pub static LANGUAGE_MODEL_ONLY_ARCH: Rule = Rule {
     code: "PD048",
-    name: "language-model-only-unsupported-architecture",
+    name: kebab!("language-model-only-unsupported-architecture"),
     sglang: raises("model_hook.handle_language_model_only", "--language-model-only does not support {architectures}."),
     explanation: expl!("--language-model-only skips loading a checkpoint's encoders, which SGLang has only for the architectures it lists (none of the config's `architectures` is one of them); a text-only model needs no such flag."),
     flags: &["--language-model-only"],
@@ -197,7 +197,7 @@ pub static LANGUAGE_MODEL_ONLY_ARCH: Rule = Rule {
 };
 pub static ENCODER_DISAGGREGATION_ARCH: Rule = Rule {
     code: "PD049",
-    name: "encoder-disaggregation-unsupported-architecture",
+    name: kebab!("encoder-disaggregation-unsupported-architecture"),
     sglang: raises("pd_disaggregation_hook.handle_encoder_disaggregation", "Model type {model_arch} is not supported"),
     explanation: expl!("--encoder-only and --language-only split a multimodal model into an encoder server and a language server; SGLang has the split only for the multimodal architectures it lists."),
     flags: &["--encoder-only", "--language-only"],
@@ -208,7 +208,7 @@ pub static ENCODER_DISAGGREGATION_ARCH: Rule = Rule {
 /// Every rule in this family.
 pub static DECODE_DCP_BACKEND: Rule = Rule {
     code: "PD050",
-    name: "decode-dcp-transfer-backend",
+    name: kebab!("decode-dcp-transfer-backend"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP requires --disaggregation-transfer-backend mooncake or nixl"),
     explanation: expl!("In SGLang 0.5.18 a decode server with decode context parallelism (--dcp-size > 1) receives its KV cache relaid out by the Mooncake or NIXL transfer backends only."),
     flags: &["--dcp-size", "--disaggregation-transfer-backend", "--disaggregation-mode"],
@@ -217,7 +217,7 @@ pub static DECODE_DCP_BACKEND: Rule = Rule {
 };
 pub static DECODE_DCP_RADIX: Rule = Rule {
     code: "PD051",
-    name: "decode-dcp-radix-cache",
+    name: kebab!("decode-dcp-radix-cache"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP currently requires chunk cache; --disaggregation-decode-enable-radix-cache"),
     explanation: expl!("In SGLang 0.5.18 a decode server with decode context parallelism keeps a chunk cache: the decode radix cache is not supported with it."),
     flags: &["--dcp-size", "--disaggregation-decode-enable-radix-cache", "--disaggregation-mode"],
@@ -226,7 +226,7 @@ pub static DECODE_DCP_RADIX: Rule = Rule {
 };
 pub static DECODE_DCP_HICACHE: Rule = Rule {
     code: "PD052",
-    name: "decode-dcp-hierarchical-cache",
+    name: kebab!("decode-dcp-hierarchical-cache"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "PD decode DCP currently requires chunk cache; --enable-hierarchical-cache"),
     explanation: expl!("In SGLang 0.5.18 a decode server with decode context parallelism keeps a chunk cache: the hierarchical cache is not supported with it."),
     flags: &["--dcp-size", "--enable-hierarchical-cache", "--disaggregation-mode"],
@@ -235,7 +235,7 @@ pub static DECODE_DCP_HICACHE: Rule = Rule {
 };
 pub static DECODE_RADIX_SPECULATIVE: Rule = Rule {
     code: "PD053",
-    name: "decode-radix-cache-excludes-speculative",
+    name: kebab!("decode-radix-cache-excludes-speculative"),
     sglang: raises("pd_disaggregation_hook.handle_pd_disaggregation", "--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding"),
     explanation: expl!("SGLang 0.5.18 does not combine the decode server's radix cache with speculative decoding (later releases do)."),
     flags: &["--disaggregation-decode-enable-radix-cache", "--speculative-algorithm"],
@@ -244,7 +244,7 @@ pub static DECODE_RADIX_SPECULATIVE: Rule = Rule {
 };
 pub static DECODE_CHUNK_CACHE_WARNING: Rule = Rule {
     code: "PD054",
-    name: "decode-server-chunk-cache",
+    name: kebab!("decode-server-chunk-cache"),
     sglang: warns("pd_disaggregation_hook.handle_pd_disaggregation", "KV cache is forced as chunk cache for decode server"),
     explanation: expl!("SGLang 0.5.18's wording of PD023: a decode server keeps a chunk cache (no radix cache) unless --disaggregation-decode-enable-radix-cache is given."),
     flags: &["--disaggregation-mode", "--disaggregation-decode-enable-radix-cache"],

@@ -21,7 +21,7 @@ use crate::rules::{raises, warns, Step};
 
 pub static MLX_RUNTIME: Rule = Rule {
     code: "PLAT001",
-    name: "mlx-backend-needs-apple-silicon",
+    name: kebab!("mlx-backend-needs-apple-silicon"),
     sglang: raises("hardware_backend.mlx.runtime._validate_runtime", "SGLANG_USE_MLX requires stable Torch 2.13.x and MLX >= 0.32.0, but MLX is not installed"),
     explanation: expl!("SGLANG_USE_MLX=1 opts into the MLX backend for Apple silicon. SGLang validates that runtime before anything else and refuses to start when MLX (with an MPS device) is not there, as on a CUDA, ROCm or x86 CPU server, where MLX is normally not installed (were it installed, SGLang would still stop, on the missing MPS/Metal device). Unset the variable on such machines."),
     flags: &[],
@@ -31,7 +31,7 @@ pub static MLX_RUNTIME: Rule = Rule {
 
 pub static MPS_RUNTIME: Rule = Rule {
     code: "PLAT002",
-    name: "mps-device-not-available",
+    name: kebab!("mps-device-not-available"),
     sglang: raises("hardware_backend.mps.runtime.validate_mps_runtime", "The SGLang MPS backend requires an available PyTorch MPS device"),
     explanation: expl!("--device mps runs on Apple silicon's Metal (MPS) device. Before resolving anything SGLang checks that PyTorch sees an MPS device; a CUDA, ROCm or CPU server has none, so it stops. Drop --device (SGLang picks the machine's own device) or run on a Mac."),
     flags: &["--device"],
@@ -41,7 +41,7 @@ pub static MPS_RUNTIME: Rule = Rule {
 
 pub static NPU_WITHOUT_TORCH_NPU: Rule = Rule {
     code: "PLAT003",
-    name: "npu-device-without-torch-npu",
+    name: kebab!("npu-device-without-torch-npu"),
     sglang: raises("utils.common.get_npu_memory_capacity", "torch_npu is required when run on npu device."),
     explanation: expl!("--device npu runs on Huawei Ascend NPUs. Resolving its defaults, SGLang asks the NPU for its memory through torch_npu, Ascend's PyTorch extension; a CUDA, ROCm or CPU server has neither the NPUs nor torch_npu, so SGLang stops there. Drop --device (SGLang picks the machine's own device) or run on an Ascend machine with torch_npu installed."),
     flags: &["--device"],
@@ -51,7 +51,7 @@ pub static NPU_WITHOUT_TORCH_NPU: Rule = Rule {
 
 pub static NCCL_PRE_WARM_IGNORED: Rule = Rule {
     code: "PLAT101",
-    name: "pre-warm-nccl-ignored-off-gpu",
+    name: kebab!("pre-warm-nccl-ignored-off-gpu"),
     sglang: warns("platform_hook.handle_nccl_pre_warm", "pre_warm_nccl is only applicable for CUDA or HIP hardware"),
     explanation: expl!("--pre-warm-nccl warms up NCCL (or RCCL / HCCL) communicators at start-up; a machine without CUDA, ROCm or Ascend NPUs has none, so SGLang turns the flag off and goes on."),
     flags: &["--pre-warm-nccl"],
@@ -61,7 +61,7 @@ pub static NCCL_PRE_WARM_IGNORED: Rule = Rule {
 
 pub static SYMM_MEM_UNSUPPORTED: Rule = Rule {
     code: "PLAT102",
-    name: "symm-mem-needs-cuda-or-rocm",
+    name: kebab!("symm-mem-needs-cuda-or-rocm"),
     sglang: warns("platform_hook.handle_symm_mem_device_support", "--enable-symm-mem is not supported on non CUDA/HIP devices"),
     explanation: expl!("NCCL symmetric memory (--enable-symm-mem) exists only on CUDA and ROCm GPUs (its allocator builds a CUDA plugin linked against NCCL). On other machines SGLang turns it off and goes on."),
     flags: &["--enable-symm-mem"],
@@ -71,7 +71,7 @@ pub static SYMM_MEM_UNSUPPORTED: Rule = Rule {
 
 pub static XPU_DECODE_BACKEND: Rule = Rule {
     code: "PLAT103",
-    name: "xpu-decode-graph-backend-unsupported",
+    name: kebab!("xpu-decode-graph-backend-unsupported"),
     sglang: warns("platform_hook.handle_xpu_backends", "XPU platform only supports decode backend 'full'"),
     explanation: expl!("On Intel XPU the decode CUDA graph can only be captured whole ('full') or not at all; another decode backend asked for with --device xpu is replaced by 'disabled' (decode runs eagerly)."),
     flags: &["--device", "--cuda-graph-backend-decode"],

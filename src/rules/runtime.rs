@@ -25,7 +25,7 @@ pub const READ_IN: &str = "0.5.23";
 
 pub static GPUS_NEEDED: Rule = Rule {
     code: "RUN001",
-    name: "more-gpus-than-the-node-has",
+    name: kebab!("more-gpus-than-the-node-has"),
     sglang: Sglang::Runtime {
         file: "python/sglang/srt/model_executor/model_runner.py",
         function: "ModelRunner.__init__",
@@ -46,7 +46,7 @@ pub static GPUS_NEEDED: Rule = Rule {
 
 pub static FA3_NEEDS_SM8X_OR_SM9X: Rule = Rule {
     code: "RUN002",
-    name: "fa3-needs-sm8x-or-sm9x",
+    name: kebab!("fa3-needs-sm8x-or-sm9x"),
     sglang: Sglang::Runtime {
         file: "python/sglang/srt/layers/attention/attention_registry.py",
         function: "create_flashattention_v3_backend",
@@ -65,7 +65,7 @@ pub static FA3_NEEDS_SM8X_OR_SM9X: Rule = Rule {
 
 pub static GEMV_NEEDS_SM9X_OR_SM12X: Rule = Rule {
     code: "RUN003",
-    name: "bf16-gemv-needs-sm9x-or-sm12x",
+    name: kebab!("bf16-gemv-needs-sm9x-or-sm12x"),
     sglang: Sglang::Runtime {
         file: "python/sglang/srt/layers/quantization/unquant.py",
         function: "initialize_bf16_gemm_config",

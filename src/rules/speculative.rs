@@ -30,7 +30,7 @@ macro_rules! rule {
     ($name:ident, $code:literal, $kebab:literal, $sglang:expr, $expl:literal, $flags:expr, $bad:literal, $good:literal) => {
         pub static $name: Rule = Rule {
             code: $code,
-            name: $kebab,
+            name: kebab!($kebab),
             sglang: $sglang,
             explanation: expl!($expl),
             flags: $flags,

@@ -14,7 +14,7 @@ use crate::pyvalue::PyValue;
 
 pub static PREFILL_DECODE_INTERVAL_NEGATIVE: Rule = Rule {
     code: "VAL001",
-    name: "prefill-decode-interval-negative",
+    name: kebab!("prefill-decode-interval-negative"),
     sglang: raises("validation_hook.validate_prefill_decode_interval", "--prefill-decode-interval must be non-negative."),
     explanation: expl!("--prefill-decode-interval is how many decode steps run between prefills; a negative count has no meaning."),
     flags: &["--prefill-decode-interval"],
@@ -23,7 +23,7 @@ pub static PREFILL_DECODE_INTERVAL_NEGATIVE: Rule = Rule {
 };
 pub static PREFILL_DECODE_INTERVAL_MIN_BS_NEGATIVE: Rule = Rule {
     code: "VAL002",
-    name: "prefill-decode-interval-min-bs-negative",
+    name: kebab!("prefill-decode-interval-min-bs-negative"),
     sglang: raises("validation_hook.validate_prefill_decode_interval", "--prefill-decode-interval-min-bs must be"),
     explanation: expl!("The minimum batch size at which the prefill/decode interval applies cannot be negative."),
     flags: &["--prefill-decode-interval-min-bs"],
@@ -32,7 +32,7 @@ pub static PREFILL_DECODE_INTERVAL_MIN_BS_NEGATIVE: Rule = Rule {
 };
 pub static RESPONSE_STORE_WITH_PD: Rule = Rule {
     code: "VAL003",
-    name: "response-store-not-with-pd-disaggregation",
+    name: kebab!("response-store-not-with-pd-disaggregation"),
     sglang: raises("validation_hook.validate_response_store", "--enable-response-store is not supported"),
     explanation: expl!("The response store keeps finished responses on the server; prefill/decode disaggregated servers cannot keep it, so the two options exclude each other."),
     flags: &["--enable-response-store", "--disaggregation-mode"],
@@ -41,7 +41,7 @@ pub static RESPONSE_STORE_WITH_PD: Rule = Rule {
 };
 pub static SAMPLING_MASK_ENV_REMOVED: Rule = Rule {
     code: "VAL004",
-    name: "sampling-mask-max-tokens-env-removed",
+    name: kebab!("sampling-mask-max-tokens-env-removed"),
     sglang: raises("validation_hook.validate_sampling_mask_max_tokens", "SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS"),
     explanation: expl!("The environment variable SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS was replaced by the --sampling-mask-max-tokens flag; SGLang refuses to start while it is set (to any value)."),
     flags: &["--sampling-mask-max-tokens"],
@@ -50,7 +50,7 @@ pub static SAMPLING_MASK_ENV_REMOVED: Rule = Rule {
 };
 pub static SAMPLING_MASK_MAX_TOKENS_NOT_POSITIVE: Rule = Rule {
     code: "VAL005",
-    name: "sampling-mask-max-tokens-not-positive",
+    name: kebab!("sampling-mask-max-tokens-not-positive"),
     sglang: raises("validation_hook.validate_sampling_mask_max_tokens", "--sampling-mask-max-tokens must be positive"),
     explanation: expl!("--sampling-mask-max-tokens sizes the sampling-mask buffer; it must be at least 1."),
     flags: &["--sampling-mask-max-tokens"],
@@ -59,7 +59,7 @@ pub static SAMPLING_MASK_MAX_TOKENS_NOT_POSITIVE: Rule = Rule {
 };
 pub static AUX_LAYER_IDS_WITHOUT_ENABLE: Rule = Rule {
     code: "VAL006",
-    name: "aux-hidden-state-layer-ids-need-enable",
+    name: kebab!("aux-hidden-state-layer-ids-need-enable"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--return-aux-hidden-state-layer-ids requires"),
     explanation: expl!("Choosing which layers' hidden states to capture only makes sense when auxiliary hidden-state capture is switched on."),
     flags: &["--return-aux-hidden-state-layer-ids", "--enable-return-aux-hidden-states"],
@@ -68,7 +68,7 @@ pub static AUX_LAYER_IDS_WITHOUT_ENABLE: Rule = Rule {
 };
 pub static AUX_CAPTURE_NEEDS_METHOD: Rule = Rule {
     code: "VAL007",
-    name: "aux-hidden-state-capture-needs-method",
+    name: kebab!("aux-hidden-state-capture-needs-method"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states needs --speculative-algorithm"),
     explanation: expl!("With --enable-return-aux-hidden-states, --speculative-algorithm does not start speculative decoding: it names which draft family's hidden-state layout to capture, and only EAGLE3, DFLASH and DSPARK have one."),
     flags: &["--enable-return-aux-hidden-states", "--speculative-algorithm"],
@@ -77,7 +77,7 @@ pub static AUX_CAPTURE_NEEDS_METHOD: Rule = Rule {
 };
 pub static AUX_CAPTURE_NO_DRAFT: Rule = Rule {
     code: "VAL008",
-    name: "aux-hidden-state-capture-without-draft",
+    name: kebab!("aux-hidden-state-capture-without-draft"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states captures"),
     explanation: expl!("Auxiliary hidden-state capture runs the target model alone (to feed an external draft trainer or server), so a draft model path is contradictory."),
     flags: &["--enable-return-aux-hidden-states", "--speculative-draft-model-path"],
@@ -86,7 +86,7 @@ pub static AUX_CAPTURE_NO_DRAFT: Rule = Rule {
 };
 pub static AUX_CAPTURE_PP: Rule = Rule {
     code: "VAL009",
-    name: "aux-hidden-state-capture-needs-pp-1",
+    name: kebab!("aux-hidden-state-capture-needs-pp-1"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states only supports"),
     explanation: expl!("Capture hooks are installed on the last pipeline stage only, so layers on earlier stages would be missed under pipeline parallelism."),
     flags: &["--enable-return-aux-hidden-states", "--pp-size"],
@@ -95,7 +95,7 @@ pub static AUX_CAPTURE_PP: Rule = Rule {
 };
 pub static AUX_CAPTURE_NEEDS_LAYER_IDS: Rule = Rule {
     code: "VAL010",
-    name: "aux-hidden-state-capture-needs-layer-ids",
+    name: kebab!("aux-hidden-state-capture-needs-layer-ids"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--enable-return-aux-hidden-states with {method}"),
     explanation: expl!("Only EAGLE3 has a default set of capture layers; DFLASH and DSPARK need the layer ids spelled out."),
     flags: &["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids"],
@@ -104,7 +104,7 @@ pub static AUX_CAPTURE_NEEDS_LAYER_IDS: Rule = Rule {
 };
 pub static AUX_LAYER_IDS_NEGATIVE: Rule = Rule {
     code: "VAL011",
-    name: "aux-hidden-state-layer-ids-negative",
+    name: kebab!("aux-hidden-state-layer-ids-negative"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--return-aux-hidden-state-layer-ids must be"),
     explanation: expl!("Layer ids index the model's decoder layers from 0; negative (from-the-end) indices are not accepted."),
     flags: &["--return-aux-hidden-state-layer-ids"],
@@ -113,7 +113,7 @@ pub static AUX_LAYER_IDS_NEGATIVE: Rule = Rule {
 };
 pub static AUX_LAYER_IDS_REPEATED: Rule = Rule {
     code: "VAL012",
-    name: "aux-hidden-state-layer-ids-repeated",
+    name: kebab!("aux-hidden-state-layer-ids-repeated"),
     sglang: raises("validation_hook.handle_aux_hidden_state_capture", "--return-aux-hidden-state-layer-ids must not repeat"),
     explanation: expl!("Each capture layer may be listed once."),
     flags: &["--return-aux-hidden-state-layer-ids"],

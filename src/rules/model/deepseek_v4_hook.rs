@@ -18,7 +18,7 @@ use crate::rules::{raises, site, Ctx, NotRunReason, Rule, Step};
 
 pub static FLASHMLA_MEGA_NEEDS_V41: Rule = Rule {
     code: "DSV001",
-    name: "dsv4-flashmla-mega-needs-deepseek-v4-1-on-sm100",
+    name: kebab!("dsv4-flashmla-mega-needs-deepseek-v4-1-on-sm100"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend flashmla_mega requires DeepSeek-V4.1"),
     explanation: expl!("The flashmla_mega DeepSeek-V4 attention backend (MegaAttention) is built for DeepSeek-V4.1's layout on Blackwell (SM100/SM103) GPUs; for any other model or GPU SGLang's assertion stops it. Leave --dsv4-attn-backend at auto (SGLang picks flashmla) or name flashmla."),
     flags: &["--dsv4-attn-backend"],
@@ -28,7 +28,7 @@ pub static FLASHMLA_MEGA_NEEDS_V41: Rule = Rule {
 
 pub static TRTLLM_NEEDS_SM100: Rule = Rule {
     code: "DSV002",
-    name: "dsv4-trtllm-needs-sm100",
+    name: kebab!("dsv4-trtllm-needs-sm100"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm requires an SM100/SM103"),
     explanation: expl!("The trtllm DeepSeek-V4 attention backend runs TensorRT-LLM's Blackwell kernels; on any other GPU SGLang's assertion stops it."),
     flags: &["--dsv4-attn-backend"],
@@ -38,7 +38,7 @@ pub static TRTLLM_NEEDS_SM100: Rule = Rule {
 
 pub static TRTLLM_KV_DTYPE: Rule = Rule {
     code: "DSV003",
-    name: "dsv4-trtllm-needs-fp8-kv-cache",
+    name: kebab!("dsv4-trtllm-needs-fp8-kv-cache"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm requires kv_cache_dtype=fp8_e4m3"),
     explanation: expl!("The trtllm DeepSeek-V4 attention backend keeps a uniform FP8 KV pool; with another KV cache dtype (bfloat16) SGLang's assertion stops it. Leave --kv-cache-dtype at auto (SGLang picks fp8_e4m3 for DeepSeek-V4) or name fp8_e4m3."),
     flags: &["--dsv4-attn-backend", "--kv-cache-dtype"],
@@ -48,7 +48,7 @@ pub static TRTLLM_KV_DTYPE: Rule = Rule {
 
 pub static TRTLLM_HISPARSE: Rule = Rule {
     code: "DSV004",
-    name: "dsv4-trtllm-with-hisparse",
+    name: kebab!("dsv4-trtllm-with-hisparse"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm does not support enable_hisparse."),
     explanation: expl!("Hierarchical sparse attention (--enable-hisparse) is not implemented in the trtllm DeepSeek-V4 attention backend."),
     flags: &["--dsv4-attn-backend", "--enable-hisparse"],
@@ -58,7 +58,7 @@ pub static TRTLLM_HISPARSE: Rule = Rule {
 
 pub static TRTLLM_CONTEXT_PARALLEL: Rule = Rule {
     code: "DSV005",
-    name: "dsv4-trtllm-with-context-parallelism",
+    name: kebab!("dsv4-trtllm-with-context-parallelism"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm does not support context parallelism"),
     explanation: expl!("The trtllm DeepSeek-V4 attention backend has no context-parallel path: prefill CP (--enable-prefill-cp), attention CP (--attn-cp-size above 1) and decode CP (--dcp-size above 1) are refused with it."),
     flags: &["--dsv4-attn-backend", "--enable-prefill-cp", "--attn-cp-size", "--dcp-size"],
@@ -68,7 +68,7 @@ pub static TRTLLM_CONTEXT_PARALLEL: Rule = Rule {
 
 pub static TRTLLM_PD: Rule = Rule {
     code: "DSV006",
-    name: "dsv4-trtllm-with-pd-disaggregation",
+    name: kebab!("dsv4-trtllm-with-pd-disaggregation"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm does not support PD disaggregation"),
     explanation: expl!("The PD handshake would accept the trtllm backend's uniform-FP8 KV layout, but it has not been run under PD disaggregation, so SGLang refuses --disaggregation-mode prefill/decode with it."),
     flags: &["--dsv4-attn-backend", "--disaggregation-mode"],
@@ -78,7 +78,7 @@ pub static TRTLLM_PD: Rule = Rule {
 
 pub static TRTLLM_CHUNKED_PREFILL: Rule = Rule {
     code: "DSV007",
-    name: "dsv4-trtllm-needs-chunked-prefill",
+    name: kebab!("dsv4-trtllm-needs-chunked-prefill"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "--dsv4-attn-backend trtllm requires chunked prefill"),
     explanation: expl!("The trtllm-gen semaphore buffer is sized from the prefill chunk bound; with chunked prefill disabled (--chunked-prefill-size -1 or 0) one long request has no bound, so SGLang refuses it."),
     flags: &["--dsv4-attn-backend", "--chunked-prefill-size"],
@@ -88,7 +88,7 @@ pub static TRTLLM_CHUNKED_PREFILL: Rule = Rule {
 
 pub static SPECULATIVE_ALGORITHM: Rule = Rule {
     code: "DSV008",
-    name: "dsv4-speculative-algorithm",
+    name: kebab!("dsv4-speculative-algorithm"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "Only EAGLE and DSPARK speculative algorithms are supported"),
     explanation: expl!("DeepSeek-V4 speculates with its MTP layers (EAGLE) or a DSpark draft only; SGLang checks the name as written, before it resolves aliases, so NEXTN is refused here too."),
     flags: &["--speculative-algorithm"],
@@ -98,7 +98,7 @@ pub static SPECULATIVE_ALGORITHM: Rule = Rule {
 
 pub static EAGLE_TOPK: Rule = Rule {
     code: "DSV009",
-    name: "dsv4-eagle-topk-1",
+    name: kebab!("dsv4-eagle-topk-1"),
     sglang: raises("deepseek_v4_hook.apply_deepseek_v4_defaults", "Only EAGLE speculative algorithm with topk == 1"),
     explanation: expl!("DeepSeek-V4's EAGLE (MTP) speculation drafts a single chain: --speculative-eagle-topk must be 1, and it must be given (SGLang checks before it fills a default)."),
     flags: &["--speculative-algorithm", "--speculative-eagle-topk"],
@@ -108,7 +108,7 @@ pub static EAGLE_TOPK: Rule = Rule {
 
 pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
     code: "DSV010",
-    name: "dsv4-encoder-swa-bounded-replay-needs-v4-1",
+    name: kebab!("dsv4-encoder-swa-bounded-replay-needs-v4-1"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v41_features", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"),
     explanation: expl!("--enable-encoder-swa-bounded-replay bounds the replay of DeepSeek-V4.1's encoder sliding-window cache; a DeepSeek-V4 config (model_type deepseek_v4) has no such cache, and the DeepSeek-V4 validation refuses the flag."),
     flags: &["--enable-encoder-swa-bounded-replay"],
@@ -118,7 +118,7 @@ pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
 
 pub static CP_STRATEGY: Rule = Rule {
     code: "DSV011",
-    name: "dsv4-prefill-cp-strategy",
+    name: kebab!("dsv4-prefill-cp-strategy"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave/zigzag CP strategy"),
     explanation: expl!("DeepSeek-V4's prefill context parallelism reorders tokens by the interleave (or, on NPU, zigzag) strategy; --cp-strategy has no default, so --enable-prefill-cp needs it named."),
     flags: &["--enable-prefill-cp", "--cp-strategy"],
@@ -128,7 +128,7 @@ pub static CP_STRATEGY: Rule = Rule {
 
 pub static ZIGZAG_NEEDS_NPU: Rule = Rule {
     code: "DSV012",
-    name: "dsv4-zigzag-cp-needs-npu",
+    name: kebab!("dsv4-zigzag-cp-needs-npu"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 zigzag CP requires the NPU backend"),
     explanation: expl!("Only the NPU backend reindexes DeepSeek-V4's context-parallel tokens in zigzag order; the CUDA and ROCm kernels use interleave order."),
     flags: &["--cp-strategy"],
@@ -138,7 +138,7 @@ pub static ZIGZAG_NEEDS_NPU: Rule = Rule {
 
 pub static HIP_CP_BACKEND: Rule = Rule {
     code: "DSV013",
-    name: "dsv4-hip-prefill-cp-needs-dsv4-backend",
+    name: kebab!("dsv4-hip-prefill-cp-needs-dsv4-backend"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 prefill CP on HIP requires the dsv4 attention backend"),
     explanation: expl!("On ROCm, DeepSeek-V4's prefill context parallelism is implemented in the dsv4 attention backend only; a prefill or decode attention backend naming another one is refused."),
     flags: &["--prefill-attention-backend", "--decode-attention-backend", "--enable-prefill-cp"],
@@ -148,7 +148,7 @@ pub static HIP_CP_BACKEND: Rule = Rule {
 
 pub static HIP_CP_FEATURE: Rule = Rule {
     code: "DSV014",
-    name: "dsv4-hip-prefill-cp-unsupported-feature",
+    name: kebab!("dsv4-hip-prefill-cp-unsupported-feature"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 prefill CP on HIP does not support {feature} yet."),
     explanation: expl!("DeepSeek-V4's prefill context parallelism on ROCm has not been run across nodes, with DeepSeek-V4.1, with decoder SWA bounded replay or with two-batch overlap; SGLang refuses each."),
     flags: &["--enable-prefill-cp", "--nnodes", "--enable-decoder-swa-bounded-replay", "--enable-two-batch-overlap"],
@@ -158,7 +158,7 @@ pub static HIP_CP_FEATURE: Rule = Rule {
 
 pub static CP_ATTN_DP: Rule = Rule {
     code: "DSV015",
-    name: "dsv4-prefill-cp-with-attention-dp",
+    name: kebab!("dsv4-prefill-cp-with-attention-dp"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "For round-robin split mode, dp attention is not supported."),
     explanation: expl!("DeepSeek-V4's prefill context parallelism (round-robin token split) takes the whole TP group as the CP group; attention data parallelism (--attn-dp-size, or --dp-size, which this layout reads as attention DP) leaves no room for it off NPU."),
     flags: &["--attn-dp-size", "--dp-size", "--enable-prefill-cp"],
@@ -168,7 +168,7 @@ pub static CP_ATTN_DP: Rule = Rule {
 
 pub static CP_SINGLE_MACHINE: Rule = Rule {
     code: "DSV016",
-    name: "dsv4-prefill-cp-single-machine",
+    name: kebab!("dsv4-prefill-cp-single-machine"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "Context parallel only supports single machine (tp_size <= 8)"),
     explanation: expl!("DeepSeek-V4's prefill context parallelism has precision issues across machines; SGLang accepts it with a TP size of 8 at most."),
     flags: &["--tp-size", "--enable-prefill-cp"],
@@ -178,7 +178,7 @@ pub static CP_SINGLE_MACHINE: Rule = Rule {
 
 pub static CP_A2A_BACKEND: Rule = Rule {
     code: "DSV017",
-    name: "dsv4-prefill-cp-moe-a2a-backend",
+    name: kebab!("dsv4-prefill-cp-moe-a2a-backend"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 CP supports moe_a2a_backend in"),
     explanation: expl!("DeepSeek-V4's prefill context parallelism works with the none, deepep, megamoe and mori MoE all-to-all backends only."),
     flags: &["--moe-a2a-backend", "--enable-prefill-cp"],
@@ -188,7 +188,7 @@ pub static CP_A2A_BACKEND: Rule = Rule {
 
 pub static CP_INTERLEAVE_ONLY: Rule = Rule {
     code: "MH106",
-    name: "dsv4-prefill-cp-interleave-only",
+    name: kebab!("dsv4-prefill-cp-interleave-only"),
     sglang: raises("deepseek_v4_hook.validate_deepseek_v4_cp", "DeepSeekV4 only supports interleave CP strategy"),
     explanation: expl!("SGLang 0.5.18's DeepSeek-V4 prefill context parallelism splits tokens round-robin (the interleave strategy) only: --enable-prefill-cp needs --cp-strategy interleave (it has no default; zigzag came later, for NPU)."),
     flags: &["--enable-prefill-cp", "--cp-strategy"],

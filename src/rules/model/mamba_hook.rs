@@ -10,7 +10,7 @@ use crate::diagnostic::Applicability;
 
 pub static EXTRA_BUFFER_UNSUPPORTED: Rule = Rule {
     code: "MH036",
-    name: "mamba-extra-buffer-unsupported",
+    name: kebab!("mamba-extra-buffer-unsupported"),
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer is not supported for"),
     explanation: expl!("The extra_buffer Mamba radix-cache strategy keeps a snapshot of the Mamba state at cache points; SGLang has it only for the hybrid architectures it lists, and only with the triton linear-attention backend (--linear-attn-backend triton, the default)."),
     flags: &["--mamba-radix-cache-strategy", "--linear-attn-backend"],
@@ -20,7 +20,7 @@ pub static EXTRA_BUFFER_UNSUPPORTED: Rule = Rule {
 
 pub static EXTRA_BUFFER_PLATFORM: Rule = Rule {
     code: "MH037",
-    name: "mamba-extra-buffer-platform",
+    name: kebab!("mamba-extra-buffer-platform"),
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer requires platform support"),
     explanation: expl!("The extra_buffer Mamba radix-cache strategy snapshots Mamba state with kernels SGLang has for CUDA, ROCm, MUSA, NPU and XPU only; on a CPU it stops (the automatic strategy picks it there too while overlap scheduling is on)."),
     flags: &["--mamba-radix-cache-strategy", "--device"],
@@ -30,7 +30,7 @@ pub static EXTRA_BUFFER_PLATFORM: Rule = Rule {
 
 pub static EXTRA_BUFFER_PLATFORM_FLA: Rule = Rule {
     code: "MH110",
-    name: "mamba-extra-buffer-platform-fla",
+    name: kebab!("mamba-extra-buffer-platform-fla"),
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer needs CUDA/MUSA/NPU/ROCm/XPU (FLA)."),
     explanation: expl!("In SGLang 0.5.18 to 0.5.21 the extra_buffer Mamba radix-cache strategy snapshots Mamba state with the FLA kernels, which run on CUDA, ROCm, MUSA, NPU and XPU only; on a CPU it stops (later releases word it as a platform check, MH037). Disable the radix cache, or serve on a GPU."),
     flags: &["--mamba-radix-cache-strategy", "--device"],
@@ -41,7 +41,7 @@ pub static EXTRA_BUFFER_PLATFORM_FLA: Rule = Rule {
 
 pub static EXTRA_BUFFER_LAZY_PD: Rule = Rule {
     code: "MH038",
-    name: "mamba-extra-buffer-lazy-under-pd",
+    name: kebab!("mamba-extra-buffer-lazy-under-pd"),
     sglang: raises("mamba_hook.validate_mamba_extra_buffer", "extra_buffer_lazy unsupported under PD disaggregation"),
     explanation: expl!("The PD-disaggregation decode pool has no lazy Mamba state slots, so extra_buffer_lazy works only on a colocated server; use extra_buffer with --disaggregation-mode."),
     flags: &["--mamba-radix-cache-strategy", "--disaggregation-mode"],
@@ -51,7 +51,7 @@ pub static EXTRA_BUFFER_LAZY_PD: Rule = Rule {
 
 pub static TRACK_INTERVAL_BELOW_DRAFT_TOKENS: Rule = Rule {
     code: "MH039",
-    name: "mamba-track-interval-below-draft-tokens",
+    name: kebab!("mamba-track-interval-below-draft-tokens"),
     sglang: raises_nth("mamba_hook.validate_mamba_extra_buffer", "", 0),
     explanation: expl!("With the extra_buffer Mamba strategy, the Mamba state is tracked every --mamba-track-interval tokens during decode; a speculative verify step writes --speculative-num-draft-tokens tokens at once, which must fit in one interval (SGLang asserts it, without a message)."),
     flags: &["--mamba-track-interval", "--speculative-num-draft-tokens"],
@@ -61,7 +61,7 @@ pub static TRACK_INTERVAL_BELOW_DRAFT_TOKENS: Rule = Rule {
 
 pub static TRACK_INTERVAL_PAGE_SIZE: Rule = Rule {
     code: "MH040",
-    name: "mamba-track-interval-multiple-of-page-size",
+    name: kebab!("mamba-track-interval-multiple-of-page-size"),
     sglang: raises_nth("mamba_hook.validate_mamba_extra_buffer", "", 1),
     explanation: expl!("With the extra_buffer Mamba strategy the Mamba state is snapshotted at page boundaries, so --mamba-track-interval (256 by default) must be a multiple of --page-size (SGLang asserts it, without a message)."),
     flags: &["--mamba-track-interval", "--page-size"],
@@ -71,7 +71,7 @@ pub static TRACK_INTERVAL_PAGE_SIZE: Rule = Rule {
 
 pub static NO_BUFFER_PAGE_SIZE: Rule = Rule {
     code: "MH041",
-    name: "mamba-no-buffer-page-size",
+    name: kebab!("mamba-no-buffer-page-size"),
     sglang: raises("mamba_hook.validate_mamba_no_buffer", "no_buffer only supports page_size=1."),
     explanation: expl!("The no_buffer Mamba radix-cache strategy caches the Mamba state per token, so it needs --page-size 1; the extra_buffer strategy supports larger pages."),
     flags: &["--mamba-radix-cache-strategy", "--page-size"],
@@ -81,7 +81,7 @@ pub static NO_BUFFER_PAGE_SIZE: Rule = Rule {
 
 pub static NO_BUFFER_OVERLAP: Rule = Rule {
     code: "MH042",
-    name: "mamba-no-buffer-overlap-schedule",
+    name: kebab!("mamba-no-buffer-overlap-schedule"),
     sglang: raises("mamba_hook.validate_mamba_no_buffer", "no_buffer do not support overlap schedule."),
     explanation: expl!("Without an extra buffer, the Mamba state of a cached prefix would be overwritten by the next batch while the overlap scheduler runs ahead; the no_buffer strategy needs --disable-overlap-schedule (the automatic strategy sets it itself when it picks no_buffer)."),
     flags: &["--mamba-radix-cache-strategy", "--disable-overlap-schedule"],
@@ -91,7 +91,7 @@ pub static NO_BUFFER_OVERLAP: Rule = Rule {
 
 pub static NO_BUFFER_TRTLLM_MHA: Rule = Rule {
     code: "MH043",
-    name: "mamba-no-buffer-trtllm-mha",
+    name: kebab!("mamba-no-buffer-trtllm-mha"),
     sglang: raises("mamba_hook.validate_mamba_no_buffer", "no_buffer do not support trtllm_mha attention backend."),
     explanation: expl!("The TensorRT-LLM MHA backend pages the KV cache (16 to 128 tokens a page), which the no_buffer Mamba strategy cannot cache; on Blackwell the model's defaults may pick it (Nemotron-H does), so choose another attention backend or the extra_buffer strategy."),
     flags: &["--mamba-radix-cache-strategy", "--attention-backend"],

@@ -31,7 +31,7 @@ const CAPABILITY_HOOK: &str = "model_hook.handle_model_capability_adjustments";
 
 pub static LAYER_SPLIT_NEEDS_DSA: Rule = Rule {
     code: "MH001",
-    name: "dsa-cache-layer-split-needs-dsa-model",
+    name: kebab!("dsa-cache-layer-split-needs-dsa-model"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported for DSA"),
     explanation: expl!("--enable-dsa-cache-layer-split splits the DeepSeek Sparse Attention (DSA) indexer cache across prefill context-parallel ranks; a model without DSA (no index_topk, or an architecture SGLang does not run with DSA) has no such cache, so SGLang refuses the flag."),
     flags: &["--enable-dsa-cache-layer-split"],
@@ -41,7 +41,7 @@ pub static LAYER_SPLIT_NEEDS_DSA: Rule = Rule {
 
 pub static CP_DECODE_ATTN_TP_ARCH: Rule = Rule {
     code: "MH002",
-    name: "cp-decode-attn-tp-unsupported-architecture",
+    name: kebab!("cp-decode-attn-tp-unsupported-architecture"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-cp-decode-attn-tp is only supported for models"),
     explanation: expl!("--enable-cp-decode-attn-tp runs decode attention with tensor parallelism inside the context-parallel group, which needs attention weights replicated across CP ranks; SGLang has this only for the DeepSeek-V4 and GLM-5 (DSA) architectures it lists."),
     flags: &["--enable-cp-decode-attn-tp"],
@@ -51,7 +51,7 @@ pub static CP_DECODE_ATTN_TP_ARCH: Rule = Rule {
 
 pub static DSA_TBO_INDEX_SHARING: Rule = Rule {
     code: "MH003",
-    name: "two-batch-overlap-with-dsa-index-sharing",
+    name: kebab!("two-batch-overlap-with-dsa-index-sharing"),
     sglang: raises("model_hook._validate_dsa_tbo_index_sharing", "--enable-two-batch-overlap is not supported with DSA"),
     explanation: expl!("This DSA model shares its top-k indices between layers (index_topk_freq above 1, an S in index_topk_pattern, or shared indexer layers). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang refuses --enable-two-batch-overlap for it."),
     flags: &["--enable-two-batch-overlap"],
@@ -61,7 +61,7 @@ pub static DSA_TBO_INDEX_SHARING: Rule = Rule {
 
 pub static DSA_PREFILL_CP_ON_DECODE: Rule = Rule {
     code: "MH004",
-    name: "dsa-prefill-cp-on-decode-worker",
+    name: kebab!("dsa-prefill-cp-on-decode-worker"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"),
     explanation: expl!("For a DSA model, prefill context parallelism (--enable-prefill-cp) is for prefill work; a PD decode worker does no prefill, so SGLang rejects the flag there."),
     flags: &["--enable-prefill-cp", "--disaggregation-mode"],
@@ -71,7 +71,7 @@ pub static DSA_PREFILL_CP_ON_DECODE: Rule = Rule {
 
 pub static LAYER_SPLIT_ON_DECODE: Rule = Rule {
     code: "MH005",
-    name: "dsa-cache-layer-split-on-decode-worker",
+    name: kebab!("dsa-cache-layer-split-on-decode-worker"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported on decode workers."),
     explanation: expl!("The DSA cache-layer split is a prefill context-parallel optimization; a PD decode worker receives whole cache shards from prefill, so SGLang rejects the flag on decode workers."),
     flags: &["--enable-dsa-cache-layer-split", "--disaggregation-mode"],
@@ -81,7 +81,7 @@ pub static LAYER_SPLIT_ON_DECODE: Rule = Rule {
 
 pub static LAYER_SPLIT_NOT_PD_PREFILL: Rule = Rule {
     code: "MH006",
-    name: "dsa-cache-layer-split-needs-pd-prefill",
+    name: kebab!("dsa-cache-layer-split-needs-pd-prefill"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is only supported on PD prefill"),
     explanation: expl!("The DSA cache-layer split leaves each rank with part of the cache; a server that is not a PD prefill worker also decodes and needs the whole local cache, so SGLang accepts the flag only with --disaggregation-mode prefill."),
     flags: &["--enable-dsa-cache-layer-split", "--disaggregation-mode"],
@@ -91,7 +91,7 @@ pub static LAYER_SPLIT_NOT_PD_PREFILL: Rule = Rule {
 
 pub static LAYER_SPLIT_NEEDS_INTERLEAVED_CP: Rule = Rule {
     code: "MH007",
-    name: "dsa-cache-layer-split-needs-interleaved-prefill-cp",
+    name: kebab!("dsa-cache-layer-split-needs-interleaved-prefill-cp"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split requires --enable-prefill-cp"),
     explanation: expl!("The DSA cache-layer split distributes layers over the prefill context-parallel ranks of the interleave strategy; without --enable-prefill-cp and --cp-strategy interleave there is nothing to split over."),
     flags: &["--enable-dsa-cache-layer-split", "--enable-prefill-cp", "--cp-strategy"],
@@ -101,7 +101,7 @@ pub static LAYER_SPLIT_NEEDS_INTERLEAVED_CP: Rule = Rule {
 
 pub static LAYER_SPLIT_NEEDS_MOONCAKE: Rule = Rule {
     code: "MH008",
-    name: "dsa-cache-layer-split-needs-mooncake",
+    name: kebab!("dsa-cache-layer-split-needs-mooncake"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split currently only supports"),
     explanation: expl!("The DSA cache-layer split relies on Mooncake's transfer from every CP rank to the decode worker; SGLang does not have it for the other transfer backends yet."),
     flags: &["--enable-dsa-cache-layer-split", "--disaggregation-transfer-backend"],
@@ -111,7 +111,7 @@ pub static LAYER_SPLIT_NEEDS_MOONCAKE: Rule = Rule {
 
 pub static LAYER_SPLIT_WITH_PP: Rule = Rule {
     code: "MH009",
-    name: "dsa-cache-layer-split-with-pipeline-parallelism",
+    name: kebab!("dsa-cache-layer-split-with-pipeline-parallelism"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-dsa-cache-layer-split is not supported with pipeline"),
     explanation: expl!("The DSA cache-layer split needs prefill context parallelism, and context parallelism with pipeline parallelism has not been validated for it, so SGLang refuses --pp-size above 1 with the flag."),
     flags: &["--enable-dsa-cache-layer-split", "--pp-size"],
@@ -121,7 +121,7 @@ pub static LAYER_SPLIT_WITH_PP: Rule = Rule {
 
 pub static GPT_OSS_ATTENTION_BACKEND: Rule = Rule {
     code: "MH010",
-    name: "gpt-oss-attention-backend",
+    name: kebab!("gpt-oss-attention-backend"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "GptOssForCausalLM requires one of {supported_backends}"),
     explanation: expl!("gpt-oss uses sliding-window attention with attention sinks, which only some attention backends implement; SGLang checks the prefill and the decode backend (a split backend falls back to --attention-backend, which SGLang picks itself for gpt-oss when none of the three is given)."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -131,7 +131,7 @@ pub static GPT_OSS_ATTENTION_BACKEND: Rule = Rule {
 
 pub static TRITON_KERNEL_MOE_EP: Rule = Rule {
     code: "MH011",
-    name: "gpt-oss-triton-kernel-moe-needs-ep-1",
+    name: kebab!("gpt-oss-triton-kernel-moe-needs-ep-1"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "Triton kernel MoE is only supported when ep_size == 1"),
     explanation: expl!("For gpt-oss, the triton_kernel MoE runner (the triton_kernels package) runs without expert parallelism only."),
     flags: &["--moe-runner-backend", "--ep-size"],
@@ -141,7 +141,7 @@ pub static TRITON_KERNEL_MOE_EP: Rule = Rule {
 
 pub static LLAMA4_ATTENTION_BACKEND: Rule = Rule {
     code: "MH012",
-    name: "llama4-attention-backend",
+    name: kebab!("llama4-attention-backend"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is required for Llama4"),
     explanation: expl!("Llama 4's chunked local attention is implemented by a few attention backends only; SGLang checks --attention-backend (it picks one of them itself when it is not given; a CPU device is exempt)."),
     flags: &["--attention-backend"],
@@ -151,7 +151,7 @@ pub static LLAMA4_ATTENTION_BACKEND: Rule = Rule {
 
 pub static GEMMA4_ATTENTION_BACKEND: Rule = Rule {
     code: "MH013",
-    name: "gemma4-attention-backend",
+    name: kebab!("gemma4-attention-backend"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "Gemma4 only supports"),
     explanation: expl!("Gemma 4 runs only on the attention backends SGLang lists for it; SGLang checks the prefill and the decode backend (a split backend falls back to --attention-backend, which SGLang fills with triton, or trtllm_mha on SM100, when it is not given)."),
     flags: &["--attention-backend", "--prefill-attention-backend", "--decode-attention-backend"],
@@ -161,7 +161,7 @@ pub static GEMMA4_ATTENTION_BACKEND: Rule = Rule {
 
 pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
     code: "MH014",
-    name: "encoder-swa-bounded-replay-needs-deepseek-v4-1",
+    name: kebab!("encoder-swa-bounded-replay-needs-deepseek-v4-1"),
     sglang: raises("model_hook.handle_model_capability_adjustments", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1"),
     explanation: expl!("--enable-encoder-swa-bounded-replay bounds the replay of DeepSeek-V4.1's encoder sliding-window cache; only a DeepSeek-V4.1 config (model_type deepseek_v41) takes it."),
     flags: &["--enable-encoder-swa-bounded-replay"],
@@ -171,7 +171,7 @@ pub static ENCODER_SWA_REPLAY_NEEDS_V41: Rule = Rule {
 
 pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
     code: "MH015",
-    name: "mamba-radix-cache-strategy-needs-mamba-model",
+    name: kebab!("mamba-radix-cache-strategy-needs-mamba-model"),
     sglang: raises_nth("model_hook.handle_mamba_radix_cache", "--mamba-radix-cache-strategy", 0),
     explanation: expl!("An extra-buffer Mamba radix cache strategy arms the Mamba state paths; a model without Mamba (linear attention) layers has no Mamba state, and SGLang refuses rather than crash at the first prefill."),
     flags: &["--mamba-radix-cache-strategy"],
@@ -181,7 +181,7 @@ pub static MAMBA_STRATEGY_NEEDS_MAMBA: Rule = Rule {
 
 pub static OLMO2_FLASHINFER: Rule = Rule {
     code: "MH016",
-    name: "olmo2-flashinfer-attention-backend",
+    name: kebab!("olmo2-flashinfer-attention-backend"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "FlashInfer backend can significantly degrade"),
     explanation: expl!("SGLang refuses the FlashInfer attention backend for the Olmo2ForCausalLM architecture (Olmo 2 and Olmo 3 checkpoints): with Olmo 3's sliding-window layers it degrades performance. When --attention-backend is not given, SGLang picks trtllm_mha (SM100), fa3 (SM80 and newer) or triton for it."),
     flags: &["--attention-backend"],
@@ -191,7 +191,7 @@ pub static OLMO2_FLASHINFER: Rule = Rule {
 
 pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
     code: "MH017",
-    name: "exaone-sliding-window-attention-backend",
+    name: kebab!("exaone-sliding-window-attention-backend"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "One of the attention backends in {accepted_backends}"),
     explanation: expl!("An EXAONE 4 / EXAONE MoE config with a sliding_window_pattern interleaves sliding-window and global attention layers, which SGLang runs on fa3, triton and trtllm_mha only. When --attention-backend is not given, SGLang picks one of them itself."),
     flags: &["--attention-backend"],
@@ -201,7 +201,7 @@ pub static EXAONE_ATTENTION_BACKEND: Rule = Rule {
 
 pub static NEMOTRON_H_TRITON: Rule = Rule {
     code: "MH105",
-    name: "nemotron-h-triton-attention-backend",
+    name: kebab!("nemotron-h-triton-attention-backend"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "NemotronHForCausalLM does not support triton attention backend"),
     explanation: expl!("NemotronH is a hybrid Mamba model whose first layer may be a Mamba layer rather than an attention layer, which SGLang 0.5.18's triton attention backend does not handle, so it refuses --attention-backend triton for NemotronH checkpoints (Nemotron-H, Nemotron 3 Nano / Super / Ultra). Leave --attention-backend out (SGLang picks flashinfer on SM100) or choose another backend."),
     flags: &["--attention-backend"],
@@ -212,7 +212,7 @@ pub static NEMOTRON_H_TRITON: Rule = Rule {
 
 pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
     code: "MH107",
-    name: "two-batch-overlap-with-dsa-index-sharing-0-5-18",
+    name: kebab!("two-batch-overlap-with-dsa-index-sharing-0-5-18"),
     sglang: raises("model_hook.handle_model_specific_adjustments", "--enable-two-batch-overlap is not supported with DSA"),
     explanation: expl!("This DSA model shares its top-k indices between layers (index_topk_freq above 1, or an S in index_topk_pattern). Two-batch overlap's op path does not carry the indices from one layer to the next, so SGLang 0.5.18 refuses --enable-two-batch-overlap for it (in its DeepSeek branch; later releases also count shared indexer layers, MH003)."),
     flags: &["--enable-two-batch-overlap"],
@@ -223,7 +223,7 @@ pub static DSA_TBO_INDEX_SHARING_IN_HOOK: Rule = Rule {
 
 pub static DSA_TILELANG_FP8_KV_ON_CUDA: Rule = Rule {
     code: "MH109",
-    name: "dsa-tilelang-fp8-kv-on-cuda",
+    name: kebab!("dsa-tilelang-fp8-kv-on-cuda"),
     sglang: raises("overrides._check_tilelang_dsa_fp8_kv", "The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV"),
     explanation: expl!("In SGLang 0.5.18 the TileLang DSA kernels read an FP8 KV cache only on ROCm; their CUDA kernels are written for a bfloat16 KV cache, so an fp8_e4m3 KV cache with tilelang as the DSA prefill or decode backend is refused on CUDA (later releases take it with both phases on tilelang, OVR007). Use --kv-cache-dtype bfloat16 with tilelang, or keep fp8_e4m3 with an FP8-capable DSA backend (flashmla_kv on Hopper, trtllm on Blackwell: SGLang picks one when the DSA backend flags are left out)."),
     flags: &["--kv-cache-dtype", "--dsa-prefill-backend", "--dsa-decode-backend"],

@@ -12,7 +12,7 @@ use crate::rules::{raises, site, Ctx, NotRunReason, Rule, Step};
 
 pub static NEEDS_DISABLE_RADIX_CACHE: Rule = Rule {
     code: "HSP001",
-    name: "hisparse-needs-disable-radix-cache",
+    name: kebab!("hisparse-needs-disable-radix-cache"),
     sglang: raises("hisparse_hook.validate_hisparse", "Hierarchical sparse attention currently requires --disable-radix-cache."),
     explanation: expl!("Hierarchical sparse attention (--enable-hisparse) keeps most of the KV cache in host memory and swaps the selected entries in per step; it does not work with the radix (prefix) cache yet, so SGLang asks for --disable-radix-cache."),
     flags: &["--enable-hisparse", "--disable-radix-cache"],
@@ -22,7 +22,7 @@ pub static NEEDS_DISABLE_RADIX_CACHE: Rule = Rule {
 
 pub static MIXED_CHUNK: Rule = Rule {
     code: "HSP002",
-    name: "hisparse-with-mixed-chunk",
+    name: kebab!("hisparse-with-mixed-chunk"),
     sglang: raises("hisparse_hook.validate_hisparse_feature_combos", "--enable-hisparse does not support --enable-mixed-chunk yet."),
     explanation: expl!("A mixed prefill/decode batch (--enable-mixed-chunk) cannot merge HiSparse's decode batch, so SGLang refuses the combination."),
     flags: &["--enable-hisparse", "--enable-mixed-chunk"],
@@ -32,7 +32,7 @@ pub static MIXED_CHUNK: Rule = Rule {
 
 pub static SPEC_ADAPTIVE: Rule = Rule {
     code: "HSP003",
-    name: "hisparse-speculative-adaptive",
+    name: kebab!("hisparse-speculative-adaptive"),
     sglang: raises("hisparse_hook.validate_hisparse", "HiSparse speculative decoding uses statically sized swap state"),
     explanation: expl!("HiSparse sizes its swap state for a fixed number of draft tokens; adaptive speculation (--speculative-adaptive) changes it at run time, so SGLang refuses it."),
     flags: &["--enable-hisparse", "--speculative-adaptive"],
@@ -42,7 +42,7 @@ pub static SPEC_ADAPTIVE: Rule = Rule {
 
 pub static DSV4_UNIFIED_KV_ROCM: Rule = Rule {
     code: "HSP004",
-    name: "hisparse-dsv4-unified-kv-on-rocm",
+    name: kebab!("hisparse-dsv4-unified-kv-on-rocm"),
     sglang: raises("hisparse_hook.validate_hisparse", "--enable-hisparse is not supported with the unified-KV path on ROCm"),
     explanation: expl!("On ROCm, DeepSeek-V4's unified-KV path (SGLANG_HACK_FLASHMLA_BACKEND=unified_kv_triton) has no separate compressed KV pool for HiSparse to attach to."),
     flags: &["--enable-hisparse"],
@@ -52,7 +52,7 @@ pub static DSV4_UNIFIED_KV_ROCM: Rule = Rule {
 
 pub static DSA_BACKEND: Rule = Rule {
     code: "HSP005",
-    name: "hisparse-dsa-backend",
+    name: kebab!("hisparse-dsa-backend"),
     sglang: raises("hisparse_hook.validate_hisparse_dsa_backend", "HiSparse supports DSA {label} backend(s)"),
     explanation: expl!("HiSparse runs with some DSA attention backends only: on CUDA flashmla_sparse for a bfloat16 KV cache and flashmla_kv or flashinfer_sparse_mla for FP8; on ROCm tilelang, triton or aiter. Leaving --dsa-prefill-backend / --dsa-decode-backend out lets SGLang pick one."),
     flags: &["--enable-hisparse", "--dsa-prefill-backend", "--dsa-decode-backend"],

@@ -10,7 +10,7 @@ use crate::rules::{raises, warns, Args, Ctx, Rule};
 
 pub static IB_EMPTY: Rule = Rule {
     code: "PD040",
-    name: "ib-device-empty",
+    name: kebab!("ib-device-empty"),
     sglang: raises("validation_hook.validate_ib_devices", "No valid IB devices specified"),
     explanation: expl!("An InfiniBand device list that is empty or only spaces names no device; leave the flag out to let Mooncake discover devices."),
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
@@ -19,7 +19,7 @@ pub static IB_EMPTY: Rule = Rule {
 };
 pub static IB_NO_SYSFS: Rule = Rule {
     code: "PD041",
-    name: "ib-sysfs-missing",
+    name: kebab!("ib-sysfs-missing"),
     sglang: raises("validation_hook.validate_ib_devices", "InfiniBand sysfs path not found: {ib_sysfs_path}."),
     explanation: expl!("Explicit IB devices are checked against /sys/class/infiniband; on a machine without InfiniBand drivers that folder does not exist."),
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
@@ -28,7 +28,7 @@ pub static IB_NO_SYSFS: Rule = Rule {
 };
 pub static IB_GROUP_EMPTY: Rule = Rule {
     code: "PD043",
-    name: "ib-device-group-empty",
+    name: kebab!("ib-device-group-empty"),
     sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "No valid IB devices specified for {context}"),
     explanation: expl!("The comma-separated IB device list contains no device name."),
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
@@ -37,7 +37,7 @@ pub static IB_GROUP_EMPTY: Rule = Rule {
 };
 pub static IB_UNKNOWN: Rule = Rule {
     code: "PD044",
-    name: "ib-device-unknown",
+    name: kebab!("ib-device-unknown"),
     sglang: raises("validation_hook.validate_ib_devices._normalize_device_group", "Invalid IB devices specified for {context}:"),
     explanation: expl!("Every IB device named must exist under /sys/class/infiniband on this machine."),
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
@@ -46,7 +46,7 @@ pub static IB_UNKNOWN: Rule = Rule {
 };
 pub static IB_AUTO_WARNING: Rule = Rule {
     code: "PD045",
-    name: "ib-device-auto-discovery",
+    name: kebab!("ib-device-auto-discovery"),
     sglang: warns("validation_hook.validate_ib_devices", "No IB devices specified for Mooncake backend,"),
     explanation: expl!("Mooncake picks InfiniBand devices itself when none are named."),
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],
@@ -55,7 +55,7 @@ pub static IB_AUTO_WARNING: Rule = Rule {
 };
 pub static IB_DUPLICATE_WARNING: Rule = Rule {
     code: "PD046",
-    name: "ib-device-duplicate",
+    name: kebab!("ib-device-duplicate"),
     sglang: warns("validation_hook.validate_ib_devices._normalize_device_group", "Duplicate IB devices specified for {context}:"),
     explanation: expl!("An IB device listed twice is used once."),
     flags: &["--disaggregation-ib-device", "--mooncake-ib-device"],

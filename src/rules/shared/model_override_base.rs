@@ -7,7 +7,7 @@ use crate::rules::{raises, Ctx, Rule};
 
 pub static CP_DP_WITH_ATTN_DP: Rule = Rule {
     code: "OVR003",
-    name: "context-parallel-dp-size-with-attn-dp-size",
+    name: kebab!("context-parallel-dp-size-with-attn-dp-size"),
     sglang: raises("model_override_base.context_parallel_attn_dp_size", "--dp-size {cfg.dp_size} with --attn-dp-size"),
     explanation: expl!("The DeepSeek context-parallel layouts read --dp-size as attention data-parallel groups (a deprecated reading); with --attn-dp-size given too the two would multiply, and SGLang refuses the combination."),
     flags: &["--dp-size", "--attn-dp-size"],

@@ -13,7 +13,7 @@ const FLAGS: &[&str] = &["--disaggregation-ib-device", "--mooncake-ib-device"];
 
 pub static INVALID_JSON: Rule = Rule {
     code: "MTE001",
-    name: "ib-device-mapping-invalid-json",
+    name: kebab!("ib-device-mapping-invalid-json"),
     sglang: raises("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Invalid JSON mapping: {normalized_input}"),
     explanation: expl!("An IB device setting that starts with '{' is read as a JSON mapping from GPU id to devices, and this one is not valid JSON (keys and strings need double quotes, and the whole value must be one shell word). For one device list for all GPUs, give it without braces: mlx5_0,mlx5_1."),
     flags: FLAGS,
@@ -23,7 +23,7 @@ pub static INVALID_JSON: Rule = Rule {
 
 pub static BAD_ENTRY: Rule = Rule {
     code: "MTE002",
-    name: "ib-device-mapping-bad-entry",
+    name: kebab!("ib-device-mapping-bad-entry"),
     sglang: raises("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "Invalid format: keys must be integers"),
     explanation: expl!("In a JSON IB device mapping each key is a GPU id (digits, such as \"0\") and each value a string of comma-separated device names."),
     flags: FLAGS,
@@ -33,7 +33,7 @@ pub static BAD_ENTRY: Rule = Rule {
 
 pub static EMPTY_MAPPING: Rule = Rule {
     code: "MTE003",
-    name: "ib-device-mapping-empty",
+    name: kebab!("ib-device-mapping-empty"),
     sglang: raises("distributed.device_communicators.mooncake_transfer_engine.parse_ib_device_config", "No valid GPU mappings found in JSON"),
     explanation: expl!("An empty JSON IB device mapping names no device for any GPU; leave the flag out to let Mooncake discover devices."),
     flags: FLAGS,

@@ -12,7 +12,7 @@ use crate::rules::{site, warns, Ctx, NotRunReason, Rule, Step};
 
 pub static PP_DISABLES_OVERLAP: Rule = Rule {
     code: "OVR001",
-    name: "pipeline-parallel-disables-overlap-schedule",
+    name: kebab!("pipeline-parallel-disables-overlap-schedule"),
     sglang: warns("overrides._pipeline_parallel_overlap_disable", "Pipeline parallelism is incompatible with overlap schedule."),
     explanation: expl!("With pipeline parallelism (--pp-size above 1) SGLang runs without the overlap scheduler (CPU scheduling is not overlapped with GPU work), as --disable-overlap-schedule does."),
     flags: &["--pp-size", "--disable-overlap-schedule"],
@@ -40,7 +40,7 @@ pub fn pipeline_parallel_overlap_disable(ctx: &mut Ctx) -> Step {
 
 pub static DSV4_KV_CACHE_DTYPE: Rule = Rule {
     code: "OVR002",
-    name: "deepseek-v4-kv-cache-dtype",
+    name: kebab!("deepseek-v4-kv-cache-dtype"),
     sglang: crate::rules::raises("overrides._deepseek_v4_kv_cache_dtype", "{kv_cache_dtype} is not supported for {model_arch}"),
     explanation: expl!("DeepSeek-V4's KV pool holds FP8 (fp8_e4m3, what SGLang picks for auto) or bfloat16 entries only; any other --kv-cache-dtype, the bf16 alias included, fails SGLang's assertion."),
     flags: &["--kv-cache-dtype"],
@@ -80,7 +80,7 @@ pub fn deepseek_v4_kv_cache_dtype(ctx: &mut Ctx, arch: &str) -> Step {
 
 pub static DSA_KV_CACHE_DTYPE: Rule = Rule {
     code: "OVR004",
-    name: "dsa-kv-cache-dtype",
+    name: kebab!("dsa-kv-cache-dtype"),
     sglang: crate::rules::raises("overrides._dsa_kv_cache_dtype_default", "DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype"),
     explanation: expl!("The KV cache of a DeepSeek Sparse Attention model (DeepSeek V3.2, GLM-5 ...) holds bfloat16 or FP8 (fp8_e4m3) entries only; auto picks fp8_e4m3 on Blackwell and bfloat16 before it."),
     flags: &["--kv-cache-dtype"],
@@ -90,7 +90,7 @@ pub static DSA_KV_CACHE_DTYPE: Rule = Rule {
 
 pub static DSA_HISPARSE_TILELANG_FP8: Rule = Rule {
     code: "OVR005",
-    name: "dsa-hisparse-with-cuda-tilelang-fp8",
+    name: kebab!("dsa-hisparse-with-cuda-tilelang-fp8"),
     sglang: crate::rules::raises("overrides._dsa_split_backend_resolution", "CUDA TileLang FP8 KV does not support HiSparse."),
     explanation: expl!("On CUDA, the TileLang DSA backend's scaled FP8 KV layout is not one HiSparse can swap; with an FP8 KV cache and --enable-hisparse, neither DSA backend may be tilelang."),
     flags: &["--enable-hisparse", "--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
@@ -100,7 +100,7 @@ pub static DSA_HISPARSE_TILELANG_FP8: Rule = Rule {
 
 pub static DSA_TRITON_ROCM_ONLY: Rule = Rule {
     code: "OVR006",
-    name: "dsa-triton-backend-rocm-only",
+    name: kebab!("dsa-triton-backend-rocm-only"),
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "The {'/'.join(sorted(rocm_only))} DSA backend is only supported on ROCm/HIP."),
     explanation: expl!("The triton DSA attention backend is written for ROCm; on CUDA use flashmla_kv (Hopper) or trtllm (Blackwell), or leave the DSA backends out and let SGLang pick."),
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend"],
@@ -110,7 +110,7 @@ pub static DSA_TRITON_ROCM_ONLY: Rule = Rule {
 
 pub static DSA_TILELANG_FP8_BOTH: Rule = Rule {
     code: "OVR007",
-    name: "dsa-cuda-tilelang-fp8-needs-both-phases",
+    name: kebab!("dsa-cuda-tilelang-fp8-needs-both-phases"),
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV requires both DSA backends to be tilelang"),
     explanation: expl!("With an FP8 KV cache on CUDA, the TileLang DSA backend writes a scaled FP8 layout the other backends do not read (they use raw FP8): prefill and decode must both be tilelang, or neither."),
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],
@@ -120,7 +120,7 @@ pub static DSA_TILELANG_FP8_BOTH: Rule = Rule {
 
 pub static DSA_TILELANG_FP8_DCP: Rule = Rule {
     code: "OVR008",
-    name: "dsa-cuda-tilelang-fp8-with-dcp",
+    name: kebab!("dsa-cuda-tilelang-fp8-with-dcp"),
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV does not support --dcp-size > 1."),
     explanation: expl!("The TileLang DSA backend's FP8 KV path on CUDA has no decode-context-parallel support."),
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--dcp-size"],
@@ -130,7 +130,7 @@ pub static DSA_TILELANG_FP8_DCP: Rule = Rule {
 
 pub static DSA_TILELANG_FP8_SM89: Rule = Rule {
     code: "OVR009",
-    name: "dsa-cuda-tilelang-fp8-needs-sm89",
+    name: kebab!("dsa-cuda-tilelang-fp8-needs-sm89"),
     sglang: crate::rules::raises("overrides._check_dsa_backend_constraints", "CUDA TileLang FP8 KV requires SM89 or newer."),
     explanation: expl!("The TileLang DSA backend's FP8 KV kernels need FP8 tensor cores (SM89, Ada, or newer); an A100 (SM80) has none."),
     flags: &["--dsa-prefill-backend", "--dsa-decode-backend", "--kv-cache-dtype"],

@@ -20,7 +20,7 @@ use crate::rules::{raises, site, warns, Ctx, NotRunReason, Rule, Sglang, Step};
 
 pub static TP_NOT_DIVISIBLE_BY_NNODES: Rule = Rule {
     code: "VAL020",
-    name: "tp-times-pp-not-divisible-by-nnodes",
+    name: kebab!("tp-times-pp-not-divisible-by-nnodes"),
     sglang: raises("validation_hook.check_server_args", "tp_size must be divisible by number of nodes"),
     explanation: expl!("Every node runs the same number of GPU workers, so tp_size × pp_size must split evenly over --nnodes (the message only names tp_size, but pp_size counts too)."),
     flags: &["--tp-size", "--pp-size", "--nnodes"],
@@ -29,7 +29,7 @@ pub static TP_NOT_DIVISIBLE_BY_NNODES: Rule = Rule {
 };
 pub static NNODES_ZERO: Rule = Rule {
     code: "VAL105",
-    name: "nnodes-zero",
+    name: kebab!("nnodes-zero"),
     sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
     explanation: expl!("--nnodes 0 is accepted by the parser, but check_server_args divides tp_size × pp_size by the node count, so Python fails with a bare ZeroDivisionError. A server runs on at least one node."),
     flags: &["--nnodes"],
@@ -38,7 +38,7 @@ pub static NNODES_ZERO: Rule = Rule {
 };
 pub static PAGE_SIZE_ZERO: Rule = Rule {
     code: "VAL106",
-    name: "page-size-zero",
+    name: kebab!("page-size-zero"),
     sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
     explanation: expl!("--page-size 0 passes the parser, but check_server_args checks that the chunked-prefill size is a multiple of the page size, and Python cannot take a remainder by zero. A KV-cache page holds at least one token."),
     flags: &["--page-size"],
@@ -47,7 +47,7 @@ pub static PAGE_SIZE_ZERO: Rule = Rule {
 };
 pub static PP_MAX_MICRO_BATCH_SIZE: Rule = Rule {
     code: "VAL021",
-    name: "pp-max-micro-batch-size-not-positive",
+    name: kebab!("pp-max-micro-batch-size-not-positive"),
     sglang: raises("validation_hook.check_server_args", "pp_max_micro_batch_size must be a positive"),
     explanation: expl!("The pipeline-parallel micro-batch size must be at least 1; leave it unset to let SGLang compute it."),
     flags: &["--pp-max-micro-batch-size"],
@@ -56,7 +56,7 @@ pub static PP_MAX_MICRO_BATCH_SIZE: Rule = Rule {
 };
 pub static CUDA_GRAPH_PADDING_TORCH_COMPILE: Rule = Rule {
     code: "VAL022",
-    name: "disable-cuda-graph-padding-with-torch-compile",
+    name: kebab!("disable-cuda-graph-padding-with-torch-compile"),
     sglang: raises("validation_hook.check_server_args", "--disable-cuda-graph-padding is incompatible"),
     explanation: expl!("Without CUDA-graph padding every batch size would be compiled separately by torch.compile, so SGLang refuses the combination."),
     flags: &["--disable-cuda-graph-padding", "--enable-torch-compile"],
@@ -65,7 +65,7 @@ pub static CUDA_GRAPH_PADDING_TORCH_COMPILE: Rule = Rule {
 };
 pub static PP_MIN_FREE_SLOTS_DELAY: Rule = Rule {
     code: "VAL023",
-    name: "pp-min-free-slots-delay",
+    name: kebab!("pp-min-free-slots-delay"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "--min-free-slots-delay is not supported with"),
     explanation: expl!("With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever."),
     flags: &["--min-free-slots-delay", "--pp-size"],
@@ -74,7 +74,7 @@ pub static PP_MIN_FREE_SLOTS_DELAY: Rule = Rule {
 };
 pub static PP_SPEC_EAGLE_ONLY: Rule = Rule {
     code: "VAL098",
-    name: "pp-speculative-eagle-only",
+    name: kebab!("pp-speculative-eagle-only"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "Pipeline parallelism currently only supports"),
     explanation: expl!("With --pp-size > 1 the only speculative decoding SGLang supports is single-layer EAGLE (and DSPARK on prefill nodes); NGRAM and the others are refused."),
     flags: &["--pp-size", "--speculative-algorithm"],
@@ -83,7 +83,7 @@ pub static PP_SPEC_EAGLE_ONLY: Rule = Rule {
 };
 pub static MIXED_CHUNK_SPEC: Rule = Rule {
     code: "VAL140",
-    name: "mixed-chunk-unsupported-speculative-algorithm",
+    name: kebab!("mixed-chunk-unsupported-speculative-algorithm"),
     sglang: raises("validation_hook.check_server_args", "enable_mixed_chunk is not supported with"),
     explanation: expl!("Mixed chunked prefill degrades running requests to plain one-token decodes inside a mixed step; only EAGLE, EAGLE3, DFLASH and DSPARK have a verified resume path. The speculative hook turns it off for the other real algorithms, so this fires for --speculative-algorithm NONE (a name SGLang accepts and then treats as no speculation)."),
     flags: &["--enable-mixed-chunk", "--speculative-algorithm"],
@@ -92,7 +92,7 @@ pub static MIXED_CHUNK_SPEC: Rule = Rule {
 };
 pub static WATERMARK_SPEC_ALGORITHM: Rule = Rule {
     code: "VAL141",
-    name: "watermark-speculative-algorithm",
+    name: kebab!("watermark-speculative-algorithm"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark supports speculative algorithms"),
     explanation: expl!("Watermarking biases sampling; with speculation it is implemented for the NGRAM, EAGLE (NEXTN) and EAGLE3 verify paths only."),
     flags: &["--enable-watermark", "--speculative-algorithm"],
@@ -101,7 +101,7 @@ pub static WATERMARK_SPEC_ALGORITHM: Rule = Rule {
 };
 pub static WATERMARK_PP_SPEC: Rule = Rule {
     code: "VAL142",
-    name: "watermark-pipeline-parallel-speculation",
+    name: kebab!("watermark-pipeline-parallel-speculation"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with pipeline-parallel"),
     explanation: expl!("Watermarking is not implemented for speculative decoding split over pipeline stages."),
     flags: &["--enable-watermark", "--pp-size"],
@@ -110,7 +110,7 @@ pub static WATERMARK_PP_SPEC: Rule = Rule {
 };
 pub static PP_SPEC_DSPARK: Rule = Rule {
     code: "VAL143",
-    name: "pp-spec-env-not-for-dspark",
+    name: kebab!("pp-spec-env-not-for-dspark"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC does not support DSPARK"),
     explanation: expl!("SGLANG_ENABLE_PP_SPEC's pipeline-parallel relay carries an EAGLE-shaped draft tree; pipeline-parallel DSPARK on a PD prefill server uses its own relay, so leave the variable unset."),
     flags: &["--speculative-algorithm", "--pp-size"],
@@ -119,7 +119,7 @@ pub static PP_SPEC_DSPARK: Rule = Rule {
 };
 pub static PP_SPEC_DISAGGREGATION: Rule = Rule {
     code: "VAL144",
-    name: "pp-spec-env-no-disaggregation",
+    name: kebab!("pp-spec-env-no-disaggregation"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode"),
     explanation: expl!("With SGLANG_ENABLE_PP_SPEC the pipeline stages relay EAGLE's draft state themselves, which replaces the PD prefill relay: it works on a plain (non-disaggregated) server only."),
     flags: &["--disaggregation-mode", "--pp-size"],
@@ -128,7 +128,7 @@ pub static PP_SPEC_DISAGGREGATION: Rule = Rule {
 };
 pub static PP_SPEC_ADAPTIVE: Rule = Rule {
     code: "VAL145",
-    name: "pp-spec-env-no-adaptive",
+    name: kebab!("pp-spec-env-no-adaptive"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with --speculative-adaptive"),
     explanation: expl!("The pipeline relay slices speculative results by the configured number of draft tokens, which adaptive speculation changes at run time."),
     flags: &["--speculative-adaptive", "--pp-size"],
@@ -137,7 +137,7 @@ pub static PP_SPEC_ADAPTIVE: Rule = Rule {
 };
 pub static PP_SPEC_ATTN_DP: Rule = Rule {
     code: "VAL146",
-    name: "pp-spec-env-no-attention-dp",
+    name: kebab!("pp-spec-env-no-attention-dp"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "SGLANG_ENABLE_PP_SPEC is not compatible with attention DP"),
     explanation: expl!("Every pipeline stage rebuilds the same verify batch from relayed state, so all stages must see the same batch; attention DP splits it per DP rank."),
     flags: &["--attn-dp-size", "--pp-size"],
@@ -146,7 +146,7 @@ pub static PP_SPEC_ATTN_DP: Rule = Rule {
 };
 pub static PP_SPEC_PREFILL_ONLY: Rule = Rule {
     code: "VAL147",
-    name: "pp-speculation-prefill-only",
+    name: kebab!("pp-speculation-prefill-only"),
     sglang: raises("validation_hook.check_pipeline_parallel_compat", "PP + speculative decoding (MTP) is only supported"),
     explanation: expl!("Pipeline parallelism with EAGLE/MTP speculation runs on PD prefill servers (--disaggregation-mode prefill), or anywhere with the experimental SGLANG_ENABLE_PP_SPEC=1."),
     flags: &["--pp-size", "--speculative-algorithm"],
@@ -155,7 +155,7 @@ pub static PP_SPEC_PREFILL_ONLY: Rule = Rule {
 };
 pub static PP_OVERLAP_OR_SPEC: Rule = Rule {
     code: "VAL149",
-    name: "pp-overlap-or-speculative",
+    name: kebab!("pp-overlap-or-speculative"),
     sglang: raises("validation_hook.check_server_args", "Pipeline parallelism is not compatible with overlap schedule"),
     explanation: expl!("SGLang 0.5.18 runs pipeline parallelism without speculative decoding only (later releases allow single-layer EAGLE). The overlap scheduler is turned off for --pp-size > 1 during resolution, so in practice this fires for any --speculative-algorithm with --pp-size > 1."),
     flags: &["--pp-size", "--speculative-algorithm"],
@@ -164,7 +164,7 @@ pub static PP_OVERLAP_OR_SPEC: Rule = Rule {
 };
 pub static PP_MIN_FREE_SLOTS_DELAY_CHECK: Rule = Rule {
     code: "VAL150",
-    name: "pp-min-free-slots-delay-check",
+    name: kebab!("pp-min-free-slots-delay-check"),
     sglang: raises("validation_hook.check_server_args", "--min-free-slots-delay is not supported with"),
     explanation: expl!("With pipeline parallelism each micro-batch can allocate at most pp-max-micro-batch-size slots, so a free-slot threshold could stall scheduling forever (0.5.18 checks it in check_server_args itself; later releases in check_pipeline_parallel_compat, VAL023)."),
     flags: &["--min-free-slots-delay", "--pp-size"],
@@ -173,7 +173,7 @@ pub static PP_MIN_FREE_SLOTS_DELAY_CHECK: Rule = Rule {
 };
 pub static MULTI_NODE_DP_WITHOUT_DP_ATTENTION: Rule = Rule {
     code: "VAL151",
-    name: "multi-node-dp-without-dp-attention",
+    name: kebab!("multi-node-dp-without-dp-attention"),
     sglang: raises("validation_hook.check_server_args", "multi-node data parallel is not supported unless dp attention"),
     explanation: expl!("In SGLang 0.5.18 data-parallel replicas (--dp-size > 1) can span several nodes only with --enable-dp-attention."),
     flags: &["--dp-size", "--nnodes", "--enable-dp-attention"],
@@ -182,7 +182,7 @@ pub static MULTI_NODE_DP_WITHOUT_DP_ATTENTION: Rule = Rule {
 };
 pub static MIXED_CHUNK_WITH_SPEC: Rule = Rule {
     code: "VAL152",
-    name: "mixed-chunk-with-speculative",
+    name: kebab!("mixed-chunk-with-speculative"),
     sglang: raises("validation_hook.check_server_args", "enable_mixed_chunk is required for speculative decoding"),
     explanation: expl!("SGLang 0.5.18 refuses mixed chunked prefill with any speculative algorithm still set after resolution (the message says 'required' but means 'not allowed'); its speculative hook already turns it off (with a warning) for each algorithm it handles, so this fires for a name the hook handles none of, such as 'none'."),
     flags: &["--enable-mixed-chunk", "--speculative-algorithm"],
@@ -191,7 +191,7 @@ pub static MIXED_CHUNK_WITH_SPEC: Rule = Rule {
 };
 pub static MULTI_NODE_DP: Rule = Rule {
     code: "VAL024",
-    name: "multi-node-dp-replicas",
+    name: kebab!("multi-node-dp-replicas"),
     sglang: raises("validation_hook.check_server_args", "multi-node data-parallel replicas are not"),
     explanation: expl!("Data-parallel replicas (--dp-size > 1) must all live on one node; to spread over several nodes use attention data parallelism or an external router."),
     flags: &["--dp-size", "--nnodes"],
@@ -200,7 +200,7 @@ pub static MULTI_NODE_DP: Rule = Rule {
 };
 pub static BASE_GPU_ID_NEGATIVE: Rule = Rule {
     code: "VAL025",
-    name: "base-gpu-id-negative",
+    name: kebab!("base-gpu-id-negative"),
     sglang: raises("validation_hook.check_server_args", "base_gpu_id must be non-negative"),
     explanation: expl!("--base-gpu-id is the first CUDA device index to use; indices start at 0."),
     flags: &["--base-gpu-id"],
@@ -209,7 +209,7 @@ pub static BASE_GPU_ID_NEGATIVE: Rule = Rule {
 };
 pub static GPU_ID_STEP: Rule = Rule {
     code: "VAL026",
-    name: "gpu-id-step-not-positive",
+    name: kebab!("gpu-id-step-not-positive"),
     sglang: raises("validation_hook.check_server_args", "gpu_id_step must be positive"),
     explanation: expl!("--gpu-id-step is the stride between the device indices of consecutive workers; it must be at least 1."),
     flags: &["--gpu-id-step"],
@@ -218,7 +218,7 @@ pub static GPU_ID_STEP: Rule = Rule {
 };
 pub static MOE_DENSE_TP_SIZE: Rule = Rule {
     code: "VAL027",
-    name: "moe-dense-tp-size-unsupported",
+    name: kebab!("moe-dense-tp-size-unsupported"),
     sglang: raises("validation_hook.check_server_args", "moe_dense_tp_size only supports None, 1,"),
     explanation: expl!("The tensor-parallel size of the dense layers in an MoE model can only be 1 or the full --tp-size."),
     flags: &["--moe-dense-tp-size", "--tp-size"],
@@ -227,7 +227,7 @@ pub static MOE_DENSE_TP_SIZE: Rule = Rule {
 };
 pub static SERVED_MODEL_NAME_COLON: Rule = Rule {
     code: "VAL028",
-    name: "served-model-name-colon",
+    name: kebab!("served-model-name-colon"),
     sglang: raises("validation_hook.check_server_args", "served_model_name cannot contain a colon"),
     explanation: expl!("Requests name a LoRA adapter as `model:adapter`, so the served model name (which defaults to --model-path) may not contain ':'. Object-store URIs (s3://, gs://, az://) are exempt."),
     flags: &["--served-model-name", "--model-path"],
@@ -236,7 +236,7 @@ pub static SERVED_MODEL_NAME_COLON: Rule = Rule {
 };
 pub static CHUNKED_PREFILL_PAGE_SIZE: Rule = Rule {
     code: "VAL029",
-    name: "chunked-prefill-size-not-multiple-of-page-size",
+    name: kebab!("chunked-prefill-size-not-multiple-of-page-size"),
     sglang: raises("validation_hook.check_server_args", "chunked_prefill_size must be divisible by"),
     explanation: expl!("Prefill chunks are cut on KV-cache page boundaries, so the final chunked prefill size (after SGLang's GPU-memory default and the division by --attn-dp-size) must be a multiple of the page size."),
     flags: &["--chunked-prefill-size", "--page-size", "--attn-dp-size"],
@@ -245,7 +245,7 @@ pub static CHUNKED_PREFILL_PAGE_SIZE: Rule = Rule {
 };
 pub static PDMUX_PP: Rule = Rule {
     code: "VAL030",
-    name: "pdmux-needs-pp-1",
+    name: kebab!("pdmux-needs-pp-1"),
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is only supported with pipeline"),
     explanation: expl!("PD-multiplexing splits one GPU's SMs between prefill and decode; it does not work with pipeline parallelism."),
     flags: &["--enable-pdmux", "--pp-size"],
@@ -254,7 +254,7 @@ pub static PDMUX_PP: Rule = Rule {
 };
 pub static PDMUX_CHUNKED_PREFILL: Rule = Rule {
     code: "VAL031",
-    name: "pdmux-needs-chunked-prefill-off",
+    name: kebab!("pdmux-needs-chunked-prefill-off"),
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with chunked"),
     explanation: expl!("PD-multiplexing needs chunked prefill switched off (--chunked-prefill-size -1); SGLang turns it on by default."),
     flags: &["--enable-pdmux", "--chunked-prefill-size"],
@@ -263,7 +263,7 @@ pub static PDMUX_CHUNKED_PREFILL: Rule = Rule {
 };
 pub static PDMUX_DISAGGREGATION: Rule = Rule {
     code: "VAL032",
-    name: "pdmux-not-with-disaggregation",
+    name: kebab!("pdmux-not-with-disaggregation"),
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with disaggregation"),
     explanation: expl!("PD-multiplexing runs prefill and decode on the same GPUs, the opposite of prefill/decode disaggregation."),
     flags: &["--enable-pdmux", "--disaggregation-mode"],
@@ -272,7 +272,7 @@ pub static PDMUX_DISAGGREGATION: Rule = Rule {
 };
 pub static PDMUX_OVERLAP: Rule = Rule {
     code: "VAL033",
-    name: "pdmux-needs-overlap-schedule-off",
+    name: kebab!("pdmux-needs-overlap-schedule-off"),
     sglang: raises("validation_hook.check_server_args", "PD-Multiplexing is not compatible with overlap"),
     explanation: expl!("PD-multiplexing needs the overlap scheduler disabled (--disable-overlap-schedule)."),
     flags: &["--enable-pdmux", "--disable-overlap-schedule"],
@@ -281,7 +281,7 @@ pub static PDMUX_OVERLAP: Rule = Rule {
 };
 pub static TOKENIZER_WORKER_NUM: Rule = Rule {
     code: "VAL034",
-    name: "tokenizer-worker-num-not-positive",
+    name: kebab!("tokenizer-worker-num-not-positive"),
     sglang: raises("validation_hook.check_server_args", "Tokenizer worker num must >= 1"),
     explanation: expl!("At least one tokenizer worker process is needed."),
     flags: &["--tokenizer-worker-num"],
@@ -290,7 +290,7 @@ pub static TOKENIZER_WORKER_NUM: Rule = Rule {
 };
 pub static DETOKENIZER_WORKER_NUM: Rule = Rule {
     code: "VAL035",
-    name: "detokenizer-worker-num-not-positive",
+    name: kebab!("detokenizer-worker-num-not-positive"),
     sglang: raises("validation_hook.check_server_args", "Detokenizer worker num must >= 1"),
     explanation: expl!("At least one detokenizer worker process is needed."),
     flags: &["--detokenizer-worker-num"],
@@ -299,7 +299,7 @@ pub static DETOKENIZER_WORKER_NUM: Rule = Rule {
 };
 pub static MM_PROCESSOR_WORKER_NUM: Rule = Rule {
     code: "VAL036",
-    name: "mm-processor-worker-num-negative",
+    name: kebab!("mm-processor-worker-num-negative"),
     sglang: raises("validation_hook.check_server_args", "Multimodal processor worker num must >= 0"),
     explanation: expl!("The number of multimodal processor workers cannot be negative (0 means process in the tokenizer manager)."),
     flags: &["--mm-processor-worker-num"],
@@ -308,7 +308,7 @@ pub static MM_PROCESSOR_WORKER_NUM: Rule = Rule {
 };
 pub static MM_IO_WORKER_NUM: Rule = Rule {
     code: "VAL037",
-    name: "mm-io-worker-num-negative",
+    name: kebab!("mm-io-worker-num-negative"),
     sglang: raises("validation_hook.check_server_args", "Multimodal I/O worker num must >= 0"),
     explanation: expl!("The number of multimodal I/O workers cannot be negative."),
     flags: &["--mm-io-worker-num"],
@@ -317,7 +317,7 @@ pub static MM_IO_WORKER_NUM: Rule = Rule {
 };
 pub static BUCKETS_RULE_TYPE: Rule = Rule {
     code: "VAL038",
-    name: "tokens-buckets-unknown-rule",
+    name: kebab!("tokens-buckets-unknown-rule"),
     sglang: raises("validation_hook.validate_buckets_rule", "Unsupported {arg_name} rule type: '{rule}'."),
     explanation: expl!("The first word of a metrics bucket specification names the rule: tse, default or custom."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -326,7 +326,7 @@ pub static BUCKETS_RULE_TYPE: Rule = Rule {
 };
 pub static BUCKETS_TSE_LEN: Rule = Rule {
     code: "VAL039",
-    name: "tokens-buckets-tse-arity",
+    name: kebab!("tokens-buckets-tse-arity"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE rule requires exactly 4 parameters:"),
     explanation: expl!("The tse bucket rule takes exactly three numbers after `tse`: middle, base and count."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -335,7 +335,7 @@ pub static BUCKETS_TSE_LEN: Rule = Rule {
 };
 pub static BUCKETS_TSE_PARAMS: Rule = Rule {
     code: "VAL040",
-    name: "tokens-buckets-tse-not-numeric",
+    name: kebab!("tokens-buckets-tse-not-numeric"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE rule parameters must be: ['tse',"),
     explanation: expl!("middle and base must parse as numbers and count as a whole number (Python int(): `8`, not `8.0` or `1e3`)."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -344,7 +344,7 @@ pub static BUCKETS_TSE_PARAMS: Rule = Rule {
 };
 pub static BUCKETS_TSE_BASE: Rule = Rule {
     code: "VAL041",
-    name: "tokens-buckets-tse-base",
+    name: kebab!("tokens-buckets-tse-base"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE base must be larger than 1,"),
     explanation: expl!("The tse rule spaces buckets geometrically; its base must be greater than 1."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -353,7 +353,7 @@ pub static BUCKETS_TSE_BASE: Rule = Rule {
 };
 pub static BUCKETS_TSE_COUNT: Rule = Rule {
     code: "VAL042",
-    name: "tokens-buckets-tse-count",
+    name: kebab!("tokens-buckets-tse-count"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE count must be positive, got:"),
     explanation: expl!("The tse rule needs at least one bucket."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -362,7 +362,7 @@ pub static BUCKETS_TSE_COUNT: Rule = Rule {
 };
 pub static BUCKETS_TSE_MIDDLE: Rule = Rule {
     code: "VAL043",
-    name: "tokens-buckets-tse-middle",
+    name: kebab!("tokens-buckets-tse-middle"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} TSE middle must be positive, got:"),
     explanation: expl!("The tse rule's middle bucket boundary must be greater than 0."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -371,7 +371,7 @@ pub static BUCKETS_TSE_MIDDLE: Rule = Rule {
 };
 pub static BUCKETS_DEFAULT_LEN: Rule = Rule {
     code: "VAL044",
-    name: "tokens-buckets-default-arity",
+    name: kebab!("tokens-buckets-default-arity"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} default rule should only have"),
     explanation: expl!("The default bucket rule takes no values."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -380,7 +380,7 @@ pub static BUCKETS_DEFAULT_LEN: Rule = Rule {
 };
 pub static BUCKETS_CUSTOM_LEN: Rule = Rule {
     code: "VAL045",
-    name: "tokens-buckets-custom-empty",
+    name: kebab!("tokens-buckets-custom-empty"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule requires at least"),
     explanation: expl!("The custom bucket rule lists the bucket boundaries after `custom`; at least one is needed."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -389,7 +389,7 @@ pub static BUCKETS_CUSTOM_LEN: Rule = Rule {
 };
 pub static BUCKETS_CUSTOM_NUMERIC: Rule = Rule {
     code: "VAL046",
-    name: "tokens-buckets-custom-not-numeric",
+    name: kebab!("tokens-buckets-custom-not-numeric"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values must"),
     explanation: expl!("Every custom bucket boundary must parse as a number."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -398,7 +398,7 @@ pub static BUCKETS_CUSTOM_NUMERIC: Rule = Rule {
 };
 pub static BUCKETS_CUSTOM_DUPLICATES: Rule = Rule {
     code: "VAL047",
-    name: "tokens-buckets-custom-duplicates",
+    name: kebab!("tokens-buckets-custom-duplicates"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should not"),
     explanation: expl!("Custom bucket boundaries must be distinct numbers (`1` and `1.0` count as the same)."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -407,7 +407,7 @@ pub static BUCKETS_CUSTOM_DUPLICATES: Rule = Rule {
 };
 pub static BUCKETS_CUSTOM_NEGATIVE: Rule = Rule {
     code: "VAL048",
-    name: "tokens-buckets-custom-negative",
+    name: kebab!("tokens-buckets-custom-negative"),
     sglang: raises("validation_hook.validate_buckets_rule", "{arg_name} custom rule bucket values should be"),
     explanation: expl!("Token-count bucket boundaries cannot be negative."),
     flags: &["--prompt-tokens-buckets", "--generation-tokens-buckets"],
@@ -416,7 +416,7 @@ pub static BUCKETS_CUSTOM_NEGATIVE: Rule = Rule {
 };
 pub static PRIORITY_SCHEDULE_POLICY: Rule = Rule {
     code: "VAL049",
-    name: "priority-scheduling-policy",
+    name: kebab!("priority-scheduling-policy"),
     sglang: raises("validation_hook.check_server_args", "To use priority scheduling, schedule_policy"),
     explanation: expl!("Priority scheduling orders requests by priority first and breaks ties with the schedule policy, which must then be fcfs or lof."),
     flags: &["--enable-priority-scheduling", "--schedule-policy"],
@@ -425,7 +425,7 @@ pub static PRIORITY_SCHEDULE_POLICY: Rule = Rule {
 };
 pub static W_PRIORITY_NO_DEFAULT: Rule = Rule {
     code: "VAL050",
-    name: "priority-scheduling-without-default-priority",
+    name: kebab!("priority-scheduling-without-default-priority"),
     sglang: warns("validation_hook.check_server_args", "--default-priority-value is not set while"),
     explanation: expl!("Requests that carry no priority get None; setting --default-priority-value gives them a number."),
     flags: &["--enable-priority-scheduling", "--default-priority-value"],
@@ -434,7 +434,7 @@ pub static W_PRIORITY_NO_DEFAULT: Rule = Rule {
 };
 pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
     code: "VAL051",
-    name: "disable-priority-preemption-no-effect",
+    name: kebab!("disable-priority-preemption-no-effect"),
     sglang: warns("validation_hook.check_server_args", "--disable-priority-preemption has no effect"),
     explanation: expl!("Priority preemption only exists under priority scheduling, so disabling it does nothing here."),
     flags: &["--disable-priority-preemption", "--enable-priority-scheduling"],
@@ -443,7 +443,7 @@ pub static W_PRIORITY_PREEMPTION_NO_EFFECT: Rule = Rule {
 };
 pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
     code: "VAL052",
-    name: "default-priority-value-no-effect",
+    name: kebab!("default-priority-value-no-effect"),
     sglang: warns("validation_hook.check_server_args", "--default-priority-value has no effect without"),
     explanation: expl!("A default priority is only used by the priority scheduler."),
     flags: &["--default-priority-value", "--enable-priority-scheduling"],
@@ -452,7 +452,7 @@ pub static W_DEFAULT_PRIORITY_NO_EFFECT: Rule = Rule {
 };
 pub static RETRACTION_PRIORITY: Rule = Rule {
     code: "VAL053",
-    name: "retraction-policy-priority-needs-priority-scheduling",
+    name: kebab!("retraction-policy-priority-needs-priority-scheduling"),
     sglang: raises("validation_hook.check_server_args", "--retraction-policy priority requires --enable-priority-scheduling"),
     explanation: expl!("Retracting by priority needs request priorities, which only exist with priority scheduling."),
     flags: &["--retraction-policy", "--enable-priority-scheduling"],
@@ -461,7 +461,7 @@ pub static RETRACTION_PRIORITY: Rule = Rule {
 };
 pub static HISPARSE_MODEL: Rule = Rule {
     code: "VAL148",
-    name: "hisparse-needs-sparse-attention-model",
+    name: kebab!("hisparse-needs-sparse-attention-model"),
     sglang: raises("hisparse_hook.validate_hisparse", "--enable-hisparse is only supported for DSA"),
     explanation: expl!("Hierarchical sparse attention (--enable-hisparse) offloads the KV cache of models with sparse attention: DeepSeek Sparse Attention models (DeepSeek V3.2, GLM-5 ..., whose config has index_topk), DeepSeek V4 and MiniMax M3 sparse. Other models cannot use it: leave it out."),
     flags: &["--enable-hisparse"],
@@ -470,7 +470,7 @@ pub static HISPARSE_MODEL: Rule = Rule {
 };
 pub static SCHEDULE_CONSERVATIVENESS: Rule = Rule {
     code: "VAL054",
-    name: "schedule-conservativeness-negative",
+    name: kebab!("schedule-conservativeness-negative"),
     sglang: raises("validation_hook.check_server_args", "schedule_conservativeness must be non-negative"),
     explanation: expl!("--schedule-conservativeness scales the scheduler's memory reservation; it cannot be negative."),
     flags: &["--schedule-conservativeness"],
@@ -479,7 +479,7 @@ pub static SCHEDULE_CONSERVATIVENESS: Rule = Rule {
 };
 pub static MINDSPORE_NPU: Rule = Rule {
     code: "VAL055",
-    name: "mindspore-needs-npu",
+    name: kebab!("mindspore-needs-npu"),
     sglang: raises("validation_hook.check_server_args", "MindSpore model impl is only supported on"),
     explanation: expl!("--model-impl mindspore runs models through MindSpore, which SGLang only supports on Huawei Ascend NPUs."),
     flags: &["--model-impl"],
@@ -488,7 +488,7 @@ pub static MINDSPORE_NPU: Rule = Rule {
 };
 pub static INSTANTTENSOR_DEVICE: Rule = Rule {
     code: "VAL056",
-    name: "instanttensor-needs-cuda",
+    name: kebab!("instanttensor-needs-cuda"),
     sglang: raises("validation_hook.check_server_args", "InstantTensor requires a CUDA-compatible"),
     explanation: expl!("The instanttensor load format loads weights straight into GPU memory, so it needs --device cuda (CUDA or ROCm)."),
     flags: &["--load-format", "--device"],
@@ -497,7 +497,7 @@ pub static INSTANTTENSOR_DEVICE: Rule = Rule {
 };
 pub static METRICS_LABELS_HEADER: Rule = Rule {
     code: "VAL057",
-    name: "metrics-custom-labels-need-header",
+    name: kebab!("metrics-custom-labels-need-header"),
     sglang: raises("validation_hook.check_server_args", "Please set --tokenizer-metrics-custom-labels-header"),
     explanation: expl!("Custom metric labels are read from an HTTP header; with an empty header name there is nowhere to read them from."),
     flags: &["--tokenizer-metrics-allowed-custom-labels", "--tokenizer-metrics-custom-labels-header"],
@@ -506,7 +506,7 @@ pub static METRICS_LABELS_HEADER: Rule = Rule {
 };
 pub static EXPORT_METRICS_DIR: Rule = Rule {
     code: "VAL058",
-    name: "export-metrics-to-file-needs-dir",
+    name: kebab!("export-metrics-to-file-needs-dir"),
     sglang: raises("validation_hook.check_server_args", "--export-metrics-to-file-dir is required"),
     explanation: expl!("Exporting metrics to files needs the directory to write them to."),
     flags: &["--export-metrics-to-file", "--export-metrics-to-file-dir"],
@@ -515,7 +515,7 @@ pub static EXPORT_METRICS_DIR: Rule = Rule {
 };
 pub static TWO_BATCH_OVERLAP: Rule = Rule {
     code: "VAL059",
-    name: "two-batch-overlap-needs-a2a-or-attn-dp",
+    name: kebab!("two-batch-overlap-needs-a2a-or-attn-dp"),
     sglang: raises("validation_hook.check_two_batch_overlap", "When enabling two batch overlap without an"),
     explanation: expl!("Two-batch overlap hides communication behind the other micro-batch's compute; it needs an expert-parallel all-to-all backend (--moe-a2a-backend) or, without one, attention data parallelism."),
     flags: &["--enable-two-batch-overlap", "--moe-a2a-backend", "--attn-dp-size"],
@@ -524,7 +524,7 @@ pub static TWO_BATCH_OVERLAP: Rule = Rule {
 };
 pub static QUANT_COMM_TP: Rule = Rule {
     code: "VAL060",
-    name: "quant-communications-needs-tp",
+    name: kebab!("quant-communications-needs-tp"),
     sglang: raises("validation_hook.check_server_args", "Communications quantization is only used"),
     explanation: expl!("Quantized communication compresses tensor-parallel all-reduces; with --tp-size 1 there is no communication to compress."),
     flags: &["--enable-quant-communications", "--tp-size"],
@@ -533,7 +533,7 @@ pub static QUANT_COMM_TP: Rule = Rule {
 };
 pub static QUANT_COMM_NPU: Rule = Rule {
     code: "VAL061",
-    name: "quant-communications-needs-npu",
+    name: kebab!("quant-communications-needs-npu"),
     sglang: raises("validation_hook.check_server_args", "Communications quantization is only supported"),
     explanation: expl!("Quantized communication is implemented for Ascend NPUs only."),
     flags: &["--enable-quant-communications", "--device"],
@@ -542,7 +542,7 @@ pub static QUANT_COMM_NPU: Rule = Rule {
 };
 pub static SAMPLING_BACKEND_XPU: Rule = Rule {
     code: "VAL062",
-    name: "sampling-backend-intel-xpu-needs-xpu",
+    name: kebab!("sampling-backend-intel-xpu-needs-xpu"),
     sglang: raises("validation_hook.validate_device_sampling_backend", "--sampling-backend intel_xpu requires --device"),
     explanation: expl!("The intel_xpu sampling kernels only exist on Intel GPUs."),
     flags: &["--sampling-backend", "--device"],
@@ -551,7 +551,7 @@ pub static SAMPLING_BACKEND_XPU: Rule = Rule {
 };
 pub static GRPC_PORT_EQUALS_PORT: Rule = Rule {
     code: "VAL063",
-    name: "grpc-port-equals-port",
+    name: kebab!("grpc-port-equals-port"),
     sglang: raises("validation_hook.check_server_args", "--grpc-port ({cfg.grpc_port}) must differ"),
     explanation: expl!("The gRPC server and the HTTP server would bind the same port."),
     flags: &["--grpc-port", "--port"],
@@ -560,7 +560,7 @@ pub static GRPC_PORT_EQUALS_PORT: Rule = Rule {
 };
 pub static GC_THRESHOLD_LEN: Rule = Rule {
     code: "VAL064",
-    name: "gc-threshold-too-many",
+    name: kebab!("gc-threshold-too-many"),
     sglang: raises("validation_hook.check_server_args", "When setting gc_threshold, it must contain"),
     explanation: expl!("--gc-threshold is passed to Python's gc.set_threshold, which takes at most three generation thresholds."),
     flags: &["--gc-threshold"],
@@ -569,7 +569,7 @@ pub static GC_THRESHOLD_LEN: Rule = Rule {
 };
 pub static KV_CANARY_SWEEP: Rule = Rule {
     code: "VAL065",
-    name: "kv-canary-sweep-needs-canary",
+    name: kebab!("kv-canary-sweep-needs-canary"),
     sglang: raises("validation_hook.check_server_args", "--kv-canary-sweep-interval requires --kv-canary"),
     explanation: expl!("A periodic KV-canary sweep checks canaries that only exist when --kv-canary is log or raise."),
     flags: &["--kv-canary-sweep-interval", "--kv-canary"],
@@ -578,7 +578,7 @@ pub static KV_CANARY_SWEEP: Rule = Rule {
 };
 pub static WATERMARK_DEVICE: Rule = Rule {
     code: "VAL067",
-    name: "watermark-needs-cuda",
+    name: kebab!("watermark-needs-cuda"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark requires --device cuda,"),
     explanation: expl!("Output watermarking is implemented with CUDA sampling kernels."),
     flags: &["--enable-watermark", "--device"],
@@ -587,7 +587,7 @@ pub static WATERMARK_DEVICE: Rule = Rule {
 };
 pub static WATERMARK_CUSTOM_LOGIT: Rule = Rule {
     code: "VAL068",
-    name: "watermark-not-with-custom-logit-processor",
+    name: kebab!("watermark-not-with-custom-logit-processor"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is incompatible with --enable-custom-logit-processor"),
     explanation: expl!("A custom logit processor could undo the watermark bias, so the two cannot be combined."),
     flags: &["--enable-watermark", "--enable-custom-logit-processor"],
@@ -596,7 +596,7 @@ pub static WATERMARK_CUSTOM_LOGIT: Rule = Rule {
 };
 pub static WATERMARK_SAMPLING_BACKEND: Rule = Rule {
     code: "VAL069",
-    name: "watermark-custom-sampling-backend",
+    name: kebab!("watermark-custom-sampling-backend"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark does not support custom"),
     explanation: expl!("Watermarking hooks into SGLang's built-in samplers only."),
     flags: &["--enable-watermark", "--sampling-backend"],
@@ -605,7 +605,7 @@ pub static WATERMARK_SAMPLING_BACKEND: Rule = Rule {
 };
 pub static WATERMARK_DLLM: Rule = Rule {
     code: "VAL070",
-    name: "watermark-not-with-dllm",
+    name: kebab!("watermark-not-with-dllm"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with diffusion"),
     explanation: expl!("Diffusion LLM decoding does not sample token by token, so the watermark cannot be applied."),
     flags: &["--enable-watermark", "--dllm-algorithm"],
@@ -614,7 +614,7 @@ pub static WATERMARK_DLLM: Rule = Rule {
 };
 pub static WATERMARK_PD: Rule = Rule {
     code: "VAL071",
-    name: "watermark-not-with-pd-disaggregation",
+    name: kebab!("watermark-not-with-pd-disaggregation"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with PD"),
     explanation: expl!("Watermark state is not carried between prefill and decode servers."),
     flags: &["--enable-watermark", "--disaggregation-mode"],
@@ -623,7 +623,7 @@ pub static WATERMARK_PD: Rule = Rule {
 };
 pub static WATERMARK_REJECTION_SAMPLING: Rule = Rule {
     code: "VAL074",
-    name: "watermark-not-with-rejection-sampling",
+    name: kebab!("watermark-not-with-rejection-sampling"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is incompatible with --speculative-use-rejection-sampling"),
     explanation: expl!("Rejection sampling for speculative decoding would change the watermarked distribution."),
     flags: &["--enable-watermark", "--speculative-use-rejection-sampling"],
@@ -632,7 +632,7 @@ pub static WATERMARK_REJECTION_SAMPLING: Rule = Rule {
 };
 pub static WATERMARK_RUST_SERVER: Rule = Rule {
     code: "VAL075",
-    name: "watermark-not-with-rust-server",
+    name: kebab!("watermark-not-with-rust-server"),
     sglang: raises("validation_hook.check_watermark_server_args", "--enable-watermark is not supported with SGLANG_RUST_SERVER"),
     explanation: expl!("The Rust HTTP server does not implement watermarking."),
     flags: &["--enable-watermark"],
@@ -641,7 +641,7 @@ pub static WATERMARK_RUST_SERVER: Rule = Rule {
 };
 pub static WATERMARK_CONFIG_NEEDS_ENABLE: Rule = Rule {
     code: "VAL099",
-    name: "watermark-config-needs-enable-watermark",
+    name: kebab!("watermark-config-needs-enable-watermark"),
     sglang: raises("validation_hook.check_watermark_server_args", "--watermark-config requires --enable-watermark"),
     explanation: expl!("--watermark-config only sets up the watermark; it is switched on by --enable-watermark, so a config without it is taken as a mistake."),
     flags: &["--watermark-config", "--enable-watermark"],
@@ -650,7 +650,7 @@ pub static WATERMARK_CONFIG_NEEDS_ENABLE: Rule = Rule {
 };
 pub static WATERMARK_KEY_B_NEEDS_KEY: Rule = Rule {
     code: "VAL100",
-    name: "watermark-key-b-needs-key",
+    name: kebab!("watermark-key-b-needs-key"),
     sglang: raises("validation_hook.check_watermark_server_args", "watermark key_b requires a server key"),
     explanation: expl!("key_b is the second key of a two-key watermark mix; it only makes sense next to the primary \"key\" in --watermark-config."),
     flags: &["--watermark-config", "--enable-watermark"],
@@ -659,7 +659,7 @@ pub static WATERMARK_KEY_B_NEEDS_KEY: Rule = Rule {
 };
 pub static WATERMARK_MIXING_RANGE: Rule = Rule {
     code: "VAL101",
-    name: "watermark-mixing-probability-range",
+    name: kebab!("watermark-mixing-probability-range"),
     sglang: raises("validation_hook.check_watermark_server_args", "watermark mixing_probability must be strictly"),
     explanation: expl!("mixing_probability is how often the second key (key_b) is used instead of the first; 0 or 1 would mean only one key, which is a one-key watermark."),
     flags: &["--watermark-config", "--enable-watermark"],
@@ -668,7 +668,7 @@ pub static WATERMARK_MIXING_RANGE: Rule = Rule {
 };
 pub static WATERMARK_MIXING_NEEDS_KEY_B: Rule = Rule {
     code: "VAL102",
-    name: "watermark-mixing-probability-needs-key-b",
+    name: kebab!("watermark-mixing-probability-needs-key-b"),
     sglang: raises("validation_hook.check_watermark_server_args", "watermark mixing_probability requires key_b"),
     explanation: expl!("A mixing_probability other than the default 0.5 chooses between two keys, so it needs key_b as well as key."),
     flags: &["--watermark-config", "--enable-watermark"],
@@ -677,7 +677,7 @@ pub static WATERMARK_MIXING_NEEDS_KEY_B: Rule = Rule {
 };
 pub static WATERMARK_MAX_PROBABILITY_RANGE: Rule = Rule {
     code: "VAL103",
-    name: "watermark-max-probability-range",
+    name: kebab!("watermark-max-probability-range"),
     sglang: raises("validation_hook.check_watermark_server_args", "watermark max_probability must be greater"),
     explanation: expl!("max_probability caps the probability of a watermarked token; it is a probability, so it must lie in (0, 1]."),
     flags: &["--watermark-config", "--enable-watermark"],
@@ -686,7 +686,7 @@ pub static WATERMARK_MAX_PROBABILITY_RANGE: Rule = Rule {
 };
 pub static WATERMARK_DEFAULTS_NEED_KEY: Rule = Rule {
     code: "VAL104",
-    name: "watermark-default-enabled-needs-key",
+    name: kebab!("watermark-default-enabled-needs-key"),
     sglang: raises("validation_hook.check_watermark_server_args", "watermark default_enabled and enforce_all"),
     explanation: expl!("default_enabled and enforce_all watermark requests that did not bring their own key, so the server needs its own \"key\" in --watermark-config."),
     flags: &["--watermark-config", "--enable-watermark"],
@@ -695,7 +695,7 @@ pub static WATERMARK_DEFAULTS_NEED_KEY: Rule = Rule {
 };
 pub static LOAD_PUBLISH_NEEDS_KV_EVENTS: Rule = Rule {
     code: "VAL076",
-    name: "load-publish-endpoint-needs-kv-events",
+    name: kebab!("load-publish-endpoint-needs-kv-events"),
     sglang: raises("validation_hook.check_load_publish_args", "--load-publish-endpoint requires --kv-events-config:"),
     explanation: expl!("Load publishing is advertised through the KV-events publisher, so --kv-events-config with an active publisher is required."),
     flags: &["--load-publish-endpoint", "--kv-events-config"],
@@ -705,7 +705,7 @@ pub static LOAD_PUBLISH_NEEDS_KV_EVENTS: Rule = Rule {
 
 pub static LOAD_PUBLISH_INACTIVE_PUBLISHER: Rule = Rule {
     code: "VAL077",
-    name: "load-publish-endpoint-needs-active-publisher",
+    name: kebab!("load-publish-endpoint-needs-active-publisher"),
     sglang: raises("validation_hook.check_load_publish_args", "--load-publish-endpoint needs an active --kv-events-config"),
     explanation: expl!("Load publishing rides on the KV-events publisher, so --kv-events-config must name a real publisher (e.g. zmq, the default is null) with an endpoint."),
     flags: &["--load-publish-endpoint", "--kv-events-config"],

@@ -13,7 +13,7 @@ use crate::rules::{raises, site, Ctx, NotRunReason, Rule, Step};
 
 pub static DSA_DCP_HISPARSE_HICACHE: Rule = Rule {
     code: "MH101",
-    name: "dsa-dcp-with-hisparse-or-hicache",
+    name: kebab!("dsa-dcp-with-hisparse-or-hicache"),
     sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support HiSparse or HiCache."),
     explanation: expl!("Decode context parallelism (--dcp-size above 1) splits a DSA model's KV cache across ranks by token; HiSparse's and the hierarchical cache's host copies do not follow that split, so SGLang refuses either with DCP."),
     flags: &["--dcp-size", "--enable-hisparse", "--enable-hierarchical-cache"],
@@ -23,7 +23,7 @@ pub static DSA_DCP_HISPARSE_HICACHE: Rule = Rule {
 
 pub static DSA_DCP_PD: Rule = Rule {
     code: "MH102",
-    name: "dsa-dcp-with-pd-disaggregation",
+    name: kebab!("dsa-dcp-with-pd-disaggregation"),
     sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP does not support PD disaggregation."),
     explanation: expl!("A DSA model's decode context parallelism has no KV transfer layout for PD disaggregation yet: --dcp-size above 1 is refused on a prefill or decode worker."),
     flags: &["--dcp-size", "--disaggregation-mode"],
@@ -33,7 +33,7 @@ pub static DSA_DCP_PD: Rule = Rule {
 
 pub static DSA_DCP_EAGLE_TOPK: Rule = Rule {
     code: "MH103",
-    name: "dsa-dcp-eagle-topk-1",
+    name: kebab!("dsa-dcp-eagle-topk-1"),
     sglang: raises("model_overrides.deepseek_v2._dsa_dcp_overrides", "DSA DCP requires --speculative-eagle-topk 1."),
     explanation: expl!("With decode context parallelism a DSA model verifies one draft chain only: --speculative-eagle-topk must be 1 (or unset)."),
     flags: &["--dcp-size", "--speculative-eagle-topk"],
@@ -43,7 +43,7 @@ pub static DSA_DCP_EAGLE_TOPK: Rule = Rule {
 
 pub static DSA_CP_SINGLE_MACHINE: Rule = Rule {
     code: "MH104",
-    name: "dsa-prefill-cp-single-machine",
+    name: kebab!("dsa-prefill-cp-single-machine"),
     sglang: raises("model_overrides.deepseek_v2._deepseek_family_overrides", "Context parallel only supports single machine (tp_size <= 8)"),
     explanation: expl!("DSA prefill context parallelism (--enable-prefill-cp) has precision issues across machines; SGLang accepts it with a TP size of 8 at most."),
     flags: &["--tp-size", "--enable-prefill-cp"],
@@ -53,7 +53,7 @@ pub static DSA_CP_SINGLE_MACHINE: Rule = Rule {
 
 pub static DSA_INTERLEAVE_CP_DP: Rule = Rule {
     code: "MH108",
-    name: "dsa-interleave-prefill-cp-with-dp",
+    name: kebab!("dsa-interleave-prefill-cp-with-dp"),
     sglang: raises("model_overrides.deepseek_v2._deepseek_family_overrides", "interleave DSA CP does not support DP attention."),
     explanation: expl!("SGLang 0.5.18's DSA prefill context parallelism with the interleave strategy spans the whole TP group (attn_cp_size = tp_size / dp_size with one attention DP rank): a --dp-size above 1 is refused. Leave --dp-size out (or use the zigzag strategy, which runs with DeepEP)."),
     flags: &["--dp-size", "--enable-prefill-cp"],

@@ -11,7 +11,7 @@ use crate::rules::{raises, site, Args, Ctx, NotRunReason, Rule};
 
 pub static DCP_DSPARK_NEEDS_STATIC_VERIFY: Rule = Rule {
     code: "MH030",
-    name: "kimi-k3-dcp-dspark-needs-static-ragged-verify",
+    name: kebab!("kimi-k3-dcp-dspark-needs-static-ragged-verify"),
     sglang: raises("model_overrides.kimi_k3._kimi_k3_overrides", "Kimi-K3 DCP + DSPARK currently requires"),
     explanation: expl!("With decode context parallelism (--dcp-size above 1), Kimi-K3's DSPARK target verify runs on the decode attention backend's DCP path, which has been validated only with the static ragged-verify layout; SGLang refuses SGLANG_RAGGED_VERIFY_MODE=compact or cap-accept there."),
     flags: &["--dcp-size", "--speculative-algorithm"],
@@ -21,7 +21,7 @@ pub static DCP_DSPARK_NEEDS_STATIC_VERIFY: Rule = Rule {
 
 pub static DCP_DECODE_BACKEND: Rule = Rule {
     code: "MH031",
-    name: "kimi-k3-dcp-decode-attention-backend",
+    name: kebab!("kimi-k3-dcp-decode-attention-backend"),
     sglang: raises("model_overrides.kimi_k3._kimi_k3_overrides", "Decode attention backend for Kimi-K3 DCP must be"),
     explanation: expl!("Kimi-K3 with decode context parallelism (--dcp-size above 1) decodes with an MLA kernel that merges the partial attention of the DCP ranks: only cutedsl_mla (the default) and aiter have it."),
     flags: &["--dcp-size", "--decode-attention-backend", "--attention-backend"],
@@ -31,7 +31,7 @@ pub static DCP_DECODE_BACKEND: Rule = Rule {
 
 pub static DCP_CUTEDSL_NEEDS_FLASHINFER: Rule = Rule {
     code: "MH032",
-    name: "kimi-k3-dcp-cutedsl-needs-flashinfer",
+    name: kebab!("kimi-k3-dcp-cutedsl-needs-flashinfer"),
     sglang: raises("model_overrides.kimi_k3._require_kimi_k3_cutedsl_dcp_support", "Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires FlashInfer"),
     explanation: expl!("Kimi-K3's decode context parallelism decodes with cutedsl_mla unless --decode-attention-backend aiter is given, and that kernel comes from FlashInfer (0.6.17 or newer): on a machine without FlashInfer (ROCm, CPU) SGLang stops."),
     flags: &["--dcp-size", "--decode-attention-backend"],
@@ -41,7 +41,7 @@ pub static DCP_CUTEDSL_NEEDS_FLASHINFER: Rule = Rule {
 
 pub static DCP_AITER_NEEDS_GLUON: Rule = Rule {
     code: "MH033",
-    name: "kimi-k3-dcp-aiter-needs-gluon-mla",
+    name: kebab!("kimi-k3-dcp-aiter-needs-gluon-mla"),
     sglang: raises("model_overrides.kimi_k3._require_kimi_k3_aiter_gluon_dcp_support", "Kimi-K3 DCP with decode_attention_backend='aiter' requires"),
     explanation: expl!("Kimi-K3's decode context parallelism with --decode-attention-backend aiter needs aiter's Gluon MLA kernel (ROCm, aiter with Triton 3.7 or newer, SGLANG_AITER_MLA_GLUON not turned off); without it SGLang stops."),
     flags: &["--dcp-size", "--decode-attention-backend"],

@@ -10,7 +10,7 @@ use crate::rules::{raises, site, site_nth, Ctx, NotRunReason, Rule};
 
 pub static EXPERT_REMAP_TRTLLM: Rule = Rule {
     code: "MH034",
-    name: "nemotron-h-expert-remap-flashinfer-trtllm",
+    name: kebab!("nemotron-h-expert-remap-flashinfer-trtllm"),
     sglang: raises("model_overrides.nemotron_h._validate_expert_remap", "flashinfer_trtllm routes inside the kernel"),
     explanation: expl!("EPLB, redundant experts (--ep-num-redundant-experts) and a non-trivial --init-expert-location remap logical experts to physical ones before the MoE kernel; FlashInfer's TRT-LLM MoE routes inside the kernel and cannot take that remap on Nemotron-H. Its routed variant (flashinfer_trtllm_routed) can."),
     flags: &["--moe-runner-backend", "--enable-eplb", "--ep-num-redundant-experts", "--init-expert-location"],
@@ -20,7 +20,7 @@ pub static EXPERT_REMAP_TRTLLM: Rule = Rule {
 
 pub static EPLB_CUTEDSL_NO_A2A: Rule = Rule {
     code: "MH035",
-    name: "nemotron-h-eplb-flashinfer-cutedsl-without-a2a",
+    name: kebab!("nemotron-h-eplb-flashinfer-cutedsl-without-a2a"),
     sglang: raises("model_overrides.nemotron_h._validate_expert_remap", "flashinfer_cutedsl without an a2a backend"),
     explanation: expl!("When EPLB rebalances Nemotron-H's experts, FlashInfer's CuTe DSL MoE without an all-to-all backend keeps its expert scales where they were, so SGLang refuses it: use flashinfer_trtllm_routed, or an --moe-a2a-backend."),
     flags: &["--moe-runner-backend", "--enable-eplb", "--moe-a2a-backend"],
