@@ -12,6 +12,10 @@ after(async () => {
   await env?.close();
 });
 
+/** Whether `url` is one of the page's own files of rule explanations, which the cards fetch when
+ * they first show a rule of that family (the wasm goes without the texts): rules/explanations/<family>.json. */
+const isRuleExplanations = (url) => /^rules\/explanations\/[A-Z]+\.json$/.test(url.slice(env.server.url.length)) && url.startsWith(env.server.url);
+
 /** Wait until the page has loaded and gone quiet; return the request count at that point. */
 async function settle(page, rec) {
   await page.waitForLoadState('load');
@@ -42,10 +46,11 @@ test('no request leaves the page after load (page, builder, fixes, settings, cop
     // Chromium fetches the page's own favicon again whenever the URL's hash changes (and the
     // tests' request interception turns its cache off): that is the browser, not the page. The
     // builder shows the help texts of its release's flags, which the worker fetches from the
-    // page's own folder when they are first shown (the wasm goes without them): that file only.
+    // page's own folder when they are first shown (the wasm goes without them): that file only;
+    // and so do the cards the explanations of their rules' families (rules/explanations/).
     const all = rec.requests.slice(atLoad).map((r) => r.url);
     assert.ok(all.includes(new URL('help/0.5.23.json', env.server.url).href), 'the builder fetched its help texts');
-    const after = all.filter((u) => u !== new URL('favicon.svg', env.server.url).href && u !== new URL('help/0.5.23.json', env.server.url).href);
+    const after = all.filter((u) => u !== new URL('favicon.svg', env.server.url).href && u !== new URL('help/0.5.23.json', env.server.url).href && !isRuleExplanations(u));
     assert.deepEqual(after, [], 'requests after load');
     assert.deepEqual(rec.external, []);
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
@@ -65,7 +70,10 @@ test('no request leaves the docs example after load', async () => {
     for (const r of rec.requests) assert.ok(r.url.startsWith(env.server.url), `unexpected request ${r.url}`);
     await page.evaluate(() => document.querySelector('#good').setAttribute('command', 'python -m sglang.launch_server --model-path http://example.com/m'));
     await page.waitForTimeout(500);
-    assert.deepEqual(rec.requests.slice(atLoad).map((r) => r.url), []);
+    // The new finding's card fetches its rule family's explanations from the widget's folder.
+    const after = rec.requests.slice(atLoad).map((r) => r.url);
+    assert.ok(after.some(isRuleExplanations), `the card fetched its rule's explanation: ${after.join(' ')}`);
+    assert.deepEqual(after.filter((u) => !isRuleExplanations(u)), []);
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {
     await context.close();
