@@ -116,10 +116,23 @@ pub struct Release {
     /// Each site reference looked up once (by where its strings are): rules ask on every check,
     /// and a reference the release lacks is matched again with another receiver, which allocates.
     found: std::sync::Mutex<FxHashMap<SiteKey, Option<&'static Site>>>,
+    /// Whether some step of the release may assign each field (by `Field::index`): every
+    /// check's resolved report asks for every field.
+    written: Vec<bool>,
 }
 
 /// A site reference by where its strings are (they are `'static`), and which table.
 type SiteKey = ((usize, usize), (usize, usize), u8, bool);
+
+fn written_fields(writes: &[StepWrites]) -> Vec<bool> {
+    let mut written = vec![false; crate::fields::Field::COUNT];
+    for field in writes.iter().flat_map(|w| w.fields) {
+        if let Some(w) = written.get_mut(field.index()) {
+            *w = true;
+        }
+    }
+    written
+}
 
 fn by_function(sites: &'static [Site], function_map: &[(&'static str, &'static str)]) -> FxHashMap<&'static str, Vec<&'static Site>> {
     let mut map: FxHashMap<&'static str, Vec<&'static Site>> = FxHashMap::default();
@@ -207,7 +220,13 @@ impl Release {
             raise_by_function: by_function(data.raise_sites, data.function_map),
             warn_by_function: by_function(data.warn_sites, data.function_map),
             found: Default::default(),
+            written: written_fields(data.writes),
         }
+    }
+
+    /// Whether some step of this release may assign `field` (`ReleaseData::writes`).
+    pub fn may_write(&self, field: crate::fields::Field) -> bool {
+        self.written.get(field.index()).copied().unwrap_or(false)
     }
 
     /// The raise site `site` names in this release, if the release has it.

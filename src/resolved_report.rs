@@ -147,7 +147,7 @@ pub fn build(ctx: &Ctx) -> Resolved {
         let name = field.name();
         let in_schema = schema.action_for_field(field).is_some();
         let derived = ctx.cfg.derived_by(field);
-        let written = ctx.release.data.writes.iter().any(|w| w.fields.contains(&field));
+        let written = ctx.release.may_write(field);
         // A field with no flag that no step of the release may assign is not a field of its
         // ServerArgs (0.5.18 has no attn_dp_size): nothing to report, whatever our steps derived.
         if !in_schema && !written && !ctx.release.data.writes.is_empty() {
