@@ -359,7 +359,7 @@ function show(report, text) {
     note.hidden = !done.unmarked;
     spreadBadges(backdrop);
     editor.decorate(report, text);
-    syncScroll();
+    syncScrollSoon();
     renders++;
     // How many reports the page has shown: lets a reader of the page (the browser tests, too)
     // tell when the report for the current text is up.
@@ -560,6 +560,17 @@ function undoRedo(what) {
 function syncScroll() {
   backdrop.scrollTop = cmd.scrollTop;
   backdrop.scrollLeft = cmd.scrollLeft;
+}
+
+// After a report, in the next frame: reading the scroll position now would lay out the new
+// cards and highlights at once, and the frame lays them out anyway.
+let scrollFrame = 0;
+function syncScrollSoon() {
+  if (scrollFrame) return;
+  scrollFrame = requestAnimationFrame(() => {
+    scrollFrame = 0;
+    syncScroll();
+  });
 }
 
 // ---- copy ----

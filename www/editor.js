@@ -137,7 +137,9 @@ export class CommandEditor {
       else if (offset === node.data.length) node.after(marker);
       else node.splitText(offset).before(marker);
     }
-    this.autosize();
+    // Typing sized the textarea for this text already (the input event): measuring it again
+    // here would lay out the new cards and highlights now, a second time in this frame.
+    if (this.sizedFor !== text) this.autosize();
     this.#caretSoon();
   }
 
@@ -158,6 +160,7 @@ export class CommandEditor {
    */
   autosize() {
     const t = this.textarea;
+    this.sizedFor = t.value;
     const cap = parseFloat(getComputedStyle(t).maxHeight) || Infinity;
     if (t.scrollHeight > t.clientHeight + 1 && t.clientHeight < cap - 1) t.style.height = `${Math.min(t.scrollHeight + 2, cap)}px`;
     clearTimeout(this.fitTimer);
