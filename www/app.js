@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, cardKey, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
 import { ExplainSection } from './explain.js';
@@ -33,6 +33,10 @@ const releaseNote = $('release-note');
 // The card of each finding shown (a finding on a page of cards not drawn yet has none).
 let cardOf = new Map();
 let currentCards = [];
+// The cards drawn for the report shown, by what they draw (`cardKey`), and the finding (and
+// text) each card's buttons act on.
+let cardsByKey = new Map();
+const findingOf = new WeakMap();
 const editor = new CommandEditor({ textarea: cmd, backdrop, box: cmd.closest('.paste'), onCaret: markCards });
 
 /** The caret is in these findings' spans: their cards are marked (and none other). */
@@ -233,6 +237,7 @@ function showFailure(text, why) {
   releaseNote.textContent = '';
   releaseNote.hidden = true;
   cards.replaceChildren();
+  cardsByKey = new Map();
   shown = { report: null, text: null };
   $('also-runs').replaceChildren();
   showAsRuns(text);
@@ -325,15 +330,35 @@ function show(report, text) {
   // Per command: errors first (open), then warnings and notes (folded to a line each).
   const items = cardItems(report);
   cardOf = new Map();
-  currentCards = [];
+  // A card kept for the new report is marked again only if the caret is still in its finding.
+  markCards([]);
   showFixAll(report);
   if (fixedAll) showFixDiff();
-  if (items.length === 0) cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
-  else {
+  if (items.length === 0) {
+    cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
+    cardsByKey = new Map();
+  } else {
     // Many findings (e.g. a flag repeated thousands of times): render a page of cards now and
     // each next page on request, so a keystroke never waits for thousands of cards.
+    // A finding drawn the same as one of the last report's keeps that card (typing before 40
+    // warnings redraws none of them); its buttons act on the finding it shows now.
+    const kept = cardsByKey;
+    cardsByKey = new Map();
     const card = ({ d, count }) => {
-      const c = diagCard(d, { text, count, collapsed: d.severity !== 'error', onApply: (fix) => applyFix(fix, text), onLocate: locate });
+      const finding = { d, text };
+      // A fix of the card's first finding is the same fix of the finding it shows now.
+      const onApply = (fix) => applyFix(finding.d.fixes[d.fixes.indexOf(fix)], finding.text);
+      const opts = { text, count, collapsed: d.severity !== 'error', onApply, onLocate: () => locate(finding.d) };
+      const key = cardKey(d, opts);
+      let c = kept.get(key);
+      if (c) {
+        kept.delete(key);
+        Object.assign(findingOf.get(c), finding);
+      } else {
+        c = diagCard(d, opts);
+        findingOf.set(c, finding);
+      }
+      cardsByKey.set(key, c);
       cardOf.set(d, c);
       return c;
     };

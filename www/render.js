@@ -343,13 +343,27 @@ export async function renderHighlightsSliced(container, text, report, { trailing
   return highlightInfo(hl, drawn);
 }
 
+/** `container`'s children made `nodes`, in order, moving only what is not in place already (a card kept from the last report is not laid out anew). */
+function setChildren(container, nodes) {
+  let at = container.firstChild;
+  for (const n of nodes) {
+    if (n === at) at = at.nextSibling;
+    else container.insertBefore(n, at);
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+}
+
 /**
  * Cards for `items`, a page at a time: the first `pageSize` now, and a "Show N more" button that
  * renders the next page (not all of them), so many findings never hold up the page.
  */
 export function renderCardPages(container, items, makeCard, { pageSize = 40, what = 'findings' } = {}) {
   let shown = Math.min(pageSize, items.length);
-  container.replaceChildren(...items.slice(0, shown).map(makeCard));
+  setChildren(container, items.slice(0, shown).map(makeCard));
   if (shown >= items.length) return;
   const more = el('button', 'more');
   more.type = 'button';
@@ -391,19 +405,9 @@ function appendWords(node, str) {
 }
 
 export function fixPreview(text, edits) {
-  if (edits.length === 0) return null;
-  const sorted = [...edits].sort((a, b) => a.start16 - b.start16);
-  const minStart = sorted[0].start16;
-  const maxEnd = Math.max(...sorted.map((e) => e.end16));
-  // The touched lines, clipped to some context around the edits on very long lines.
-  const CONTEXT = 60;
-  let from = text.lastIndexOf('\n', minStart - 1) + 1;
-  let to = text.indexOf('\n', maxEnd);
-  if (to < 0) to = text.length;
-  const clipStart = minStart - from > CONTEXT;
-  const clipEnd = to - maxEnd > CONTEXT;
-  if (clipStart) from = minStart - CONTEXT;
-  if (clipEnd) to = maxEnd + CONTEXT;
+  const r = previewRange(text, edits);
+  if (!r) return null;
+  const { sorted, from, to, clipStart, clipEnd } = r;
   const shown = beforeAfter(text, sorted, from, to, { append: appendWords, classes: ['before', 'after'] });
   if (!shown) return null;
   if (clipStart) {
@@ -415,6 +419,32 @@ export function fixPreview(text, edits) {
     shown.after.append('…');
   }
   return shown;
+}
+
+/** The part of `text` a fix preview shows: the touched lines, clipped to some context around the edits on very long lines. */
+function previewRange(text, edits) {
+  if (edits.length === 0) return null;
+  const sorted = [...edits].sort((a, b) => a.start16 - b.start16);
+  const minStart = sorted[0].start16;
+  const maxEnd = Math.max(...sorted.map((e) => e.end16));
+  const CONTEXT = 60;
+  let from = text.lastIndexOf('\n', minStart - 1) + 1;
+  let to = text.indexOf('\n', maxEnd);
+  if (to < 0) to = text.length;
+  const clipStart = minStart - from > CONTEXT;
+  const clipEnd = to - maxEnd > CONTEXT;
+  if (clipStart) from = minStart - CONTEXT;
+  if (clipEnd) to = maxEnd + CONTEXT;
+  return { sorted, from, to, clipStart, clipEnd };
+}
+
+/** What a fix preview draws, as a string: equal for two previews that look the same wherever their text is. */
+function previewKey(text, edits) {
+  const r = previewRange(text, edits);
+  if (!r) return '';
+  const { sorted, from, to, clipStart, clipEnd } = r;
+  const rel = sorted.map((e) => [e.start16 - from, e.end16 - from, e.end16 > text.length, e.replacement]);
+  return JSON.stringify([text.slice(from, to), rel, clipStart, clipEnd]);
 }
 
 /**
@@ -502,6 +532,15 @@ function explanationOf(d) {
     );
   }
   return p;
+}
+
+/**
+ * Everything `diagCard(d, opts)` draws, as a string: two findings with the same key get cards
+ * that look the same (a finding whose span only moved with an edit before it keeps its card).
+ */
+export function cardKey(d, opts = {}) {
+  const fixes = (d.fixes || []).map((f) => [f.title, f.applicability, f.edits.length, opts.text !== undefined ? previewKey(opts.text, f.edits) : '']);
+  return JSON.stringify([d.severity, d.message, opts.count > 1 ? opts.count : 1, !!opts.collapsed, !!opts.onLocate, !!opts.onApply, !!opts.compact, d.origin, d.exception, d.stage, d.code, d.line, d.column, d.explanation, fixes]);
 }
 
 /**
@@ -803,6 +842,19 @@ export function resolvedView(c, opts = {}) {
   if (!values.length && !(c.resolved_unknown || []).length) return null;
   const box = el('details', 'resolved');
   box.append(el('summary', null, `What SGLang will run with (${values.length} values known here)`));
+  // Its hundreds of rows are drawn when it is first opened, not on every check (it starts folded).
+  let filled = false;
+  const fill = () => {
+    if (!box.open || filled) return;
+    filled = true;
+    resolvedRows(box, c, values, opts);
+  };
+  box.addEventListener('toggle', fill);
+  return box;
+}
+
+/** The rows of `resolvedView`'s box, and the values not known here. */
+function resolvedRows(box, c, values, opts) {
   const table = el('table', 'resolved-values');
   for (const v of values) {
     const row = el('tr', v.differs_from_default ? 'differs' : null);
@@ -837,5 +889,4 @@ export function resolvedView(c, opts = {}) {
     }
     box.append(list);
   }
-  return box;
 }
