@@ -376,3 +376,36 @@ test('"What SGLang will run with": known values with the step that set them, a p
     await context.close();
   }
 });
+
+test('an edit before a finding keeps its card, and the card acts on the finding as it is now', async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    const lines = (gap) => DCP_CMD.replace('python -m', `python${gap}-m`).split(' --').join(' \\\n  --');
+    await pasteCommand(page, lines(' '));
+    const card = page.locator('#cards article.card', { hasText: DCP_MSG });
+    await card.first().waitFor({ timeout: 5000 });
+    const located = async () => {
+      await card.first().locator('button.where').click();
+      return page.evaluate(() => {
+        const c = document.querySelector('#command');
+        return c.value.slice(c.selectionStart, c.selectionEnd);
+      });
+    };
+    const span = await located();
+    assert.ok(span.length > 0);
+    await card.first().evaluate((c) => (window.__keptCard = c));
+    // Two more spaces on line 1: every later offset moves, the card shows the same.
+    await pasteCommand(page, lines('   '));
+    assert.ok(await card.first().evaluate((c) => c === window.__keptCard), 'the same card element');
+    assert.equal(await located(), span, 'locates the moved span');
+    const n = await page.evaluate(() => Number(document.body.dataset.renders));
+    await card.first().getByRole('button', { name: /Apply: Set --dcp-size 1/ }).click();
+    await renders(page, n + 1);
+    assert.equal(await page.locator('#command').inputValue(), lines('   ').replace('--dcp-size 2', '--dcp-size 1'));
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
