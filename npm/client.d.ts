@@ -19,6 +19,10 @@ export interface PreflightClientOptions {
   base?: string | URL;
   /** A worker already started for this page, and the events it sent before the client existed. */
   adopt?: { worker: Worker; early: Event[] } | null;
+  /** Whether `check` puts the rules' own explanations into its findings (default true): the wasm
+   * goes without them, and the client fetches `rules/explanations/<family>.json` for the families
+   * a report names. With false, a finding says `{explanation}` where its rule's text belongs. */
+  ruleTexts?: boolean;
 }
 
 /**
@@ -40,7 +44,8 @@ export declare class PreflightClient {
   readonly pending: Map<number, unknown>;
   /** Send one request (`op` is a worker operation); `budgetMs` overrides the budget for this one. */
   request(op: string, payload?: Record<string, unknown>, budgetMs?: number): Promise<unknown>;
-  /** Check every SGLang launch command in `text`. */
+  /** Check every SGLang launch command in `text` (the findings' explanations whole unless the
+   * client was made with `ruleTexts: false`). */
   check(text: string, options?: CheckOptions): Promise<Report>;
   /** This build's versions and the hardware presets. */
   meta(): Promise<{ version: VersionInfo; presets: Preset[] }>;

@@ -49,7 +49,7 @@ function markCards(found) {
 // boot.js started the worker before this module graph had loaded; take it over (once).
 const early = globalThis.__preflightEarlyWorker || null;
 delete globalThis.__preflightEarlyWorker;
-const client = new PreflightClient({ budgetMs: 2000, adopt: early });
+const client = new PreflightClient({ budgetMs: 2000, adopt: early, ruleTexts: false });
 let meta = null;
 let presets = [];
 let inflight = false;

@@ -6,6 +6,8 @@
 // way. A replacement reuses the compiled WebAssembly.Module of the first worker instead of
 // fetching and compiling the wasm again.
 
+import { fillRuleTexts } from './rule-texts.js';
+
 export class CheckAbandoned extends Error {}
 export class CheckerCrashed extends Error {}
 
@@ -23,8 +25,15 @@ export class PreflightClient {
    * @param {{worker: Worker, early: Event[]} | null} [opts.adopt] a worker already started for this
    *   page (boot.js) and the events it sent before this client existed.
    */
-  constructor({ budgetMs = 2000, loadBudgetMs = 20000, base = import.meta.url, adopt = null } = {}) {
+  /**
+   * @param {boolean} [opts.ruleTexts] whether `check` puts the rules' own explanations into its
+   *   findings (fetching rules/explanations/<family>.json for the families it reports; the wasm
+   *   goes without them). The page and the widget pass false: they put each in when its card is
+   *   first shown.
+   */
+  constructor({ budgetMs = 2000, loadBudgetMs = 20000, base = import.meta.url, adopt = null, ruleTexts = true } = {}) {
     this.budgetMs = budgetMs;
+    this.ruleTexts = ruleTexts;
     this.loadBudgetMs = loadBudgetMs;
     this.workerUrl = new URL('./worker.js', base);
     this.nextId = 1;
@@ -189,7 +198,8 @@ export class PreflightClient {
   }
 
   check(text, options) {
-    return this.request('check', { text, options });
+    const report = this.request('check', { text, options });
+    return this.ruleTexts ? report.then(fillRuleTexts) : report;
   }
   meta() {
     return this.request('meta');

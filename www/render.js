@@ -2,6 +2,8 @@
 // values, YAML, the URL hash) and every message goes into the DOM as text: textContent and
 // text nodes only, never innerHTML with data.
 
+import { RULE_EXPLANATION, familyOf, loadRuleTexts, ruleTextsIfLoaded, withRuleText } from './rule-texts.js';
+
 const SEVERITY_RANK = { error: 3, warning: 2, info: 1 };
 
 /** Create an element with optional class and text. */
@@ -479,54 +481,22 @@ const STAGE_LABEL = {
   check: 'checking settings',
 };
 
-/** Where a rule's own explanation belongs in a diagnostic's `explanation`: the wasm goes without
- * the rules' texts (src/lib.rs `expl!`); the site has them in rules/explanations/<family>.json. */
-export const RULE_EXPLANATION = '{explanation}';
-
-/** A rule's family: its code's letters (`KV029` -> `KV`), which name its file of explanations. */
-const familyOf = (code) => code.replace(/\d+$/, '');
-
-/** The rules' explanations by code, per family once fetched, and the fetches running. */
-const ruleExplanations = new Map();
-const ruleExplanationLoads = new Map();
-
-/** rules/explanations/<family>.json, next to this module (as the rule pages are): fetched the
- * first time a card of the family needs it (one file for all would cost a first visit that shows
- * any card as much as it saves). A failed fetch (offline before the service worker stored it) is
- * tried again by a later card. */
-function loadRuleExplanations(family) {
-  if (!ruleExplanationLoads.has(family)) {
-    const load = fetch(new URL(`./rules/explanations/${encodeURIComponent(family)}.json`, import.meta.url))
-      .then((r) => {
-        if (!r.ok) throw new Error(`rules/explanations/${family}.json: HTTP ${r.status}`);
-        return r.json();
-      })
-      .then((texts) => {
-        ruleExplanations.set(family, texts);
-        return texts;
-      });
-    ruleExplanationLoads.set(family, load);
-    load.catch(() => ruleExplanationLoads.delete(family));
-  }
-  return ruleExplanationLoads.get(family);
-}
-
 /** "What it means": the diagnostic's explanation, with its rule's text put in where it belongs
  * (at once when the texts are here, else when they arrive; without it if they cannot be had). */
 function explanationOf(d) {
   const p = el('p', 'explanation');
   const parts = d.explanation.split(RULE_EXPLANATION);
   const show = (rule) => {
-    const text = parts.join(rule).trim();
+    const text = withRuleText(d.explanation, rule);
     p.replaceChildren(el('strong', null, 'What it means: '), text);
     p.hidden = !text;
   };
   const family = familyOf(d.code);
   if (parts.length === 1) show('');
-  else if (ruleExplanations.has(family)) show(ruleExplanations.get(family)[d.code] ?? '');
+  else if (ruleTextsIfLoaded(family)) show(ruleTextsIfLoaded(family)[d.code] ?? '');
   else {
     show('');
-    loadRuleExplanations(family).then(
+    loadRuleTexts(family).then(
       (texts) => show(texts[d.code] ?? ''),
       () => {},
     );

@@ -83,7 +83,7 @@ function client() {
   if (!sharedClient) {
     const url = checkerWorkerUrl();
     const worker = new Worker(url, { type: 'module', name: 'sglang-preflight-checker' });
-    sharedClient = new PreflightClient({ budgetMs: 2000, base: import.meta.url, adopt: { worker, early: [] } });
+    sharedClient = new PreflightClient({ budgetMs: 2000, base: import.meta.url, adopt: { worker, early: [] }, ruleTexts: false });
     // Replacement workers start from the same URL (the client's own default is worker.js next
     // to client.js, which only works same-origin).
     sharedClient.workerUrl = url;

@@ -123,6 +123,29 @@ test('the flagship decode command: its error card first and open, its warnings f
   }
 });
 
+test("the package's client gives findings with their rules' texts; made with ruleTexts: false, the marker", async () => {
+  const { page, context, rec } = await newPage(env);
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path m' }));
+    await renders(page, 1);
+    const kv029 = JSON.parse(fs.readFileSync(path.join(DIST, 'rules/explanations/KV.json'), 'utf8')).KV029;
+    const explanations = await page.evaluate(async (cmd) => {
+      const { PreflightClient } = await import(new URL('client.js', location.href).href);
+      const of = async (opts) => {
+        const client = new PreflightClient(opts);
+        const report = await client.check(cmd, { gpu: 'h100' });
+        client.worker.terminate();
+        return report.commands.flatMap((c) => c.diagnostics).filter((d) => d.code === 'KV029').map((d) => d.explanation);
+      };
+      return { whole: await of({}), marked: await of({ ruleTexts: false }) };
+    }, DCP_CMD);
+    assert.deepEqual(explanations, { whole: [kv029], marked: ['{explanation}'] });
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
 test('each unknown flag has its own card; identical findings are one card with a count', async () => {
   const { page, context, rec } = await newPage(env);
   try {
