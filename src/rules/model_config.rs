@@ -146,14 +146,14 @@ pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
 
 pub static CUSTOM_CODE_NOT_TRUSTED: Rule = Rule {
     code: "MC014",
-    name: "model-code-needs-trust-remote-code",
+    name: kebab!("model-code-needs-trust-remote-code"),
     sglang: Sglang::Python {
         function: "configs.model_config.ModelConfig.__init__",
         raised_by: "transformers.AutoConfig.from_pretrained",
         exception: "ValueError",
         template: "{error_message} You can inspect the repository content at https://hf.co/{model_name}.\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run.",
     },
-    explanation: "The model's config.json has a model_type that neither this release's transformers nor SGLang has a config class for, and an auto_map naming the checkpoint's own configuration code (configuration_*.py next to config.json). transformers' AutoConfig runs that code only when asked to, so without --trust-remote-code building the model config fails at start-up. Adding the flag runs Python code that comes with the checkpoint: do it for checkpoints whose source you trust.",
+    explanation: expl!("The model's config.json has a model_type that neither this release's transformers nor SGLang has a config class for, and an auto_map naming the checkpoint's own configuration code (configuration_*.py next to config.json). transformers' AutoConfig runs that code only when asked to, so without --trust-remote-code building the model config fails at start-up. Adding the flag runs Python code that comes with the checkpoint: do it for checkpoints whose source you trust."),
     flags: &["--model-path", "--trust-remote-code"],
     // (SGLang on `--model-path JetLM/SDAR-4B-Chat`: the catalog does not have it, so examples,
     // checked without a given config, cannot show it; a local folder of it does, see the cases)
