@@ -40,6 +40,10 @@ pub struct CheckOptions {
     /// Reads the config of a local model folder a command names, on the machine running the check
     /// (the CLI gives one; the page has no files, and the core itself does no I/O).
     pub read_local_model: Option<fn(&str) -> Option<GivenConfig>>,
+    /// Build "What SGLang will run with" (`CommandReport::resolved`). Off, an accepted command
+    /// has `resolved_left_out` instead: the page asks for the values when that section is opened
+    /// (building and writing out its ~500 values was most of a check's time in the page).
+    pub resolved_values: bool,
 }
 
 impl Default for CheckOptions {
@@ -53,6 +57,7 @@ impl Default for CheckOptions {
             model_config: None,
             draft_model_config: None,
             read_local_model: None,
+            resolved_values: true,
         }
     }
 }
@@ -81,6 +86,9 @@ pub struct CommandReport {
     /// `resolved_details` in JSON; `crate::resolved_report`).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub resolved: Option<crate::resolved_report::Resolved>,
+    /// An accepted command whose resolved values were not built (`CheckOptions::resolved_values`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resolved_left_out: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -219,7 +227,8 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
         let draft_known = known_model(release, draft_path, true, opts.draft_model_config.as_ref(), local_draft.as_ref());
         let (model, model_facts) = model_known.map_or((None, None), |(report, facts)| (Some(report), facts));
         let (draft_model, draft_facts) = draft_known.map_or((None, None), |(report, facts)| (Some(report), facts));
-        let (not_run, not_modelled_hooks, resolved) = if help || report.parser_only {
+        let resolves = !(help || report.parser_only);
+        let (not_run, not_modelled_hooks, resolved) = if !resolves {
             (Vec::new(), 0, None)
         } else {
             let append_at = inv.args.last().map(|w| w.span.end).unwrap_or(inv.launcher.end);
@@ -253,7 +262,7 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
             // what fails later, on the GPU node (preflight's warnings, not recorded verdicts)
             rules::runtime::check_runtime(&mut ctx);
             pd_servers.extend(PdServer::from_ctx(&ctx, report.commands.len()));
-            let resolved = Some(crate::resolved_report::build(&ctx));
+            let resolved = opts.resolved_values.then(|| crate::resolved_report::build(&ctx));
             diags.extend(ctx.diagnostics);
             // a hook can be named on more than one path through the pipeline: count each once
             let mut hooks = ctx.not_modelled;
@@ -278,6 +287,7 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
             model,
             draft_model,
             // only a command SGLang accepts runs with anything
+            resolved_left_out: accepted && resolves && !opts.resolved_values,
             resolved: resolved.filter(|_| accepted),
         });
     }

@@ -179,6 +179,9 @@ impl Serialize for With<'_, CommandReport> {
             map.serialize_entry("resolved_unknown", &r.unknown)?;
             map.serialize_entry("resolved_details", &Each(&r.values, o))?;
         }
+        if c.resolved_left_out {
+            map.serialize_entry("resolved_left_out", &true)?;
+        }
         map.end()
     }
 }

@@ -45,6 +45,29 @@ fn rejected_command_has_no_resolved_values() {
 }
 
 #[test]
+fn resolved_values_left_out_when_asked_and_the_rest_unchanged() {
+    let without = CheckOptions { resolved_values: false, ..CheckOptions::default() };
+    let full = check(CMD, &CheckOptions::default());
+    let lean = check(CMD, &without);
+    assert!(lean.commands[0].resolved.is_none() && lean.commands[0].resolved_left_out);
+    assert!(!full.commands[0].resolved_left_out);
+    // a command SGLang rejects has none to leave out
+    let rejected = check("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size two", &without);
+    assert!(!rejected.commands[0].resolved_left_out);
+    // the page's JSON: the marker instead of the three keys, everything else as it was
+    let page = |r| -> serde_json::Value { serde_json::from_str(&sglang_preflight::located::to_json(CMD, r)).unwrap() };
+    let (mut full_json, mut lean_json) = (page(&full), page(&lean));
+    assert!(full_json["commands"][0].get("resolved_left_out").is_none());
+    assert_eq!(lean_json["commands"][0]["resolved_left_out"], serde_json::json!(true));
+    for key in ["resolved", "resolved_unknown", "resolved_details"] {
+        assert!(lean_json["commands"][0].get(key).is_none(), "{key}");
+        assert!(full_json["commands"][0].as_object_mut().unwrap().remove(key).is_some(), "{key}");
+    }
+    lean_json["commands"][0].as_object_mut().unwrap().remove("resolved_left_out");
+    assert_eq!(full_json, lean_json);
+}
+
+#[test]
 fn each_pin_writes_the_flag_and_keeps_the_value() {
     let report = check(CMD, &CheckOptions::default());
     let r = report.commands[0].resolved.as_ref().unwrap();

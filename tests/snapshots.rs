@@ -154,6 +154,7 @@ fn report_with(span: Span, diagnostics: Vec<Diagnostic>) -> Report {
             model: None,
             draft_model: None,
             resolved: None,
+            resolved_left_out: false,
         }],
         diagnostics: vec![],
         also_runs: vec![],
