@@ -202,8 +202,9 @@ async function runCheck() {
   const key = JSON.stringify(opts);
   const seq = editSeq;
   try {
-    const report = await client.check(text, opts);
-    if (text === cmd.value && key === JSON.stringify(options())) show(report, text);
+    // "What SGLang will run with" is asked for when its section is opened (resolvedView).
+    const report = await client.check(text, { ...opts, resolvedValues: false });
+    if (text === cmd.value && key === JSON.stringify(options())) show(report, text, opts);
     // The "abandoned"/"crashed" notice stays until a later edit has been checked.
     if (notice.dataset.kind === 'checker' && seq > abandonedSeq) {
       notice.dataset.kind = '';
@@ -315,7 +316,7 @@ async function showModelConfigStatus() {
   }
 }
 
-function show(report, text) {
+function show(report, text, opts) {
   const seq = ++showSeq;
   verdict.textContent = report.summary.verdict;
   shown = { report, text };
@@ -365,7 +366,8 @@ function show(report, text) {
     renderCardPages(cards, items, card, { pageSize: CARD_PAGE });
   }
   // What SGLang will run with, per accepted command (folded).
-  const resolved = (report.commands || []).map((c) => resolvedView(c, { onApply: (fix) => applyFix(fix, text) })).filter(Boolean);
+  const withValues = (i) => client.check(text, { ...opts, resolvedValues: true }).then((r) => r.commands[i]);
+  const resolved = (report.commands || []).map((c, i) => resolvedView(c, { onApply: (fix) => applyFix(fix, text), load: () => withValues(i) })).filter(Boolean);
   $('resolved').replaceChildren(...resolved);
   explainSection.refresh();
   showModels(report);

@@ -805,19 +805,38 @@ const UNKNOWN_WHY = {
  * "What SGLang will run with" for one accepted command (the core's `resolved_details` and
  * `resolved_unknown`): each known value, marked where it is not the flag's default, with the
  * start-up step that derived it and a Pin button (its `pin` fix, applied by `opts.onApply`);
- * then the values not known here, grouped by why. Null when the command has none.
+ * then the values not known here, grouped by why. Null when the command has none. A command
+ * checked without them (`resolved_left_out`) gets them from `opts.load()` (a promise of the
+ * command with them) when the section is first opened.
  */
 export function resolvedView(c, opts = {}) {
+  const leftOut = c.resolved_left_out && opts.load;
   const values = c.resolved_details || [];
-  if (!values.length && !(c.resolved_unknown || []).length) return null;
+  if (!leftOut && !values.length && !(c.resolved_unknown || []).length) return null;
   const box = el('details', 'resolved');
-  box.append(el('summary', null, `What SGLang will run with (${values.length} values known here)`));
+  const summary = (n) => `What SGLang will run with (${n} values known here)`;
+  const head = el('summary', null, leftOut ? 'What SGLang will run with' : summary(values.length));
+  box.append(head);
   // Its hundreds of rows are drawn when it is first opened, not on every check (it starts folded).
   let filled = false;
-  const fill = () => {
+  let status;
+  const fill = async () => {
     if (!box.open || filled) return;
     filled = true;
-    resolvedRows(box, c, values, opts);
+    if (!leftOut) return resolvedRows(box, c, values, opts);
+    status ??= el('p', 'muted');
+    status.textContent = 'Loading…';
+    box.append(status);
+    try {
+      const full = await opts.load();
+      const got = full.resolved_details || [];
+      head.textContent = summary(got.length);
+      status.remove();
+      resolvedRows(box, full, got, opts);
+    } catch (e) {
+      status.textContent = `Could not get the values: ${e && e.message ? e.message : e}`;
+      filled = false;
+    }
   };
   box.addEventListener('toggle', fill);
   return box;

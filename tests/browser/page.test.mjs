@@ -352,9 +352,15 @@ test('"What SGLang will run with": known values with the step that set them, a p
     const text = 'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2';
     await pasteCommand(page, text);
     const box = page.locator('#resolved details.resolved');
+    // the page's check leaves the values out: they are asked for when the section is opened
+    assert.equal(await box.locator('summary').textContent(), 'What SGLang will run with');
+    assert.equal(await box.locator('tr').count(), 0);
     await box.locator('summary').click();
     const row = (flag) => box.locator('tr', { has: page.locator('.rv-flag code', { hasText: new RegExp(`^${flag}$`) }) });
     assert.equal(await row('--tp-size').locator('.rv-value code').textContent(), '2');
+    const rows = await box.locator('table.resolved-values tr').count();
+    assert.ok(rows > 10, `${rows} rows`);
+    assert.equal(await box.locator('summary').textContent(), `What SGLang will run with (${rows} values known here)`);
     assert.equal(await row('--tp-size').locator('.rv-how').textContent(), 'from the command');
     // a value a start-up step derived, with its step and a pin
     const derived = box.locator('tr', { has: page.locator('.rv-how', { hasText: /^set by / }) }).filter({ has: page.locator('button.apply') }).first();
