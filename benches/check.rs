@@ -38,6 +38,25 @@ fn benches(c: &mut Criterion) {
     });
     g.finish();
 
+    // What the page's worker does per keystroke (checkJson), on bench/web's commands: with the
+    // resolved values (the npm client's default) and without them (the page asks when shown).
+    let page_texts = [
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --port 30000",
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool",
+        "sglang serve Qwen/Qwen3-30B-A3B --tp 4 --ep 4 --enable-dp-attention --dp 2 --mem-fraction-static 0.85",
+        "CUDA_VISIBLE_DEVICES=0,1 python3 -m sglang.launch_server \\\n  --model deepseek-ai/DeepSeek-V3 --tp 8 --speculative-algorithm EAGLE --speculative-num-steps 3 --kv-cache-dtype fp8_e4m3",
+    ];
+    let mut g = c.benchmark_group("page check");
+    g.throughput(Throughput::Elements(page_texts.len() as u64));
+    for (name, resolved_values) in [("with resolved values", true), ("resolved values left out", false)] {
+        let opts = CheckOptions { resolved_values, ..CheckOptions::default() };
+        g.bench_function(format!("check, {name}"), |b| b.iter(|| page_texts.iter().map(|t| check(black_box(t), &opts).commands.len()).sum::<usize>()));
+        g.bench_function(format!("check + JSON, {name}"), |b| {
+            b.iter(|| page_texts.iter().map(|t| sglang_preflight::located::to_json(t, &check(black_box(t), &opts)).len()).sum::<usize>())
+        });
+    }
+    g.finish();
+
     let mut g = c.benchmark_group("1 MB");
     g.sample_size(10);
     let m = "meta-llama/Llama-3.1-8B-Instruct";
