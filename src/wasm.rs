@@ -111,7 +111,7 @@ export interface CommandReport extends Located {
   resolved_unknown?: ResolvedUnknown[];
   resolved_details?: ResolvedValue[];
   /** An accepted command checked with `resolvedValues: false`: it has resolved values, not built. */
-  resolved_left_out?: true;
+  resolved_left_out?: boolean;
 }
 export type UnknownReason = "not_modelled" | "model_config" | "unknown_value" | "check_not_run";
 export interface ResolvedUnknown {

@@ -308,6 +308,8 @@ test('the declared TypeScript types match what the wasm exports return, both way
       const report = core.check(text, { gpu, configFiles: {} });
       c.check(report, ret('check'), `check(${JSON.stringify(text).slice(0, 40)}, ${gpu})`);
       c.check(JSON.parse(core.checkJson(text, { gpu })), reportType, `checkJson(${JSON.stringify(text).slice(0, 40)})`);
+      // as the page checks: accepted commands marked instead of their resolved values
+      c.check(JSON.parse(core.checkJson(text, { gpu, resolvedValues: false })), reportType, `checkJson(${JSON.stringify(text).slice(0, 40)}, resolvedValues: false)`);
       // declared `string`: the report as reviewable text (the CLI's --format snapshot)
       ret('snapshot');
       assert.equal(typeof core.snapshot(text, { gpu }), 'string', `snapshot(${JSON.stringify(text).slice(0, 40)})`);
