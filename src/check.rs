@@ -378,7 +378,7 @@ fn known_model<'a>(
     if draft && path.is_none() {
         return None;
     }
-    let lists = models::builtin_lists(release.version);
+    let lists = release.model_lists();
     if let Some((config, how)) = given.map(|c| (c, "the config you gave")).or_else(|| local.map(|c| (c, "the local folder's config.json"))) {
         // A config given for a command without the flag still describes the model it would load.
         let facts = ModelFacts::given(config, lists);

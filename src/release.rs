@@ -85,6 +85,12 @@ impl ReleaseData {
     pub fn writes_of(&self, step: &str) -> Option<&'static StepWrites> {
         self.writes.iter().find(|w| w.step == step)
     }
+
+    /// Whether the release predates SGLang's hook modules: its steps are `ServerArgs` methods,
+    /// which its function map (`function-map.json`) names.
+    pub fn before_hook_modules(&self) -> bool {
+        !self.function_map.is_empty()
+    }
 }
 
 #[allow(clippy::indexing_slicing)]
@@ -222,6 +228,12 @@ impl Release {
             found: Default::default(),
             written: written_fields(data.writes),
         }
+    }
+
+    /// SGLang's hard-coded lists and constants of this release (`model-lists.json`), where they
+    /// are carried (natively; in the page's wasm once the model data is installed).
+    pub fn model_lists(&self) -> Option<&'static crate::models::ModelLists> {
+        crate::models::builtin_lists(self.version)
     }
 
     /// Whether some step of this release may assign `field` (`ReleaseData::writes`).

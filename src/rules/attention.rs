@@ -21,26 +21,15 @@ use crate::rules::shared::envs::env_bool;
 use crate::rules::shared::runtime_context::{is_blackwell, is_sm100, is_sm100_or_sm110, is_sm120, is_sm90};
 use crate::rules::{raises, site, warns, NotRunReason, Sglang, Step};
 
-/// Whether the checked release is one before SGLang's hook modules (its `ServerArgs._handle_*`
-/// methods, which its function map names): this file replays those as written where they
-/// differ (`REPLAYED_AS_WRITTEN` in `rules/pipeline.rs`).
-fn before_hook_modules(ctx: &Ctx) -> bool {
-    !ctx.release.data.function_map.is_empty()
-}
-
-/// The checked release's generated lists (None: a release whose lists are not carried).
-fn lists(ctx: &Ctx) -> Option<&'static crate::models::ModelLists> {
-    crate::models::builtin_lists(ctx.release.version)
-}
 
 /// The deterministic-inference attention backends of the checked release
 /// (`DETERMINISTIC_ATTENTION_BACKEND_CHOICES`), and those that keep the radix cache
 /// (`RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`); None where its lists are not carried.
 fn deterministic_choices(ctx: &Ctx) -> Option<&'static [String]> {
-    lists(ctx).map(|l| l.deterministic_attention_backend_choices.as_slice()).filter(|l| !l.is_empty())
+    ctx.release.model_lists().map(|l| l.deterministic_attention_backend_choices.as_slice()).filter(|l| !l.is_empty())
 }
 fn radix_supported_deterministic(ctx: &Ctx) -> Option<&'static [String]> {
-    lists(ctx).map(|l| l.radix_supported_deterministic_attention_backends.as_slice()).filter(|l| !l.is_empty())
+    ctx.release.model_lists().map(|l| l.radix_supported_deterministic_attention_backends.as_slice()).filter(|l| !l.is_empty())
 }
 
 fn list_repr<S: AsRef<str>>(items: &[S]) -> String {
@@ -816,7 +805,7 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
         }
         let algorithm = ctx.cfg.str(f::speculative_algorithm).map(str::to_ascii_uppercase);
         // `_forces_eagle_topk_one` (DFLASH) is 0.5.23's
-        let forces_topk_one = algorithm.as_deref() == Some("DFLASH") && !before_hook_modules(ctx);
+        let forces_topk_one = algorithm.as_deref() == Some("DFLASH") && !ctx.release.data.before_hook_modules();
         if is_sm100(ctx.hw) && no_spec_or_topk_one(ctx) && (algorithm.is_none() || !ctx.cfg.is_none(f::speculative_eagle_topk) || forces_topk_one)
         {
             // trtllm_mha needs K and V rows of one width; fa4 carries v_head_dim through.
@@ -830,7 +819,7 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
         if !crate::rules::shared::runtime_context::has_flashinfer(ctx) {
             return Some("triton");
         }
-        let sinks = match lists(ctx).and_then(|l| l.swa_sink_architectures.as_deref()) {
+        let sinks = match ctx.release.model_lists().and_then(|l| l.swa_sink_architectures.as_deref()) {
             Some(swa_sink_archs) => ctx.model_fact(DEFAULT_BACKEND_SITE, |m| has_attention_sinks(m, swa_sink_archs))?,
             None => ctx.model_fact(DEFAULT_BACKEND_SITE, has_attention_sinks_0_5_18)?,
         };
@@ -857,7 +846,7 @@ fn model_default_backend(ctx: &mut Ctx) -> Option<&'static str> {
 /// by the checked release's generated lists.
 fn has_attention_overrides(ctx: &Ctx) -> bool {
     let Some(arch) = ctx.model.as_ref().and_then(|m| m.architecture) else { return false };
-    lists(ctx).is_some_and(|l| l.override_picks_attention_backend(arch))
+    ctx.release.model_lists().is_some_and(|l| l.override_picks_attention_backend(arch))
 }
 
 /// `overrides._attention_backend_default`'s fill: the model's default backend, or unknown.
@@ -868,12 +857,12 @@ fn fill_default_backend(ctx: &mut Ctx) {
     // before the hook modules: the providers the model hook replays for their attention
     // backend, where they are known to declare none, leave the default to
     // `_get_default_attn_backend`
-    let declares_none = before_hook_modules(ctx)
+    let declares_none = ctx.release.data.before_hook_modules()
         && ctx.model.as_ref().and_then(|m| m.architecture).is_some_and(|arch| {
             crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) == Some(None)
         });
     let overridden = has_attention_overrides(ctx) && !declares_none;
-    if lists(ctx).is_none() || overridden {
+    if ctx.release.model_lists().is_none() || overridden {
         mark_default_backend_unknown(ctx);
         return;
     }
@@ -898,7 +887,7 @@ fn deterministic_deepseek(ctx: &mut Ctx, needed_by: crate::release::SiteRef, han
     if ctx.cfg.str(f::model_path).is_some_and(is_instance_connector) {
         return Some(false);
     }
-    let Some(lists) = lists(ctx) else {
+    let Some(lists) = ctx.release.model_lists() else {
         ctx.model_config(needed_by);
         return None;
     };
@@ -1361,11 +1350,11 @@ pub fn handle_attention_backend_compatibility(ctx: &mut Ctx) -> Step {
     let any_fa4 = [f::attention_backend, f::decode_attention_backend, f::prefill_attention_backend].iter().any(|&b| ctx.cfg.is(b, "fa4"));
     if any_fa4 && is_sm100(ctx.hw) && ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(0) <= 1 {
         let page = ctx.cfg.get(f::page_size).clone();
-        let facts = if lists(ctx).is_some() { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
+        let facts = if ctx.release.model_lists().is_some() { ctx.model.as_ref().and_then(|m| Some((m.derived.is_mla?, m.architecture?))) } else { None };
         match facts {
             Some((true, _)) => {}
             // 0.5.18's pass has no DiffusionGemma branch
-            Some((false, "DiffusionGemmaForBlockDiffusion")) if !before_hook_modules(ctx) => ctx.cfg.set(f::page_size, PyValue::Int(1)),
+            Some((false, "DiffusionGemmaForBlockDiffusion")) if !ctx.release.data.before_hook_modules() => ctx.cfg.set(f::page_size, PyValue::Int(1)),
             Some((false, _)) => {
                 let fixes = if page.as_int() == Some(128) && !matches!(page, PyValue::Bool(_)) {
                     vec![]
@@ -1500,7 +1489,7 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
     }
     const VERIFY_SITE: crate::release::SiteRef = site("attention_hook.handle_linear_attn_backend", "--linear-attn-verify-backend flashinfer on SM100+");
     // 0.5.18 has no PP-spec fallback of a KDA model's verify to triton
-    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer") && !before_hook_modules(ctx);
+    let pp_spec_kda = env_bool(ctx, "SGLANG_ENABLE_PP_SPEC") && verify.as_deref() == Some("flashinfer") && !ctx.release.data.before_hook_modules();
     if pp_spec_kda {
         // uses_kda_attention(hf_config): a KDA model's verify falls back to triton.
         if cuda_sm100_plus(ctx) && dtype.as_deref() != Some("bfloat16") {

@@ -405,7 +405,7 @@ fn apply_cuda_graph_compatibility_tc_piecewise(ctx: &mut Ctx) {
         Some(BREAKABLE) => {
             let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
             // `is_deepseek_v4(hf_config)`: the release's list
-            let is_dsv4 = crate::models::builtin_lists(ctx.release.version).is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, arch));
+            let is_dsv4 = ctx.release.model_lists().is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, arch));
             let rules: [(&str, bool, Field); 5] = [
                 ("DeepSeek-V4 (heavy capture-pool memory pressure)", is_dsv4, f::model_path),
                 (
@@ -450,7 +450,7 @@ fn disable_breakable_cudagraph_if_incompatible(ctx: &mut Ctx) {
     let a2a = ctx.cfg.str(f::moe_a2a_backend).unwrap_or("none").to_string();
     // `is_deepseek_v4(hf_config)`, by the architecture in the release's list (not known without
     // the model's facts).
-    let lists = crate::models::builtin_lists(ctx.release.version);
+    let lists = ctx.release.model_lists();
     let is_dsv4 = ctx.model.and_then(|m| m.architecture).is_some_and(|a| lists.is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, a)));
     let rules: [(Option<&str>, bool, Field); 5] = [
         (Some("DeepSeek-V4 (heavy capture-pool memory pressure)"), is_dsv4 && supports == Some(false), f::model_path),
@@ -705,7 +705,7 @@ fn model_context_len(ctx: &mut Ctx, needs: crate::release::SiteRef) -> Option<i6
     if let Some(given) = ctx.cfg.int(f::context_length) {
         return Some(given);
     }
-    let lists = crate::models::builtin_lists(ctx.release.version);
+    let lists = ctx.release.model_lists();
     ctx.model_fact(needs, |m| {
         let replayed = || match (m.from, m.raw, lists) {
             (crate::models::FactsFrom::GivenConfig, Some(raw), Some(lists)) => crate::models::derived_context_length(raw, lists),

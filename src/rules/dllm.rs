@@ -138,7 +138,7 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     // size and mask token, and whether the model is a diffusion LM at all.
     // A family inferred from the name alone does not decide a raise.
     // (the release's `DLLM_PARAMS`, `model-lists.json`; without it the architecture decides nothing)
-    let diffusion_lms = crate::models::builtin_lists(ctx.release.version).map(|l| l.dllm_architectures.as_slice());
+    let diffusion_lms = ctx.release.model_lists().map(|l| l.dllm_architectures.as_slice());
     let architecture = ctx.model_fact(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"), |m| {
         m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily && diffusion_lms.is_some())
     });
@@ -196,7 +196,7 @@ fn handle_dllm_inference_0518(ctx: &mut Ctx) -> Step {
     // does not decide whether the model is a diffusion LM
     ctx.cfg.forget_reads();
     // (the release's `DLLM_PARAMS`, `model-lists.json`; without it the architecture decides nothing)
-    let diffusion_lms = crate::models::builtin_lists(ctx.release.version).map(|l| l.dllm_architectures.as_slice());
+    let diffusion_lms = ctx.release.model_lists().map(|l| l.dllm_architectures.as_slice());
     let architecture = ctx.model_fact(site("dllm.config.DllmConfig.from_server_args", "Unknown diffusion LLM: {arch}"), |m| {
         m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily && diffusion_lms.is_some())
     });

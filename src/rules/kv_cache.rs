@@ -1320,7 +1320,7 @@ fn kv4_backend_asserts(ctx: &mut Ctx, prefill: &str, decode: &str) -> Step {
         (false, false) => ("KV4_ATTENTION_MHA_BACKEND_CHOICES", "attention_backend"),
     };
     // the release's list as its source writes it (a list the message prints)
-    let Some(choices) = crate::models::builtin_lists(ctx.release.version).and_then(|l| l.kv4_backend_choices.get(choices_name)) else {
+    let Some(choices) = ctx.release.model_lists().and_then(|l| l.kv4_backend_choices.get(choices_name)) else {
         ctx.skip(if is_mla { mla_site } else { mha_site }, crate::rules::NotRunReason::NotImplemented);
         return Ok(());
     };

@@ -524,10 +524,10 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
         // without a storage backend, and a storage backend is rejected just above.
         // #14: DeepSeek DSA models only (is_deepseek_dsa on the model's hf_config).
         let kernel_io_ok = ctx.cfg.is(f::hicache_io_backend, "kernel") && matches!(ctx.cfg.str(f::hicache_mem_layout), Some("layer_first" | "page_first"));
-        let release = ctx.release.version;
+        let lists = ctx.release.model_lists();
         if ctx.cfg.is(f::hicache_host_memory_mode, "cache")
             && !kernel_io_ok
-            && ctx.model_fact(site("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"), |m| deepseek_dsa(m, release)) == Some(true)
+            && ctx.model_fact(site("kv_shard_hook.handle_kv_cache_sharding", "CP-sharded DSA HiCache requires kernel I/O"), |m| deepseek_dsa(m, lists)) == Some(true)
         {
             let fixes = vec![
                 ctx.fix_set("Use --hicache-io-backend kernel", f::hicache_io_backend, "kernel", Applicability::Unsafe),
@@ -551,8 +551,8 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
 
     // model_config.is_encoder_decoder
     let encoder_decoder_site = site("kv_shard_hook.handle_kv_cache_sharding", "--enable-kv-cache-sharding does not support encoder-decoder");
-    let release = ctx.release.version;
-    if ctx.model_fact(encoder_decoder_site, |m| encoder_decoder(m, release)) == Some(true) {
+    let lists = ctx.release.model_lists();
+    if ctx.model_fact(encoder_decoder_site, |m| encoder_decoder(m, lists)) == Some(true) {
         let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
         ctx.raise(&ENCODER_DECODER, &[], &[f::enable_kv_cache_sharding], fixes)?;
     }
@@ -705,12 +705,12 @@ fn kv_cache_sharding(ctx: &mut Ctx) -> Step {
 /// `is_deepseek_dsa(model_config.hf_config)`. The facts' DSA predicate is SGLang's on the text
 /// config: the same where the config has no separate text config, or where the architecture is
 /// not one `is_deepseek_dsa` lists.
-fn deepseek_dsa(m: &crate::models::ModelFacts, release: &str) -> Option<bool> {
+fn deepseek_dsa(m: &crate::models::ModelFacts, lists: Option<&crate::models::ModelLists>) -> Option<bool> {
     let nested = m.raw.is_some_and(|r| r.text_config_key.is_some());
     if !nested {
         return m.derived.is_dsa;
     }
-    let listed = crate::models::builtin_lists(release)?.dsa_architectures_with_index_topk.iter().any(|a| Some(a.as_str()) == m.architecture);
+    let listed = lists?.dsa_architectures_with_index_topk.iter().any(|a| Some(a.as_str()) == m.architecture);
     (!listed).then_some(false)
 }
 
@@ -771,9 +771,9 @@ fn validate_dsa_kv_shard(ctx: &mut Ctx) -> Step {
 }
 
 /// `model_config.is_encoder_decoder` (`is_encoder_decoder_model(hf_config.architectures)`).
-fn encoder_decoder(m: &crate::models::ModelFacts, release: &str) -> Option<bool> {
+fn encoder_decoder(m: &crate::models::ModelFacts, lists: Option<&crate::models::ModelLists>) -> Option<bool> {
     let arch = m.architecture?;
-    let lists = crate::models::builtin_lists(release)?;
+    let lists = lists?;
     if lists.encoder_decoder_architectures.is_empty() {
         return None;
     }
@@ -808,8 +808,8 @@ fn validate_kv_shard_attention_backend(ctx: &mut Ctx) -> Step {
         return validate_dsa_kv_shard(ctx);
     }
     // is_deepseek_dsa(hf_config): a DSA model needs the dsa backend.
-    let release = ctx.release.version;
-    if ctx.model_fact(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."), |m| deepseek_dsa(m, release)) == Some(true) {
+    let lists = ctx.release.model_lists();
+    if ctx.model_fact(site("kv_shard_hook.validate_kv_shard_attention_backend", "DSA KV sharding requires the dsa attention backend."), |m| deepseek_dsa(m, lists)) == Some(true) {
         let fixes = vec![ctx.fix_remove("Remove --enable-kv-cache-sharding", f::enable_kv_cache_sharding, Applicability::Unsafe)];
         let dest = if ctx.cfg.is_explicit(f::prefill_attention_backend) { f::prefill_attention_backend } else { f::attention_backend };
         ctx.raise(&DSA_NEEDS_DSA_BACKEND, &[], &[dest, f::enable_kv_cache_sharding], fixes)?;

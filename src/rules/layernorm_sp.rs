@@ -88,7 +88,7 @@ pub static RULES: &[&Rule] = &[&MEGAMOE_NEEDS_SP, &MEGAMOE_MUSE_ONLY, &SP_UNSUPP
 /// (`model-lists.json`: `MUSE_SP_ARCHITECTURES`, and `SP_SUPPORTED_ARCHITECTURES` sorted as SGLang
 /// prints it), when the release has them.
 fn architecture<'a>(ctx: &Ctx<'a>) -> Option<(&'a str, &'static crate::models::ModelLists)> {
-    let lists = crate::models::builtin_lists(ctx.release.version).filter(|l| !l.layernorm_sp_supported_architectures.is_empty())?;
+    let lists = ctx.release.model_lists().filter(|l| !l.layernorm_sp_supported_architectures.is_empty())?;
     Some((ctx.model.as_ref().and_then(|m| m.architecture)?, lists))
 }
 

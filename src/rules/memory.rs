@@ -220,7 +220,7 @@ fn round3(x: f64) -> f64 {
 /// graph tokens for MLA models, and neither the max-running-requests clamp, the Qwen3-VL decode
 /// expansion nor the pipeline-parallel prefill-graph cap.
 fn legacy_memory_settings(ctx: &Ctx) -> bool {
-    !ctx.release.data.function_map.is_empty()
+    ctx.release.data.before_hook_modules()
 }
 
 /// `handle_gpu_memory_settings`.

@@ -220,7 +220,7 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
 /// (the release's lists name the classes), unless config.json writes the key. Decided where the
 /// config is its own text config (no sub-config taken for the language model).
 fn num_attention_heads_attribute(ctx: &mut Ctx) -> Step {
-    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
+    let Some(lists) = ctx.release.model_lists() else { return Ok(()) };
     if lists.model_config_reads_num_attention_heads != Some(true) {
         return Ok(());
     }
@@ -240,7 +240,7 @@ fn num_attention_heads_attribute(ctx: &mut Ctx) -> Step {
 /// tells, and the catalog records it of the published config.json: where unknown (an inferred
 /// family, a catalog entry without the record), and where the code loads, the check is not run.
 fn config_class_known(ctx: &mut Ctx) -> Step {
-    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return Ok(()) };
+    let Some(lists) = ctx.release.model_lists() else { return Ok(()) };
     let Some(model_type) = ctx.model.and_then(|m| m.raw).and_then(|r| r.model_type.as_deref()) else { return Ok(()) };
     if lists.loads_model_type(model_type) != Some(false) {
         return Ok(());
@@ -320,7 +320,7 @@ fn same_config_as_catalog(ctx: &mut Ctx) -> bool {
         for s in checks {
             ctx.skip(s, NotRunReason::ModelConfig);
         }
-        if crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.model_config_reads_num_attention_heads == Some(true)) {
+        if ctx.release.model_lists().is_some_and(|l| l.model_config_reads_num_attention_heads == Some(true)) {
             ctx.skip_unlisted("configs.model_config.ModelConfig._derive_model_shapes (num_attention_heads)", NotRunReason::ModelConfig);
         }
         return false;
@@ -360,7 +360,7 @@ fn derive_context_length(ctx: &mut Ctx) -> Step {
     // EmbeddingGemma2Model caps only the derived value (min with 8192), not a given one; the
     // catalog's context length is the capped one, so it is not the derived length there.
     // A given config's is replayed from its values as written where that is decided.
-    let lists = crate::models::builtin_lists(ctx.release.version);
+    let lists = ctx.release.model_lists();
     let derived = ctx.model_fact(CONTEXT_LENGTH_SITE, |m: &ModelFacts| {
         if m.architecture == Some("EmbeddingGemma2Model") {
             return None;
@@ -404,7 +404,7 @@ const OVERRIDABLE_USER_QUANTIZATION: &[&str] = &["moe_wna16", "humming", "marlin
 
 /// `_verify_quantization`'s lists of this release (`model-lists.json`, read from its source).
 fn quantization_lists(ctx: &Ctx) -> Option<&'static ModelLists> {
-    crate::models::builtin_lists(ctx.release.version).filter(|l| !l.quantization_registry.is_empty())
+    ctx.release.model_lists().filter(|l| !l.quantization_registry.is_empty())
 }
 
 fn listed(list: &[String], method: &str) -> bool {

@@ -1150,7 +1150,7 @@ fn legacy_a2a_branches(ctx: &mut Ctx, a2a: &str, given: &str, tp: i64, deepep_mo
 /// runner and SM100 checks of `handle_a2a_moe`.
 fn flashinfer_megamoe(ctx: &mut Ctx) -> Step {
     // (the release's list, `model-lists.json`; without it the architecture decides nothing)
-    let lists = crate::models::builtin_lists(ctx.release.version);
+    let lists = ctx.release.model_lists();
     let architecture = ctx.model_fact(site("moe_hook.validate_flashinfer_megamoe_model", "FlashInfer MegaMOE is not validated for model architectures"), |m| {
         known_architecture(m).filter(|_| lists.is_some())
     });
@@ -1368,7 +1368,7 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
         ctx.skip(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE cannot validate a model"), NotRunReason::NotImplemented);
     }
     // (the release's registered models, `model-lists.json`; without them the architecture decides nothing)
-    let lists = crate::models::builtin_lists(ctx.release.version);
+    let lists = ctx.release.model_lists();
     let architecture = ctx.model_fact(site("moe_hook.validate_deepep_v2_model_architecture", "DeepEP v2 MoE is not validated for"), |m| {
         known_architecture(m).filter(|_| lists.is_some())
     });

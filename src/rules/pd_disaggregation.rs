@@ -661,7 +661,7 @@ pub fn handle_encoder_disaggregation(ctx: &mut Ctx) -> Step {
             }
             return Ok(());
         };
-        let supported = crate::models::builtin_lists(ctx.release.version).map(|l| &l.encoder_disaggregation_architectures).filter(|l| !l.is_empty());
+        let supported = ctx.release.model_lists().map(|l| &l.encoder_disaggregation_architectures).filter(|l| !l.is_empty());
         let Some(supported) = supported else {
             ctx.skip(needs, NotRunReason::NotImplemented);
             return Ok(());
@@ -704,7 +704,7 @@ fn language_model_only_fits_model(ctx: &mut Ctx) -> Result<bool, crate::rules::R
     let Some(architectures) = ctx.model_fact(unsupported, |m| m.raw.and_then(|r| r.architectures.clone())) else {
         return Ok(false);
     };
-    let supported = crate::models::builtin_lists(ctx.release.version).map(|l| l.language_model_only_architectures.clone()).filter(|l| !l.is_empty());
+    let supported = ctx.release.model_lists().map(|l| l.language_model_only_architectures.clone()).filter(|l| !l.is_empty());
     let Some(supported) = supported else {
         ctx.skip(unsupported, NotRunReason::NotImplemented);
         return Ok(false);
@@ -722,7 +722,7 @@ fn language_model_only_fits_model(ctx: &mut Ctx) -> Result<bool, crate::rules::R
 /// --language-model-only under PD disaggregation: not in 0.5.18, whose step is a `ServerArgs`
 /// method (`function-map.json`) that refuses any --disaggregation-mode.
 fn language_model_only_exempts_deepseek_v41(ctx: &Ctx) -> bool {
-    ctx.release.data.function_map.is_empty()
+    !ctx.release.data.before_hook_modules()
 }
 
 /// Python's `repr` of a list of strings.

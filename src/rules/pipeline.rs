@@ -240,7 +240,7 @@ pub fn runs_step(release: &Release, step: &str) -> bool {
     let data = release.data;
     let named = |full: &str| full == step || full.rsplit('.').next() == Some(step);
     if named("server_args.ServerArgs.check_server_args") || named(CHECK_SERVER_ARGS) {
-        return data.function_map.is_empty() || hook_for("server_args.ServerArgs.check_server_args", data) == CHECK_SERVER_ARGS;
+        return !data.before_hook_modules() || hook_for("server_args.ServerArgs.check_server_args", data) == CHECK_SERVER_ARGS;
     }
     fn steps_of(steps: &'static [PipelineStep], out: &mut Vec<&'static str>) {
         for s in steps {
@@ -395,7 +395,7 @@ pub fn check_server_args(ctx: &mut Ctx) {
     // A release before the hook modules runs `ServerArgs.check_server_args`: modelled only where
     // its source is the hook's (`steps.json`).
     let data = ctx.release.data;
-    if !data.function_map.is_empty() && hook_for("server_args.ServerArgs.check_server_args", data) != CHECK_SERVER_ARGS {
+    if data.before_hook_modules() && hook_for("server_args.ServerArgs.check_server_args", data) != CHECK_SERVER_ARGS {
         ctx.not_modelled("server_args.ServerArgs.check_server_args");
         // what it may assign (its late LoRA resolution) is not known
         mark_writes(ctx, &StepInfo::of(CHECK_SERVER_ARGS, data), UnknownReason::NotModelled);

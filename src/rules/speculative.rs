@@ -757,7 +757,7 @@ const DRAFT_ATTENTION_BACKENDS: &[&str] = &["flashinfer", "fa3", "fa4", "triton"
 /// `resolve_candidate_steps_from_config` unites and sorts them, from the release's generated
 /// lists (0.5.18's config has no 5-step tier); None where its lists are not carried.
 fn default_candidate_steps(release: &Release) -> Option<&'static [i64]> {
-    crate::models::builtin_lists(release.version).map(|l| l.adaptive_candidate_steps.as_slice()).filter(|steps| !steps.is_empty())
+    release.model_lists().map(|l| l.adaptive_candidate_steps.as_slice()).filter(|steps| !steps.is_empty())
 }
 
 /// Whether `release` has 0.5.18's `speculative_hook` (its eagle-family texts mark it).
@@ -1783,7 +1783,7 @@ fn handle_frozen_kv_mtp(ctx: &mut Ctx) -> Step {
 /// Whether the checked release's generated lists are carried (the model facts' architecture
 /// means something to these checks only then).
 fn lists_carried(release: &Release) -> bool {
-    crate::models::builtin_lists(release.version).is_some()
+    release.model_lists().is_some()
 }
 
 /// The target model's first architecture (`model_config_of(...).hf_config.architectures[0]`),
@@ -1825,7 +1825,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         match arch {
             // `_handle_eagle_family`'s MTP architectures: a target that drafts with its own
             // checkpoint (the draft model path defaults to the target's)
-            Some(a) if crate::models::builtin_lists(ctx.release.version).is_some_and(|l| crate::models::ModelLists::names(&l.eagle_self_draft_architectures, a)) => {
+            Some(a) if ctx.release.model_lists().is_some_and(|l| crate::models::ModelLists::names(&l.eagle_self_draft_architectures, a)) => {
                 ctx.cfg.set(f::speculative_draft_model_path, model);
                 ctx.cfg.set(f::speculative_draft_model_revision, revision);
             }

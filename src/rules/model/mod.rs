@@ -259,7 +259,7 @@ pub static RULES: &[&Rule] = &[
 /// (its `model-lists.json`, read from its source; `overrides._DEEPSEEK_FAMILY_ARCHS` less
 /// Longcat's NextN draft in 0.5.23).
 fn in_deepseek_family_branch(ctx: &Ctx, arch: &str) -> bool {
-    crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.deepseek_family_hook_architectures.iter().any(|a| a == arch))
+    ctx.release.model_lists().is_some_and(|l| l.deepseek_family_hook_architectures.iter().any(|a| a == arch))
 }
 
 /// The attention backends the model-specific step's branch for `arch` accepts (GptOss's
@@ -267,7 +267,7 @@ fn in_deepseek_family_branch(ctx: &Ctx, arch: &str) -> bool {
 /// order (the messages print them), from the release's generated lists; empty where they are
 /// not carried.
 fn branch_backends(ctx: &Ctx, arch: &str) -> &'static [String] {
-    crate::models::builtin_lists(ctx.release.version).and_then(|l| l.model_branch_attention_backends.get(arch)).map(Vec::as_slice).unwrap_or_default()
+    ctx.release.model_lists().and_then(|l| l.model_branch_attention_backends.get(arch)).map(Vec::as_slice).unwrap_or_default()
 }
 
 /// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
@@ -344,7 +344,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         }
     }
     if ctx.cfg.truthy(f::enable_cp_decode_attn_tp) {
-        let supported = crate::models::builtin_lists(ctx.release.version).map(|l| &l.cp_decode_attn_tp_supported_architectures).filter(|l| !l.is_empty());
+        let supported = ctx.release.model_lists().map(|l| &l.cp_decode_attn_tp_supported_architectures).filter(|l| !l.is_empty());
         match supported {
             None => {
                 ctx.skip(site("model_hook.handle_model_specific_adjustments", "--enable-cp-decode-attn-tp is only supported for models"), NotRunReason::NotImplemented);
@@ -364,10 +364,10 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // the fields they may assign are reported as not known.)
     // The model override providers: what they declare, readers see from here on.
     // `_deepseek_family_overrides` checks before it declares.
-    if overrides::deepseek_v2::registered_for(ctx.release.version, arch) {
+    if overrides::deepseek_v2::registered_for(ctx.release, arch) {
         overrides::deepseek_v2::validate_deepseek_family_overrides(ctx, arch)?;
     }
-    if let Some(provider) = overrides::modelled(ctx.release.version, arch) {
+    if let Some(provider) = overrides::modelled(ctx.release, arch) {
         match provider(ctx)? {
             Some(declared) => {
                 for (field, value) in declared {
@@ -392,7 +392,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
     // The providers of a release before the hook modules (0.5.18's `overrides.py`) this build
     // does not replay whole: the attention backend they declare, where it is known (readers
     // from here on see it through the declaration stash).
-    if !ctx.release.data.function_map.is_empty() && overrides::modelled(ctx.release.version, arch).is_none() {
+    if ctx.release.data.before_hook_modules() && overrides::modelled(ctx.release, arch).is_none() {
         if let Some(Some(backend)) = crate::rules::shared::overrides::provider_attention_backend_0_5_18(ctx, arch) {
             ctx.cfg.set(f::attention_backend, PyValue::Str(backend.to_string()));
         }
@@ -477,8 +477,8 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
 fn specific_path_modelled(ctx: &Ctx) -> bool {
     let Some(model) = ctx.model else { return false };
     let Some(arch) = model.architecture else { return false };
-    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else { return false };
-    let replayed = overrides::modelled(ctx.release.version, arch).is_some();
+    let Some(lists) = ctx.release.model_lists() else { return false };
+    let replayed = overrides::modelled(ctx.release, arch).is_some();
     if lists.model_override_architectures.is_empty() || (lists.has_model_override(arch) && !replayed) {
         return false;
     }
@@ -511,7 +511,7 @@ fn trailing_passes(ctx: &mut Ctx, arch: &str) {
     }
     // `_flashinfer_allreduce_fusion_auto_enable` (MiMo V2's CuTeDSL arm and DeepSeek-V4.1's
     // custom all-reduce preference are on paths not modelled: their branches end the hook here).
-    let fusion_archs = crate::models::builtin_lists(ctx.release.version).map(|l| l.flashinfer_allreduce_fusion_architectures.as_slice()).unwrap_or_default();
+    let fusion_archs = ctx.release.model_lists().map(|l| l.flashinfer_allreduce_fusion_architectures.as_slice()).unwrap_or_default();
     if crate::models::ModelLists::names(fusion_archs, arch) {
         let hw = ctx.hw;
         let (sm90, sm100) = (crate::rules::shared::runtime_context::is_sm90(hw), crate::rules::shared::runtime_context::is_sm100(hw));
@@ -740,7 +740,7 @@ fn exaone(ctx: &mut Ctx, arch: &str, raw: Option<&crate::models::RawFacts>) -> S
 /// `overrides._exaone_overrides` (and 0.5.19 to 0.5.21's provider) only disable hybrid SWA
 /// memory, so the branch's assert reads None.
 fn exaone_override_fills_attention_backend(ctx: &Ctx, arch: &str) -> bool {
-    crate::models::builtin_lists(ctx.release.version).is_some_and(|l| l.override_declares(arch, "attention_backend"))
+    ctx.release.model_lists().is_some_and(|l| l.override_declares(arch, "attention_backend"))
 }
 
 /// The NemotronH branch of SGLang 0.5.18 (gone from 0.5.19's hook): the triton attention backend
@@ -763,7 +763,7 @@ fn handle_mamba_radix_cache(ctx: &mut Ctx, arch: &str, hybrid: Option<bool>) -> 
     let strategy = ctx.cfg.str(f::mamba_radix_cache_strategy).unwrap_or("auto").to_string();
     // `mamba_extra_buffer_of`: `disable_radix_cache is False` and an extra-buffer strategy.
     let extra_buffer = matches!(ctx.cfg.get(f::disable_radix_cache), PyValue::Bool(false)) && matches!(strategy.as_str(), "extra_buffer" | "extra_buffer_lazy");
-    let lists = crate::models::builtin_lists(ctx.release.version).filter(|l| !l.mamba_radix_cache_architectures.is_empty());
+    let lists = ctx.release.model_lists().filter(|l| !l.mamba_radix_cache_architectures.is_empty());
     let by_name = lists.is_some_and(|l| l.mamba_radix_cache_architectures.iter().any(|a| a == arch));
     let by_spec = lists.is_some_and(|l| l.linear_attn_spec_architectures.iter().any(|a| a == arch));
     if let Some(lists) = lists.filter(|_| by_name && !by_spec) {

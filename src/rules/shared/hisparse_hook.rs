@@ -67,7 +67,7 @@ pub static RULES: &[&Rule] = &[&NEEDS_DISABLE_RADIX_CACHE, &MIXED_CHUNK, &SPEC_A
 pub fn validate_hisparse_after_model_class(ctx: &mut Ctx, arch: &str) -> Step {
     // `is_deepseek_v4` / `is_minimax_sparse`: the release's lists (the model-class check that
     // leads here has read them)
-    let lists = crate::models::builtin_lists(ctx.release.version);
+    let lists = ctx.release.model_lists();
     let is_v4 = lists.is_some_and(|l| crate::models::ModelLists::names(&l.deepseek_v4_architectures, arch));
     let is_m3 = lists.is_some_and(|l| crate::models::ModelLists::names(&l.minimax_sparse_architectures, arch));
     if !ctx.cfg.truthy(f::disable_radix_cache) {

@@ -410,7 +410,7 @@ enum Provider0518 {
 /// `_step3p_overrides` by the release's substrings, the others by the architectures they are
 /// registered for; None for any other architecture (not known here).
 fn replayed_provider_0_5_18(ctx: &Ctx, arch: &str) -> Option<Provider0518> {
-    if crate::models::builtin_lists(ctx.release.version)?.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str())) {
+    if ctx.release.model_lists()?.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str())) {
         return Some(Provider0518::Step3p);
     }
     Some(match arch {

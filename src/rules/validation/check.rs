@@ -743,7 +743,7 @@ fn hisparse_model(ctx: &mut Ctx) -> Step {
     let Some((arch, index_topk)) = known else { return Ok(()) };
     // `is_deepseek_dsa` (with `index_topk` in the config), `is_deepseek_v4`, `is_minimax_sparse`,
     // by the config's first architecture: the release's lists (none known without them)
-    let Some(lists) = crate::models::builtin_lists(ctx.release.version) else {
+    let Some(lists) = ctx.release.model_lists() else {
         ctx.model_config(site_ref);
         return Ok(());
     };

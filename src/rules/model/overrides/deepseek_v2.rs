@@ -66,8 +66,8 @@ pub static RULES: &[&Rule] = &[&DSA_DCP_HISPARSE_HICACHE, &DSA_DCP_PD, &DSA_DCP_
 
 /// Whether the release registers `_deepseek_family_overrides` for `arch` (its
 /// `model-lists.json`, read from its source).
-pub fn registered_for(release: &str, arch: &str) -> bool {
-    crate::models::builtin_lists(release).is_some_and(|l| l.deepseek_family_override_architectures.iter().any(|a| a == arch))
+pub fn registered_for(release: &crate::release::Release, arch: &str) -> bool {
+    release.model_lists().is_some_and(|l| l.deepseek_family_override_architectures.iter().any(|a| a == arch))
 }
 
 fn is_hyv4(arch: &str) -> bool {

@@ -48,7 +48,7 @@ macro_rules! declares_only {
 /// The replayed providers for `architecture`, all SGLang registers for it (one function
 /// replays them in their registration order). The DeepSeek family's architectures are the
 /// release's own (`model-lists.json`): none where this build has no lists for `release`.
-pub fn modelled(release: &str, architecture: &str) -> Option<Provider> {
+pub fn modelled(release: &crate::release::Release, architecture: &str) -> Option<Provider> {
     match architecture {
         "Llama4ForConditionalGeneration" | "Llama4ForCausalLM" => Some(declares_only!(llama4::llama4_overrides)),
         "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration" => Some(declares_only!(gemma4::gemma4_overrides)),

@@ -160,7 +160,7 @@ fn validate_expert_remap(ctx: &mut Ctx, arch: &str) -> crate::rules::Step {
 /// draft's backend with them: the release's generated lists tell the two apart by whether the
 /// provider declares `speculative_draft_attention_backend`.
 fn fills_flashinfer_attention(ctx: &Ctx, arch: &str) -> bool {
-    crate::models::builtin_lists(ctx.release.version).is_some_and(|l| {
+    ctx.release.model_lists().is_some_and(|l| {
         l.override_declares(arch, "attention_backend") && !l.override_declares(arch, "speculative_draft_attention_backend")
     })
 }
