@@ -379,13 +379,13 @@ function show(report, text, opts) {
     else syncBuilder(text);
   }
   // The highlights last: many of them are drawn in slices that let typing go on in between.
-  renderHighlightsSliced(backdrop, text, report, { current: () => seq === showSeq }).then((done) => {
+  // The gutter markers go into the highlights before they are in the page (one insertion, not one per marker).
+  renderHighlightsSliced(backdrop, text, report, { current: () => seq === showSeq, beforeInsert: (frag) => editor.decorate(report, text, frag) }).then((done) => {
     if (!done) return;
     const note = $('hl-note');
     note.textContent = done.unmarked ? `The first ${done.total - done.unmarked} of ${done.total} highlights are drawn in the command; the findings list has all of them.` : '';
     note.hidden = !done.unmarked;
     spreadBadges(backdrop);
-    editor.decorate(report, text);
     syncScrollSoon();
     renders++;
     // How many reports the page has shown: lets a reader of the page (the browser tests, too)

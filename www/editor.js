@@ -103,10 +103,11 @@ export class CommandEditor {
   }
 
   /**
-   * After the backdrop shows `report` for `text`: a gutter marker at each finding's start (the
-   * worst severity where several start), and the findings hover and the caret look up.
+   * As the backdrop gets `report`'s highlights of `text` (`nodes`: them, still off-document, or
+   * the backdrop itself): a gutter marker at each finding's start (the worst severity where
+   * several start), and the findings hover and the caret look up.
    */
-  decorate(report, text) {
+  decorate(report, text, nodes = this.backdrop) {
     this.text = text;
     this.rects = null;
     // New cards: whatever the caret is on is told again.
@@ -120,10 +121,10 @@ export class CommandEditor {
       const had = starts.get(it.start);
       if (!had || RANK[it.d.severity] > RANK[had]) starts.set(it.start, it.d.severity);
     }
-    const nodes = textNodes(this.backdrop);
+    const texts = textNodes(nodes);
     // From the end: splitting a text node keeps the offsets before it valid.
     for (const [at, sev] of [...starts].sort((a, b) => b[0] - a[0])) {
-      const pos = locateIn(nodes, at);
+      const pos = locateIn(texts, at);
       if (!pos) continue;
       const marker = el('span', `gm ${sev}`);
       marker.dataset.at = String(at);
@@ -160,9 +161,16 @@ export class CommandEditor {
    */
   autosize() {
     const t = this.textarea;
+    const longer = this.sizedFor != null && t.value.length >= this.sizedFor.length;
     this.sizedFor = t.value;
-    const cap = parseFloat(getComputedStyle(t).maxHeight) || Infinity;
-    if (t.scrollHeight > t.clientHeight + 1 && t.clientHeight < cap - 1) t.style.height = `${Math.min(t.scrollHeight + 2, cap)}px`;
+    // Already as tall as CSS lets it be and the text did not get shorter: nothing to measure
+    // (reading scrollHeight lays the whole text out now, ~5 ms on a 10 KB command, and again
+    // when the new highlights come).
+    if (!(this.capped && longer)) {
+      const cap = parseFloat(getComputedStyle(t).maxHeight) || Infinity;
+      if (t.scrollHeight > t.clientHeight + 1 && t.clientHeight < cap - 1) t.style.height = `${Math.min(t.scrollHeight + 2, cap)}px`;
+      this.capped = t.clientHeight >= cap - 1;
+    }
     clearTimeout(this.fitTimer);
     this.fitTimer = setTimeout(() => this.fit(), 300);
   }
@@ -176,6 +184,7 @@ export class CommandEditor {
     t.style.height = 'auto';
     const h = `${t.scrollHeight + 2}px`;
     t.style.height = h;
+    this.capped = t.clientHeight >= (parseFloat(getComputedStyle(t).maxHeight) || Infinity) - 1;
     if (h !== was) {
       scrollTo({ top: y, behavior: 'instant' });
       this.rects = null;
@@ -189,6 +198,20 @@ export class CommandEditor {
       .sort((a, b) => a.end - a.start - (b.end - b.start));
   }
 
+  /** Screen rectangles of one finding's span (none when it is outside the backdrop's text). */
+  #spanRects(it, nodes = textNodes(this.backdrop), range = document.createRange()) {
+    const a = locateIn(nodes, it.start);
+    const b = locateIn(nodes, it.end);
+    if (!a || !b) return null;
+    range.setStart(a.node, a.offset);
+    range.setEnd(b.node, b.offset);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    if (rects.length) return rects;
+    // An empty span (a missing value, an insertion point): a few pixels around the point.
+    const r = range.getBoundingClientRect();
+    return [new DOMRect(r.left - 4, r.top, 8, r.height || 18)];
+  }
+
   /** Screen rectangles of each finding's span and of the gutter markers, computed once per layout. */
   #layout() {
     if (this.rects) return this.rects;
@@ -196,18 +219,8 @@ export class CommandEditor {
     const range = document.createRange();
     const spans = [];
     for (const it of this.items) {
-      const a = locateIn(nodes, it.start);
-      const b = locateIn(nodes, it.end);
-      if (!a || !b) continue;
-      range.setStart(a.node, a.offset);
-      range.setEnd(b.node, b.offset);
-      let rects = [...range.getClientRects()].filter((r) => r.width > 0);
-      // An empty span (a missing value, an insertion point): a few pixels around the point.
-      if (!rects.length) {
-        const r = range.getBoundingClientRect();
-        rects = [new DOMRect(r.left - 4, r.top, 8, r.height || 18)];
-      }
-      spans.push({ it, rects });
+      const rects = this.#spanRects(it, nodes, range);
+      if (rects) spans.push({ it, rects });
     }
     const gutter = [...this.backdrop.querySelectorAll('.gm')].map((m) => {
       const r = m.getBoundingClientRect();
@@ -276,10 +289,11 @@ export class CommandEditor {
     const t = this.textarea;
     if (!found) found = document.activeElement === t ? this.findingsAt(t.selectionStart, t.selectionEnd) : [];
     if (!found.length) return this.#hideTip();
-    const { spans } = this.#layout();
-    const s = spans.find((x) => x.it === found[0]);
-    if (!s) return this.#hideTip();
-    this.#showTip(found, s.rects[s.rects.length - 1], 'caret');
+    // The caret's finding only: measuring every span (hundreds on a long command) on each
+    // keystroke is what hovering needs, not the caret.
+    const rects = this.rects ? this.rects.spans.find((x) => x.it === found[0])?.rects : this.#spanRects(found[0]);
+    if (!rects) return this.#hideTip();
+    this.#showTip(found, rects[rects.length - 1], 'caret');
   }
 
   #showTip(found, anchor, why) {

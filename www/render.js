@@ -287,12 +287,13 @@ function appendAll(frag, nodes) {
  * Fill `container` with `text` and <mark> elements over the diagnostics' spans, for the
  * backdrop behind the textarea (or a read-only code block). Overlaps take the worst severity.
  */
-export function renderHighlights(container, text, report, { trailingNewline = true, hidden = 'badge' } = {}) {
+export function renderHighlights(container, text, report, { trailingNewline = true, hidden = 'badge', beforeInsert = () => {} } = {}) {
   const hl = highlightSegments(text, report);
   const frag = document.createDocumentFragment();
   const drawn = appendAll(frag, highlightNodes(text, hl, hiddenRuns(text), hidden));
   // A textarea shows a final empty line after a trailing newline; the backdrop must too.
   if (trailingNewline) frag.append(document.createTextNode('\n'));
+  beforeInsert(frag);
   container.replaceChildren(frag);
   return highlightInfo(hl, drawn);
 }
@@ -315,12 +316,13 @@ const SLICE_MS = 10;
 /**
  * `renderHighlights` in slices that yield to input, for reports with many findings; the nodes
  * are built off-document and go in at once. Gives up (returns null) as soon as `current()`
- * says a newer render has started; else returns what `renderHighlights` does.
+ * says a newer render has started; else returns what `renderHighlights` does. `beforeInsert(frag)`
+ * (both) adds to the nodes while they are still off-document, where changing them is cheap.
  */
-export async function renderHighlightsSliced(container, text, report, { trailingNewline = true, current = () => true, hidden = 'badge' } = {}) {
+export async function renderHighlightsSliced(container, text, report, { trailingNewline = true, current = () => true, hidden = 'badge', beforeInsert = () => {} } = {}) {
   let t0 = performance.now();
   const hl = highlightSegments(text, report);
-  if (hl.segs.length + hl.points.length < 400) return renderHighlights(container, text, report, { trailingNewline, hidden });
+  if (hl.segs.length + hl.points.length < 400) return renderHighlights(container, text, report, { trailingNewline, hidden, beforeInsert });
   const frag = document.createDocumentFragment();
   let k = 0;
   const nodes = highlightNodes(text, hl, hiddenRuns(text), hidden);
@@ -341,12 +343,20 @@ export async function renderHighlightsSliced(container, text, report, { trailing
   if (trailingNewline) frag.append(document.createTextNode('\n'));
   await yieldToInput();
   if (!current()) return null;
+  beforeInsert(frag);
   container.replaceChildren(frag);
   return highlightInfo(hl, drawn);
 }
 
 /** `container`'s children made `nodes`, in order, moving only what is not in place already (a card kept from the last report is not laid out anew). */
 function setChildren(container, nodes) {
+  // Children that go first: else every kept one after a dropped one would be moved (and laid out) again.
+  const keep = new Set(nodes);
+  for (let c = container.firstChild; c; ) {
+    const next = c.nextSibling;
+    if (!keep.has(c)) c.remove();
+    c = next;
+  }
   let at = container.firstChild;
   for (const n of nodes) {
     if (n === at) at = at.nextSibling;
