@@ -612,16 +612,23 @@ pub struct Recognized<'c> {
 const VARIANT_TOKENS: &[&str] = &[
     "instruct", "chat", "it", "hf", "base", "thinking", "reasoning", "fp8", "fp4", "nvfp4", "mxfp4", "awq", "gptq", "int4", "int8",
     "w4a16", "w8a8", "w4a8", "bf16", "fp16", "dynamic", "static", "pertensor", "block", "gguf", "eagle", "eagle3", "mtp", "fp8kv",
+    // re-quantized copies: `-Channel-INT8`, `-unsloth-bnb-4bit`
+    "channel", "bnb", "4bit", "8bit", "unsloth", "w8a16",
 ];
 
-/// A name's family key: lower case, variant tokens dropped from the end (a 4-digit token is a date:
-/// `-0324`, `-2507`).
+/// Whether a name's last token is a variant: one of `VARIANT_TOKENS`, a date (`0324`, `2507`), or
+/// a scheme written after `quantized.` (`-quantized.w4a16`).
+fn is_variant_token(token: &str) -> bool {
+    let is_date = token.len() == 4 && token.bytes().all(|b| b.is_ascii_digit());
+    is_date || VARIANT_TOKENS.contains(&token.strip_prefix("quantized.").unwrap_or(token))
+}
+
+/// A name's family key: lower case, variant tokens dropped from the end (`is_variant_token`).
 fn family_key(name: &str) -> String {
     let lower = name.to_ascii_lowercase();
     let mut tokens: Vec<&str> = lower.split(['-', '_']).collect();
     while let Some(last) = tokens.last() {
-        let is_date = last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit());
-        if tokens.len() > 1 && (is_date || VARIANT_TOKENS.contains(last)) {
+        if tokens.len() > 1 && is_variant_token(last) {
             tokens.pop();
         } else {
             break;
