@@ -109,6 +109,11 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
     }
     let Some(is_dsa) = ctx.model_fact(needs, |m| m.derived.is_dsa) else { return Ok(()) };
     if !is_dsa {
+        // MLA prefill CP reads the attention-DP width first (0.5.18 reads --dp-size as is).
+        let mla = ctx.model.and_then(|m| m.derived.is_mla) == Some(true);
+        if mla && ctx.cfg.truthy(f::enable_prefill_cp) && !DSA_INTERLEAVE_CP_DP.applies_to(ctx.release) {
+            crate::rules::shared::model_override_base::context_parallel_attn_dp_size(ctx)?;
+        }
         return Ok(());
     }
     // (a release without `_dsa_dcp_overrides`, 0.5.18, goes on to the prefill CP checks)
@@ -162,8 +167,8 @@ pub fn validate_deepseek_family_overrides(ctx: &mut Ctx, arch: &str) -> Step {
 
 /// What `_deepseek_family_overrides` declares. None where it reads what is not known here: the
 /// DSA flag of an unknown config, HYV4's MXFP8 defaults (they depend on the DeepGEMM build), a
-/// DSA page size on ROCm (the aiter build decides), an index_kpool above 1, MLA prefill CP
-/// (`use_mla_backend`), a CPU device.
+/// DSA page size on ROCm (the aiter build decides), an index_kpool above 1, MLA prefill CP of a
+/// model whose attention is not known, a CPU device.
 pub fn deepseek_family_overrides(ctx: &Ctx) -> Option<Declarations> {
     let model = ctx.model?;
     let arch = model.architecture?;
@@ -174,11 +179,30 @@ pub fn deepseek_family_overrides(ctx: &Ctx) -> Option<Declarations> {
     let unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
     let mut out = Declarations::new();
     if !is_dsa {
-        if ctx.cfg.truthy(f::enable_prefill_cp) {
-            return None;
-        }
         if is_sm100(ctx.hw) && unset {
             out.push((f::attention_backend, PyValue::Str("trtllm_mla".to_string())));
+        }
+        // MLA prefill CP (`use_mla_backend`: the model's attention is MLA): the whole TP group
+        // over the attention-DP width is the CP group, with DeepEP and dense MLP TP 1.
+        if ctx.cfg.truthy(f::enable_prefill_cp) && model.derived.is_mla? {
+            let tp = int(ctx, f::tp_size, 1);
+            let width = if DSA_INTERLEAVE_CP_DP.applies_to(ctx.release) {
+                // 0.5.18: DP attention on, the CP group over --dp-size
+                out.push((f::enable_dp_attention, PyValue::Bool(true)));
+                int(ctx, f::dp_size, 1)
+            } else {
+                let attn_dp = int(ctx, f::attn_dp_size, 1) * int(ctx, f::dp_size, 1);
+                out.push((f::attn_dp_size, PyValue::Int(attn_dp)));
+                out.push((f::dp_size, PyValue::Int(1)));
+                attn_dp
+            };
+            out.push((f::moe_dense_tp_size, PyValue::Int(1)));
+            out.push((f::moe_a2a_backend, PyValue::Str("deepep".to_string())));
+            out.push((f::ep_size, PyValue::Int(tp)));
+            if width == 0 {
+                return None;
+            }
+            out.push((f::attn_cp_size, PyValue::Int(tp.div_euclid(width))));
         }
         return Some(out);
     }
