@@ -293,6 +293,15 @@ pub static NEMOTRON_H_NO_ATTN_CP: Rule = Rule {
     example_bad: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4 --attn-cp-size 2"),
     example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 4"),
 };
+pub static LONGCAT_FLASH_NO_PREFILL_CP: Rule = Rule {
+    code: "PAR114",
+    name: kebab!("longcat-flash-no-prefill-cp"),
+    sglang: raises("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"),
+    explanation: expl!("LongCat-Flash models (model type longcat_flash) have no prefill context parallelism in SGLang: with --enable-prefill-cp the attention CP size must stay 1, and as an MLA model LongCat-Flash gets --attn-cp-size set to --tp-size / attention-DP size by SGLang's MLA prefill-CP defaults, so prefill CP only passes with --attn-dp-size equal to --tp-size. Attention context parallelism without --enable-prefill-cp is accepted."),
+    flags: &["--enable-prefill-cp", "--attn-cp-size"],
+    example_bad: ex!("--model-path meituan-longcat/LongCat-Flash-Chat --tp-size 8 --attn-cp-size 2 --enable-prefill-cp --cp-strategy zigzag"),
+    example_good: ex!("--model-path meituan-longcat/LongCat-Flash-Chat --tp-size 8 --attn-cp-size 2"),
+};
 pub static PREFILL_CP_HIP_V4_ONLY: Rule = Rule {
     code: "PAR093",
     name: kebab!("prefill-cp-on-hip-deepseek-v4-only"),
@@ -1006,6 +1015,7 @@ pub static RULES: &[&Rule] = &[
     &SHARED_EXPERTS_TP_KIMI_K3_ONLY,
     &SHARED_EXPERTS_TP_NEEDS_A2A,
     &NEMOTRON_H_NO_ATTN_CP,
+    &LONGCAT_FLASH_NO_PREFILL_CP,
     &PREFILL_CP_HIP_V4_ONLY,
     &V32_PREFILL_CP_NO_ZIGZAG,
     &MIMO_V2_PREFILL_CP_ZIGZAG_ONLY,
@@ -1663,9 +1673,10 @@ fn model_context_parallelism(ctx: &mut Ctx, prefill_cp: bool, attn_cp: i64) -> S
         let fixes = vec![ctx.fix_remove("Drop --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
         ctx.raise(&NEMOTRON_H_NO_ATTN_CP, &[], &[f::attn_cp_size], fixes)?;
     }
-    // LongCat-Flash (no config of its to record SGLang's verdicts with): not modelled.
     if text_type == "longcat_flash" && prefill_cp && attn_cp > 1 {
-        ctx.model_config(site("parallel_hook._boundary_parallelism_overrides", "LongCat-Flash does not support --enable-prefill-cp"));
+        // Without prefill CP the attention CP size is accepted, so drop the switch.
+        let fixes = vec![ctx.fix_remove("Drop --enable-prefill-cp", f::enable_prefill_cp, Applicability::Unsafe)];
+        ctx.raise(&LONGCAT_FLASH_NO_PREFILL_CP, &[], &[f::enable_prefill_cp, f::attn_cp_size], fixes)?;
     }
     if prefill_cp {
         if ctx.hw.is_hip() && arch != "DeepseekV4ForCausalLM" {
