@@ -1,7 +1,10 @@
 //! `model_overrides/minicpm.py`: `_minicpm_sala_overrides` (registered for
 //! `MiniCPMForCausalLM` and `MiniCPMSALAForCausalLM`). Not replayed: whether the checkpoint has
-//! sparse or lightning (hybrid) attention layers is not among the model's facts, so its checks are
-//! reported as not run where the command's flags would let them fire.
+//! sparse or lightning (hybrid) attention layers is not among the model's facts, and no config of
+//! either architecture is in the catalog (MiniCPM's model type `minicpm` loads only through its
+//! own configuration code, which the catalog builder does not run; no whole verbatim MiniCPM-SALA
+//! config was found: tools/recorder/models/SOURCES.md), so its checks are reported as not run
+//! where the command's flags would let them fire.
 
 use crate::fields::f;
 use crate::rules::shared::runtime_context::attn_dp_enabled;

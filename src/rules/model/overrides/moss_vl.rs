@@ -1,7 +1,9 @@
 //! `model_overrides/moss_vl.py`: `_moss_vl_overrides` (registered for
 //! `MossVLForConditionalGeneration`): with no attention backend given it declares FlashInfer
 //! for prefill, then asserts the prefill backend is FlashInfer. No config of the model is served
-//! by the recorder, so the assertion is reported as not run where a backend is given.
+//! by the recorder (model type `moss_vl` loads only through the checkpoint's own configuration
+//! code, which the catalog builder does not run), so the assertion is reported as not run where
+//! a backend is given.
 
 use crate::fields::f;
 use crate::rules::{site, Ctx};
