@@ -105,8 +105,11 @@ pub enum Sglang {
     /// AssertionError(str(exc))`): the message is `site`'s, the exception `by`'s.
     Reraised { site: SiteRef, by: SiteRef },
     /// An exception Python itself (or a library SGLang calls) raises while SGLang runs
-    /// `function`: there is no raise site in SGLang's source to read it from.
-    Python { function: &'static str, raised_by: &'static str, exception: &'static str, template: &'static str },
+    /// `function`: there is no raise site in SGLang's source to read it from. `raises_in`:
+    /// whether `release`'s code there can raise it, from the release's data, where not every
+    /// release that has `function` can (a later one reads the value with a default); None:
+    /// every release that has it.
+    Python { function: &'static str, raised_by: &'static str, exception: &'static str, template: &'static str, #[serde(skip_serializing)] raises_in: Option<fn(&Release) -> bool> },
     /// A condition of the KV transfer between a PD prefill server and a decode server
     /// (`crate::pairs`): each server starts, and the pair fails (or degrades) when they
     /// connect. `function` (`module.Class.method`, in `file`) is where, `exception` and
@@ -184,7 +187,7 @@ impl Rule {
     /// Whether SGLang `release` has what this rule reproduces.
     pub fn applies_to(&self, release: &Release) -> bool {
         match &self.sglang {
-            Sglang::Python { function, .. } => release.has_function(function),
+            Sglang::Python { function, raises_in, .. } => release.has_function(function) && raises_in.map_or(true, |raises| raises(release)),
             Sglang::Transfer { read_in, .. } | Sglang::Runtime { read_in, .. } => release.version == *read_in,
             Sglang::Reraised { by, .. } => self.site(release).is_some() && release.raise_site(by).is_some(),
             _ => self.site(release).is_some(),

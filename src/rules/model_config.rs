@@ -15,13 +15,13 @@ use crate::models::{ModelFacts, ModelLists};
 use crate::pyjson;
 use crate::pyvalue::PyValue;
 use crate::fields::{f, Field};
-use crate::release::SiteRef;
+use crate::release::{Release, SiteRef};
 use crate::rules::{raises, raises_nth, site, warns, Sglang, Step};
 
 pub static OVERRIDE_ARGS_JSON: Rule = Rule {
     code: "MC001",
     name: kebab!("json-model-override-args-invalid-json"),
-    sglang: Sglang::Python { function: "configs.model_config.ModelConfig.__init__", raised_by: "json.loads", exception: "JSONDecodeError", template: "{json error}: line {l} column {c} (char {n})" },
+    sglang: Sglang::Python { function: MODEL_CONFIG_INIT, raised_by: "json.loads", exception: "JSONDecodeError", template: "{json error}: line {l} column {c} (char {n})", raises_in: None },
     explanation: expl!("--json-model-override-args must be a JSON object, parsed by Python's json.loads when SGLang builds the model config. Keys and strings need double quotes, and the whole value must be one shell word: wrap it in single quotes, e.g. '{\"rope_scaling\": {\"factor\": 4.0}}'."),
     flags: &["--json-model-override-args"],
     example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --json-model-override-args '{rope_theta: 1000000}'"),
@@ -132,10 +132,11 @@ pub static MODEL_TYPE_NOT_RECOGNIZED: Rule = Rule {
     code: "MC012",
     name: kebab!("model-type-not-recognized-by-transformers"),
     sglang: Sglang::Python {
-        function: "configs.model_config.ModelConfig.__init__",
+        function: MODEL_CONFIG_INIT,
         raised_by: "transformers.AutoConfig.from_pretrained",
         exception: "ValueError",
         template: "The checkpoint you are trying to load has model type `{config_dict['model_type']}` but Transformers does not recognize this architecture. This could be because of an issue with the checkpoint, or because your version of Transformers is out of date.\n\nYou can update Transformers with the command `pip install --upgrade transformers`. If this does not work, and the checkpoint is very new, then there may not be a release version that supports this model yet. In this case, you can get the most up-to-date code by installing Transformers from source with the command `pip install git+https://github.com/huggingface/transformers.git`",
+        raises_in: None,
     },
     explanation: expl!("SGLang loads the model's config.json with transformers' AutoConfig, which needs a config class for its model_type: one of the installed transformers, or one SGLang registers itself. This SGLang release (with the transformers it pins) has neither for this model type, so building the model config fails at start-up. A newer SGLang release knows the model (MiMo-V2-Flash, for one, needs SGLang 0.5.19 or later); a config that ships its own code (auto_map) loads with --trust-remote-code."),
     flags: &["--model-path"],
@@ -148,10 +149,11 @@ pub static CUSTOM_CODE_NOT_TRUSTED: Rule = Rule {
     code: "MC014",
     name: kebab!("model-code-needs-trust-remote-code"),
     sglang: Sglang::Python {
-        function: "configs.model_config.ModelConfig.__init__",
+        function: MODEL_CONFIG_INIT,
         raised_by: "transformers.AutoConfig.from_pretrained",
         exception: "ValueError",
         template: "{error_message} You can inspect the repository content at https://hf.co/{model_name}.\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run.",
+        raises_in: None,
     },
     explanation: expl!("The model's config.json has a model_type that neither this release's transformers nor SGLang has a config class for, and an auto_map naming the checkpoint's own configuration code (configuration_*.py next to config.json). transformers' AutoConfig runs that code only when asked to, so without --trust-remote-code building the model config fails at start-up. Adding the flag runs Python code that comes with the checkpoint: do it for checkpoints whose source you trust."),
     flags: &["--model-path", "--trust-remote-code"],
@@ -165,10 +167,12 @@ pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
     code: "MC013",
     name: kebab!("config-class-has-no-num-attention-heads"),
     sglang: Sglang::Python {
-        function: "configs.model_config.ModelConfig._derive_model_shapes",
+        function: DERIVE_MODEL_SHAPES,
         raised_by: "getattr",
         exception: "AttributeError",
         template: "'{type(self.hf_text_config).__name__}' object has no attribute 'num_attention_heads'",
+        // 0.5.19 on read it with a default (the release's lists say which read it without)
+        raises_in: Some(reads_num_attention_heads_without_default),
     },
     explanation: expl!("This SGLang release reads num_attention_heads of the model's (text) config when it builds the model config, with no default. Attention-free models (Mamba, Falcon-Mamba, RWKV ...) have no such value: their transformers config class neither sets it nor maps it, so start-up fails. SGLang 0.5.19 and later read it with a default and serve these models."),
     flags: &["--model-path"],
@@ -176,6 +180,16 @@ pub static NO_NUM_ATTENTION_HEADS: Rule = Rule {
     example_bad: ex!(""),
     example_good: ex!("--model-path tiiuae/Falcon3-Mamba-7B-Base"),
 };
+
+/// Where SGLang builds the model config (`get_config`, transformers' `AutoConfig`, runs in it).
+const MODEL_CONFIG_INIT: &str = "configs.model_config.ModelConfig.__init__";
+const DERIVE_MODEL_SHAPES: &str = "configs.model_config.ModelConfig._derive_model_shapes";
+
+/// Whether `release` reads `hf_text_config.num_attention_heads` with no default (its lists say;
+/// a release without lists is taken to, as 0.5.18 does).
+fn reads_num_attention_heads_without_default(release: &Release) -> bool {
+    release.model_lists().map_or(true, |l| l.model_config_reads_num_attention_heads != Some(false))
+}
 
 pub static RULES: &[&Rule] = &[
     &QUANTIZE_AND_SERVE_NEEDS_MODELOPT,
@@ -245,17 +259,16 @@ fn config_class_known(ctx: &mut Ctx) -> Step {
     if lists.loads_model_type(model_type) != Some(false) {
         return Ok(());
     }
-    const CHECK: &str = "configs.model_config.ModelConfig.__init__ (get_config)";
     if !ctx.cfg.is_none(f::model_config_parser) && !ctx.cfg.is(f::model_config_parser, "auto") && !ctx.cfg.is(f::model_config_parser, "hf") {
-        ctx.skip_unlisted(CHECK, NotRunReason::ModelConfig);
+        ctx.skip_unlisted(MODEL_CONFIG_INIT, NotRunReason::ModelConfig);
         return Ok(());
     }
     let ships_code = ctx.model.and_then(|m| m.ships_config_code);
     if ships_code == Some(true) && !ctx.cfg.truthy(f::trust_remote_code) {
-        return custom_code_not_trusted(ctx, CHECK);
+        return custom_code_not_trusted(ctx, MODEL_CONFIG_INIT);
     }
     if ships_code != Some(false) || ctx.cfg.truthy(f::trust_remote_code) {
-        ctx.skip_unlisted(CHECK, NotRunReason::ModelConfig);
+        ctx.skip_unlisted(MODEL_CONFIG_INIT, NotRunReason::ModelConfig);
         return Ok(());
     }
     let model_type = model_type.to_string();
@@ -321,7 +334,7 @@ fn same_config_as_catalog(ctx: &mut Ctx) -> bool {
             ctx.skip(s, NotRunReason::ModelConfig);
         }
         if ctx.release.model_lists().is_some_and(|l| l.model_config_reads_num_attention_heads == Some(true)) {
-            ctx.skip_unlisted("configs.model_config.ModelConfig._derive_model_shapes (num_attention_heads)", NotRunReason::ModelConfig);
+            ctx.skip_unlisted(DERIVE_MODEL_SHAPES, NotRunReason::ModelConfig);
         }
         return false;
     }

@@ -21,7 +21,7 @@ const LOAD_POINTER_HEAD: &str = "configs.model_config.load_pointer_head";
 pub static REPO_ID_SHAPE: Rule = Rule {
     code: "MP001",
     name: kebab!("model-path-repo-id-shape"),
-    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'." },
+    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo id must use alphanumeric chars, '-', '_' or '.'. The name cannot start or end with '-' or '.' and the maximum length is 96: '{repo_id}'.", raises_in: None },
     explanation: expl!("The model path is neither a local folder nor a valid Hugging Face repo id (\"name\" or \"org/name\" with letters, digits, '-', '_', '.'). This usually means several arguments were quoted together into one word, a placeholder such as <your-model> or $MODEL was left unexpanded, or the path has a typo."),
     flags: &["--model-path"],
     example_bad: ex!("--model-path 'meta-llama/Llama-3.1-8B-Instruct --tp 2'"),
@@ -31,7 +31,7 @@ pub static REPO_ID_SHAPE: Rule = Rule {
 pub static REPO_ID_DOUBLE: Rule = Rule {
     code: "MP002",
     name: kebab!("model-path-repo-id-double-dash-or-dot"),
-    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'." },
+    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Cannot have -- or .. in repo_id: '{repo_id}'.", raises_in: None },
     explanation: expl!("Hugging Face repo ids cannot contain '--' or '..'. A cache folder name such as models--org--name is not a repo id: use org/name, or the full local path to the snapshot folder."),
     flags: &["--model-path"],
     example_bad: ex!("--model-path models--meta-llama--Llama-3.1-8B-Instruct"),
@@ -41,7 +41,7 @@ pub static REPO_ID_DOUBLE: Rule = Rule {
 pub static REPO_ID_GIT: Rule = Rule {
     code: "MP003",
     name: kebab!("model-path-repo-id-dot-git"),
-    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'." },
+    sglang: Sglang::Python { function: LOAD_POINTER_HEAD, raised_by: "huggingface_hub.utils._validators.validate_repo_id", exception: "OSError", template: "Repo_id cannot end by '.git': '{repo_id}'.", raises_in: None },
     explanation: expl!("A git clone URL suffix is not part of a Hugging Face repo id: drop the trailing .git."),
     flags: &["--model-path"],
     example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct.git"),

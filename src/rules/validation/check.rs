@@ -30,7 +30,7 @@ pub static TP_NOT_DIVISIBLE_BY_NNODES: Rule = Rule {
 pub static NNODES_ZERO: Rule = Rule {
     code: "VAL105",
     name: kebab!("nnodes-zero"),
-    sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
+    sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero", raises_in: None },
     explanation: expl!("--nnodes 0 is accepted by the parser, but check_server_args divides tp_size × pp_size by the node count, so Python fails with a bare ZeroDivisionError. A server runs on at least one node."),
     flags: &["--nnodes"],
     example_bad: ex!("--nnodes 0"),
@@ -39,7 +39,7 @@ pub static NNODES_ZERO: Rule = Rule {
 pub static PAGE_SIZE_ZERO: Rule = Rule {
     code: "VAL106",
     name: kebab!("page-size-zero"),
-    sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero" },
+    sglang: Sglang::Python { function: "validation_hook.check_server_args", raised_by: "int.__mod__", exception: "ZeroDivisionError", template: "integer modulo by zero", raises_in: None },
     explanation: expl!("--page-size 0 passes the parser, but check_server_args checks that the chunked-prefill size is a multiple of the page size, and Python cannot take a remainder by zero. A KV-cache page holds at least one token."),
     flags: &["--page-size"],
     example_bad: ex!("--page-size 0"),
