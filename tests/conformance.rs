@@ -215,7 +215,8 @@ fn compare(fixture: &Value, release: &str, stats: &mut ResolvedStats) -> Vec<Str
                     Some(d) => {
                         let our_stage = serde_json::to_value(d.stage).ok();
                         let our_stage = our_stage.as_ref().and_then(Value::as_str).unwrap_or("?");
-                        let same_message = d.message == msg || same_but_unordered_choices(&d.message, msg, release);
+                        let same_message =
+                            d.message == msg || same_but_unordered_choices(&d.message, msg, release) || same_but_unordered_set(&d.message, msg, release);
                         if !same_message || d.exception.as_deref() != Some(exc) || our_stage != stage {
                             problems.push(format!(
                                 "command {i}: SGLang raises at {stage} {exc}: {msg}\n      we raise at {our_stage} {}: {}",
@@ -257,6 +258,31 @@ fn same_but_unordered_choices(ours: &str, theirs: &str, release: &str) -> bool {
         sglang_preflight::schema::get(release).and_then(|s| s.action(flag)).is_some_and(|a| a.choices_unordered)
     };
     matches!((split(ours), split(theirs)), (Some(a), Some(b)) if a == b) && unordered()
+}
+
+/// Placeholders that print a Python set (`allowed_modalities` is a set literal in
+/// `serving_hook.handle_other_validations`): its order is the process's string-hash order, which
+/// changes from one run to the next, so SGLang's message lists the same items in any order.
+/// (`record.py` sorts them likewise when it compares a re-recording.)
+const SET_LISTINGS: &[&str] = &["list(allowed_modalities)"];
+
+/// `ours` and `theirs` are one raise site's message and differ only in the order of the items
+/// a set-listing placeholder at its end printed (`[...]`).
+fn same_but_unordered_set(ours: &str, theirs: &str, release: &str) -> bool {
+    let Some(r) = sglang_preflight::release::get(release) else { return false };
+    let split = |m: &str, after: &str| -> Option<(String, Vec<String>)> {
+        let listing = m.strip_suffix(after)?.strip_suffix(']')?;
+        let (head, items) = listing.rsplit_once('[')?;
+        let mut items: Vec<String> = items.split(", ").map(str::to_string).collect();
+        items.sort();
+        Some((head.to_string(), items))
+    };
+    r.data.raise_sites.iter().filter(|s| template_matches(s.template, theirs) && template_matches(s.template, ours)).any(|s| {
+        SET_LISTINGS.iter().any(|p| {
+            let Some((_, after)) = s.template.split_once(&format!("{{{p}}}")) else { return false };
+            !after.contains('{') && matches!((split(ours, after), split(theirs, after)), (Some(a), Some(b)) if a == b)
+        })
+    })
 }
 
 #[test]

@@ -1354,10 +1354,12 @@ pub fn handle_other_validations(ctx: &mut Ctx) -> Step {
                 // process to the next (string hash randomisation). We print the source order.
                 let bad = bad.clone();
                 let fixed: Vec<&str> = items.iter().map(|(k, _)| k.as_str()).filter(|k| ["image", "video", "audio"].contains(k)).collect();
-                let fixes = vec![display(format!(
+                let others: Vec<&str> = items.iter().map(|(k, _)| k.as_str()).filter(|k| !["image", "video", "audio"].contains(k)).collect();
+                let title = format!(
                     "Keep only image, video and audio limits{}",
                     if fixed.is_empty() { String::new() } else { format!(" ({})", fixed.join(", ")) }
-                ))];
+                );
+                let fixes = vec![json_fix::without_keys(ctx, &limit, &others, f::limit_mm_data_per_request, &title)];
                 ctx.raise(
                     &SRV049,
                     &[("modality", &bad), ("list(allowed_modalities)", &"['image', 'video', 'audio']")],

@@ -321,13 +321,45 @@ def unordered_choice_flags(version: str) -> set[str]:
     return {o for a in schema["actions"] if a.get("choices_unordered") for o in a["option_strings"]}
 
 
-def normalized(fixture, unordered: set[str]):
-    """A fixture with the "choose from" list of an unordered-choices flag sorted."""
-    if not fixture or not unordered:
+# Placeholders that print a Python set (`allowed_modalities` is a set literal in
+# serving_hook.handle_other_validations): listed in string-hash order, which changes from run to
+# run (tests/conformance.rs `SET_LISTINGS`).
+SET_LISTINGS = ("list(allowed_modalities)",)
+
+
+def set_listing_patterns(version: str) -> list:
+    """For each raise site of `version` whose message ends with a set listing: a pattern of its
+    message, the listing's items as group 2."""
+    import re
+
+    path = os.path.join(ROOT, "data", f"sglang-{version}", "raise-sites.jsonl")
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path) as f:
+        for line in f:
+            template = json.loads(line).get("message_template") or ""
+            for p in SET_LISTINGS:
+                head, sep, after = template.partition("{" + p + "}")
+                if sep and "{" not in after:
+                    literal = ".*?".join(re.escape(t) for t in re.split(r"\{[^}]*\}", head))
+                    out.append(re.compile("(" + literal + r")\[(.*)\]" + re.escape(after) + "$", re.S))
+    return out
+
+
+def normalized(fixture, unordered: set[str], set_listings: list = ()):
+    """A fixture with the "choose from" list of an unordered-choices flag sorted, and the
+    items of a set listing (`set_listing_patterns`) sorted."""
+    if not fixture or not (unordered or set_listings):
         return fixture
     out = json.loads(json.dumps(fixture))
     for c in out.get("commands", []):
         msg = c.get("message") or ""
+        for pattern in set_listings:
+            m = pattern.match(msg)
+            if m:
+                msg = c["message"] = m.group(1) + "[" + ", ".join(sorted(m.group(2).split(", "))) + "]" + msg[m.end(2) + 1:]
+                break
         flag = msg.removeprefix("argument ").split(":")[0].split("/")[0] if msg.startswith("argument ") else ""
         if flag in unordered and " (choose from " in msg and msg.endswith(")"):
             head, items = msg.rsplit(" (choose from ", 1)
@@ -384,6 +416,7 @@ def main() -> int:
         args.out_dir = os.path.join(ROOT, "tests", "fixtures", args.version)
     binary = cli_binary()
     unordered = unordered_choice_flags(args.version)
+    set_listings = set_listing_patterns(args.version)
     failures = 0
     total = 0
     all_cases = sum(len(expand_profiles(load(p))) for p in args.cases)
@@ -413,7 +446,7 @@ def main() -> int:
                     print(f"UNRECORDED {path} {f['id']}: no committed {args.version} fixture")
                     continue
                 total += 1
-                if normalized(committed.get(f["id"]), unordered) != normalized(without_unrecorded_resolved(f, committed.get(f["id"])), unordered):
+                if normalized(committed.get(f["id"]), unordered, set_listings) != normalized(without_unrecorded_resolved(f, committed.get(f["id"])), unordered, set_listings):
                     failures += 1
                     print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
         else:
