@@ -8,7 +8,8 @@
 //!     and a near-miss case, whose report does not have the code although it writes the rule's
 //!     flag (for a rule with one flag) or at least two of its flags (a rule's flags are often
 //!     alternatives, `a` with `b` or with `c`), each as an option word of a command: `--flag` or
-//!     `--flag=...`. A rule without flags has no near-miss case by this definition.
+//!     `--flag=...`. A rule without flags is about the environment variables its `example_bad`
+//!     sets (`SGLANG_USE_MLX=1 python ...`): its near miss sets them all, without the code.
 //! (c) Examples: each rule's `example_bad` (the args after `python -m sglang.launch_server`, or a
 //!     whole command when it starts with an environment assignment or a launcher) produces the
 //!     rule's code on the default hardware (8×H100) or, for a rule about other hardware, on the
@@ -50,6 +51,8 @@ struct Case {
     /// The words of each command after its launcher.
     argv: Vec<String>,
     codes: BTreeSet<String>,
+    /// The environment variables its commands set (the recorder's `env`).
+    env: BTreeSet<String>,
 }
 
 impl Case {
@@ -85,6 +88,14 @@ fn cases() -> &'static [Case] {
                     name: format!("{file} {}", case.get("id").and_then(Value::as_str).unwrap_or("?")),
                     argv: report.commands.iter().flat_map(|c| c.argv.iter().cloned()).collect(),
                     codes: codes_of(&report),
+                    env: case
+                        .get("commands")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|c| c.get("env").and_then(Value::as_object))
+                        .flat_map(|env| env.keys().cloned())
+                        .collect(),
                 });
             }
         }
@@ -202,12 +213,26 @@ fn rules_lacking_cases() -> (Vec<&'static str>, Vec<&'static str>) {
         // the rule's one flag, or two of its flags: the relation it is about (its flags are often
         // alternatives, so not all of them)
         let needed = r.flags.len().min(2);
-        let near_miss = needed > 0 && cases().iter().any(|c| !c.codes.contains(r.code) && r.flags.iter().filter(|f| c.writes(f)).count() >= needed);
+        let near_miss = if needed > 0 {
+            cases().iter().any(|c| !c.codes.contains(r.code) && r.flags.iter().filter(|f| c.writes(f)).count() >= needed)
+        } else {
+            let vars = env_assignments(r.example_bad);
+            !vars.is_empty() && cases().iter().any(|c| !c.codes.contains(r.code) && vars.iter().all(|v| c.env.contains(*v)))
+        };
         if !near_miss {
             no_near_miss.push(r.code);
         }
     }
     (no_trigger, no_near_miss)
+}
+
+/// The names of the environment assignments an example starts with (`A=1 B=x python ...`).
+fn env_assignments(example: &str) -> Vec<&str> {
+    example
+        .split_whitespace()
+        .map_while(|w| w.split_once('=').map(|(name, _)| name))
+        .take_while(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit()))
+        .collect()
 }
 
 /// Passes once the rules listed in `tests/metadata-corrections.json` have trigger cases:
