@@ -27,6 +27,7 @@ const NOT_ACTIONABLE: &[(&str, &str)] = &[
     ("SH006", "the value is a command the shell runs at launch: nothing can stand in for what it prints"),
     ("PD043", "the InfiniBand devices are the serving machine's"),
     ("PLAT001", "MLX is not installed on the serving machine"),
+    ("MC012", "the checkpoint's model type needs a newer SGLang (and transformers): no flag loads this config here"),
     ("SPEC016", "the DFLASH draft model is the user's to name: there is no path to fill in"),
     ("SPEC022", "the UNO adapter is the user's to name: there is no path to fill in"),
     ("PAR054", "an elastic-EP joiner's rank offset is the running deployment's current EP size, not known from this command"),

@@ -236,15 +236,12 @@ fn env_assignments(example: &str) -> Vec<&str> {
 }
 
 /// Passes once the rules listed in `tests/metadata-corrections.json` have trigger cases:
-/// SRV049 (SGLang prints a set, in an order that changes from run to run), VAL069 (its trigger
-/// meets a check this build does not model yet: an env-enabled sampling backend), DLLM002
-/// (Gemma4Renoise's warning: past it SGLang requires a DiffusionGemma config, and no public one
-/// was found; on the diffusion LM the recorder serves, SDAR, it fails in a check of the model's
-/// config this build does not model), MC012 and MC013 (their triggers are 0.5.18's fixtures:
-/// 0.5.23 loads every config the recorder serves, and reads num_attention_heads with a default);
-/// and without a near miss PLAT001 (Apple MLX), MAMBA007 (no pass before it changes its two
-/// store-true flags, and a command stopped earlier still lists it among the further errors) and
-/// LNSP002 (only a Muse Spark model passes it; no public config of one was found).
+/// VAL069 (its trigger needs a sampling backend only an environment variable adds to
+/// `--sampling-backend`'s choices, SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE: this build's parser
+/// does not model choices that depend on the environment) and DLLM002 (Gemma4Renoise's warning:
+/// past it SGLang requires a DiffusionGemma config, and no public one was found; on the
+/// diffusion LM the recorder serves, SDAR, it fails in a check of the model's config this build
+/// does not model).
 /// `rules_lacking_cases_are_the_listed_ones` pins that list.
 #[test]
 #[ignore = "some rules cannot have a recorded trigger yet: see tests/metadata-corrections.json"]
