@@ -197,7 +197,7 @@ fn main() {
 const SCHEMA_KEYS: &[&str] = &["sglang_version", "prog", "allow_abbrev", "python", "actions"];
 const ACTION_KEYS: &[&str] = &[
     "option_strings", "dest", "action", "type", "choices", "nargs", "const", "default", "metavar", "required", "group", "deprecated", "extra",
-    "choices_unordered", "type_facts",
+    "choices_unordered", "choices_env", "type_facts",
 ];
 
 /// A schema.json for the page's wasm: only [`SCHEMA_KEYS`] and [`ACTION_KEYS`] (no `help`), minified.

@@ -202,6 +202,10 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
     let mut pd_servers: Vec<PdServer> = Vec::new();
     for mut inv in located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
+        // choices the command's environment adds (`--sampling-backend token_oracle` under
+        // SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE=1)
+        let env_schema = schema.under_env(&inv.env);
+        let schema = env_schema.as_ref().unwrap_or(schema);
         let fe = frontend::run_with(Some(schema), &inv, config_files);
         diags.extend(fe.diagnostics);
 

@@ -41,6 +41,10 @@ pub struct Action {
     /// run (the string hash seed), so SGLang's "choose from" list has no fixed order.
     #[serde(default)]
     pub choices_unordered: bool,
+    /// Choices SGLang adds when a boolean environment variable is set when it builds the parser
+    /// (variable -> the added choices).
+    #[serde(default)]
+    pub choices_env: Option<std::collections::BTreeMap<String, Vec<serde_json::Value>>>,
     /// What a custom type function checks in this release (`--cuda-graph-config`'s phases and
     /// keys, a removed backend's message), probed on the real package by `tools/dump_schema.py`.
     #[serde(default)]
@@ -75,7 +79,7 @@ impl<'de> Deserialize<'de> for HelpText {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Schema {
     pub sglang_version: String,
     pub prog: String,
@@ -109,6 +113,34 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// This schema as SGLang builds its parser under `env` (a command's environment, the last
+    /// assignment of a name counting): None when no variable it sets adds choices (SGLang's
+    /// `EnvBool`: true, 1, yes, y in any letter case).
+    pub fn under_env(&self, env: &[(String, String)]) -> Option<Schema> {
+        let set = |name: &str| {
+            env.iter().rev().find(|(k, _)| k == name).is_some_and(|(_, v)| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "y"))
+        };
+        let adds = |a: &Action| a.choices_env.as_ref().is_some_and(|m| m.keys().any(|name| set(name)));
+        if !self.actions.iter().any(adds) {
+            return None;
+        }
+        let mut schema = self.clone();
+        for a in &mut schema.actions {
+            let Some(by_env) = a.choices_env.clone() else { continue };
+            let Some(choices) = a.choices.as_mut() else { continue };
+            for (name, added) in by_env {
+                if set(&name) {
+                    for c in added {
+                        if !choices.contains(&c) {
+                            choices.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        Some(schema)
+    }
+
     pub(crate) fn parse(text: &str) -> Option<Schema> {
         let mut schema: Schema = serde_json::from_str(text).ok()?;
         for (i, a) in schema.actions.iter().enumerate() {

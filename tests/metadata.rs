@@ -236,12 +236,10 @@ fn env_assignments(example: &str) -> Vec<&str> {
 }
 
 /// Passes once the rules listed in `tests/metadata-corrections.json` have trigger cases:
-/// VAL069 (its trigger needs a sampling backend only an environment variable adds to
-/// `--sampling-backend`'s choices, SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE: this build's parser
-/// does not model choices that depend on the environment) and DLLM002 (Gemma4Renoise's warning:
-/// past it SGLang requires a DiffusionGemma config, and no public one was found; on the
-/// diffusion LM the recorder serves, SDAR, it fails in a check of the model's config this build
-/// does not model).
+/// DLLM002 (Gemma4Renoise's warning: past it SGLang requires a DiffusionGemma config, and no
+/// public one was found; on the diffusion LM the recorder serves, SDAR, it fails in
+/// `Gemma4Renoise.configure_server_args`' check of the model's config, which this build does not
+/// model, so the command's verdict cannot be matched).
 /// `rules_lacking_cases_are_the_listed_ones` pins that list.
 #[test]
 #[ignore = "some rules cannot have a recorded trigger yet: see tests/metadata-corrections.json"]

@@ -1532,12 +1532,8 @@ fn check_watermark_server_args(ctx: &mut Ctx, dev: &str) -> Step {
     let sb = ctx.cfg.get(f::sampling_backend).clone();
     if let Some(s) = sb.as_str() {
         if !matches!(s, "flashinfer" | "pytorch" | "ascend" | "intel_xpu") {
-            ctx.raise(
-                &WATERMARK_SAMPLING_BACKEND,
-                &[("cfg.sampling_backend", &sb.repr())],
-                &[f::sampling_backend],
-                vec![],
-            )?;
+            let fix = ctx.fix_remove("Drop --sampling-backend (SGLang picks a built-in sampler)", f::sampling_backend, Applicability::Unsafe);
+            ctx.raise(&WATERMARK_SAMPLING_BACKEND, &[("cfg.sampling_backend", &sb.repr())], &[f::sampling_backend], vec![fix])?;
         }
     }
     if !ctx.cfg.is_none(f::dllm_algorithm) {
