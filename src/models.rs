@@ -235,6 +235,11 @@ pub struct SglangFacts {
     /// architecture, or by its linear-attention spec).
     #[serde(default)]
     pub uses_mamba_radix_cache: Option<bool>,
+    /// The chunk size `overrides.mamba_cache_chunk_size` compares with the page size: the
+    /// config's `mamba_chunk_size` (its class's default or alias included), else the FLA kernels'
+    /// CHUNK_SIZE; None for a model that does not arm the Mamba radix cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mamba_chunk_size: Option<i64>,
     // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
     // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
     // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under

@@ -924,6 +924,9 @@ def sglang_facts(d: str) -> dict:
         "has_asymmetric_kv": bool(mc.has_asymmetric_kv),
         "has_attention_sinks": bool(mc.has_attention_sinks),
         "uses_mamba_radix_cache": uses_mamba_radix_cache(mc),
+        # Read by the Mamba radix cache's extra-buffer check against the page size
+        # (src/rules/model/mamba_hook.rs).
+        "mamba_chunk_size": mamba_chunk_size(mc),
     }
 
 
@@ -967,6 +970,19 @@ def uses_mamba_radix_cache(mc) -> bool:
         in_branch = any(t == "mamba" for t in getattr(hf_config, "layer_types", []))
     spec = get_linear_attn_spec(hf_config)
     return bool((spec is not None and spec.uses_mamba_radix_cache) or in_branch)
+
+
+def mamba_chunk_size(mc):
+    """The chunk size `overrides.mamba_cache_chunk_size` compares with the page size: the config's
+    `mamba_chunk_size` (its class's default or alias included), else the FLA kernels' CHUNK_SIZE;
+    None for a model that does not arm the Mamba radix cache (never asked)."""
+    if not uses_mamba_radix_cache(mc):
+        return None
+    try:
+        from sglang.kernels.ops.attention.fla.chunk_delta_h import CHUNK_SIZE as FLA_CHUNK_SIZE
+    except ImportError:
+        FLA_CHUNK_SIZE = 64  # as SGLang falls back
+    return getattr(mc.hf_config, "mamba_chunk_size", FLA_CHUNK_SIZE)
 
 
 def run_in_venv(args) -> int:

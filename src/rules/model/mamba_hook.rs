@@ -99,6 +99,16 @@ pub static NO_BUFFER_TRTLLM_MHA: Rule = Rule {
     example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --mamba-radix-cache-strategy no_buffer --disable-overlap-schedule --attention-backend triton"),
 };
 
+pub static MAMBA_CHUNK_SIZE_PAGE_SIZE: Rule = Rule {
+    code: "MH111",
+    name: kebab!("mamba-chunk-size-and-page-size-divide"),
+    sglang: raises("overrides.mamba_cache_chunk_size", "For SSM models, either chunk_size or page_size must be divisible"),
+    explanation: expl!("With the extra_buffer Mamba strategy, the Mamba state is cached at multiples of the larger of the model's Mamba chunk size (the config's mamba_chunk_size or chunk_size; 64, the FLA kernels' chunk, when it has none) and --page-size, so one of the two must divide the other. Pick a page size that divides the chunk size (and --mamba-track-interval), or a multiple of it."),
+    flags: &["--page-size", "--mamba-track-interval"],
+    example_bad: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --page-size 96 --mamba-track-interval 192"),
+    example_good: ex!("--model-path nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --tp-size 8 --page-size 64 --mamba-track-interval 192"),
+};
+
 pub static RULES: &[&Rule] = &[
     &EXTRA_BUFFER_UNSUPPORTED,
     &EXTRA_BUFFER_PLATFORM,
@@ -109,6 +119,7 @@ pub static RULES: &[&Rule] = &[
     &NO_BUFFER_PAGE_SIZE,
     &NO_BUFFER_OVERLAP,
     &NO_BUFFER_TRTLLM_MHA,
+    &MAMBA_CHUNK_SIZE_PAGE_SIZE,
 ];
 
 /// `supports_mamba_cache_extra_buffer(view, hf_config)` for an architecture without a
@@ -194,10 +205,7 @@ fn validate_mamba_extra_buffer(ctx: &mut Ctx, supports: bool, arch: &str, strate
                 ctx.raise(&TRACK_INTERVAL_PAGE_SIZE, &[], &[f::mamba_track_interval, f::page_size], fixes)?;
                 return Ok(false);
             }
-            // `mamba_cache_chunk_size`: the config's `mamba_chunk_size` (its class's default
-            // included) against the page size: not among the facts.
-            ctx.skip(site("overrides.mamba_cache_chunk_size", "For SSM models, either chunk_size or page_size"), NotRunReason::NotImplemented);
-            Ok(false)
+            mamba_cache_chunk_size(ctx, page)
         }
         _ => {
             ctx.skip(site_nth("mamba_hook.validate_mamba_extra_buffer", "", 1), NotRunReason::UnknownValue);
@@ -206,12 +214,36 @@ fn validate_mamba_extra_buffer(ctx: &mut Ctx, supports: bool, arch: &str, strate
     }
 }
 
+/// `overrides.mamba_cache_chunk_size`: the model's Mamba chunk size and the page size must divide
+/// one another. Ok(false) where the chunk size is not known (a config not in the catalog, or one
+/// the command overrides).
+fn mamba_cache_chunk_size(ctx: &mut Ctx, page: i64) -> Result<bool, crate::rules::Raised> {
+    let needs = site("overrides.mamba_cache_chunk_size", "For SSM models, either chunk_size or page_size");
+    // (the catalog's value is the published config's: not one the command overrides or another revision)
+    let json_overrides = ctx.cfg.str(f::json_model_override_args).is_some_and(|t| !matches!(crate::pyjson::loads(t), Ok(PyValue::Dict(ref o)) if o.is_empty()));
+    let overridden = json_overrides || !matches!(ctx.cfg.get(f::revision), PyValue::None) && !ctx.cfg.is(f::revision, "main");
+    let Some(chunk) = ctx.model_fact(needs, |m| m.computed.and_then(|c| c.mamba_chunk_size).filter(|_| !overridden)) else {
+        return Ok(false);
+    };
+    if chunk.max(page) % chunk.min(page) != 0 {
+        // the largest page size not above the chunk size that divides both it and the track interval
+        let interval = ctx.cfg.int(f::mamba_track_interval).unwrap_or(chunk);
+        let fitting = (1..=chunk.min(page)).rev().find(|p| chunk % p == 0 && interval % p == 0).unwrap_or(1);
+        let fixes = vec![
+            ctx.fix_set(format!("Use --page-size {fitting} (divides the model's chunk size {chunk})"), f::page_size, &fitting.to_string(), Applicability::Unsafe),
+        ];
+        let args: &crate::rules::Args = &[("chunk_size!r", &chunk), ("page_size!r", &page)];
+        ctx.raise(&MAMBA_CHUNK_SIZE_PAGE_SIZE, args, &[f::page_size], fixes)?;
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 /// `validate_mamba_no_buffer`.
 fn validate_mamba_no_buffer(ctx: &mut Ctx) -> crate::rules::Step {
     if !matches!(ctx.cfg.get(f::page_size), PyValue::None | PyValue::Int(1)) {
-        // (Not offered: switching to extra_buffer, whose chunk-size check against the page size
-        // reads the FLA kernels' CHUNK_SIZE, which the recorder cannot import, so what SGLang
-        // says after that edit is not recorded.)
+        // (Not offered: switching to extra_buffer, which brings its own page-size checks, the
+        // track interval's and the model's Mamba chunk size's.)
         let fixes = vec![ctx.fix_remove("Remove --page-size", f::page_size, Applicability::Unsafe)];
         ctx.raise(&NO_BUFFER_PAGE_SIZE, &[], &[f::page_size, f::mamba_radix_cache_strategy], fixes)?;
     }
