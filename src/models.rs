@@ -240,6 +240,11 @@ pub struct SglangFacts {
     /// CHUNK_SIZE; None for a model that does not arm the Mamba radix cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mamba_chunk_size: Option<i64>,
+    /// What `DllmConfig.from_server_args` reads from a diffusion LM's config: `vocab_size`, and
+    /// `delete_token_id`, `split_token_id`, `block_size`, `expert_capacity` where the config has
+    /// them (as JSON); None for a model that is not one of `DLLM_PARAMS`' architectures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dllm: Option<serde_json::Map<String, serde_json::Value>>,
     // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
     // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
     // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under
@@ -341,6 +346,9 @@ pub struct ModelLists {
     /// `DllmConfig.from_server_args`'s `DLLM_PARAMS`: the diffusion LMs SGLang knows.
     #[serde(default)]
     pub dllm_architectures: Vec<String>,
+    /// Their `block_size` and `mask_id` where `DLLM_PARAMS` writes them as numbers.
+    #[serde(default)]
+    pub dllm_params: BTreeMap<String, BTreeMap<String, i64>>,
     /// `layers.layernorm_sp.MUSE_SP_ARCHITECTURES` and `SP_SUPPORTED_ARCHITECTURES` (sorted).
     #[serde(default)]
     pub layernorm_sp_muse_architectures: Vec<String>,

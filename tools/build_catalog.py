@@ -763,6 +763,23 @@ def release_lists(sglang_dir: str) -> dict:
             for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     assert dllm, "DLLM_PARAMS not found"
     lists["dllm_architectures"] = sorted(set(dllm))
+    # ... and each one's block size and mask token id where DLLM_PARAMS writes them as numbers
+    def literal_int(node):
+        try:
+            v = ast.literal_eval(node)
+        except ValueError:
+            return None
+        return v if isinstance(v, int) else None
+
+    params = {}
+    for node in ast.walk(dllm_tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "DLLM_PARAMS" for t in node.targets):
+            for k, v in zip(node.value.keys, node.value.values):
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Dict):
+                    params[k.value] = {ik.value: literal_int(iv) for ik, iv in zip(v.keys, v.values)
+                                       if isinstance(ik, ast.Constant) and ik.value in ("block_size", "mask_id")
+                                       and literal_int(iv) is not None}
+    lists["dllm_params"] = dict(sorted(params.items()))
     # layers.layernorm_sp (none before the release that has it)
     try:
         SP = importlib.import_module("sglang.srt.layers.layernorm_sp")
@@ -927,6 +944,8 @@ def sglang_facts(d: str) -> dict:
         # Read by the Mamba radix cache's extra-buffer check against the page size
         # (src/rules/model/mamba_hook.rs).
         "mamba_chunk_size": mamba_chunk_size(mc),
+        # Read by the diffusion-LM checks (src/rules/dllm.rs).
+        "dllm": dllm_facts(mc),
     }
 
 
@@ -970,6 +989,38 @@ def uses_mamba_radix_cache(mc) -> bool:
         in_branch = any(t == "mamba" for t in getattr(hf_config, "layer_types", []))
     spec = get_linear_attn_spec(hf_config)
     return bool((spec is not None and spec.uses_mamba_radix_cache) or in_branch)
+
+
+def config_code_file(folder: str, cfg: dict):
+    """The `configuration_*.py` that `auto_map`'s AutoConfig names, when the folder holds it."""
+    ref = (cfg.get("auto_map") or {}).get("AutoConfig") if isinstance(cfg.get("auto_map"), dict) else None
+    if not isinstance(ref, str) or "--" in ref:
+        return None
+    name = ref.rsplit(".", 1)[0] + ".py"
+    return name if os.path.exists(os.path.join(folder, name)) else None
+
+
+def dllm_facts(mc):
+    """What `DllmConfig.from_server_args` reads from a diffusion LM's config (DLLM_PARAMS'
+    architectures; None for others): the vocabulary size, the JointThresholdInDel token ids, and
+    the checkpoint's block size and expert capacity (LLaDA2's block routing); an attribute the
+    config does not have is left out."""
+    from sglang.srt.dllm import config as DC
+
+    archs = list(mc.hf_config.architectures or [])
+    dllm_tree = ast.parse(open(DC.__file__).read())
+    known = {k.value for node in ast.walk(dllm_tree)
+             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "DLLM_PARAMS" for t in node.targets)
+             for k in node.value.keys if isinstance(k, ast.Constant)}
+    if not archs or archs[0] not in known:
+        return None
+    out = {"vocab_size": mc.vocab_size}
+    missing = object()
+    for key in ("delete_token_id", "split_token_id", "block_size", "expert_capacity"):
+        v = getattr(mc.hf_config, key, missing)
+        if v is not missing:
+            out[key] = v
+    return json.loads(json.dumps(out))
 
 
 def mamba_chunk_size(mc):
@@ -1033,10 +1084,15 @@ def run_in_venv(args) -> int:
         hq_path = os.path.join(src_dir, "hf_quant_config.json")
         hf_quant = json.load(open(hq_path)) if os.path.exists(hq_path) else None
         # SGLang runs on a copy without `auto_map` (its custom code is not available offline; the
-        # model_type is known locally), as the recorder's model folders do (SOURCES.md).
+        # model_type is known locally), as the recorder's model folders do (SOURCES.md); a folder
+        # that holds the config code `auto_map` names (the diffusion LMs', whose model types
+        # nothing registers) keeps it, with the code, as the recorder serves it.
         run_dir = os.path.join(work, "run", e["hub_id"].replace("/", "--"))
         os.makedirs(run_dir, exist_ok=True)
-        run_cfg = {k: v for k, v in cfg.items() if k != "auto_map"}
+        code = config_code_file(src_dir, cfg)
+        run_cfg = cfg if code else {k: v for k, v in cfg.items() if k != "auto_map"}
+        if code:
+            shutil.copy(os.path.join(src_dir, code), os.path.join(run_dir, code))
         json.dump(run_cfg, open(os.path.join(run_dir, "config.json"), "w"))
         if hf_quant is not None:
             shutil.copy(hq_path, os.path.join(run_dir, "hf_quant_config.json"))

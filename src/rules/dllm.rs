@@ -89,7 +89,70 @@ pub static NOT_A_DIFFUSION_MODEL: Rule = Rule {
     example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct"),
 };
 
-pub static RULES: &[&Rule] = &[&UNKNOWN_ALGORITHM, &REQUIRED_BACKEND, &TRITON_ON_AMD, &FLASHINFER_FOR_GRAPHS, &GRAPHS_OFF_ON_AMD, &OVERLAP_OFF, &NOT_A_DIFFUSION_MODEL];
+pub static INDEL_TOKENS_MISSING: Rule = Rule {
+    code: "DLLM008",
+    name: kebab!("dllm-indel-needs-delete-and-split-tokens"),
+    sglang: raises("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel is not supported for checkpoint"),
+    explanation: expl!("JointThresholdInDel decodes with Insert/Delete edits, marked by two special tokens the checkpoint must have been trained with and declare in its config.json (delete_token_id and split_token_id). This checkpoint declares neither or only one; use JointThreshold (or LowConfidence) with it, or a checkpoint trained for Insert/Delete."),
+    flags: &["--dllm-algorithm", "--json-model-override-args"],
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThreshold --attention-backend flashinfer"),
+};
+
+pub static INDEL_TOKEN_NOT_INT: Rule = Rule {
+    code: "DLLM009",
+    name: kebab!("dllm-indel-token-id-not-an-integer"),
+    sglang: raises("dllm.config.DllmConfig.from_server_args", "{token_name} must be an integer token ID"),
+    explanation: expl!("JointThresholdInDel's delete_token_id and split_token_id (from config.json, or --json-model-override-args) are token IDs: integers, not strings, floats or booleans."),
+    flags: &["--dllm-algorithm", "--json-model-override-args"],
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer --json-model-override-args '{\"delete_token_id\": \"151670\", \"split_token_id\": 151671}'"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer --json-model-override-args '{\"delete_token_id\": 151670, \"split_token_id\": 151671}'"),
+};
+
+pub static INDEL_TOKEN_OUT_OF_VOCAB: Rule = Rule {
+    code: "DLLM010",
+    name: kebab!("dllm-indel-token-id-outside-vocabulary"),
+    sglang: raises("dllm.config.DllmConfig.from_server_args", "{token_name} must be within the model vocabulary"),
+    explanation: expl!("JointThresholdInDel's delete_token_id and split_token_id must be tokens of the model: from 0 to the config's vocab_size minus one."),
+    flags: &["--dllm-algorithm", "--json-model-override-args"],
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer --json-model-override-args '{\"delete_token_id\": 151936, \"split_token_id\": 151671}'"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer --json-model-override-args '{\"delete_token_id\": 151670, \"split_token_id\": 151671}'"),
+};
+
+pub static INDEL_TOKENS_NOT_DISTINCT: Rule = Rule {
+    code: "DLLM011",
+    name: kebab!("dllm-indel-token-ids-distinct"),
+    sglang: raises("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel token IDs must be distinct"),
+    explanation: expl!("JointThresholdInDel tells the mask token (fixed per architecture: 151669 for SDAR, 156895 for LLaDA2), the delete token and the split token apart by their IDs, so the three must differ."),
+    flags: &["--dllm-algorithm", "--json-model-override-args"],
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer --json-model-override-args '{\"delete_token_id\": 151669, \"split_token_id\": 151671}'"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm JointThresholdInDel --attention-backend flashinfer --json-model-override-args '{\"delete_token_id\": 151670, \"split_token_id\": 151671}'"),
+};
+
+pub static BLOCK_ROUTING_BLOCK_SIZE: Rule = Rule {
+    code: "DLLM012",
+    name: kebab!("dllm-block-routing-block-size"),
+    sglang: raises("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"),
+    explanation: expl!("A checkpoint with expert_capacity (LLaDA2's block routing) routes experts per decoding block, so the block size SGLang decodes with (the architecture's: 32 for LLaDA2, 4 for SDAR, or block_size in --dllm-algorithm-config) must be the checkpoint's block_size."),
+    flags: &["--dllm-algorithm-config", "--json-model-override-args"],
+    example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer --json-model-override-args '{\"expert_capacity\": 8, \"block_size\": 8}'"),
+    example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer --json-model-override-args '{\"expert_capacity\": 8}'"),
+};
+
+pub static RULES: &[&Rule] = &[
+    &UNKNOWN_ALGORITHM,
+    &REQUIRED_BACKEND,
+    &TRITON_ON_AMD,
+    &FLASHINFER_FOR_GRAPHS,
+    &GRAPHS_OFF_ON_AMD,
+    &OVERLAP_OFF,
+    &NOT_A_DIFFUSION_MODEL,
+    &INDEL_TOKENS_MISSING,
+    &INDEL_TOKEN_NOT_INT,
+    &INDEL_TOKEN_OUT_OF_VOCAB,
+    &INDEL_TOKENS_NOT_DISTINCT,
+    &BLOCK_ROUTING_BLOCK_SIZE,
+];
 
 /// `dllm_hook.handle_dllm_inference`.
 pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
@@ -150,13 +213,19 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
         ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes)?;
     }
     ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
+    let config = architecture.and_then(|arch| DiffusionConfig::of(ctx, arch));
     if algorithm == "JointThresholdInDel" {
         // The checkpoint's delete / split token IDs (or --json-model-override-args') against its
         // vocabulary and mask token.
-        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel is not supported for checkpoint"));
-        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be an integer token ID"));
-        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be within the model vocabulary"));
-        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel token IDs must be distinct"));
+        match &config {
+            Some(config) => indel_tokens(ctx, config)?,
+            None => {
+                ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel is not supported for checkpoint"));
+                ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be an integer token ID"));
+                ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be within the model vocabulary"));
+                ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel token IDs must be distinct"));
+            }
+        }
     }
     if !ctx.cfg.is_none(f::dllm_algorithm_config) {
         // The YAML file is read on the serving machine, and may override the block size that
@@ -165,12 +234,131 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
         ctx.skip(site("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"), NotRunReason::Files);
     } else {
         // The release's block size for the architecture against the checkpoint's own.
-        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"));
+        match &config {
+            Some(config) => block_routing(ctx, config)?,
+            None => ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size")),
+        }
     }
     ctx.cfg.mark_unknown(f::page_size);
     // When the model is a diffusion LM (else SGLang raised above), these follow from the flags;
     // their warnings are not claimed, as SGLang logs them only after the model's checks pass.
     diffusion_flag_adjustments(ctx);
+    Ok(())
+}
+
+/// What `DllmConfig.from_server_args` reads from a diffusion LM's config: the catalog's values
+/// with `--json-model-override-args` applied (`config.update`), and the release's `DLLM_PARAMS`
+/// for the architecture.
+struct DiffusionConfig {
+    values: Vec<(String, PyValue)>,
+    params: std::collections::BTreeMap<String, i64>,
+}
+
+impl DiffusionConfig {
+    /// None where that config is not known here: not a catalog model, another revision, or
+    /// overrides that are not a JSON object or that change the architecture or (for a config
+    /// with a text config) the vocabulary.
+    fn of(ctx: &Ctx, arch: &str) -> Option<DiffusionConfig> {
+        let model = ctx.model.as_ref().filter(|m| m.from == crate::models::FactsFrom::Catalog)?;
+        let facts = model.computed?.dllm.as_ref()?;
+        if !matches!(ctx.cfg.get(f::revision), PyValue::None) && !ctx.cfg.is(f::revision, "main") {
+            return None;
+        }
+        let overrides = match ctx.cfg.str(f::json_model_override_args) {
+            None => Vec::new(),
+            Some(text) => match crate::pyjson::loads(text).ok()? {
+                PyValue::Dict(items) => items,
+                _ => return None,
+            },
+        };
+        let has_text_config = !model.raw.is_some_and(|r| r.text_config_key.is_none());
+        if overrides.iter().any(|(k, _)| k == "architectures" || (k == "vocab_size" && has_text_config)) {
+            return None;
+        }
+        let mut values: Vec<(String, PyValue)> = facts.iter().map(|(k, v)| (k.clone(), PyValue::from_json(v))).collect();
+        for (k, v) in overrides {
+            values.retain(|(key, _)| *key != k);
+            values.push((k, v));
+        }
+        let params = ctx.release.model_lists()?.dllm_params.get(arch)?.clone();
+        Some(DiffusionConfig { values, params })
+    }
+
+    /// `getattr(hf_config, key, None)`.
+    fn get(&self, key: &str) -> PyValue {
+        self.values.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or(PyValue::None)
+    }
+}
+
+/// The JointThresholdInDel token checks of `DllmConfig.from_server_args`.
+fn indel_tokens(ctx: &mut Ctx, config: &DiffusionConfig) -> Step {
+    let use_joint_threshold = |ctx: &Ctx| ctx.fix_set("Use --dllm-algorithm JointThreshold (no Insert/Delete edits)", f::dllm_algorithm, "JointThreshold", Applicability::Unsafe);
+    let delete = config.get("delete_token_id");
+    let split = config.get("split_token_id");
+    if matches!(delete, PyValue::None) || matches!(split, PyValue::None) {
+        let path = crate::pyvalue::str_repr(ctx.cfg.str(f::model_path).unwrap_or_default());
+        let example = r#"{"delete_token_id": 156930, "split_token_id": 156931}"#;
+        let fixes = vec![use_joint_threshold(ctx)];
+        ctx.raise(&INDEL_TOKENS_MISSING, &[("cfg.model_path!r", &path), ("override_example", &example)], &[f::dllm_algorithm], fixes)?;
+        return Ok(());
+    }
+    let PyValue::Int(vocab) = config.get("vocab_size") else {
+        ctx.skip(site("dllm.config.DllmConfig.from_server_args", "{token_name} must be within the model vocabulary"), NotRunReason::ModelConfig);
+        return Ok(());
+    };
+    let fields = [f::dllm_algorithm, f::json_model_override_args];
+    for (name, id) in [("delete_token_id", &delete), ("split_token_id", &split)] {
+        match id {
+            PyValue::Int(i) if (0..vocab).contains(i) => {}
+            PyValue::Int(_) | PyValue::BigInt(_) => {
+                let fixes = vec![use_joint_threshold(ctx)];
+                let (shown, vocab) = (id.repr(), vocab.to_string());
+                ctx.raise(&INDEL_TOKEN_OUT_OF_VOCAB, &[("token_name", &name), ("vocab_size", &vocab), ("token_id", &shown)], &fields, fixes)?;
+                return Ok(());
+            }
+            _ => {
+                let fixes = vec![use_joint_threshold(ctx)];
+                let shown = id.repr();
+                ctx.raise(&INDEL_TOKEN_NOT_INT, &[("token_name", &name), ("token_id!r", &shown)], &fields, fixes)?;
+                return Ok(());
+            }
+        }
+    }
+    let (PyValue::Int(delete), PyValue::Int(split)) = (delete, split) else { return Ok(()) };
+    let Some(&mask) = config.params.get("mask_id") else {
+        ctx.skip(site("dllm.config.DllmConfig.from_server_args", "JointThresholdInDel token IDs must be distinct"), NotRunReason::NotImplemented);
+        return Ok(());
+    };
+    if mask == delete || mask == split || delete == split {
+        let fixes = vec![use_joint_threshold(ctx)];
+        let args: &Args = &[("mask_id", &mask), ("delete_token_id", &delete), ("split_token_id", &split)];
+        ctx.raise(&INDEL_TOKENS_NOT_DISTINCT, args, &fields, fixes)?;
+    }
+    Ok(())
+}
+
+/// LLaDA2's block routing (a config with `expert_capacity`): the architecture's block size
+/// (no --dllm-algorithm-config here) must be the checkpoint's `block_size`.
+fn block_routing(ctx: &mut Ctx, config: &DiffusionConfig) -> Step {
+    if matches!(config.get("expert_capacity"), PyValue::None) {
+        return Ok(());
+    }
+    let Some(&block) = config.params.get("block_size") else {
+        ctx.skip(site("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"), NotRunReason::NotImplemented);
+        return Ok(());
+    };
+    let checkpoint = config.get("block_size");
+    // `block_size != checkpoint_block_size`, as Python compares an int with the config's value
+    let same = match checkpoint {
+        PyValue::Int(i) => i == block,
+        PyValue::Bool(b) => i64::from(b) == block,
+        PyValue::Float(x) => x == block as f64,
+        _ => false,
+    };
+    if !same {
+        let shown = checkpoint.py_str();
+        ctx.raise(&BLOCK_ROUTING_BLOCK_SIZE, &[("checkpoint_block_size", &shown), ("block_size", &block)], &[f::json_model_override_args], vec![])?;
+    }
     Ok(())
 }
 
