@@ -179,6 +179,9 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
         // Gemma4Renoise.configure_server_args: the device, then the model's config (tied
         // embeddings, quantization, the prefill graph's attention backend).
         ctx.skip_unlisted("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", NotRunReason::ModelConfig);
+        // ... then DllmConfig.from_server_args: the one algorithm that names the architectures it
+        // decodes (DiffusionGemma's), checked against the model's
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
         return Ok(());
     }
 
@@ -212,7 +215,8 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
         let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
         ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes)?;
     }
-    ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
+    // (`{algorithm} does not support model architecture`: the other algorithms name no
+    // architectures, so it cannot fire for them.)
     let config = architecture.and_then(|arch| DiffusionConfig::of(ctx, arch));
     if algorithm == "JointThresholdInDel" {
         // The checkpoint's delete / split token IDs (or --json-model-override-args') against its
