@@ -255,6 +255,8 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
 /// for the architecture.
 struct DiffusionConfig {
     values: Vec<(String, PyValue)>,
+    /// The keys --json-model-override-args sets.
+    overridden: Vec<String>,
     params: std::collections::BTreeMap<String, i64>,
 }
 
@@ -280,12 +282,13 @@ impl DiffusionConfig {
             return None;
         }
         let mut values: Vec<(String, PyValue)> = facts.iter().map(|(k, v)| (k.clone(), PyValue::from_json(v))).collect();
+        let overridden = overrides.iter().map(|(k, _)| k.clone()).collect();
         for (k, v) in overrides {
             values.retain(|(key, _)| *key != k);
             values.push((k, v));
         }
         let params = ctx.release.model_lists()?.dllm_params.get(arch)?.clone();
-        Some(DiffusionConfig { values, params })
+        Some(DiffusionConfig { values, overridden, params })
     }
 
     /// `getattr(hf_config, key, None)`.
@@ -361,7 +364,13 @@ fn block_routing(ctx: &mut Ctx, config: &DiffusionConfig) -> Step {
     };
     if !same {
         let shown = checkpoint.py_str();
-        ctx.raise(&BLOCK_ROUTING_BLOCK_SIZE, &[("checkpoint_block_size", &shown), ("block_size", &block)], &[f::json_model_override_args], vec![])?;
+        // Only a file (--dllm-algorithm-config) sets the decoding block size; what the command
+        // can undo is its own override of the checkpoint's routing or block size.
+        let mut fixes = Vec::new();
+        if config.overridden.iter().any(|k| k == "block_size" || k == "expert_capacity") {
+            fixes.push(ctx.fix_remove("Remove --json-model-override-args (keep the checkpoint's block routing)", f::json_model_override_args, Applicability::Unsafe));
+        }
+        ctx.raise(&BLOCK_ROUTING_BLOCK_SIZE, &[("checkpoint_block_size", &shown), ("block_size", &block)], &[f::json_model_override_args], fixes)?;
     }
     Ok(())
 }
