@@ -134,7 +134,7 @@ pub static BLOCK_ROUTING_BLOCK_SIZE: Rule = Rule {
     name: kebab!("dllm-block-routing-block-size"),
     sglang: raises("dllm.config.DllmConfig.from_server_args", "LLaDA2 block routing requires the dLLM block size"),
     explanation: expl!("A checkpoint with expert_capacity (LLaDA2's block routing) routes experts per decoding block, so the block size SGLang decodes with (the architecture's: 32 for LLaDA2, 4 for SDAR, or block_size in --dllm-algorithm-config) must be the checkpoint's block_size."),
-    flags: &["--dllm-algorithm-config", "--json-model-override-args"],
+    flags: &["--dllm-algorithm", "--json-model-override-args", "--dllm-algorithm-config"],
     example_bad: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer --json-model-override-args '{\"expert_capacity\": 8, \"block_size\": 8}'"),
     example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer --json-model-override-args '{\"expert_capacity\": 8}'"),
 };
