@@ -56,6 +56,13 @@ for (const [family, texts] of Object.entries(families)) fs.writeFileSync(`dist/r
 '
 node scripts/security-headers.mjs check-dist
 cp "$PKG/sglang_preflight.js" "$PKG/sglang_preflight.d.ts" dist/pkg/
+# Minify the scripts and stylesheets in dist/ (www/ stays readable; no source maps ship). Each file
+# on its own, as the browser loads it: ES modules keep their imports, exports and import.meta.url.
+# sw.js is left as it is: the manifest is written into its marked comment below. Measured on
+# 2026-12-04 (gzip -9): the 10 scripts the page loads 47.1 -> 28.9 KB, styles.css 3.2 -> 2.7 KB,
+# pkg/sglang_preflight.js 6.1 -> 3.0 KB.
+esbuild $(ls dist/*.js | grep -v '^dist/sw\.js$') dist/pkg/sglang_preflight.js --minify --format=esm --log-level=warning --allow-overwrite --outdir=dist --outbase=dist
+esbuild dist/*.css --minify --log-level=warning --allow-overwrite --outdir=dist
 # Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
 # re-run only when wasm-bindgen's output changed. --low-memory-unused (Rust puts nothing in the
 # first 1 KB: the stack is below the data) and --zero-filled-memory (the wasm's own memory starts

@@ -7,7 +7,7 @@
 #                                                                         the build then runs cargo + wasm-bindgen itself)
 #   - chromium (Debian package) for the browser tests                    (skip with SETUP_NO_BROWSER=1)
 #   - nginx-light (Debian package), to test the shipped nginx snippet     (likewise)
-#   - npm devDependencies from package-lock.json: binaryen (wasm-opt), playwright-core, fast-check, typescript
+#   - npm devDependencies from package-lock.json: binaryen (wasm-opt), esbuild (minifier), playwright-core, fast-check, typescript
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -58,10 +58,10 @@ apt_install() { # PACKAGE BINARY
 apt_install chromium /usr/bin/chromium
 apt_install nginx-light /usr/sbin/nginx
 
-# 5. npm devDependencies (binaryen's wasm-opt, playwright-core, fast-check for the fuzz tests, typescript for the npm package's types), exactly as locked
+# 5. npm devDependencies (binaryen's wasm-opt, esbuild to minify dist/'s scripts and stylesheets, playwright-core, fast-check for the fuzz tests, typescript for the npm package's types), exactly as locked
 want() { node -p "require('./package-lock.json').packages['node_modules/$1'].version"; }
 have() { node -p "try { require('./node_modules/$1/package.json').version } catch { '' }"; }
-if [ "$(have binaryen)" = "$(want binaryen)" ] && [ "$(have playwright-core)" = "$(want playwright-core)" ] && [ "$(have fast-check)" = "$(want fast-check)" ] && [ "$(have typescript)" = "$(want typescript)" ]; then
+if [ "$(have binaryen)" = "$(want binaryen)" ] && [ "$(have playwright-core)" = "$(want playwright-core)" ] && [ "$(have fast-check)" = "$(want fast-check)" ] && [ "$(have typescript)" = "$(want typescript)" ] && [ "$(have esbuild)" = "$(want esbuild)" ]; then
   say "npm devDependencies: present"
 else
   say "installing npm devDependencies"
