@@ -120,7 +120,13 @@ console.error(`dist/releases/: ${versions.slice(1).join(', ')} (the wasm carries
 const lists = {};
 for (const v of versions) if (fs.existsSync(`data/sglang-${v}/model-lists.json`)) lists[v] = JSON.parse(fs.readFileSync(`data/sglang-${v}/model-lists.json`, 'utf8'));
 fs.mkdirSync('dist/models', { recursive: true });
-fs.writeFileSync('dist/models/catalog.json', JSON.stringify({ catalog: JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8')), lists }));
+// Without what the core never reads and is no config's provenance (src/models.rs Catalog,
+// CatalogEntry): each model's notes (how the file was taken) and the configs the catalog tool left
+// out, with why. Each model keeps its sources and licence. 28.3 -> 24.3 KB gzipped (2026-12-04).
+const catalog = JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8'));
+delete catalog.left_out;
+for (const entry of Object.values(catalog.models)) delete entry.notes;
+fs.writeFileSync('dist/models/catalog.json', JSON.stringify({ catalog, lists }));
 console.error(`dist/models/catalog.json: ${Object.keys(JSON.parse(fs.readFileSync('data/models/catalog.json', 'utf8')).models).length} models`);
 // The help texts of the carried release's flags, which its wasm schema goes without (build.rs):
 // one per action, in the schema's order, fetched by the worker when the page shows them.
