@@ -321,11 +321,15 @@ fn sites(path: &Path, referenced: &Referenced, pool: &mut Pool) -> String {
         if !is_referenced(&function, referenced) {
             continue;
         }
+        // The id is `function#n` (the core makes it from the two, src/release.rs Site::id).
+        let Some(nth) = id.strip_prefix(&function).and_then(|n| n.strip_prefix('#')).and_then(|n| n.parse::<u16>().ok()).filter(|n| id == format!("{function}#{n}")) else {
+            let _ = write!(out, "compile_error!({:?}), ", format!("{}: site id {id:?} is not `function#n`", path.display()));
+            continue;
+        };
         let mut p = |x: &str| format!("S[{}]", pool.id(x));
         let _ = write!(
             out,
-            "Site {{ id: {}, function: {}, file: {}, line: {}, exception: {}, template: {}, hook: {}, kind: {}, needs_model_config: {} }}, ",
-            p(&id),
+            "Site {{ nth: {nth}, function: {}, file: {}, line: {}, exception: {}, template: {}, hook: {}, kind: {}, needs_model_config: {} }}, ",
             p(&function),
             p(&s("file")),
             v["line"].as_u64().unwrap_or(0),

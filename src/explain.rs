@@ -185,7 +185,7 @@ impl NotRunNaming {
                 Sglang::Raises(s) | Sglang::Warns(s) | Sglang::Reraised { site: s, .. } => functions.contains(&s.function),
                 _ => false,
             })
-            .filter_map(|r| r.site(release).map(|s| (s.id, r.flags)))
+            .filter_map(|r| r.site(release).map(|s| (s.id(), r.flags)))
             .collect();
         NotRunNaming { rule_flags }
     }
@@ -202,7 +202,7 @@ impl NotRunNaming {
                 .rule_flags
                 .iter()
                 .any(|(id, flags)| *id == n.site && flags.iter().any(|f| schema.action(f).is_some_and(|a| a.dest == action.dest)));
-            let in_message = || release.data.raise_sites.iter().chain(release.data.warn_sites).filter(|s| s.id == n.site).any(|s| names(s.template, action));
+            let in_message = || release.data.raise_sites.iter().chain(release.data.warn_sites).filter(|s| s.id() == n.site).any(|s| names(s.template, action));
             if by_rule || in_message() {
                 out.push(n.clone());
             }

@@ -13,8 +13,8 @@ use std::sync::{Mutex, OnceLock};
 /// One `raise` / `assert` (or one warning) of SGLang's launch-time code.
 #[derive(Debug, Serialize)]
 pub struct Site {
-    /// `module.function#n`: for display only (the `#n` moves when SGLang adds a site above it).
-    pub id: &'static str,
+    /// Which site of its function it is: the `n` of [`Site::id`].
+    pub nth: u16,
     /// `module.function`, e.g. `parallel_hook.handle_dwdp`.
     pub function: &'static str,
     pub file: &'static str,
@@ -28,6 +28,18 @@ pub struct Site {
     /// `raise`, `assert`, `logger.warning`, ...
     pub kind: &'static str,
     pub needs_model_config: bool,
+}
+
+impl Site {
+    /// `module.function#n`: for display only (the `#n` moves when SGLang adds a site above it).
+    /// Made when first asked for and kept for the life of the program: the tables carry the
+    /// function and `nth` only (~1,000 such strings were 6.6 KB of the page's gzipped wasm).
+    pub fn id(&'static self) -> &'static str {
+        // By the site's address ('static: every table of sites is kept for the life of the program).
+        static IDS: std::sync::LazyLock<Mutex<FxHashMap<usize, &'static str>>> = std::sync::LazyLock::new(Default::default);
+        let mut ids = IDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        ids.entry(std::ptr::from_ref(self) as usize).or_insert_with(|| format!("{}#{}", self.function, self.nth).leak())
+    }
 }
 
 /// One step of SGLang's `run_resolution_pipeline`, in the release's order.
@@ -409,8 +421,8 @@ pub fn checks_json(version: &str) -> Option<serde_json::Value> {
                 .collect(),
         )
     }
-    let sites = |sites: &[Site]| -> Vec<Value> {
-        sites.iter().map(|s| json!([s.id, s.function, s.file, s.line, s.exception, s.template, s.hook, s.kind, s.needs_model_config])).collect()
+    let sites = |sites: &'static [Site]| -> Vec<Value> {
+        sites.iter().map(|s| json!([s.id(), s.function, s.file, s.line, s.exception, s.template, s.hook, s.kind, s.needs_model_config])).collect()
     };
     let data = RELEASE_DATA.iter().find(|d| d.version == version && d.checks_modelled)?;
     let writes: Vec<Value> = data.writes.iter().map(|w| json!([w.step, w.fields.iter().map(|f| f.name()).collect::<Vec<_>>(), w.any])).collect();
@@ -435,9 +447,11 @@ fn checks_from_json(version: &'static str, checks: &'static serde_json::Value) -
         let mut out = Vec::new();
         for row in rows(key) {
             let [id, function, file, line, exception, template, hook, kind, needs] = row.as_array()?.as_slice() else { return None };
+            let (function, id) = (function.as_str()?, id.as_str()?);
+            let nth = id.strip_prefix(function)?.strip_prefix('#')?.parse().ok()?;
             out.push(Site {
-                id: id.as_str()?,
-                function: function.as_str()?,
+                nth,
+                function,
                 file: file.as_str()?,
                 line: u32::try_from(line.as_u64()?).ok()?,
                 exception: exception.as_str()?,
@@ -812,6 +826,22 @@ mod tests {
     }
 
     #[test]
+    fn each_carried_site_is_named_by_its_id_in_the_release_data() {
+        // (the tables carry the function and `nth`; Site::id makes the id SGLang's data gives)
+        for data in RELEASE_DATA.iter().filter(|d| d.checks_modelled) {
+            for (file, sites) in [("raise-sites.jsonl", data.raise_sites), ("warn-sites.jsonl", data.warn_sites)] {
+                let text = std::fs::read_to_string(format!("{}/data/sglang-{}/{file}", env!("CARGO_MANIFEST_DIR"), data.version)).unwrap_or_default();
+                let ids: Vec<String> = text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).filter_map(|v| Some(v.get("id")?.as_str()?.to_string())).collect();
+                let ours: Vec<&str> = sites.iter().map(Site::id).collect();
+                // in the data's order, each site once
+                let kept: Vec<&str> = ids.iter().map(String::as_str).filter(|id| ours.contains(id)).collect();
+                assert_eq!(kept, ours, "{} {file}", data.version);
+                assert!(ours.len() > 10 && ours.iter().zip(sites).all(|(id, s)| id.starts_with(s.function) && std::ptr::eq(*id, s.id())), "{} {file}", data.version);
+            }
+        }
+    }
+
+    #[test]
     fn a_release_file_with_check_data_registers_a_modelled_release() {
         // (the default release, renamed: every other release with data is carried natively, and
         // the default's checks are always modelled)
@@ -829,6 +859,8 @@ mod tests {
             ("\"writes\":[[", "\"writes\":[[1,"),
             ("\"writes\":[[", "\"writes\":[[\"s\",[\"no_such_field\"],false],["),
             ("\"raise_sites\":[[", "\"raise_sites\":[[[],"),
+            // a site id that is not its function's `function#n`
+            ("\"raise_sites\":[[\"", "\"raise_sites\":[[\"x"),
             ("\"function_map\":[", "\"function_map\":[[\"a\"],"),
             // a list left out
             ("\"same_steps\":[", "\"same_stepz\":["),

@@ -219,7 +219,7 @@ impl Rule {
         let (file, function) = match (&self.sglang, site) {
             (Sglang::Python { raised_by, function, .. }, _) => (format!("{raised_by} (via {function})"), (*raised_by).to_string()),
             (Sglang::Transfer { file, function, .. } | Sglang::Runtime { file, function, .. }, _) => ((*file).to_string(), (*function).to_string()),
-            (_, Some(s)) => (s.file.to_string(), s.id.split('#').next().unwrap_or("").rsplit('.').next().unwrap_or("").to_string()),
+            (_, Some(s)) => (s.file.to_string(), s.function.rsplit('.').next().unwrap_or("").to_string()),
             (_, None) => (String::new(), String::new()),
         };
         let text = newest.and_then(|r| self.sglang_text(r)).or_else(|| release::all().find_map(|r| self.sglang_text(r)));
@@ -232,12 +232,12 @@ impl Rule {
         RuleInfo {
             code: self.code,
             name: self.name,
-            site: site.filter(|_| matches!(self.sglang, Sglang::Raises(_) | Sglang::Reraised { .. })).map(|s| s.id).unwrap_or(""),
+            site: site.filter(|_| matches!(self.sglang, Sglang::Raises(_) | Sglang::Reraised { .. })).map(Site::id).unwrap_or(""),
             reraised_by: match &self.sglang {
-                Sglang::Reraised { by, .. } => newest.and_then(|r| r.raise_site(by)).map(|s| s.id),
+                Sglang::Reraised { by, .. } => newest.and_then(|r| r.raise_site(by)).map(Site::id),
                 _ => None,
             },
-            warning_site: site.filter(|_| matches!(self.sglang, Sglang::Warns(_))).map(|s| s.id),
+            warning_site: site.filter(|_| matches!(self.sglang, Sglang::Warns(_))).map(Site::id),
             file,
             function,
             since: applies.last().copied().unwrap_or(""),
@@ -457,7 +457,7 @@ impl<'a> Ctx<'a> {
     fn not_run_for_unknown(&mut self, rule: &'static Rule) {
         let site = match &rule.sglang {
             Sglang::Python { function, .. } | Sglang::Transfer { function, .. } | Sglang::Runtime { function, .. } => Some(*function),
-            _ => rule.site(self.release).map(|s| s.id),
+            _ => rule.site(self.release).map(Site::id),
         };
         // A value SGLang takes from the model's config (and no template's value): that config.
         let model = self.cfg.read_model_dependent() && !self.cfg.read_unknown() && !self.on_unknown_branch;
@@ -495,7 +495,7 @@ impl<'a> Ctx<'a> {
     /// A check SGLang would run here that this build cannot decide, and why.
     pub fn skip(&mut self, site: SiteRef, reason: NotRunReason) {
         if let Some(s) = self.release.raise_site(&site) {
-            self.not_run.push(NotRun { site: s.id, reason });
+            self.not_run.push(NotRun { site: s.id(), reason });
         }
     }
 
