@@ -4,10 +4,11 @@
 # Everything in dist/ uses relative URLs, so it can be served from any static host and path.
 # Needs the tools scripts/setup.sh installs.
 # Page weight (npm run bench:web: what the page loads for its example, gzip -9, KB of 1024 bytes;
-# issue 14's budget is 250): 736.0 -> 710.1 on 2026-12-04 by minifying the scripts and stylesheets
-# and trimming models/catalog.json (below). Of the 710.1, the wasm is 641.2 (its code section
-# 442, its data 189), the catalog 24.3, the scripts 31.7, the rest (HTML, CSS, the cards'
-# explanations) 12.9.
+# issue 14's budget is 250): 736.0 -> 703.7 on 2026-12-04 by minifying the scripts and stylesheets
+# and trimming models/catalog.json (below), and by the wasm's site tables going without their ids
+# (src/release.rs Site::id, -6.5). Of the 703.7, the wasm is 634.8 (its code section 443, its data
+# 182), the catalog 24.3, the scripts 31.7, the rest (HTML, CSS, the cards' explanations) 12.9.
+# Brotli: 570.1 -> 545.4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
