@@ -1,8 +1,18 @@
-// Starts the checker worker as early as the page allows. The page's own modules (app.js and
-// its imports) take a round trip or two to arrive; the worker and its wasm download in the
-// meantime. Messages the worker sends before app.js takes it over are kept for it.
+// Starts the checker as early as the page allows. The page's own modules (app.js and its
+// imports) take a round trip or two to arrive; the wasm downloads (index.html preloads it) and
+// compiles here, and the worker loads its scripts, in the meantime. The compiled module is
+// handed to the worker, which would otherwise start fetching the wasm only once its own scripts
+// had loaded. Messages the worker sends before app.js takes it over are kept for it.
 // (A separate module so it runs before the rest of the module graph has loaded.)
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'sglang-preflight-checker' });
+
+const wasm = new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url);
+// The name tells worker.js to wait for the module (`init`) instead of compiling the wasm itself.
+const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'sglang-preflight-checker (module from the page)' });
+// Not compiled here (e.g. served without the application/wasm type): the worker compiles it.
+WebAssembly.compileStreaming(fetch(wasm)).then(
+  (module) => worker.postMessage({ op: 'init', module }),
+  () => worker.postMessage({ op: 'init' }),
+);
 const early = [];
 worker.onmessage = (e) => early.push(e);
 worker.onerror = (e) => {

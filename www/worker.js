@@ -1,12 +1,14 @@
 // The checker runs here, off the page's thread. The page (client.js) abandons a check that
 // exceeds its time budget by terminating this worker and starting a new one.
 // Everything that knows about commands is the core's (wasm); this only routes messages.
-// The first worker compiles the wasm and hands the compiled WebAssembly.Module to the page with
-// its "ready"; a replacement (named so by client.js) is given that module as its first message
-// and instantiates it, without fetching or compiling the wasm again.
+// The first worker compiles the wasm (or, started by the page's boot.js, is given the module the
+// page compiled while this worker's scripts loaded) and hands the compiled WebAssembly.Module to
+// the page with its "ready"; a replacement (named so by client.js) is given that module as its
+// first message and instantiates it, without fetching or compiling the wasm again.
 import init, * as core from './pkg/sglang_preflight.js';
 
 const REPLACEMENT = self.name === 'sglang-preflight-checker (replacement)';
+const GIVEN_MODULE = REPLACEMENT || self.name === 'sglang-preflight-checker (module from the page)';
 const WASM_URL = new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url);
 
 async function compile() {
@@ -22,7 +24,7 @@ async function compile() {
 
 let gotModule;
 const given = new Promise((resolve) => (gotModule = resolve));
-const module = REPLACEMENT ? given : compile();
+const module = GIVEN_MODULE ? given : compile();
 
 const ready = module.then(async (m) => {
   await init({ module_or_path: m });

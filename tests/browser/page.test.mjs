@@ -39,6 +39,24 @@ test('paste → SGLang exact message → Apply "Set --dcp-size 1" → accepted',
   }
 });
 
+test('the wasm is downloaded once: the preload index.html starts is the one boot.js compiles', async () => {
+  const { page, context, rec } = await newPage(env);
+  const wasm = [];
+  context.on('request', (r) => {
+    if (r.url().endsWith('.wasm')) wasm.push(r.url());
+  });
+  try {
+    await page.goto(env.server.url);
+    await renders(page, 1);
+    assert.deepEqual(wasm, [env.server.url + 'pkg/sglang_preflight_bg.wasm']);
+    // The worker did not fetch it: the page's preload is the only download.
+    assert.deepEqual(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).map((e) => e.initiatorType)), ['link']);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
+});
+
 test('live check: verdict banner, cards and highlights follow the text', async () => {
   const { page, context, rec } = await newPage(env);
   try {
