@@ -188,6 +188,10 @@ function updateGpusPlaceholder() {
 // ---- checking ----
 let editSeq = 0;
 let abandonedSeq = -1;
+// A text that names a model is first checked without waiting for the model catalog (fetched
+// then, ~430 KB): that report is shown at once, saying the checks that read the model's config
+// are still to come, and the next check waits for the catalog.
+let waitForModels = false;
 function schedule() {
   editSeq++;
   dirty = true;
@@ -203,8 +207,14 @@ async function runCheck() {
   const seq = editSeq;
   try {
     // "What SGLang will run with" is asked for when its section is opened (resolvedView).
-    const report = await client.check(text, { ...opts, resolvedValues: false });
+    const modelsLater = !waitForModels;
+    waitForModels = false;
+    const report = await client.check(text, { ...opts, resolvedValues: false }, { modelsLater });
     if (text === cmd.value && key === JSON.stringify(options())) show(report, text, opts);
+    if (report.models_loading) {
+      waitForModels = true;
+      dirty = true;
+    }
     // The "abandoned"/"crashed" notice stays until a later edit has been checked.
     if (notice.dataset.kind === 'checker' && seq > abandonedSeq) {
       notice.dataset.kind = '';
@@ -288,6 +298,7 @@ function showModels(report) {
       lines.push(li);
     }
   });
+  if (report.models_loading) lines.push(el('li', 'loading', "Loading the model catalog: the checks that read the model's config run once it is here."));
   $('models').replaceChildren(...lines);
   if (commands.some((c) => c.model && c.model.how)) {
     modelsUsed = true;
@@ -318,7 +329,7 @@ async function showModelConfigStatus() {
 
 function show(report, text, opts) {
   const seq = ++showSeq;
-  verdict.textContent = report.summary.verdict;
+  verdict.textContent = report.models_loading ? `${report.summary.verdict} (so far: the model catalog is loading)` : report.summary.verdict;
   shown = { report, text };
   showRelease(report, text);
   // SGLang would start, but what is displayed is not what runs (a bidi control), or the paste runs
@@ -389,7 +400,10 @@ function show(report, text, opts) {
     syncScrollSoon();
     renders++;
     // How many reports the page has shown: lets a reader of the page (the browser tests, too)
-    // tell when the report for the current text is up.
+    // tell when the report for the current text is up; `pending` while the one shown waits for
+    // the model catalog (another report follows).
+    if (report.models_loading) document.body.dataset.pending = 'models';
+    else delete document.body.dataset.pending;
     document.body.dataset.renders = String(renders);
   });
 }

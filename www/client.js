@@ -197,8 +197,14 @@ export class PreflightClient {
     });
   }
 
-  check(text, options) {
-    const report = this.request('check', { text, options });
+  /**
+   * A check's report. `modelsLater`: when the text names a model and the model catalog is not
+   * loaded yet, answer at once without it (no model is known, and the checks that read its
+   * config are listed as not run) with `models_loading: true` in the report, instead of waiting
+   * for the catalog; a later check without the flag waits for it.
+   */
+  check(text, options, { modelsLater = false } = {}) {
+    const report = this.request('check', modelsLater ? { text, options, modelsLater } : { text, options });
     return this.ruleTexts ? report.then(fillRuleTexts) : report;
   }
   meta() {

@@ -193,7 +193,15 @@ self.onmessage = async (e) => {
     await ready;
     if (broken) throw new Error('the checker is broken after an earlier crash');
     const missing = releasesToLoad(m);
-    if (needsModels(m)) missing.push('models');
+    // A check that may go without the catalog (`modelsLater`, the page's) does not wait for it:
+    // it is answered at once, marked, while the catalog loads, and is asked again later.
+    let modelsLoading = false;
+    if (needsModels(m)) {
+      if (m.modelsLater && m.op === 'check') {
+        loadModels();
+        modelsLoading = true;
+      } else missing.push('models');
+    }
     if (missing.length) {
       // The network is not the check's: the client gives the request its load budget meanwhile.
       postMessage({ id: m.id, loading: missing });
@@ -207,7 +215,7 @@ self.onmessage = async (e) => {
       postMessage({ id: m.id, loaded: missingHelp });
     }
     const result = run(m);
-    if (m.op === 'check') postReport(m.id, result);
+    if (m.op === 'check') postReport(m.id, modelsLoading ? { ...result, models_loading: true } : result);
     else postMessage({ id: m.id, ok: true, result });
   } catch (err) {
     const crashed = isCrash(err) || broken;

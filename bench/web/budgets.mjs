@@ -13,21 +13,26 @@ import { startServer } from '../../tests/browser/static-server.mjs';
 import { ARGS, CHROMIUM, DIST } from '../../tests/browser/harness.mjs';
 
 // The page has no measurement hooks. The time of its first report is taken from outside
-// (the `data-renders` counter it keeps on <body>), and the in-worker check latency from
+// (the `data-renders` counter it keeps on <body>), as is the time of its first report that does
+// not wait for the model catalog (no `data-pending`: the first report of a text naming a model
+// is shown before the catalog has loaded), and the in-worker check latency from
 // bench-worker.js, served next to the page under __bench__/ for this run only.
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 async function watchFirstRender(context) {
   await context.addInitScript(() => {
     window.__benchFirstRenderMs = null;
+    window.__benchSettledMs = null;
     new MutationObserver((_, observer) => {
-      if (document.body && document.body.dataset.renders) {
-        window.__benchFirstRenderMs = performance.now();
+      if (!document.body || !document.body.dataset.renders) return;
+      window.__benchFirstRenderMs ??= performance.now();
+      if (!document.body.dataset.pending) {
+        window.__benchSettledMs = performance.now();
         observer.disconnect();
       }
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-renders'] });
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-renders', 'data-pending'] });
   });
 }
-const firstRender = () => window.__benchFirstRenderMs !== null;
+const settledRender = () => window.__benchSettledMs !== null;
 /** Run `n` checks of `texts` in the page's bench worker (one per page, so it warms up). */
 function benchInWorker([texts, n, options = { gpu: 'h100', resolvedValues: false }]) {
   window.__benchWorker ??= new Worker(new URL('__bench__/bench-worker.js', location.href), { type: 'module' });
@@ -48,6 +53,7 @@ const results = {};
 try {
   // 1 + 2: cold loads, each in a fresh context (empty cache).
   const loads = [];
+  const settled = [];
   let files = null;
   for (let i = 0; i < 15; i++) {
     const context = await browser.newContext();
@@ -56,8 +62,9 @@ try {
     const seen = new Set();
     page.on('request', (r) => seen.add(new URL(r.url()).pathname));
     await page.goto(server.url);
-    await page.waitForFunction(firstRender, null, { timeout: 30000 });
+    await page.waitForFunction(settledRender, null, { timeout: 30000 });
     loads.push(await page.evaluate(() => window.__benchFirstRenderMs));
+    settled.push(await page.evaluate(() => window.__benchSettledMs));
     files ??= [...seen];
     await context.close();
   }
@@ -81,14 +88,15 @@ try {
   results.transferKB = gz / 1024;
   console.log(`1. page transfer: ${fmt(raw / 1024)} KB raw, ${fmt(gz / 1024)} KB gzipped, ${fmt(br / 1024)} KB brotli (budget 250 KB gzipped)`);
   results.coldLoadMs = median(loads);
-  console.log(`2. cold load to first diagnostics: median ${fmt(median(loads))} ms over ${loads.length} loads (min ${fmt(Math.min(...loads))}, max ${fmt(Math.max(...loads))}) (budget 300 ms)`);
+  results.coldLoadSettledMs = median(settled);
+  console.log(`2. cold load to first diagnostics: median ${fmt(median(loads))} ms over ${loads.length} loads (min ${fmt(Math.min(...loads))}, max ${fmt(Math.max(...loads))}) (budget 300 ms); to the first report with the model catalog in: median ${fmt(median(settled))} ms (min ${fmt(Math.min(...settled))}, max ${fmt(Math.max(...settled))})`);
 
   // 3: many checks inside the worker.
   const context = await browser.newContext();
   await watchFirstRender(context);
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.waitForFunction(firstRender);
+  await page.waitForFunction(settledRender);
   const texts = [
     'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 2 --port 30000',
     'python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --disaggregation-mode decode --dcp-size 2 --disaggregation-decode-retraction-backup host_pool',

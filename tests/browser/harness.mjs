@@ -78,9 +78,9 @@ export async function newPage(env) {
   return { context, page, rec };
 }
 
-/** Wait until the page has rendered at least `n` reports. */
+/** Wait until the page has rendered at least `n` reports, the last one not waiting for the model catalog. */
 export async function renders(page, n = 1) {
-  await page.waitForFunction((k) => Number(document.body.dataset.renders || 0) >= k, n, { timeout: 20000 });
+  await page.waitForFunction((k) => Number(document.body.dataset.renders || 0) >= k && !document.body.dataset.pending, n, { timeout: 20000 });
   return page.evaluate(() => Number(document.body.dataset.renders || 0));
 }
 

@@ -26,17 +26,52 @@ test('a catalog model is named with its facts and source; the catalog is fetched
   });
   try {
     await page.goto(hashUrl(env, { cmd: 'echo hello' }));
-    await renders(page, 1);
+    const n = await renders(page, 1);
     assert.deepEqual(fetched, [], 'no model named: the catalog is not fetched');
     assert.deepEqual(await modelLines(page), []);
+    // The same page, another hash: its report is the next (after one while the catalog loads).
     await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8' }));
-    await renders(page, 1);
+    await renders(page, n + 1);
     await page.waitForFunction(() => document.querySelectorAll('#models li').length > 0);
     assert.deepEqual(await modelLines(page), ['model: DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the built-in catalog']);
     assert.match(await page.locator('#models li').first().getAttribute('title'), /^Config source: github:ai-dynamo\/aiconfigurator /);
     assert.equal(fetched.length, 1);
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {
+    await context.close();
+  }
+});
+
+test('a command naming a model is reported before the catalog has loaded, saying so, then again with its model', async () => {
+  const { page, context, rec } = await newPage(env);
+  // The catalog is held back until the first report is up (the harness's route, registered
+  // earlier, still records and serves it).
+  let release;
+  const held = new Promise((r) => (release = r));
+  const fetched = [];
+  await context.route('**/models/catalog.json', async (route) => {
+    fetched.push(route.request().url());
+    await held;
+    await route.fallback();
+  });
+  try {
+    await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8' }));
+    await page.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1);
+    assert.equal(await page.evaluate(() => document.body.dataset.pending), 'models');
+    assert.match(await page.locator('#verdict').textContent(), /^SGLang 0\.5\.23 on 8×H100 would accept this \(so far: the model catalog is loading\)$/);
+    assert.deepEqual(await modelLines(page), ["Loading the model catalog: the checks that read the model's config run once it is here."]);
+    // No check that reads the model's config is claimed as run.
+    assert.match(await page.locator('#notrun').textContent(), /\d+ checks? needs? the model's config/);
+    release();
+    await renders(page, 2);
+    assert.equal(await page.evaluate(() => document.body.dataset.pending), undefined);
+    assert.equal(await page.locator('#verdict').textContent(), 'SGLang 0.5.23 on 8×H100 would accept this');
+    assert.deepEqual(await modelLines(page), ['model: DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the built-in catalog']);
+    assert.doesNotMatch(await page.locator('#notrun').textContent(), /the model's config/);
+    assert.equal(fetched.length, 1);
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    release();
     await context.close();
   }
 });
