@@ -6,17 +6,12 @@ import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
 import { ExplainSection } from './explain.js';
+import { DEFAULT_COMMAND } from './boot.js';
 
 const $ = (id) => document.getElementById(id);
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(cardsCss);
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-
-const DEFAULT_COMMAND = `python -m sglang.launch_server \\
-  --model-path meta-llama/Llama-3.1-8B-Instruct \\
-  --disaggregation-mode decode \\
-  --dcp-size 2 \\
-  --disaggregation-decode-retraction-backup host_pool`;
 
 const CARD_PAGE = 40;
 const cmd = $('command');

@@ -5,6 +5,13 @@
 // had loaded. Messages the worker sends before app.js takes it over are kept for it.
 // (A separate module so it runs before the rest of the module graph has loaded.)
 
+/** The page's command when its link gives none. */
+export const DEFAULT_COMMAND = `python -m sglang.launch_server \\
+  --model-path meta-llama/Llama-3.1-8B-Instruct \\
+  --disaggregation-mode decode \\
+  --dcp-size 2 \\
+  --disaggregation-decode-retraction-backup host_pool`;
+
 const wasm = new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url);
 // The name tells worker.js to wait for the module (`init`) instead of compiling the wasm itself.
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'sglang-preflight-checker (module from the page)' });
@@ -13,6 +20,9 @@ WebAssembly.compileStreaming(fetch(wasm)).then(
   (module) => worker.postMessage({ op: 'init', module }),
   () => worker.postMessage({ op: 'init' }),
 );
+// The first command (the link's, or the default): when it names a model, the worker fetches the
+// model catalog while it starts, instead of once the first check asks for it.
+worker.postMessage({ op: 'prefetch', text: new URLSearchParams(location.hash.replace(/^#/, '')).get('cmd') ?? DEFAULT_COMMAND });
 const early = [];
 worker.onmessage = (e) => early.push(e);
 worker.onerror = (e) => {

@@ -85,14 +85,24 @@ function loadRelease(version) {
 const modelLoads = new Map();
 const MODEL_OPS = new Set(['check', 'fixAll', 'explain', 'upgrade', 'choiceVerdicts']);
 
+const namesModel = (text) => typeof text === 'string' && /--model|\bserve\b/.test(text);
+
 function needsModels(m) {
-  return MODEL_OPS.has(m.op) && typeof m.text === 'string' && /--model|\bserve\b/.test(m.text) && !core.modelsInstalled();
+  return MODEL_OPS.has(m.op) && namesModel(m.text) && !core.modelsInstalled();
+}
+
+/** The catalog's text, fetched once (again after a failure); `prefetch` starts it before the core is loaded. */
+function catalogText() {
+  return loadOnce(modelLoads, 'text', () => fetchText('models/catalog.json'));
 }
 
 function loadModels() {
   // Offline before the catalog was ever fetched: models stay unknown (the report says so), and a
   // later request tries again.
-  return loadOnce(modelLoads, 'catalog', async () => core.installModels(await fetchText('models/catalog.json'))).catch(() => {});
+  return loadOnce(modelLoads, 'catalog', async () => {
+    core.installModels(await catalogText());
+    modelLoads.delete('text');
+  }).catch(() => {});
 }
 
 // The help texts of the flags of the release the wasm carries are not in it (they are shown,
@@ -187,6 +197,10 @@ self.onmessage = async (e) => {
   if (m.op === 'init') {
     if (m.module instanceof WebAssembly.Module) gotModule(m.module);
     else gotModule(compile());
+    return;
+  }
+  if (m.op === 'prefetch') {
+    if (namesModel(m.text)) catalogText().catch(() => {});
     return;
   }
   try {

@@ -57,6 +57,8 @@ test('a command naming a model is reported before the catalog has loaded, saying
   try {
     await page.goto(hashUrl(env, { cmd: 'python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8' }));
     await page.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1);
+    // Fetched once: the worker starts it when it starts (the first command names a model).
+    assert.equal(fetched.length, 1);
     assert.equal(await page.evaluate(() => document.body.dataset.pending), 'models');
     assert.match(await page.locator('#verdict').textContent(), /^SGLang 0\.5\.23 on 8×H100 would accept this \(so far: the model catalog is loading\)$/);
     assert.deepEqual(await modelLines(page), ["Loading the model catalog: the checks that read the model's config run once it is here."]);
