@@ -45,8 +45,11 @@ export declare class PreflightClient {
   /** Send one request (`op` is a worker operation); `budgetMs` overrides the budget for this one. */
   request(op: string, payload?: Record<string, unknown>, budgetMs?: number): Promise<unknown>;
   /** Check every SGLang launch command in `text` (the findings' explanations whole unless the
-   * client was made with `ruleTexts: false`). */
-  check(text: string, options?: CheckOptions): Promise<Report>;
+   * client was made with `ruleTexts: false`). `modelsLater`: when `text` names a model and the
+   * model catalog is not loaded yet, the report comes at once without it (no model known; the
+   * checks that read its config are listed as not run) and says `models_loading: true`; a later
+   * check without the flag waits for the catalog. */
+  check(text: string, options?: CheckOptions, how?: { modelsLater?: boolean }): Promise<Report & { models_loading?: true }>;
   /** This build's versions and the hardware presets. */
   meta(): Promise<{ version: VersionInfo; presets: Preset[] }>;
   /** The flag schema of an SGLang version. */
