@@ -200,7 +200,8 @@ self.onmessage = async (e) => {
     return;
   }
   if (m.op === 'prefetch') {
-    if (namesModel(m.text)) catalogText().catch(() => {});
+    // Once the wasm is here: the catalog's download does not slow the wasm's.
+    if (namesModel(m.text)) module.then(() => catalogText()).catch(() => {});
     return;
   }
   try {
