@@ -183,9 +183,9 @@ function updateGpusPlaceholder() {
 // ---- checking ----
 let editSeq = 0;
 let abandonedSeq = -1;
-// A text that names a model is first checked without waiting for the model catalog (fetched
-// then, ~430 KB): that report is shown at once, saying the checks that read the model's config
-// are still to come, and the next check waits for the catalog.
+// A text that names a model is first checked without waiting for the model catalog (~430 KB,
+// which the worker may still be downloading): that report is shown at once, saying the checks
+// that read the model's config are still to come, and the next check waits for the catalog.
 let waitForModels = false;
 function schedule() {
   editSeq++;

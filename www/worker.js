@@ -229,8 +229,10 @@ self.onmessage = async (e) => {
       await Promise.all(missingHelp.map(loadHelp));
       postMessage({ id: m.id, loaded: missingHelp });
     }
+    // Installed while this request waited for a release: the check has the model after all.
+    const withoutModels = modelsLoading && !core.modelsInstalled();
     const result = run(m);
-    if (m.op === 'check') postReport(m.id, modelsLoading ? { ...result, models_loading: true } : result);
+    if (m.op === 'check') postReport(m.id, withoutModels ? { ...result, models_loading: true } : result);
     else postMessage({ id: m.id, ok: true, result });
   } catch (err) {
     const crashed = isCrash(err) || broken;
