@@ -270,13 +270,7 @@ impl DiffusionConfig {
         if !matches!(ctx.cfg.get(f::revision), PyValue::None) && !ctx.cfg.is(f::revision, "main") {
             return None;
         }
-        let overrides = match ctx.cfg.str(f::json_model_override_args) {
-            None => Vec::new(),
-            Some(text) => match crate::pyjson::loads(text).ok()? {
-                PyValue::Dict(items) => items,
-                _ => return None,
-            },
-        };
+        let overrides = crate::rules::shared::model_override_args::items(ctx)?;
         let has_text_config = !model.raw.is_some_and(|r| r.text_config_key.is_none());
         if overrides.iter().any(|(k, _)| k == "architectures" || (k == "vocab_size" && has_text_config)) {
             return None;

@@ -806,7 +806,7 @@ fn model_unquantized(ctx: &Ctx) -> bool {
 
 /// --json-model-override-args other than an empty object (SGLang's default `{}`).
 fn model_config_overridden(ctx: &Ctx) -> bool {
-    ctx.cfg.str(f::json_model_override_args).is_some_and(|t| !matches!(crate::pyjson::loads(t), Ok(crate::pyvalue::PyValue::Dict(ref o)) if o.is_empty()))
+    crate::rules::shared::model_override_args::overrides_config(ctx)
 }
 
 fn quant_from_checkpoint(ctx: &Ctx) -> bool {

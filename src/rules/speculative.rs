@@ -1416,13 +1416,7 @@ fn hf_config_of(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revisio
     if facts.from == crate::models::FactsFrom::Catalog && !matches!(ctx.cfg.get(revision_field), PyValue::None) && !ctx.cfg.is(revision_field, "main") {
         return None;
     }
-    let overrides = match ctx.cfg.str(f::json_model_override_args) {
-        None => Vec::new(),
-        Some(text) => match crate::pyjson::loads(text).ok()? {
-            PyValue::Dict(items) => items,
-            _ => return None,
-        },
-    };
+    let overrides = crate::rules::shared::model_override_args::items(ctx)?;
     Some(DraftHfConfig::new(keys, &overrides, computed.is_some()))
 }
 
