@@ -53,7 +53,11 @@ pub fn rules_reference() -> String {
         let r: RuleInfo = rule.info();
         let _ = writeln!(out, "## {} `{}`\n", r.code, r.name);
         let kind = if r.exception.is_empty() { "warning".to_string() } else { format!("`{}`", r.exception) };
-        let until = r.until.map(|u| format!(" to {u}")).unwrap_or_else(|| " on".to_string());
+        let until = match r.until {
+            Some(u) if u == r.since => " only".to_string(),
+            Some(u) => format!(" to {u}"),
+            None => " on".to_string(),
+        };
         let (since, until) = match ranges.get(r.code) {
             Some(range) if r.since.is_empty() => (format!("{range} (start-up checks not replayed yet)"), String::new()),
             _ => (r.since.to_string(), until),
