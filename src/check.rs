@@ -204,7 +204,9 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
         let mut diags: Vec<Diagnostic> = Vec::new();
         // choices the command's environment adds (`--sampling-backend token_oracle` under
         // SGLANG_KV_CANARY_ENABLE_TOKEN_ORACLE=1)
-        let env_schema = schema.under_env(&inv.env);
+        // (SGLang's `EnvBool`; the last assignment of a name counts)
+        let env_set = |name: &str| inv.env.iter().rev().find(|(k, _)| k == name).and_then(|(_, v)| rules::shared::envs::parse_env_bool(v)) == Some(true);
+        let env_schema = schema.under_env(env_set);
         let schema = env_schema.as_ref().unwrap_or(schema);
         let fe = frontend::run_with(Some(schema), &inv, config_files);
         diags.extend(fe.diagnostics);

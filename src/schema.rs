@@ -113,13 +113,9 @@ pub struct Schema {
 }
 
 impl Schema {
-    /// This schema as SGLang builds its parser under `env` (a command's environment, the last
-    /// assignment of a name counting): None when no variable it sets adds choices (SGLang's
-    /// `EnvBool`: true, 1, yes, y in any letter case).
-    pub fn under_env(&self, env: &[(String, String)]) -> Option<Schema> {
-        let set = |name: &str| {
-            env.iter().rev().find(|(k, _)| k == name).is_some_and(|(_, v)| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "y"))
-        };
+    /// This schema as SGLang builds its parser where `set(variable)` tells which boolean
+    /// environment variables are on: None when none that adds choices is.
+    pub fn under_env(&self, set: impl Fn(&str) -> bool) -> Option<Schema> {
         let adds = |a: &Action| a.choices_env.as_ref().is_some_and(|m| m.keys().any(|name| set(name)));
         if !self.actions.iter().any(adds) {
             return None;

@@ -1855,10 +1855,7 @@ pub fn handle_unified_memory_pool(ctx: &mut Ctx) -> Step {
             ctx.raise(&UM_PD_MOONCAKE_SPEC, &[], &[f::speculative_algorithm, f::enable_unified_memory], fixes)?;
         }
         // envs.SGLANG_DISABLE_LAZY_COMPACTION (EnvBool: true/1/yes/y).
-        let lazy_off = ctx
-            .env("SGLANG_DISABLE_LAZY_COMPACTION")
-            .map(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "y"))
-            .unwrap_or(false);
+        let lazy_off = env_bool(ctx, "SGLANG_DISABLE_LAZY_COMPACTION");
         if lazy_off {
             let fixes = vec![drop_um(ctx)];
             ctx.raise(&UM_PD_LAZY_COMPACTION, &[], &[f::enable_unified_memory], fixes)?;

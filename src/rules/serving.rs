@@ -81,11 +81,7 @@ fn env_float(ctx: &Ctx, name: &str) -> Option<f64> {
 /// `EnvBool(default).get()`: true/1/yes/y, false/0/no/n (case-insensitive); anything else
 /// falls back to the default.
 fn env_bool(ctx: &Ctx, name: &str, default: bool) -> bool {
-    match ctx.env(name).map(str::to_ascii_lowercase).as_deref() {
-        Some("true" | "1" | "yes" | "y") => true,
-        Some("false" | "0" | "no" | "n") => false,
-        _ => default,
-    }
+    ctx.env(name).and_then(crate::rules::shared::envs::parse_env_bool).unwrap_or(default)
 }
 
 /// A word as a POSIX shell would need it written.

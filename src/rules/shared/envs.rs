@@ -2,8 +2,18 @@
 
 use crate::rules::Ctx;
 
-/// SGLang's `EnvBool` (`envs.X.get()`): true/1/yes/y and false/0/no/n, case-insensitive.
-/// Other text makes SGLang raise on read; we treat it as unset.
+/// How SGLang's `EnvBool` reads a variable's text: true/1/yes/y and false/0/no/n,
+/// case-insensitive; None for other text (SGLang raises on read, or falls back to a default).
+pub fn parse_env_bool(text: &str) -> Option<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "y" => Some(true),
+        "false" | "0" | "no" | "n" => Some(false),
+        _ => None,
+    }
+}
+
+/// SGLang's `EnvBool` (`envs.X.get()`) set true. Other text makes SGLang raise on read; we treat
+/// it as unset.
 pub fn env_bool(ctx: &Ctx, name: &str) -> bool {
-    matches!(ctx.env(name).map(str::to_ascii_lowercase).as_deref(), Some("true" | "1" | "yes" | "y"))
+    ctx.env(name).and_then(parse_env_bool) == Some(true)
 }

@@ -48,11 +48,10 @@ pub fn moe_runner_backend_undecided(ctx: &Ctx) -> bool {
     }
     let hw = ctx.hw;
     // `EnvBool`: a value it does not parse raises where SGLang reads it (not decided here).
-    let dequant = match ctx.env("SGLANG_DSV4_FP4_DEQUANT").map(str::to_ascii_lowercase).as_deref() {
+    let dequant = match ctx.env("SGLANG_DSV4_FP4_DEQUANT").map(crate::rules::shared::envs::parse_env_bool) {
         None => false,
-        Some("true" | "1" | "yes" | "y") => true,
-        Some("false" | "0" | "no" | "n") => false,
-        Some(_) => return true,
+        Some(Some(set)) => set,
+        Some(None) => return true,
     };
     ctx.cfg.is(f::device, "cuda")
         && !hw.is_hip()
