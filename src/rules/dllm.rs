@@ -267,10 +267,10 @@ impl DiffusionConfig {
     fn of(ctx: &Ctx, arch: &str) -> Option<DiffusionConfig> {
         let model = ctx.model.as_ref().filter(|m| m.from == crate::models::FactsFrom::Catalog)?;
         let facts = model.computed?.dllm.as_ref()?;
-        if !matches!(ctx.cfg.get(f::revision), PyValue::None) && !ctx.cfg.is(f::revision, "main") {
+        if crate::rules::shared::loaded_config::other_revision(ctx, f::revision) {
             return None;
         }
-        let overrides = crate::rules::shared::model_override_args::items(ctx)?;
+        let overrides = crate::rules::shared::loaded_config::items(ctx)?;
         let has_text_config = !model.raw.is_some_and(|r| r.text_config_key.is_none());
         if overrides.iter().any(|(k, _)| k == "architectures" || (k == "vocab_size" && has_text_config)) {
             return None;

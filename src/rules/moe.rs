@@ -806,7 +806,7 @@ fn model_unquantized(ctx: &Ctx) -> bool {
 
 /// --json-model-override-args other than an empty object (SGLang's default `{}`).
 fn model_config_overridden(ctx: &Ctx) -> bool {
-    crate::rules::shared::model_override_args::overrides_config(ctx)
+    crate::rules::shared::loaded_config::overrides_config(ctx)
 }
 
 fn quant_from_checkpoint(ctx: &Ctx) -> bool {

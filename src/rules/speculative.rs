@@ -1413,10 +1413,10 @@ fn hf_config_of(ctx: &Ctx, facts: Option<crate::models::ModelFacts<'_>>, revisio
     // what get_config loaded (a catalog config), else what the config writes
     let computed = facts.computed.and_then(|c| c.speculative_draft_attrs.as_ref());
     let keys = computed.or(facts.raw?.speculative_draft_keys.as_ref())?;
-    if facts.from == crate::models::FactsFrom::Catalog && !matches!(ctx.cfg.get(revision_field), PyValue::None) && !ctx.cfg.is(revision_field, "main") {
+    if facts.from == crate::models::FactsFrom::Catalog && crate::rules::shared::loaded_config::other_revision(ctx, revision_field) {
         return None;
     }
-    let overrides = crate::rules::shared::model_override_args::items(ctx)?;
+    let overrides = crate::rules::shared::loaded_config::items(ctx)?;
     Some(DraftHfConfig::new(keys, &overrides, computed.is_some()))
 }
 

@@ -220,8 +220,8 @@ fn validate_mamba_extra_buffer(ctx: &mut Ctx, supports: bool, arch: &str, strate
 fn mamba_cache_chunk_size(ctx: &mut Ctx, page: i64) -> Result<bool, crate::rules::Raised> {
     let needs = site("overrides.mamba_cache_chunk_size", "For SSM models, either chunk_size or page_size");
     // (the catalog's value is the published config's: not one the command overrides or another revision)
-    let json_overrides = crate::rules::shared::model_override_args::overrides_config(ctx);
-    let overridden = json_overrides || !matches!(ctx.cfg.get(f::revision), PyValue::None) && !ctx.cfg.is(f::revision, "main");
+    use crate::rules::shared::loaded_config::{other_revision, overrides_config};
+    let overridden = overrides_config(ctx) || other_revision(ctx, f::revision);
     let Some(chunk) = ctx.model_fact(needs, |m| m.computed.and_then(|c| c.mamba_chunk_size).filter(|_| !overridden)) else {
         return Ok(false);
     };

@@ -9,7 +9,7 @@ pub mod envs;
 pub mod hisparse_hook;
 pub mod ib_devices;
 pub mod json_fix;
-pub mod model_override_args;
+pub mod loaded_config;
 pub mod model_override_base;
 pub mod mooncake_transfer_engine;
 pub mod overrides;

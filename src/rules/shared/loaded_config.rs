@@ -1,9 +1,9 @@
-//! `--json-model-override-args` as `ModelConfig.__init__` reads it
-//! (`sglang/srt/configs/model_config.py`: `json.loads(model_override_args)`, then
-//! `config.update(...)`): the keys a command changes in the model's config, which several hook
-//! modules need to know before they trust the catalog's facts.
+//! Which config `ModelConfig.__init__` loads (`sglang/srt/configs/model_config.py`): the revision
+//! it fetches, and `--json-model-override-args` (`json.loads(model_override_args)`, then
+//! `config.update(...)`), which several hook modules need to know before they trust the
+//! catalog's facts (the published config.json at its main revision).
 
-use crate::fields::f;
+use crate::fields::{f, Field};
 use crate::pyvalue::PyValue;
 use crate::rules::Ctx;
 
@@ -23,4 +23,10 @@ pub fn items(ctx: &Ctx) -> Option<Vec<(String, PyValue)>> {
 /// object (SGLang's default `{}`).
 pub fn overrides_config(ctx: &Ctx) -> bool {
     items(ctx).map_or(true, |items| !items.is_empty())
+}
+
+/// Whether `revision` (`--revision`, or the draft model's) names another revision than the
+/// published one the catalog read (unset or `main`).
+pub fn other_revision(ctx: &Ctx, revision: Field) -> bool {
+    !matches!(ctx.cfg.get(revision), PyValue::None) && !ctx.cfg.is(revision, "main")
 }
