@@ -6,7 +6,7 @@ import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
 import { ExplainSection } from './explain.js';
-import { DEFAULT_COMMAND } from './boot.js';
+import { DEFAULT_COMMAND, readHash } from './boot.js';
 
 const $ = (id) => document.getElementById(id);
 const sheet = new CSSStyleSheet();
@@ -74,11 +74,7 @@ function options() {
   return o;
 }
 
-// ---- the URL hash holds the whole state: cmd, yaml, gpu, gpus, v ----
-function readHash() {
-  const p = new URLSearchParams(location.hash.replace(/^#/, ''));
-  return { cmd: p.get('cmd'), yaml: p.get('yaml'), gpu: p.get('gpu'), gpus: p.get('gpus'), v: p.get('v') };
-}
+// ---- the URL hash holds the whole state: cmd, yaml, gpu, gpus, v (boot.js readHash) ----
 
 // Secrets stay out of links: the hash (the permalink, written as you type) and every copied
 // link carry the command with the values of tokens, keys and passwords replaced by a

@@ -12,6 +12,12 @@ export const DEFAULT_COMMAND = `python -m sglang.launch_server \\
   --dcp-size 2 \\
   --disaggregation-decode-retraction-backup host_pool`;
 
+/** The page's state in its link: cmd, yaml, gpu, gpus, v (null where absent). */
+export function readHash() {
+  const p = new URLSearchParams(location.hash.replace(/^#/, ''));
+  return { cmd: p.get('cmd'), yaml: p.get('yaml'), gpu: p.get('gpu'), gpus: p.get('gpus'), v: p.get('v') };
+}
+
 const wasm = new URL('./pkg/sglang_preflight_bg.wasm', import.meta.url);
 // The name tells worker.js to wait for the module (`init`) instead of compiling the wasm itself.
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'sglang-preflight-checker (module from the page)' });
@@ -22,7 +28,7 @@ WebAssembly.compileStreaming(fetch(wasm)).then(
 );
 // The first command (the link's, or the default): when it names a model, the worker fetches the
 // model catalog while it starts, instead of once the first check asks for it.
-worker.postMessage({ op: 'prefetch', text: new URLSearchParams(location.hash.replace(/^#/, '')).get('cmd') ?? DEFAULT_COMMAND });
+worker.postMessage({ op: 'prefetch', text: readHash().cmd ?? DEFAULT_COMMAND });
 const early = [];
 worker.onmessage = (e) => early.push(e);
 worker.onerror = (e) => {
