@@ -63,7 +63,26 @@ async function swContext(server) {
 
 /** Wait until the page is controlled by an active sw.js whose install (the precache) finished. */
 async function controlled(page) {
-  await page.evaluate(() => navigator.serviceWorker.ready);
+  // `ready` never settles when the install fails (a precache entry whose hash is stale in dist/sw.js
+  // is refused): watch the installing worker, so such a run fails with the reason instead of hanging.
+  const outcome = await page.evaluate(() => Promise.race([
+    navigator.serviceWorker.ready.then(() => 'ready'),
+    new Promise((resolve) => setTimeout(() => resolve('no active service worker after 20 s (did its install fail? is dist/sw.js built from the current files?)'), 20000)),
+    (async () => {
+      for (;;) {
+        const reg = await navigator.serviceWorker.getRegistration();
+        const worker = reg?.installing;
+        if (worker) {
+          return new Promise((resolve) => worker.addEventListener('statechange', () => {
+            if (worker.state === 'redundant') resolve('the service worker\'s install failed (is dist/sw.js built from the current files?)');
+          }));
+        }
+        if (reg?.active) return new Promise(() => {}); // installed: `ready` settles the race
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })(),
+  ]));
+  assert.equal(outcome, 'ready');
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 20000 });
   return page.evaluate(async () => {
     const reg = await navigator.serviceWorker.getRegistration();
