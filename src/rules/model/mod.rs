@@ -23,6 +23,7 @@ use super::{raises, raises_nth, Args, Ctx, NotRunReason, Rule};
 use crate::diagnostic::Applicability;
 use crate::fields::{f, Field};
 use crate::pyvalue::{str_repr, PyValue};
+use crate::rules::shared::model_override_base;
 use crate::rules::{site, site_nth, Step};
 
 /// (Sites are named by literal strings: `build.rs` reads them to embed their release data.)
@@ -293,12 +294,6 @@ fn text_of(ctx: &Ctx, field: Field) -> Option<String> {
     ctx.cfg.str(field).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
-/// `attention_backends_of(view)`: each split backend falls back to `base`.
-fn backends_of(ctx: &Ctx, base: Option<&str>) -> (Option<String>, Option<String>) {
-    let prefill = text_of(ctx, f::prefill_attention_backend).or_else(|| base.map(str::to_string));
-    let decode = text_of(ctx, f::decode_attention_backend).or_else(|| base.map(str::to_string));
-    (prefill, decode)
-}
 
 fn shown(v: &Option<String>) -> &str {
     v.as_deref().unwrap_or("None")
@@ -664,10 +659,9 @@ fn validate_dsa_tbo_index_sharing(ctx: &mut Ctx, raw: Option<&crate::models::Raw
 fn gpt_oss(ctx: &mut Ctx, arch: &str) -> Step {
     // (MLX on macOS is exempt; no hardware profile here is one.)
     let base = text_of(ctx, f::attention_backend);
-    let all_unset = base.is_none() && text_of(ctx, f::prefill_attention_backend).is_none() && text_of(ctx, f::decode_attention_backend).is_none();
     // When none is given, the GptOss override picks one of the accepted backends for the platform.
-    if !all_unset {
-        let (prefill, decode) = backends_of(ctx, base.as_deref());
+    if !model_override_base::is_attention_backend_not_set(ctx) {
+        let (prefill, decode) = model_override_base::attention_backends_of(ctx, base.as_deref());
         let supported = branch_backends(ctx, arch);
         let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| crate::models::ModelLists::names(supported, b));
         if !ok(&prefill) || !ok(&decode) {
@@ -675,7 +669,7 @@ fn gpt_oss(ctx: &mut Ctx, arch: &str) -> Step {
             let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
             let args: &Args = &[("supported_backends", &listed), ("prefill_attn_backend", &p), ("decode_attn_backend", &d)];
             let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
-            ctx.raise(&GPT_OSS_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes)?;
+            ctx.raise(&GPT_OSS_ATTENTION_BACKEND, args, &model_override_base::ATTENTION_BACKEND_FIELDS, fixes)?;
         }
     }
     // The override chooses triton_kernel itself only with ep_size 1, so an EP size above 1 meets
@@ -692,14 +686,14 @@ fn gpt_oss(ctx: &mut Ctx, arch: &str) -> Step {
 fn gemma4(ctx: &mut Ctx, arch: &str) -> Step {
     let base = text_of(ctx, f::attention_backend);
     let filled = base.or_else(|| Some(if crate::rules::shared::runtime_context::is_sm100(ctx.hw) { "trtllm_mha" } else { "triton" }.to_string()));
-    let (prefill, decode) = backends_of(ctx, filled.as_deref());
+    let (prefill, decode) = model_override_base::attention_backends_of(ctx, filled.as_deref());
     let accepted = branch_backends(ctx, arch);
     let ok = |b: &Option<String>| b.as_deref().is_some_and(|b| crate::models::ModelLists::names(accepted, b));
     if !ok(&prefill) || !ok(&decode) {
         let (p, d) = (shown(&prefill).to_string(), shown(&decode).to_string());
         let args: &Args = &[("prefill_backend", &p), ("decode_backend", &d)];
         let fixes = vec![ctx.fix_set("Use the triton attention backend", f::attention_backend, "triton", Applicability::Unsafe)];
-        ctx.raise(&GEMMA4_ATTENTION_BACKEND, args, &[f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend], fixes)?;
+        ctx.raise(&GEMMA4_ATTENTION_BACKEND, args, &model_override_base::ATTENTION_BACKEND_FIELDS, fixes)?;
     }
     Ok(())
 }

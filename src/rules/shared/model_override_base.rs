@@ -2,7 +2,7 @@
 //! DeepSeek hooks share.
 
 use crate::diagnostic::Applicability;
-use crate::fields::f;
+use crate::fields::{f, Field};
 use crate::rules::{raises, Ctx, Rule};
 
 pub static CP_DP_WITH_ATTN_DP: Rule = Rule {
@@ -16,6 +16,22 @@ pub static CP_DP_WITH_ATTN_DP: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[&CP_DP_WITH_ATTN_DP];
+
+/// The base attention backend and the two split ones, which the helpers below read together.
+pub const ATTENTION_BACKEND_FIELDS: [Field; 3] = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend];
+
+/// `is_attention_backend_not_set(cfg)`: the base and both split attention backends are None.
+pub fn is_attention_backend_not_set(ctx: &Ctx) -> bool {
+    ATTENTION_BACKEND_FIELDS.iter().all(|&field| ctx.cfg.is_none(field))
+}
+
+/// `attention_backends_of(cfg)`: (prefill, decode), each split backend falling back to `base` (the
+/// base backend as the caller reads it: a provider may have filled it). Empty text counts as unset,
+/// as Python's truthiness test does.
+pub fn attention_backends_of(ctx: &Ctx, base: Option<&str>) -> (Option<String>, Option<String>) {
+    let text = |field| ctx.cfg.str(field).filter(|s| !s.is_empty()).or(base).map(str::to_string);
+    (text(f::prefill_attention_backend), text(f::decode_attention_backend))
+}
 
 /// `context_parallel_attn_dp_size`: the attention-DP width a DeepSeek context-parallel layout runs
 /// (`attn_dp_size * dp_size`); both above 1 is refused.

@@ -314,11 +314,11 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
         return None;
     }
     let unset = ctx.cfg.is_none(f::attention_backend);
-    if [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend].iter().any(|&field| ctx.cfg.is_unknown(field)) {
+    if crate::rules::shared::model_override_base::ATTENTION_BACKEND_FIELDS.iter().any(|&field| ctx.cfg.is_unknown(field)) {
         return None;
     }
     // `is_attention_backend_not_set()`: the base and both split backends None
-    let not_set = unset && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    let not_set = crate::rules::shared::model_override_base::is_attention_backend_not_set(ctx);
     let sm100 = is_sm100(hw);
     match provider {
         // `_step3p_overrides`: fa4 on Blackwell, fa3 on Hopper

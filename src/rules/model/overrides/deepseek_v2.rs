@@ -176,7 +176,7 @@ pub fn deepseek_family_overrides(ctx: &Ctx) -> Option<Declarations> {
         return None;
     }
     let is_dsa = model.derived.is_dsa?;
-    let unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    let unset = crate::rules::shared::model_override_base::is_attention_backend_not_set(ctx);
     let mut out = Declarations::new();
     if !is_dsa {
         if is_sm100(ctx.hw) && unset {

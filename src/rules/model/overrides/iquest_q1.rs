@@ -10,7 +10,7 @@ use crate::rules::{site, Ctx};
 /// Each check of `_iquest_q1_overrides` the command's flags would let fire, as not run (for want
 /// of the model's config when the model is not known).
 pub fn checks_not_run(ctx: &mut Ctx) {
-    let backends = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend];
+    let backends = crate::rules::shared::model_override_base::ATTENTION_BACKEND_FIELDS;
     if backends.iter().any(|&b| !ctx.cfg.is_none(b) && !ctx.cfg.is(b, "fa3")) {
         ctx.model_config(site("model_overrides.iquest_q1._iquest_q1_overrides", "IQuestQ1 applies its attention sink from the softmax LSE"));
     }

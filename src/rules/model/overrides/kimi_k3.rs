@@ -4,8 +4,9 @@
 
 use super::{Declarations, Provided};
 use crate::diagnostic::Applicability;
-use crate::fields::{f, Field};
+use crate::fields::f;
 use crate::pyvalue::{str_repr, PyValue};
+use crate::rules::shared::model_override_base;
 use crate::rules::shared::runtime_context::is_sm100;
 use crate::rules::{raises, site, Args, Ctx, NotRunReason, Rule};
 
@@ -59,16 +60,9 @@ pub fn kimi_k3_providers(ctx: &mut crate::rules::Ctx) -> Provided {
     Ok(Some(out))
 }
 
-fn text_of(ctx: &Ctx, field: Field) -> Option<String> {
-    ctx.cfg.str(field).filter(|s| !s.is_empty()).map(str::to_string)
-}
-
-/// `attention_backends_of(cfg)`: each split backend falls back to the base one.
+/// `attention_backends_of(cfg)` of the command as given.
 fn attention_backends_of(ctx: &Ctx) -> (Option<String>, Option<String>) {
-    let base = text_of(ctx, f::attention_backend);
-    let prefill = text_of(ctx, f::prefill_attention_backend).or_else(|| base.clone());
-    let decode = text_of(ctx, f::decode_attention_backend).or(base);
-    (prefill, decode)
+    model_override_base::attention_backends_of(ctx, ctx.cfg.str(f::attention_backend).filter(|s| !s.is_empty()))
 }
 
 fn py_repr(v: &Option<String>) -> String {
@@ -171,7 +165,7 @@ fn kimi_k3_overrides(ctx: &mut Ctx) -> Provided {
     if !(is_sm100(ctx.hw) && matches!(ctx.hw.sm(), 100 | 103)) {
         return Ok(Some(out));
     }
-    let backends_unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    let backends_unset = model_override_base::is_attention_backend_not_set(ctx);
     if !ctx.cfg.is(f::speculative_algorithm, "DSPARK") {
         if backends_unset {
             out.push((f::decode_attention_backend, str_value("trtllm_mla")));

@@ -21,7 +21,7 @@ pub fn checks_not_run(ctx: &mut Ctx) {
         ctx.model_config(site("model_overrides.minicpm._minicpm_sala_overrides", "MiniCPM SALA does not support hierarchical cache"));
     }
     // The sparse backends run when no backend is given or one of them is named.
-    let backends = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend];
+    let backends = crate::rules::shared::model_override_base::ATTENTION_BACKEND_FIELDS;
     let sparse_backend = backends.iter().all(|&b| ctx.cfg.is_none(b)) || backends.iter().any(|&b| matches!(ctx.cfg.str(b), Some("minicpm_flashattn" | "minicpm_flashinfer")));
     if sparse_backend && !ctx.cfg.is(f::disaggregation_mode, "null") && !ctx.env_bool("SGLANG_MINICPM_FORCE_DENSE", false) {
         ctx.model_config(site("model_overrides.minicpm._minicpm_sala_overrides", "MiniCPM sparse attention does not support PD disaggregation"));

@@ -49,7 +49,7 @@ pub fn minimax_m3_overrides(ctx: &Ctx) -> Option<Declarations> {
         }
     }
     let quant = quant_resolved.as_deref();
-    let backends_unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    let backends_unset = crate::rules::shared::model_override_base::is_attention_backend_not_set(ctx);
     let mut runner: Option<&str> = None;
     if ctx.hw.is_hip() {
         if backends_unset {

@@ -10,7 +10,7 @@ use crate::rules::{site, Ctx};
 
 /// The assertion where the command gives a prefill backend other than FlashInfer, as not run.
 pub fn checks_not_run(ctx: &mut Ctx) {
-    let backends = [f::attention_backend, f::prefill_attention_backend, f::decode_attention_backend];
+    let backends = crate::rules::shared::model_override_base::ATTENTION_BACKEND_FIELDS;
     if backends.iter().all(|&b| ctx.cfg.is_none(b)) {
         return;
     }

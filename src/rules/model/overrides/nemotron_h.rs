@@ -107,7 +107,7 @@ pub fn nemotron_h_overrides(ctx: &mut Ctx) -> Provided {
         }
         return Ok(Some(out));
     }
-    let backends_unset = ctx.cfg.is_none(f::attention_backend) && ctx.cfg.is_none(f::prefill_attention_backend) && ctx.cfg.is_none(f::decode_attention_backend);
+    let backends_unset = crate::rules::shared::model_override_base::is_attention_backend_not_set(ctx);
     if is_blackwell(ctx.hw) && backends_unset {
         if let Some(algorithm) = ctx.cfg.str(f::speculative_algorithm).map(str::to_ascii_uppercase) {
             let draft_unset = ctx.cfg.is_none(f::speculative_draft_attention_backend);
