@@ -58,7 +58,7 @@ fn python_int(text: &str) -> Option<i64> {
 
 /// `EnvInt(default).get()`: an unparsable value falls back to the default (with a Python
 /// `warnings.warn`, not a logged warning).
-fn env_int(ctx: &Ctx, name: &str, default: Option<i64>) -> Option<i64> {
+pub(crate) fn env_int(ctx: &Ctx, name: &str, default: Option<i64>) -> Option<i64> {
     match ctx.env(name) {
         None => default,
         Some(v) => python_int(v).or(default),

@@ -24,6 +24,7 @@ pub mod minimax_m3;
 pub mod moss_vl;
 pub mod nemotron_h;
 pub mod qwen3_moe;
+pub mod qwen3_vl;
 pub mod qwen4_exp;
 
 /// What a provider declares: `(field, value)` in its order.
@@ -54,6 +55,8 @@ pub fn modelled(release: &crate::release::Release, architecture: &str) -> Option
         "Gemma4ForConditionalGeneration" | "Gemma4ForCausalLM" | "Gemma4UnifiedForConditionalGeneration" => Some(declares_only!(gemma4::gemma4_overrides)),
         "MiniMaxM2ForCausalLM" => Some(declares_only!(minimax_m2::minimax_m2_overrides)),
         "Qwen3MoeForCausalLM" => Some(declares_only!(qwen3_moe::qwen3_moe_family_overrides)),
+        "Qwen3VLForConditionalGeneration" => Some(qwen3_vl_providers),
+        "Qwen3VLMoeForConditionalGeneration" => Some(qwen3_vl_moe_providers),
         "KimiK3ForConditionalGeneration" => Some(kimi_k3::kimi_k3_providers),
         "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
         "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
@@ -61,4 +64,33 @@ pub fn modelled(release: &crate::release::Release, architecture: &str) -> Option
         a if deepseek_v2::registered_for(release, a) => Some(declares_only!(deepseek_v2::deepseek_family_overrides)),
         _ => None,
     }
+}
+
+/// Whether the checked release has SGLang's provider `function`: a release with the hook
+/// modules is laid out as they are; an older one has the providers its function map names.
+fn has_provider(release: &crate::release::Release, function: &str) -> bool {
+    !release.data.before_hook_modules() || release.data.function_map.iter().any(|(f, _)| *f == function)
+}
+
+/// `_qwen3vl_hopper_serving_overrides` where the release has it (else nothing), after the
+/// declarations of the architecture's other providers.
+fn with_hopper_serving(ctx: &mut Ctx, mut out: Declarations) -> Provided {
+    if has_provider(ctx.release, "model_overrides.qwen3_vl._qwen3vl_hopper_serving_overrides") {
+        let Some(hopper) = qwen3_vl::qwen3vl_hopper_serving_overrides(ctx) else { return Ok(None) };
+        out.extend(hopper);
+    }
+    Ok(Some(out))
+}
+
+/// Qwen3VLForConditionalGeneration: `_qwen3vl_overrides`, then the Hopper serving defaults.
+fn qwen3_vl_providers(ctx: &mut Ctx) -> Provided {
+    let out = qwen3_vl::qwen3vl_overrides(ctx);
+    with_hopper_serving(ctx, out)
+}
+
+/// Qwen3VLMoeForConditionalGeneration: the Qwen3 MoE family's provider (its module registers
+/// first), then the Hopper serving defaults.
+fn qwen3_vl_moe_providers(ctx: &mut Ctx) -> Provided {
+    let Some(out) = qwen3_moe::qwen3_moe_family_overrides(ctx) else { return Ok(None) };
+    with_hopper_serving(ctx, out)
 }

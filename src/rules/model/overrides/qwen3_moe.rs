@@ -1,5 +1,6 @@
 //! `model_overrides/qwen3_moe.py`: `_qwen3_moe_family_overrides` (replayed for
-//! `Qwen3MoeForCausalLM`, the family member it is the only provider of).
+//! `Qwen3MoeForCausalLM`, the family member it is the only provider of, and for
+//! `Qwen3VLMoeForConditionalGeneration` before the Qwen3-VL module's provider).
 
 use super::Declarations;
 use crate::fields::f;
