@@ -1047,8 +1047,11 @@ impl<'a> Parser<'a> {
                 let rest = inner.get(nl..).unwrap_or("");
                 if nl > 0 && rest.is_empty() {
                     self.expand_var(name, d, end, quoted);
-                } else if nl > 0 && (rest.starts_with(":-") || rest.starts_with('-')) {
+                } else if nl > 0 && [":-", "-", ":=", "="].iter().any(|op| rest.starts_with(op)) {
                     let colon = rest.starts_with(':');
+                    // `${NAME:=word}` also assigns the default (the `: "${PORT:=8002}"` idiom
+                    // scripts use to default a variable that later lines read)
+                    let assign = rest.as_bytes().get(usize::from(colon)) == Some(&b'=');
                     let default = rest.get(if colon { 2 } else { 1 }..).unwrap_or("");
                     let value = self.vars.get(name).cloned();
                     let use_default = match &value {
@@ -1059,6 +1062,9 @@ impl<'a> Parser<'a> {
                         // the default is written in place: keep its source offsets
                         let dstart = close - default.len();
                         let val = unquote_simple(default);
+                        if assign {
+                            self.vars.to_mut().insert(name.to_string(), val.clone());
+                        }
                         if val == default {
                             self.push_src_range(dstart, close);
                         } else {

@@ -207,6 +207,11 @@ fn variables() {
     assert_eq!(args("export M=x\npython -m sglang.launch_server --m \"${M}\" --n ${U:-d} --o ${M:-d}"), ["--m", "x", "--n", "d", "--o", "x"]);
     assert_eq!(args("A='--tp 2'\npython -m sglang.launch_server $A \"$A\""), ["--tp", "2", "--tp 2"]);
     assert_eq!(args("E=\npython -m sglang.launch_server $E --x"), ["--x"]);
+    // `${NAME:=word}` / `${NAME=word}` assign the default too: later lines read it
+    assert_eq!(
+        args(": \"${PORT:=8002}\"\npython -m sglang.launch_server --port \"${PORT}\" --host ${HOST=h} --x $HOST --y ${PORT:=1}"),
+        ["--port", "8002", "--host", "h", "--x", "h", "--y", "8002"]
+    );
     // a prefix assignment does not change the command's own expansions
     assert_eq!(args("M=a\nM=b python -m sglang.launch_server $M"), ["a"]);
     // undefined: kept literally, warned
