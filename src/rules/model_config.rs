@@ -211,6 +211,7 @@ pub static RULES: &[&Rule] = &[
 const CONTEXT_LENGTH_SITE: SiteRef = site("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding");
 const QUANTIZATION_SITE: SiteRef = site("configs.model_config.ModelConfig._verify_quantization", "Quantization method specified in the model config");
 const UNKNOWN_QUANTIZATION_SITE: SiteRef = site("configs.model_config.ModelConfig._verify_quantization", "Unknown quantization method");
+const ROCM_QUANTIZATION_SITE: SiteRef = site("configs.model_config.ModelConfig._verify_quantization", "{self.quantization} quantization is currently not supported in ROCm");
 
 /// `_MODELOPT_QUANTIZATION_METHODS` of `_validate_quantize_and_serve_config`.
 const MODELOPT_QUANTIZATION_METHODS: &[&str] = &["modelopt", "modelopt_fp8", "modelopt_fp4", "nvfp4_online", "modelopt_mixed"];
@@ -483,7 +484,19 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
         return Ok(());
     };
-    // ModelOpt configs are re-parsed, and ModelOpt's methods override the method: not decided.
+    // A ModelOpt checkpoint of a known algorithm: its method is what SGLang ends with, whatever
+    // --quantization says (ModelOpt's override replaces it), but for an online requantization.
+    if let Some(method) = modelopt_checkpoint_method(&model, raw) {
+        let Some(lists) = quantization_lists(ctx) else {
+            ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
+            return Ok(());
+        };
+        if asked == "nvfp4_online" || listed(&lists.requantization_methods, &asked) {
+            return not_decided(ctx);
+        }
+        return verify_method_on_platform(ctx, lists, method, true);
+    }
+    // Other ModelOpt configs are re-parsed, and ModelOpt's methods override the method: not decided.
     let plain = |q: &crate::models::QuantFacts| match q.quant_method.as_deref().map(str::to_ascii_lowercase) {
         Some(m) if q.from == "quantization_config" && !m.starts_with("modelopt") => Some(m),
         _ => None,
@@ -530,26 +543,74 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         }
     }
     // What SGLang checks next is `asked` (or a method the checks above kept): whether the
-    // platform has it. The lists are this release's, on CUDA and ROCm.
+    // platform has it.
+    verify_method_on_platform(ctx, lists, &asked, false)
+}
+
+/// `_verify_quantization`'s checks of the method it settled on: registered on this platform,
+/// and on ROCm in ROCm's list. The lists are this release's, on CUDA and ROCm. `checkpoints`:
+/// the method is the checkpoint's, which --quantization does not change (the findings are then
+/// the model's, with no fix on the flag).
+fn verify_method_on_platform(ctx: &mut Ctx, lists: &ModelLists, method: &str, checkpoints: bool) -> Step {
+    let method = method.to_string();
     let Some(methods) = registered_quantization_methods(ctx, lists) else {
         ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
         return Ok(());
     };
-    if !listed(&methods, &asked) {
+    if !listed(&methods, &method) {
         let supported = py_list(&methods);
-        let mut fixes = Vec::new();
-        if asked == "gptq" && ctx.hw.is_cuda() {
-            fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
+        let args: &[(&str, &dyn std::fmt::Display)] = &[("self.quantization", &method), ("supported_quantization", &supported)];
+        if checkpoints {
+            ctx.raise(&CHECKPOINT_QUANTIZATION_UNAVAILABLE, args, &[f::model_path], vec![])?;
+        } else {
+            let mut fixes = Vec::new();
+            if method == "gptq" && ctx.hw.is_cuda() {
+                fixes.push(ctx.fix_set("Use gptq_marlin (SGLang's GPTQ kernel on CUDA)", f::quantization, "gptq_marlin", Applicability::Unsafe));
+            }
+            fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
+            ctx.raise(&UNKNOWN_QUANTIZATION, args, &[f::quantization], fixes)?;
         }
-        fixes.push(ctx.fix_remove("Drop --quantization (a quantized checkpoint's own method is detected)", f::quantization, Applicability::Unsafe));
-        ctx.raise(&UNKNOWN_QUANTIZATION, &[("self.quantization", &asked), ("supported_quantization", &supported)], &[f::quantization], fixes)?;
     }
-    if ctx.hw.is_hip() && !listed(&lists.rocm_supported_quantization, &asked) {
-        let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
-        ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &asked)], &[f::quantization], fixes)?;
+    if ctx.hw.is_hip() && !listed(&lists.rocm_supported_quantization, &method) {
+        if checkpoints {
+            ctx.raise(&CHECKPOINT_QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &method)], &[f::model_path], vec![])?;
+        } else {
+            let fixes = vec![ctx.fix_remove("Drop --quantization", f::quantization, Applicability::Unsafe)];
+            ctx.raise(&QUANTIZATION_NOT_ON_ROCM, &[("self.quantization", &method)], &[f::quantization], fixes)?;
+        }
     }
-    warn_not_optimized(ctx, lists, &asked, f::quantization);
+    warn_not_optimized(ctx, lists, &method, if checkpoints { f::model_path } else { f::quantization });
     Ok(())
+}
+
+/// The method SGLang settles on for a ModelOpt checkpoint whose algorithm it maps to one
+/// (`_parse_modelopt_quant_config`: (NV)FP4 to modelopt_fp4, FP8 to modelopt_fp8), where the
+/// facts show the config SGLang reads: the catalog's (SGLang ran it), or a given config's own
+/// top-level one. ModelOpt's `override_quantization_method` is the first the loop tries that
+/// fires on it, so that method replaces --quantization. None for another algorithm (mixed
+/// precision, MXFP8 ...) or a config not ModelOpt's.
+fn modelopt_checkpoint_method(model: &crate::models::ModelFacts, raw: &crate::models::RawFacts) -> Option<&'static str> {
+    let q = raw.quantization.as_ref()?;
+    let read_here = match model.computed {
+        Some(computed) => computed.quantization.is_some(),
+        None => raw.text_config_key.is_none() && matches!(q.from.as_str(), "quantization_config" | "hf_quant_config.json"),
+    };
+    if !read_here {
+        return None;
+    }
+    match q.quant_method.as_deref() {
+        Some("modelopt_fp4") => return Some("modelopt_fp4"),
+        Some("modelopt_fp8") => return Some("modelopt_fp8"),
+        None | Some("modelopt") => {}
+        Some(_) => return None,
+    }
+    // (as written: SGLang compares the algorithm's text without changing its case)
+    match q.quant_algo.as_deref()? {
+        "MIXED_PRECISION" => None,
+        a if a.contains("FP4") => Some("modelopt_fp4"),
+        "FP8" => Some("modelopt_fp8"),
+        _ => None,
+    }
 }
 
 /// Without --quantization SGLang takes the checkpoint's own method (as its `ModelConfig` detected
@@ -619,6 +680,13 @@ fn warn_not_optimized(ctx: &mut Ctx, lists: &ModelLists, method: &str, on: Field
 /// `hf_quant_config.json`, compressed-tensors' `compression_config` ...): not replayed.
 fn not_decided(ctx: &mut Ctx) -> Step {
     ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
+    // The method SGLang settles on is not known either, so neither are its checks of it: whether
+    // the platform registers it, and ROCm's list (petit_nvfp4 may take over a ModelOpt checkpoint
+    // there, --quantization modelopt_fp4 or not).
+    ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+    if ctx.hw.is_hip() {
+        ctx.skip(ROCM_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+    }
     Ok(())
 }
 
