@@ -5,6 +5,7 @@
 //! families that run later read what SGLang's later hooks read.
 
 use super::shared::cuda_graph_config as cuda_graph;
+use super::shared::envs::env_int;
 use super::shared::json_fix;
 use super::{site, Args, Ctx, NotRunReason, Rule, Step};
 use crate::diagnostic::{Applicability, Edit, Fix};
@@ -35,33 +36,6 @@ fn dict_get<'v>(v: &'v PyValue, key: &str) -> Option<&'v PyValue> {
     match v {
         PyValue::Dict(items) => items.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
         _ => None,
-    }
-}
-
-/// Python's `int(text)` for environment values: surrounding whitespace, a sign, and single
-/// underscores between digits.
-fn python_int(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let (neg, digits) = match t.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
-        return None;
-    }
-    if !digits.chars().all(|c| c.is_ascii_digit() || c == '_') {
-        return None;
-    }
-    let n: i64 = digits.replace('_', "").parse().ok()?;
-    Some(if neg { -n } else { n })
-}
-
-/// `EnvInt(default).get()`: an unparsable value falls back to the default (with a Python
-/// `warnings.warn`, not a logged warning).
-pub(crate) fn env_int(ctx: &Ctx, name: &str, default: Option<i64>) -> Option<i64> {
-    match ctx.env(name) {
-        None => default,
-        Some(v) => python_int(v).or(default),
     }
 }
 
@@ -1437,6 +1411,7 @@ mod tests {
 
     #[test]
     fn python_int_parsing() {
+        use crate::rules::shared::envs::python_int;
         assert_eq!(python_int(" 12 "), Some(12));
         assert_eq!(python_int("1_000"), Some(1000));
         assert_eq!(python_int("-3"), Some(-3));

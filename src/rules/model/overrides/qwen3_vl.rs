@@ -5,7 +5,7 @@
 use super::Declarations;
 use crate::fields::f;
 use crate::pyvalue::PyValue;
-use crate::rules::shared::envs::env_bool;
+use crate::rules::shared::envs::{env_bool, env_int};
 use crate::rules::shared::runtime_context::is_sm90;
 use crate::rules::Ctx;
 
@@ -40,7 +40,7 @@ pub fn qwen3vl_hopper_serving_overrides(ctx: &Ctx) -> Option<Declarations> {
     // SGLANG_VLM_CACHE_SIZE_MB: set to 0 when unset, else EnvInt(100)
     let vlm_cache_mb = match ctx.env("SGLANG_VLM_CACHE_SIZE_MB") {
         None => 0,
-        Some(_) => crate::rules::serving::env_int(ctx, "SGLANG_VLM_CACHE_SIZE_MB", Some(100))?,
+        Some(_) => env_int(ctx, "SGLANG_VLM_CACHE_SIZE_MB", Some(100))?,
     };
     let preprocess_cache_mb = match ctx.cfg.get(f::mm_preprocess_cache_size_mb) {
         PyValue::None => {
