@@ -238,6 +238,24 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
         GpuMem::Known(m) => m,
         GpuMem::Unknown => Some((ctx.hw.host_mem_gib * 1024) as f64),
     };
+    let legacy = legacy_memory_settings(ctx);
+    // Set before the CUDA graph config is read: SGLang derives it from the GPU memory alone, so a
+    // graph config not known here does not make it unknown.
+    if ctx.cfg.is_none(f::chunked_prefill_size) {
+        let chunked = match gpu_mem {
+            Some(m) if m < 20.0 * 1024.0 => 2048,
+            Some(m) if m < 35.0 * 1024.0 && legacy => 2048,
+            Some(m) if m < 60.0 * 1024.0 => 4096,
+            Some(m) if m < 160.0 * 1024.0 => 8192,
+            Some(_) => 16384,
+            None => 4096,
+        };
+        if mem_unknown {
+            ctx.cfg.set_unknown(f::chunked_prefill_size, PyValue::Int(chunked));
+        } else {
+            ctx.cfg.set(f::chunked_prefill_size, PyValue::Int(chunked));
+        }
+    }
     // Updated in place and set at the end: moved out when a step derived it (handle_cuda_graph_config
     // does), else copied. Nothing below reads it through `ctx.cfg` until it is set again.
     let taken = ctx.cfg.take_derived(f::cuda_graph_config);
@@ -259,24 +277,17 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
     let decode_max_bs_is_default = get(&config, DECODE, "max_bs").is_none();
     let tp = ctx.cfg.int(f::tp_size).unwrap_or(1);
 
-    let legacy = legacy_memory_settings(ctx);
-    // GPU-dependent capacity defaults.
-    let (chunked, max_bs) = match gpu_mem {
-        Some(m) if m < 20.0 * 1024.0 => (2048, 8),
-        Some(m) if m < 35.0 * 1024.0 && legacy => (2048, if tp < 4 { 24 } else { 80 }),
-        Some(m) if m < 35.0 * 1024.0 => (4096, if tp < 4 { 48 } else { 160 }),
-        Some(m) if m < 60.0 * 1024.0 => (4096, if tp < 4 { 32 } else { 160 }),
-        Some(m) if m < 160.0 * 1024.0 => (8192, if tp < 4 { 256 } else { 512 }),
-        Some(_) => (16384, 512),
-        None => (4096, 160),
+    // GPU-dependent decode graph defaults: (below TP 4, from TP 4).
+    let (small_tp, large_tp) = match gpu_mem {
+        Some(m) if m < 20.0 * 1024.0 => (8, 8),
+        Some(m) if m < 35.0 * 1024.0 && legacy => (24, 80),
+        Some(m) if m < 35.0 * 1024.0 => (48, 160),
+        Some(m) if m < 60.0 * 1024.0 => (32, 160),
+        Some(m) if m < 160.0 * 1024.0 => (256, 512),
+        Some(_) => (512, 512),
+        None => (160, 160),
     };
-    if ctx.cfg.is_none(f::chunked_prefill_size) {
-        if mem_unknown {
-            ctx.cfg.set_unknown(f::chunked_prefill_size, PyValue::Int(chunked));
-        } else {
-            ctx.cfg.set(f::chunked_prefill_size, PyValue::Int(chunked));
-        }
-    }
+    let max_bs = if tp < 4 { small_tp } else { large_tp };
     if decode_max_bs_is_default {
         put(&mut config, DECODE, "max_bs", PyValue::Int(max_bs));
         config_unknown |= mem_unknown;
