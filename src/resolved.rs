@@ -51,6 +51,11 @@ pub struct ResolvedConfig<'s> {
     step: &'static str,
     /// Per field: why its value may not be SGLang's (the step, and why), when it may not.
     uncertain: Vec<Option<Uncertain>>,
+    /// Per field: the value it held before a resolution pass declared another (SGLang stashes
+    /// declarations and applies them to the fields only at `materialize_declarations`, where a
+    /// release's pipeline has that step; until then the field itself still holds this). Empty
+    /// until a pass declares one.
+    before_declarations: Vec<Option<PyValue>>,
 }
 
 /// Why a field's resolved value is not known here.
@@ -126,7 +131,37 @@ impl<'s> ResolvedConfig<'s> {
             read_model_dependent: Cell::new(false),
             step: "",
             uncertain: Vec::new(),
+            before_declarations: Vec::new(),
         }
+    }
+
+    /// A resolution pass declares `value` for `field` (`declare_resolution`,
+    /// `run_post_process_pass`): readers of the resolving view see it from here on, while the
+    /// field keeps the value it had until the declarations are materialized.
+    pub fn declare(&mut self, field: Field, value: PyValue) {
+        if self.before_declarations.is_empty() {
+            self.before_declarations = vec![None; Field::COUNT];
+        }
+        let held = self.current(field).clone();
+        if let Some(slot @ None) = self.before_declarations.get_mut(field.index()) {
+            *slot = Some(held);
+        }
+        self.set(field, value);
+    }
+
+    /// `field` itself (`self.x` in a `ServerArgs` method), not the resolving view: the value
+    /// before any declaration not materialized yet. Read as `get` reads the field.
+    pub fn undeclared(&self, field: Field) -> &PyValue {
+        let resolved = self.get(field);
+        match self.before_declarations.get(field.index()) {
+            Some(Some(held)) => held,
+            _ => resolved,
+        }
+    }
+
+    /// SGLang's `materialize_declarations`: the fields take the declared values.
+    pub fn materialize_declarations(&mut self) {
+        self.before_declarations.clear();
     }
 
     /// Whether a field whose value is not known here was read since [`Self::forget_reads`].

@@ -1524,6 +1524,10 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
             match strategy.as_deref() {
                 Some("extra_buffer" | "extra_buffer_lazy") => {
                     let shown = opt_repr(&strategy);
+                    // A message that reads the field itself (`self.`), not the resolving view,
+                    // shows it before the declarations not yet materialized (an `auto` resolved
+                    // by the Mamba radix-cache pass).
+                    let field_itself = ctx.cfg.undeclared(f::mamba_radix_cache_strategy).repr();
                     // no_buffer runs without the overlap schedule (mamba_hook.validate_mamba_no_buffer)
                     let mut edits = ctx.fix_set("", f::mamba_radix_cache_strategy, "no_buffer", Applicability::Unsafe).edits;
                     if !ctx.cfg.truthy(f::disable_overlap_schedule) {
@@ -1535,7 +1539,8 @@ pub fn handle_linear_attn_backend(ctx: &mut Ctx) -> Step {
                     } else {
                         vec![crate::diagnostic::Fix { title: title.into(), applicability: Applicability::Unsafe, edits }]
                     };
-                    ctx.raise(&REPLAYSSM_EXTRA_BUFFER, &[("cfg.mamba_radix_cache_strategy", &shown)], &[f::mamba_radix_cache_strategy, f::enable_linear_replayssm], fixes)?;
+                    let args: &super::Args = &[("cfg.mamba_radix_cache_strategy", &shown), ("self.mamba_radix_cache_strategy", &field_itself)];
+                    ctx.raise(&REPLAYSSM_EXTRA_BUFFER, args, &[f::mamba_radix_cache_strategy, f::enable_linear_replayssm], fixes)?;
                 }
                 // Without the Mamba radix cache `auto` stays `auto`; with it, what it resolves to
                 // is not modelled here.

@@ -124,9 +124,9 @@ const STEPS: &[(&str, &[Hook])] = &[
     ("sglang.srt.kernel_plugins.nvidia.binding.handle_nvidia_megakernel", &[megakernel::handle_nvidia_megakernel]),
     ("sglang.srt.kernel_plugins.amd.binding.handle_amd_monokernel", &[monokernel::handle_amd_monokernel]),
     ("cuda_graph_hook.finalize_cuda_graph_prefill_max_context", &[cuda_graph::finalize_cuda_graph_prefill_max_context]),
-    // 0.5.18's end of resolution: the stashed declarations are applied to the fields. Here every
-    // hook assigns what it declares in place, so the fields already hold them.
-    ("server_args.materialize_declarations", &[]),
+    // 0.5.18's end of resolution: the stashed declarations are applied to the fields (the
+    // resolving view already shows them; code that reads a field itself sees them from here on).
+    ("server_args.materialize_declarations", &[shared::overrides::materialize_declarations]),
     // 0.5.18's steps without a hook of their name (`ServerArgs` methods 0.5.23 dropped or folded)
     // runs twice: before the model's defaults and after them
     ("server_args.ServerArgs._handle_legacy_cp_arguments", &[parallel::handle_legacy_cp_arguments]),

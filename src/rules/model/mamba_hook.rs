@@ -132,7 +132,7 @@ fn supports_extra_buffer(ctx: &Ctx, extra_buffer_archs: &[String], arch: &str) -
 /// (without a linear-attention spec). Ok(false) where a check it reaches is not decided here
 /// (recorded as not run).
 pub fn mamba_radix_cache(ctx: &mut Ctx, extra_buffer_archs: &[String], arch: &str) -> Result<bool, crate::rules::Raised> {
-    // `_mamba_radix_cache_resolution`
+    // `_mamba_radix_cache_resolution`, a pass: what it returns is declared
     if ctx.cfg.truthy(f::disable_radix_cache) {
         // uses_mamba_radix_cache stays False; `mamba_extra_buffer_of` needs `is False`
         return Ok(true);
@@ -142,10 +142,10 @@ pub fn mamba_radix_cache(ctx: &mut Ctx, extra_buffer_archs: &[String], arch: &st
         let wants_overlap = !ctx.cfg.truthy(f::disable_overlap_schedule);
         let wants_paging = ctx.cfg.int(f::page_size).is_some_and(|p| p > 1);
         if (wants_overlap || wants_paging) && supports {
-            ctx.cfg.set(f::mamba_radix_cache_strategy, PyValue::Str("extra_buffer".to_string()));
+            ctx.cfg.declare(f::mamba_radix_cache_strategy, PyValue::Str("extra_buffer".to_string()));
         } else {
-            ctx.cfg.set(f::mamba_radix_cache_strategy, PyValue::Str("no_buffer".to_string()));
-            ctx.cfg.set(f::disable_overlap_schedule, PyValue::Bool(true));
+            ctx.cfg.declare(f::mamba_radix_cache_strategy, PyValue::Str("no_buffer".to_string()));
+            ctx.cfg.declare(f::disable_overlap_schedule, PyValue::Bool(true));
         }
     }
     let strategy = ctx.cfg.str(f::mamba_radix_cache_strategy).unwrap_or_default().to_string();

@@ -366,7 +366,7 @@ pub fn handle_model_specific_adjustments(ctx: &mut Ctx) -> Step {
         match provider(ctx)? {
             Some(declared) => {
                 for (field, value) in declared {
-                    ctx.cfg.set(field, value);
+                    ctx.cfg.declare(field, value);
                 }
             }
             None => {

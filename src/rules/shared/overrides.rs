@@ -23,6 +23,13 @@ pub static PP_DISABLES_OVERLAP: Rule = Rule {
 /// The rules of `overrides.py`'s passes that run as pipeline steps of their own.
 pub static RULES: &[&Rule] = &[&PP_DISABLES_OVERLAP];
 
+/// `materialize_declarations`: the stashed declarations are applied to the fields, so code that
+/// reads a field itself from here on reads the resolved value.
+pub fn materialize_declarations(ctx: &mut Ctx) -> Step {
+    ctx.cfg.materialize_declarations();
+    Ok(())
+}
+
 /// `_pipeline_parallel_overlap_disable` (a post-process pass run as a pipeline step).
 pub fn pipeline_parallel_overlap_disable(ctx: &mut Ctx) -> Step {
     if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
