@@ -532,6 +532,16 @@ fn deepseek_family(ctx: &mut Ctx, arch: &str, is_dsa: Option<bool>, raw: Option<
     let Some(is_dsa) = ctx.model_fact(site("model_hook.handle_model_specific_adjustments", "CP is only supported for prefill when PD disaggregation"), |_| is_dsa) else {
         return Ok(());
     };
+    // A release without the prefill-CP CUDA-graph default step (no warning site of it) turns the
+    // prefill CUDA graph off here for prefill CP: DSA on a CUDA or ROCm GPU, the others when
+    // they use the MLA backend.
+    let prefill_cp_graph_step = site("cuda_graph_hook.apply_prefill_cp_cuda_graph_default", "Breakable prefill CUDA graph is not enabled");
+    if ctx.cfg.truthy(f::enable_prefill_cp) && ctx.release.warn_site(&prefill_cp_graph_step).is_none() {
+        let turns_off = if is_dsa { ctx.hw.is_cuda() || ctx.hw.is_hip() } else { ctx.model.is_some_and(|m| m.derived.is_mla == Some(true)) };
+        if turns_off {
+            crate::rules::shared::cuda_graph_config::with_phase(ctx, "prefill", "backend", PyValue::Str("disabled".into()));
+        }
+    }
     if !is_dsa {
         if ctx.hw.is_hip() {
             ctx.skip(site("overrides._deepseek_spec_moe_resolution", "Invalid configuration: 'deep_gemm' speculative MoE runner"), NotRunReason::NotImplemented);
