@@ -398,6 +398,15 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
             }
             Some(Some(if sm100 { "fa4" } else { "triton" }))
         }
+        // `_deepseek_family_overrides`: DSA fills `dsa`; the others take trtllm_mla on SM100
+        Provider0518::DeepseekFamily => {
+            let is_dsa = ctx.model.as_ref().and_then(|m| m.derived.is_dsa)?;
+            Some(if is_dsa {
+                not_set.then_some("dsa")
+            } else {
+                (sm100 && not_set).then_some("trtllm_mla")
+            })
+        }
     }
 }
 
@@ -411,14 +420,19 @@ enum Provider0518 {
     Lfm2,
     Olmo2,
     Inkling,
+    DeepseekFamily,
 }
 
 /// Which replayed provider declares the attention backend for `arch`: the predicate-keyed
 /// `_step3p_overrides` by the release's substrings, the others by the architectures they are
 /// registered for; None for any other architecture (not known here).
 fn replayed_provider_0_5_18(ctx: &Ctx, arch: &str) -> Option<Provider0518> {
-    if ctx.release.model_lists()?.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str())) {
+    let lists = ctx.release.model_lists()?;
+    if lists.model_override_attention_substrings.iter().any(|s| arch.contains(s.as_str())) {
         return Some(Provider0518::Step3p);
+    }
+    if lists.deepseek_family_override_architectures.iter().any(|a| a == arch) {
+        return Some(Provider0518::DeepseekFamily);
     }
     Some(match arch {
         "GptOssForCausalLM" => Provider0518::GptOss,
