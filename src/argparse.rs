@@ -28,6 +28,7 @@
 //!   one message listing them all
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
+use crate::fields::Field;
 use crate::pyvalue::{str_repr, PyValue};
 use crate::schema::{Action, Schema};
 use crate::shell::Word;
@@ -53,6 +54,9 @@ pub struct Setting {
     /// The value is not known here: its words expand a variable unknown by design
     /// (`CheckOptions::unknown_variables`). `value` is then a stand-in (see `unknown_value`).
     pub value_unknown: bool,
+    /// The `ServerArgs` field the action's dest is (None: no field of that name), found once
+    /// with the schema: each check looks its settings up by field.
+    pub field: Option<Field>,
 }
 
 /// Explicitly set values, by argparse `dest`. Defaults stay in the schema.
@@ -860,6 +864,7 @@ impl<'a> Ctx<'a> {
                 whole_span: whole,
                 from_config,
                 value_unknown: unknown,
+                field: schema.field_of_action.get(ai).copied().flatten(),
             },
         );
     }

@@ -200,6 +200,8 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
 
     // PD prefill and decode servers, checked as pairs once every command is checked
     let mut pd_servers: Vec<PdServer> = Vec::new();
+    // A report per launch (growing one at a time copies them on each reallocation: they are large).
+    report.commands.reserve_exact(located.invocations.len());
     for mut inv in located.invocations {
         let mut diags: Vec<Diagnostic> = Vec::new();
         // choices the command's environment adds (`--sampling-backend token_oracle` under

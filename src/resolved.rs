@@ -110,8 +110,8 @@ static NONE: PyValue = PyValue::None;
 impl<'s> ResolvedConfig<'s> {
     pub fn new(schema: &'s Schema, explicit: &'s Namespace) -> Self {
         let mut explicit_by_field: Vec<Option<&'s Setting>> = vec![None; Field::COUNT];
-        for (dest, setting) in &explicit.explicit {
-            if let Some(slot) = Field::from_name(dest).and_then(|f| explicit_by_field.get_mut(f.index())) {
+        for setting in explicit.explicit.values() {
+            if let Some(slot) = setting.field.and_then(|f| explicit_by_field.get_mut(f.index())) {
                 *slot = Some(setting);
             }
         }
@@ -120,7 +120,8 @@ impl<'s> ResolvedConfig<'s> {
             explicit,
             derived_at: vec![0; Field::COUNT],
             rewritten: Vec::new(),
-            derived: Vec::new(),
+            // a typical check assigns a few dozen fields: one allocation instead of a growing vector's copies
+            derived: Vec::with_capacity(64),
             explicit_by_field,
             read_unknown: Cell::new(false),
             read_uncertain: Cell::new(false),
@@ -349,6 +350,29 @@ impl<'s> ResolvedConfig<'s> {
         }
     }
 
+    /// `set(field, v)` for `v` the field's value (read as `get` reads it) after `change`, unless
+    /// `change` returns false (nothing is assigned then). A derived value is changed where it is
+    /// kept instead of copied (a resolved `cuda_graph_config` holds lists of batch sizes).
+    pub fn set_changed(&mut self, field: Field, change: impl FnOnce(&mut PyValue) -> bool) {
+        let _ = self.get(field);
+        let at = self.derived_at.get(field.index()).and_then(|&at| usize::from(at).checked_sub(1));
+        let Some(slot) = at.and_then(|at| self.derived.get_mut(at)) else {
+            let mut value = self.current(field).clone();
+            if change(&mut value) {
+                self.set(field, value);
+            }
+            return;
+        };
+        let adjusts = !matches!(slot.0, PyValue::None | PyValue::Bool(_));
+        let mut value = std::mem::replace(&mut slot.0, PyValue::None);
+        if !change(&mut value) {
+            slot.0 = value;
+            return;
+        }
+        let from_model = self.read_model_dependent.get();
+        self.assign_adjusting(field, value, from_model, adjusts);
+    }
+
     /// Assign a field, as a hook does.
     pub fn set(&mut self, field: Field, value: PyValue) {
         // A value computed after reading a model-dependent one depends on the model too.
@@ -407,9 +431,15 @@ impl<'s> ResolvedConfig<'s> {
     }
 
     fn assign(&mut self, field: Field, value: PyValue, from_model: bool) {
+        let adjusts = !matches!(self.current(field), PyValue::None | PyValue::Bool(_));
+        self.assign_adjusting(field, value, from_model, adjusts);
+    }
+
+    /// [`Self::assign`], told whether the field's value before it was one a flag adjusts.
+    fn assign_adjusting(&mut self, field: Field, value: PyValue, from_model: bool, adjusts: bool) {
         // Filling an unset field (or switching a bool) is reproduced by writing the flag; any other
         // assignment adjusts the value the field had.
-        if !matches!(self.current(field), PyValue::None | PyValue::Bool(_)) {
+        if adjusts {
             if self.rewritten.is_empty() {
                 self.rewritten = vec![false; Field::COUNT];
             }

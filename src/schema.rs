@@ -110,14 +110,20 @@ pub struct Schema {
     /// [`Field`] index -> index of the first action with that dest
     #[serde(skip)]
     pub action_of_field: Vec<Option<usize>>,
+    /// action index -> the [`Field`] its dest is
+    #[serde(skip)]
+    pub field_of_action: Vec<Option<Field>>,
+    /// The environment variables that add choices to some action (`Action::choices_env`):
+    /// each check asks only about these.
+    #[serde(skip)]
+    choice_env_variables: Vec<String>,
 }
 
 impl Schema {
     /// This schema as SGLang builds its parser where `set(variable)` tells which boolean
     /// environment variables are on: None when none that adds choices is.
     pub fn under_env(&self, set: impl Fn(&str) -> bool) -> Option<Schema> {
-        let adds = |a: &Action| a.choices_env.as_ref().is_some_and(|m| m.keys().any(|name| set(name)));
-        if !self.actions.iter().any(adds) {
+        if !self.choice_env_variables.iter().any(|name| set(name)) {
             return None;
         }
         let mut schema = self.clone();
@@ -169,6 +175,11 @@ impl Schema {
                 }
             }
         }
+        schema.field_of_action = schema.actions.iter().map(|a| Field::from_name(&a.dest)).collect();
+        let mut variables: Vec<String> = schema.actions.iter().filter_map(|a| a.choices_env.as_ref()).flat_map(|m| m.keys().cloned()).collect();
+        variables.sort();
+        variables.dedup();
+        schema.choice_env_variables = variables;
         schema.action_of_field = vec![None; Field::COUNT];
         for (dest, &i) in &schema.by_dest {
             if let Some(slot) = Field::from_name(dest).and_then(|f| schema.action_of_field.get_mut(f.index())) {

@@ -1231,6 +1231,10 @@ impl<'a> Parser<'a> {
                 return;
             }
         }
+        if self.cmd.words.capacity() == 0 {
+            // Room for a typical launch's words at once: growing one at a time copies them each time.
+            self.cmd.words.reserve(16);
+        }
         self.cmd.words.push(Word { text, span, map: wb.map });
     }
 

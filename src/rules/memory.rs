@@ -144,7 +144,9 @@ fn decode_batch_sizes(ctx: &Ctx, max_bs: i64) -> Vec<i64> {
     let mut v: Vec<i64> = if ctx.cfg.truthy(f::disable_cuda_graph_padding) {
         (1..=max_bs).collect()
     } else if ctx.cfg.is_none(f::speculative_algorithm) {
-        let mut v = vec![1, 2, 4, 8, 12];
+        // up to 512: 5 + 31 + 15 sizes, and max_bs, in one allocation
+        let mut v = Vec::with_capacity(64);
+        v.extend([1, 2, 4, 8, 12]);
         v.extend((16..257).step_by(8));
         v.extend((272..512).step_by(16));
         if max_bs >= 512 {
@@ -152,7 +154,8 @@ fn decode_batch_sizes(ctx: &Ctx, max_bs: i64) -> Vec<i64> {
         }
         v
     } else {
-        let mut v: Vec<i64> = (1..9).collect();
+        let mut v: Vec<i64> = Vec::with_capacity(64);
+        v.extend(1..9);
         v.extend((10..33).step_by(2));
         v.extend((40..65).step_by(4));
         v.extend((72..257).step_by(8));

@@ -421,14 +421,14 @@ fn quantization_lists(ctx: &Ctx) -> Option<&'static ModelLists> {
     ctx.release.model_lists().filter(|l| !l.quantization_registry.is_empty())
 }
 
-fn listed(list: &[String], method: &str) -> bool {
-    list.iter().any(|m| m == method)
+fn listed(list: &[impl AsRef<str>], method: &str) -> bool {
+    list.iter().any(|m| m.as_ref() == method)
 }
 
 /// `QUANTIZATION_METHODS` of this release on this machine, in its order (the message lists it):
 /// the base methods, then each platform's `update` whose condition holds here (a key updated
 /// again keeps its place). None on a machine or condition not read here (the CPU's own table).
-fn registered_quantization_methods(ctx: &Ctx, lists: &ModelLists) -> Option<Vec<String>> {
+fn registered_quantization_methods<'l>(ctx: &Ctx, lists: &'l ModelLists) -> Option<Vec<&'l str>> {
     if !matches!(ctx.hw.platform, Platform::Cuda | Platform::Rocm) {
         return None;
     }
@@ -440,7 +440,7 @@ fn registered_quantization_methods(ctx: &Ctx, lists: &ModelLists) -> Option<Vec<
         "is_cpu()" | "is_xpu()" | "is_npu()" | "is_mps()" | "is_musa()" => Some(false),
         _ => None,
     };
-    let mut methods: Vec<String> = Vec::new();
+    let mut methods: Vec<&'l str> = Vec::new();
     for registration in &lists.quantization_registry {
         let applies = match registration.when.as_deref() {
             None => true,
@@ -454,8 +454,8 @@ fn registered_quantization_methods(ctx: &Ctx, lists: &ModelLists) -> Option<Vec<
         };
         if applies {
             for m in &registration.methods {
-                if !methods.contains(m) {
-                    methods.push(m.clone());
+                if !methods.contains(&m.as_str()) {
+                    methods.push(m);
                 }
             }
         }
@@ -464,7 +464,7 @@ fn registered_quantization_methods(ctx: &Ctx, lists: &ModelLists) -> Option<Vec<
 }
 
 /// The `supported_quantization` list as the message prints it.
-fn py_list(methods: &[String]) -> String {
+fn py_list(methods: &[&str]) -> String {
     format!("[{}]", methods.iter().map(|m| format!("'{m}'")).collect::<Vec<_>>().join(", "))
 }
 
