@@ -152,10 +152,11 @@ test('the widget served from another origin checks commands on a host page with 
     const workers = page.workers().map((w) => w.url());
     assert.equal(workers.length, 1, workers.join());
     assert.ok(workers[0].startsWith(`blob:${host.origin}/`), workers[0]);
-    // The worker module, the wasm glue and the wasm came from the widget's origin (CORS).
-    for (const f of ['widget.js', 'client.js', 'worker.js', 'pkg/sglang_preflight.js', 'pkg/sglang_preflight_bg.wasm']) {
+    // The worker module (the wasm glue is bundled into it) and the wasm came from the widget's origin (CORS).
+    for (const f of ['widget.js', 'client.js', 'worker.js', 'pkg/sglang_preflight_bg.wasm']) {
       assert.ok(rec.requests.includes(`${widgetBase}${f}`), `requested ${f}`);
     }
+    assert.ok(!rec.requests.includes(`${widgetBase}pkg/sglang_preflight.js`), 'the worker carries the glue: no request of its own');
     assert.ok(widget.log.includes(`${WIDGET_PREFIX}pkg/sglang_preflight_bg.wasm`));
     // The host served only its page (and, whenever Chromium gets to it, the browser's own
     // /favicon.ico request for an icon-less page: not the widget's).
