@@ -1342,6 +1342,12 @@ fn py_eq(a: &PyValue, b: &PyValue) -> bool {
 
 /// Python `str.strip()` (whitespace).
 pub fn py_strip(s: &str) -> &str {
+    // The usual value starts and ends with a visible ASCII character: nothing to strip, no
+    // search character by character.
+    let visible = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    if visible(s.as_bytes().first()) && visible(s.as_bytes().last()) {
+        return s;
+    }
     s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
