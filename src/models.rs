@@ -669,7 +669,7 @@ fn looks_like_hub_id(s: &str) -> bool {
 impl Catalog {
     /// Parse `catalog.json` and index it.
     pub fn parse(text: &str) -> Result<Catalog, String> {
-        let mut catalog: Catalog = serde_json::from_str(text).map_err(|e| format!("catalog.json: {e}"))?;
+        let mut catalog: Catalog = crate::from_json_text(text).map_err(|e| format!("catalog.json: {e}"))?;
         catalog.index();
         Ok(catalog)
     }
@@ -771,7 +771,7 @@ impl Catalog {
 
 impl ModelLists {
     pub fn parse(text: &str) -> Result<ModelLists, String> {
-        serde_json::from_str(text).map_err(|e| format!("model-lists.json: {e}"))
+        crate::from_json_text(text).map_err(|e| format!("model-lists.json: {e}"))
     }
 }
 
@@ -795,7 +795,7 @@ pub struct ModelData {
 
 impl ModelData {
     pub fn parse(text: &str) -> Result<ModelData, String> {
-        let mut data: ModelData = serde_json::from_str(text).map_err(|e| format!("models.json: {e}"))?;
+        let mut data: ModelData = crate::from_json_text(text).map_err(|e| format!("models.json: {e}"))?;
         data.catalog.index();
         Ok(data)
     }

@@ -387,7 +387,7 @@ fn from_file(schema: Schema, text: &str) -> Result<Release, String> {
         checks: serde_json::Value,
     }
     let checks = match text.contains("\"checks\"") {
-        true => serde_json::from_str::<ChecksOfFile>(text).map_err(|e| e.to_string())?.checks,
+        true => crate::from_json_text::<ChecksOfFile>(text).map_err(|e| e.to_string())?.checks,
         false => serde_json::Value::Null,
     };
     // The schema is kept parsed only; its text is not needed again.
@@ -533,7 +533,7 @@ pub fn register_help(help_json: &str) -> Result<&'static str, String> {
         sglang_version: String,
         help: Vec<Option<String>>,
     }
-    let file: HelpFile = serde_json::from_str(help_json).map_err(|e| format!("not a help file (help/<version>.json): {e}"))?;
+    let file: HelpFile = crate::from_json_text(help_json).map_err(|e| format!("not a help file (help/<version>.json): {e}"))?;
     let release = get(&file.sglang_version).ok_or_else(|| format!("SGLang version {} is not supported", file.sglang_version))?;
     if !release.schema.load_help(file.help) {
         return Err(format!("the help texts are not those of SGLang {}'s {} flags", release.version, release.schema.actions.len()));

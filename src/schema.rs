@@ -144,7 +144,7 @@ impl Schema {
     }
 
     pub(crate) fn parse(text: &str) -> Option<Schema> {
-        let mut schema: Schema = serde_json::from_str(text).ok()?;
+        let mut schema: Schema = crate::from_json_text(text).ok()?;
         for (i, a) in schema.actions.iter().enumerate() {
             for o in &a.option_strings {
                 schema.by_option.entry(o.clone()).or_insert(i);

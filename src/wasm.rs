@@ -351,7 +351,7 @@ extern "C" {
 /// A value from JavaScript, read as its `JSON.stringify` text.
 fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
     let text = json_stringify(value).ok().and_then(|t| t.as_string()).ok_or("not a JSON value")?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
+    crate::from_json_text(&text).map_err(|e| e.to_string())
 }
 
 fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
