@@ -75,6 +75,7 @@ pub mod fields;
 pub mod fix_all;
 pub mod flag_edit;
 pub mod flag_search;
+pub mod from_json;
 pub mod frontend;
 pub mod hardware;
 pub mod invocation;

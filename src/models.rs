@@ -5,13 +5,13 @@
 //! Pure: no I/O. The catalog is embedded in the native build only ([`builtin`]); the page's wasm
 //! stays as small as it was and will fetch the catalog on demand.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// What a `config.json` says, read as written (the text config of a multimodal model for the
 /// sizes). `tools/build_catalog.py` reads configs the same way, so a pasted copy of a catalog
 /// config gives the catalog entry's raw facts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct RawFacts {
     pub architecture: Option<String>,
     pub model_type: Option<String>,
@@ -38,66 +38,52 @@ pub struct RawFacts {
     /// DSA index-topk sharing, as the top-level config writes it: every `index_topk_freq`-th
     /// layer computes the top-k indices, an `S` in `index_topk_pattern` or a `shared` indexer
     /// type reuses them.
-    #[serde(default)]
     pub index_topk_freq: Option<i64>,
-    #[serde(default)]
     pub index_topk_pattern: Option<String>,
-    #[serde(default)]
     pub indexer_types: Option<Vec<String>>,
     /// The `format` of each of `quantization_config.config_groups` in the text config (the
     /// top-level config without one); None without such a `quantization_config`. Read by
     /// `model_overrides.kimi_k3`'s MoE runner default (`_is_mxfp4_pack_quantized`).
-    #[serde(default)]
     pub text_quant_group_formats: Option<Vec<String>>,
     /// The text config's `mlp_hidden_act` (model_overrides.nemotron_h asserts `relu2` for a
     /// ModelOpt checkpoint).
-    #[serde(default)]
     pub mlp_hidden_act: Option<String>,
     // Read by kv_shard's checks (kv_shard_hook.handle_kv_cache_sharding):
     /// Local (chunked) attention's chunk, from the text config (`ModelConfig.attention_chunk_size`).
-    #[serde(default)]
     pub attention_chunk_size: Option<i64>,
     /// `ModelConfig.num_nextn_predict_layers`, from the text config (kv_shard's speculative check).
-    #[serde(default)]
     pub num_nextn_predict_layers: Option<i64>,
     // Speculative decoding (src/rules/shared/dflash_utils.rs, dspark_config.rs and
     // speculative.rs's DFLASH / DSpark handlers): the keys SGLang's DFlash and DSpark draft
     // parsers read, as written (values kept whole: SGLang checks their types), with
     // `text_config`'s among them. None when the config has another language-model sub-config
     // (`llm_config` ...), whose pick is transformers' `get_text_config`.
-    #[serde(default)]
     pub speculative_draft_keys: Option<serde_json::Map<String, serde_json::Value>>,
     // model_hook.handle_language_model_only (its message prints the list):
     /// `architectures`, the whole list.
-    #[serde(default)]
     pub architectures: Option<Vec<String>>,
     // model_hook's Exaone branch (`hf_config.sliding_window_pattern is not None`):
     /// `sliding_window_pattern` of the top-level config: a string as written, an integer as its
     /// decimal text; None when absent or null (not told apart).
-    #[serde(default)]
     pub sliding_window_pattern: Option<String>,
     // ModelConfig._derive_context_length, replayed for a given config (`derived_context_length`):
     /// The first of the text config's `CONTEXT_LENGTH_KEYS` written (not null), when an integer.
-    #[serde(default)]
     pub context_length_values: Option<BTreeMap<String, i64>>,
     /// The text config's RoPE scaling (`rope_parameters`, else `rope_scaling`).
-    #[serde(default)]
     pub rope_scaling: Option<RopeScalingFacts>,
     // Read by overrides.rs's DSA passes (`_dsa_kv_cache_dtype_default`,
     // `_dsa_split_backend_resolution`): `bool(getattr(hf_config, "learnable_sink", False))`
     // of the top-level config, None when the config does not write it.
-    #[serde(default)]
     pub learnable_sink: Option<bool>,
     /// `index_kpool` of the top-level config (`get_dsa_index_kpool`: 1 when absent), read by the
     /// DeepSeek family's override provider (model_overrides/deepseek_v2.rs).
-    #[serde(default)]
     pub index_kpool: Option<i64>,
     /// `auto_map` names an `AutoConfig`: transformers' AutoConfig loads the config's own code
     /// for a model_type the release does not know (with --trust-remote-code). Read from the
     /// published config.json as written; None where not recorded.
-    #[serde(default)]
     pub ships_config_code: Option<bool>,
 }
+crate::from_json!(RawFacts { architecture, model_type, text_config_key, text_model_type, hidden_size, num_attention_heads, num_key_value_heads, head_dim, num_hidden_layers, routed_experts, shared_experts, experts_per_token, kv_lora_rank, index_topk, sliding_window, layer_types, torch_dtype, max_position_embeddings, quantization, index_topk_freq, index_topk_pattern, indexer_types, text_quant_group_formats, mlp_hidden_act, attention_chunk_size, num_nextn_predict_layers, speculative_draft_keys, architectures, sliding_window_pattern, context_length_values, rope_scaling, learnable_sink, index_kpool, ships_config_code });
 
 /// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
 /// `DRAFT_KEYS`, the same list).
@@ -128,7 +114,7 @@ fn speculative_draft_keys(cfg: &Object) -> Option<serde_json::Map<String, serde_
 }
 
 /// What `get_context_length` reads of a config's RoPE scaling.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct RopeScalingFacts {
     /// `rope_type`, else `type`.
     pub rope_type: Option<String>,
@@ -141,6 +127,7 @@ pub struct RopeScalingFacts {
     /// not replayed.
     pub both_keys: bool,
 }
+crate::from_json!(RopeScalingFacts { rope_type, factor, factor_given, has_original_max_position_embeddings, both_keys });
 
 /// `CONTEXT_LENGTH_KEYS` of `sglang/srt/utils/hf_transformers/common.py`, in its order.
 const CONTEXT_LENGTH_KEYS: [&str; 5] = ["max_sequence_length", "seq_length", "max_seq_len", "model_max_length", "max_position_embeddings"];
@@ -180,35 +167,35 @@ pub fn derived_context_length(raw: &RawFacts, lists: &ModelLists) -> Option<i64>
 }
 
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct QuantFacts {
     /// `quantization_config` or `hf_quant_config.json`.
     pub from: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub quant_method: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fmt: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub quant_algo: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_cache_quant_algo: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub activation_scheme: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bits: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub weight_block_size: Option<Vec<i64>>,
 }
+crate::from_json!(QuantFacts { from, quant_method, fmt, quant_algo, kv_cache_quant_algo, activation_scheme, format, bits, weight_block_size });
 
 /// What SGLang's `ModelConfig` computed for a catalog config (by running it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SglangFacts {
     /// `hf_config.architectures[0]` as SGLang's config class leaves it (it may rewrite the
     /// config's own: Olmo3 is served as Olmo2ForCausalLM); what its architecture lists and model
     /// override providers are keyed on.
-    #[serde(default)]
     pub architecture: Option<String>,
     pub context_length: i64,
     pub dtype: String,
@@ -226,48 +213,46 @@ pub struct SglangFacts {
     pub is_hybrid_swa: bool,
     // Read by the attention and KV-cache families (default backend, page-major layout, ReplaySSM):
     /// `ModelConfig.has_asymmetric_kv` (K and V rows of different widths).
-    #[serde(default)]
     pub has_asymmetric_kv: Option<bool>,
     /// `ModelConfig.has_attention_sinks` (learned attention sinks).
-    #[serde(default)]
     pub has_attention_sinks: Option<bool>,
     /// Whether `_mamba_radix_cache_resolution` arms the Mamba radix cache for the model (by
     /// architecture, or by its linear-attention spec).
-    #[serde(default)]
     pub uses_mamba_radix_cache: Option<bool>,
     /// The chunk size `overrides.mamba_cache_chunk_size` compares with the page size: the
     /// config's `mamba_chunk_size` (its class's default or alias included), else the FLA kernels'
     /// CHUNK_SIZE; None for a model that does not arm the Mamba radix cache.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mamba_chunk_size: Option<i64>,
     /// What `DllmConfig.from_server_args` reads from a diffusion LM's config: `vocab_size`, and
     /// `delete_token_id`, `split_token_id`, `block_size`, `expert_capacity` where the config has
     /// them (as JSON); None for a model that is not one of `DLLM_PARAMS`' architectures.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dllm: Option<serde_json::Map<String, serde_json::Value>>,
     // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
     // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
     // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under
     // "text_config"; an attribute the config does not have is left out.
-    #[serde(default)]
     pub speculative_draft_attrs: Option<serde_json::Map<String, serde_json::Value>>,
 }
+crate::from_json!(SglangFacts { architecture, context_length, dtype, quantization, num_kv_heads, num_attention_heads, head_dim, num_hidden_layers, is_mla, is_dsa, is_multimodal, is_embedding, is_hybrid_linear_attention, is_hybrid_swa, has_asymmetric_kv, has_attention_sinks, uses_mamba_radix_cache, mamba_chunk_size, dllm, speculative_draft_attrs });
 
 /// Where a catalog config comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Source {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
     /// A git blob id, where the commit was not known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub blob: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
+crate::from_json!(Source { repository, path, commit, blob, url });
 
 impl Source {
     /// `repo path @ commit` or the URL.
@@ -284,21 +269,22 @@ impl Source {
 }
 
 /// One catalog model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CatalogEntry {
     pub raw: RawFacts,
     pub sglang: SglangFacts,
     pub source: Source,
     pub license: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hf_quant_source: Option<Source>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
 }
+crate::from_json!(CatalogEntry { raw, sglang, source, license, hf_quant_source, notes });
 
 /// SGLang's hard-coded architecture sets of one release (`data/sglang-<release>/model-lists.json`,
 /// read from the release's source by `tools/build_catalog.py`).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub struct ModelLists {
     pub sglang_version: String,
     pub mla_architectures: Vec<String>,
@@ -317,145 +303,106 @@ pub struct ModelLists {
     pub hybrid_linear_attention_model_types: Vec<String>,
     pub hybrid_linear_attention_model_types_conditional: Vec<String>,
     /// `--enable-cp-decode-attn-tp` accepts these (`CP_DECODE_ATTN_TP_SUPPORTED_ARCHS`).
-    #[serde(default)]
     pub cp_decode_attn_tp_supported_architectures: Vec<String>,
     /// Architectures SGLang registers an override provider for (`model_overrides/*.py`,
     /// `overrides.py`, `MODEL_OVERRIDES`).
-    #[serde(default)]
     pub model_override_architectures: Vec<String>,
     /// A predicate-keyed provider claims every architecture whose name contains one of these.
-    #[serde(default)]
     pub model_override_architecture_substrings: Vec<String>,
     /// The DeepSeek family: the architectures `_deepseek_family_overrides` is registered for,
     /// and those of the model-specific step's DeepSeek branch (`model_arch in [...]`).
-    #[serde(default)]
     pub deepseek_family_override_architectures: Vec<String>,
-    #[serde(default)]
     pub deepseek_family_hook_architectures: Vec<String>,
     /// moe_hook: `validate_flashinfer_megamoe_model`'s `validated_architectures` (sorted) and
     /// `configs/moe_model_registry.py`'s DeepEP v2 models.
-    #[serde(default)]
     pub megamoe_validated_architectures: Vec<String>,
-    #[serde(default)]
     pub deepep_v2_architectures: Vec<String>,
     /// `ModelConfig.is_deepseek_v4` and `is_minimax_sparse` (validate_hisparse's model class).
-    #[serde(default)]
     pub deepseek_v4_architectures: Vec<String>,
-    #[serde(default)]
     pub minimax_sparse_architectures: Vec<String>,
     /// `DllmConfig.from_server_args`'s `DLLM_PARAMS`: the diffusion LMs SGLang knows.
-    #[serde(default)]
     pub dllm_architectures: Vec<String>,
     /// Their `block_size` and `mask_id` where `DLLM_PARAMS` writes them as numbers.
-    #[serde(default)]
     pub dllm_params: BTreeMap<String, BTreeMap<String, i64>>,
     /// `layers.layernorm_sp.MUSE_SP_ARCHITECTURES` and `SP_SUPPORTED_ARCHITECTURES` (sorted).
-    #[serde(default)]
     pub layernorm_sp_muse_architectures: Vec<String>,
-    #[serde(default)]
     pub layernorm_sp_supported_architectures: Vec<String>,
     /// `is_encoder_decoder_model`'s architectures (kv_shard's encoder-decoder check reads it).
-    #[serde(default)]
     pub encoder_decoder_architectures: Vec<String>,
     /// `overrides._MAMBA_RADIX_CACHE_ARCHS`, `_MAMBA_EXTRA_BUFFER_ARCHS` and the architectures the
     /// linear-attention registry names (read by model_hook's Mamba radix-cache handling).
-    #[serde(default)]
     pub mamba_radix_cache_architectures: Vec<String>,
-    #[serde(default)]
     pub mamba_extra_buffer_architectures: Vec<String>,
-    #[serde(default)]
     pub linear_attn_spec_architectures: Vec<String>,
     // model_hook.handle_language_model_only, pd_disaggregation_hook.handle_encoder_disaggregation:
     /// `ServerArgs.LANGUAGE_MODEL_ONLY_ARCHITECTURES`, in SGLang's order.
-    #[serde(default)]
     pub language_model_only_architectures: Vec<String>,
     /// The architectures `--encoder-only` / `--language-only` accept.
-    #[serde(default)]
     pub encoder_disaggregation_architectures: Vec<String>,
     /// Model types SGLang reads with config classes of its own (`_CONFIG_REGISTRY`).
-    #[serde(default)]
     pub sglang_config_model_types: Vec<String>,
     /// Model types the release's transformers has a config class for.
-    #[serde(default)]
     pub transformers_config_model_types: Vec<String>,
     // configs.model_config.ModelConfig._verify_quantization (src/rules/model_config.rs):
     /// `QUANTIZATION_METHODS`: `BASE_QUANTIZATION_METHODS` in its order, then each platform's
     /// `update` with its condition as the source writes it (`is_cpu() or is_cuda() ...`).
-    #[serde(default)]
     pub quantization_registry: Vec<QuantizationRegistration>,
     /// `rocm_supported_quantization`.
-    #[serde(default)]
     pub rocm_supported_quantization: Vec<String>,
     /// `optimized_quantization_methods`: the others are warned about.
-    #[serde(default)]
     pub optimized_quantization_methods: Vec<String>,
     /// `compatible_quantization_methods`: a --quantization kept on a checkpoint of these methods.
-    #[serde(default)]
     pub compatible_quantization_methods: BTreeMap<String, Vec<String>>,
     /// `REQUANTIZATION_METHODS`: asked for, kept whatever the checkpoint's method.
-    #[serde(default)]
     pub requantization_methods: Vec<String>,
     /// `ModelConfig._derive_model_shapes` reads `hf_text_config.num_attention_heads` as an
     /// attribute (no getattr default): None when the lists do not say.
-    #[serde(default)]
     pub model_config_reads_num_attention_heads: Option<bool>,
     /// For such a release: model types whose config class is its own text config and has no
     /// `num_attention_heads` unless config.json writes it (a hidden_size it has), with the
     /// class's name.
-    #[serde(default)]
     pub text_configs_without_num_attention_heads: BTreeMap<String, String>,
     /// The attention-backend fields (`attention_backend`, `prefill_attention_backend`,
     /// `decode_attention_backend`, `speculative_draft_attention_backend`) the override providers
     /// registered for each architecture may declare; the substrings of the predicate-keyed
     /// providers that declare one.
-    #[serde(default)]
     pub model_override_attention_fields: BTreeMap<String, Vec<String>>,
-    #[serde(default)]
     pub model_override_attention_substrings: Vec<String>,
     /// `overrides._FLASHINFER_ALLREDUCE_FUSION_ARCHS`.
-    #[serde(default)]
     pub flashinfer_allreduce_fusion_architectures: Vec<String>,
     /// `DETERMINISTIC_ATTENTION_BACKEND_CHOICES` and `RADIX_SUPPORTED_DETERMINISTIC_ATTENTION_BACKEND`
     /// as the source writes them.
-    #[serde(default)]
     pub deterministic_attention_backend_choices: Vec<String>,
-    #[serde(default)]
     pub radix_supported_deterministic_attention_backends: Vec<String>,
     /// The DeepSeek architectures of `overrides._deterministic_is_deepseek_model` and of
     /// `handle_deterministic_inference`'s own list.
-    #[serde(default)]
     pub deterministic_deepseek_pass_architectures: Vec<String>,
-    #[serde(default)]
     pub deterministic_deepseek_handler_architectures: Vec<String>,
     /// `ModelConfig`'s `SWA_SINK_ARCHS`; None in a release without it (its
     /// `_detect_attention_sinks` decides otherwise).
-    #[serde(default)]
     pub swa_sink_architectures: Option<Vec<String>>,
     /// Every architecture a branch of the model-specific step names (the DeepSeek family's too).
-    #[serde(default)]
     pub model_specific_branch_architectures: Vec<String>,
     /// `_handle_eagle_family`'s MTP targets whose draft defaults to their own checkpoint.
-    #[serde(default)]
     pub eagle_self_draft_architectures: Vec<String>,
     /// `resolve_candidate_steps_from_config()` on `DEFAULT_ADAPTIVE_CONFIG`.
-    #[serde(default)]
     pub adaptive_candidate_steps: Vec<i64>,
     /// `handle_kv4_compatibility`'s backend lists, by name (`KV4_ATTENTION_MLA_BACKEND_CHOICES`, ...).
-    #[serde(default)]
     pub kv4_backend_choices: BTreeMap<String, Vec<String>>,
     /// The attention backends the model-specific step's branches accept, by architecture, in the
     /// source's order (GptOss's `supported_backends`, Gemma 4's `accepted_backends`, ...).
-    #[serde(default)]
     pub model_branch_attention_backends: BTreeMap<String, Vec<String>>,
 }
+crate::from_json!(ModelLists { sglang_version, mla_architectures, mla_architectures_conditional, dsa_architectures_with_index_topk, multimodal_architectures, multimodal_disabled_by_default_architectures, multimodal_needs_sub_configs_architectures, non_generation_architectures, hybrid_swa_architectures, pure_ssm_architectures, hybrid_linear_attention_model_types, hybrid_linear_attention_model_types_conditional, model_config_reads_num_attention_heads, swa_sink_architectures; default: cp_decode_attn_tp_supported_architectures, model_override_architectures, model_override_architecture_substrings, deepseek_family_override_architectures, deepseek_family_hook_architectures, megamoe_validated_architectures, deepep_v2_architectures, deepseek_v4_architectures, minimax_sparse_architectures, dllm_architectures, dllm_params, layernorm_sp_muse_architectures, layernorm_sp_supported_architectures, encoder_decoder_architectures, mamba_radix_cache_architectures, mamba_extra_buffer_architectures, linear_attn_spec_architectures, language_model_only_architectures, encoder_disaggregation_architectures, sglang_config_model_types, transformers_config_model_types, quantization_registry, rocm_supported_quantization, optimized_quantization_methods, compatible_quantization_methods, requantization_methods, text_configs_without_num_attention_heads, model_override_attention_fields, model_override_attention_substrings, flashinfer_allreduce_fusion_architectures, deterministic_attention_backend_choices, radix_supported_deterministic_attention_backends, deterministic_deepseek_pass_architectures, deterministic_deepseek_handler_architectures, model_specific_branch_architectures, eagle_self_draft_architectures, adaptive_candidate_steps, kv4_backend_choices, model_branch_attention_backends });
 
 /// One registration of quantization methods: unconditional (`when` None) or under the
 /// condition the source writes.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub struct QuantizationRegistration {
     pub when: Option<String>,
     pub methods: Vec<String>,
 }
+crate::from_json!(QuantizationRegistration { when, methods });
 
 impl ModelLists {
     /// Whether this release's transformers or SGLang has a config class for `model_type`
@@ -551,22 +498,18 @@ impl Derived {
 }
 
 /// The built-in catalog: models by hub id, and hub ids that are the same file as a catalog model.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub struct Catalog {
     pub sglang_version: String,
     pub models: BTreeMap<String, CatalogEntry>,
-    #[serde(default)]
     pub aliases: BTreeMap<String, String>,
     /// Configs the tool left out, with why.
-    #[serde(default)]
     pub left_out: BTreeMap<String, String>,
-    #[serde(skip)]
     lowercase: BTreeMap<String, String>,
-    #[serde(skip)]
     by_name: BTreeMap<String, Vec<String>>,
-    #[serde(skip)]
     by_family: BTreeMap<String, Vec<String>>,
 }
+crate::from_json!(Catalog { sglang_version, models; default: aliases, left_out } ..);
 
 /// How a model path was recognized.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -669,7 +612,7 @@ fn looks_like_hub_id(s: &str) -> bool {
 impl Catalog {
     /// Parse `catalog.json` and index it.
     pub fn parse(text: &str) -> Result<Catalog, String> {
-        let mut catalog: Catalog = crate::from_json_text(text).map_err(|e| format!("catalog.json: {e}"))?;
+        let mut catalog: Catalog = crate::from_json::parse(text).map_err(|e| format!("catalog.json: {e}"))?;
         catalog.index();
         Ok(catalog)
     }
@@ -771,7 +714,7 @@ impl Catalog {
 
 impl ModelLists {
     pub fn parse(text: &str) -> Result<ModelLists, String> {
-        crate::from_json_text(text).map_err(|e| format!("model-lists.json: {e}"))
+        crate::from_json::parse(text).map_err(|e| format!("model-lists.json: {e}"))
     }
 }
 
@@ -786,16 +729,17 @@ const MODEL_LISTS_JSON: &[(&str, &str)] = &[
 /// The catalog and SGLang's architecture lists in one file, as the page fetches them when a
 /// command names a model (`models/catalog.json`, written by scripts/build-web.sh): the wasm
 /// does not carry them.
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct ModelData {
     pub catalog: Catalog,
     /// By release.
     pub lists: BTreeMap<String, ModelLists>,
 }
+crate::from_json!(ModelData { catalog, lists });
 
 impl ModelData {
     pub fn parse(text: &str) -> Result<ModelData, String> {
-        let mut data: ModelData = crate::from_json_text(text).map_err(|e| format!("models.json: {e}"))?;
+        let mut data: ModelData = crate::from_json::parse(text).map_err(|e| format!("models.json: {e}"))?;
         data.catalog.index();
         Ok(data)
     }
@@ -1348,6 +1292,25 @@ fn python_truthy(value: &serde_json::Value) -> bool {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn every_catalog_entry_reads_back_from_its_own_json() {
+        use crate::from_json::FromJson;
+        let catalog = builtin().unwrap();
+        assert!(catalog.models.len() > 100);
+        for (id, entry) in &catalog.models {
+            let json = serde_json::to_value(entry).unwrap();
+            assert_eq!(&CatalogEntry::from_json(&json).unwrap(), entry, "{id}");
+        }
+        // and the file's own keys: each model's raw facts are all read
+        let file: serde_json::Value = serde_json::from_str(CATALOG_JSON).unwrap();
+        for (id, entry) in file.get("models").and_then(serde_json::Value::as_object).unwrap() {
+            let read = serde_json::to_value(&catalog.models.get(id).unwrap().raw).unwrap();
+            for (key, value) in entry.get("raw").and_then(serde_json::Value::as_object).unwrap() {
+                assert_eq!(read.get(key), Some(value), "{id}: raw.{key}");
+            }
+        }
+    }
 
     #[test]
     fn the_text_sub_config_is_picked_in_get_hf_text_configs_order() {
