@@ -1,5 +1,5 @@
-//! Typed values read from a parsed `serde_json::Value`, for the data files the page fetches
-//! (the model catalog and SGLang's architecture lists). serde's derived visitors compiled one
+//! Typed values read from a parsed `serde_json::Value`, for the data the page reads (SGLang's
+//! flag schemas, the model catalog and SGLang's architecture lists). serde's derived visitors compiled one
 //! parser per struct and field type (~60 KB of the page's wasm); these readers walk the one
 //! `Value` serde_json already parses. They read as serde's derive would: unknown keys are
 //! ignored, a missing or null `Option` field is None, a missing field listed as defaulted is its
@@ -52,6 +52,18 @@ impl FromJson for i64 {
     }
 }
 
+impl FromJson for u32 {
+    fn from_json(v: &Value) -> Result<Self, String> {
+        v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| wrong("u32", v))
+    }
+}
+
+impl FromJson for usize {
+    fn from_json(v: &Value) -> Result<Self, String> {
+        v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| wrong("usize", v))
+    }
+}
+
 impl FromJson for bool {
     fn from_json(v: &Value) -> Result<Self, String> {
         v.as_bool().ok_or_else(|| wrong("a boolean", v))
@@ -70,6 +82,13 @@ impl FromJson for Number {
 impl FromJson for Map<String, Value> {
     fn from_json(v: &Value) -> Result<Self, String> {
         object(v, "a map").cloned()
+    }
+}
+
+/// Any value, as it is (serde: a missing one is an error).
+impl FromJson for Value {
+    fn from_json(v: &Value) -> Result<Self, String> {
+        Ok(v.clone())
     }
 }
 
@@ -94,6 +113,16 @@ impl<T: FromJson> FromJson for Vec<T> {
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
     fn from_json(v: &Value) -> Result<Self, String> {
         let mut out = BTreeMap::new();
+        for (k, x) in object(v, "a map")? {
+            out.insert(k.clone(), T::from_json(x).map_err(|e| format!("{k}: {e}"))?);
+        }
+        Ok(out)
+    }
+}
+
+impl<T: FromJson> FromJson for std::collections::HashMap<String, T> {
+    fn from_json(v: &Value) -> Result<Self, String> {
+        let mut out = std::collections::HashMap::new();
         for (k, x) in object(v, "a map")? {
             out.insert(k.clone(), T::from_json(x).map_err(|e| format!("{k}: {e}"))?);
         }

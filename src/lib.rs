@@ -108,10 +108,3 @@ pub mod vllm;
 pub mod wasm;
 
 pub use check::{check, CheckOptions, Report};
-
-/// A typed value from JSON text, read as a `serde_json::Value` first: every typed read then goes
-/// through the one `Value` parser, and the types' derived visitors are compiled for `Value` only
-/// (compiled for serde_json's text reader too, they were ~40 KB more of the page's wasm).
-pub(crate) fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
-    T::deserialize(serde_json::from_str::<serde_json::Value>(text)?)
-}

@@ -387,7 +387,7 @@ fn from_file(schema: Schema, text: &str) -> Result<Release, String> {
         checks: serde_json::Value,
     }
     let checks = match text.contains("\"checks\"") {
-        true => crate::from_json_text::<ChecksOfFile>(text).map_err(|e| e.to_string())?.checks,
+        true => serde_json::from_str::<ChecksOfFile>(text).map_err(|e| e.to_string())?.checks,
         false => serde_json::Value::Null,
     };
     // The schema is kept parsed only; its text is not needed again.
@@ -528,14 +528,14 @@ fn inherit_newest_help() {
 /// its schema without them; they are shown (schema, explain, flag search, upgrade notes), never
 /// checked. Returns the version; giving them again changes nothing.
 pub fn register_help(help_json: &str) -> Result<&'static str, String> {
-    #[derive(serde::Deserialize)]
-    struct HelpFile {
-        sglang_version: String,
-        help: Vec<Option<String>>,
-    }
-    let file: HelpFile = crate::from_json_text(help_json).map_err(|e| format!("not a help file (help/<version>.json): {e}"))?;
-    let release = get(&file.sglang_version).ok_or_else(|| format!("SGLang version {} is not supported", file.sglang_version))?;
-    if !release.schema.load_help(file.help) {
+    let read = || -> Result<(String, Vec<Option<String>>), String> {
+        let file: serde_json::Value = crate::from_json::parse(help_json)?;
+        let o = crate::from_json::object(&file, "a help file")?;
+        Ok((crate::from_json::read(o, "sglang_version")?, crate::from_json::read(o, "help")?))
+    };
+    let (sglang_version, help) = read().map_err(|e| format!("not a help file (help/<version>.json): {e}"))?;
+    let release = get(&sglang_version).ok_or_else(|| format!("SGLang version {sglang_version} is not supported"))?;
+    if !release.schema.load_help(help) {
         return Err(format!("the help texts are not those of SGLang {}'s {} flags", release.version, release.schema.actions.len()));
     }
     inherit_newest_help();

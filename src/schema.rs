@@ -1,8 +1,8 @@
 //! SGLang's flag schema, generated from the real package by `tools/dump_schema.py` and
 //! checked in under `data/sglang-<version>/schema.json` (Apache-2.0, from SGLang).
 
+use crate::from_json::{read, read_or_default, FromJson};
 use crate::pyvalue::PyValue;
-use serde::Deserialize;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -11,14 +11,14 @@ pub use crate::release::{DEFAULT_VERSION, SUPPORTED_VERSIONS};
 use crate::fields::Field;
 
 /// One argparse action, as `dump_schema.py` recorded it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Action {
     pub option_strings: Vec<String>,
     pub dest: String,
     /// argparse class name: `_StoreAction`, `_StoreTrueAction`, `BooleanOptionalAction`, ...
     pub action: String,
     /// Type callable name: `int`, `float`, `str`, `json.loads`, `...human_readable_int`, ...
-    #[serde(rename = "type")]
+    /// (the key `type`)
     pub type_name: Option<String>,
     pub choices: Option<Vec<serde_json::Value>>,
     /// `null`, an integer, or one of `"?"`, `"*"`, `"+"`.
@@ -27,27 +27,21 @@ pub struct Action {
     /// `"==SUPPRESS=="` for suppressed defaults.
     pub default: serde_json::Value,
     /// Not loaded in the page's wasm until it is given them ([`crate::release::register_help`]).
-    #[serde(default)]
     pub help: HelpText,
     pub metavar: Option<serde_json::Value>,
     pub required: bool,
     pub group: Option<String>,
-    #[serde(default)]
     pub deprecated: bool,
     /// Extra attributes of custom actions (`new_flag`, `const_value`, ...).
-    #[serde(default)]
     pub extra: Option<HashMap<String, serde_json::Value>>,
     /// The choices are a Python set: argparse lists them in an order that changes from run to
     /// run (the string hash seed), so SGLang's "choose from" list has no fixed order.
-    #[serde(default)]
     pub choices_unordered: bool,
     /// Choices SGLang adds when a boolean environment variable is set when it builds the parser
     /// (variable -> the added choices).
-    #[serde(default)]
     pub choices_env: Option<std::collections::BTreeMap<String, Vec<serde_json::Value>>>,
     /// What a custom type function checks in this release (`--cuda-graph-config`'s phases and
     /// keys, a removed backend's message), probed on the real package by `tools/dump_schema.py`.
-    #[serde(default)]
     pub type_facts: Option<serde_json::Value>,
 }
 
@@ -73,13 +67,39 @@ impl HelpText {
     }
 }
 
-impl<'de> Deserialize<'de> for HelpText {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Option::<String>::deserialize(d).map(|h| HelpText(OnceLock::from(h)))
+impl FromJson for HelpText {
+    fn from_json(v: &serde_json::Value) -> Result<Self, String> {
+        Option::<String>::from_json(v).map(|h| HelpText(OnceLock::from(h)))
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+// `schema.json`'s keys; a missing `help` is a help text not loaded (the page's schema has none).
+impl FromJson for Action {
+    fn from_json(v: &serde_json::Value) -> Result<Self, String> {
+        let o = crate::from_json::object(v, "Action")?;
+        Ok(Action {
+            option_strings: read(o, "option_strings")?,
+            dest: read(o, "dest")?,
+            action: read(o, "action")?,
+            type_name: read(o, "type")?,
+            choices: read(o, "choices")?,
+            nargs: read(o, "nargs")?,
+            r#const: read(o, "const")?,
+            default: read(o, "default")?,
+            help: read_or_default(o, "help")?,
+            metavar: read(o, "metavar")?,
+            required: read(o, "required")?,
+            group: read(o, "group")?,
+            deprecated: read_or_default(o, "deprecated")?,
+            extra: read(o, "extra")?,
+            choices_unordered: read_or_default(o, "choices_unordered")?,
+            choices_env: read(o, "choices_env")?,
+            type_facts: read(o, "type_facts")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default)]
 pub struct Schema {
     pub sglang_version: String,
     pub prog: String,
@@ -87,28 +107,20 @@ pub struct Schema {
     pub python: String,
     pub actions: Vec<Action>,
     /// option string -> index into `actions`
-    #[serde(skip)]
     pub by_option: FxHashMap<String, usize>,
     /// dest -> index of the first action with that dest
-    #[serde(skip)]
     pub by_dest: FxHashMap<String, usize>,
     /// dest -> default value as Python sees it (absent for suppressed defaults)
-    #[serde(skip)]
     pub defaults: FxHashMap<String, PyValue>,
     /// dest -> a dense index (0..dest_count), so per-command state can live in vectors
-    #[serde(skip)]
     pub dest_index: FxHashMap<String, usize>,
     /// default by dest index
-    #[serde(skip)]
     pub defaults_by_index: Vec<Option<PyValue>>,
     /// [`Field`] index -> dest index (None: no flag of this release writes the field)
-    #[serde(skip)]
     pub dest_of_field: Vec<Option<usize>>,
     /// dest index -> [`Field`]
-    #[serde(skip)]
     pub field_of_dest: Vec<Option<Field>>,
     /// [`Field`] index -> index of the first action with that dest
-    #[serde(skip)]
     pub action_of_field: Vec<Option<usize>>,
     /// action index -> the [`Field`] its dest is
     #[serde(skip)]
@@ -118,6 +130,7 @@ pub struct Schema {
     #[serde(skip)]
     choice_env_variables: Vec<String>,
 }
+crate::from_json!(Schema { sglang_version, prog, allow_abbrev, python, actions } ..);
 
 impl Schema {
     /// This schema as SGLang builds its parser where `set(variable)` tells which boolean
@@ -144,7 +157,7 @@ impl Schema {
     }
 
     pub(crate) fn parse(text: &str) -> Option<Schema> {
-        let mut schema: Schema = crate::from_json_text(text).ok()?;
+        let mut schema: Schema = crate::from_json::parse(text).ok()?;
         for (i, a) in schema.actions.iter().enumerate() {
             for o in &a.option_strings {
                 schema.by_option.entry(o.clone()).or_insert(i);

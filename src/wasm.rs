@@ -11,7 +11,8 @@ use crate::flag_edit::FlagValue;
 use crate::frontend::ConfigFiles;
 use crate::hardware::Hardware;
 use crate::models::GivenConfig;
-use serde::{Deserialize, Serialize};
+use crate::from_json::{read, read_or_default, FromJson};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
@@ -316,8 +317,7 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Default)]
 struct JsOptions {
     sglang_version: Option<String>,
     release_from_text: bool,
@@ -329,6 +329,25 @@ struct JsOptions {
     hf_quant_config: Option<String>,
     draft_model_config: Option<String>,
     resolved_values: Option<bool>,
+}
+
+// `CheckOptions`' keys (camelCase); each is optional.
+impl FromJson for JsOptions {
+    fn from_json(v: &Value) -> Result<Self, String> {
+        let o = crate::from_json::object(v, "options")?;
+        Ok(JsOptions {
+            sglang_version: read(o, "sglangVersion")?,
+            release_from_text: read_or_default(o, "releaseFromText")?,
+            gpu: read(o, "gpu")?,
+            gpus: read(o, "gpus")?,
+            config_yaml: read(o, "configYaml")?,
+            config_files: read(o, "configFiles")?,
+            model_config: read(o, "modelConfig")?,
+            hf_quant_config: read(o, "hfQuantConfig")?,
+            draft_model_config: read(o, "draftModelConfig")?,
+            resolved_values: read(o, "resolvedValues")?,
+        })
+    }
 }
 
 fn err(msg: impl std::fmt::Display) -> JsError {
@@ -349,9 +368,9 @@ extern "C" {
 }
 
 /// A value from JavaScript, read as its `JSON.stringify` text.
-fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+fn from_js<T: FromJson>(value: &JsValue) -> Result<T, String> {
     let text = json_stringify(value).ok().and_then(|t| t.as_string()).ok_or("not a JSON value")?;
-    crate::from_json_text(&text).map_err(|e| e.to_string())
+    crate::from_json::parse(&text)
 }
 
 fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
@@ -485,12 +504,13 @@ pub fn version() -> Result<JsValue, JsError> {
 }
 
 /// An edit as the report gives it (byte offsets; the UTF-16 ones are ignored).
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 struct JsEdit {
     start: usize,
     end: usize,
     replacement: String,
 }
+crate::from_json!(JsEdit { start, end, replacement });
 
 /// The page's view of an edited text: the text, and where the change is, in UTF-16.
 fn edited(applied: Option<Applied>) -> Result<JsValue, JsError> {
