@@ -28,11 +28,47 @@ pub fn read<T: FromJson>(object: &Map<String, Value>, key: &str) -> Result<T, St
     }
 }
 
-/// Like [`read`], a missing key being `T::default()` (serde's `#[serde(default)]`).
-pub fn read_or_default<T: FromJson + Default>(object: &Map<String, Value>, key: &str) -> Result<T, String> {
-    match object.get(key) {
-        Some(_) => read(object, key),
-        None => Ok(T::default()),
+/// Reads a struct's fields from one object with no early return: a field that cannot be read
+/// is its type's default, and [`Fields::finish`] gives the first such error instead of the
+/// struct. (Returning at each field, the drops of the fields read before it were most of the
+/// readers' code: ~45 KB of the page's wasm for the catalog's structs.)
+pub struct Fields<'a> {
+    object: &'a Map<String, Value>,
+    error: Option<String>,
+}
+
+impl<'a> Fields<'a> {
+    pub fn of(v: &'a Value, what: &str) -> Result<Fields<'a>, String> {
+        Ok(Fields { object: object(v, what)?, error: None })
+    }
+
+    /// The value of `key`, read as `T` (a missing key: [`FromJson::missing`]).
+    pub fn read<T: FromJson + Default>(&mut self, key: &str) -> T {
+        let read = read(self.object, key);
+        self.keep(read)
+    }
+
+    /// Like [`Fields::read`], a missing key being `T::default()` (serde's `#[serde(default)]`).
+    pub fn read_or_default<T: FromJson + Default>(&mut self, key: &str) -> T {
+        match self.object.contains_key(key) {
+            true => self.read(key),
+            false => T::default(),
+        }
+    }
+
+    fn keep<T: Default>(&mut self, read: Result<T, String>) -> T {
+        read.unwrap_or_else(|e| {
+            self.error.get_or_insert(e);
+            T::default()
+        })
+    }
+
+    /// The struct read, or the first error.
+    pub fn finish<T>(self, value: T) -> Result<T, String> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
     }
 }
 
@@ -137,12 +173,13 @@ macro_rules! from_json {
     ($name:ident { $($field:ident),* $(,)? $(; default: $($defaulted:ident),* $(,)?)? } $($rest:tt)?) => {
         impl $crate::from_json::FromJson for $name {
             fn from_json(v: &serde_json::Value) -> Result<Self, String> {
-                let o = $crate::from_json::object(v, stringify!($name))?;
-                Ok($name {
-                    $($field: $crate::from_json::read(o, stringify!($field))?,)*
-                    $($($defaulted: $crate::from_json::read_or_default(o, stringify!($defaulted))?,)*)?
+                let mut fields = $crate::from_json::Fields::of(v, stringify!($name))?;
+                let value = $name {
+                    $($field: fields.read(stringify!($field)),)*
+                    $($($defaulted: fields.read_or_default(stringify!($defaulted)),)*)?
                     $($rest Default::default())?
-                })
+                };
+                fields.finish(value)
             }
         }
     };

@@ -191,7 +191,7 @@ pub struct QuantFacts {
 crate::from_json!(QuantFacts { from, quant_method, fmt, quant_algo, kv_cache_quant_algo, activation_scheme, format, bits, weight_block_size });
 
 /// What SGLang's `ModelConfig` computed for a catalog config (by running it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SglangFacts {
     /// `hf_config.architectures[0]` as SGLang's config class leaves it (it may rewrite the
     /// config's own: Olmo3 is served as Olmo2ForCausalLM); what its architecture lists and model
@@ -238,7 +238,7 @@ pub struct SglangFacts {
 crate::from_json!(SglangFacts { architecture, context_length, dtype, quantization, num_kv_heads, num_attention_heads, head_dim, num_hidden_layers, is_mla, is_dsa, is_multimodal, is_embedding, is_hybrid_linear_attention, is_hybrid_swa, has_asymmetric_kv, has_attention_sinks, uses_mamba_radix_cache, mamba_chunk_size, dllm, speculative_draft_attrs });
 
 /// Where a catalog config comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Source {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repository: Option<String>,
@@ -269,7 +269,7 @@ impl Source {
 }
 
 /// One catalog model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CatalogEntry {
     pub raw: RawFacts,
     pub sglang: SglangFacts,

@@ -1,7 +1,7 @@
 //! SGLang's flag schema, generated from the real package by `tools/dump_schema.py` and
 //! checked in under `data/sglang-<version>/schema.json` (Apache-2.0, from SGLang).
 
-use crate::from_json::{read, read_or_default, FromJson};
+use crate::from_json::{Fields, FromJson};
 use crate::pyvalue::PyValue;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
@@ -11,7 +11,7 @@ pub use crate::release::{DEFAULT_VERSION, SUPPORTED_VERSIONS};
 use crate::fields::Field;
 
 /// One argparse action, as `dump_schema.py` recorded it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Action {
     pub option_strings: Vec<String>,
     pub dest: String,
@@ -76,26 +76,27 @@ impl FromJson for HelpText {
 // `schema.json`'s keys; a missing `help` is a help text not loaded (the page's schema has none).
 impl FromJson for Action {
     fn from_json(v: &serde_json::Value) -> Result<Self, String> {
-        let o = crate::from_json::object(v, "Action")?;
-        Ok(Action {
-            option_strings: read(o, "option_strings")?,
-            dest: read(o, "dest")?,
-            action: read(o, "action")?,
-            type_name: read(o, "type")?,
-            choices: read(o, "choices")?,
-            nargs: read(o, "nargs")?,
-            r#const: read(o, "const")?,
-            default: read(o, "default")?,
-            help: read_or_default(o, "help")?,
-            metavar: read(o, "metavar")?,
-            required: read(o, "required")?,
-            group: read(o, "group")?,
-            deprecated: read_or_default(o, "deprecated")?,
-            extra: read(o, "extra")?,
-            choices_unordered: read_or_default(o, "choices_unordered")?,
-            choices_env: read(o, "choices_env")?,
-            type_facts: read(o, "type_facts")?,
-        })
+        let mut fields = Fields::of(v, "Action")?;
+        let action = Action {
+            option_strings: fields.read("option_strings"),
+            dest: fields.read("dest"),
+            action: fields.read("action"),
+            type_name: fields.read("type"),
+            choices: fields.read("choices"),
+            nargs: fields.read("nargs"),
+            r#const: fields.read("const"),
+            default: fields.read("default"),
+            help: fields.read_or_default("help"),
+            metavar: fields.read("metavar"),
+            required: fields.read("required"),
+            group: fields.read("group"),
+            deprecated: fields.read_or_default("deprecated"),
+            extra: fields.read("extra"),
+            choices_unordered: fields.read_or_default("choices_unordered"),
+            choices_env: fields.read("choices_env"),
+            type_facts: fields.read("type_facts"),
+        };
+        fields.finish(action)
     }
 }
 

@@ -11,7 +11,7 @@ use crate::flag_edit::FlagValue;
 use crate::frontend::ConfigFiles;
 use crate::hardware::Hardware;
 use crate::models::GivenConfig;
-use crate::from_json::{read, read_or_default, FromJson};
+use crate::from_json::{Fields, FromJson};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -334,19 +334,20 @@ struct JsOptions {
 // `CheckOptions`' keys (camelCase); each is optional.
 impl FromJson for JsOptions {
     fn from_json(v: &Value) -> Result<Self, String> {
-        let o = crate::from_json::object(v, "options")?;
-        Ok(JsOptions {
-            sglang_version: read(o, "sglangVersion")?,
-            release_from_text: read_or_default(o, "releaseFromText")?,
-            gpu: read(o, "gpu")?,
-            gpus: read(o, "gpus")?,
-            config_yaml: read(o, "configYaml")?,
-            config_files: read(o, "configFiles")?,
-            model_config: read(o, "modelConfig")?,
-            hf_quant_config: read(o, "hfQuantConfig")?,
-            draft_model_config: read(o, "draftModelConfig")?,
-            resolved_values: read(o, "resolvedValues")?,
-        })
+        let mut fields = Fields::of(v, "options")?;
+        let options = JsOptions {
+            sglang_version: fields.read("sglangVersion"),
+            release_from_text: fields.read_or_default("releaseFromText"),
+            gpu: fields.read("gpu"),
+            gpus: fields.read("gpus"),
+            config_yaml: fields.read("configYaml"),
+            config_files: fields.read("configFiles"),
+            model_config: fields.read("modelConfig"),
+            hf_quant_config: fields.read("hfQuantConfig"),
+            draft_model_config: fields.read("draftModelConfig"),
+            resolved_values: fields.read("resolvedValues"),
+        };
+        fields.finish(options)
     }
 }
 
@@ -504,7 +505,7 @@ pub fn version() -> Result<JsValue, JsError> {
 }
 
 /// An edit as the report gives it (byte offsets; the UTF-16 ones are ignored).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct JsEdit {
     start: usize,
     end: usize,
