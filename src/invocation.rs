@@ -605,9 +605,10 @@ fn add_substitutions(parsed: &ShellParse, from: usize, out: &mut Located) {
         }
     }
     out.also_runs.extend(extra);
-    if let Some(tail) = out.also_runs.get_mut(from..) {
-        tail.sort_by_key(|a| (a.span.start, a.span.end));
-    }
+    // (crate::sorting's one sort, not a slice sort of its own)
+    let mut tail = out.also_runs.split_off(from.min(out.also_runs.len()));
+    crate::sorting::sort_by_key(&mut tail, |a| (a.span.start, a.span.end));
+    out.also_runs.extend(tail);
 }
 
 /// The paths written after `--config` in each SGLang invocation of `text`: the files the CLI
