@@ -38,12 +38,15 @@ pub struct Changes {
 }
 
 fn by_option(schema: &Schema) -> BTreeMap<&str, &Action> {
-    schema
-        .actions
-        .iter()
-        .filter(|a| a.dest != "help")
-        .flat_map(|a| a.option_strings.iter().map(move |o| (o.as_str(), a)))
-        .collect()
+    // Inserted one by one (a later action's option string wins, as collect's does): collect
+    // sorts the pairs first, with a whole stable sort of its own in the page's wasm.
+    let mut map = BTreeMap::new();
+    for a in schema.actions.iter().filter(|a| a.dest != "help") {
+        for o in &a.option_strings {
+            map.insert(o.as_str(), a);
+        }
+    }
+    map
 }
 
 fn show(v: &Value) -> String {

@@ -103,8 +103,15 @@ fn speculative_draft_keys(cfg: &Object) -> Option<serde_json::Map<String, serde_
     if !sub_config("text_config") && ["llm_config", "language_config", "thinker_config"].iter().any(|k| sub_config(k)) {
         return None;
     }
+    // (inserted one by one: collecting into a map compiles a stable sort of its own)
     let pick = |o: &Object, keys: &[&str]| -> serde_json::Map<String, serde_json::Value> {
-        keys.iter().filter_map(|k| o.get(*k).map(|v| ((*k).to_string(), v.clone()))).collect()
+        let mut picked = serde_json::Map::new();
+        for k in keys {
+            if let Some(v) = o.get(*k) {
+                picked.insert((*k).to_string(), v.clone());
+            }
+        }
+        picked
     };
     let mut out = pick(cfg, DRAFT_KEYS);
     if let Some(text) = cfg.get("text_config").and_then(serde_json::Value::as_object) {
