@@ -124,11 +124,9 @@ pub struct Schema {
     /// [`Field`] index -> index of the first action with that dest
     pub action_of_field: Vec<Option<usize>>,
     /// action index -> the [`Field`] its dest is
-    #[serde(skip)]
     pub field_of_action: Vec<Option<Field>>,
     /// The environment variables that add choices to some action (`Action::choices_env`):
     /// each check asks only about these.
-    #[serde(skip)]
     choice_env_variables: Vec<String>,
 }
 crate::from_json!(Schema { sglang_version, prog, allow_abbrev, python, actions } ..);
