@@ -82,6 +82,11 @@ pub struct RawFacts {
     /// for a model_type the release does not know (with --trust-remote-code). Read from the
     /// published config.json as written; None where not recorded.
     pub ships_config_code: Option<bool>,
+    /// That `AutoConfig` reference names another repository (`repo--module.Class`): transformers'
+    /// refusal without --trust-remote-code then names that repository, not the model's. None
+    /// where not recorded.
+    #[serde(default)]
+    pub config_code_in_other_repo: Option<bool>,
 }
 crate::from_json!(RawFacts { architecture, model_type, text_config_key, text_model_type, hidden_size, num_attention_heads, num_key_value_heads, head_dim, num_hidden_layers, routed_experts, shared_experts, experts_per_token, kv_lora_rank, index_topk, sliding_window, layer_types, torch_dtype, max_position_embeddings, quantization, index_topk_freq, index_topk_pattern, indexer_types, text_quant_group_formats, mlp_hidden_act, attention_chunk_size, num_nextn_predict_layers, speculative_draft_keys, architectures, sliding_window_pattern, context_length_values, rope_scaling, learnable_sink, index_kpool, ships_config_code });
 
@@ -851,7 +856,7 @@ impl<'a> ModelFacts<'a> {
                 derived: Derived::computed(&e.sglang),
                 from: FactsFrom::Catalog,
                 ships_config_code: e.raw.ships_config_code,
-                config_code_in_other_repo: None,
+                config_code_in_other_repo: e.raw.config_code_in_other_repo,
                 known_unquantized: false,
             },
             Facts::FamilyOnly { architecture, model_type } => {
@@ -1167,6 +1172,7 @@ impl GivenConfig {
             learnable_sink: cfg.get("learnable_sink").map(python_truthy),
             index_kpool: r.int(&cfg, &["index_kpool"]),
             ships_config_code: Some(ships_config_code),
+            config_code_in_other_repo: Some(config_code_in_other_repo),
             architecture,
         };
         let declares = |o: &Object| ["quantization_config", "compression_config"].iter().any(|k| o.get(*k).is_some_and(|v| !v.is_null()));

@@ -199,7 +199,11 @@ fn a_pasted_catalog_config_gives_the_catalog_raw_facts() {
         let given = GivenConfig::parse(&config, hf_quant.as_deref()).unwrap();
         // The recorder's copies drop `auto_map` (its SOURCES.md); the catalog records the
         // published config's.
-        let published = RawFacts { ships_config_code: entry.raw.ships_config_code, ..given.raw.clone() };
+        let published = RawFacts {
+            ships_config_code: entry.raw.ships_config_code,
+            config_code_in_other_repo: entry.raw.config_code_in_other_repo,
+            ..given.raw.clone()
+        };
         assert_eq!(published, entry.raw, "{id}");
         assert!(given.wrong_types.is_empty(), "{id}");
         compared += 1;

@@ -232,6 +232,9 @@ def raw_facts(cfg: dict, hf_quant=None) -> dict:
         # transformers' AutoConfig loads the config's own code (`auto_map` naming an AutoConfig)
         # for a model_type the release does not know (ModelConfig.__init__'s get_config).
         "ships_config_code": isinstance(cfg.get("auto_map"), dict) and "AutoConfig" in cfg["auto_map"],
+        # ... from another repository (`repo--module.Class`): transformers' refusal without
+        # --trust-remote-code names that repository (src/rules/model_config.rs custom_code_not_trusted).
+        "config_code_in_other_repo": isinstance(cfg.get("auto_map"), dict) and "--" in str(cfg["auto_map"].get("AutoConfig") or ""),
     }
 
 
