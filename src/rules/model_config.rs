@@ -221,13 +221,34 @@ const MODELOPT_QUANTIZATION_METHODS: &[&str] = &["modelopt", "modelopt_fp8", "mo
 pub fn model_config_init(ctx: &mut Ctx) -> Step {
     quantize_and_serve(ctx)?;
     override_args_json(ctx)?;
-    config_class_known(ctx)?;
+    if !config_loaded_by_muse_spark_step(ctx) {
+        config_class_known(ctx)?;
+    }
     if !same_config_as_catalog(ctx) {
         return Ok(());
     }
     derive_context_length(ctx)?;
     num_attention_heads_attribute(ctx)?;
     verify_quantization(ctx)
+}
+
+const MUSE_SPARK_STEP: &str = "muse_spark_hook.apply_muse_spark_env_defaults";
+
+/// Whether the release's `apply_muse_spark_env_defaults` loads the model's config (`get_config`,
+/// skipped for a remote-instance path) before any other step does.
+fn config_loaded_by_muse_spark_step(ctx: &Ctx) -> bool {
+    crate::rules::pipeline::runs_step(ctx.release, MUSE_SPARK_STEP)
+        && !ctx.cfg.str(f::model_path).is_some_and(crate::rules::attention::is_instance_connector)
+}
+
+/// `apply_muse_spark_env_defaults`: its `get_config` is where transformers first refuses a config
+/// class it cannot load (before the deprecation warnings and checks of the steps after it, and
+/// before `ModelConfig` is built).
+pub fn muse_spark_get_config(ctx: &mut Ctx) -> Step {
+    if !config_loaded_by_muse_spark_step(ctx) {
+        return Ok(());
+    }
+    config_class_known(ctx)
 }
 
 /// `_derive_model_shapes` (after `_derive_context_length`): a release that reads

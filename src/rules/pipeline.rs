@@ -36,8 +36,9 @@ const STEPS: &[(&str, &[Hook])] = &[
     // both in the dummy-model branch and after speculative decoding
     ("boundary_reduction.resolve_boundary_reduction", &[boundary_reduction::resolve_boundary_reduction]),
     ("model_path_hook.handle_model_source_paths", &[model_path::handle_model_source_paths]),
-    // its model-source load (repo id validation) is checked by handle_model_source_paths
-    ("muse_spark_hook.apply_muse_spark_env_defaults", &[]),
+    // its model-source load (repo id validation) is checked by handle_model_source_paths; its
+    // get_config is the first load of the model's config
+    ("muse_spark_hook.apply_muse_spark_env_defaults", &[model_config::muse_spark_get_config]),
     ("serving_hook.handle_multimodal", &[serving::handle_multimodal]),
     ("serving_hook.handle_ssl_validation", &[serving::handle_ssl_validation]),
     ("serving_hook.handle_asr_validation", &[serving::handle_asr_validation]),
