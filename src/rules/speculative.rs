@@ -2048,8 +2048,12 @@ fn handle_ngram(ctx: &mut Ctx) -> Step {
     ctx.warn(&W_NGRAM_MIXED, &[], &[f::speculative_algorithm, f::enable_mixed_chunk], vec![]);
 
     if topk > 1 {
-        let backend = explicit_backend(ctx);
-        let page = resolved_page_size(ctx);
+        // as the EAGLE family's check reads them: a backend a step picked (a model override's
+        // DSA backend, with its page size) counts as one the command names
+        let (backend, page) = match resolved_base_backend(ctx) {
+            Some(b) if !ctx.cfg.is_unknown(f::page_size) => (Some(b), ctx.cfg.int(f::page_size)),
+            _ => (explicit_backend(ctx), resolved_page_size(ctx)),
+        };
         if backend.as_deref() != Some("flashinfer") && !page.is_some_and(|p| p <= 1) {
             match (backend, page) {
                 (Some(_), Some(p)) => {
