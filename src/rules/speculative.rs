@@ -19,7 +19,7 @@ use super::shared::dflash_utils::{get_dflash_layer_types, parse_dflash_draft_con
 use super::shared::dspark_config::{checkpoint_bundles_dspark_draft, parse_dspark_draft_config_as, DSparkParser, DEFAULT_DSPARK_GAMMA, DSPARK_PARSER, DSPARK_PARSER_0518};
 use super::shared::envs::env_bool;
 use super::shared::runtime_context::{attn_dp_enabled, is_sm100, legacy_dp_attention};
-use super::{raises, site, warns, Args, Ctx, NotRunReason, Rule, SiteRef, Step};
+use super::{raises, site, warns, Args, Ctx, NotRunReason, Rule, Sglang, SiteRef, Step};
 use crate::diagnostic::{Applicability, Fix};
 use crate::fields::{f, Field};
 use crate::hardware::Platform;
@@ -372,6 +372,12 @@ rule!(EAGLE_PARTIAL_PARAMS, "SPEC051", "eagle-topk-or-draft-tokens-without-num-s
     &["--speculative-num-steps", "--speculative-eagle-topk"],
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-eagle-topk 4",
     "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-eagle-topk 4 --speculative-num-steps 3");
+rule!(EAGLE_TOPK_UNSET, "SPEC136", "eagle-num-steps-without-topk",
+    Sglang::Python { function: "speculative_hook._handle_eagle_family", raised_by: "the comparison speculative_eagle_topk > 1", exception: "TypeError", template: "'>' not supported between instances of 'NoneType' and 'int'", raises_in: None },
+    "With --speculative-num-steps given SGLang does not choose the draft parameters: --speculative-eagle-topk stays unset, and its first comparison with 1 (the trtllm_mha check, or the paged-attention check after it) fails in Python. Give --speculative-eagle-topk (1 for a linear draft chain) with --speculative-num-steps.",
+    &["--speculative-num-steps", "--speculative-eagle-topk"],
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-num-steps 3",
+    "--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 --speculative-draft-model-path meta-llama/Llama-3.1-8B-Instruct --speculative-num-steps 3 --speculative-eagle-topk 1");
 rule!(EAGLE_TRTLLM_MHA_TOPK, "SPEC052", "eagle-trtllm-mha-topk-1",
     raises("speculative_hook._handle_eagle_family", "trtllm_mha backend only supports topk = 1"),
     "The trtllm_mha attention backend verifies a linear draft chain only: --speculative-eagle-topk must be 1 with it.",
@@ -705,6 +711,7 @@ pub static RULES: &[&Rule] = &[
     &DSPARK_TOKENS_VS_GAMMA,
     &STANDALONE_DP,
     &EAGLE_PARTIAL_PARAMS,
+    &EAGLE_TOPK_UNSET,
     &EAGLE_TRTLLM_MHA_TOPK,
     &REJECTION_ALGO,
     &REJECTION_TOPK,
@@ -1871,10 +1878,18 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         }
     }
     let topk_from_model = ctx.cfg.is_model_dependent(f::speculative_eagle_topk);
+    // --speculative-num-steps given (or the adaptive mode) leaves the top-k None: SGLang's first
+    // comparison of it with 1 raises
+    let topk_unset = !topk_from_model && ctx.cfg.is_none(f::speculative_eagle_topk) && !ctx.cfg.is_unknown(f::speculative_eagle_topk);
     let topk = ctx.cfg.int(f::speculative_eagle_topk).unwrap_or(1);
+    let topk_fix = |ctx: &Ctx| vec![ctx.fix_set("Add --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe)];
 
     match explicit_backends(ctx) {
         Some((p, d)) => {
+            if (p == "trtllm_mha" || d == "trtllm_mha") && topk_unset {
+                let fixes = topk_fix(ctx);
+                ctx.raise(&EAGLE_TOPK_UNSET, &[], &[f::speculative_num_steps, f::speculative_eagle_topk], fixes)?;
+            }
             if (p == "trtllm_mha" || d == "trtllm_mha") && (topk > 1 || topk_from_model) {
                 if topk_from_model {
                     ctx.skip(site("speculative_hook._handle_eagle_family", "trtllm_mha backend only supports topk = 1"), NotRunReason::ModelConfig);
@@ -1899,7 +1914,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
             }
         }
         None => {
-            if topk > 1 || topk_from_model {
+            if topk > 1 || topk_from_model || topk_unset {
                 ctx.skip(site("speculative_hook._handle_eagle_family", "trtllm_mha backend only supports topk = 1"), NotRunReason::ModelConfig);
             }
         }
@@ -1930,7 +1945,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         }
         if topk_from_model {
             ctx.skip(site("speculative_hook._handle_eagle_family", "--speculative-use-rejection-sampling requires --speculative-eagle-topk=1."), NotRunReason::ModelConfig);
-        } else if topk != 1 {
+        } else if topk_unset || topk != 1 {
             let fixes = vec![ctx.fix_set("Use --speculative-eagle-topk 1", f::speculative_eagle_topk, "1", Applicability::Unsafe), drop(ctx)];
             ctx.raise(&REJECTION_TOPK, &[], &[f::speculative_eagle_topk, f::speculative_use_rejection_sampling], fixes)?;
         }
@@ -1958,7 +1973,7 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
 
     let steps = ctx.cfg.int(f::speculative_num_steps).unwrap_or(0);
     let tokens = ctx.cfg.get(f::speculative_num_draft_tokens).as_int();
-    if !topk_from_model && topk == 1 && tokens != Some(steps + 1) {
+    if !topk_from_model && !topk_unset && topk == 1 && tokens != Some(steps + 1) {
         let fix = ctx.fix_set(format!("Use --speculative-num-draft-tokens {}", steps + 1), f::speculative_num_draft_tokens, &(steps + 1).to_string(), Applicability::Safe);
         ctx.warn(&W_DRAFT_TOKENS_ADJUSTED, &[], &[f::speculative_num_draft_tokens, f::speculative_num_steps], vec![fix]);
         set_int(ctx, f::speculative_num_draft_tokens, steps + 1);
@@ -1967,7 +1982,11 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
         ctx.cfg.set_model_dependent(f::speculative_num_draft_tokens, tokens);
     }
 
-    // topk > 1 with paged KV needs a cascade-capable backend
+    // topk > 1 with paged KV needs a cascade-capable backend (`None > 1` fails first)
+    if topk_unset {
+        let fixes = topk_fix(ctx);
+        ctx.raise(&EAGLE_TOPK_UNSET, &[], &[f::speculative_num_steps, f::speculative_eagle_topk], fixes)?;
+    }
     if topk > 1 || topk_from_model {
         let (backend, page) = match resolved_base_backend(ctx) {
             Some(b) if !ctx.cfg.is_unknown(f::page_size) => (Some(b), ctx.cfg.int(f::page_size)),
