@@ -2076,7 +2076,12 @@ fn handle_ngram(ctx: &mut Ctx) -> Step {
         if backend.as_deref() != Some("flashinfer") && !page.is_some_and(|p| p <= 1) {
             match (backend, page) {
                 (Some(_), Some(p)) => {
-                    let mut fixes = vec![ctx.fix_set("Use --attention-backend flashinfer", f::attention_backend, "flashinfer", Applicability::Unsafe)];
+                    // (a backend a model override chose may be chosen again over the flag: DeepSeek-V4's)
+                    let chosen_for_the_model = !ctx.cfg.is_explicit(f::attention_backend) && ctx.cfg.derived_by(f::attention_backend).is_some();
+                    let mut fixes = Vec::new();
+                    if !chosen_for_the_model {
+                        fixes.push(ctx.fix_set("Use --attention-backend flashinfer", f::attention_backend, "flashinfer", Applicability::Unsafe));
+                    }
                     if !forces_page_size(ctx) {
                         fixes.insert(0, ctx.fix_set("Use --page-size 1", f::page_size, "1", Applicability::Unsafe));
                     }
