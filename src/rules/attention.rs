@@ -874,7 +874,7 @@ fn fill_default_backend(ctx: &mut Ctx) {
 
 /// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
 /// greedy, so the scheme is everything before the last `://` of the first line).
-pub(crate) fn is_instance_connector(path: &str) -> bool {
+fn is_instance_connector(path: &str) -> bool {
     let line = path.split('\n').next().unwrap_or("");
     line.rfind("://").map(|i| line.get(..i) == Some("instance")).unwrap_or(false)
 }

@@ -238,7 +238,7 @@ const MUSE_SPARK_STEP: &str = "muse_spark_hook.apply_muse_spark_env_defaults";
 /// skipped for a remote-instance path) before any other step does.
 fn config_loaded_by_muse_spark_step(ctx: &Ctx) -> bool {
     crate::rules::pipeline::runs_step(ctx.release, MUSE_SPARK_STEP)
-        && !ctx.cfg.str(f::model_path).is_some_and(crate::rules::attention::is_instance_connector)
+        && !ctx.cfg.str(f::model_path).is_some_and(super::shared::loaded_config::is_instance_connector)
 }
 
 /// `apply_muse_spark_env_defaults`: its `get_config` is where transformers first refuses a config

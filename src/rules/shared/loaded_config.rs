@@ -30,3 +30,11 @@ pub fn overrides_config(ctx: &Ctx) -> bool {
 pub fn other_revision(ctx: &Ctx, revision: Field) -> bool {
     !matches!(ctx.cfg.get(revision), PyValue::None) && !ctx.cfg.is(revision, "main")
 }
+
+/// `parse_connector_type(model_path) == ConnectorType.INSTANCE` (`re.match(r"(.+)://(.*)")`:
+/// greedy, so the scheme is everything before the last `://` of the first line): a remote
+/// instance's weights, whose config is not loaded from a model path.
+pub fn is_instance_connector(path: &str) -> bool {
+    let line = path.split('\n').next().unwrap_or("");
+    line.rfind("://").map(|i| line.get(..i) == Some("instance")).unwrap_or(false)
+}
