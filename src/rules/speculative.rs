@@ -1853,10 +1853,15 @@ fn handle_eagle_family(ctx: &mut Ctx, alg: &str) -> Step {
     if !ctx.cfg.truthy(f::speculative_adaptive) && ctx.cfg.is_none(f::speculative_num_steps) {
         if !ctx.cfg.is_none(f::speculative_eagle_topk) || !ctx.cfg.is_none(f::speculative_num_draft_tokens) {
             let mut fixes = vec![ctx.fix_set("Draft 3 steps", f::speculative_num_steps, "3", Applicability::Unsafe)];
-            for field in [f::speculative_eagle_topk, f::speculative_num_draft_tokens] {
-                if ctx.cfg.is_explicit(field) {
-                    fixes.push(ctx.fix_remove(format!("Drop {} (let SGLang choose)", ctx.flag(field)), field, Applicability::Unsafe));
+            // both given: dropping one alone leaves the other, and the same error
+            let given: Vec<Field> = [f::speculative_eagle_topk, f::speculative_num_draft_tokens].into_iter().filter(|&field| ctx.cfg.is_explicit(field)).collect();
+            if let Some(&first) = given.first() {
+                let flags: Vec<String> = given.iter().map(|&field| ctx.flag(field).to_string()).collect();
+                let mut drop = ctx.fix_remove(format!("Drop {} (let SGLang choose)", flags.join(" and ")), first, Applicability::Unsafe);
+                for &field in given.iter().skip(1) {
+                    drop.edits.extend(ctx.fix_remove(String::new(), field, Applicability::Unsafe).edits);
                 }
+                fixes.push(drop);
             }
             ctx.raise(&EAGLE_PARTIAL_PARAMS, &[], &[f::speculative_eagle_topk, f::speculative_num_draft_tokens], fixes)?;
         }
