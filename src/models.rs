@@ -88,7 +88,7 @@ pub struct RawFacts {
     #[serde(default)]
     pub config_code_in_other_repo: Option<bool>,
 }
-crate::from_json!(RawFacts { architecture, model_type, text_config_key, text_model_type, hidden_size, num_attention_heads, num_key_value_heads, head_dim, num_hidden_layers, routed_experts, shared_experts, experts_per_token, kv_lora_rank, index_topk, sliding_window, layer_types, torch_dtype, max_position_embeddings, quantization, index_topk_freq, index_topk_pattern, indexer_types, text_quant_group_formats, mlp_hidden_act, attention_chunk_size, num_nextn_predict_layers, speculative_draft_keys, architectures, sliding_window_pattern, context_length_values, rope_scaling, learnable_sink, index_kpool, ships_config_code });
+crate::from_json!(RawFacts { architecture, model_type, text_config_key, text_model_type, hidden_size, num_attention_heads, num_key_value_heads, head_dim, num_hidden_layers, routed_experts, shared_experts, experts_per_token, kv_lora_rank, index_topk, sliding_window, layer_types, torch_dtype, max_position_embeddings, quantization, index_topk_freq, index_topk_pattern, indexer_types, text_quant_group_formats, mlp_hidden_act, attention_chunk_size, num_nextn_predict_layers, speculative_draft_keys, architectures, sliding_window_pattern, context_length_values, rope_scaling, learnable_sink, index_kpool, ships_config_code, config_code_in_other_repo });
 
 /// The top-level keys of [`RawFacts::speculative_draft_keys`] (`tools/build_catalog.py`'s
 /// `DRAFT_KEYS`, the same list).
