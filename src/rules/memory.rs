@@ -176,7 +176,9 @@ fn cpu_batch_sizes(ctx: &Ctx, max_bs: i64) -> Vec<i64> {
     let mut v: Vec<i64> = if ctx.cfg.truthy(f::disable_cuda_graph_padding) {
         (1..=max_bs).collect()
     } else {
-        let mut set: std::collections::BTreeSet<i64> = (1..17).collect();
+        // Built by insert: collecting into a BTreeSet sorts first (a stable sort of its own in the wasm).
+        let mut set = std::collections::BTreeSet::new();
+        set.extend(1..17);
         set.extend((18..31).step_by(2));
         set.extend((32..81).step_by(4));
         if max_bs >= 84 {
