@@ -389,15 +389,21 @@ fn merge_config(fe: &mut FrontEnd, schema: &Schema, files: &ConfigFiles) {
             return;
         }
     };
+    // 0.5.18-0.5.22's merger keys the YAML by dest alone and takes only `_StoreAction` and
+    // `_StoreTrueAction` (every SGLang action class is a direct `argparse.Action` subclass); the
+    // newer one keys by dest and long options and takes every single-value action.
+    let dest_keyed = schema.config_merger.as_deref() == Some("dest_keyed");
     // action kinds by config key
     let keys_of = |a: &crate::schema::Action| -> Vec<String> {
         let mut k = vec![a.dest.clone()];
-        k.extend(a.option_strings.iter().filter_map(|o| o.strip_prefix("--")).map(|o| o.replace('-', "_")));
+        if !dest_keyed {
+            k.extend(a.option_strings.iter().filter_map(|o| o.strip_prefix("--")).map(|o| o.replace('-', "_")));
+        }
         k
     };
     let is_store_true = |a: &crate::schema::Action| a.action == "_StoreTrueAction";
     let supported = |a: &crate::schema::Action| {
-        is_store_true(a) || a.action == "_StoreAction" || matches!(a.nargs, None | Some(serde_json::Value::Null))
+        is_store_true(a) || a.action == "_StoreAction" || (!dest_keyed && matches!(a.nargs, None | Some(serde_json::Value::Null)))
     };
     // config key -> the actions it names, in schema order (built once, not per key)
     let mut by_key: rustc_hash::FxHashMap<String, Vec<&crate::schema::Action>> = Default::default();
@@ -425,19 +431,28 @@ fn merge_config(fe: &mut FrontEnd, schema: &Schema, files: &ConfigFiles) {
                 supported_key = true;
             } else if !a.option_strings.is_empty()
                 && !a.option_strings.iter().any(|o| o == "--config" || o == "--help" || o == "-h")
-                && unsupported.is_none()
+                && (unsupported.is_none() || dest_keyed)
             {
+                // (the dest-keyed merger's dict keeps the last such action of a dest)
                 unsupported = Some(a.action.as_str());
             }
         }
-        if let (Some(cls), false) = (unsupported, supported_key) {
+        // The dest-keyed merger refuses a dest a supported action shares, too.
+        if let (Some(cls), false) = (unsupported, supported_key && !dest_keyed) {
             cfg_error(
                 fe,
                 "CFG007",
                 "ValueError",
                 format!("Unsupported config option '{key_norm}' with action '{cls}'"),
                 pw.span,
-                "SGLang's config merger only handles switches and single-value flags; give this one on the command line.",
+                if dest_keyed {
+                    "This release's config merger reads each YAML key as a flag's dest and takes only plain value \
+                     flags and plain switches: a dest that also belongs to a deprecated alias, an on/off switch or \
+                     another custom flag kind is refused, even where a plain flag shares it. Give this one on the \
+                     command line."
+                } else {
+                    "SGLang's config merger only handles switches and single-value flags; give this one on the command line."
+                },
             );
             return;
         }

@@ -106,6 +106,10 @@ pub struct Schema {
     pub prog: String,
     pub allow_abbrev: bool,
     pub python: String,
+    /// The release's `--config` merger (tools/config_merger.py): `dest_keyed` (YAML keys are
+    /// dests; only store and store-true actions are taken) or `option_keyed` (dests and long
+    /// options; every single-value action).
+    pub config_merger: Option<String>,
     pub actions: Vec<Action>,
     /// option string -> index into `actions`
     pub by_option: FxHashMap<String, usize>,
@@ -129,7 +133,7 @@ pub struct Schema {
     /// each check asks only about these.
     choice_env_variables: Vec<String>,
 }
-crate::from_json!(Schema { sglang_version, prog, allow_abbrev, python, actions } ..);
+crate::from_json!(Schema { sglang_version, prog, allow_abbrev, python, config_merger, actions } ..);
 
 impl Schema {
     /// This schema as SGLang builds its parser where `set(variable)` tells which boolean
