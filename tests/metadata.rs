@@ -236,10 +236,11 @@ fn env_assignments(example: &str) -> Vec<&str> {
 }
 
 /// Passes once the rules listed in `tests/metadata-corrections.json` have trigger cases:
-/// DLLM002 (Gemma4Renoise's warning: past it SGLang requires a DiffusionGemma config, and no
-/// public one was found; on the diffusion LM the recorder serves, SDAR, it fails in
-/// `Gemma4Renoise.configure_server_args`' check of the model's config, which this build does not
-/// model, so the command's verdict cannot be matched).
+/// DLLM002 (Gemma4Renoise's warning): recorded on Gemma-4 (aiter on MI300X, trtllm_mha on B200;
+/// tests/cases/rules_dllm.jsonl keeps those cases as comments), where SGLang goes on through
+/// `Gemma4Renoise.configure_server_args` to a later RuntimeError; that method is not modelled yet
+/// (its raise sites are reached through `get_algorithm_cls(...)`, which raise-sites.jsonl does
+/// not follow), so the command's verdict cannot be matched.
 /// `rules_lacking_cases_are_the_listed_ones` pins that list.
 #[test]
 #[ignore = "some rules cannot have a recorded trigger yet: see tests/metadata-corrections.json"]
