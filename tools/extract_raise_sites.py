@@ -545,6 +545,15 @@ def roots_of(pkg, pkg_path, version):
                       + funcs(sa, "ServerArgs.__setattr__")))
         vh = "sglang.srt.arg_groups.validation_hook"
         roots.append(("check_server_args", funcs(vh, "check_server_args") + funcs(sa, "ServerArgs.check_server_args")))
+    # Calls through a looked-up class that the call graph cannot follow:
+    # `get_algorithm_cls(cfg.dllm_algorithm).configure_server_args(server_args)` in the dLLM hook
+    # reaches every algorithm's `configure_server_args`.
+    for label, fs in roots:
+        if label == "handle_dllm_inference":
+            algorithms = "sglang.srt.dllm.algorithm."
+            for mod in sorted(m for m in pkg.files if m.startswith(algorithms)):
+                pkg.tree(mod)
+                fs += [g for (m, q), g in sorted(pkg.funcs.items()) if m == mod and q.endswith(".configure_server_args")]
     return roots, doc
 
 
