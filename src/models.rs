@@ -241,13 +241,17 @@ pub struct SglangFacts {
     /// them (as JSON); None for a model that is not one of `DLLM_PARAMS`' architectures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dllm: Option<serde_json::Map<String, serde_json::Value>>,
+    /// How `Gemma4Renoise.configure_server_args`' tied-embeddings test ends on the config:
+    /// "tied", "untied", or the AttributeError's text (no `text_config`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diffusion_gemma_tie_check: Option<String>,
     // Speculative decoding (src/rules/speculative.rs's DFLASH / DSpark handlers): the
     // [`DRAFT_KEYS`] as SGLang's `get_config` gives them (its config class's defaults included:
     // Qwen3's derived `layer_types`, say), the text config's [`DRAFT_TEXT_KEYS`] under
     // "text_config"; an attribute the config does not have is left out.
     pub speculative_draft_attrs: Option<serde_json::Map<String, serde_json::Value>>,
 }
-crate::from_json!(SglangFacts { architecture, context_length, dtype, quantization, num_kv_heads, num_attention_heads, head_dim, num_hidden_layers, is_mla, is_dsa, is_multimodal, is_embedding, is_hybrid_linear_attention, is_hybrid_swa, has_asymmetric_kv, has_attention_sinks, uses_mamba_radix_cache, mamba_chunk_size, dllm, speculative_draft_attrs });
+crate::from_json!(SglangFacts { architecture, context_length, dtype, quantization, num_kv_heads, num_attention_heads, head_dim, num_hidden_layers, is_mla, is_dsa, is_multimodal, is_embedding, is_hybrid_linear_attention, is_hybrid_swa, has_asymmetric_kv, has_attention_sinks, uses_mamba_radix_cache, mamba_chunk_size, dllm, diffusion_gemma_tie_check, speculative_draft_attrs });
 
 /// Where a catalog config comes from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

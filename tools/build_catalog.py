@@ -949,7 +949,28 @@ def sglang_facts(d: str) -> dict:
         "mamba_chunk_size": mamba_chunk_size(mc),
         # Read by the diffusion-LM checks (src/rules/dllm.rs).
         "dllm": dllm_facts(mc),
+        "diffusion_gemma_tie_check": diffusion_gemma_tie_check(mc),
     }
+
+
+def diffusion_gemma_tie_check(mc):
+    """How `Gemma4Renoise.configure_server_args`' tied-embeddings test ends on this config, its
+    condition read from the release's source and run on the config SGLang loads: "tied" (it
+    passes), "untied" (its ValueError), or the AttributeError's text (a config with tied top-level
+    embeddings and no `text_config`). None for a release without the algorithm."""
+    try:
+        from sglang.srt.dllm.algorithm.gemma4_renoise import Gemma4Renoise
+    except ImportError:
+        return None
+    source = inspect.getsource(Gemma4Renoise.configure_server_args)
+    test = re.search(r"if not \((.*?)\):\s*raise ValueError\(\"DiffusionGemma requires tied word embeddings\"\)", source, re.S)
+    if not test:
+        raise SystemExit("build_catalog: Gemma4Renoise's tied-embeddings test changed: update diffusion_gemma_tie_check")
+    try:
+        tied = eval("(" + test.group(1) + ")", {"getattr": getattr}, {"hf_config": mc.hf_config})
+    except AttributeError as e:
+        return f"AttributeError: {e}"
+    return "tied" if tied else "untied"
 
 
 def speculative_draft_attrs(d: str):
