@@ -235,15 +235,9 @@ fn env_assignments(example: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Passes once the rules listed in `tests/metadata-corrections.json` have trigger cases:
-/// DLLM002 (Gemma4Renoise's warning): recorded on Gemma-4 (aiter on MI300X, trtllm_mha on B200;
-/// tests/cases/rules_dllm.jsonl keeps those cases as comments), where SGLang goes on through
-/// `Gemma4Renoise.configure_server_args` to a later RuntimeError; that method is not modelled yet
-/// (its raise sites are reached through `get_algorithm_cls(...)`, which raise-sites.jsonl does
-/// not follow), so the command's verdict cannot be matched.
-/// `rules_lacking_cases_are_the_listed_ones` pins that list.
+/// Every rule the default release applies has a recorded trigger and a near miss (the lists in
+/// `tests/metadata-corrections.json` are empty; `rules_lacking_cases_are_the_listed_ones` pins them).
 #[test]
-#[ignore = "some rules cannot have a recorded trigger yet: see tests/metadata-corrections.json"]
 fn every_rule_has_a_trigger_and_a_near_miss_case() {
     let (no_trigger, no_near_miss) = rules_lacking_cases();
     assert!(

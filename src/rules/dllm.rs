@@ -8,12 +8,12 @@
 //! size, and the HiCache / LMCache / FlexKV / PP / LoRA / PD / mixed-chunk adjustments after it)
 //! is reported as not run.
 
-use super::shared::cuda_graph_config::{phase_backend, with_phase, DECODE, DISABLED, PREFILL};
+use super::shared::cuda_graph_config::{phase_backend, with_phase, DECODE, DISABLED, FULL, PREFILL};
 use super::{Ctx, Rule};
 use crate::diagnostic::Applicability;
 use crate::fields::f;
 use crate::pyvalue::PyValue;
-use crate::rules::{raises, site, warns, Args, NotRunReason, Step};
+use crate::rules::{raises, site, warns, Args, NotRunReason, Sglang, Step};
 
 /// The algorithms `import_algorithms` finds in `sglang.srt.dllm.algorithm` (their classes' names).
 const ALGORITHMS: [&str; 4] = ["Gemma4Renoise", "JointThreshold", "JointThresholdInDel", "LowConfidence"];
@@ -139,6 +139,78 @@ pub static BLOCK_ROUTING_BLOCK_SIZE: Rule = Rule {
     example_good: ex!("--model-path JetLM/SDAR-4B-Chat --trust-remote-code --dllm-algorithm LowConfidence --attention-backend flashinfer --json-model-override-args '{\"expert_capacity\": 8}'"),
 };
 
+const RENOISE_CONFIGURE: &str = "dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args";
+
+pub static RENOISE_DEVICE: Rule = Rule {
+    code: "DLLM013",
+    name: kebab!("dllm-gemma4-renoise-needs-a-gpu"),
+    sglang: raises("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "DiffusionGemma currently supports CUDA/ROCm GPU execution only"),
+    explanation: expl!("Gemma4Renoise decodes DiffusionGemma on NVIDIA or AMD GPUs only (the `cuda` device, which ROCm uses too); on this device it does not run. Serve it on a GPU, or drop --dllm-algorithm."),
+    flags: &["--dllm-algorithm", "--device"],
+    example_bad: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --device cpu"),
+    example_good: ex!("--model-path google/gemma-4-26B-A4B --device cpu"),
+};
+
+pub static RENOISE_PIPELINE: Rule = Rule {
+    code: "DLLM014",
+    name: kebab!("dllm-gemma4-renoise-without-pipeline-parallelism"),
+    sglang: raises("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "DiffusionGemma does not support pipeline parallelism"),
+    explanation: expl!("Gemma4Renoise denoises a whole block with every layer at each step, which SGLang does not split into pipeline stages: --pp-size must be 1. Use tensor parallelism (--tp-size) instead."),
+    flags: &["--dllm-algorithm", "--pp-size"],
+    example_bad: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --pp-size 2"),
+    example_good: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --tp-size 2"),
+};
+
+pub static RENOISE_CONTEXT_PARALLEL: Rule = Rule {
+    code: "DLLM015",
+    name: kebab!("dllm-gemma4-renoise-without-context-parallelism"),
+    sglang: raises("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "DiffusionGemma does not support context parallelism"),
+    explanation: expl!("Gemma4Renoise does not shard attention over context-parallel ranks: --dcp-size and --attn-cp-size must be 1."),
+    flags: &["--dllm-algorithm", "--dcp-size", "--attn-cp-size"],
+    example_bad: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --tp-size 2 --dcp-size 2"),
+    example_good: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --tp-size 2"),
+};
+
+pub static RENOISE_QUANTIZED: Rule = Rule {
+    code: "DLLM016",
+    name: kebab!("dllm-gemma4-renoise-unquantized-only"),
+    sglang: raises("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "DiffusionGemma does not support quantized loading"),
+    explanation: expl!("Gemma4Renoise loads DiffusionGemma's weights unquantized: neither --quantization nor a quantized checkpoint (one whose config.json has a quantization_config) can be used with it."),
+    flags: &["--dllm-algorithm", "--quantization"],
+    example_bad: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --quantization fp8"),
+    example_good: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise"),
+};
+
+pub static RENOISE_UNTIED: Rule = Rule {
+    code: "DLLM017",
+    name: kebab!("dllm-gemma4-renoise-needs-tied-embeddings"),
+    sglang: raises("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "DiffusionGemma requires tied word embeddings"),
+    explanation: expl!("Gemma4Renoise is DiffusionGemma's algorithm, and DiffusionGemma shares its input embeddings with its output head: the model's config must set tie_word_embeddings, at the top and in its text_config. This model's does not, so it is not a DiffusionGemma checkpoint; serve it without --dllm-algorithm, or point --model-path at one."),
+    flags: &["--dllm-algorithm", "--model-path"],
+    example_bad: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --dllm-algorithm Gemma4Renoise --attention-backend triton"),
+    example_good: ex!("--model-path meta-llama/Llama-3.1-8B-Instruct --attention-backend triton"),
+};
+
+pub static RENOISE_NO_TEXT_CONFIG: Rule = Rule {
+    code: "DLLM018",
+    name: kebab!("dllm-gemma4-renoise-needs-a-text-config"),
+    sglang: Sglang::Python { function: RENOISE_CONFIGURE, raised_by: "getattr(hf_config.text_config, \"tie_word_embeddings\", False)", exception: "AttributeError", template: "'{config_class}' object has no attribute 'text_config'", raises_in: None },
+    explanation: expl!("Gemma4Renoise reads tie_word_embeddings from the model config's text_config, which DiffusionGemma's config has; a text-only config (this one ties its embeddings at the top) has no text_config, and the lookup fails in Python. Gemma4Renoise serves DiffusionGemma only: drop --dllm-algorithm, or point --model-path at a DiffusionGemma checkpoint."),
+    flags: &["--dllm-algorithm", "--model-path"],
+    example_bad: ex!("--model-path Qwen/Qwen3-0.6B --dllm-algorithm Gemma4Renoise"),
+    example_good: ex!("--model-path Qwen/Qwen3-0.6B"),
+};
+
+pub static RENOISE_FULL_PREFILL: Rule = Rule {
+    code: "DLLM019",
+    name: kebab!("dllm-gemma4-renoise-full-prefill-graph-needs-fa4"),
+    sglang: raises("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "Gemma4Renoise FULL prefill CUDA graphs require prefill backend 'fa4'; got '{prefill_backend}'."),
+    explanation: expl!("Gemma4Renoise captures a full prefill CUDA graph only on the fa4 attention backend; with any other prefill backend (Gemma4Renoise switches a backend it does not support to triton) it refuses a full prefill graph. Leave the prefill graph to Gemma4Renoise (it turns it off), or use fa4 (on Blackwell) for attention."),
+    flags: &["--dllm-algorithm", "--cuda-graph-backend-prefill"],
+    example_bad: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise --cuda-graph-backend-prefill full"),
+    example_good: ex!("--model-path google/gemma-4-26B-A4B --dllm-algorithm Gemma4Renoise"),
+};
+
 pub static RULES: &[&Rule] = &[
     &UNKNOWN_ALGORITHM,
     &REQUIRED_BACKEND,
@@ -152,6 +224,13 @@ pub static RULES: &[&Rule] = &[
     &INDEL_TOKEN_OUT_OF_VOCAB,
     &INDEL_TOKENS_NOT_DISTINCT,
     &BLOCK_ROUTING_BLOCK_SIZE,
+    &RENOISE_DEVICE,
+    &RENOISE_PIPELINE,
+    &RENOISE_CONTEXT_PARALLEL,
+    &RENOISE_QUANTIZED,
+    &RENOISE_UNTIED,
+    &RENOISE_NO_TEXT_CONFIG,
+    &RENOISE_FULL_PREFILL,
 ];
 
 /// `dllm_hook.handle_dllm_inference`.
@@ -174,14 +253,10 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
         ctx.raise(&UNKNOWN_ALGORITHM, &[("name", &algorithm)], &[f::dllm_algorithm], fixes)?;
     }
     dllm_attention_backend(ctx, &algorithm);
-
-    if algorithm == "Gemma4Renoise" {
-        // Gemma4Renoise.configure_server_args: the device, then the model's config (tied
-        // embeddings, quantization, the prefill graph's attention backend).
-        ctx.skip_unlisted("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", NotRunReason::ModelConfig);
-        // ... then DllmConfig.from_server_args: the one algorithm that names the architectures it
-        // decodes (DiffusionGemma's), checked against the model's
-        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
+    // the algorithm's configure_server_args, a call of its own: what the pass above read (it
+    // only sets backends) does not decide whether it raises
+    ctx.cfg.forget_reads();
+    if algorithm == "Gemma4Renoise" && !configure_gemma4_renoise(ctx)? {
         return Ok(());
     }
 
@@ -201,7 +276,9 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     }
 
     // _dllm_page_size → DllmConfig.from_server_args: the model's architecture decides the block
-    // size and mask token, and whether the model is a diffusion LM at all.
+    // size and mask token, and whether the model is a diffusion LM at all. A pass of its own:
+    // what the steps above read (they only warn and set values) does not decide that.
+    ctx.cfg.forget_reads();
     // A family inferred from the name alone does not decide a raise.
     // (the release's `DLLM_PARAMS`, `model-lists.json`; without it the architecture decides nothing)
     let diffusion_lms = ctx.release.model_lists().map(|l| l.dllm_architectures.as_slice());
@@ -214,6 +291,12 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     if let Some(arch) = architecture.filter(|a| !diffusion_lms.unwrap_or_default().iter().any(|d| d == a)) {
         let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm (not a diffusion model)", f::dllm_algorithm, Applicability::Unsafe)];
         ctx.raise(&NOT_A_DIFFUSION_MODEL, &[("arch", &arch)], &[f::dllm_algorithm], fixes)?;
+    }
+    if algorithm == "Gemma4Renoise" {
+        // the one algorithm that names the architectures it decodes (DiffusionGemma's), checked
+        // against a diffusion LM's (none the catalog knows gets past the tied-embeddings test)
+        ctx.model_config(site("dllm.config.DllmConfig.from_server_args", "{cfg.dllm_algorithm} does not support model architecture"));
+        return Ok(());
     }
     // (`{algorithm} does not support model architecture`: the other algorithms name no
     // architectures, so it cannot fire for them.)
@@ -248,6 +331,105 @@ pub fn handle_dllm_inference(ctx: &mut Ctx) -> Step {
     // their warnings are not claimed, as SGLang logs them only after the model's checks pass.
     diffusion_flag_adjustments(ctx);
     Ok(())
+}
+
+/// `Gemma4Renoise.configure_server_args` (where the release has it; 0.5.21 has no full-prefill
+/// check). Ok(false) where it reads what is not known here (the model's config, or how the
+/// tied-embeddings test ends on it), recorded as not run: the hook stops being followed there.
+fn configure_gemma4_renoise(ctx: &mut Ctx) -> Result<bool, crate::rules::Raised> {
+    if !RENOISE_DEVICE.applies_to(ctx.release) {
+        ctx.skip_unlisted(RENOISE_CONFIGURE, NotRunReason::ModelConfig);
+        return Ok(false);
+    }
+    if !ctx.cfg.is(f::device, "cuda") {
+        let fixes = vec![ctx.fix_remove("Drop --dllm-algorithm", f::dllm_algorithm, Applicability::Unsafe)];
+        ctx.raise(&RENOISE_DEVICE, &[], &[f::dllm_algorithm, f::device], fixes)?;
+    }
+    // model_config_of: the model's config is loaded here; the checks after it need it loaded.
+    let sites_after_load = [
+        "DiffusionGemma does not support pipeline parallelism",
+        "DiffusionGemma does not support context parallelism",
+        "DiffusionGemma does not support quantized loading",
+        "DiffusionGemma requires tied word embeddings",
+        "Gemma4Renoise FULL prefill CUDA graphs require",
+    ];
+    let Some(model) = ctx.model else {
+        for message in sites_after_load {
+            ctx.skip(site(RENOISE_CONFIGURE, message), NotRunReason::ModelConfig);
+        }
+        return Ok(false);
+    };
+    if ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 {
+        let fixes = vec![ctx.fix_remove("Remove --pp-size", f::pp_size, Applicability::Unsafe)];
+        ctx.raise(&RENOISE_PIPELINE, &[], &[f::pp_size, f::dllm_algorithm], fixes)?;
+    }
+    let context_parallel: Vec<_> = [f::dcp_size, f::attn_cp_size].into_iter().filter(|&fd| ctx.cfg.int(fd).unwrap_or(1) > 1).collect();
+    if !context_parallel.is_empty() {
+        let fixes = context_parallel.iter().map(|&fd| ctx.fix_remove(format!("Remove --{}", fd.name().replace('_', "-")), fd, Applicability::Unsafe)).collect();
+        let mut fields = context_parallel.clone();
+        fields.push(f::dllm_algorithm);
+        ctx.raise(&RENOISE_CONTEXT_PARALLEL, &[], &fields, fixes)?;
+    }
+    // `model_config.quantization`: --quantization (verified against the checkpoint's earlier),
+    // else the checkpoint's own, as SGLang's ModelConfig computed it (catalog models).
+    let given = ctx.cfg.str(f::quantization).is_some();
+    let quantized = if given { Some(true) } else { model.computed.map(|c| c.quantization.is_some()) };
+    let Some(quantized) = quantized else {
+        for message in &sites_after_load[2..] {
+            ctx.skip(site(RENOISE_CONFIGURE, message), NotRunReason::ModelConfig);
+        }
+        return Ok(false);
+    };
+    if quantized {
+        let fixes = if given { vec![ctx.fix_remove("Remove --quantization", f::quantization, Applicability::Unsafe)] } else { Vec::new() };
+        ctx.raise(&RENOISE_QUANTIZED, &[], &[f::quantization, f::dllm_algorithm, f::model_path], fixes)?;
+    }
+    // The tied-embeddings test on the config as loaded: not known for another revision or where
+    // --json-model-override-args rewrites what it reads.
+    let overrides = crate::rules::shared::loaded_config::items(ctx);
+    let rewritten = overrides.map_or(true, |items| items.iter().any(|(k, _)| k == "tie_word_embeddings" || k == "text_config"));
+    let tie_check = model
+        .computed
+        .and_then(|c| c.diffusion_gemma_tie_check.clone())
+        .filter(|_| !rewritten && !crate::rules::shared::loaded_config::other_revision(ctx, f::revision));
+    let Some(tie_check) = tie_check else {
+        for message in &sites_after_load[3..] {
+            ctx.skip(site(RENOISE_CONFIGURE, message), NotRunReason::ModelConfig);
+        }
+        return Ok(false);
+    };
+    let drop_algorithm = |ctx: &Ctx| vec![ctx.fix_remove("Drop --dllm-algorithm (not a DiffusionGemma checkpoint)", f::dllm_algorithm, Applicability::Unsafe)];
+    if let Some(message) = tie_check.strip_prefix("AttributeError: ") {
+        let config_class = message.split('\'').nth(1).unwrap_or_default().to_string();
+        let fixes = drop_algorithm(ctx);
+        ctx.raise(&RENOISE_NO_TEXT_CONFIG, &[("config_class", &config_class)], &[f::dllm_algorithm, f::model_path], fixes)?;
+    } else if tie_check != "tied" {
+        let fixes = drop_algorithm(ctx);
+        ctx.raise(&RENOISE_UNTIED, &[], &[f::dllm_algorithm, f::model_path], fixes)?;
+    }
+    if RENOISE_FULL_PREFILL.applies_to(ctx.release) && ctx.cfg.is_unknown(f::cuda_graph_config) {
+        // whether the prefill graph is a full one is not known here
+        ctx.skip(site("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "Gemma4Renoise FULL prefill CUDA graphs require"), NotRunReason::UnknownValue);
+        return Ok(false);
+    }
+    if phase_backend(ctx, PREFILL).as_deref() == Some(FULL) {
+        if RENOISE_FULL_PREFILL.applies_to(ctx.release) {
+            let base = ctx.cfg.str(f::attention_backend).map(str::to_string);
+            let (prefill_backend, _) = crate::rules::shared::model_override_base::attention_backends_of(ctx, base.as_deref());
+            let prefill_backend = prefill_backend.unwrap_or_else(|| "None".into());
+            if prefill_backend != "fa4" {
+                let fixes = vec![ctx.fix_set("Use --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, DISABLED, Applicability::Safe)];
+                ctx.raise(&RENOISE_FULL_PREFILL, &[("prefill_backend", &prefill_backend)], &[f::cuda_graph_backend_prefill, f::dllm_algorithm], fixes)?;
+            }
+        } else {
+            with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+        }
+    } else {
+        with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+    }
+    ctx.cfg.set(f::disable_radix_cache, PyValue::Bool(true));
+    ctx.cfg.set(f::chunked_prefill_size, PyValue::Int(-1));
+    Ok(true)
 }
 
 /// What `DllmConfig.from_server_args` reads from a diffusion LM's config: the catalog's values
