@@ -391,7 +391,12 @@ pub fn handle_gpu_memory_settings(ctx: &mut Ctx) -> Step {
                 None => config_unknown |= chunked.as_int() != Some(2048),
             }
         } else if chunked.as_float().is_some_and(|c| c > 8192.0) {
-            config_unknown = true;
+            // A model known not to be MLA keeps the chunk. (An MLA model's is capped at 8192, but
+            // later steps that turn an MLA model's prefill graph off are not all replayed (the
+            // DeepSeek trtllm_mla default under prefill CP): its config stays not known.)
+            if mla != Some(false) {
+                config_unknown = true;
+            }
         }
         if let (false, Some(m)) = (legacy, max_bs) {
             let pp = ctx.cfg.int(f::pp_size).unwrap_or(1);

@@ -16,7 +16,8 @@
 //! not run. Other `model_hook` overrides of the MoE runner when it is "auto" (GPT-OSS,
 //! InternS2, DeepSeek-V4, Kimi-K3, ...) are not known to this build: "auto" is read as "auto".
 
-use super::shared::cuda_graph_config::{with_phase, DECODE, DISABLED, PREFILL};
+use super::shared::cuda_graph_config::{is_resolved, phase_backend, phase_value, with_phase, DECODE, DISABLED, PREFILL};
+use super::shared::overrides::{flashinfer_a2a_max_dispatch_tokens_per_rank, max_prefill_buffer_tokens, max_speculative_num_draft_tokens, MaxDraftTokens};
 use super::shared::envs::env_bool;
 use super::shared::overrides::A2A_EP_SPANNING_BACKENDS;
 use super::shared::runtime_context::{attn_dp_enabled, legacy_dp_attention};
@@ -433,6 +434,36 @@ pub static FLASHINFER_A2A_NEEDS_CHUNKING: Rule = Rule {
     example_good: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_cutlass --chunked-prefill-size 8192"),
 };
 
+pub static FLASHINFER_A2A_TOKEN_BUDGET: Rule = Rule {
+    code: "MOE067",
+    name: kebab!("flashinfer-a2a-token-budget"),
+    sglang: raises("moe_hook.validate_flashinfer_a2a_token_budget", "FlashInfer MoE A2A per-rank token budget exceeds its workspace"),
+    explanation: expl!("FlashInfer's MoE all-to-all moves each rank's tokens through a workspace sized once at start-up: SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK tokens when it is set, else the per-rank prefill chunk (--chunked-prefill-size after the attention-DP split), and at least 4096. The largest forward of a rank must fit in it: a prefill chunk, the largest prefill CUDA graph, and the largest decode CUDA graph (its batch size times the draft tokens per request with speculative decoding). Raise the variable or unset it, or lower the chunk or the CUDA graph batch sizes."),
+    flags: &["--moe-a2a-backend", "--cuda-graph-max-bs-decode", "--chunked-prefill-size"],
+    example_bad: ex!("SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK=1024 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --chunked-prefill-size 8192"),
+    example_good: ex!("SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK=1024 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 4 --attn-dp-size 4 --moe-a2a-backend flashinfer --moe-runner-backend flashinfer_trtllm_routed --quantization fp8 --chunked-prefill-size 4096"),
+};
+
+pub static DEEPEP_V2_PREFILL_BUDGET: Rule = Rule {
+    code: "MOE068",
+    name: kebab!("deepep-v2-prefill-dispatch-budget"),
+    sglang: raises("moe_hook.validate_deepep_v2_dispatch_token_budget", "DeepEP v2 per-rank prefill budget exceeds"),
+    explanation: expl!("DeepEP v2's communication buffer holds SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK tokens per rank, 128 unless it is set (a buffer size, not a model limit). A prefill chunk (--chunked-prefill-size after the attention-DP split, or --max-prefill-tokens without chunked prefill) is scattered over the --tp-size / --attn-dp-size ranks of its group before dispatch, and one rank's share must fit. With the default almost every prefill chunk is too large: raise the variable (8192 holds a default chunk), or lower the chunk."),
+    flags: &["--moe-a2a-backend", "--chunked-prefill-size", "--max-prefill-tokens"],
+    example_bad: ex!("--model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2"),
+    example_good: ex!("SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK=8192 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2"),
+};
+
+pub static DEEPEP_V2_DECODE_GRAPH_BUDGET: Rule = Rule {
+    code: "MOE069",
+    name: kebab!("deepep-v2-decode-graph-dispatch-budget"),
+    sglang: raises("moe_hook.validate_deepep_v2_dispatch_token_budget", "DeepEP v2 per-rank decode CUDA graph exceeds"),
+    explanation: expl!("DeepEP v2's per-rank communication buffer (SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK, 128 unless it is set) must also hold the largest decode CUDA graph of a DP rank: its batch size (the decode graph's max batch size, capped by --max-running-requests per attention-DP rank) times the tokens per request (the draft tokens with speculative decoding, else 1). Raise the variable, or lower --cuda-graph-max-bs-decode."),
+    flags: &["--moe-a2a-backend", "--cuda-graph-max-bs-decode", "--max-running-requests"],
+    example_bad: ex!("SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK=256 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --chunked-prefill-size 2048"),
+    example_good: ex!("SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK=256 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 8 --moe-a2a-backend deepep_v2 --chunked-prefill-size 2048 --cuda-graph-max-bs-decode 256"),
+};
+
 pub static DEEPEP_V2_DRAFT: Rule = Rule {
     code: "MOE040",
     name: kebab!("deepep-v2-not-a-draft-backend"),
@@ -698,7 +729,10 @@ pub static RULES: &[&Rule] = &[
     &PPLX_AUTO_DEEP_GEMM,
     &PPLX_DISPATCH_BUDGET,
     &FLASHINFER_A2A_NEEDS_CHUNKING,
+    &FLASHINFER_A2A_TOKEN_BUDGET,
     &DEEPEP_V2_DRAFT,
+    &DEEPEP_V2_PREFILL_BUDGET,
+    &DEEPEP_V2_DECODE_GRAPH_BUDGET,
     &W4A16_NEEDS_BF16_DISPATCH_ENV,
     &W4A16_NEEDS_BF16_DISPATCH_TYPE,
     &DISPATCH_TYPE_AND_ENV,
@@ -1382,7 +1416,7 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
         if ctx.cfg.is(f::moe_runner_backend, "auto") {
             ctx.cfg.set_unknown(f::moe_runner_backend, PyValue::Str("deep_gemm".into()));
         }
-        return deepep_v2_prefill_graph(ctx);
+        return deepep_v2_prefill_graph(ctx, false);
     };
     if !registered.iter().any(|a| a == arch) {
         let fixes = vec![ctx.fix_set("Use --moe-a2a-backend deepep", f::moe_a2a_backend, "deepep", Applicability::Unsafe)];
@@ -1414,15 +1448,18 @@ fn deepep_v2(ctx: &mut Ctx) -> Step {
         let fixes = vec![ctx.fix_set("Use --deepep-v2-mode hybrid", f::deepep_v2_mode, "hybrid", Applicability::Safe)];
         ctx.raise(&DEEPEP_V2_DIRECT_MULTI_NODE, &[("cfg.nnodes", &nnodes)], &[f::deepep_v2_mode, f::nnodes], fixes)?;
     }
-    deepep_v2_prefill_graph(ctx)
+    deepep_v2_prefill_graph(ctx, true)
 }
 
-/// The end of the `deepep_v2` branch (after its checks).
-fn deepep_v2_prefill_graph(ctx: &mut Ctx) -> Step {
+/// The end of the `deepep_v2` branch (after its checks): the config is SGLang's when the
+/// architecture was known (every check before ran), else not known.
+fn deepep_v2_prefill_graph(ctx: &mut Ctx, checks_ran: bool) -> Step {
     // "Prefill reads host counts and is not graph-capturable": the prefill graph goes off.
     with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
-    let now = ctx.cfg.get(f::cuda_graph_config).clone();
-    ctx.cfg.set_unknown(f::cuda_graph_config, now);
+    if !checks_ran {
+        let now = ctx.cfg.get(f::cuda_graph_config).clone();
+        ctx.cfg.set_unknown(f::cuda_graph_config, now);
+    }
     Ok(())
 }
 
@@ -1684,23 +1721,95 @@ pub fn validate_cutedsl_a2a_token_budget(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// `validate_flashinfer_a2a_token_budget` (after the speculative hook).
+/// `validate_flashinfer_a2a_token_budget` (after the speculative hook): chunked prefill must be
+/// on (a prefill server), and the per-rank workspace must hold the largest forward.
 pub fn validate_flashinfer_a2a_token_budget(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.is(f::moe_a2a_backend, "flashinfer") {
         return Ok(());
     }
     let decode = ctx.cfg.is(f::disaggregation_mode, "decode");
     if !decode {
-        let Some(chunked) = chunked_prefill_size_now(ctx) else { return Ok(()) };
+        let Some(chunked) = chunked_prefill_size_now(ctx) else {
+            ctx.skip(site("moe_hook.validate_flashinfer_a2a_token_budget", "FlashInfer MoE A2A per-rank token budget exceeds"), NotRunReason::UnknownValue);
+            return Ok(());
+        };
         if chunked <= 0 {
             let fixes = vec![ctx.fix_set("Use --chunked-prefill-size 8192", f::chunked_prefill_size, "8192", Applicability::Unsafe)];
             ctx.raise(&FLASHINFER_A2A_NEEDS_CHUNKING, &[], &[f::chunked_prefill_size, f::moe_a2a_backend], fixes)?;
         }
     }
-    // required vs. capacity: the largest prefill and decode CUDA-graph batch sizes, which the
-    // not-modelled memory and model hooks size.
-    ctx.skip(site("moe_hook.validate_flashinfer_a2a_token_budget", "FlashInfer MoE A2A per-rank token budget exceeds"), NotRunReason::NotImplemented);
+    // `_required_flashinfer_a2a_dispatch_tokens_per_rank`: the eager prefill chunk and the
+    // largest prefill CUDA graph (a prefill server), and the largest decode/verify graph.
+    let mut prefill = 0;
+    // (what an unset variable gives at least: not read on a decode server, which does not read it)
+    let mut unset_capacity = 4096;
+    if !decode {
+        prefill = max_prefill_buffer_tokens(ctx);
+        unset_capacity = prefill.max(4096);
+        if graph_phase_enabled(ctx, PREFILL) {
+            prefill = prefill.max(phase_value(ctx, PREFILL, "max_bs").as_int().unwrap_or(0));
+        }
+    }
+    let Some((graph_bs, tokens_per_req)) = decode_graph_dispatch_tokens_per_rank(ctx, site("moe_hook.validate_flashinfer_a2a_token_budget", "FlashInfer MoE A2A per-rank token budget exceeds")) else {
+        return Ok(());
+    };
+    let required = prefill.max(graph_bs.saturating_mul(tokens_per_req));
+    let capacity = flashinfer_a2a_max_dispatch_tokens_per_rank(ctx);
+    if required > capacity {
+        const VAR: &str = "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK";
+        let mut fixes = Vec::new();
+        // unset, the workspace is sized from the prefill buffer (at least 4096 tokens)
+        if ctx.env(VAR).is_some() && required <= unset_capacity {
+            fixes.push(ctx.fix_unset_env(format!("Unset {VAR} (the workspace is then sized from --chunked-prefill-size)"), VAR, Applicability::Unsafe));
+        }
+        // the decode graph alone is too large: a smaller decode graph
+        if prefill <= capacity && tokens_per_req > 0 && capacity / tokens_per_req >= 1 && !ctx.cfg.is_explicit(f::cuda_graph_bs_decode) {
+            let bs = capacity / tokens_per_req;
+            fixes.push(ctx.fix_set(format!("Use --cuda-graph-max-bs-decode {bs}"), f::cuda_graph_max_bs_decode, &bs.to_string(), Applicability::Unsafe));
+        }
+        fixes.push(crate::diagnostic::Fix::advice(format!("Set {VAR}={required} (or more) where the server starts")));
+        let args: &Args = &[("required", &required), ("capacity", &capacity)];
+        ctx.raise(&FLASHINFER_A2A_TOKEN_BUDGET, args, &[f::cuda_graph_max_bs_decode, f::chunked_prefill_size, f::moe_a2a_backend], fixes)?;
+    }
     Ok(())
+}
+
+/// Whether the resolved CUDA graph config captures `phase` (`cg_config is not None and
+/// cg_config.<phase>.backend != Backend.DISABLED`).
+fn graph_phase_enabled(ctx: &Ctx, phase: &str) -> bool {
+    is_resolved(ctx.cfg.get(f::cuda_graph_config)) && phase_backend(ctx, phase).as_deref() != Some(DISABLED)
+}
+
+/// `_decode_graph_dispatch_tokens_per_rank`: (requests, tokens per request) of the largest
+/// decode/verify CUDA graph on one DP rank, (0, 1) when the instance captures no decode graph.
+/// None (the check at `needs` not run) when the draft-token width is not known here.
+fn decode_graph_dispatch_tokens_per_rank(ctx: &mut Ctx, needs: crate::release::SiteRef) -> Option<(i64, i64)> {
+    if ctx.cfg.is(f::disaggregation_mode, "prefill") || !graph_phase_enabled(ctx, DECODE) {
+        return Some((0, 1));
+    }
+    let mut graph_bs = phase_value(ctx, DECODE, "max_bs").as_int().unwrap_or(0);
+    if let Some(mrr) = ctx.cfg.int(f::max_running_requests) {
+        let per_rank_pool_bs = py_floordiv(mrr, int(ctx, f::attn_dp_size, 1))?.max(1);
+        graph_bs = graph_bs.min(per_rank_pool_bs);
+    }
+    // `max_speculative_num_draft_tokens(...) or 1 if view.speculative_algorithm else 1`
+    let tokens_per_req = if ctx.cfg.str(f::speculative_algorithm).is_some_and(|a| !a.is_empty()) {
+        match max_speculative_num_draft_tokens(ctx) {
+            MaxDraftTokens::Known(n) => n.filter(|&n| n != 0).unwrap_or(1),
+            MaxDraftTokens::FromFile => {
+                ctx.skip(needs, NotRunReason::Files);
+                return None;
+            }
+            MaxDraftTokens::BelowConfigured => {
+                ctx.skip(site("overrides.max_speculative_num_draft_tokens", "The speculative algorithm declared"), NotRunReason::NotImplemented);
+                ctx.skip(needs, NotRunReason::NotImplemented);
+                return None;
+            }
+        }
+    } else {
+        1
+    };
+    Some((graph_bs, tokens_per_req))
 }
 
 /// `validate_deepep_v2_speculative_draft`.
@@ -1718,16 +1827,64 @@ pub fn validate_deepep_v2_speculative_draft(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// `validate_deepep_v2_dispatch_token_budget`: the prefill budget asks the model
-/// (`model_deepep_v2_prefill_dispatch_tokens`), the decode one the decode CUDA graph's batch size
-/// (sized by hooks not modelled): both not run.
+/// `validate_deepep_v2_dispatch_token_budget`: the per-rank prefill share (a prefill server) and
+/// the largest decode CUDA graph must fit the DeepEP v2 buffer.
+///
+/// The prefill share asks the model's DeepEP v2 policy (`model_deepep_v2_prefill_dispatch_tokens`):
+/// every architecture SGLang registers keeps the default, the prefill-buffer ceiling split over
+/// the ranks a per-DP chunk is scattered across, and any other architecture was refused by
+/// `validate_deepep_v2_model_architecture` before (only a plugin registers a policy of its own).
 pub fn validate_deepep_v2_dispatch_token_budget(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.is(f::moe_a2a_backend, "deepep_v2") {
         return Ok(());
     }
+    const VAR: &str = "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK";
+    let capacity = super::shared::envs::env_int(ctx, VAR, Some(128)).unwrap_or(128);
     if !ctx.cfg.is(f::disaggregation_mode, "decode") {
-        ctx.model_config(site("moe_hook.validate_deepep_v2_dispatch_token_budget", "DeepEP v2 per-rank prefill budget exceeds"));
+        // `required_deepep_v2_prefill_tokens_per_rank`
+        let ceiling = match max_prefill_buffer_tokens(ctx) {
+            0 => ctx.cfg.int(f::max_prefill_tokens).unwrap_or(0),
+            t => t,
+        };
+        let scatter_ranks = py_floordiv(int(ctx, f::tp_size, 1), int(ctx, f::attn_dp_size, 1)).unwrap_or(1).max(1);
+        // -(-ceiling // scatter_ranks)
+        let prefill_tokens = -(-ceiling).div_euclid(scatter_ranks);
+        if prefill_tokens > capacity {
+            let mut fixes = vec![crate::diagnostic::Fix::advice(format!("Set {VAR}={prefill_tokens} (or more) where the server starts"))];
+            let attn_dp = int(ctx, f::attn_dp_size, 1).max(1);
+            let chunked = ctx.cfg.int(f::chunked_prefill_size).unwrap_or(0);
+            if chunked > 0 && !(ctx.cfg.truthy(f::enable_dynamic_chunking) && int(ctx, f::pp_size, 1) > 1) {
+                // the chunk given is split over the attention-DP ranks first
+                let fit = capacity.saturating_mul(scatter_ranks).saturating_mul(attn_dp);
+                if fit > 0 {
+                    fixes.push(ctx.fix_set(format!("Use --chunked-prefill-size {fit}"), f::chunked_prefill_size, &fit.to_string(), Applicability::Unsafe));
+                }
+            }
+            let args: &Args = &[("prefill_tokens", &prefill_tokens), ("capacity", &capacity)];
+            ctx.raise(&DEEPEP_V2_PREFILL_BUDGET, args, &[f::chunked_prefill_size, f::max_prefill_tokens, f::moe_a2a_backend], fixes)?;
+        }
     }
-    ctx.skip(site("moe_hook.validate_deepep_v2_dispatch_token_budget", "DeepEP v2 per-rank decode CUDA graph exceeds"), NotRunReason::NotImplemented);
+    let needs = site("moe_hook.validate_deepep_v2_dispatch_token_budget", "DeepEP v2 per-rank decode CUDA graph exceeds");
+    let Some((graph_bs, tokens_per_req)) = decode_graph_dispatch_tokens_per_rank(ctx, needs) else { return Ok(()) };
+    let graph_tokens = graph_bs.saturating_mul(tokens_per_req);
+    if graph_tokens > capacity {
+        let mut fixes = Vec::new();
+        if tokens_per_req > 0 && capacity / tokens_per_req >= 1 && !ctx.cfg.is_explicit(f::cuda_graph_bs_decode) {
+            let bs = capacity / tokens_per_req;
+            fixes.push(ctx.fix_set(format!("Use --cuda-graph-max-bs-decode {bs}"), f::cuda_graph_max_bs_decode, &bs.to_string(), Applicability::Unsafe));
+        }
+        fixes.push(crate::diagnostic::Fix::advice(format!("Set {VAR}={graph_tokens} (or more) where the server starts")));
+        let args: &Args = &[("graph_tokens", &graph_tokens), ("capacity", &capacity), ("graph_bs", &graph_bs), ("tokens_per_req", &tokens_per_req)];
+        ctx.raise(&DEEPEP_V2_DECODE_GRAPH_BUDGET, args, &[f::cuda_graph_max_bs_decode, f::max_running_requests, f::moe_a2a_backend], fixes)?;
+    }
     Ok(())
+}
+
+/// Python's `a // b` (None for b == 0).
+fn py_floordiv(a: i64, b: i64) -> Option<i64> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.wrapping_div(b);
+    Some(if a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
 }

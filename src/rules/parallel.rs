@@ -1390,6 +1390,24 @@ fn chunked_prefill_size_now(ctx: &Ctx) -> Option<i64> {
     Some(super::shared::runtime_context::default_chunked_prefill_size(ctx.hw.gpu_mem_mib))
 }
 
+/// The end of `handle_data_parallelism`'s attention-DP branch: the prefill CUDA graph's `max_bs`
+/// was derived from the chunk before the attention-DP split (`handle_gpu_memory_settings` runs
+/// first), so it is clamped to the per-rank chunk (and the captured sizes regenerated), unless
+/// the command fixed them.
+fn reclamp_prefill_graph_to_chunk(ctx: &mut Ctx) {
+    use super::shared::cuda_graph_config::{is_locked, phase_value, prefill_batch_sizes, with_phase, DISABLED, PREFILL};
+    if !phase_backend(ctx, PREFILL).is_some_and(|b| b != DISABLED) {
+        return;
+    }
+    let (Some(max_bs), Some(chunked)) = (phase_value(ctx, PREFILL, "max_bs").as_int(), ctx.cfg.int(f::chunked_prefill_size)) else { return };
+    if max_bs > chunked && !is_locked(ctx, PREFILL, "max_bs") {
+        if !is_locked(ctx, PREFILL, "bs") {
+            with_phase(ctx, PREFILL, "bs", PyValue::List(prefill_batch_sizes(chunked).into_iter().map(PyValue::Int).collect()));
+        }
+        with_phase(ctx, PREFILL, "max_bs", PyValue::Int(chunked));
+    }
+}
+
 /// `handle_data_parallelism` (with `_data_parallelism_defaults`, `_tp_lm_head_all_to_all_default`
 /// and `_dp_lm_head_validation` from `overrides.py`).
 pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
@@ -1448,8 +1466,7 @@ pub fn handle_data_parallelism(ctx: &mut Ctx) -> Step {
                 );
             }
         }
-        // The prefill CUDA-graph max_bs re-clamp to the new chunked_prefill_size lives in the
-        // cuda_graph_config, which this build's cuda_graph family resolves; not repeated here.
+        reclamp_prefill_graph_to_chunk(ctx);
     }
 
     // overrides._tp_lm_head_all_to_all_default

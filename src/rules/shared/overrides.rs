@@ -449,3 +449,64 @@ fn replayed_provider_0_5_18(ctx: &Ctx, arch: &str) -> Option<Provider0518> {
         _ => return None,
     })
 }
+
+// ---- token budgets (read by the MoE all-to-all budget checks) ---------------------------------
+
+/// `max_prefill_buffer_tokens`: the prefill-buffer ceiling, `chunked_prefill_size` (0 when
+/// chunking is off), except that PP dynamic chunking can grow chunks toward
+/// `max_prefill_tokens` and probes at 1.25x. (A registered ceiling provider,
+/// `register_prefill_buffer_ceiling`, comes from a plugin: none here.)
+pub fn max_prefill_buffer_tokens(ctx: &Ctx) -> i64 {
+    let chunked = ctx.cfg.int(f::chunked_prefill_size).filter(|&c| c > 0).unwrap_or(0);
+    let mut tokens = chunked;
+    if ctx.cfg.truthy(f::enable_dynamic_chunking) && ctx.cfg.int(f::pp_size).unwrap_or(1) > 1 && chunked != 0 {
+        // math.ceil(chunked * 1.25), exactly: (5 * chunked) / 4 rounded up
+        let probe = i64::try_from((i128::from(chunked) * 5 + 3) / 4).unwrap_or(i64::MAX);
+        tokens = tokens.max(ctx.cfg.int(f::max_prefill_tokens).unwrap_or(0)).max(probe);
+    }
+    tokens
+}
+
+/// `flashinfer_a2a_max_dispatch_tokens_per_rank(max_prefill_buffer_tokens(...))`: the per-rank
+/// token capacity of the FlashInfer A2A workspace, `SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK`
+/// when set (an unparsable value reads as unset, as `EnvInt` warns and falls back), else the
+/// prefill-buffer ceiling and at least 4096. (The ceiling is only read when it is used.)
+pub fn flashinfer_a2a_max_dispatch_tokens_per_rank(ctx: &Ctx) -> i64 {
+    match super::envs::env_int(ctx, "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", None) {
+        Some(configured) => configured,
+        None => max_prefill_buffer_tokens(ctx).max(4096),
+    }
+}
+
+/// The largest `candidate_steps` entry of `adaptive_spec_params.DEFAULT_ADAPTIVE_CONFIG` (the
+/// config `--speculative-adaptive` uses without `--speculative-adaptive-config`).
+const DEFAULT_ADAPTIVE_MAX_CANDIDATE_STEP: i64 = 7;
+
+/// What `max_speculative_num_draft_tokens` answers, as far as it is known here.
+pub enum MaxDraftTokens {
+    /// The algorithm's answer (None: `speculative_num_draft_tokens` is unset).
+    Known(Option<i64>),
+    /// The adaptive candidate steps come from `--speculative-adaptive-config`'s file.
+    FromFile,
+    /// The adaptive width is below `speculative_num_draft_tokens`: SGLang raises its own error
+    /// there (`overrides.max_speculative_num_draft_tokens`, not reproduced).
+    BelowConfigured,
+}
+
+/// `max_speculative_num_draft_tokens`: every built-in algorithm answers
+/// `speculative_num_draft_tokens`, or for `--speculative-adaptive` the largest candidate step
+/// plus one (topk 1), which may not be below `speculative_num_draft_tokens`.
+pub fn max_speculative_num_draft_tokens(ctx: &Ctx) -> MaxDraftTokens {
+    let Some(configured) = ctx.cfg.int(f::speculative_num_draft_tokens) else { return MaxDraftTokens::Known(None) };
+    if !ctx.cfg.truthy(f::speculative_adaptive) {
+        return MaxDraftTokens::Known(Some(configured));
+    }
+    if !ctx.cfg.is_none(f::speculative_adaptive_config) {
+        return MaxDraftTokens::FromFile;
+    }
+    let result = DEFAULT_ADAPTIVE_MAX_CANDIDATE_STEP + 1;
+    if result < configured {
+        return MaxDraftTokens::BelowConfigured;
+    }
+    MaxDraftTokens::Known(Some(result))
+}
