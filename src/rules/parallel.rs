@@ -1839,9 +1839,9 @@ pub fn handle_shared_experts_tp(ctx: &mut Ctx) -> Step {
         let args: &Args = &[("size", &size), ("attn_tp_size", &attn_tp)];
         ctx.raise(&SHARED_EXPERTS_TP_DIVISOR, args, &[f::shared_experts_tp_size], fixes)?;
     }
-    // #2 (instance:// model path) is rejected earlier by the model-path hooks for every
-    // instance path we could build; #3 needs the model's (first) architecture: Kimi-K3 only.
-    ctx.skip(site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size requires a Kimi-K3"), NotRunReason::NotImplemented);
+    // #2 (an `instance://` model path) never fires: SGLang cannot build the ModelConfig of such
+    // a path (its remote-instance connector needs a device), and attention_hook builds it before
+    // this hook (see tools/coverage.py). #3 needs the model's (first) architecture: Kimi-K3 only.
     let only_kimi = site("parallel_hook.handle_shared_experts_tp", "--shared-experts-tp-size is only supported");
     // A family inferred from the name alone does not decide a raise.
     let architecture = ctx.model_fact(only_kimi, |m| m.architecture.filter(|_| m.from != crate::models::FactsFrom::InferredFamily));
