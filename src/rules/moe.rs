@@ -1853,7 +1853,8 @@ pub fn validate_deepep_v2_dispatch_token_budget(ctx: &mut Ctx) -> Step {
             let mut fixes = vec![crate::diagnostic::Fix::advice(format!("Set {VAR}={prefill_tokens} (or more) where the server starts"))];
             let attn_dp = int(ctx, f::attn_dp_size, 1).max(1);
             let chunked = ctx.cfg.int(f::chunked_prefill_size).unwrap_or(0);
-            if chunked > 0 && !(ctx.cfg.truthy(f::enable_dynamic_chunking) && int(ctx, f::pp_size, 1) > 1) {
+            // (without chunked prefill, a chunk this size bounds the prefill instead)
+            if !(chunked > 0 && ctx.cfg.truthy(f::enable_dynamic_chunking) && int(ctx, f::pp_size, 1) > 1) {
                 // the chunk given is split over the attention-DP ranks first
                 let fit = capacity.saturating_mul(scatter_ranks).saturating_mul(attn_dp);
                 if fit > 0 {
