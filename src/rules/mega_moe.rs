@@ -4,7 +4,8 @@
 //! (`validate_mega_moe_token_budget_for_model`, late), which depends on the model's architecture
 //! and checkpoint quantization and is listed as not run.
 
-use super::shared::envs::env_bool;
+use super::shared::envs::{env_bool, env_int, python_int};
+use super::shared::runtime_context::attn_dp_enabled;
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::Applicability;
 use crate::fields::f;
@@ -41,7 +42,130 @@ pub static MEGAMOE_NEEDS_GPU: Rule = Rule {
     example_good: ex!("--model-path Qwen/Qwen3-30B-A3B"),
 };
 
-pub static RULES: &[&Rule] = &[&MEGAMOE_ALIAS_OVERRIDES_A2A, &MEGAMOE_NO_OVERLAP, &MEGAMOE_NEEDS_GPU];
+pub static FLYDSL_DECODE_MTPR_ATTN_CP: Rule = Rule {
+    code: "MOE090",
+    name: kebab!("flydsl-decode-capacity-no-attn-cp"),
+    sglang: raises("mega_moe_hook.validate_flydsl_decode_capacity", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR is not supported with"),
+    explanation: expl!("On ROCm, SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 runs MegaMoE with aiter's FlyDSL kernels; a positive SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR below SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR (default 8192) gives decode steps a smaller capacity of their own. That split does not support attention context parallelism: use --attn-cp-size 1 or leave the decode capacity at 0."),
+    flags: &["--attn-cp-size", "--moe-a2a-backend", "--moe-runner-backend"],
+    example_bad: ex!("SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR=256 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-a2a-backend megamoe --max-running-requests 64"),
+    example_good: ex!("SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --attn-cp-size 2 --moe-a2a-backend megamoe --max-running-requests 64"),
+};
+
+pub static FLYDSL_DECODE_MTPR_NEEDS_MAX_RUNNING: Rule = Rule {
+    code: "MOE091",
+    name: kebab!("flydsl-decode-capacity-needs-max-running-requests"),
+    sglang: raises("mega_moe_hook.validate_flydsl_decode_capacity", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR needs"),
+    explanation: expl!("A decode capacity for FlyDSL MegaMoE (SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR) must hold the largest decode or verify forward on one rank, which is bounded by the request cap. At this point of start-up the cap is only known when --max-running-requests is given (otherwise it is sized later from memory), so give it."),
+    flags: &["--max-running-requests", "--moe-a2a-backend", "--moe-runner-backend"],
+    example_bad: ex!("SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR=256 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe"),
+    example_good: ex!("SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR=256 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe --max-running-requests 256"),
+};
+
+pub static FLYDSL_DECODE_MTPR_TOO_SMALL: Rule = Rule {
+    code: "MOE092",
+    name: kebab!("flydsl-decode-capacity-too-small"),
+    sglang: raises("mega_moe_hook.validate_flydsl_decode_capacity", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR={decode_mtpr}"),
+    explanation: expl!("FlyDSL MegaMoE's decode capacity (SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR) must hold one rank's largest decode or verify forward: the running requests of one attention-DP rank times the tokens each request runs in a step (with speculative decoding, the larger of the draft tokens and the top-k). Raise the capacity (a power of two) or lower --max-running-requests."),
+    flags: &["--max-running-requests", "--speculative-num-draft-tokens", "--speculative-eagle-topk", "--moe-a2a-backend"],
+    example_bad: ex!("SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR=256 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe --max-running-requests 512"),
+    example_good: ex!("SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1 SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR=512 python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --moe-a2a-backend megamoe --max-running-requests 512"),
+};
+
+pub static RULES: &[&Rule] = &[
+    &MEGAMOE_ALIAS_OVERRIDES_A2A,
+    &MEGAMOE_NO_OVERLAP,
+    &MEGAMOE_NEEDS_GPU,
+    &FLYDSL_DECODE_MTPR_ATTN_CP,
+    &FLYDSL_DECODE_MTPR_NEEDS_MAX_RUNNING,
+    &FLYDSL_DECODE_MTPR_TOO_SMALL,
+];
+
+const DECODE_MTPR: &str = "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR";
+const FLYDSL_SITES: [&str; 3] = [
+    "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR is not supported with",
+    "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR needs",
+    "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR={decode_mtpr}",
+];
+
+/// `EnvInt(default).get()`, or None when the text is one Python's `int` may read and ours does
+/// not (beyond 64 bits, non-ASCII digits or blanks).
+fn env_int_known(ctx: &Ctx, name: &str, default: i64) -> Option<i64> {
+    match ctx.env(name) {
+        Some(v) if python_int(v).is_none() && (!v.is_ascii() || v.bytes().any(|b| b.is_ascii_digit())) => None,
+        _ => env_int(ctx, name, Some(default)),
+    }
+}
+
+/// `flydsl_decode_tokens_per_rank`: the rows of one rank's largest decode-step forward (running
+/// requests per attention-DP rank x rows per request), None while the request cap is unset.
+fn flydsl_decode_tokens_per_rank(ctx: &Ctx) -> Option<i128> {
+    let mut requests = i128::from(ctx.cfg.int(f::max_running_requests)?);
+    if attn_dp_enabled(ctx) {
+        requests = requests.div_euclid(i128::from(ctx.cfg.int(f::attn_dp_size).unwrap_or(1).max(1)));
+    }
+    Some(requests * tokens_per_request(ctx))
+}
+
+/// Rows one request runs in a decode step: 1, or with speculative decoding
+/// `max(num_draft_tokens or 1, eagle_topk or 1)`.
+fn tokens_per_request(ctx: &Ctx) -> i128 {
+    if !ctx.cfg.truthy(f::speculative_algorithm) {
+        return 1;
+    }
+    let or_one = |v: Option<i64>| match v {
+        None | Some(0) => 1,
+        Some(n) => i128::from(n),
+    };
+    or_one(ctx.cfg.int(f::speculative_num_draft_tokens)).max(or_one(ctx.cfg.int(f::speculative_eagle_topk)))
+}
+
+/// `validate_flydsl_decode_capacity`: with FlyDSL MegaMoE on ROCm, a decode capacity
+/// (SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR, between 0 and SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR
+/// exclusive) must hold one rank's largest decode / verify forward.
+fn validate_flydsl_decode_capacity(ctx: &mut Ctx) -> Step {
+    if !(ctx.hw.is_hip() && env_bool(ctx, "SGLANG_AMD_USE_FLYDSL_MEGA_MOE")) {
+        return Ok(());
+    }
+    let (Some(decode_mtpr), Some(mtpr)) = (env_int_known(ctx, DECODE_MTPR, 0), env_int_known(ctx, "SGLANG_AMD_FLYDSL_MEGA_MOE_MTPR", 8192)) else {
+        for message in FLYDSL_SITES {
+            ctx.skip(site("mega_moe_hook.validate_flydsl_decode_capacity", message), NotRunReason::UnknownValue);
+        }
+        return Ok(());
+    };
+    if decode_mtpr <= 0 || decode_mtpr >= mtpr {
+        // off, one merged capacity, or refused when the kernels build their capacities
+        return Ok(());
+    }
+    if ctx.cfg.is(f::disaggregation_mode, "prefill") {
+        return Ok(());
+    }
+    let unset = |ctx: &Ctx| ctx.fix_unset_env(format!("Unset {DECODE_MTPR} (one capacity for every step)"), DECODE_MTPR, Applicability::Unsafe);
+    if ctx.cfg.int(f::attn_cp_size).unwrap_or(1) > 1 {
+        let fixes = vec![unset(ctx), ctx.fix_remove("Drop --attn-cp-size", f::attn_cp_size, Applicability::Unsafe)];
+        ctx.raise(&FLYDSL_DECODE_MTPR_ATTN_CP, &[], &[f::attn_cp_size], fixes)?;
+    }
+    // The largest request cap that fits: per rank, the capacity over the rows per request.
+    let per_dp_rank = if attn_dp_enabled(ctx) { i128::from(ctx.cfg.int(f::attn_dp_size).unwrap_or(1).max(1)) } else { 1 };
+    let fitting = i128::from(decode_mtpr) / tokens_per_request(ctx) * per_dp_rank;
+    let Some(decode_tokens) = flydsl_decode_tokens_per_rank(ctx) else {
+        let mut fixes = Vec::new();
+        if fitting >= 1 {
+            fixes.push(ctx.fix_set(format!("Cap the requests: --max-running-requests {fitting}"), f::max_running_requests, &fitting.to_string(), Applicability::Unsafe));
+        }
+        fixes.push(unset(ctx));
+        return ctx.raise(&FLYDSL_DECODE_MTPR_NEEDS_MAX_RUNNING, &[], &[f::max_running_requests], fixes);
+    };
+    if decode_tokens > i128::from(decode_mtpr) {
+        let mut fixes = Vec::new();
+        if fitting >= 1 {
+            fixes.push(ctx.fix_set(format!("Lower --max-running-requests to {fitting}"), f::max_running_requests, &fitting.to_string(), Applicability::Unsafe));
+        }
+        fixes.push(unset(ctx));
+        ctx.raise(&FLYDSL_DECODE_MTPR_TOO_SMALL, &[("decode_mtpr", &decode_mtpr), ("decode_tokens", &decode_tokens)], &[f::max_running_requests, f::speculative_num_draft_tokens], fixes)?;
+    }
+    Ok(())
+}
 
 /// `handle_mega_moe`: `handle_moe_runner_backend_alias`, then `check_mega_moe_compat`.
 pub fn handle_mega_moe(ctx: &mut Ctx) -> Step {
@@ -81,19 +205,15 @@ pub fn handle_mega_moe(ctx: &mut Ctx) -> Step {
     Ok(())
 }
 
-/// `validate_mega_moe_token_budget_for_model`: whether the budget applies depends on the model's
+/// `validate_mega_moe_token_budget_for_model`: first `validate_flydsl_decode_capacity` (ROCm,
+/// SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1); then whether the budget applies depends on the model's
 /// architecture and checkpoint quantization (`mega_moe_needs_token_budget`), so its checks are
-/// not run; the ROCm FlyDSL capacity checks before it (SGLANG_AMD_USE_FLYDSL_MEGA_MOE=1) are not
-/// modelled yet.
+/// not run.
 pub fn validate_mega_moe_token_budget_for_model(ctx: &mut Ctx) -> Step {
     if !ctx.cfg.is(f::moe_a2a_backend, "megamoe") || ctx.cfg.truthy(f::encoder_only) {
         return Ok(());
     }
-    if ctx.hw.is_hip() && env_bool(ctx, "SGLANG_AMD_USE_FLYDSL_MEGA_MOE") {
-        ctx.skip(site("mega_moe_hook.validate_flydsl_decode_capacity", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR is not supported with"), NotRunReason::NotImplemented);
-        ctx.skip(site("mega_moe_hook.validate_flydsl_decode_capacity", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR needs"), NotRunReason::NotImplemented);
-        ctx.skip(site("mega_moe_hook.validate_flydsl_decode_capacity", "SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR={decode_mtpr}"), NotRunReason::NotImplemented);
-    }
+    validate_flydsl_decode_capacity(ctx)?;
     if ctx.cfg.str(f::model_path).is_some_and(|p| p.starts_with("instance://")) {
         return Ok(());
     }
