@@ -83,6 +83,7 @@ pub mod located;
 pub mod models;
 pub mod output;
 pub mod pairs;
+pub mod pydantic_json;
 pub mod pyjson;
 pub mod pyvalue;
 pub mod release;

@@ -212,6 +212,8 @@ pub static RULES: &[&Rule] = &[
     &check::WATERMARK_DEFAULTS_NEED_KEY,
     &check::LOAD_PUBLISH_NEEDS_KV_EVENTS,
     &check::LOAD_PUBLISH_INACTIVE_PUBLISHER,
+    &check::KV_EVENTS_CONFIG_NOT_PARSEABLE,
+    &check::LOAD_PUBLISH_RANGE_UNUSABLE,
 ];
 
 /// `validate_prefill_decode_interval`.

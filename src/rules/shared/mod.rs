@@ -9,6 +9,7 @@ pub mod envs;
 pub mod hisparse_hook;
 pub mod ib_devices;
 pub mod json_fix;
+pub mod kv_events;
 pub mod loaded_config;
 pub mod model_override_base;
 pub mod mooncake_transfer_engine;

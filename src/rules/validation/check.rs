@@ -13,7 +13,8 @@ use crate::fields::{f, Field};
 use crate::hardware::Platform;
 use crate::pyvalue::{float_repr, PyValue};
 use crate::release::SiteRef;
-use crate::rules::shared::runtime_context::attn_dp_enabled;
+use crate::rules::shared::kv_events;
+use crate::rules::shared::runtime_context::{attn_dp_enabled, num_dp_ranks};
 use crate::rules::shared::envs::env_bool;
 use crate::rules::{raises, site, warns, Ctx, NotRunReason, Rule, Sglang, Step};
 
@@ -711,6 +712,26 @@ pub static LOAD_PUBLISH_INACTIVE_PUBLISHER: Rule = Rule {
     flags: &["--load-publish-endpoint", "--kv-events-config"],
     example_bad: ex!("--load-publish-endpoint auto --kv-events-config {}"),
     example_good: ex!("--load-publish-endpoint off --kv-events-config {}"),
+};
+
+pub static KV_EVENTS_CONFIG_NOT_PARSEABLE: Rule = Rule {
+    code: "VAL160",
+    name: kebab!("kv-events-config-not-parseable"),
+    sglang: raises("validation_hook.check_load_publish_args", "--kv-events-config is not parseable: {e}"),
+    explanation: expl!("With --load-publish-endpoint on, SGLang reads --kv-events-config at start-up as a KVEventsConfig: one JSON object (pydantic's model_validate_json) with string publisher, endpoint and topic, an optional string replay_endpoint, an optional boolean bind, integer buffer_steps, hwm and max_queue_size and a format of \"default\" or \"dynamo\". Text that is not such an object stops the launch with pydantic's error, which names the line and column or the field. (The link in that error names the pydantic release installed; the text here is pydantic 2.14's.)"),
+    flags: &["--kv-events-config", "--load-publish-endpoint"],
+    example_bad: ex!("--load-publish-endpoint auto --kv-events-config '{\"publisher\": \"zmq\",}'"),
+    example_good: ex!("--load-publish-endpoint auto --kv-events-config '{\"publisher\": \"zmq\"}'"),
+};
+
+pub static LOAD_PUBLISH_RANGE_UNUSABLE: Rule = Rule {
+    code: "VAL161",
+    name: kebab!("load-publish-endpoint-range-unusable"),
+    sglang: raises("validation_hook.check_load_publish_args", "{reason}"),
+    explanation: expl!("The load publisher binds one port per DP rank (data-parallel replicas x attention-DP groups) from a base port: with auto, right after the KV-events range, which needs a tcp:// endpoint on a wildcard host (*, 0.0.0.0 or ::) to pack after; with an explicit tcp:// address, that address, which must be a wildcard host too, must not overlap the KV-events (or replay) range, and needs a tcp:// KV-events endpoint for routers to discover it. The range must also end at or below port 65535."),
+    flags: &["--load-publish-endpoint", "--kv-events-config", "--dp-size", "--attn-dp-size"],
+    example_bad: ex!("--load-publish-endpoint auto --kv-events-config '{\"publisher\": \"zmq\", \"endpoint\": \"tcp://localhost:5557\"}'"),
+    example_good: ex!("--load-publish-endpoint auto --kv-events-config '{\"publisher\": \"zmq\", \"endpoint\": \"tcp://*:5557\"}'"),
 };
 
 /// The device SGLang runs on: `--device`, else `get_device()` (serving_hook's
@@ -1579,31 +1600,35 @@ fn check_load_publish_args(ctx: &mut Ctx) -> Step {
         let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
         ctx.raise(&LOAD_PUBLISH_NEEDS_KV_EVENTS, &[], &[f::load_publish_endpoint], vec![fix])?;
     }
-    // KVEventsConfig.from_cli (pydantic model_validate_json): decided only for a JSON object whose
-    // keys and value types surely validate; its error texts are pydantic's, not reproduced.
+    // KVEventsConfig.from_cli: pydantic's model_validate_json, its ValidationError text
     let text = ctx.cfg.str(f::kv_events_config).unwrap_or("").to_string();
-    let parsed: Option<serde_json::Map<String, serde_json::Value>> = serde_json::from_str(&text).ok();
-    let simple = parsed.filter(|o| {
-        o.iter().all(|(k, v)| match k.as_str() {
-            "publisher" | "endpoint" | "topic" => v.is_string(),
-            "replay_endpoint" => v.is_string() || v.is_null(),
-            "bind" => v.is_boolean() || v.is_null(),
-            _ => false,
-        })
-    });
-    let Some(obj) = simple else {
-        ctx.skip(site("validation_hook.check_load_publish_args", "--kv-events-config is not parseable: {e}"), NotRunReason::NotImplemented);
-        return Ok(());
+    let cfg = match kv_events::from_cli(&text) {
+        kv_events::FromCli::Ok(cfg) => cfg,
+        kv_events::FromCli::Err(e) => {
+            let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
+            return ctx.raise(&KV_EVENTS_CONFIG_NOT_PARSEABLE, &[("e", &e)], &[f::kv_events_config], vec![fix]);
+        }
+        kv_events::FromCli::Unknown => {
+            ctx.skip(site("validation_hook.check_load_publish_args", "--kv-events-config is not parseable: {e}"), NotRunReason::NotImplemented);
+            return Ok(());
+        }
     };
-    let publisher = obj.get("publisher").and_then(serde_json::Value::as_str).unwrap_or("null");
-    let endpoint = obj.get("endpoint").and_then(serde_json::Value::as_str).unwrap_or("tcp://*:5557");
-    if publisher == "null" || endpoint.is_empty() {
+    if cfg.publisher == "null" || cfg.endpoint.is_empty() {
         let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
         ctx.raise(&LOAD_PUBLISH_INACTIVE_PUBLISHER, &[], &[f::kv_events_config, f::load_publish_endpoint], vec![fix])?;
     }
-    // resolve_load_pub_range (ports, overlap with the KV range): not modelled.
-    ctx.skip(site("validation_hook.check_load_publish_args", "{reason}"), NotRunReason::NotImplemented);
-    Ok(())
+    let dp_size = num_dp_ranks(ctx);
+    match kv_events::resolve_load_pub_range(Some(&cfg.endpoint), cfg.replay_endpoint.as_deref(), dp_size, &mode) {
+        kv_events::LoadPubRange::Fine => Ok(()),
+        kv_events::LoadPubRange::Reason(reason) => {
+            let fix = ctx.fix_remove("Drop --load-publish-endpoint", f::load_publish_endpoint, Applicability::Unsafe);
+            ctx.raise(&LOAD_PUBLISH_RANGE_UNUSABLE, &[("reason", &reason)], &[f::load_publish_endpoint, f::kv_events_config], vec![fix])
+        }
+        kv_events::LoadPubRange::Unknown => {
+            ctx.skip(site("validation_hook.check_load_publish_args", "{reason}"), NotRunReason::NotImplemented);
+            Ok(())
+        }
+    }
 }
 
 #[cfg(test)]
