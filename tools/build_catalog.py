@@ -877,11 +877,29 @@ def quantization_lists(sglang_dir: str) -> dict:
         assert isinstance(node, ast.Dict), ast.dump(node)[:200]
         return [k.value for k in node.keys if isinstance(k, ast.Constant)]
 
+    # Which class's `override_quantization_method` each method runs (`_verify_quantization` asks
+    # every registered method, in the registry's order, whether it re-derives the checkpoint's
+    # method): the classes the source names, looked up in the imported module (its final
+    # bindings) and resolved along their MRO; methods that inherit QuantizationConfig's (which
+    # returns None) are left out.
+    import sglang.srt.layers.quantization as Q
+    from sglang.srt.layers.quantization.base_config import QuantizationConfig
+
+    def overrides(node) -> dict:
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            assert isinstance(k, ast.Constant) and isinstance(v, ast.Name), ast.dump(v)[:200]
+            cls = getattr(Q, v.id)
+            owner = next(c for c in cls.__mro__ if "override_quantization_method" in vars(c))
+            if owner is not QuantizationConfig:
+                out[k.value] = owner.__name__
+        return out
+
     registry = []
     for node in q_tree.body:
         target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
         if isinstance(target, ast.Name) and target.id == "BASE_QUANTIZATION_METHODS":
-            registry.append({"when": None, "methods": keys(node.value)})
+            registry.append({"when": None, "methods": keys(node.value), "overrides": overrides(node.value)})
         elif isinstance(target, ast.Name) and target.id == "QUANTIZATION_METHODS":
             # `{**BASE_QUANTIZATION_METHODS}`: the same registry
             assert isinstance(node.value, ast.Dict) and node.value.keys == [None], ast.dump(node.value)[:200]
@@ -890,7 +908,7 @@ def quantization_lists(sglang_dir: str) -> dict:
             for stmt in node.body:
                 call = stmt.value if isinstance(stmt, ast.Expr) else None
                 if isinstance(call, ast.Call) and ast.unparse(call.func) == "BASE_QUANTIZATION_METHODS.update":
-                    registry.append({"when": ast.unparse(node.test), "methods": keys(call.args[0])})
+                    registry.append({"when": ast.unparse(node.test), "methods": keys(call.args[0]), "overrides": overrides(call.args[0])})
     assert registry and registry[0]["when"] is None, "BASE_QUANTIZATION_METHODS not found"
     mc_tree = ast.parse(open(os.path.join(sglang_dir, "srt", "configs", "model_config.py")).read())
     verify = next(n for n in ast.walk(mc_tree) if isinstance(n, ast.FunctionDef) and n.name == "_verify_quantization")
@@ -906,11 +924,33 @@ def quantization_lists(sglang_dir: str) -> dict:
                    if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "REQUANTIZATION_METHODS")
     return {
         "quantization_registry": registry,
+        "modelopt_quant_algo_methods": modelopt_quant_algo_methods(),
         "rocm_supported_quantization": local["rocm_supported_quantization"],
         "optimized_quantization_methods": local["optimized_quantization_methods"],
         "compatible_quantization_methods": local["compatible_quantization_methods"],
         "requantization_methods": requant,
     }
+
+
+def modelopt_quant_algo_methods():
+    """The ModelOpt override's (`QuantizationConfig._modelopt_override_quantization_method`)
+    mapping for `--quantization modelopt` (the generic method, auto-detected from the
+    checkpoint's `quant_algo`, upper-cased): `_MODELOPT_QUANT_ALGO_TO_METHOD`, where the override
+    maps through `canonicalize_modelopt_quant_algo` (0.5.23); None where it tests the algorithm
+    in code of its own (0.5.18's if-chain)."""
+    from sglang.srt.layers.quantization.base_config import QuantizationConfig
+
+    fn = ast.parse(textwrap.dedent(inspect.getsource(QuantizationConfig._modelopt_override_quantization_method)))
+    calls = {ast.unparse(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+    if "canonicalize_modelopt_quant_algo" not in calls:
+        return None
+    import sglang.srt.layers.modelopt_utils as MU
+
+    canon = ast.parse(textwrap.dedent(inspect.getsource(MU.canonicalize_modelopt_quant_algo)))
+    ret = [ast.unparse(n.value) for n in ast.walk(canon) if isinstance(n, ast.Return) and n.value is not None]
+    # (a non-string algorithm returns None)
+    assert set(ret) == {"None", "_MODELOPT_QUANT_ALGO_TO_METHOD.get(quant_algo.upper())"}, ret
+    return dict(MU._MODELOPT_QUANT_ALGO_TO_METHOD)
 
 
 def sglang_facts(d: str) -> dict:
