@@ -432,11 +432,6 @@ fn derive_context_length(ctx: &mut Ctx) -> Step {
     ctx.raise(&CONTEXT_LENGTH_OVER_DERIVED, &[("msg", &msg)], &[f::context_length], fixes)
 }
 
-/// --quantization values for which a method's `override_quantization_method` may replace the
-/// checkpoint's method (moe_wna16, humming, awq_marlin / gptq_marlin conversion, ModelOpt's
-/// auto-detection): what SGLang then compares is not replayed here.
-const OVERRIDABLE_USER_QUANTIZATION: &[&str] = &["moe_wna16", "humming", "marlin", "awq_marlin", "gptq_marlin", "modelopt"];
-
 /// `_verify_quantization`'s lists of this release (`model-lists.json`, read from its source).
 fn quantization_lists(ctx: &Ctx) -> Option<&'static ModelLists> {
     ctx.release.model_lists().filter(|l| !l.quantization_registry.is_empty())
@@ -453,15 +448,24 @@ fn registered_quantization_methods<'l>(ctx: &Ctx, lists: &'l ModelLists) -> Opti
     if !matches!(ctx.hw.platform, Platform::Cuda | Platform::Rocm) {
         return None;
     }
+    Some(quantization_registry(ctx, lists)?.into_iter().map(|(m, _)| m).collect())
+}
+
+/// `QUANTIZATION_METHODS` on this machine (CUDA, ROCm or CPU), in its order, each method with
+/// the class whose `override_quantization_method` it runs (None: `QuantizationConfig`'s, which
+/// returns None). A key updated again keeps its place and takes the new class. None for a
+/// condition not read here.
+fn quantization_registry<'l>(ctx: &Ctx, lists: &'l ModelLists) -> Option<Vec<(&'l str, Option<&'l str>)>> {
     let gfx95 = ctx.hw.gcn_arch.is_some_and(|a| a.contains("gfx95"));
     let holds = |atom: &str| match atom {
         "is_cuda()" => Some(ctx.hw.platform == Platform::Cuda),
         "is_hip()" => Some(ctx.hw.platform == Platform::Rocm),
+        "is_cpu()" => Some(ctx.hw.platform == Platform::Cpu),
         "_is_gfx95_supported" => Some(ctx.hw.platform == Platform::Rocm && gfx95),
-        "is_cpu()" | "is_xpu()" | "is_npu()" | "is_mps()" | "is_musa()" => Some(false),
+        "is_xpu()" | "is_npu()" | "is_mps()" | "is_musa()" => Some(false),
         _ => None,
     };
-    let mut methods: Vec<&'l str> = Vec::new();
+    let mut methods: Vec<(&'l str, Option<&'l str>)> = Vec::new();
     for registration in &lists.quantization_registry {
         let applies = match registration.when.as_deref() {
             None => true,
@@ -475,8 +479,10 @@ fn registered_quantization_methods<'l>(ctx: &Ctx, lists: &'l ModelLists) -> Opti
         };
         if applies {
             for m in &registration.methods {
-                if !methods.contains(&m.as_str()) {
-                    methods.push(m);
+                let class = registration.overrides.get(m).map(String::as_str);
+                match methods.iter_mut().find(|(k, _)| *k == m.as_str()) {
+                    Some(entry) => entry.1 = class,
+                    None => methods.push((m, class)),
                 }
             }
         }
@@ -490,8 +496,10 @@ fn py_list(methods: &[&str]) -> String {
 }
 
 
-/// `_verify_quantization` for the target model: with `--quantization` given, the checkpoint's
-/// method (its `quantization_config`) against it, then whether this platform has the method;
+/// `_verify_quantization` for the target model: with `--quantization` given, each registered
+/// method's `override_quantization_method` may replace it (and the checkpoint's method) with
+/// one it derives from the checkpoint's quantization config; then the checkpoint's method
+/// against what is left of it, then whether this platform has the method SGLang settled on;
 /// then the warning for a method without optimized kernels.
 fn verify_quantization(ctx: &mut Ctx) -> Step {
     let Some(asked) = ctx.cfg.str(f::quantization).map(str::to_ascii_lowercase) else {
@@ -505,67 +513,175 @@ fn verify_quantization(ctx: &mut Ctx) -> Step {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
         return Ok(());
     };
-    // A ModelOpt checkpoint of a known algorithm: its method is what SGLang ends with, whatever
-    // --quantization says (ModelOpt's override replaces it), but for an online requantization.
-    if let Some(method) = modelopt_checkpoint_method(&model, raw) {
-        let Some(lists) = quantization_lists(ctx) else {
-            ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
-            return Ok(());
-        };
-        if asked == "nvfp4_online" || listed(&lists.requantization_methods, &asked) {
-            return not_decided(ctx);
-        }
-        return verify_method_on_platform(ctx, lists, method, true);
-    }
-    // Other ModelOpt configs are re-parsed, and ModelOpt's methods override the method: not decided.
-    let plain = |q: &crate::models::QuantFacts| match q.quant_method.as_deref().map(str::to_ascii_lowercase) {
-        Some(m) if q.from == "quantization_config" && !m.starts_with("modelopt") => Some(m),
-        _ => None,
-    };
-    // The method SGLang compares: `quant_method` of the checkpoint's quantization config as
-    // written. No config at all (neither SGLang nor the raw facts found one): `asked` stays.
-    let checkpoint = match (&raw.quantization, model.computed) {
-        (None, Some(computed)) if computed.quantization.is_none() => None,
-        (Some(q), Some(computed)) if computed.quantization.is_some() => match plain(q) {
-            Some(m) => Some(m),
-            None => return not_decided(ctx),
-        },
-        // A given config SGLang was not run on: its top-level `quantization_config` is the one
-        // SGLang reads (no text sub-config to have taken it from). Without one, a
-        // `compression_config` or a separate `hf_quant_config.json` may still say otherwise.
-        (Some(q), None) if raw.text_config_key.is_none() => match plain(q) {
-            Some(m) => Some(m),
-            None => return not_decided(ctx),
-        },
-        // A given folder that declares no quantization anywhere SGLang looks: none to compare.
-        (None, None) if model.known_unquantized => None,
-        (_, None) => {
+    let checkpoint = match checkpoint_quant_config(&model, raw) {
+        Ok(c) => c,
+        Err(NotRunReason::ModelConfig) => {
             ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
             return Ok(());
         }
-        _ => return not_decided(ctx),
+        Err(reason) => return not_decided(ctx, reason),
     };
     let Some(lists) = quantization_lists(ctx) else {
         ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
         return Ok(());
     };
-    if let Some(method) = checkpoint {
-        // (petit_nvfp4's override on ROCm reads a "modelopt" method, not decided above)
-        if OVERRIDABLE_USER_QUANTIZATION.contains(&asked.as_str()) {
-            return not_decided(ctx);
+    // No quantization config at all (neither SGLang nor the raw facts found one): `asked` stays.
+    let Some(checkpoint) = checkpoint else {
+        return verify_method_on_platform(ctx, lists, &asked, false);
+    };
+    // `quant_cfg.get("quant_method", <the asked method>).lower()`
+    let mut quant_method = checkpoint.quant_method.as_deref().unwrap_or(&asked).to_lowercase();
+    let mut settled = asked.clone();
+    let mut checkpoints = false;
+    let requantization = listed(&lists.requantization_methods, &asked);
+    // (the preserved online draft quantization is the draft model's: this is the target's)
+    if !requantization {
+        match overriding_method(ctx, lists, &checkpoint, Some(&asked)) {
+            Ok(Some(method)) => {
+                // the method comes from the checkpoint (not the one asked for, or the one it declares)
+                checkpoints = method != asked || checkpoint.quant_method.as_deref().is_some_and(|m| m.eq_ignore_ascii_case(&method));
+                quant_method.clone_from(&method);
+                settled = method;
+            }
+            Ok(None) => {}
+            Err(reason) => return not_decided(ctx, reason),
         }
-        let compatible = lists.compatible_quantization_methods.get(&asked).is_some_and(|ms| listed(ms, &method));
-        if method != asked && !compatible && !listed(&lists.requantization_methods, &asked) {
+    }
+    if settled != quant_method {
+        let compatible = lists.compatible_quantization_methods.get(&settled).is_some_and(|ms| listed(ms, &quant_method));
+        if !compatible && !requantization {
+            let method = quant_method;
             let fixes = vec![
                 ctx.fix_remove(format!("Drop --quantization (the checkpoint's {method} is used)"), f::quantization, Applicability::Unsafe),
                 ctx.fix_set(format!("Use the checkpoint's method: --quantization {method}"), f::quantization, &method, Applicability::Unsafe),
             ];
-            ctx.raise(&QUANTIZATION_MISMATCH, &[("quant_method", &method), ("self.quantization", &asked)], &[f::quantization], fixes)?;
+            ctx.raise(&QUANTIZATION_MISMATCH, &[("quant_method", &method), ("self.quantization", &settled)], &[f::quantization], fixes)?;
         }
     }
-    // What SGLang checks next is `asked` (or a method the checks above kept): whether the
-    // platform has it.
-    verify_method_on_platform(ctx, lists, &asked, false)
+    verify_method_on_platform(ctx, lists, &settled, checkpoints)
+}
+
+/// The checkpoint's quantization config as `_verify_quantization` holds it, after
+/// `_parse_quant_hf_config`: what the methods' overrides and the comparison read of it.
+struct CheckpointQuantConfig {
+    /// `quant_method` (ModelOpt's parsed method where SGLang parses the config as ModelOpt's:
+    /// no `quant_method`, or "modelopt", or an `hf_quant_config.json`); None: the key is absent.
+    quant_method: Option<String>,
+    /// `quant_algo` as written (None: absent or not a string).
+    quant_algo: Option<String>,
+}
+
+/// `_parse_quant_hf_config`'s result for the model: Ok(None) where SGLang finds no
+/// quantization config; Err with why it is not known here. For a catalog model SGLang's own
+/// detection (run without --quantization) gives ModelOpt's parsed method; a given config's
+/// top-level config (no text sub-config it could have been taken from) is parsed here.
+fn checkpoint_quant_config(model: &ModelFacts, raw: &crate::models::RawFacts) -> Result<Option<CheckpointQuantConfig>, NotRunReason> {
+    let modelopt = |q: &crate::models::QuantFacts| q.from == "hf_quant_config.json" || q.quant_method.as_deref().map_or(true, |m| m == "modelopt");
+    let with_method = |q: &crate::models::QuantFacts, quant_method: Option<String>| CheckpointQuantConfig { quant_method, quant_algo: q.quant_algo.clone() };
+    match (&raw.quantization, model.computed) {
+        (None, Some(computed)) if computed.quantization.is_none() => Ok(None),
+        // The method SGLang detected on CUDA without --quantization: for a ModelOpt config, the
+        // method it parsed (no override changes a parsed ModelOpt method there).
+        (Some(q), Some(computed)) => match computed.quantization.as_deref() {
+            Some(detected) if modelopt(q) => Ok(Some(with_method(q, Some(detected.to_string())))),
+            Some(_) if q.from == "quantization_config" => Ok(Some(with_method(q, q.quant_method.clone()))),
+            _ => Err(NotRunReason::NotImplemented),
+        },
+        // A given config SGLang was not run on: its top-level `quantization_config` is the one
+        // SGLang reads (no text sub-config to have taken it from), or a separate
+        // `hf_quant_config.json`.
+        (Some(q), None) if raw.text_config_key.is_none() => {
+            if !modelopt(q) {
+                return Ok(Some(with_method(q, q.quant_method.clone())));
+            }
+            match parse_modelopt_quant_algo(q.quant_algo.as_deref()) {
+                Ok(Some(method)) => Ok(Some(with_method(q, Some(method.to_string())))),
+                // not ModelOpt's: the config as it is, or none from `hf_quant_config.json`
+                Ok(None) if q.from == "quantization_config" => Ok(Some(with_method(q, q.quant_method.clone()))),
+                Ok(None) => Ok(None),
+                Err(()) => Err(NotRunReason::NotImplemented),
+            }
+        }
+        // A given folder that declares no quantization anywhere SGLang looks: none to compare.
+        (None, None) if model.known_unquantized => Ok(None),
+        (_, None) => Err(NotRunReason::ModelConfig),
+        // SGLang detected a method where the raw facts have no config (a `compression_config` ...)
+        _ => Err(NotRunReason::NotImplemented),
+    }
+}
+
+/// `_parse_modelopt_quant_config`'s method for a ModelOpt algorithm (compared as written):
+/// Ok(None) for one it does not parse; Err for mixed precision, whose method
+/// (modelopt_mixed or w4afp8) depends on the layers' algorithms, not read here.
+fn parse_modelopt_quant_algo(quant_algo: Option<&str>) -> Result<Option<&'static str>, ()> {
+    Ok(match quant_algo {
+        Some("MIXED_PRECISION") => return Err(()),
+        Some(a) if a.contains("FP4") => Some("modelopt_fp4"),
+        Some("FP8") => Some("modelopt_fp8"),
+        Some("MXFP8") => Some("mxfp8"),
+        _ => None,
+    })
+}
+
+/// `_verify_quantization`'s loop over `QUANTIZATION_METHODS`: the method the first registered
+/// method's `override_quantization_method` returns for the checkpoint's config and the asked
+/// method, Ok(None) when none does. Err where one's answer is not known here: a class whose
+/// override is not replayed, AWQ / GPTQ checkpoints (Marlin's support of their bits and group
+/// size on this GPU), a machine not modelled.
+fn overriding_method(ctx: &Ctx, lists: &ModelLists, checkpoint: &CheckpointQuantConfig, asked: Option<&str>) -> Result<Option<String>, NotRunReason> {
+    let Some(registry) = quantization_registry(ctx, lists) else { return Err(NotRunReason::Hardware) };
+    // `quant_cfg.get("quant_method", "").lower()`, as the overrides that read it lower-cased do
+    let method = checkpoint.quant_method.as_deref().unwrap_or("").to_lowercase();
+    let exactly = |m: &str| checkpoint.quant_method.as_deref() == Some(m);
+    for (_, class) in registry {
+        let found = match class {
+            None => None,
+            // QuantizationConfig._modelopt_override_quantization_method
+            Some("ModelOptFp8Config" | "ModelOptFp4Config") => {
+                if asked == Some("nvfp4_online") || asked.is_some_and(|a| listed(&lists.requantization_methods, a)) {
+                    None
+                } else {
+                    let generic = if asked == Some("modelopt") {
+                        let Some(table) = &lists.modelopt_quant_algo_methods else { return Err(NotRunReason::NotImplemented) };
+                        table.get(&checkpoint.quant_algo.as_deref().unwrap_or("").to_uppercase()).cloned()
+                    } else {
+                        None
+                    };
+                    generic.or_else(|| ["modelopt_fp8", "modelopt_fp4"].into_iter().find(|m| exactly(m)).map(str::to_string))
+                }
+            }
+            Some("ModelOptMixedPrecisionConfig") => exactly("modelopt_mixed").then(|| "modelopt_mixed".to_string()),
+            // is_awq_marlin_compatible: CUDA and an AWQ config, then its bits, group size and
+            // zero point against Marlin's kernels
+            Some("AWQMarlinConfig") => {
+                if ctx.hw.platform == Platform::Cuda && method == "awq" {
+                    return Err(NotRunReason::NotImplemented);
+                }
+                None
+            }
+            // is_gptq_marlin_compatible: a GPTQ config, then its bits, group size, sym, desc_act
+            Some("GPTQMarlinConfig") => {
+                if method == "gptq" {
+                    return Err(NotRunReason::NotImplemented);
+                }
+                None
+            }
+            // moe_wna16 asked for, on a GPTQ or AWQ config (its bits, desc_act, the GPU)
+            Some("MoeWNA16Config") => {
+                if asked == Some("moe_wna16") && matches!(method.as_str(), "gptq" | "awq") {
+                    return Err(NotRunReason::NotImplemented);
+                }
+                None
+            }
+            Some("PetitNvFp4Config") => (ctx.hw.is_hip() && method == "modelopt").then(|| "petit_nvfp4".to_string()),
+            Some("HummingConfig") => (!exactly("mxfp4") && asked == Some("humming")).then(|| "humming".to_string()),
+            Some(_) => return Err(NotRunReason::NotImplemented),
+        };
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    Ok(None)
 }
 
 /// `_verify_quantization`'s checks of the method it settled on: registered on this platform,
@@ -602,36 +718,6 @@ fn verify_method_on_platform(ctx: &mut Ctx, lists: &ModelLists, method: &str, ch
     }
     warn_not_optimized(ctx, lists, &method, if checkpoints { f::model_path } else { f::quantization });
     Ok(())
-}
-
-/// The method SGLang settles on for a ModelOpt checkpoint whose algorithm it maps to one
-/// (`_parse_modelopt_quant_config`: (NV)FP4 to modelopt_fp4, FP8 to modelopt_fp8), where the
-/// facts show the config SGLang reads: the catalog's (SGLang ran it), or a given config's own
-/// top-level one. ModelOpt's `override_quantization_method` is the first the loop tries that
-/// fires on it, so that method replaces --quantization. None for another algorithm (mixed
-/// precision, MXFP8 ...) or a config not ModelOpt's.
-fn modelopt_checkpoint_method(model: &crate::models::ModelFacts, raw: &crate::models::RawFacts) -> Option<&'static str> {
-    let q = raw.quantization.as_ref()?;
-    let read_here = match model.computed {
-        Some(computed) => computed.quantization.is_some(),
-        None => raw.text_config_key.is_none() && matches!(q.from.as_str(), "quantization_config" | "hf_quant_config.json"),
-    };
-    if !read_here {
-        return None;
-    }
-    match q.quant_method.as_deref() {
-        Some("modelopt_fp4") => return Some("modelopt_fp4"),
-        Some("modelopt_fp8") => return Some("modelopt_fp8"),
-        None | Some("modelopt") => {}
-        Some(_) => return None,
-    }
-    // (as written: SGLang compares the algorithm's text without changing its case)
-    match q.quant_algo.as_deref()? {
-        "MIXED_PRECISION" => None,
-        a if a.contains("FP4") => Some("modelopt_fp4"),
-        "FP8" => Some("modelopt_fp8"),
-        _ => None,
-    }
 }
 
 /// Without --quantization SGLang takes the checkpoint's own method (as its `ModelConfig` detected
@@ -697,16 +783,15 @@ fn warn_not_optimized(ctx: &mut Ctx, lists: &ModelLists, method: &str, on: Field
     ctx.warn(&QUANTIZATION_NOT_OPTIMIZED, &[("self.quantization", &method)], &[on], vec![]);
 }
 
-/// The checkpoint's quantization config is one whose method SGLang re-derives (ModelOpt, an
-/// `hf_quant_config.json`, compressed-tensors' `compression_config` ...): not replayed.
-fn not_decided(ctx: &mut Ctx) -> Step {
-    ctx.skip(QUANTIZATION_SITE, NotRunReason::NotImplemented);
-    // The method SGLang settles on is not known either, so neither are its checks of it: whether
-    // the platform registers it, and ROCm's list (petit_nvfp4 may take over a ModelOpt checkpoint
-    // there, --quantization modelopt_fp4 or not).
-    ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+/// The method `_verify_quantization` settles on is not known here (`reason`: the override of an
+/// AWQ / GPTQ checkpoint, a ModelOpt mixed-precision config SGLang was not run on, a machine not
+/// modelled ...): neither is the comparison with the checkpoint's, nor its checks of the method,
+/// whether the platform registers it and ROCm's list.
+fn not_decided(ctx: &mut Ctx, reason: NotRunReason) -> Step {
+    ctx.skip(QUANTIZATION_SITE, reason);
+    ctx.skip(UNKNOWN_QUANTIZATION_SITE, reason);
     if ctx.hw.is_hip() {
-        ctx.skip(ROCM_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+        ctx.skip(ROCM_QUANTIZATION_SITE, reason);
     }
     Ok(())
 }
