@@ -363,10 +363,10 @@ pub struct ModelLists {
     /// `QUANTIZATION_METHODS`: `BASE_QUANTIZATION_METHODS` in its order, then each platform's
     /// `update` with its condition as the source writes it (`is_cpu() or is_cuda() ...`).
     pub quantization_registry: Vec<QuantizationRegistration>,
-    /// The ModelOpt override's mapping for `--quantization modelopt`: the checkpoint's
-    /// `quant_algo` (upper-cased) to the method (`_MODELOPT_QUANT_ALGO_TO_METHOD`); None where
-    /// the release's override decides in code of its own (not replayed).
-    pub modelopt_quant_algo_methods: Option<BTreeMap<String, String>>,
+    /// The ModelOpt override's branch for `--quantization modelopt`: rules tried in order on the
+    /// checkpoint's upper-cased `quant_algo` (`_MODELOPT_QUANT_ALGO_TO_METHOD`'s entries, or the
+    /// release's if/elif chain); None when the lists do not say (not replayed).
+    pub modelopt_quant_algo_rules: Option<Vec<ModeloptQuantAlgoRule>>,
     /// `rocm_supported_quantization`.
     pub rocm_supported_quantization: Vec<String>,
     /// `optimized_quantization_methods`: the others are warned about.
@@ -413,7 +413,7 @@ pub struct ModelLists {
     /// source's order (GptOss's `supported_backends`, Gemma 4's `accepted_backends`, ...).
     pub model_branch_attention_backends: BTreeMap<String, Vec<String>>,
 }
-crate::from_json!(ModelLists { sglang_version, mla_architectures, mla_architectures_conditional, dsa_architectures_with_index_topk, multimodal_architectures, multimodal_disabled_by_default_architectures, multimodal_needs_sub_configs_architectures, non_generation_architectures, hybrid_swa_architectures, pure_ssm_architectures, hybrid_linear_attention_model_types, hybrid_linear_attention_model_types_conditional, model_config_reads_num_attention_heads, swa_sink_architectures; default: cp_decode_attn_tp_supported_architectures, model_override_architectures, model_override_architecture_substrings, deepseek_family_override_architectures, deepseek_family_hook_architectures, megamoe_validated_architectures, deepep_v2_architectures, deepseek_v4_architectures, minimax_sparse_architectures, dllm_architectures, dllm_params, layernorm_sp_muse_architectures, layernorm_sp_supported_architectures, encoder_decoder_architectures, mamba_radix_cache_architectures, mamba_extra_buffer_architectures, linear_attn_spec_architectures, language_model_only_architectures, encoder_disaggregation_architectures, sglang_config_model_types, transformers_config_model_types, quantization_registry, modelopt_quant_algo_methods, rocm_supported_quantization, optimized_quantization_methods, compatible_quantization_methods, requantization_methods, text_configs_without_num_attention_heads, model_override_attention_fields, model_override_attention_substrings, flashinfer_allreduce_fusion_architectures, deterministic_attention_backend_choices, radix_supported_deterministic_attention_backends, deterministic_deepseek_pass_architectures, deterministic_deepseek_handler_architectures, model_specific_branch_architectures, eagle_self_draft_architectures, adaptive_candidate_steps, kv4_backend_choices, model_branch_attention_backends });
+crate::from_json!(ModelLists { sglang_version, mla_architectures, mla_architectures_conditional, dsa_architectures_with_index_topk, multimodal_architectures, multimodal_disabled_by_default_architectures, multimodal_needs_sub_configs_architectures, non_generation_architectures, hybrid_swa_architectures, pure_ssm_architectures, hybrid_linear_attention_model_types, hybrid_linear_attention_model_types_conditional, model_config_reads_num_attention_heads, swa_sink_architectures; default: cp_decode_attn_tp_supported_architectures, model_override_architectures, model_override_architecture_substrings, deepseek_family_override_architectures, deepseek_family_hook_architectures, megamoe_validated_architectures, deepep_v2_architectures, deepseek_v4_architectures, minimax_sparse_architectures, dllm_architectures, dllm_params, layernorm_sp_muse_architectures, layernorm_sp_supported_architectures, encoder_decoder_architectures, mamba_radix_cache_architectures, mamba_extra_buffer_architectures, linear_attn_spec_architectures, language_model_only_architectures, encoder_disaggregation_architectures, sglang_config_model_types, transformers_config_model_types, quantization_registry, modelopt_quant_algo_rules, rocm_supported_quantization, optimized_quantization_methods, compatible_quantization_methods, requantization_methods, text_configs_without_num_attention_heads, model_override_attention_fields, model_override_attention_substrings, flashinfer_allreduce_fusion_architectures, deterministic_attention_backend_choices, radix_supported_deterministic_attention_backends, deterministic_deepseek_pass_architectures, deterministic_deepseek_handler_architectures, model_specific_branch_architectures, eagle_self_draft_architectures, adaptive_candidate_steps, kv4_backend_choices, model_branch_attention_backends });
 
 /// One registration of quantization methods: unconditional (`when` None) or under the
 /// condition the source writes.
@@ -426,6 +426,29 @@ pub struct QuantizationRegistration {
     pub overrides: BTreeMap<String, String>,
 }
 crate::from_json!(QuantizationRegistration { when, methods; default: overrides });
+
+/// One test of the ModelOpt override's `--quantization modelopt` branch: `test` "equals"
+/// (`quant_algo == algo`) or "contains" (`algo in quant_algo`), giving `method`.
+#[derive(Debug, Clone, Default)]
+pub struct ModeloptQuantAlgoRule {
+    pub test: String,
+    pub algo: String,
+    pub method: String,
+}
+crate::from_json!(ModeloptQuantAlgoRule { test, algo, method });
+
+impl ModeloptQuantAlgoRule {
+    /// The method for the upper-cased `quant_algo`, where this rule's test holds; Err for a test
+    /// not replayed.
+    pub fn method_for(&self, quant_algo: &str) -> Result<Option<&str>, ()> {
+        let holds = match self.test.as_str() {
+            "equals" => quant_algo == self.algo,
+            "contains" => quant_algo.contains(self.algo.as_str()),
+            _ => return Err(()),
+        };
+        Ok(holds.then_some(self.method.as_str()))
+    }
+}
 
 impl ModelLists {
     /// Whether this release's transformers or SGLang has a config class for `model_type`

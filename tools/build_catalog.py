@@ -924,7 +924,7 @@ def quantization_lists(sglang_dir: str) -> dict:
                    if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == "REQUANTIZATION_METHODS")
     return {
         "quantization_registry": registry,
-        "modelopt_quant_algo_methods": modelopt_quant_algo_methods(),
+        "modelopt_quant_algo_rules": modelopt_quant_algo_rules(),
         "rocm_supported_quantization": local["rocm_supported_quantization"],
         "optimized_quantization_methods": local["optimized_quantization_methods"],
         "compatible_quantization_methods": local["compatible_quantization_methods"],
@@ -932,25 +932,45 @@ def quantization_lists(sglang_dir: str) -> dict:
     }
 
 
-def modelopt_quant_algo_methods():
+def modelopt_quant_algo_rules():
     """The ModelOpt override's (`QuantizationConfig._modelopt_override_quantization_method`)
-    mapping for `--quantization modelopt` (the generic method, auto-detected from the
-    checkpoint's `quant_algo`, upper-cased): `_MODELOPT_QUANT_ALGO_TO_METHOD`, where the override
-    maps through `canonicalize_modelopt_quant_algo` (0.5.23); None where it tests the algorithm
-    in code of its own (0.5.18's if-chain)."""
+    branch for `--quantization modelopt` (the generic method, auto-detected from the checkpoint's
+    upper-cased `quant_algo`), as rules tried in order: `{"test": "equals" | "contains", "algo",
+    "method"}`. From `_MODELOPT_QUANT_ALGO_TO_METHOD` where the branch maps through
+    `canonicalize_modelopt_quant_algo` (0.5.23), else from its if/elif chain of
+    `quant_algo == "X"` / `"X" in quant_algo or ...` tests returning a method (0.5.18)."""
     from sglang.srt.layers.quantization.base_config import QuantizationConfig
 
     fn = ast.parse(textwrap.dedent(inspect.getsource(QuantizationConfig._modelopt_override_quantization_method)))
-    calls = {ast.unparse(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call)}
-    if "canonicalize_modelopt_quant_algo" not in calls:
-        return None
-    import sglang.srt.layers.modelopt_utils as MU
+    branch = next(n for n in ast.walk(fn) if isinstance(n, ast.If) and ast.unparse(n.test) == "user_quant == 'modelopt'")
+    calls = {ast.unparse(n.func) for n in ast.walk(branch) if isinstance(n, ast.Call)}
+    if "canonicalize_modelopt_quant_algo" in calls:
+        import sglang.srt.layers.modelopt_utils as MU
 
-    canon = ast.parse(textwrap.dedent(inspect.getsource(MU.canonicalize_modelopt_quant_algo)))
-    ret = [ast.unparse(n.value) for n in ast.walk(canon) if isinstance(n, ast.Return) and n.value is not None]
-    # (a non-string algorithm returns None)
-    assert set(ret) == {"None", "_MODELOPT_QUANT_ALGO_TO_METHOD.get(quant_algo.upper())"}, ret
-    return dict(MU._MODELOPT_QUANT_ALGO_TO_METHOD)
+        canon = ast.parse(textwrap.dedent(inspect.getsource(MU.canonicalize_modelopt_quant_algo)))
+        ret = [ast.unparse(n.value) for n in ast.walk(canon) if isinstance(n, ast.Return) and n.value is not None]
+        # (a non-string algorithm returns None)
+        assert set(ret) == {"None", "_MODELOPT_QUANT_ALGO_TO_METHOD.get(quant_algo.upper())"}, ret
+        return [{"test": "equals", "algo": k, "method": v} for k, v in MU._MODELOPT_QUANT_ALGO_TO_METHOD.items()]
+    assert len(branch.body) == 1 and isinstance(branch.body[0], ast.If), ast.unparse(branch)
+    rules = []
+    node = branch.body[0]
+    while node is not None:
+        assert len(node.body) == 1 and isinstance(node.body[0], ast.Return) and isinstance(node.body[0].value, ast.Constant), ast.unparse(node)
+        method = node.body[0].value.value
+        tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.Or) else [node.test]
+        for t in tests:
+            assert isinstance(t, ast.Compare) and len(t.ops) == 1, ast.unparse(t)
+            if isinstance(t.ops[0], ast.Eq) and ast.unparse(t.left) == "quant_algo" and isinstance(t.comparators[0], ast.Constant):
+                rules.append({"test": "equals", "algo": t.comparators[0].value, "method": method})
+            elif isinstance(t.ops[0], ast.In) and isinstance(t.left, ast.Constant) and ast.unparse(t.comparators[0]) == "quant_algo":
+                rules.append({"test": "contains", "algo": t.left.value, "method": method})
+            else:
+                raise AssertionError(ast.unparse(t))
+        assert len(node.orelse) <= 1, ast.unparse(node)
+        node = node.orelse[0] if node.orelse else None
+        assert node is None or isinstance(node, ast.If), ast.unparse(node)
+    return rules
 
 
 def sglang_facts(d: str) -> dict:

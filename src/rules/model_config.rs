@@ -641,12 +641,17 @@ fn overriding_method(ctx: &Ctx, lists: &ModelLists, checkpoint: &CheckpointQuant
                 if asked == Some("nvfp4_online") || asked.is_some_and(|a| listed(&lists.requantization_methods, a)) {
                     None
                 } else {
-                    let generic = if asked == Some("modelopt") {
-                        let Some(table) = &lists.modelopt_quant_algo_methods else { return Err(NotRunReason::NotImplemented) };
-                        table.get(&checkpoint.quant_algo.as_deref().unwrap_or("").to_uppercase()).cloned()
-                    } else {
-                        None
-                    };
+                    let mut generic = None;
+                    if asked == Some("modelopt") {
+                        let Some(rules) = &lists.modelopt_quant_algo_rules else { return Err(NotRunReason::NotImplemented) };
+                        let algo = checkpoint.quant_algo.as_deref().unwrap_or("").to_uppercase();
+                        for rule in rules {
+                            if let Some(m) = rule.method_for(&algo).map_err(|()| NotRunReason::NotImplemented)? {
+                                generic = Some(m.to_string());
+                                break;
+                            }
+                        }
+                    }
                     generic.or_else(|| ["modelopt_fp8", "modelopt_fp4"].into_iter().find(|m| exactly(m)).map(str::to_string))
                 }
             }
