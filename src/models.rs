@@ -438,15 +438,14 @@ pub struct ModeloptQuantAlgoRule {
 crate::from_json!(ModeloptQuantAlgoRule { test, algo, method });
 
 impl ModeloptQuantAlgoRule {
-    /// The method for the upper-cased `quant_algo`, where this rule's test holds; Err for a test
-    /// not replayed.
-    pub fn method_for(&self, quant_algo: &str) -> Result<Option<&str>, ()> {
-        let holds = match self.test.as_str() {
-            "equals" => quant_algo == self.algo,
-            "contains" => quant_algo.contains(self.algo.as_str()),
-            _ => return Err(()),
-        };
-        Ok(holds.then_some(self.method.as_str()))
+    /// Whether this rule's test holds for the upper-cased `quant_algo`; None for a test not
+    /// replayed.
+    pub fn holds(&self, quant_algo: &str) -> Option<bool> {
+        match self.test.as_str() {
+            "equals" => Some(quant_algo == self.algo),
+            "contains" => Some(quant_algo.contains(self.algo.as_str())),
+            _ => None,
+        }
     }
 }
 

@@ -646,8 +646,8 @@ fn overriding_method(ctx: &Ctx, lists: &ModelLists, checkpoint: &CheckpointQuant
                         let Some(rules) = &lists.modelopt_quant_algo_rules else { return Err(NotRunReason::NotImplemented) };
                         let algo = checkpoint.quant_algo.as_deref().unwrap_or("").to_uppercase();
                         for rule in rules {
-                            if let Some(m) = rule.method_for(&algo).map_err(|()| NotRunReason::NotImplemented)? {
-                                generic = Some(m.to_string());
+                            if rule.holds(&algo).ok_or(NotRunReason::NotImplemented)? {
+                                generic = Some(rule.method.clone());
                                 break;
                             }
                         }
