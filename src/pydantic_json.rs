@@ -5,7 +5,6 @@
 //! error positions and the text of pydantic's `ValidationError`; what it cannot reproduce
 //! exactly it reports as [`JsonScan::Unknown`], never a guess.
 
-use crate::pyvalue::PyValue;
 
 /// The `major.minor` of pydantic in the errors' documentation links
 /// (`https://errors.pydantic.dev/2.14/v/json_invalid`). SGLang does not pin pydantic; this is
@@ -81,19 +80,6 @@ fn truncated(repr: &str) -> String {
     format!("{head}...{tail}")
 }
 
-/// Python's type name of a value parsed from JSON.
-pub fn type_name(value: &PyValue) -> &'static str {
-    match value {
-        PyValue::None => "NoneType",
-        PyValue::Bool(_) => "bool",
-        PyValue::Int(_) | PyValue::BigInt(_) => "int",
-        PyValue::Float(_) => "float",
-        PyValue::Str(_) => "str",
-        PyValue::List(_) => "list",
-        PyValue::Dict(_) => "dict",
-    }
-}
-
 /// jiter's verdict on `text` (as pydantic-core parses it: NaN and Infinity allowed, big ints
 /// kept).
 pub fn scan(text: &str) -> JsonScan {
@@ -127,6 +113,20 @@ fn position(data: &[u8], find: usize) -> String {
 enum Fail {
     Error(&'static str, usize),
     Unknown,
+}
+
+/// The digits a JSON number needs at `index` (after its `.` or exponent): the index past them.
+/// Input that ends there leaves the value unknown (the parser may be reading a cut-off float).
+fn digit_run(data: &[u8], mut index: usize) -> Result<usize, Fail> {
+    match data.get(index) {
+        None => return Err(Fail::Unknown),
+        Some(b) if b.is_ascii_digit() => {}
+        Some(_) => return Err(Fail::Error("invalid number", index)),
+    }
+    while data.get(index).is_some_and(u8::is_ascii_digit) {
+        index += 1;
+    }
+    Ok(index)
 }
 
 const EOF_VALUE: &str = "EOF while parsing a value";
@@ -368,14 +368,7 @@ impl Scanner<'_> {
         if data.get(index) == Some(&b'.') {
             float = true;
             index += 1;
-            match data.get(index) {
-                None => return Err(Fail::Unknown),
-                Some(b) if b.is_ascii_digit() => {}
-                Some(_) => return Err(Fail::Error("invalid number", index)),
-            }
-            while data.get(index).is_some_and(u8::is_ascii_digit) {
-                index += 1;
-            }
+            index = digit_run(data, index)?;
         }
         if matches!(data.get(index), Some(b'e' | b'E')) {
             float = true;
@@ -383,14 +376,7 @@ impl Scanner<'_> {
             if matches!(data.get(index), Some(b'+' | b'-')) {
                 index += 1;
             }
-            match data.get(index) {
-                None => return Err(Fail::Unknown),
-                Some(b) if b.is_ascii_digit() => {}
-                Some(_) => return Err(Fail::Error("invalid number", index)),
-            }
-            while data.get(index).is_some_and(u8::is_ascii_digit) {
-                index += 1;
-            }
+            index = digit_run(data, index)?;
         }
         if float && matches!(data.get(index), Some(b'.' | b'e' | b'E' | b'+' | b'-')) {
             return Err(Fail::Unknown);

@@ -42,7 +42,7 @@ pub fn from_cli(text: &str) -> FromCli {
         msg: msg.to_string(),
         kind,
         input_repr: v.repr(),
-        input_type: pydantic_json::type_name(v),
+        input_type: v.type_name(),
     };
     let PyValue::Dict(items) = &value else {
         return FromCli::Err(pydantic_json::validation_error(TITLE, &[error(None, "Input should be an object", "model_type", &value)]));
