@@ -1078,9 +1078,14 @@ fn handle_multimodal_feature_transport(ctx: &mut Ctx) -> bool {
         }
     };
     if encoder_only && (transport == "cuda_ipc" || transport == "cuda_vmm") {
-        let fixes = remove_if_set(ctx, "Drop --mm-feature-transport (it does not apply to encoder-only serving)", f::mm_feature_transport, Applicability::Safe)
-            .into_iter()
-            .collect();
+        // `cpu`, not dropping the flag: unset, a model's provider may choose cuda_ipc again
+        // (Qwen3-VL's does)
+        let fixes = vec![ctx.fix_set(
+            "Use --mm-feature-transport cpu (encoder outputs go by --encoder-transfer-backend)",
+            f::mm_feature_transport,
+            "cpu",
+            Applicability::Safe,
+        )];
         ctx.warn(&SRV112,
             &[("requested_transport", &transport)],
             &[f::mm_feature_transport, f::encoder_only],
