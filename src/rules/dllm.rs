@@ -412,17 +412,14 @@ fn configure_gemma4_renoise(ctx: &mut Ctx) -> Result<bool, crate::rules::Raised>
         ctx.skip(site("dllm.algorithm.gemma4_renoise.Gemma4Renoise.configure_server_args", "Gemma4Renoise FULL prefill CUDA graphs require"), NotRunReason::UnknownValue);
         return Ok(false);
     }
-    if phase_backend(ctx, PREFILL).as_deref() == Some(FULL) {
-        if RENOISE_FULL_PREFILL.applies_to(ctx.release) {
-            let base = ctx.cfg.str(f::attention_backend).map(str::to_string);
-            let (prefill_backend, _) = crate::rules::shared::model_override_base::attention_backends_of(ctx, base.as_deref());
-            let prefill_backend = prefill_backend.unwrap_or_else(|| "None".into());
-            if prefill_backend != "fa4" {
-                let fixes = vec![ctx.fix_set("Use --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, DISABLED, Applicability::Safe)];
-                ctx.raise(&RENOISE_FULL_PREFILL, &[("prefill_backend", &prefill_backend)], &[f::cuda_graph_backend_prefill, f::dllm_algorithm], fixes)?;
-            }
-        } else {
-            with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
+    // (0.5.21 has no full-prefill check: it turns the prefill graph off whatever it was)
+    if RENOISE_FULL_PREFILL.applies_to(ctx.release) && phase_backend(ctx, PREFILL).as_deref() == Some(FULL) {
+        let base = ctx.cfg.str(f::attention_backend).map(str::to_string);
+        let (prefill_backend, _) = crate::rules::shared::model_override_base::attention_backends_of(ctx, base.as_deref());
+        let prefill_backend = prefill_backend.unwrap_or_else(|| "None".into());
+        if prefill_backend != "fa4" {
+            let fixes = vec![ctx.fix_set("Use --cuda-graph-backend-prefill disabled", f::cuda_graph_backend_prefill, DISABLED, Applicability::Safe)];
+            ctx.raise(&RENOISE_FULL_PREFILL, &[("prefill_backend", &prefill_backend)], &[f::cuda_graph_backend_prefill, f::dllm_algorithm], fixes)?;
         }
     } else {
         with_phase(ctx, PREFILL, "backend", PyValue::Str(DISABLED.into()));
