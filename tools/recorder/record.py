@@ -419,6 +419,51 @@ def expand_profiles(cases: list[dict]) -> list[dict]:
     return out
 
 
+def check(args, binary: str, all_cases: int, rng: random.Random, unordered, set_listings) -> int:
+    """Re-record the cases (a sample of them with --sample) and compare with the committed
+    fixtures. Every file's cases go to the oracle as one batch ordered by hardware profile, so each
+    profile's worker imports SGLang once (~10 s), not once per file. A trigger's fix variants
+    (`X-trigger~fixN`, from running our check) are checked with their trigger."""
+    plan = []
+    for path in args.cases:
+        cases = expand_profiles(load(path))
+        ids = [c["id"] for c in cases]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
+            return 2
+        chosen = cases
+        if args.sample:
+            share = -(-args.sample * len(cases) // max(1, all_cases))  # ceil
+            chosen = rng.sample(cases, min(len(cases), share))
+        for c in list(chosen):
+            if c["id"].endswith("-trigger"):
+                chosen.extend(fix_variants(binary, c))
+        plan.append((path, chosen))
+    batch = [dict(c, id=f"{n}\t{c['id']}") for n, (_, chosen) in enumerate(plan) for c in chosen]
+    batch.sort(key=lambda c: json.dumps(c.get("profile") or "", sort_keys=True))
+    fresh_by_file: dict[int, list[dict]] = {}
+    for f in record(batch, args.version, binary):
+        n, f["id"] = f["id"].split("\t", 1)
+        fresh_by_file.setdefault(int(n), []).append(f)
+    total = failures = 0
+    for n, (path, _) in enumerate(plan):
+        out_path = os.path.join(args.out_dir, os.path.basename(path))
+        committed = {f["id"]: f for f in load(out_path)} if os.path.exists(out_path) else {}
+        for f in fresh_by_file.get(n, []):
+            if f["id"] not in committed:
+                # Not drift: a case this release's fixtures were never recorded for (added
+                # after they were); `record.py --version V FILE` records it.
+                print(f"UNRECORDED {path} {f['id']}: no committed {args.version} fixture")
+                continue
+            total += 1
+            if normalized(committed.get(f["id"]), unordered, set_listings) != normalized(without_unrecorded_resolved(f, committed.get(f["id"])), unordered, set_listings):
+                failures += 1
+                print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
+    print(f"recorder check: {total - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="+", help="tests/cases/*.jsonl")
@@ -434,10 +479,10 @@ def main() -> int:
     binary = cli_binary()
     unordered = unordered_choice_flags(args.version)
     set_listings = set_listing_patterns(args.version)
-    failures = 0
-    total = 0
     all_cases = sum(len(expand_profiles(load(p))) for p in args.cases)
     rng = random.Random(args.seed)
+    if args.check:
+        return check(args, binary, all_cases, rng, unordered, set_listings)
     for path in args.cases:
         cases = expand_profiles(load(path))
         ids = [c["id"] for c in cases]
@@ -449,47 +494,26 @@ def main() -> int:
             if c["id"].endswith("-trigger"):
                 cases.extend(fix_variants(binary, c))
         out_path = os.path.join(args.out_dir, os.path.basename(path))
-        if args.check:
-            committed = {f["id"]: f for f in load(out_path)} if os.path.exists(out_path) else {}
-            chosen = cases
-            if args.sample:
-                share = -(-args.sample * len(cases) // max(1, all_cases))  # ceil
-                chosen = rng.sample(cases, min(len(cases), share))
-            fresh = record([dict(c) for c in chosen], args.version, binary)
-            for f in fresh:
-                if f["id"] not in committed:
-                    # Not drift: a case this release's fixtures were never recorded for (added
-                    # after they were); `record.py --version V FILE` records it.
-                    print(f"UNRECORDED {path} {f['id']}: no committed {args.version} fixture")
-                    continue
-                total += 1
-                if normalized(committed.get(f["id"]), unordered, set_listings) != normalized(without_unrecorded_resolved(f, committed.get(f["id"])), unordered, set_listings):
-                    failures += 1
-                    print(f"DRIFT {path} {f['id']}:\n  committed {json.dumps(committed.get(f['id']))}\n  real      {json.dumps(f)}")
-        else:
-            before = len(NOT_RECORDED)
-            fresh = record(cases, args.version, binary)
-            # a case with no verdict this time keeps its committed fixture (never a timeout verdict)
-            missed = set(NOT_RECORDED[before:])
-            if missed and os.path.exists(out_path):
-                kept = {f["id"]: f for f in load(out_path) if f["id"] in missed}
-                order = {c["id"]: i for i, c in enumerate(cases)}
-                fresh = sorted(fresh + list(kept.values()), key=lambda f: order.get(f["id"], len(order)))
-                for i in sorted(kept):
-                    print(f"kept the committed fixture of {i}: no verdict this time", file=sys.stderr)
-            os.makedirs(args.out_dir, exist_ok=True)
-            with open(out_path, "w") as f:
-                for fx in fresh:
-                    f.write(json.dumps(fx, ensure_ascii=False) + "\n")
-            verdicts = {}
+        before = len(NOT_RECORDED)
+        fresh = record(cases, args.version, binary)
+        # a case with no verdict this time keeps its committed fixture (never a timeout verdict)
+        missed = set(NOT_RECORDED[before:])
+        if missed and os.path.exists(out_path):
+            kept = {f["id"]: f for f in load(out_path) if f["id"] in missed}
+            order = {c["id"]: i for i, c in enumerate(cases)}
+            fresh = sorted(fresh + list(kept.values()), key=lambda f: order.get(f["id"], len(order)))
+            for i in sorted(kept):
+                print(f"kept the committed fixture of {i}: no verdict this time", file=sys.stderr)
+        os.makedirs(args.out_dir, exist_ok=True)
+        with open(out_path, "w") as f:
             for fx in fresh:
-                for c in fx["commands"]:
-                    verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
-            print(f"{out_path}: {len(fresh)} cases, {verdicts}")
-            total += len(fresh)
-    if args.check:
-        print(f"recorder check: {total - failures} passed, {failures} failed")
-    return 1 if failures else 0
+                f.write(json.dumps(fx, ensure_ascii=False) + "\n")
+        verdicts = {}
+        for fx in fresh:
+            for c in fx["commands"]:
+                verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+        print(f"{out_path}: {len(fresh)} cases, {verdicts}")
+    return 0
 
 
 if __name__ == "__main__":
