@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build the static site into dist/: the Rust core compiled to WebAssembly (wasm-pack, then
-# binaryen's wasm-opt from npm), the page, the worker, the widget and the example docs page.
+# Build the static site into dist/: the Rust core compiled to WebAssembly (cargo and wasm-bindgen,
+# then binaryen's wasm-opt from npm), the page, the worker, the widget and the example docs page.
 # Everything in dist/ uses relative URLs, so it can be served from any static host and path.
 # Needs the tools scripts/setup.sh installs.
 # Page weight (npm run bench:web: what the page loads for its example, gzip -9, KB of 1024 bytes;
@@ -36,15 +36,11 @@ export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 # Measured again on 2026-12-04 (wasm-opt -Oz output, gzip -9): z 690 KB, s 786 KB (sizes only).
 # z on 2026-12-05 (bench:web): 58 µs per check, on a loaded machine (the budget is 50 µs).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL="${WASM_OPT_LEVEL:-z}"
-if command -v wasm-pack >/dev/null 2>&1; then
-  # --no-pack: no package.json in the output; --no-opt is implied by the Cargo.toml metadata.
-  wasm-pack build --target web --release --out-dir "$PKG" --out-name sglang_preflight --no-pack . >&2
-else
-  # Same output without wasm-pack: cargo + wasm-bindgen (the version pinned in Cargo.lock).
-  cargo build --lib --release --target wasm32-unknown-unknown
-  wasm-bindgen --target web --out-dir "$PKG" --out-name sglang_preflight \
-    target/wasm32-unknown-unknown/release/sglang_preflight.wasm
-fi
+# cargo, then wasm-bindgen at the version pinned in Cargo.lock (what wasm-pack would run; not
+# installing wasm-pack saves a fresh machine minutes of compiling).
+cargo build --lib --release --target wasm32-unknown-unknown
+wasm-bindgen --target web --out-dir "$PKG" --out-name sglang_preflight \
+  target/wasm32-unknown-unknown/release/sglang_preflight.wasm
 
 rm -rf dist
 mkdir -p dist/pkg
@@ -89,7 +85,7 @@ esbuild $(ls dist/*.js | grep -v '^dist/sw\.js$' | grep -v '^dist/worker\.js$') 
 # cold loads, two rounds): worker.js's response to its script running 30 and 73 ms -> 19 and 20 ms.
 esbuild dist/worker.js --bundle --minify --format=esm --log-level=warning --allow-overwrite --outfile=dist/worker.js
 esbuild dist/*.css --minify --log-level=warning --allow-overwrite --outdir=dist
-# Size-optimise the wasm (binaryen from npm; wasm-pack's own download is disabled). Cached:
+# Size-optimise the wasm (binaryen's wasm-opt, from npm). Cached:
 # re-run only when wasm-bindgen's output changed. --low-memory-unused (Rust puts nothing in the
 # first 1 KB: the stack is below the data) and --zero-filled-memory (the wasm's own memory starts
 # zeroed) let -Oz drop zero bytes and fold addresses: ~1.6 KB gzipped. Measured and not taken:

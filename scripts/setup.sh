@@ -3,8 +3,6 @@
 # the right version, so it is cheap to run every time. Reaches only crates.io, npm and Debian apt.
 #   - rustup target wasm32-unknown-unknown
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock   (cargo install --locked)
-#   - wasm-pack                                                          (cargo install; skip with SETUP_NO_WASM_PACK=1,
-#                                                                         the build then runs cargo + wasm-bindgen itself)
 #   - chromium (Debian package) for the browser tests                    (skip with SETUP_NO_BROWSER=1)
 #   - nginx-light (Debian package), to test the shipped nginx snippet     (likewise)
 #   - npm devDependencies from package-lock.json: binaryen (wasm-opt), esbuild (minifier), playwright-core, fast-check, typescript
@@ -30,18 +28,7 @@ else
     || cargo install --force wasm-bindgen-cli --version "$WB_VERSION"
 fi
 
-# 3. wasm-pack (the build falls back to cargo + wasm-bindgen without it)
-WASM_PACK_VERSION=0.15.1
-if [ "${SETUP_NO_WASM_PACK:-}" = 1 ]; then
-  say "wasm-pack: skipped (SETUP_NO_WASM_PACK=1)"
-elif command -v wasm-pack >/dev/null 2>&1; then
-  say "wasm-pack: present ($(wasm-pack --version))"
-else
-  say "installing wasm-pack $WASM_PACK_VERSION (takes a few minutes)"
-  cargo install --locked wasm-pack --version "$WASM_PACK_VERSION" || cargo install wasm-pack --version "$WASM_PACK_VERSION"
-fi
-
-# 4. Debian packages the browser tests need: Chromium, and nginx to test the shipped nginx snippet
+# 3. Debian packages the browser tests need: Chromium, and nginx to test the shipped nginx snippet
 #    for real (tests/browser/headers.test.mjs).
 apt_install() { # PACKAGE BINARY
   if [ "${SETUP_NO_BROWSER:-}" = 1 ]; then
@@ -58,7 +45,7 @@ apt_install() { # PACKAGE BINARY
 apt_install chromium /usr/bin/chromium
 apt_install nginx-light /usr/sbin/nginx
 
-# 5. npm devDependencies (binaryen's wasm-opt, esbuild to minify dist/'s scripts and stylesheets, playwright-core, fast-check for the fuzz tests, typescript for the npm package's types), exactly as locked
+# 4. npm devDependencies (binaryen's wasm-opt, esbuild to minify dist/'s scripts and stylesheets, playwright-core, fast-check for the fuzz tests, typescript for the npm package's types), exactly as locked
 want() { node -p "require('./package-lock.json').packages['node_modules/$1'].version"; }
 have() { node -p "try { require('./node_modules/$1/package.json').version } catch { '' }"; }
 if [ "$(have binaryen)" = "$(want binaryen)" ] && [ "$(have playwright-core)" = "$(want playwright-core)" ] && [ "$(have fast-check)" = "$(want fast-check)" ] && [ "$(have typescript)" = "$(want typescript)" ] && [ "$(have esbuild)" = "$(want esbuild)" ]; then

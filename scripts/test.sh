@@ -5,7 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it started (seconds since this script did), so a slow step shows in CI's log.
+step() { printf '\n==> [%ds] %s\n' "$SECONDS" "$*"; }
+# The debug build at opt-level 1 (overflow checks and debug assertions stay on), for every cargo
+# command below, so they share one build: the conformance test over ~48,000 fixtures and the
+# property tests run about 7x faster (measured on 2 cores: the Rust tests' run time 523 -> 69 s,
+# for +136 s of compiling the crate). Plain `cargo test` keeps the usual debug build.
+export CARGO_PROFILE_DEV_OPT_LEVEL=1
+# A clean CI clone gains nothing from incremental compilation's caches, only their cost.
+[ -z "${CI:-}" ] || export CARGO_INCREMENTAL=0
 
 step "setup (toolchains, npm packages, Chromium, SGLang recorder venv)"
 bash scripts/setup.sh
@@ -44,3 +52,5 @@ bash tests/integrations/action.sh
 step "browser tests (Debian Chromium via playwright-core)"
 npm run --silent build
 npm run --silent test:browser
+
+echo "all tests passed in ${SECONDS}s"
