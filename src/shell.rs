@@ -1073,6 +1073,26 @@ impl<'a> Parser<'a> {
                     } else {
                         self.push_value(&value.unwrap_or_default(), d, quoted);
                     }
+                } else if nl > 0 && (rest.starts_with(":?") || rest.starts_with('?')) {
+                    // `${NAME:?message}`: the value, where the paste sets it; else the shell stops
+                    // with the message unless the environment the script runs in sets it, so the
+                    // value is not known here (the check leaves it unjudged: `requires_variable`).
+                    let colon = rest.starts_with(':');
+                    match self.vars.get(name).cloned().filter(|v| !(colon && v.is_empty())) {
+                        Some(v) => self.push_value(&v, d, quoted),
+                        None => {
+                            self.push_src_range(d, end);
+                            self.diag(
+                                "SH005",
+                                Severity::Warning,
+                                format!("`{}` is not expanded here: `{name}` is not set earlier in the pasted text", preview(self.src.get(d..end).unwrap_or(""))),
+                                Span::new(d, end),
+                                "The script requires the variable (a shell stops at this word when it is not set), so its value \
+                                 comes from the environment the command runs in, which preflight cannot see: the checks that \
+                                 would read it do not run. Define it in the paste (`export NAME=value`) to check it.",
+                            );
+                        }
+                    }
                 } else {
                     self.push_src_range(d, end);
                     self.diag(

@@ -212,6 +212,14 @@ fn variables() {
         args(": \"${PORT:=8002}\"\npython -m sglang.launch_server --port \"${PORT}\" --host ${HOST=h} --x $HOST --y ${PORT:=1}"),
         ["--port", "8002", "--host", "h", "--x", "h", "--y", "8002"]
     );
+    // `${NAME:?message}` / `${NAME?message}`: the value where the paste sets it (`:?` also
+    // refuses an empty one); else kept as written and warned (the check leaves it unjudged)
+    assert_eq!(args("M=a/b\npython -m sglang.launch_server --m ${M:?set M} --n \"${M?}\""), ["--m", "a/b", "--n", "a/b"]);
+    let t = "E=\npython -m sglang.launch_server --m ${E:?set E} --n ${E?set E}";
+    assert_eq!(args(t), ["--m", "${E:?set E}", "--n"]); // unquoted and empty: no word
+    let p = parse(t);
+    assert_eq!(codes(&p), ["SH005"]);
+    assert_eq!(&t[p.diagnostics[0].span.start..p.diagnostics[0].span.end], "${E:?set E}");
     // a prefix assignment does not change the command's own expansions
     assert_eq!(args("M=a\nM=b python -m sglang.launch_server $M"), ["a"]);
     // undefined: kept literally, warned

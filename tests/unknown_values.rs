@@ -126,6 +126,23 @@ fn a_paste_with_an_unset_variable_is_judged_as_written() {
 }
 
 #[test]
+fn a_variable_the_script_requires_and_the_paste_does_not_set_is_unknown() {
+    // `${NAME:?message}` never reaches SGLang as written: a shell passes NAME's value or stops.
+    // Judged as written, the `:` made it a served model name with a colon (VAL028) and the port
+    // an invalid int (ARG004); its value is not known here, so neither is claimed.
+    let report = check("python -m sglang.launch_server --model-path ${MODEL:?set MODEL} --port ${PORT:?}", &CheckOptions::default());
+    let c = &report.commands[0];
+    assert!(report.accepted, "{:#?}", c.diagnostics);
+    assert_eq!(c.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["SH005", "SH005"]);
+    assert!(c.not_run.iter().any(|n| n.reason == NotRunReason::UnknownValue), "{:#?}", c.not_run);
+    // Set earlier in the paste, it is the value, checked as any other.
+    let set = check("MODEL=Qwen/Qwen3-8B\nPORT=x\npython -m sglang.launch_server --model-path ${MODEL:?set MODEL} --port ${PORT:?}", &CheckOptions::default());
+    let c = &set.commands[0];
+    assert_eq!(c.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["ARG004"]);
+    assert_eq!(c.diagnostics[0].message, "argument --port: invalid int value: 'x'");
+}
+
+#[test]
 fn check_options_can_name_unknown_variables_for_a_paste() {
     let opts = CheckOptions { unknown_variables: vec!["PORT".into()], ..CheckOptions::default() };
     let report = check("python -m sglang.launch_server --model-path m --port $PORT", &opts);
