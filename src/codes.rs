@@ -41,7 +41,7 @@ pub const CODES: &[Code] = &[
     code("SH002", Stage::Shell, P, "A line continuation with nothing after it."),
     code("SH003", Stage::Shell, P, "An unterminated quote: the rest of the text becomes one word."),
     code("SH004", Stage::Shell, P, "Unquoted JSON, which the shell splits and strips of its quotes."),
-    code("SH005", Stage::Shell, P, "A parameter expansion (`$VAR`) preflight does not expand; the literal text is checked."),
+    code("SH005", Stage::Shell, P, "A parameter expansion (`$VAR`) preflight does not expand; the literal text is checked (a required `${VAR:?msg}` is a value not known here)."),
     code("SH006", Stage::Shell, P, "A command substitution preflight does not run; the literal text is checked."),
     code("SH007", Stage::Shell, P, "A `<placeholder>` the shell would read as redirections."),
     code("SH008", Stage::Shell, P, "A leading `$ ` prompt, ignored."),
