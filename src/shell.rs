@@ -1046,7 +1046,7 @@ impl<'a> Parser<'a> {
                 let name = inner.get(..nl).unwrap_or("");
                 let rest = inner.get(nl..).unwrap_or("");
                 if nl > 0 && rest.is_empty() {
-                    self.expand_var(name, d, end, quoted);
+                    self.expand_var(name, d, end, quoted, None);
                 } else if nl > 0 && [":-", "-", ":=", "="].iter().any(|op| rest.starts_with(op)) {
                     let colon = rest.starts_with(':');
                     // `${NAME:=word}` also assigns the default (the `: "${PORT:=8002}"` idiom
@@ -1077,22 +1077,7 @@ impl<'a> Parser<'a> {
                     // `${NAME:?message}`: the value, where the paste sets it; else the shell stops
                     // with the message unless the environment the script runs in sets it, so the
                     // value is not known here (the check leaves it unjudged: `requires_variable`).
-                    let colon = rest.starts_with(':');
-                    match self.vars.get(name).cloned().filter(|v| !(colon && v.is_empty())) {
-                        Some(v) => self.push_value(&v, d, quoted),
-                        None => {
-                            self.push_src_range(d, end);
-                            self.diag(
-                                "SH005",
-                                Severity::Warning,
-                                format!("`{}` is not expanded here: `{name}` is not set earlier in the pasted text", preview(self.src.get(d..end).unwrap_or(""))),
-                                Span::new(d, end),
-                                "The script requires the variable (a shell stops at this word when it is not set), so its value \
-                                 comes from the environment the command runs in, which preflight cannot see: the checks that \
-                                 would read it do not run. Define it in the paste (`export NAME=value`) to check it.",
-                            );
-                        }
-                    }
+                    self.expand_var(name, d, end, quoted, Some(rest.starts_with(':')));
                 } else {
                     self.push_src_range(d, end);
                     self.diag(
@@ -1111,7 +1096,7 @@ impl<'a> Parser<'a> {
                 }
                 let name = self.src.get(d + 1..j).unwrap_or("").to_string();
                 self.i = j;
-                self.expand_var(&name, d, j, quoted);
+                self.expand_var(&name, d, j, quoted, None);
             }
             Some(c) if c.is_ascii_digit() || matches!(c, b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') => {
                 self.push_src_range(d, d + 2);
@@ -1131,18 +1116,28 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expand_var(&mut self, name: &str, d: usize, end: usize, quoted: bool) {
-        match self.vars.get(name).cloned() {
+    /// `$NAME` / `${NAME}`, or with `required` the `${NAME:?message}` (`Some(true)`: an empty
+    /// value is refused too) / `${NAME?message}` forms: the value the paste set, else the text as
+    /// written and SH005.
+    fn expand_var(&mut self, name: &str, d: usize, end: usize, quoted: bool, required: Option<bool>) {
+        match self.vars.get(name).cloned().filter(|v| required != Some(true) || !v.is_empty()) {
             Some(v) => self.push_value(&v, d, quoted),
             None => {
                 self.push_src_range(d, end);
+                let explanation = if required.is_some() {
+                    "The script requires the variable (a shell stops at this word when it is not set), so its value \
+                     comes from the environment the command runs in, which preflight cannot see: the checks that \
+                     would read it do not run. Define it in the paste (`export NAME=value`) to check it."
+                } else {
+                    "The variable's value comes from the environment the command runs in, which preflight cannot see; \
+                     the literal text is checked instead. Define it in the paste (`export NAME=value`) or write the value."
+                };
                 self.diag(
                     "SH005",
                     Severity::Warning,
-                    format!("`{}` is not expanded here: `{name}` is not set earlier in the pasted text", self.src.get(d..end).unwrap_or("")),
+                    format!("`{}` is not expanded here: `{name}` is not set earlier in the pasted text", preview(self.src.get(d..end).unwrap_or(""))),
                     Span::new(d, end),
-                    "The variable's value comes from the environment the command runs in, which preflight cannot see; \
-                     the literal text is checked instead. Define it in the paste (`export NAME=value`) or write the value.",
+                    explanation,
                 );
             }
         }

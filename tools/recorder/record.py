@@ -419,6 +419,17 @@ def expand_profiles(cases: list[dict]) -> list[dict]:
     return out
 
 
+def cases_of(path: str) -> list[dict] | None:
+    """The cases of a file with their hardware-profile variants; None (said) when ids repeat."""
+    cases = expand_profiles(load(path))
+    ids = [c["id"] for c in cases]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
+        return None
+    return cases
+
+
 def check(args, binary: str, all_cases: int, rng: random.Random, unordered, set_listings) -> int:
     """Re-record the cases (a sample of them with --sample) and compare with the committed
     fixtures. Every file's cases go to the oracle as one batch ordered by hardware profile, so each
@@ -426,11 +437,8 @@ def check(args, binary: str, all_cases: int, rng: random.Random, unordered, set_
     (`X-trigger~fixN`, from running our check) are checked with their trigger."""
     plan = []
     for path in args.cases:
-        cases = expand_profiles(load(path))
-        ids = [c["id"] for c in cases]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
+        cases = cases_of(path)
+        if cases is None:
             return 2
         chosen = cases
         if args.sample:
@@ -484,11 +492,8 @@ def main() -> int:
     if args.check:
         return check(args, binary, all_cases, rng, unordered, set_listings)
     for path in args.cases:
-        cases = expand_profiles(load(path))
-        ids = [c["id"] for c in cases]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            print(f"{path}: duplicate ids {sorted(dup)}", file=sys.stderr)
+        cases = cases_of(path)
+        if cases is None:
             return 2
         for c in list(cases):
             if c["id"].endswith("-trigger"):
