@@ -1125,7 +1125,7 @@ impl<'a> Parser<'a> {
             None => {
                 self.push_src_range(d, end);
                 let explanation = if required.is_some() {
-                    "The script requires the variable (a shell stops at this word when it is not set), so its value \
+                    "The script needs the variable (a shell stops at this word when it is not set), so its value \
                      comes from the environment the command runs in, which preflight cannot see: the checks that \
                      would read it do not run. Define it in the paste (`export NAME=value`) to check it."
                 } else {
