@@ -214,10 +214,10 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
         diags.extend(fe.diagnostics);
 
         // Empty (no allocation) unless the text has values unknown by design.
-        let unknown_words: Vec<bool> = if opts.unknown_variables.is_empty() && !fe.argv.iter().any(|w| requires_variable(&w.text)) {
+        let unknown_words: Vec<bool> = if opts.unknown_variables.is_empty() && !fe.argv.iter().any(|w| w.value_unknown) {
             Vec::new()
         } else {
-            fe.argv.iter().map(|w| expands_any(&w.text, &opts.unknown_variables) || requires_variable(&w.text)).collect()
+            fe.argv.iter().map(|w| w.value_unknown || expands_any(&w.text, &opts.unknown_variables)).collect()
         };
         let parsed_args = argparse::parse_args_unknown(schema, &fe.argv, &fe.from_config, &unknown_words);
         diags.extend(parsed_args.diagnostics);
@@ -355,18 +355,6 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
 
 /// Whether `word` expands one of `names` (`$NAME`, `${NAME}`, `${NAME:-x}`, ...). The word's
 /// text is as the shell leaves an unset variable's expansion it cannot perform: written out.
-/// Whether `word` still holds a `${NAME:?message}` (or `${NAME?message}`) the shell reader left
-/// as written: the paste does not set NAME, which the script requires of the environment it runs
-/// in, so the value is not known here (and its literal text, with its `:`, is no value to judge).
-fn requires_variable(word: &str) -> bool {
-    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    word.match_indices("${").any(|(at, _)| {
-        let after = word.get(at + 2..).unwrap_or("");
-        let len = after.bytes().take_while(|&b| is_name_byte(b)).count();
-        len > 0 && after.get(len..).is_some_and(|rest| rest.starts_with(":?") || rest.starts_with('?'))
-    })
-}
-
 fn expands_any(word: &str, names: &[String]) -> bool {
     let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     word.match_indices('$').any(|(at, _)| {

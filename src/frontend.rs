@@ -131,7 +131,7 @@ fn serve_front_end(fe: &mut FrontEnd, anchor: Span) -> bool {
     if let Some(first) = filtered.first() {
         if !first.text.starts_with('-') {
             let at = first.span;
-            let flag = Word { text: "--model-path".into(), span: at, map: Some(vec![at.start; "--model-path".len()]) };
+            let flag = Word { text: "--model-path".into(), span: at, map: Some(vec![at.start; "--model-path".len()]), value_unknown: false };
             filtered.insert(0, flag);
         }
     }

@@ -322,7 +322,7 @@ fn inner_invocations(w: &Word, env: &[(String, String)], depth: usize, out: &mut
                 };
                 let span = outer_span(w, a.span);
                 let verbatim = map.len() == span.len() && map.iter().enumerate().all(|(k, &o)| o == span.start + k);
-                Word { text: a.text, span, map: if verbatim { None } else { Some(map) } }
+                Word { text: a.text, span, map: if verbatim { None } else { Some(map) }, value_unknown: a.value_unknown }
             })
             .collect();
         let mut e = env.to_vec();

@@ -43,7 +43,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One shell word after quote removal, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,19 +55,23 @@ pub struct Word {
     /// For each byte of `text`, its byte offset in the original text; `None` when `text` is
     /// exactly the original slice at `span` (the common case), so no map is stored.
     pub map: Option<Vec<usize>>,
+    /// The word holds a `${NAME:?message}` whose NAME the paste does not set (or a variable
+    /// assigned from one): a shell stops there unless the environment the script runs in sets
+    /// NAME, so the word's value is not known here, whatever its text (which is left as written).
+    pub value_unknown: bool,
 }
 
 impl Word {
     /// A word that is the verbatim slice `span` of the original text.
     pub fn verbatim(text: &str, span: Span) -> Word {
-        Word { text: text.to_string(), span, map: None }
+        Word { text: text.to_string(), span, map: None, value_unknown: false }
     }
 
     /// A word with no place of its own in the text (e.g. produced from a `--config` file):
     /// every sub-span is `anchor`.
     pub fn synthetic(text: String, anchor: Span) -> Word {
         let map = Some(vec![anchor.start; text.len()]);
-        Word { text, span: anchor, map }
+        Word { text, span: anchor, map, value_unknown: false }
     }
 
     /// The original-text span of bytes `start..end` of `text`.
@@ -97,6 +101,8 @@ pub struct Assignment {
     pub name: String,
     pub value: String,
     pub span: Span,
+    /// The value is not known here ([`Word::value_unknown`]).
+    pub value_unknown: bool,
 }
 
 /// One simple command: leading assignments, then words.
@@ -176,6 +182,7 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
         b: text.as_bytes(),
         i: 0,
         vars: Cow::Owned(vars.iter().cloned().collect()),
+        vars_unknown: Cow::Owned(HashSet::new()),
         out: ShellParse::default(),
         cmd: ShellCommand::default(),
         cmd_start: None,
@@ -272,6 +279,8 @@ struct WordBuf {
     seen_eq: bool,
     /// An unquoted `{` was seen: brace expansion may apply.
     brace: bool,
+    /// See [`Word::value_unknown`].
+    value_unknown: bool,
 }
 
 impl WordBuf {
@@ -320,6 +329,9 @@ struct Parser<'a> {
     /// Shell variables; a brace alternative's reader borrows its parent's (cloning them per
     /// alternative would cost variables × alternatives).
     vars: Cow<'a, HashMap<String, String>>,
+    /// Variables assigned from an unset required variable (`export MODEL=${MODEL:?}`): set, by
+    /// the environment the script runs in, to a value not known here. Not in `vars`.
+    vars_unknown: Cow<'a, HashSet<String>>,
     out: ShellParse,
     cmd: ShellCommand,
     cmd_start: Option<usize>,
@@ -1047,6 +1059,10 @@ impl<'a> Parser<'a> {
                 let rest = inner.get(nl..).unwrap_or("");
                 if nl > 0 && rest.is_empty() {
                     self.expand_var(name, d, end, quoted, None);
+                } else if nl > 0 && self.vars_unknown.contains(name) {
+                    // set outside the paste: neither its value nor whether a default applies is known
+                    self.push_src_range(d, end);
+                    self.wb.value_unknown = true;
                 } else if nl > 0 && [":-", "-", ":=", "="].iter().any(|op| rest.starts_with(op)) {
                     let colon = rest.starts_with(':');
                     // `${NAME:=word}` also assigns the default (the `: "${PORT:=8002}"` idiom
@@ -1076,7 +1092,7 @@ impl<'a> Parser<'a> {
                 } else if nl > 0 && (rest.starts_with(":?") || rest.starts_with('?')) {
                     // `${NAME:?message}`: the value, where the paste sets it; else the shell stops
                     // with the message unless the environment the script runs in sets it, so the
-                    // value is not known here (the check leaves it unjudged: `requires_variable`).
+                    // value is not known here (`Word::value_unknown`: the check leaves it unjudged).
                     self.expand_var(name, d, end, quoted, Some(rest.starts_with(':')));
                 } else {
                     self.push_src_range(d, end);
@@ -1119,11 +1135,30 @@ impl<'a> Parser<'a> {
     /// `$NAME` / `${NAME}`, or with `required` the `${NAME:?message}` (`Some(true)`: an empty
     /// value is refused too) / `${NAME?message}` forms: the value the paste set, else the text as
     /// written and SH005.
+    /// `name=value` in the script's own shell (a bare assignment, `export`).
+    fn assign(&mut self, name: &str, value: &str, value_unknown: bool) {
+        if value_unknown {
+            self.vars.to_mut().remove(name);
+            self.vars_unknown.to_mut().insert(name.to_string());
+        } else {
+            if self.vars_unknown.contains(name) {
+                self.vars_unknown.to_mut().remove(name);
+            }
+            self.vars.to_mut().insert(name.to_string(), value.to_string());
+        }
+    }
+
     fn expand_var(&mut self, name: &str, d: usize, end: usize, quoted: bool, required: Option<bool>) {
+        if self.vars_unknown.contains(name) {
+            self.push_src_range(d, end);
+            self.wb.value_unknown = true;
+            return;
+        }
         match self.vars.get(name).cloned().filter(|v| required != Some(true) || !v.is_empty()) {
             Some(v) => self.push_value(&v, d, quoted),
             None => {
                 self.push_src_range(d, end);
+                self.wb.value_unknown |= required.is_some();
                 let explanation = if required.is_some() {
                     "The script needs the variable (a shell stops at this word when it is not set), so its value \
                      comes from the environment the command runs in, which preflight cannot see: the checks that \
@@ -1242,7 +1277,7 @@ impl<'a> Parser<'a> {
             if let Some(nl) = assignment_name_len(raw) {
                 let name = raw.get(..nl).unwrap_or("").to_string();
                 let value = text.get(nl + 1..).unwrap_or("").to_string();
-                self.cmd.assignments.push(Assignment { name, value, span });
+                self.cmd.assignments.push(Assignment { name, value, span, value_unknown: wb.value_unknown });
                 return;
             }
         }
@@ -1250,7 +1285,7 @@ impl<'a> Parser<'a> {
             // Room for a typical launch's words at once: growing one at a time copies them each time.
             self.cmd.words.reserve(16);
         }
-        self.cmd.words.push(Word { text, span, map: wb.map });
+        self.cmd.words.push(Word { text, span, map: wb.map, value_unknown: wb.value_unknown });
     }
 
     /// Bash brace expansion (`{a,b}`) of the word at `span`: the words it expands to, or None
@@ -1283,6 +1318,7 @@ impl<'a> Parser<'a> {
                 b: text.as_bytes(),
                 i: 0,
                 vars: Cow::Borrowed(&*self.vars),
+                vars_unknown: Cow::Borrowed(&*self.vars_unknown),
                 out: ShellParse::default(),
                 cmd: ShellCommand { words: vec![Word::verbatim("", Span::default())], ..Default::default() },
                 cmd_start: None,
@@ -1302,7 +1338,7 @@ impl<'a> Parser<'a> {
                         None => (w.span.start..w.span.start + w.text.len()).map(|k| offs.get(k).copied().unwrap_or(span.start)).collect(),
                         Some(m) => m.iter().map(|&k| offs.get(k).copied().unwrap_or(span.start)).collect(),
                     };
-                    out.push(Word { text: w.text, span, map: Some(map) });
+                    out.push(Word { text: w.text, span, map: Some(map), value_unknown: w.value_unknown });
                 }
             }
         }
@@ -1337,19 +1373,22 @@ impl<'a> Parser<'a> {
         }
         if cmd.words.is_empty() {
             for a in &cmd.assignments {
-                self.vars.to_mut().insert(a.name.clone(), a.value.clone());
+                self.assign(&a.name, &a.value, a.value_unknown);
             }
         } else if cmd.words.first().is_some_and(|w| matches!(w.text.as_str(), "export" | "declare" | "readonly" | "typeset" | "local")) {
             for w in cmd.words.iter().skip(1) {
                 if let Some(nl) = assignment_name_len(&w.text) {
                     if let (Some(k), Some(v)) = (w.text.get(..nl), w.text.get(nl + 1..)) {
-                        self.vars.to_mut().insert(k.to_string(), v.to_string());
+                        self.assign(k, v, w.value_unknown);
                     }
                 }
             }
         } else if cmd.words.first().is_some_and(|w| w.text == "unset") {
             for w in cmd.words.iter().skip(1) {
                 self.vars.to_mut().remove(&w.text);
+                if self.vars_unknown.contains(&w.text) {
+                    self.vars_unknown.to_mut().remove(&w.text);
+                }
             }
         }
         self.check_json(&cmd);

@@ -97,7 +97,7 @@ pub fn not_run_note(not_run: &[NotRun], hooks: usize) -> Option<String> {
         (NotRunReason::Files, "check needs files", "checks need files"),
         (NotRunReason::Network, "check needs the network", "checks need the network"),
         (NotRunReason::NotImplemented, "check is not modelled yet", "checks are not modelled yet"),
-        (NotRunReason::UnknownValue, "check depends on a value not known here (a template)", "checks depend on values not known here (templates)"),
+        (NotRunReason::UnknownValue, "check depends on a value not known here (a template, or a variable set outside the paste)", "checks depend on values not known here (templates, or variables set outside the paste)"),
         (NotRunReason::Hardware, "check needs hardware without a profile here", "checks need hardware without a profile here"),
     ]
     .into_iter()

@@ -66,7 +66,7 @@ fn a_check_that_reads_a_templated_value_is_not_run_and_says_so() {
     let c = &report.commands[0].command;
     assert!(c.not_run.iter().any(|n| n.site == "configs.model_config.load_pointer_head" && n.reason == NotRunReason::UnknownValue), "{:?}", c.not_run);
     let note = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks).unwrap();
-    assert!(note.contains("3 checks depend on values not known here (templates)"), "{note}");
+    assert!(note.contains("3 checks depend on values not known here (templates, or variables set outside the paste)"), "{note}");
 }
 
 #[test]
@@ -140,6 +140,32 @@ fn a_variable_the_script_requires_and_the_paste_does_not_set_is_unknown() {
     let c = &set.commands[0];
     assert_eq!(c.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["ARG004"]);
     assert_eq!(c.diagnostics[0].message, "argument --port: invalid int value: 'x'");
+}
+
+#[test]
+fn a_required_variable_in_single_quotes_is_the_literal_text_sglang_receives() {
+    // Single quotes keep `${NAME:?}` from the shell: SGLang receives those characters, colon
+    // included, and rejects them as a served model name (recorded: SH005-required-single-quoted).
+    let report = check("python -m sglang.launch_server --model-path m --served-model-name '${NAME:?}'", &CheckOptions::default());
+    let c = &report.commands[0];
+    assert!(!report.accepted);
+    assert_eq!(c.diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["VAL028"]);
+    assert!(c.not_run.iter().all(|n| n.reason != NotRunReason::UnknownValue), "{:#?}", c.not_run);
+}
+
+#[test]
+fn a_variable_assigned_from_a_required_one_is_unknown_too() {
+    // `export NAME=${NAME:?}` keeps the environment's NAME (or stops): `$NAME` later is that
+    // value, not known here, even where a default is written (`${NAME:-a:b}`).
+    for launch in ["--served-model-name $NAME", "--served-model-name ${NAME:-a:b}", "--port \"$NAME\""] {
+        let text = format!("export NAME=${{NAME:?set it}}\npython -m sglang.launch_server --model-path m {launch}");
+        let report = check(&text, &CheckOptions::default());
+        assert!(report.accepted, "{launch}: {:#?}", report.commands[0].diagnostics);
+        assert!(report.commands[0].diagnostics.iter().all(|d| d.severity != Severity::Error), "{launch}");
+    }
+    // Assigned again (or unset), it is known again.
+    let report = check("NAME=${NAME:?}\nNAME=a:b\npython -m sglang.launch_server --model-path m --served-model-name $NAME", &CheckOptions::default());
+    assert_eq!(report.commands[0].diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["VAL028"]);
 }
 
 #[test]
