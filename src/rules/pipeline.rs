@@ -238,6 +238,20 @@ fn hook_for(step: &'static str, data: &'static ReleaseData) -> &'static str {
 /// function name alone as raise sites name the step that reaches them: `_handle_dwdp`,
 /// `check_server_args`): false for a step reported as not modelled on every path.
 pub fn runs_step(release: &Release, step: &str) -> bool {
+    // Asked for every command checked (`model_config`): each answer is worked out once per
+    // release (the walk below allocates and looks every step up).
+    static KNOWN: Mutex<Vec<(usize, String, bool)>> = Mutex::new(Vec::new());
+    let key = std::ptr::from_ref(release.data) as usize;
+    let mut known = KNOWN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, _, runs)) = known.iter().find(|(k, s, _)| *k == key && s == step) {
+        return *runs;
+    }
+    let runs = walk_runs_step(release, step);
+    known.push((key, step.to_string(), runs));
+    runs
+}
+
+fn walk_runs_step(release: &Release, step: &str) -> bool {
     let data = release.data;
     let named = |full: &str| full == step || full.rsplit('.').next() == Some(step);
     if named("server_args.ServerArgs.check_server_args") || named(CHECK_SERVER_ARGS) {
