@@ -290,11 +290,12 @@ def classify(site, rule_sites, sources):
         return "checked", CHECKED_ELSEWHERE[sid]
     if sid in skipped_sites(sources):
         return "not_run", skipped_sites(sources)[sid]
-    for chunk in literal_chunks(site.get("message_template")):
+    # By the message's longest literal part, long enough to be that message's own (a generic
+    # part such as "is not supported" appears in unrelated text and credited sites falsely).
+    chunk = next(iter(literal_chunks(site.get("message_template"))), "")
+    if len(chunk) >= 20:
         for path, text in sources.items():
-            if path.startswith("src/rules/"):
-                continue
-            if chunk in text:
+            if not path.startswith("src/rules/") and chunk in text:
                 return "checked", path
     if sid in NOT_CHECKED:
         return "named", NOT_CHECKED[sid]
