@@ -197,6 +197,9 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
         with_written = files;
         &with_written
     };
+    // Variables a written file reads whose value is not known here: a config value that
+    // expands one is not judged (the file keeps such an expansion as written).
+    let written_unknown: Vec<String> = parsed.written_files.iter().flat_map(|f| f.unknown_variables.iter().cloned()).collect();
 
     // PD prefill and decode servers, checked as pairs once every command is checked
     let mut pd_servers: Vec<PdServer> = Vec::new();
@@ -214,10 +217,15 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
         diags.extend(fe.diagnostics);
 
         // Empty (no allocation) unless the text has values unknown by design.
-        let unknown_words: Vec<bool> = if opts.unknown_variables.is_empty() && !fe.argv.iter().any(|w| w.value_unknown) {
+        let unknown_words: Vec<bool> = if opts.unknown_variables.is_empty() && written_unknown.is_empty() && !fe.argv.iter().any(|w| w.value_unknown) {
             Vec::new()
         } else {
-            fe.argv.iter().map(|w| w.value_unknown || expands_any(&w.text, &opts.unknown_variables)).collect()
+            let from_config = |i: usize| fe.from_config.get(i).copied().unwrap_or(false);
+            fe.argv
+                .iter()
+                .enumerate()
+                .map(|(i, w)| w.value_unknown || expands_any(&w.text, &opts.unknown_variables) || (from_config(i) && expands_any(&w.text, &written_unknown)))
+                .collect()
         };
         let parsed_args = argparse::parse_args_unknown(schema, &fe.argv, &fe.from_config, &unknown_words);
         diags.extend(parsed_args.diagnostics);

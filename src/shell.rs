@@ -37,7 +37,8 @@
 //! * `SH010` (warning) — a here-document with no closing delimiter line: bash reads to the end.
 //!
 //! Here-documents that write a file (`cat > cfg.yaml <<'EOF'`) are read, not parsed as commands:
-//! their text is in `written_files`, so a later `--config cfg.yaml` is checked with it.
+//! their text is in `written_files` (expanded as bash does when the delimiter is unquoted), so a
+//! later `--config cfg.yaml` is checked with it.
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity, Stage};
 use crate::span::Span;
@@ -121,9 +122,13 @@ pub struct ShellCommand {
 pub struct WrittenFile {
     /// The path as written after `>` (or after `tee`).
     pub path: String,
-    /// The here-document's lines (not expanded: a quoted delimiter is the usual way to write
-    /// config files, and expanding `$VARS` here would guess at values we do not know).
+    /// The here-document's lines; with an unquoted delimiter (`<<EOF`), expanded as bash does
+    /// (as in double quotes: the paste's variables; what it does not set is left as written,
+    /// with SH005 / SH006, as in words).
     pub content: String,
+    /// Variables the content reads whose value is not known here ([`Word::value_unknown`]):
+    /// a value of the file that expands one is not judged.
+    pub unknown_variables: Vec<String>,
     /// The body in the original text.
     pub span: Span,
 }
@@ -140,6 +145,17 @@ enum Redir {
     Other,
 }
 
+/// A here-document's delimiter, as its `<<` word gives it.
+#[derive(Debug, Clone)]
+struct HereDoc {
+    delimiter: String,
+    /// `<<-`: leading tabs are stripped from the body's lines (and the delimiter's).
+    strip_tabs: bool,
+    /// The word had quotes or a backslash (`<<'EOF'`, `<<"EOF"`, `<<\EOF`): the body is taken
+    /// as written; otherwise the shell expands it.
+    literal: bool,
+}
+
 /// Here-documents: delimiters seen on the current line, whose bodies start on the next one.
 #[derive(Debug, Default)]
 struct HereDocs {
@@ -147,9 +163,9 @@ struct HereDocs {
     /// The current command's standard-output file.
     cmd_stdout: Option<String>,
     /// Here-documents of the current command: (delimiter, strip tabs).
-    cmd_docs: Vec<(String, bool)>,
-    /// Bodies to read at the next newline: (delimiter, strip tabs, file the command writes).
-    due: Vec<(String, bool, Option<String>)>,
+    cmd_docs: Vec<HereDoc>,
+    /// Bodies to read at the next newline, with the file the command writes.
+    due: Vec<(HereDoc, Option<String>)>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -183,6 +199,7 @@ pub fn parse_with_vars(text: &str, vars: &[(String, String)]) -> ShellParse {
         i: 0,
         vars: Cow::Owned(vars.iter().cloned().collect()),
         vars_unknown: Cow::Owned(HashSet::new()),
+        unknown_names: None,
         out: ShellParse::default(),
         cmd: ShellCommand::default(),
         cmd_start: None,
@@ -332,6 +349,9 @@ struct Parser<'a> {
     /// Variables assigned from an unset required variable (`export MODEL=${MODEL:?}`): set, by
     /// the environment the script runs in, to a value not known here. Not in `vars`.
     vars_unknown: Cow<'a, HashSet<String>>,
+    /// While a here-document's body is expanded: the variables it reads whose value is not
+    /// known here ([`WrittenFile::unknown_variables`]).
+    unknown_names: Option<Vec<String>>,
     out: ShellParse,
     cmd: ShellCommand,
     cmd_start: Option<usize>,
@@ -563,7 +583,7 @@ impl<'a> Parser<'a> {
     /// the text as bash does (with a warning). Body lines are not commands.
     fn read_here_doc_bodies(&mut self) {
         let n = self.b.len();
-        for (delimiter, strip_tabs, file) in std::mem::take(&mut self.here.due) {
+        for (HereDoc { delimiter, strip_tabs, literal }, file) in std::mem::take(&mut self.here.due) {
             let body_start = self.i;
             let mut content = String::new();
             let mut body_end = n;
@@ -611,7 +631,12 @@ impl<'a> Parser<'a> {
                 }
             }
             if let Some(path) = file {
-                self.out.written_files.push(WrittenFile { path, content, span: Span::new(body_start, body_end) });
+                let (content, unknown_variables) = if literal || !content.contains(['$', '`', '\\']) {
+                    (content, Vec::new())
+                } else {
+                    self.expand_here_doc(body_start, body_end, strip_tabs)
+                };
+                self.out.written_files.push(WrittenFile { path, content, unknown_variables, span: Span::new(body_start, body_end) });
             }
         }
     }
@@ -858,41 +883,80 @@ impl<'a> Parser<'a> {
                 self.i = n;
                 break;
             };
-            match c {
-                b'"' => {
-                    self.i = j + 1;
-                    break;
-                }
-                b'\\' => match self.at(j + 1) {
-                    Some(b'$' | b'`' | b'"' | b'\\') => {
-                        self.wb.push_src(self.b.get(j + 1).copied().unwrap_or(b'\\'), j + 1);
-                        j += 2;
-                    }
-                    Some(b'\n') => j += 2,
-                    Some(b'\r') if self.at(j + 2) == Some(b'\n') => j += 3,
-                    _ => {
-                        self.wb.push_src(b'\\', j);
-                        j += 1;
-                    }
-                },
-                b'$' => {
-                    self.i = j;
-                    self.dollar(j, true);
-                    j = self.i;
-                }
-                b'`' => {
-                    self.i = j;
-                    self.backtick(j);
-                    j = self.i;
-                }
-                b'\r' if self.at(j + 1) == Some(b'\n') => j += 1,
-                _ => {
-                    self.wb.push_src(c, j);
-                    j += 1;
-                }
+            if c == b'"' {
+                self.i = j + 1;
+                break;
             }
+            j = self.expanding_step(j, c, true);
         }
         self.wb.end = self.i;
+    }
+
+    /// One step of reading text the shell expands as it does in double quotes (a `"..."`
+    /// string; a here-document's body, where `"` is an ordinary character: `in_quotes` false):
+    /// the character `c` at `j` and what it starts go into the word. Returns where the next
+    /// step starts.
+    fn expanding_step(&mut self, j: usize, c: u8, in_quotes: bool) -> usize {
+        match c {
+            b'\\' => match self.at(j + 1) {
+                Some(b'$' | b'`' | b'\\') => {
+                    self.wb.push_src(self.b.get(j + 1).copied().unwrap_or(b'\\'), j + 1);
+                    j + 2
+                }
+                Some(b'"') if in_quotes => {
+                    self.wb.push_src(b'"', j + 1);
+                    j + 2
+                }
+                Some(b'\n') => j + 2,
+                Some(b'\r') if self.at(j + 2) == Some(b'\n') => j + 3,
+                _ => {
+                    self.wb.push_src(b'\\', j);
+                    j + 1
+                }
+            },
+            b'$' => {
+                self.i = j;
+                self.dollar(j, true);
+                self.i
+            }
+            b'`' => {
+                self.i = j;
+                self.backtick(j);
+                self.i
+            }
+            b'\r' if self.at(j + 1) == Some(b'\n') => j + 1,
+            _ => {
+                self.wb.push_src(c, j);
+                j + 1
+            }
+        }
+    }
+
+    /// The body `start..end` of a here-document with an unquoted delimiter, as the shell
+    /// expands it, and the variables it reads whose value is not known here. Its command
+    /// substitutions are not listed among the text's (`ShellParse::substitutions`).
+    fn expand_here_doc(&mut self, start: usize, end: usize, strip_tabs: bool) -> (String, Vec<String>) {
+        let (word, resume, substitutions) = (std::mem::take(&mut self.wb), self.i, self.out.substitutions.len());
+        self.unknown_names = Some(Vec::new());
+        self.wb.begin(start);
+        let mut j = start;
+        let mut line_start = true;
+        while j < end {
+            let c = self.at(j).unwrap_or(b'\n');
+            if line_start && strip_tabs && c == b'\t' {
+                j += 1;
+                continue;
+            }
+            line_start = c == b'\n';
+            j = self.expanding_step(j, c, false);
+        }
+        let body = std::mem::replace(&mut self.wb, word);
+        self.i = resume;
+        self.out.substitutions.truncate(substitutions);
+        let mut unknown = self.unknown_names.take().unwrap_or_default();
+        crate::sorting::sort(&mut unknown);
+        unknown.dedup();
+        (String::from_utf8_lossy(&body.text).into_owned(), unknown)
     }
 
     /// `$'...'` ANSI-C quoting at `d` (the `$`).
@@ -1062,7 +1126,7 @@ impl<'a> Parser<'a> {
                 } else if nl > 0 && self.vars_unknown.contains(name) {
                     // set outside the paste: neither its value nor whether a default applies is known
                     self.push_src_range(d, end);
-                    self.wb.value_unknown = true;
+                    self.value_not_known(name);
                 } else if nl > 0 && [":-", "-", ":=", "="].iter().any(|op| rest.starts_with(op)) {
                     let colon = rest.starts_with(':');
                     // `${NAME:=word}` also assigns the default (the `: "${PORT:=8002}"` idiom
@@ -1132,9 +1196,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `$NAME` / `${NAME}`, or with `required` the `${NAME:?message}` (`Some(true)`: an empty
-    /// value is refused too) / `${NAME?message}` forms: the value the paste set, else the text as
-    /// written and SH005.
+    /// The word being read holds `name`'s expansion, whose value is not known here.
+    fn value_not_known(&mut self, name: &str) {
+        self.wb.value_unknown = true;
+        if let Some(names) = &mut self.unknown_names {
+            names.push(name.to_string());
+        }
+    }
+
     /// `name=value` in the script's own shell (a bare assignment, `export`).
     fn assign(&mut self, name: &str, value: &str, value_unknown: bool) {
         if value_unknown {
@@ -1148,17 +1217,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `$NAME` / `${NAME}`, or with `required` the `${NAME:?message}` (`Some(true)`: an empty
+    /// value is refused too) / `${NAME?message}` forms: the value the paste set, else the text as
+    /// written and SH005.
     fn expand_var(&mut self, name: &str, d: usize, end: usize, quoted: bool, required: Option<bool>) {
         if self.vars_unknown.contains(name) {
             self.push_src_range(d, end);
-            self.wb.value_unknown = true;
+            self.value_not_known(name);
             return;
         }
         match self.vars.get(name).cloned().filter(|v| required != Some(true) || !v.is_empty()) {
             Some(v) => self.push_value(&v, d, quoted),
             None => {
                 self.push_src_range(d, end);
-                self.wb.value_unknown |= required.is_some();
+                if required.is_some() {
+                    self.value_not_known(name);
+                }
                 let explanation = if required.is_some() {
                     "The script needs the variable (a shell stops at this word when it is not set), so its value \
                      comes from the environment the command runs in, which preflight cannot see: the checks that \
@@ -1245,7 +1319,10 @@ impl<'a> Parser<'a> {
             let target = String::from_utf8_lossy(&wb.text).into_owned();
             match self.here.kind {
                 Redir::Stdout => self.here.cmd_stdout = Some(target),
-                Redir::HereDoc { strip_tabs } => self.here.cmd_docs.push((target, strip_tabs)),
+                Redir::HereDoc { strip_tabs } => {
+                    let literal = self.src.get(start..end).is_some_and(|raw| raw.contains(['\'', '"', '\\']));
+                    self.here.cmd_docs.push(HereDoc { delimiter: target, strip_tabs, literal });
+                }
                 Redir::Other => {}
             }
             return;
@@ -1319,6 +1396,7 @@ impl<'a> Parser<'a> {
                 i: 0,
                 vars: Cow::Borrowed(&*self.vars),
                 vars_unknown: Cow::Borrowed(&*self.vars_unknown),
+                unknown_names: None,
                 out: ShellParse::default(),
                 cmd: ShellCommand { words: vec![Word::verbatim("", Span::default())], ..Default::default() },
                 cmd_start: None,
@@ -1356,8 +1434,8 @@ impl<'a> Parser<'a> {
             };
             let file = self.here.cmd_stdout.take().or(tee_file);
             self.cmd.writes_here_doc = file.is_some();
-            for (delimiter, strip_tabs) in std::mem::take(&mut self.here.cmd_docs) {
-                self.here.due.push((delimiter, strip_tabs, file.clone()));
+            for doc in std::mem::take(&mut self.here.cmd_docs) {
+                self.here.due.push((doc, file.clone()));
             }
         }
         self.here.cmd_stdout = None;

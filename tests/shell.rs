@@ -236,6 +236,32 @@ fn variables() {
 }
 
 #[test]
+fn here_documents_expand_as_bash_does() {
+    let written = |t: &str| parse(t).written_files.into_iter().map(|f| (f.path, f.content, f.unknown_variables)).collect::<Vec<_>>();
+    let none: Vec<String> = Vec::new();
+    // An unquoted delimiter: expanded as in double quotes (`"` is an ordinary character there;
+    // `\$` is a dollar sign); what the paste does not set stays as written, warned.
+    let t = "P=30001\nN=llama\ncat > cfg.yaml <<EOF\nport: $P\nname: \"${N}-\\$x\"\nctx: ${C:-4096}\nhost: $H\nEOF\n";
+    assert_eq!(written(t), [("cfg.yaml".to_string(), "port: 30001\nname: \"llama-$x\"\nctx: 4096\nhost: $H\n".to_string(), none.clone())]);
+    let p = parse(t);
+    assert_eq!(codes(&p), ["SH005"]);
+    assert_eq!(&t[p.diagnostics[0].span.start..p.diagnostics[0].span.end], "$H");
+    // A quoted delimiter (or an escaped one): taken as written.
+    for delimiter in ["'EOF'", "\"EOF\"", "\\EOF"] {
+        let t = format!("P=1\ncat > cfg.yaml <<{delimiter}\nport: $P\nEOF\n");
+        assert_eq!(written(&t)[0].1, "port: $P\n", "{delimiter}");
+        assert!(parse(&t).diagnostics.is_empty(), "{delimiter}");
+    }
+    // `<<-` strips the lines' leading tabs, not those a value brings.
+    assert_eq!(written("T='\tx'\ncat > a.yaml <<-EOF\n\t\tk: $T\n\tEOF\n")[0].1, "k: \tx\n");
+    // A variable the script requires and the paste does not set: as written, and named.
+    let t = "cat > cfg.yaml <<EOF\nserved-model-name: ${NAME:?}\nport: 1\nEOF\n";
+    assert_eq!(written(t), [("cfg.yaml".to_string(), "served-model-name: ${NAME:?}\nport: 1\n".to_string(), vec!["NAME".to_string()])]);
+    // Command substitutions in a body are not listed as the text's own commands.
+    assert!(parse("cat > c.yaml <<EOF\nhost: $(hostname)\nEOF\n").substitutions.is_empty());
+}
+
+#[test]
 fn broken_continuation_sh001() {
     let t = "python -m sglang.launch_server --model-path m \\  \n  --tp 2 \\\n  --port 1";
     let p = parse(t);

@@ -3,7 +3,8 @@
 //! with the launchers and wrappers replaced by stubs that record the argv bash gives them
 //! (NUL-separated, to a file). In each recorded argv we find the SGLang launcher
 //! (`-m sglang.launch_server`, `sglang serve`) and compare the words after it with our
-//! `Invocation.args`, and the environment the stub saw with our `Invocation.env`.
+//! `Invocation.args`, and the environment the stub saw with our `Invocation.env`. The files the
+//! case writes with here-documents (real `cat`) are compared with our `ShellParse::written_files`.
 //!
 //! Skipped (with a note) when bash is not installed.
 
@@ -18,7 +19,7 @@ use std::process::Command;
 /// Commands replaced by stubs found on PATH (so `exec`, `env`, `nohup`, `sudo` run them too).
 const STUBS: &[&str] = &[
     "python", "python3", "python3.10", "python3.11", "python3.12", "sglang", "docker", "podman", "uv", "nohup", "numactl",
-    "srun", "env", "sudo", "nice", "taskset", "stdbuf", "timeout", "tee", "echo", "cd", "pip", "conda",
+    "srun", "env", "sudo", "nice", "taskset", "stdbuf", "timeout", "echo", "cd", "pip", "conda",
 ];
 
 /// Interpreter paths used in the cases: defined as bash functions (bash allows `/` in names).
@@ -51,7 +52,7 @@ fn setup(dir: &Path) -> PathBuf {
     }
     // real shells for `bash -c` / `sh -c` cases (their commands then run the stubs too)
     #[cfg(unix)]
-    for (name, real) in [("bash", "/bin/bash"), ("sh", "/bin/sh")] {
+    for (name, real) in [("bash", "/bin/bash"), ("sh", "/bin/sh"), ("cat", "/bin/cat"), ("tee", "/usr/bin/tee")] {
         let _ = std::os::unix::fs::symlink(real, bin.join(name));
     }
     bin
@@ -63,6 +64,7 @@ fn run_bash(bash: &Path, dir: &Path, bin: &Path, cmd: &str) -> Vec<Run> {
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
     let work = dir.join("work");
+    let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
     let mut script = String::new();
     for f in PATH_FUNCS {
@@ -156,7 +158,21 @@ fn our_words_match_real_bash() {
         let cmd = case["cmd"].as_str().unwrap();
         let runs = run_bash(&bash, &dir, &bin, cmd);
         let theirs: Vec<(&Run, Vec<String>)> = runs.iter().filter_map(|r| sglang_args(&r.argv).map(|a| (r, a))).collect();
-        let ours = invocation::locate(&shell::parse(cmd)).invocations;
+        let parsed = shell::parse(cmd);
+        // What bash wrote with here-documents (a file whose text reads a variable not known
+        // here is not compared: bash stops at it, or takes the environment's value; nor one
+        // without its end line, which would take this harness's own lines after the case).
+        let unterminated = parsed.diagnostics.iter().any(|d| d.code == "SH010");
+        for f in parsed.written_files.iter().filter(|f| f.unknown_variables.is_empty() && !f.path.starts_with('/') && !unterminated) {
+            if let Ok(theirs) = std::fs::read_to_string(dir.join("work").join(&f.path)) {
+                if theirs != f.content {
+                    failures.push(format!("{id}: we read {} as {:?}, bash wrote {theirs:?}", f.path, f.content));
+                }
+            } else {
+                failures.push(format!("{id}: bash wrote no {}", f.path));
+            }
+        }
+        let ours = invocation::locate(&parsed).invocations;
         checked += 1;
         if theirs.len() != ours.len() {
             failures.push(format!("{id}: bash ran SGLang {} times, we found {} invocations\n    bash runs: {:?}", theirs.len(), ours.len(), runs.iter().map(|r| &r.argv).collect::<Vec<_>>()));

@@ -154,6 +154,18 @@ fn a_required_variable_in_single_quotes_is_the_literal_text_sglang_receives() {
 }
 
 #[test]
+fn a_config_value_a_here_document_takes_from_an_unset_required_variable_is_unknown() {
+    // bash writes the file only where NAME is set (else it stops): that value is not known here
+    let text = "cat > cfg.yaml <<EOF\nserved-model-name: ${NAME:?}\nEOF\npython -m sglang.launch_server --model-path m --config cfg.yaml";
+    let report = check(text, &CheckOptions::default());
+    assert!(report.accepted, "{:#?}", report.commands[0].diagnostics);
+    assert!(report.commands[0].not_run.iter().any(|n| n.reason == NotRunReason::UnknownValue), "{:#?}", report.commands[0].not_run);
+    // with a quoted delimiter the file holds those characters, colon included
+    let quoted = check(&text.replace("<<EOF", "<<'EOF'"), &CheckOptions::default());
+    assert_eq!(quoted.commands[0].diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["VAL028"]);
+}
+
+#[test]
 fn a_variable_assigned_from_a_required_one_is_unknown_too() {
     // `export NAME=${NAME:?}` keeps the environment's NAME (or stops): `$NAME` later is that
     // value, not known here, even where a default is written (`${NAME:-a:b}`).
