@@ -298,6 +298,8 @@ struct WordBuf {
     brace: bool,
     /// See [`Word::value_unknown`].
     value_unknown: bool,
+    /// Holds a command substitution (`$(...)`, `` `...` ``), kept as written.
+    substituted: bool,
 }
 
 impl WordBuf {
@@ -1095,6 +1097,7 @@ impl<'a> Parser<'a> {
                 self.i = end;
                 if !arith {
                     self.out.substitutions.push(Span::new(d, end));
+                    self.wb.substituted = true;
                 }
                 let what = if arith { "arithmetic expansion" } else { "command substitution" };
                 self.diag(
@@ -1290,6 +1293,7 @@ impl<'a> Parser<'a> {
         self.push_src_range(q, end);
         self.i = end;
         self.out.substitutions.push(Span::new(q, end));
+        self.wb.substituted = true;
         self.diag(
             "SH006",
             Severity::Warning,
@@ -1354,7 +1358,10 @@ impl<'a> Parser<'a> {
             if let Some(nl) = assignment_name_len(raw) {
                 let name = raw.get(..nl).unwrap_or("").to_string();
                 let value = text.get(nl + 1..).unwrap_or("").to_string();
-                self.cmd.assignments.push(Assignment { name, value, span, value_unknown: wb.value_unknown });
+                // A variable set to a command's output holds a value not known here (its text,
+                // the command, is no value: expanded later, it would be split into its words).
+                let value_unknown = wb.value_unknown || wb.substituted;
+                self.cmd.assignments.push(Assignment { name, value, span, value_unknown });
                 return;
             }
         }
@@ -1362,7 +1369,9 @@ impl<'a> Parser<'a> {
             // Room for a typical launch's words at once: growing one at a time copies them each time.
             self.cmd.words.reserve(16);
         }
-        self.cmd.words.push(Word { text, span, map: wb.map, value_unknown: wb.value_unknown });
+        // An argument of `export` (and the like) that assigns a command's output: as above.
+        let assigns = wb.substituted && wb.seen_eq && self.cmd.words.first().is_some_and(|w| matches!(w.text.as_str(), "export" | "declare" | "readonly" | "typeset" | "local"));
+        self.cmd.words.push(Word { text, span, map: wb.map, value_unknown: wb.value_unknown || assigns });
     }
 
     /// Bash brace expansion (`{a,b}`) of the word at `span`: the words it expands to, or None

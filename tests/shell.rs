@@ -229,6 +229,12 @@ fn variables() {
     assert_eq!(codes(&p), ["SH005", "SH005"]);
     assert!(p.diagnostics[0].message.contains("not expanded here"));
     assert_eq!(&t[p.diagnostics[0].span.start..p.diagnostics[0].span.end], "$MODEL");
+    // a variable set to a command's output holds a value not known here: one word, unsplit
+    // (the command's text is no value), as is a redirection's target built from it
+    let t = "ROOT=$(dirname $(readlink -f $0))\nexport M=`pwd`/m\npython -m sglang.launch_server --model-path ${ROOT}/m --x $M --tp 1 > $ROOT/log 2>&1";
+    let inv = one(t);
+    assert_eq!(texts(&inv.args), ["--model-path", "${ROOT}/m", "--x", "$M", "--tp", "1"]);
+    assert_eq!(inv.args.iter().map(|w| w.value_unknown).collect::<Vec<_>>(), [false, true, false, true, false, false]);
     // command substitution
     let t = "python -m sglang.launch_server --port $(get_port) --host `hostname`";
     assert_eq!(args(t), ["--port", "$(get_port)", "--host", "`hostname`"]);
