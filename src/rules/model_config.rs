@@ -736,27 +736,30 @@ fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
         // An unknown checkpoint's method may be one ROCm does not load (the catalog's NVFP4
         // checkpoints are); on CUDA every method SGLang detects is one it registers there.
         if on_rocm {
-            ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::ModelConfig);
+            checkpoint_checks_not_run(ctx, NotRunReason::ModelConfig);
         }
         return Ok(());
     };
     let Some(computed) = model.computed else {
+        // A config given as a file, SGLang's reading of its quantization not replayed here
+        // (else nothing is known of the model's config).
+        let reason = if model.raw.is_some() { NotRunReason::NotImplemented } else { NotRunReason::ModelConfig };
         if on_rocm && model.raw.map_or(true, |raw| raw.quantization.is_some()) {
-            ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::ModelConfig);
+            checkpoint_checks_not_run(ctx, reason);
         }
         return Ok(());
     };
     let Some(method) = computed.quantization.as_deref().map(str::to_ascii_lowercase) else { return Ok(()) };
     if on_rocm && PLATFORM_OVERRIDDEN_QUANTIZATION_METHODS.contains(&method.as_str()) {
-        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+        checkpoint_checks_not_run(ctx, NotRunReason::NotImplemented);
         return Ok(());
     }
     let Some(lists) = quantization_lists(ctx) else {
-        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::NotImplemented);
+        checkpoint_checks_not_run(ctx, NotRunReason::NotImplemented);
         return Ok(());
     };
     let Some(registered) = registered_quantization_methods(ctx, lists) else {
-        ctx.skip(UNKNOWN_QUANTIZATION_SITE, NotRunReason::Hardware);
+        checkpoint_checks_not_run(ctx, NotRunReason::Hardware);
         return Ok(());
     };
     if !listed(&registered, &method) {
@@ -794,11 +797,17 @@ fn warn_not_optimized(ctx: &mut Ctx, lists: &ModelLists, method: &str, on: Field
 /// whether the platform registers it and ROCm's list.
 fn not_decided(ctx: &mut Ctx, reason: NotRunReason) -> Step {
     ctx.skip(QUANTIZATION_SITE, reason);
+    checkpoint_checks_not_run(ctx, reason);
+    Ok(())
+}
+
+/// `_verify_quantization`'s checks of the method it settled on did not run: whether it is
+/// registered, and on ROCm whether ROCm supports it.
+fn checkpoint_checks_not_run(ctx: &mut Ctx, reason: NotRunReason) {
     ctx.skip(UNKNOWN_QUANTIZATION_SITE, reason);
     if ctx.hw.is_hip() {
         ctx.skip(ROCM_QUANTIZATION_SITE, reason);
     }
-    Ok(())
 }
 
 /// `text` with each bare object key (a name right after `{` or `,`, followed by `:`) put in
