@@ -1099,15 +1099,7 @@ impl<'a> Parser<'a> {
                     self.out.substitutions.push(Span::new(d, end));
                     self.wb.substituted = true;
                 }
-                let what = if arith { "arithmetic expansion" } else { "command substitution" };
-                self.diag(
-                    "SH006",
-                    Severity::Warning,
-                    format!("{what} `{}` is not run here", preview(self.src.get(d..end).unwrap_or(""))),
-                    Span::new(d, end),
-                    "A shell would run this and put its output in the command; preflight does not run anything, so \
-                     the literal text is checked instead. Write the value itself to check it.",
-                );
+                self.not_run_here(if arith { "arithmetic expansion" } else { "command substitution" }, d, end, arith);
             }
             Some(b'{') => {
                 let close = self.find_close(d + 2, b'{', b'}');
@@ -1294,14 +1286,20 @@ impl<'a> Parser<'a> {
         self.i = end;
         self.out.substitutions.push(Span::new(q, end));
         self.wb.substituted = true;
-        self.diag(
-            "SH006",
-            Severity::Warning,
-            format!("command substitution `{}` is not run here", preview(self.src.get(q..end).unwrap_or(""))),
-            Span::new(q, end),
+        self.not_run_here("command substitution", q, end, false);
+    }
+
+    /// SH006 for the expansion `what` at `start..end`, kept as written.
+    fn not_run_here(&mut self, what: &str, start: usize, end: usize, arith: bool) {
+        // A variable set to a command's output holds a value not known here (`finish_word`).
+        let explanation = if self.wb.no_split && !arith {
+            "A shell would run this and set the variable to its output; preflight does not run anything, so the \
+             variable's value is not known here: the checks that read it do not run. Write the value itself to check it."
+        } else {
             "A shell would run this and put its output in the command; preflight does not run anything, so the \
-             literal text is checked instead. Write the value itself to check it.",
-        );
+             literal text is checked instead. Write the value itself to check it."
+        };
+        self.diag("SH006", Severity::Warning, format!("{what} `{}` is not run here", preview(self.src.get(start..end).unwrap_or(""))), Span::new(start, end), explanation);
     }
 
     fn finish_word(&mut self) {
@@ -1370,7 +1368,7 @@ impl<'a> Parser<'a> {
             self.cmd.words.reserve(16);
         }
         // An argument of `export` (and the like) that assigns a command's output: as above.
-        let assigns = wb.substituted && wb.seen_eq && self.cmd.words.first().is_some_and(|w| matches!(w.text.as_str(), "export" | "declare" | "readonly" | "typeset" | "local"));
+        let assigns = wb.substituted && wb.no_split;
         self.cmd.words.push(Word { text, span, map: wb.map, value_unknown: wb.value_unknown || assigns });
     }
 
