@@ -488,6 +488,10 @@ def main() -> int:
     unordered = unordered_choice_flags(args.version)
     set_listings = set_listing_patterns(args.version)
     all_cases = sum(len(expand_profiles(load(p))) for p in args.cases)
+    if args.check and args.sample and args.seed is None:
+        # A drift a random sample finds can be sampled again: --seed N
+        args.seed = random.randrange(2**32)
+        print(f"recorder check: sample seed {args.seed}", flush=True)
     rng = random.Random(args.seed)
     if args.check:
         return check(args, binary, all_cases, rng, unordered, set_listings)
