@@ -70,7 +70,7 @@ def fix_variants(binary: str, case: dict) -> list[dict]:
             argv = shlex.split(case["cmd"])
         except ValueError:
             argv = []
-        _, used, _ = stand_in(argv, work, work, case.get("files") or {})
+        _, used, _ = stand_in(argv, work, case.get("files") or {})
         with open(HUB_IDS) as f:
             hub = json.load(f)
         for i, a in enumerate(argv[:-1]):
@@ -140,11 +140,12 @@ PLACEHOLDER = set("${}<>[]` \t\n")
 FOR_ONE_CHECK = {"meituan-longcat/LongCat-Flash-Chat"}
 
 
-def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple[list[str], dict, dict]:
+def stand_in(argv: list[str], case_dir: str, files: dict) -> tuple[list[str], dict, dict]:
     """Real commands name models this machine does not have (`/data/DeepSeek-R1`, `org/some-model`);
     offline, SGLang would stop at loading their config, which says nothing about the command. For a
     case marked `"stand_in": true`, each model path (the model's, the draft model's) is served by
-    the most similar local model config (models/hub_ids.json), placed where the path points.
+    the most similar local model config (models/hub_ids.json), placed in the case's folder at the
+    path as written, and the argv names it there.
     Placeholders (`$MODEL`, `<path>`) are left alone. Returns the argv, {path: hub id} for the
     fixture, and {local path: path as written} for mapping messages back."""
     import difflib
@@ -205,7 +206,11 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
                  and (not not_loaded(h) or names_it(path, h))}
         best = difflib.get_close_matches(path.rstrip("/").split("/")[-1].lower(), list(names), n=1, cutoff=0.0)
         hub_id = names[best[0]] if best else "meta-llama/Llama-3.1-8B-Instruct"
-        local = os.path.join(case_dir, path.lstrip("/")) if path.startswith("/") else os.path.join(scratch, path)
+        # In the case's own folder, relative paths too: the oracle's working directory is shared
+        # by every case of a run, and a stand-in placed there (rw-139's `Qwen/Qwen2.5-32B`, a
+        # multimodal stand-in) became, for a later case naming the same hub id, a local folder
+        # holding another model's config.
+        local = os.path.join(case_dir, path.lstrip("/"))
         os.makedirs(os.path.dirname(local.rstrip("/")), exist_ok=True)
         if not os.path.lexists(local.rstrip("/")):
             src = os.path.join(HERE, "models", hub[hub_id])
@@ -223,9 +228,8 @@ def stand_in(argv: list[str], case_dir: str, scratch: str, files: dict) -> tuple
                     json.dump(config, f)
             else:
                 os.symlink(src, local.rstrip("/"))
-        if path.startswith("/"):
-            argv[at] = local if at == i + 1 else f"{a.split('=', 1)[0]}={local}"
-            unmap[local] = path
+        argv[at] = local if at == i + 1 else f"{a.split('=', 1)[0]}={local}"
+        unmap[local] = path
         used[path] = hub_id
     return argv, used, unmap
 
@@ -265,7 +269,7 @@ def record(cases: list[dict], version: str, binary: str) -> list[dict]:
         for ii, inv in enumerate(invs):
             argv = [local(a) if a in files else a for a in inv["argv"]]
             if case.get("stand_in"):
-                argv, used, unmap = stand_in(argv, case_dir, scratch, files)
+                argv, used, unmap = stand_in(argv, case_dir, files)
                 case["_stand_in"].update(used)
                 case["_unmap"].update(unmap)
             # A --config path that is not supplied must not exist: point it into the case folder.
