@@ -19,9 +19,15 @@ const DCP_CMD =
 
 /** The report for the permalink is up, or the check of it failed; then some quiet time. */
 async function settled(page) {
-  await page.waitForFunction(() => Number(document.body.dataset.renders || 0) >= 1 || document.querySelector('#verdict').classList.contains('failed'), null, { timeout: 60000 });
-  // A command naming a model is drawn again when the catalog's facts arrive (later on a loaded
-  // machine): wait until no render has come for a second.
+  // A command naming a model is drawn again when the catalog's facts arrive: the page marks the
+  // report drawn before them `data-pending` (on a loaded machine the second one came more than a
+  // second later, after the test had clicked "more" on the first one's cards).
+  await page.waitForFunction(
+    () => (Number(document.body.dataset.renders || 0) >= 1 && !document.body.dataset.pending) || document.querySelector('#verdict').classList.contains('failed'),
+    null,
+    { timeout: 60000 },
+  );
+  // and no render for a second after that
   const count = () => page.evaluate(() => Number(document.body.dataset.renders || 0));
   let seen = -1;
   for (let now = await count(); now !== seen; now = await count()) {
