@@ -238,40 +238,22 @@ fn hook_for(step: &'static str, data: &'static ReleaseData) -> &'static str {
 /// function name alone as raise sites name the step that reaches them: `_handle_dwdp`,
 /// `check_server_args`): false for a step reported as not modelled on every path.
 pub fn runs_step(release: &Release, step: &str) -> bool {
-    // Asked for every command checked (`model_config`): each answer is worked out once per
-    // release (the walk below allocates and looks every step up).
-    static KNOWN: Mutex<Vec<(usize, String, bool)>> = Mutex::new(Vec::new());
-    let key = std::ptr::from_ref(release.data) as usize;
-    let mut known = KNOWN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, _, runs)) = known.iter().find(|(k, s, _)| *k == key && s == step) {
-        return *runs;
-    }
-    let runs = walk_runs_step(release, step);
-    known.push((key, step.to_string(), runs));
-    runs
-}
-
-fn walk_runs_step(release: &Release, step: &str) -> bool {
     let data = release.data;
     let named = |full: &str| full == step || full.rsplit('.').next() == Some(step);
     if named("server_args.ServerArgs.check_server_args") || named(CHECK_SERVER_ARGS) {
         return !data.before_hook_modules() || hook_for("server_args.ServerArgs.check_server_args", data) == CHECK_SERVER_ARGS;
     }
-    fn steps_of(steps: &'static [PipelineStep], out: &mut Vec<&'static str>) {
-        for s in steps {
-            match s {
-                PipelineStep::Hook(name) => out.push(name),
-                PipelineStep::If { then, otherwise, .. } => {
-                    steps_of(then, out);
-                    steps_of(otherwise, out);
-                }
-                PipelineStep::Return => {}
-            }
-        }
+    // Asked for every command checked (`model_config`): read from the release's compiled
+    // pipeline (built once), where each step already has the hook that runs it.
+    fn any_runs(steps: &[Compiled], named: &dyn Fn(&str) -> bool) -> bool {
+        steps.iter().any(|s| match s {
+            Compiled::Run(info, _) => named(info.name),
+            Compiled::NotModelled(_) | Compiled::Return => false,
+            Compiled::If(_, then, otherwise) => any_runs(then, named) || any_runs(otherwise, named),
+            Compiled::Unreadable(_, infos) => infos.iter().any(|i| named(i.name) && STEPS.iter().any(|(n, _)| *n == i.hook)),
+        })
     }
-    let mut all = Vec::new();
-    steps_of(data.pipeline, &mut all);
-    all.into_iter().filter(|name| named(name)).any(|name| STEPS.iter().any(|(n, _)| *n == hook_for(name, data)))
+    any_runs(compiled(release), &named)
 }
 
 /// Whether this build models the pipeline step `name` (as `pipeline.json` names it).
