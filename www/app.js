@@ -6,7 +6,7 @@ import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
 import { ExplainSection } from './explain.js';
-import { DEFAULT_COMMAND, readHash } from './boot.js';
+import { DEFAULT_COMMAND, readHash, startOfflineCache } from './boot.js';
 
 const $ = (id) => document.getElementById(id);
 const sheet = new CSSStyleSheet();
@@ -394,7 +394,11 @@ function show(report, text, opts) {
     // tell when the report for the current text is up; `pending` while the one shown waits for
     // the model catalog (another report follows).
     if (report.models_loading) document.body.dataset.pending = 'models';
-    else delete document.body.dataset.pending;
+    else {
+      delete document.body.dataset.pending;
+      // The page's first complete report is up: now its files may be cached for offline use.
+      startOfflineCache();
+    }
     document.body.dataset.renders = String(renders);
   });
 }

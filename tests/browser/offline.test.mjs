@@ -110,9 +110,22 @@ test('after one visit the page works offline: precached from the build\'s list, 
   const manifest = manifestOf(DIST);
   const { context, page, rec } = await swContext(server);
   try {
+    // The service worker is registered once the first complete report is shown, not while the
+    // checker starts (its precache would compete with the first check for the CPU).
+    await context.addInitScript(() => {
+      window.__swRegisteredAt = [];
+      const register = ServiceWorkerContainer.prototype.register;
+      ServiceWorkerContainer.prototype.register = function (...args) {
+        window.__swRegisteredAt.push({ renders: document.body?.dataset.renders ?? null, pending: document.body?.dataset.pending ?? null });
+        return register.apply(this, args);
+      };
+    });
     await page.goto(server.url);
     await renders(page, 1);
     const sw = await controlled(page);
+    const registeredAt = await page.evaluate(() => window.__swRegisteredAt);
+    assert.equal(registeredAt.length, 1, 'registered once');
+    assert.ok(Number(registeredAt[0].renders) >= 1 && registeredAt[0].pending === null, `registered after the first complete report: ${JSON.stringify(registeredAt)}`);
     assert.equal(sw.scope, server.url, 'scope: the page\'s directory (a sub-path)');
     assert.equal(sw.script, `${server.url}sw.js`);
     // One cache, of this build, holding exactly the build's files (all under the scope, this origin).
