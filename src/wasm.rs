@@ -375,11 +375,38 @@ fn from_js<T: FromJson>(value: &JsValue) -> Result<T, String> {
 }
 
 fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError> {
-    let o: JsOptions = if options.is_undefined() || options.is_null() {
-        JsOptions::default()
-    } else {
-        from_js(&options).map_err(|e| err(format!("bad options: {e}")))?
+    // The page checks every keystroke with the same options: reading them (and a model config
+    // given with them) again was ~4% of a check. Kept for the last options' JSON text, before
+    // `configYaml` (which depends on the command's text) is applied.
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, crate::CheckOptions, Option<String>)>> = const { std::cell::RefCell::new(None) };
+    }
+    let json = if options.is_undefined() || options.is_null() { None } else { Some(json_stringify(&options).ok().and_then(|t| t.as_string()).ok_or_else(|| err("bad options: not a JSON value"))?) };
+    let key = json.as_deref().unwrap_or("");
+    let (mut opts, yaml) = match LAST.with_borrow(|last| last.as_ref().filter(|(k, _, _)| k == key).map(|(_, o, y)| (o.clone(), y.clone()))) {
+        Some(known) => known,
+        None => {
+            let o: JsOptions = match &json {
+                None => JsOptions::default(),
+                Some(text) => crate::from_json::parse(text).map_err(|e| err(format!("bad options: {e}")))?,
+            };
+            let yaml = o.config_yaml.clone();
+            let opts = options_without_yaml(o)?;
+            LAST.with_borrow_mut(|last| *last = Some((key.to_string(), opts.clone(), yaml.clone())));
+            (opts, yaml)
+        }
     };
+    if let Some(yaml) = yaml.filter(|y| !y.trim().is_empty()) {
+        // Like the CLI's `--config-file`: the YAML for whatever `--config` path the command names.
+        for path in crate::invocation::config_paths(text) {
+            opts.config_files.entry(path).or_insert_with(|| yaml.clone());
+        }
+    }
+    Ok(opts)
+}
+
+/// The check options `o` gives, except its `configYaml`.
+fn options_without_yaml(o: JsOptions) -> Result<crate::CheckOptions, JsError> {
     let mut opts = crate::CheckOptions::default();
     if let Some(v) = o.sglang_version.filter(|v| !v.is_empty()) {
         opts.sglang_version = v;
@@ -390,12 +417,6 @@ fn options(text: &str, options: JsValue) -> Result<crate::CheckOptions, JsError>
     let mut files = ConfigFiles::new();
     if let Some(map) = o.config_files {
         files.extend(map);
-    }
-    if let Some(yaml) = o.config_yaml.filter(|y| !y.trim().is_empty()) {
-        // Like the CLI's `--config-file`: the YAML for whatever `--config` path the command names.
-        for path in crate::invocation::config_paths(text) {
-            files.entry(path).or_insert_with(|| yaml.clone());
-        }
     }
     opts.config_files = files;
     // A config that cannot be read is not used (the page says why, from `readModelConfig`).

@@ -243,8 +243,9 @@ pub fn runs_step(release: &Release, step: &str) -> bool {
     if named("server_args.ServerArgs.check_server_args") || named(CHECK_SERVER_ARGS) {
         return !data.before_hook_modules() || hook_for("server_args.ServerArgs.check_server_args", data) == CHECK_SERVER_ARGS;
     }
-    // Asked for every command checked (`model_config`): read from the release's compiled
-    // pipeline (built once), where each step already has the hook that runs it.
+    // Asked twice for every command checked (`model_config`): read from the release's compiled
+    // pipeline, where each step already has the hook that runs it, and kept with it (walking the
+    // pipeline and splitting every step's name was ~2% of a check in the page's wasm).
     fn any_runs(steps: &[Compiled], named: &dyn Fn(&str) -> bool) -> bool {
         steps.iter().any(|s| match s {
             Compiled::Run(info, _) => named(info.name),
@@ -253,7 +254,14 @@ pub fn runs_step(release: &Release, step: &str) -> bool {
             Compiled::Unreadable(_, infos) => infos.iter().any(|i| named(i.name) && STEPS.iter().any(|(n, _)| *n == i.hook)),
         })
     }
-    any_runs(compiled(release), &named)
+    let built = built(release);
+    let mut answers = built.runs_step.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, runs)) = answers.iter().find(|(name, _)| name == step) {
+        return *runs;
+    }
+    let runs = any_runs(built.steps, &named);
+    answers.push((step.to_string(), runs));
+    runs
 }
 
 /// Whether this build models the pipeline step `name` (as `pipeline.json` names it).
@@ -322,15 +330,29 @@ fn compile(steps: &'static [PipelineStep], data: &'static ReleaseData) -> Vec<Co
 /// registered at run time with its check data (`release::register`: the page's 0.5.18). Kept as
 /// the release's tables are, for the life of the program: their address names them.
 fn compiled(release: &Release) -> &'static [Compiled] {
-    static BUILT: Mutex<Vec<(usize, &'static [Compiled])>> = Mutex::new(Vec::new());
+    built(release).steps
+}
+
+/// A release's compiled pipeline and what has been asked of it.
+struct Built {
+    /// The release's tables' address.
+    key: usize,
+    steps: &'static [Compiled],
+    /// `runs_step`'s answers by step name.
+    runs_step: Mutex<Vec<(String, bool)>>,
+}
+
+fn built(release: &Release) -> &'static Built {
+    static BUILT: Mutex<Vec<&'static Built>> = Mutex::new(Vec::new());
     let key = std::ptr::from_ref(release.data) as usize;
     let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, steps)) = built.iter().find(|(k, _)| *k == key) {
-        return steps;
+    if let Some(b) = built.iter().find(|b| b.key == key) {
+        return b;
     }
     let steps: &'static [Compiled] = compile(release.data.pipeline, release.data).leak();
-    built.push((key, steps));
-    steps
+    let b: &'static Built = Box::leak(Box::new(Built { key, steps, runs_step: Mutex::new(Vec::new()) }));
+    built.push(b);
+    b
 }
 
 /// Run resolution (`ServerArgs.resolve_once`), stage `resolve`, in the checked release's order.
