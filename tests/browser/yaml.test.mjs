@@ -3,7 +3,7 @@
 // accept this: 1 error". Both now give one clear verdict: SGLang's RecursionError, a rejection.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, renders, hashUrl, cleanState } from './harness.mjs';
+import { launch, newPage, renders, hashUrl, cleanState, pasteCommand } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -48,4 +48,29 @@ test('a YAML alias bomb gets one clear rejection', async () => {
   assert.match(verdict, /would reject this/);
   assert.ok(codes.some((c) => c.includes('CFG009')), JSON.stringify(codes.map((c) => c.slice(0, 120))));
   assert.deepEqual(state, { csp: [], errors: [], external: [], dialogs: [] });
+});
+
+test('the YAML is read for whatever --config path the command names, as it is edited', async () => {
+  // The page checks each edit with the same options (the YAML among them); the path the YAML
+  // stands for comes from the command's text of that check.
+  const { page, context, rec } = await newPage(env);
+  const cards = () => page.locator('#cards article.card').evaluateAll((all) => all.map((c) => c.textContent));
+  const badInt = (texts) => texts.some((t) => t.includes("invalid int value: 'notanint'"));
+  try {
+    await page.goto(hashUrl(env, { cmd: CMD, yaml: 'tp-size: notanint\n' }));
+    await renders(page, 1);
+    await page.waitForFunction(() => !document.querySelector('#verdict').classList.contains('pending'));
+    assert.ok(badInt(await cards()), 'cfg.yaml: the YAML is read');
+    for (const [cmd, read] of [
+      [CMD.replace('cfg.yaml', 'other.yaml'), true],
+      ['python -m sglang.launch_server --model-path Qwen/Qwen3-8B', false],
+      [CMD, true],
+    ]) {
+      await pasteCommand(page, cmd);
+      assert.equal(badInt(await cards()), read, `${cmd}: the YAML is ${read ? '' : 'not '}read`);
+    }
+    assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
+  } finally {
+    await context.close();
+  }
 });
