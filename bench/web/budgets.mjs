@@ -4,6 +4,8 @@
 //   3. check latency per command inside the worker, many checks (target <= 50 µs)
 //   4. keystroke to updated diagnostics on a 10 KB command (target: one frame, 16.7 ms)
 // Run: npm run build && node bench/web/budgets.mjs
+// A change to the page's start-up: compare two builds' cold loads side by side (bench/web/compare.mjs,
+// `npm run bench:web:compare -- DIST_A DIST_B`), not two runs of this.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
