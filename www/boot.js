@@ -41,7 +41,7 @@ globalThis.__preflightEarlyWorker = { worker, early };
 // Registered once the page has shown its first report (app.js calls `startOfflineCache`), or 10 s
 // after the page loaded if no report came: its precache (every page file, the wasm among them)
 // otherwise downloads and stores them while the checker compiles the code of its first check, on
-// the same cores (bench:web, 10 interleaved cold loads each: first diagnostics 675 -> 572 ms median).
+// the same cores (12 interleaved cold loads each: first diagnostics 737 -> 607 ms median).
 // Not available (file://, an insecure origin, a browser that blocks it): the page works as before.
 let offlineCacheStarted = false;
 export function startOfflineCache() {

@@ -13,28 +13,11 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../tests/browser/static-server.mjs';
 import { ARGS, CHROMIUM, DIST } from '../../tests/browser/harness.mjs';
+import { watchFirstRender, settledRender, median } from './load-timing.mjs';
 
-// The page has no measurement hooks. The time of its first report is taken from outside
-// (the `data-renders` counter it keeps on <body>), as is the time of its first report that does
-// not wait for the model catalog (no `data-pending`: the first report of a text naming a model
-// is shown before the catalog has loaded), and the in-worker check latency from
-// bench-worker.js, served next to the page under __bench__/ for this run only.
+// The times of the page's first reports are taken from outside (load-timing.mjs); the in-worker
+// check latency from bench-worker.js, served next to the page under __bench__/ for this run only.
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
-async function watchFirstRender(context) {
-  await context.addInitScript(() => {
-    window.__benchFirstRenderMs = null;
-    window.__benchSettledMs = null;
-    new MutationObserver((_, observer) => {
-      if (!document.body || !document.body.dataset.renders) return;
-      window.__benchFirstRenderMs ??= performance.now();
-      if (!document.body.dataset.pending) {
-        window.__benchSettledMs = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-renders', 'data-pending'] });
-  });
-}
-const settledRender = () => window.__benchSettledMs !== null;
 /** Run `n` checks of `texts` in the page's bench worker (one per page, so it warms up). */
 function benchInWorker([texts, n, options = { gpu: 'h100', resolvedValues: false }]) {
   window.__benchWorker ??= new Worker(new URL('__bench__/bench-worker.js', location.href), { type: 'module' });
@@ -46,7 +29,6 @@ function benchInWorker([texts, n, options = { gpu: 'h100', resolvedValues: false
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, d = 1) => x.toFixed(d);
 
 const server = await startServer(DIST, { prefix: '/bench/', extra: { '__bench__/': BENCH_DIR } });
