@@ -148,7 +148,7 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
         parser_only: false,
     };
     let parsed = shell::parse(text);
-    let located = invocation::locate(&parsed);
+    let mut located = invocation::locate(&parsed);
     let mut release_note = None;
     if opts.release_from_text {
         // The image a `docker run` in front of the launcher names counts as named before it.
@@ -173,6 +173,9 @@ pub(crate) fn check_with_release_from(text: &str, opts: &CheckOptions, release_o
     let schema = &release.schema;
     report.parser_only = !release.data.checks_modelled;
     let vllm_launches = crate::vllm::translate(&parsed, schema);
+    // A vLLM launch has its own finding (P0006: its SGLang equivalent, flag by flag): it is not
+    // listed again as an unknown command to read before running the paste.
+    located.also_runs.retain(|a| !vllm_launches.iter().any(|t| a.span.start <= t.span.start && t.span.end <= a.span.end));
 
     report.diagnostics.extend(release_note);
     report.diagnostics.extend(typography::lint(text));

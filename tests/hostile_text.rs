@@ -175,6 +175,10 @@ fn also_runs_lists_every_other_command() {
     assert_eq!(also(&format!("export T=$(curl -s x)\n{L} --served-model-name `id`\n")), ["$(curl -s x)", "`id`"]);
     // but one inside a listed command is not listed twice; arithmetic is not a command
     assert_eq!(also(&format!("echo $(date)\n{L} --tp $((1+1))\n")), ["echo $(date)"]);
+    // a vLLM launch has its own finding (P0006, its SGLang equivalent): not listed with the rest
+    assert_eq!(also(&format!("CUDA_VISIBLE_DEVICES=0 vllm serve m --tensor-parallel-size 2 &\nrm -rf x\n{L}\n")), ["rm -rf x"]);
+    // (without an SGLang launch the list has no P0003 findings: there is no verdict to overstate)
+    assert_eq!(run("vllm serve m\nrm -rf x\n").also_runs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(), ["rm -rf x"]);
     // long commands are cut
     let long = also(&format!("{L}\necho {}\n", "y".repeat(1000)));
     assert_eq!(long[0].chars().count(), sglang_preflight::invocation::ALSO_RUNS_TEXT_CHARS + 1);

@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, cardKey, allDiagnostics, cardItems, alsoRunsPanel, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, cardKey, allDiagnostics, cardItems, alsoRunsPanel, alsoRunsCount, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
 import { ExplainSection } from './explain.js';
@@ -626,8 +626,8 @@ function copyRisks(text) {
   }
   if (bidi) parts.push(`${bidi} bidirectional control character${bidi === 1 ? '' : 's'} (what is displayed is not what runs)`);
   if (hidden) parts.push(`${hidden} invisible or blank-looking character${hidden === 1 ? '' : 's'}`);
-  const runs = shown.text === text && shown.report ? shown.report.also_runs || [] : [];
-  if (runs.length) parts.push(`${runs.length} other command${runs.length === 1 ? '' : 's'} besides the SGLang launch (listed above the findings)`);
+  const report = shown.text === text && shown.report ? shown.report : null;
+  if (report && (report.also_runs || []).length) parts.push(`${alsoRunsCount(report)} (listed above the findings)`);
   return parts.join('; ');
 }
 

@@ -668,15 +668,30 @@ export function asRunsView(text, { maxLines = 40, clip = 160 } = {}) {
  * line; `onLocate(a)` (the page) makes each a button that selects it in the editor. Null when
  * there are none.
  */
+/** The also-runs list's heading: "This paste also runs" beside a launch, "This paste runs" without one. */
+function alsoRunsTitle(report) {
+  return (report.commands || []).length ? 'This paste also runs' : 'This paste runs';
+}
+
+/** How many commands the paste runs that are not SGLang launches, said against the launches it has. */
+export function alsoRunsCount(report) {
+  const n = ((report && report.also_runs) || []).length;
+  const launches = ((report && report.commands) || []).length;
+  const commands = `${n} ${launches ? 'other ' : ''}command${n === 1 ? '' : 's'}`;
+  if (!launches) return `${commands} and no SGLang launch`;
+  return `${commands} besides the SGLang launch${launches === 1 ? '' : 'es'}`;
+}
+
 export function alsoRunsPanel(report, { onLocate, compact = false, max = 50 } = {}) {
   const runs = (report && report.also_runs) || [];
   if (!runs.length) return null;
   const box = el('section', `also-runs${compact ? ' compact' : ''}`);
   box.setAttribute('role', 'region');
-  box.setAttribute('aria-label', 'This paste also runs');
+  const title = alsoRunsTitle(report);
+  box.setAttribute('aria-label', title);
   const head = el('p', 'also-head');
-  head.append(el('strong', null, 'This paste also runs:'));
-  head.append(` ${runs.length} other command${runs.length === 1 ? '' : 's'} besides the SGLang launch. Read ${runs.length === 1 ? 'it' : 'them'} before you run this.`);
+  head.append(el('strong', null, `${title}:`));
+  head.append(` ${alsoRunsCount(report)}. Read ${runs.length === 1 ? 'it' : 'them'} before you run this.`);
   box.append(head);
   const list = el('ul', 'also-list');
   const budget = { n: 0 };

@@ -316,6 +316,11 @@ test('a vLLM launch is recognized and offered as its SGLang equivalent, flag by 
     await pasteCommand(page, text);
     const card = page.locator('#cards .card', { hasText: 'This is a vLLM launch' });
     await card.waitFor();
+    // Its own finding says what it is: not listed again with what else the paste runs, which is
+    // said as such (there is no SGLang launch for it to run besides).
+    const also = page.locator('#also-runs .also-runs');
+    assert.equal(await also.locator('.also-head').innerText(), 'This paste runs: 1 command and no SGLang launch. Read it before you run this.');
+    assert.deepEqual(await also.locator('.also-cmd').allInnerTexts(), ['echo done']);
     // A note: folded to its line until opened.
     await card.locator('summary').click();
     const explanation = await card.locator('.explanation').innerText();
