@@ -1234,6 +1234,10 @@ pub struct ModelReport {
     pub summary: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The model's config was read (the catalog's copy, or one given): false for a model the
+    /// catalog does not know or only infers from its name, whose checks did not all run.
+    #[serde(skip)]
+    pub config_read: bool,
 }
 
 /// What the summary says of a model: SGLang's predicates that hold, its routed experts and its
@@ -1271,6 +1275,7 @@ pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> Mode
             architecture: None,
             summary: format!("{model_path}: not a model the built-in catalog knows; checks that need the model's config did not run (give its config.json to run them)"),
             source: None,
+            config_read: false,
         };
     };
     let name = model_name(found.hub_id);
@@ -1298,6 +1303,7 @@ pub fn describe(catalog: &Catalog, flag: &'static str, model_path: &str) -> Mode
         model_path: model_path.to_string(),
         hub_id: Some(found.hub_id.to_string()),
         architecture: found.facts.architecture().map(str::to_string),
+        config_read: matches!(found.facts, Facts::Known(_)),
         how: Some(found.how),
         summary,
         source,
@@ -1319,6 +1325,7 @@ pub fn describe_given(flag: &'static str, model_path: &str, config: &GivenConfig
         architecture: config.raw.architecture.clone(),
         summary: format!("{name} — {} — from {given_how}", parts.join(", ")),
         source: None,
+        config_read: true,
     }
 }
 

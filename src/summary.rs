@@ -2,7 +2,8 @@
 //! this: 2 errors, 1 warning") and the note on what was not checked. The CLI and the page say
 //! the same thing because both take it from here.
 
-use crate::check::Report;
+use crate::check::{CommandReport, Report};
+use crate::models::ModelReport;
 use crate::diagnostic::Severity;
 use crate::rules::{NotRun, NotRunReason};
 use serde::Serialize;
@@ -73,6 +74,24 @@ pub fn outcome(report: &Report) -> Outcome {
     }
 }
 
+/// Every check SGLang would make of the report's commands ran here: nothing listed as not run,
+/// no start-up hook left unmodelled, each model's config read. An accept that is not complete is
+/// an accept by the checks that ran, and says so.
+pub fn complete(report: &Report) -> bool {
+    !report.parser_only && report.commands.iter().all(command_complete)
+}
+
+/// [`complete`] for one command (of a release whose checks are modelled).
+pub fn command_complete(c: &CommandReport) -> bool {
+    c.not_run.is_empty() && c.not_modelled_hooks == 0 && unread_models(c).next().is_none()
+}
+
+/// The command's models whose config was not read (unknown to the catalog, or only inferred
+/// from the name), so the checks about them did not all run.
+pub fn unread_models(c: &CommandReport) -> impl Iterator<Item = &ModelReport> {
+    c.model.iter().chain(&c.draft_model).filter(|m| !m.config_read)
+}
+
 /// The verdict line: who judged (version and hardware), what SGLang would do, and the counts.
 pub fn verdict(report: &Report) -> String {
     let who = if report.parser_only {
@@ -84,15 +103,31 @@ pub fn verdict(report: &Report) -> String {
     let tail = if found.is_empty() { String::new() } else { format!(": {found}") };
     match outcome(report) {
         Outcome::None => format!("{who}: no launch command to check{tail}"),
-        Outcome::Accepted => format!("{who} would accept this{tail}"),
+        Outcome::Accepted if complete(report) => format!("{who} would accept this{tail}"),
+        Outcome::Accepted => format!("{who} would accept this as far as the checks that ran can tell{tail}"),
         Outcome::Rejected => format!("{who} would reject this{tail}"),
     }
 }
 
-/// "3 checks need the model's config; 38 of SGLang's start-up hooks are not modelled yet".
-pub fn not_run_note(not_run: &[NotRun], hooks: usize) -> Option<String> {
+/// "org/x's config was not read (the built-in catalog does not know it); 3 checks need the model's
+/// config; 38 of SGLang's start-up hooks are not modelled yet" (`unread`: the models whose config
+/// was not read, [`unread_models`]).
+pub fn not_run_note(not_run: &[NotRun], hooks: usize, unread: &[&ModelReport]) -> Option<String> {
     let count = |r: NotRunReason| not_run.iter().filter(|n| n.reason == r).count();
-    let parts: Vec<String> = [
+    // Each model once (several commands may name it).
+    let mut models: Vec<&ModelReport> = Vec::new();
+    for m in unread {
+        if !models.iter().any(|seen| seen.model_path == m.model_path) {
+            models.push(m);
+        }
+    }
+    let parts: Vec<String> = models
+        .into_iter()
+        .map(|m| {
+            let why = if m.how.is_some() { "its family is only inferred from the name" } else { "the built-in catalog does not know it" };
+            format!("{}'s config was not read ({why})", m.model_path)
+        })
+        .chain([
         (NotRunReason::ModelConfig, "check needs the model's config", "checks need the model's config"),
         (NotRunReason::Files, "check needs files", "checks need files"),
         (NotRunReason::Network, "check needs the network", "checks need the network"),
@@ -101,7 +136,7 @@ pub fn not_run_note(not_run: &[NotRun], hooks: usize) -> Option<String> {
         (NotRunReason::Hardware, "check needs hardware without a profile here", "checks need hardware without a profile here"),
     ]
     .into_iter()
-    .filter_map(|(r, one, many)| Some(count(r)).filter(|&n| n > 0).map(|n| plural(n, one, many)))
+    .filter_map(|(r, one, many)| Some(count(r)).filter(|&n| n > 0).map(|n| plural(n, one, many))))
     .chain((hooks > 0).then(|| plural(hooks, "of SGLang's start-up hooks is not modelled yet", "of SGLang's start-up hooks are not modelled yet")))
     .collect();
     (!parts.is_empty()).then(|| parts.join("; "))
@@ -112,13 +147,14 @@ pub fn not_run_note(not_run: &[NotRun], hooks: usize) -> Option<String> {
 pub fn report_not_run_note(report: &Report) -> Option<String> {
     let not_run: Vec<NotRun> = report.commands.iter().flat_map(|c| c.not_run.iter().cloned()).collect();
     let hooks = report.commands.iter().map(|c| c.not_modelled_hooks).max().unwrap_or(0);
+    let unread: Vec<&ModelReport> = report.commands.iter().flat_map(unread_models).collect();
     if report.parser_only && !report.commands.is_empty() {
         return Some(format!(
             "Not run here: SGLang {}'s start-up checks after parsing are not modelled in this build; only its command-line parsing was replayed.",
             report.sglang_version
         ));
     }
-    not_run_note(&not_run, hooks).map(|note| format!("Not run here: {note}."))
+    not_run_note(&not_run, hooks, &unread).map(|note| format!("Not run here: {note}."))
 }
 
 pub fn summarize(report: &Report) -> Summary {
@@ -144,6 +180,27 @@ mod tests {
         assert_eq!(s.outcome, Outcome::Accepted);
         assert!(s.verdict.starts_with(&format!("SGLang {} on {} would accept this", r.sglang_version, r.hardware)), "{}", s.verdict);
         assert_eq!(s.counts.errors, 0);
+    }
+
+    #[test]
+    fn an_accept_says_whether_every_check_ran() {
+        // every check ran: the catalog knows the model, every hook on its path is modelled
+        let r = report_of("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 2");
+        assert!(complete(&r));
+        assert_eq!(summarize(&r).verdict, format!("SGLang {} on {} would accept this", r.sglang_version, r.hardware));
+        assert_eq!(summarize(&r).not_run, None);
+        // a model the catalog does not know (its config not read), or a draft model: an accept by the checks that ran
+        for (text, path) in [
+            ("python -m sglang.launch_server --model-path my-org/not-a-real-model --tp-size 2", "my-org/not-a-real-model"),
+            ("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm EAGLE3 --speculative-draft-model-path my-org/draft", "my-org/draft"),
+        ] {
+            let r = report_of(text);
+            assert!(r.accepted && !complete(&r), "{text}");
+            let s = summarize(&r);
+            assert!(s.verdict.ends_with("would accept this as far as the checks that ran can tell"), "{}", s.verdict);
+            let note = s.not_run.unwrap_or_default();
+            assert!(note.starts_with(&format!("Not run here: {path}'s config was not read (the built-in catalog does not know it)")), "{note}");
+        }
     }
 
     #[test]
@@ -185,7 +242,7 @@ mod tests {
                 assert!(note.contains(&format!("{hooks} of SGLang's start-up hook")), "{note}");
             }
         }
-        assert_eq!(not_run_note(&[], 0), None);
-        assert_eq!(not_run_note(&[], 1).as_deref(), Some("1 of SGLang's start-up hooks is not modelled yet"));
+        assert_eq!(not_run_note(&[], 0, &[]), None);
+        assert_eq!(not_run_note(&[], 1, &[]).as_deref(), Some("1 of SGLang's start-up hooks is not modelled yet"));
     }
 }

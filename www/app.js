@@ -2,7 +2,7 @@
 // YAML pane, builder, hardware picker, permalinks. All user data is rendered as text.
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, cardKey, allDiagnostics, cardItems, alsoRunsPanel, alsoRunsCount, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, cardKey, allDiagnostics, cardItems, alsoRunsPanel, alsoRunsCount, showVerdict, asRunsView, hasHiddenChars, isBidiControl, spreadBadges, migrationView, resolvedView } from './render.js';
 import { Builder } from './builder.js';
 import { CommandEditor, fixDiffView } from './editor.js';
 import { ExplainSection } from './explain.js';
@@ -320,13 +320,12 @@ async function showModelConfigStatus() {
 
 function show(report, text, opts) {
   const seq = ++showSeq;
-  verdict.textContent = report.models_loading ? `${report.summary.verdict} (so far: the model catalog is loading)` : report.summary.verdict;
   shown = { report, text };
   showRelease(report, text);
   // SGLang would start, but what is displayed is not what runs (a bidi control), or the paste runs
   // more than the launch: not the all-clear green.
   const caution = report.summary.outcome === 'accepted' && (hiddenFindings(report).bidi > 0 || (report.also_runs || []).length > 0);
-  verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
+  const partial = showVerdict(verdict, report, { caution, suffix: report.models_loading ? ' (so far: the model catalog is loading)' : '' });
   const also = alsoRunsPanel(report, { onLocate: locate });
   $('also-runs').replaceChildren(...(also ? [also] : []));
   showAsRuns(text);
@@ -338,7 +337,7 @@ function show(report, text, opts) {
   showFixAll(report);
   if (fixedAll) showFixDiff();
   if (items.length === 0) {
-    cards.replaceChildren(el('p', 'empty', 'No findings: SGLang would start with these arguments.'));
+    cards.replaceChildren(el('p', 'empty', partial ? 'No findings from the checks that ran (the verdict says what did not run).' : 'No findings: SGLang would start with these arguments.'));
     cardsByKey = new Map();
   } else {
     // Many findings (e.g. a flag repeated thousands of times): render a page of cards now and
@@ -373,7 +372,8 @@ function show(report, text, opts) {
   $('resolved').replaceChildren(...resolved);
   explainSection.refresh();
   showModels(report);
-  $('notrun').textContent = report.summary.not_run || '';
+  // A partial accept says it in its banner; a rejection's not-run note stays below.
+  $('notrun').textContent = partial ? '' : report.summary.not_run || '';
   $('yaml-hint').hidden = !yaml.value.trim() || report.config_paths.length > 0;
   if ($('upgrade').open) showUpgrade();
   if (builder && $('builder').open) {

@@ -34,6 +34,9 @@ mark.hl.point.warning { border-left-color: var(--warn); }
 mark.hl.point.info { border-left-color: var(--info); }
 .verdict { padding: 0.6em 0.9em; border-radius: 6px; font-weight: 600; border: 1px solid var(--line); background: var(--panel); color: var(--fg); }
 .verdict.accepted { background: var(--ok-bg); color: var(--ok); border-color: var(--ok); }
+/* Accepted by the checks that ran: not the all-clear green; what did not run is said under the line. */
+.verdict.accepted.partial { background: var(--panel); color: var(--fg); border-color: var(--ok); border-style: dashed; }
+.verdict .not-run { display: block; margin-top: 0.2em; font-weight: 400; font-size: 0.92em; }
 .verdict.none { color: var(--muted); }
 .verdict.failed { background: var(--warn-bg); color: var(--warn); border-color: var(--warn); font-weight: 600; }
 .verdict.rejected { background: var(--err-bg); color: var(--err); border-color: var(--err); }

@@ -668,6 +668,22 @@ export function asRunsView(text, { maxLines = 40, clip = 160 } = {}) {
  * line; `onLocate(a)` (the page) makes each a button that selects it in the editor. Null when
  * there are none.
  */
+/**
+ * The verdict banner for `report` in `box`: the core's verdict line (with `suffix`), and for an
+ * accept some of whose checks did not run (the model's config not read, a hook not modelled),
+ * what did not run, in the banner itself: an accept by the checks that ran is not the all-clear.
+ * `caution`: an accept that is not the all-clear for another reason (a bidi control, other
+ * commands in the paste). Returns whether the accept is partial.
+ */
+export function showVerdict(box, report, { caution = false, suffix = '' } = {}) {
+  const s = report.summary;
+  const partial = s.outcome === 'accepted' && !!s.not_run;
+  box.textContent = `${s.verdict}${suffix}`;
+  box.className = `verdict ${s.outcome}${partial ? ' partial' : ''}${caution ? ' caution' : ''}`;
+  if (partial) box.append(el('span', 'not-run', s.not_run));
+  return partial;
+}
+
 /** The also-runs list's heading: "This paste also runs" beside a launch, "This paste runs" without one. */
 function alsoRunsTitle(report) {
   return (report.commands || []).length ? 'This paste also runs' : 'This paste runs';

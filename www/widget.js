@@ -10,7 +10,7 @@
 // link to the full page with the command (secrets replaced by placeholders).
 import { PreflightClient, CheckAbandoned, CheckerCrashed } from './client.js';
 import cardsCss, { LIGHT, DARK } from './cards-css.js';
-import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, hasHiddenChars } from './render.js';
+import { el, renderHighlights, renderHighlightsSliced, renderCardPages, diagCard, allDiagnostics, cardItems, alsoRunsPanel, showVerdict, hasHiddenChars } from './render.js';
 
 const WIDGET_CSS = `
 :host { display: block; margin: 1em 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); color-scheme: light dark; }
@@ -271,10 +271,9 @@ class SglangPreflightElement extends HTMLElement {
       const report = await client().check(text, opts);
       if (seq !== this.seq) return;
       this.report = report;
-      this.verdict.textContent = report.summary.verdict;
       const items = allDiagnostics(report);
       const caution = report.summary.outcome === 'accepted' && ((report.also_runs || []).length > 0 || items.some(({ d }) => d.code === 'TXT009'));
-      this.verdict.className = `verdict ${report.summary.outcome}${caution ? ' caution' : ''}`;
+      showVerdict(this.verdict, report, { caution });
       this.model.textContent = (report.commands || []).flatMap((c) => [c.model, c.draft_model]).filter(Boolean).map((m) => m.summary).join(' · ');
       const also = alsoRunsPanel(report, { compact: true });
       this.also.replaceChildren(...(also ? [also] : []));

@@ -29,7 +29,8 @@ fn render_text(text: &str, report: &sglang_preflight::Report) -> String {
                 let _ = writeln!(out, "    fix: {}", f.title);
             }
         }
-        if let Some(note) = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks) {
+        let unread: Vec<_> = sglang_preflight::summary::unread_models(c).collect();
+        if let Some(note) = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks, &unread) {
             let _ = writeln!(out, "  not run here: {note}");
         }
     }

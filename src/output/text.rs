@@ -94,6 +94,8 @@ pub struct Totals {
     pub files_with_launches: usize,
     pub launches: usize,
     pub rejected: usize,
+    /// Accepted launches some of whose checks did not run ([`crate::summary::command_complete`]).
+    pub accepted_partly: usize,
     pub counts: Counts,
 }
 
@@ -104,6 +106,7 @@ impl Totals {
             t.files_with_launches += usize::from(!f.commands.is_empty());
             t.launches += f.commands.len();
             t.rejected += f.commands.iter().filter(|c| !c.command.accepted).count();
+            t.accepted_partly += f.commands.iter().filter(|c| c.command.accepted && !crate::summary::command_complete(&c.command)).count();
             for d in f.diagnostics.iter().chain(f.commands.iter().flat_map(|c| c.command.diagnostics.iter())) {
                 match d.severity {
                     Severity::Error => t.counts.errors += 1,
@@ -130,7 +133,8 @@ pub fn summary(judge: &str, t: Totals) -> String {
     let within = format!("in {} ({files})", plural(t.files_with_launches, "file", "files"));
     if t.rejected == 0 {
         let which = if t.launches == 1 { "the launch".to_string() } else { format!("all {launches}") };
-        format!("{judge} would accept {which} {within}{tail}")
+        let partly = if t.accepted_partly > 0 { " as far as the checks that ran can tell" } else { "" };
+        format!("{judge} would accept {which} {within}{partly}{tail}")
     } else {
         let which = if t.launches == 1 { "the launch".to_string() } else { format!("{} of {launches}", t.rejected) };
         format!("{judge} would reject {which} {within}{tail}")
@@ -143,7 +147,8 @@ pub fn not_run_line(files: &[&FileReport]) -> Option<String> {
     let commands = || files.iter().flat_map(|f| f.commands.iter().map(|c| &c.command));
     let not_run: Vec<crate::rules::NotRun> = commands().flat_map(|c| c.not_run.iter().cloned()).collect();
     let hooks = commands().map(|c| c.not_modelled_hooks).max().unwrap_or(0);
-    crate::summary::not_run_note(&not_run, hooks).map(|note| format!("Not run here: {note}."))
+    let unread: Vec<&crate::models::ModelReport> = commands().flat_map(crate::summary::unread_models).collect();
+    crate::summary::not_run_note(&not_run, hooks, &unread).map(|note| format!("Not run here: {note}."))
 }
 
 #[cfg(test)]
@@ -180,9 +185,12 @@ mod tests {
         let none = Totals { files_read: 3, ..Totals::default() };
         assert_eq!(summary(judge, none), "SGLang 0.5.23 on 8×H100: no launch command found (3 files read)");
         let counts = Counts { errors: 2, warnings: 1, notes: 0 };
-        let some = Totals { files_read: 40, files_with_launches: 2, launches: 3, rejected: 1, counts };
+        let some = Totals { files_read: 40, files_with_launches: 2, launches: 3, rejected: 1, accepted_partly: 1, counts };
         assert_eq!(summary(judge, some), "SGLang 0.5.23 on 8×H100 would reject 1 of 3 launches in 2 files (40 files read): 2 errors, 1 warning");
-        let one = Totals { files_read: 1, files_with_launches: 1, launches: 1, rejected: 0, counts: Counts::default() };
+        let one = Totals { files_read: 1, files_with_launches: 1, launches: 1, rejected: 0, accepted_partly: 0, counts: Counts::default() };
         assert_eq!(summary(judge, one), "SGLang 0.5.23 on 8×H100 would accept the launch in 1 file (1 file read)");
+        // an accept some of whose checks did not run says so
+        let partly = Totals { accepted_partly: 1, ..one };
+        assert_eq!(summary(judge, partly), "SGLang 0.5.23 on 8×H100 would accept the launch in 1 file (1 file read) as far as the checks that ran can tell");
     }
 }

@@ -60,14 +60,17 @@ test('a command naming a model is reported before the catalog has loaded, saying
     // Fetched once: the worker starts it when it starts (the first command names a model).
     assert.equal(fetched.length, 1);
     assert.equal(await page.evaluate(() => document.body.dataset.pending), 'models');
-    assert.match(await page.locator('#verdict').textContent(), /^SGLang 0\.5\.23 on 8×H100 would accept this \(so far: the model catalog is loading\)$/);
+    // An accept by the checks that ran (not the all-clear): no check that reads the model's config
+    // is claimed as run, and the banner says so.
+    assert.match(await page.locator('#verdict').evaluate((v) => v.firstChild.textContent), /^SGLang 0\.5\.23 on 8×H100 would accept this as far as the checks that ran can tell \(so far: the model catalog is loading\)$/);
+    assert.equal(await page.locator('#verdict').getAttribute('class'), 'verdict accepted partial');
     assert.deepEqual(await modelLines(page), ["Loading the model catalog: the checks that read the model's config run once it is here."]);
-    // No check that reads the model's config is claimed as run.
-    assert.match(await page.locator('#notrun').textContent(), /\d+ checks? needs? the model's config/);
+    assert.match(await page.locator('#verdict .not-run').textContent(), /^Not run here: \d+ checks? needs? the model's config/);
     release();
     await renders(page, 2);
     assert.equal(await page.evaluate(() => document.body.dataset.pending), undefined);
     assert.equal(await page.locator('#verdict').textContent(), 'SGLang 0.5.23 on 8×H100 would accept this');
+    assert.equal(await page.locator('#verdict').getAttribute('class'), 'verdict accepted');
     assert.deepEqual(await modelLines(page), ['model: DeepSeek-V3 — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the built-in catalog']);
     assert.doesNotMatch(await page.locator('#notrun').textContent(), /the model's config/);
     assert.equal(fetched.length, 1);
@@ -87,6 +90,11 @@ test('an unknown model is said to be unknown, with what did not run', async () =
     assert.deepEqual(await modelLines(page), [
       "model: my-org/private-model-7b: not a model the built-in catalog knows; checks that need the model's config did not run (give its config.json to run them) Paste its config.json",
     ]);
+    // Accepted by the checks that ran, not the all-clear: the banner says what did not run.
+    assert.equal(await page.locator('#verdict').getAttribute('class'), 'verdict accepted partial');
+    assert.equal(await page.locator('#verdict').evaluate((v) => v.firstChild.textContent), 'SGLang 0.5.23 on 8×H100 would accept this as far as the checks that ran can tell');
+    assert.match(await page.locator('#verdict .not-run').textContent(), /^Not run here: my-org\/private-model-7b's config was not read \(the built-in catalog does not know it\)/);
+    assert.equal(await page.locator('#cards .empty').textContent(), 'No findings from the checks that ran (the verdict says what did not run).');
     // The offer opens the pane that takes it.
     assert.equal(await page.locator('#model-box').getAttribute('open'), null);
     await page.locator('#models li button', { hasText: 'Paste its config.json' }).click();
@@ -131,12 +139,24 @@ test("the widget names the command's model in one line, and takes a config.json 
     await good.locator('.verdict:not(.pending)').waitFor({ timeout: 20000 });
     await good.locator('.model', { hasText: /\S/ }).waitFor();
     assert.match(await good.locator('.model').textContent(), /^Qwen3-8B — Qwen3ForCausalLM.* — from the built-in catalog$/);
+    // Every check ran: the all-clear, with no not-run line.
+    assert.equal(await good.locator('.verdict').getAttribute('class'), 'verdict accepted');
+    assert.equal(await good.locator('.verdict .not-run').count(), 0);
     const config = fs.readFileSync(path.join(DIST, '..', 'tools/recorder/models/DeepSeek-V3/config.json'), 'utf8');
     await page.evaluate((c) => {
       document.querySelector('#good').modelConfig = c;
     }, config);
     await good.locator('.model', { hasText: 'from the config you gave' }).waitFor();
     assert.equal(await good.locator('.model').textContent(), 'Qwen/Qwen3-8B — DeepseekV3ForCausalLM, MLA, 256 routed experts, fp8 checkpoint — from the config you gave');
+    // A model the catalog does not know, with no config given: the widget's banner says the
+    // accept is by the checks that ran, and what did not run.
+    await page.evaluate(() => {
+      const w = document.querySelector('#good');
+      w.modelConfig = '';
+      w.setAttribute('command', 'python -m sglang.launch_server --model-path my-org/private-model-7b --tp-size 2');
+    });
+    await good.locator('.verdict.partial').waitFor();
+    assert.match(await good.locator('.verdict').textContent(), /would accept this as far as the checks that ran can tellNot run here: my-org\/private-model-7b's config was not read/);
     assert.deepEqual(await cleanState(page, rec), { csp: [], errors: [], external: [], dialogs: [] });
   } finally {
     await context.close();
