@@ -37,6 +37,9 @@ mark.hl.point.info { border-left-color: var(--info); }
 /* Accepted by the checks that ran: not the all-clear green; what did not run is said under the line. */
 .verdict.accepted.partial { background: var(--panel); color: var(--fg); border-color: var(--ok); border-style: dashed; }
 .verdict .not-run { display: block; margin-top: 0.2em; font-weight: 400; font-size: 0.92em; }
+.verdict .not-run-list { font-weight: 400; font-size: 0.88em; margin-top: 0.2em; }
+.verdict .not-run-list ul { margin: 0.2em 0 0; padding-left: 1.3em; }
+.verdict .not-run-list code { overflow-wrap: anywhere; }
 .verdict.none { color: var(--muted); }
 .verdict.failed { background: var(--warn-bg); color: var(--warn); border-color: var(--warn); font-weight: 600; }
 .verdict.rejected { background: var(--err-bg); color: var(--err); border-color: var(--err); }

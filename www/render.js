@@ -675,13 +675,43 @@ export function asRunsView(text, { maxLines = 40, clip = 160 } = {}) {
  * `caution`: an accept that is not the all-clear for another reason (a bidi control, other
  * commands in the paste). Returns whether the accept is partial.
  */
-export function showVerdict(box, report, { caution = false, suffix = '' } = {}) {
+export function showVerdict(box, report, { caution = false, suffix = '', list = true } = {}) {
   const s = report.summary;
   const partial = s.outcome === 'accepted' && !!s.not_run;
   box.textContent = `${s.verdict}${suffix}`;
   box.className = `verdict ${s.outcome}${partial ? ' partial' : ''}${caution ? ' caution' : ''}`;
-  if (partial) box.append(el('span', 'not-run', s.not_run));
+  if (partial) {
+    box.append(el('span', 'not-run', s.not_run));
+    const checks = list ? notRunList(report) : null;
+    if (checks) box.append(checks);
+  }
   return partial;
+}
+
+const NOT_RUN_WHY = {
+  model_config: "needs the model's config",
+  files: 'needs files on the server',
+  network: 'needs the network',
+  not_implemented: 'not modelled yet',
+  unknown_value: 'reads a value not known here',
+  hardware: 'needs hardware without a profile here',
+};
+
+/** The checks the report lists as not run, each SGLang's site (`module.function#n`) and why, folded. Null when none. */
+function notRunList(report) {
+  const commands = report.commands || [];
+  const rows = commands.flatMap((c, i) => (c.not_run || []).map((n) => ({ n, command: commands.length > 1 ? `command ${i + 1}: ` : '' })));
+  if (!rows.length) return null;
+  const fold = el('details', 'not-run-list');
+  fold.append(el('summary', null, rows.length === 1 ? 'The check that did not run' : `The ${rows.length} checks that did not run`));
+  const ul = el('ul');
+  for (const { n, command } of rows) {
+    const li = el('li', null, command);
+    li.append(el('code', null, n.site), ` — ${NOT_RUN_WHY[n.reason] || n.reason}`);
+    ul.append(li);
+  }
+  fold.append(ul);
+  return fold;
 }
 
 /** The also-runs list's heading: "This paste also runs" beside a launch, "This paste runs" without one. */

@@ -273,7 +273,8 @@ class SglangPreflightElement extends HTMLElement {
       this.report = report;
       const items = allDiagnostics(report);
       const caution = report.summary.outcome === 'accepted' && ((report.also_runs || []).length > 0 || items.some(({ d }) => d.code === 'TXT009'));
-      showVerdict(this.verdict, report, { caution });
+      // Compact: what did not run in words; the list is the full page's.
+      showVerdict(this.verdict, report, { caution, list: false });
       this.model.textContent = (report.commands || []).flatMap((c) => [c.model, c.draft_model]).filter(Boolean).map((m) => m.summary).join(' · ');
       const also = alsoRunsPanel(report, { compact: true });
       this.also.replaceChildren(...(also ? [also] : []));

@@ -65,7 +65,16 @@ test('a command naming a model is reported before the catalog has loaded, saying
     assert.match(await page.locator('#verdict').evaluate((v) => v.firstChild.textContent), /^SGLang 0\.5\.23 on 8×H100 would accept this as far as the checks that ran can tell \(so far: the model catalog is loading\)$/);
     assert.equal(await page.locator('#verdict').getAttribute('class'), 'verdict accepted partial');
     assert.deepEqual(await modelLines(page), ["Loading the model catalog: the checks that read the model's config run once it is here."]);
-    assert.match(await page.locator('#verdict .not-run').textContent(), /^Not run here: \d+ checks? needs? the model's config/);
+    const note = await page.locator('#verdict .not-run').textContent();
+    assert.match(note, /^Not run here: \d+ checks? needs? the model's config/);
+    // Listed on demand: each check SGLang would make that did not run, by its source site and why.
+    const list = page.locator('#verdict .not-run-list');
+    const n = Number(note.match(/(\d+) checks? needs? the model's config/)[1]);
+    assert.equal(await list.locator('summary').textContent(), n === 1 ? 'The check that did not run' : `The ${n} checks that did not run`);
+    await list.locator('summary').click();
+    const rows = await list.locator('li').allInnerTexts();
+    assert.equal(rows.length, n);
+    for (const row of rows) assert.match(row, /^[\w.]+(#\d+)? — needs the model's config$/);
     release();
     await renders(page, 2);
     assert.equal(await page.evaluate(() => document.body.dataset.pending), undefined);
