@@ -32,6 +32,18 @@
 # a JSON writer for the page report whose writes inline (+2.4 KB, no faster), CSS containment of the
 # backdrop and cards, the worker's warm-up on the page's own first command, boot.js async, the
 # textarea's first fit in a frame callback (none beyond noise in 14 interleaved loads each).
+# 2026-12-06, later (bench:web, idle machine): page 699.7 KB gzipped, first diagnostics 557 ms and
+# that report painted 589 ms (bench:web now times the paint too: sizing the textarea once at start
+# took 554 -> 520 ms to the report, 575 -> 574 ms painted, so it was not taken), the check 163 µs.
+# Where a cold load goes (phases timed from the page, medians of 10): the HTML at ~10 ms, boot.js
+# running at ~210 (as an async module too; its file arrives at ~100-180 ms), the wasm compiled
+# at ~235, the worker's scripts run at ~275 and its first message delivered at ~340 (the page's
+# thread is busy with app.js's start-up), instantiation and the warm-up check's lazy compilation
+# until ~500, the page's report drawn by ~610. Measured and not taken: boot.js inline in the HTML
+# (the worker made at 54 ms instead of ~210; painted 638 -> 619 ms, within noise, and a CSP hash to
+# keep), boot.js before the preload (no change). The wasm with Rust nightly (2026-05-19):
+# 637.1 -> 623.3 KB gzipped (its LLVM), -Zbuild-std 617.6, with -Cpanic=immediate-abort 603.7:
+# not taken (a nightly toolchain and std built from source in every build, for 5%).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
