@@ -142,19 +142,24 @@ pub fn not_run_note(not_run: &[NotRun], hooks: usize, unread: &[&ModelReport]) -
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
-/// The not-run note over every command of the report: checks summed, hooks as the largest
-/// count of one command (the commands share most of SGLang's hooks).
+/// [`not_run_note`] over `commands` (one, a report's, or a walk's): checks summed, hooks as the
+/// largest count of one command (the commands share most of SGLang's hooks), each unread model.
+pub fn commands_not_run_note<'c>(commands: impl Iterator<Item = &'c CommandReport> + Clone) -> Option<String> {
+    let not_run: Vec<NotRun> = commands.clone().flat_map(|c| c.not_run.iter().cloned()).collect();
+    let hooks = commands.clone().map(|c| c.not_modelled_hooks).max().unwrap_or(0);
+    let unread: Vec<&ModelReport> = commands.flat_map(unread_models).collect();
+    not_run_note(&not_run, hooks, &unread)
+}
+
+/// The not-run note over every command of the report ([`commands_not_run_note`]).
 pub fn report_not_run_note(report: &Report) -> Option<String> {
-    let not_run: Vec<NotRun> = report.commands.iter().flat_map(|c| c.not_run.iter().cloned()).collect();
-    let hooks = report.commands.iter().map(|c| c.not_modelled_hooks).max().unwrap_or(0);
-    let unread: Vec<&ModelReport> = report.commands.iter().flat_map(unread_models).collect();
     if report.parser_only && !report.commands.is_empty() {
         return Some(format!(
             "Not run here: SGLang {}'s start-up checks after parsing are not modelled in this build; only its command-line parsing was replayed.",
             report.sglang_version
         ));
     }
-    not_run_note(&not_run, hooks, &unread).map(|note| format!("Not run here: {note}."))
+    commands_not_run_note(report.commands.iter()).map(|note| format!("Not run here: {note}."))
 }
 
 pub fn summarize(report: &Report) -> Summary {

@@ -65,8 +65,7 @@ fn a_check_that_reads_a_templated_value_is_not_run_and_says_so() {
     assert!(c_not_run(&report).iter().any(|n| n.site == "parallel_hook.handle_data_parallelism#2"), "{:?}", c_not_run(&report));
     let c = &report.commands[0].command;
     assert!(c.not_run.iter().any(|n| n.site == "configs.model_config.load_pointer_head" && n.reason == NotRunReason::UnknownValue), "{:?}", c.not_run);
-    let unread: Vec<_> = sglang_preflight::summary::unread_models(c).collect();
-    let note = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks, &unread).unwrap();
+    let note = sglang_preflight::summary::commands_not_run_note(std::iter::once(c)).unwrap();
     assert!(note.contains("3 checks depend on values not known here (templates, or variables set outside the paste)"), "{note}");
 }
 

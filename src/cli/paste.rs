@@ -29,8 +29,7 @@ fn render_text(text: &str, report: &sglang_preflight::Report) -> String {
                 let _ = writeln!(out, "    fix: {}", f.title);
             }
         }
-        let unread: Vec<_> = sglang_preflight::summary::unread_models(c).collect();
-        if let Some(note) = sglang_preflight::summary::not_run_note(&c.not_run, c.not_modelled_hooks, &unread) {
+        if let Some(note) = sglang_preflight::summary::commands_not_run_note(std::iter::once(c)) {
             let _ = writeln!(out, "  not run here: {note}");
         }
     }

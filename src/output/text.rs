@@ -144,11 +144,8 @@ pub fn summary(judge: &str, t: Totals) -> String {
 /// What was not checked across the files' launches (checks summed, hooks as the most of one
 /// launch), so an accept never hides it: "Not run here: 3 checks need the model's config; ...".
 pub fn not_run_line(files: &[&FileReport]) -> Option<String> {
-    let commands = || files.iter().flat_map(|f| f.commands.iter().map(|c| &c.command));
-    let not_run: Vec<crate::rules::NotRun> = commands().flat_map(|c| c.not_run.iter().cloned()).collect();
-    let hooks = commands().map(|c| c.not_modelled_hooks).max().unwrap_or(0);
-    let unread: Vec<&crate::models::ModelReport> = commands().flat_map(crate::summary::unread_models).collect();
-    crate::summary::not_run_note(&not_run, hooks, &unread).map(|note| format!("Not run here: {note}."))
+    let commands = files.iter().flat_map(|f| f.commands.iter().map(|c| &c.command));
+    crate::summary::commands_not_run_note(commands).map(|note| format!("Not run here: {note}."))
 }
 
 #[cfg(test)]
