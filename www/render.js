@@ -664,11 +664,6 @@ export function asRunsView(text, { maxLines = 40, clip = 160 } = {}) {
 }
 
 /**
- * "This paste also runs": every other command of `report.also_runs`, as escaped text with its
- * line; `onLocate(a)` (the page) makes each a button that selects it in the editor. Null when
- * there are none.
- */
-/**
  * The verdict banner for `report` in `box`: the core's verdict line (with `suffix`), and for an
  * accept some of whose checks did not run (the model's config not read, a hook not modelled),
  * what did not run, in the banner itself: an accept by the checks that ran is not the all-clear.
@@ -728,6 +723,11 @@ export function alsoRunsCount(report) {
   return `${commands} besides the SGLang launch${launches === 1 ? '' : 'es'}`;
 }
 
+/**
+ * "This paste also runs": every other command of `report.also_runs`, as escaped text with its
+ * line; `onLocate(a)` (the page) makes each a button that selects it in the editor. Null when
+ * there are none.
+ */
 export function alsoRunsPanel(report, { onLocate, compact = false, max = 50 } = {}) {
   const runs = (report && report.also_runs) || [];
   if (!runs.length) return null;
