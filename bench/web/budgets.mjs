@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../tests/browser/static-server.mjs';
 import { ARGS, CHROMIUM, DIST } from '../../tests/browser/harness.mjs';
-import { watchFirstRender, settledRender, median } from './load-timing.mjs';
+import { watchFirstRender, settledRender, coldLoad, median } from './load-timing.mjs';
 
 // The times of the page's first reports are taken from outside (load-timing.mjs); the in-worker
 // check latency from bench-worker.js, served next to the page under __bench__/ for this run only.
@@ -41,18 +41,12 @@ try {
   const settled = [];
   let files = null;
   for (let i = 0; i < 15; i++) {
-    const context = await browser.newContext();
-    await watchFirstRender(context);
-    const page = await context.newPage();
     const seen = new Set();
-    page.on('request', (r) => seen.add(new URL(r.url()).pathname));
-    await page.goto(server.url);
-    await page.waitForFunction(settledRender, null, { timeout: 30000 });
-    loads.push(await page.evaluate(() => window.__benchFirstRenderMs));
-    painted.push(await page.evaluate(() => window.__benchFirstPaintMs));
-    settled.push(await page.evaluate(() => window.__benchSettledMs));
+    const t = await coldLoad(browser, server.url, { onPage: (page) => page.on('request', (r) => seen.add(new URL(r.url()).pathname)) });
+    loads.push(t.first);
+    painted.push(t.painted);
+    settled.push(t.settled);
     files ??= [...seen];
-    await context.close();
   }
   let raw = 0;
   let gz = 0;

@@ -28,12 +28,16 @@ export async function watchFirstRender(context) {
 /** For `page.waitForFunction`: the first complete report is up, and the first report painted. */
 export const settledRender = () => window.__benchSettledMs !== null && window.__benchFirstPaintMs !== null;
 
-/** Load `url` in a fresh context of `browser`; ms from navigation to { first, painted, settled } report. */
-export async function coldLoad(browser, url) {
+/**
+ * Load `url` in a fresh context of `browser`; ms from navigation to { first, painted, settled }
+ * report. `onPage(page)` runs before the navigation (e.g. to record the page's requests).
+ */
+export async function coldLoad(browser, url, { onPage = () => {} } = {}) {
   const context = await browser.newContext();
   try {
     await watchFirstRender(context);
     const page = await context.newPage();
+    onPage(page);
     await page.goto(url);
     await page.waitForFunction(settledRender, null, { timeout: 30000 });
     return await page.evaluate(() => ({ first: window.__benchFirstRenderMs, painted: window.__benchFirstPaintMs, settled: window.__benchSettledMs }));
