@@ -254,7 +254,8 @@ fn referenced_functions(rules: &Path) -> Referenced {
                 continue;
             }
             let text = read(&path);
-            for opener in ["raises(\"", "raises_nth(\"", "warns(\"", "site(\"", "site_nth(\"", "function: \""] {
+            // (`has_provider`: a model override provider a release may have under another name)
+            for opener in ["raises(\"", "raises_nth(\"", "warns(\"", "site(\"", "site_nth(\"", "function: \"", "has_provider(release, \"", "has_provider(ctx.release, \""] {
                 for (i, _) in text.match_indices(opener) {
                     let before = text.get(..i).and_then(|b| b.chars().next_back());
                     if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {

@@ -178,6 +178,55 @@ pub fn derived_context_length(raw: &RawFacts, lists: &ModelLists) -> Option<i64>
     (scaled.is_finite() && scaled.abs() < 9.0e15).then_some(scaled as i64)
 }
 
+/// `raw` as `get_config` leaves it after `--json-model-override-args` items that set the RoPE
+/// scaling (a dict, on a config without one) or a context-length key (`setattr`). None where
+/// that is not replayed here: a model with a text sub-config (whose own values SGLang reads), a
+/// config with a RoPE scaling of its own (merged by 0.5.23, replaced before), a value of another
+/// type, a `type` key, a config whose context-length key is not known. (Other keys are not looked at: the caller passes only these.)
+pub fn with_context_overrides(raw: &RawFacts, items: &[(String, crate::pyvalue::PyValue)]) -> Option<RawFacts> {
+    use crate::pyvalue::PyValue;
+    if raw.text_config_key.is_some() {
+        return None;
+    }
+    let mut out = raw.clone();
+    for (key, value) in items {
+        match (key.as_str(), value) {
+            // 0.5.23 merges the dict into the config's own, earlier releases replace it: only a
+            // config without one reads the same either way
+            ("rope_scaling", PyValue::Dict(_)) if raw.rope_scaling.is_some() => return None,
+            ("rope_scaling", PyValue::Dict(entries)) => {
+                let rope = out.rope_scaling.get_or_insert_with(RopeScalingFacts::default);
+                for (k, v) in entries {
+                    match (k.as_str(), v) {
+                        ("rope_type", PyValue::Str(t)) => rope.rope_type = Some(t.clone()),
+                        ("rope_type" | "type", _) => return None,
+                        ("factor", v) => {
+                            rope.factor_given = true;
+                            rope.factor = match v {
+                                PyValue::Int(i) => Some(serde_json::Number::from(*i)),
+                                PyValue::Float(x) => serde_json::Number::from_f64(*x),
+                                _ => None,
+                            };
+                        }
+                        ("original_max_position_embeddings", _) => rope.has_original_max_position_embeddings = true,
+                        _ => {}
+                    }
+                }
+            }
+            (k, PyValue::Int(n)) if CONTEXT_LENGTH_KEYS.contains(&k) => {
+                out.context_length_values.as_mut()?.insert(k.to_string(), *n);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Whether `key` is one of the config keys `get_context_length` reads (`CONTEXT_LENGTH_KEYS`).
+pub fn is_context_length_key(key: &str) -> bool {
+    CONTEXT_LENGTH_KEYS.contains(&key)
+}
+
 /// The essentials of a checkpoint's quantization: `quantization_config` or `hf_quant_config.json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct QuantFacts {

@@ -75,12 +75,26 @@ fn a_given_config_decides_the_derived_context_length_with_its_rope_scaling() {
 }
 
 #[test]
-fn overriding_the_config_leaves_the_context_length_undecided() {
-    let cmd = r#"python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072 --json-model-override-args '{"max_position_embeddings": 131072}'"#;
-    let report = check(cmd, &CheckOptions::default());
-    let c = &report.commands[0];
-    assert!(!c.diagnostics.iter().any(|d| d.code == "MC004"));
-    assert!(c.not_run.iter().any(|n| n.site.starts_with("configs.model_config.ModelConfig._derive_context_length")));
+fn an_override_of_the_context_keys_is_replayed_and_others_leave_the_context_length_undecided() {
+    let with = |overrides: &str| {
+        let cmd = format!("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072 --json-model-override-args '{overrides}'");
+        let report = check(&cmd, &CheckOptions::default());
+        let c = &report.commands[0];
+        let undecided = c.not_run.iter().any(|n| n.site.starts_with("configs.model_config.ModelConfig._derive_context_length"));
+        (c.diagnostics.iter().find(|d| d.code == "MC004").map(|d| d.message.clone()), undecided)
+    };
+    // the model's 40960 raised by the override: decided, accepted
+    assert_eq!(with(r#"{"max_position_embeddings": 131072}"#), (None, false));
+    // lowered: refused with the overridden length
+    let (message, undecided) = with(r#"{"max_position_embeddings": 65536, "rope_theta": 2000000}"#);
+    assert!(message.is_some_and(|m| m.contains("derived context_length (65536)")) && !undecided);
+    // YaRN written with its pretraining length scales nothing: still 40960
+    let (message, _) = with(r#"{"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}"#);
+    assert!(message.is_some_and(|m| m.contains("derived context_length (40960)")));
+    // a factor alone scales it: 40960 * 4
+    assert_eq!(with(r#"{"rope_scaling": {"rope_type": "dynamic", "factor": 4.0}}"#), (None, false));
+    // an override of the text sub-config may change what is read: not decided here
+    assert_eq!(with(r#"{"text_config": {"max_position_embeddings": 1024}}"#), (None, true));
     let plain = check("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 131072", &CheckOptions::default());
     assert!(plain.commands[0].diagnostics.iter().any(|d| d.code == "MC004"));
 }

@@ -5,8 +5,9 @@
 //! (`_derive_context_length`) and `--quantization` against the checkpoint's own method
 //! (`_verify_quantization`). Those read what SGLang's own `ModelConfig` computed for a catalog
 //! model; for a given config the context length is replayed from its values as written
-//! (`models::derived_context_length`) where that decides it; otherwise (and for an inferred
-//! family) they are not run.
+//! (`models::derived_context_length`) where that decides it, and so is a catalog or given
+//! config's under an override of only its RoPE scaling or context-length keys; otherwise (and
+//! for an inferred family) they are not run.
 
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
@@ -52,7 +53,7 @@ pub static CONTEXT_LENGTH_OVER_DERIVED: Rule = Rule {
     code: "MC004",
     name: kebab!("context-length-over-model-maximum"),
     sglang: raises("configs.model_config.ModelConfig._derive_context_length", "{msg} To allow overriding"),
-    explanation: expl!("--context-length is larger than the context length SGLang derives from the model's config (max_position_embeddings, scaled by rope_scaling where the model has it, or the model's own limit). SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set, since positions past what the model was trained for give wrong outputs or CUDA errors. Use the model's length (or less), or set the variable if the model really supports more (a rope scaling you configured yourself)."),
+    explanation: expl!("--context-length is larger than the context length SGLang derives from the model's config (max_position_embeddings, scaled by rope_scaling where the model has it, or the model's own limit). SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set, since positions past what the model was trained for give wrong outputs or CUDA errors. Use the model's length (or less), or set the variable if the model really supports more (a rope scaling you configured yourself). A rope_scaling given in --json-model-override-args does not raise the derived length when it names original_max_position_embeddings or is of type yarn, llama3 or longrope (SGLang multiplies by its factor only otherwise), which is how YaRN is usually written: the variable is then what lets the longer context through."),
     flags: &["--context-length"],
     example_bad: ex!("--model-path Qwen/Qwen3-8B --context-length 131072"),
     example_good: ex!("--model-path Qwen/Qwen3-8B --context-length 40960"),
@@ -224,10 +225,16 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
     if !config_loaded_by_muse_spark_step(ctx) {
         config_class_known(ctx)?;
     }
-    if !same_config_as_catalog(ctx) {
+    let loaded = loaded_config(ctx);
+    let Some(context_overrides) = loaded.context else {
+        skip_config_checks(ctx, true);
+        return Ok(());
+    };
+    derive_context_length(ctx, Some(&context_overrides).filter(|items| !items.is_empty()).map(Vec::as_slice))?;
+    if !loaded.rest_as_catalog {
+        skip_config_checks(ctx, false);
         return Ok(());
     }
-    derive_context_length(ctx)?;
     num_attention_heads_attribute(ctx)?;
     verify_quantization(ctx)
 }
@@ -344,23 +351,41 @@ fn quantize_and_serve(ctx: &mut Ctx) -> Step {
     ctx.raise(&QUANTIZE_AND_SERVE_DISABLED, &[], &[f::quantize_and_serve], vec![drop])
 }
 
-/// Whether the config SGLang loads here is the one the model facts describe: no overrides
-/// of it (`--json-model-override-args`, a decrypted config file, another revision, a parser
-/// chosen by hand). Otherwise the checks that read it are recorded as not run.
-fn same_config_as_catalog(ctx: &mut Ctx) -> bool {
-    let overrides = ctx.cfg.str(f::json_model_override_args).and_then(|t| pyjson::loads(t).ok()).is_some_and(|v| !matches!(v, PyValue::Dict(ref o) if o.is_empty()));
+/// The config SGLang loads here, against the one the model facts describe.
+struct LoadedConfig {
+    /// What `get_context_length` reads differently: the `--json-model-override-args` items that
+    /// set the RoPE scaling or a context-length key (none: the config's own values). None when
+    /// not known here: another config file, revision or parser, an override of the text
+    /// sub-config or of what picks it, or of `rope_parameters`.
+    context: Option<Vec<(String, PyValue)>>,
+    /// Whether nothing else the later checks read differs (no override but those and `rope_theta`).
+    rest_as_catalog: bool,
+}
+
+fn loaded_config(ctx: &Ctx) -> LoadedConfig {
     let other_file = !ctx.cfg.is_none(f::decrypted_config_file) || !ctx.cfg.is_none(f::revision) || !ctx.cfg.is(f::model_config_parser, "auto");
-    if overrides || other_file {
-        let checks = [CONTEXT_LENGTH_SITE, QUANTIZATION_SITE];
-        for s in checks {
-            ctx.skip(s, NotRunReason::ModelConfig);
-        }
-        if ctx.release.model_lists().is_some_and(|l| l.model_config_reads_num_attention_heads == Some(true)) {
-            ctx.skip_unlisted(DERIVE_MODEL_SHAPES, NotRunReason::ModelConfig);
-        }
-        return false;
+    let Some(items) = super::shared::loaded_config::items(ctx).filter(|_| !other_file) else {
+        return LoadedConfig { context: None, rest_as_catalog: false };
+    };
+    let reads_context = |k: &str| k == "rope_scaling" || crate::models::is_context_length_key(k);
+    // `get_config` sets each item on the loaded config (a dict one on a sub-config is merged
+    // into it): what could change which values `get_context_length` reads.
+    let picks_text_config = items.iter().any(|(k, v)| matches!(k.as_str(), "architectures" | "rope_parameters") || (matches!(v, PyValue::Dict(_)) && !reads_context(k)));
+    let rest_as_catalog = items.iter().all(|(k, _)| reads_context(k) || k == "rope_theta");
+    let context = (!picks_text_config).then(|| items.into_iter().filter(|(k, _)| reads_context(k)).collect());
+    LoadedConfig { context, rest_as_catalog }
+}
+
+/// The checks of the model's config SGLang would run from here (with the context length's when
+/// `with_context`), recorded as not run: the config it loads is not the one the facts describe.
+fn skip_config_checks(ctx: &mut Ctx, with_context: bool) {
+    if with_context {
+        ctx.skip(CONTEXT_LENGTH_SITE, NotRunReason::ModelConfig);
     }
-    true
+    ctx.skip(QUANTIZATION_SITE, NotRunReason::ModelConfig);
+    if ctx.release.model_lists().is_some_and(|l| l.model_config_reads_num_attention_heads == Some(true)) {
+        ctx.skip_unlisted(DERIVE_MODEL_SHAPES, NotRunReason::ModelConfig);
+    }
 }
 
 fn override_args_json(ctx: &mut Ctx) -> Step {
@@ -390,7 +415,9 @@ fn override_args_json(ctx: &mut Ctx) -> Step {
 
 /// `_derive_context_length`: a `--context-length` above the derived length raises, or (with
 /// SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN or SGLANG_IS_IN_CI) warns and is used.
-fn derive_context_length(ctx: &mut Ctx) -> Step {
+/// With `overrides` (RoPE scaling and context-length items of `--json-model-override-args`), the
+/// length is replayed from the model's config as written with them applied.
+fn derive_context_length(ctx: &mut Ctx, overrides: Option<&[(String, PyValue)]>) -> Step {
     let Some(context_length) = ctx.cfg.int(f::context_length) else { return Ok(()) };
     // EmbeddingGemma2Model caps only the derived value (min with 8192), not a given one; the
     // catalog's context length is the capped one, so it is not the derived length there.
@@ -399,6 +426,13 @@ fn derive_context_length(ctx: &mut Ctx) -> Step {
     let derived = ctx.model_fact(CONTEXT_LENGTH_SITE, |m: &ModelFacts| {
         if m.architecture == Some("EmbeddingGemma2Model") {
             return None;
+        }
+        if let Some(items) = overrides {
+            return match (m.from, m.raw, lists) {
+                (crate::models::FactsFrom::InferredFamily, ..) => None,
+                (_, Some(raw), Some(lists)) => crate::models::derived_context_length(&crate::models::with_context_overrides(raw, items)?, lists),
+                _ => None,
+            };
         }
         let replayed = || match (m.from, m.raw, lists) {
             (crate::models::FactsFrom::GivenConfig, Some(raw), Some(lists)) => crate::models::derived_context_length(raw, lists),

@@ -23,6 +23,7 @@ pub mod minimax_m2;
 pub mod minimax_m3;
 pub mod moss_vl;
 pub mod nemotron_h;
+pub mod qwen3_5;
 pub mod qwen3_moe;
 pub mod qwen3_vl;
 pub mod qwen4_exp;
@@ -61,6 +62,11 @@ pub fn modelled(release: &crate::release::Release, architecture: &str) -> Option
         "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
         "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
         "DeepseekV4ForCausalLM" => Some(declares_only!(deepseek_v4::deepseek_v4_overrides)),
+        "Qwen3NextForCausalLM" | "Qwen3_5MoeForConditionalGeneration" | "Qwen3_5ForConditionalGeneration" | "InternS2PreviewForConditionalGeneration"
+            if has_provider(release, "model_overrides.qwen3_5._qwen3_5_hybrid_overrides") =>
+        {
+            Some(qwen3_5_providers)
+        }
         a if deepseek_v2::registered_for(release, a) => Some(declares_only!(deepseek_v2::deepseek_family_overrides)),
         _ => None,
     }
@@ -93,4 +99,14 @@ fn qwen3_vl_providers(ctx: &mut Ctx) -> Provided {
 fn qwen3_vl_moe_providers(ctx: &mut Ctx) -> Provided {
     let Some(out) = qwen3_moe::qwen3_moe_family_overrides(ctx) else { return Ok(None) };
     with_hopper_serving(ctx, out)
+}
+
+/// The Qwen3.5 hybrid architectures (but Intern-S2-Mobius, whose own provider is not replayed):
+/// `_qwen3_5_hybrid_overrides`, then the Qwen3 MoE family's provider (its module registers after;
+/// the two declare different fields).
+fn qwen3_5_providers(ctx: &mut Ctx) -> Provided {
+    let Some(mut out) = qwen3_5::qwen3_5_hybrid_overrides(ctx) else { return Ok(None) };
+    let Some(moe) = qwen3_moe::qwen3_moe_family_overrides(ctx) else { return Ok(None) };
+    out.extend(moe);
+    Ok(Some(out))
 }

@@ -1,6 +1,7 @@
 //! `model_overrides/qwen3_moe.py`: `_qwen3_moe_family_overrides` (replayed for
-//! `Qwen3MoeForCausalLM`, the family member it is the only provider of, and for
-//! `Qwen3VLMoeForConditionalGeneration` before the Qwen3-VL module's provider).
+//! `Qwen3MoeForCausalLM`, the family member it is the only provider of, for
+//! `Qwen3VLMoeForConditionalGeneration` before the Qwen3-VL module's provider, and for the Qwen3.5
+//! hybrids after `_qwen3_5_hybrid_overrides`).
 
 use super::Declarations;
 use crate::fields::f;
@@ -22,9 +23,17 @@ pub fn qwen3_moe_family_overrides(ctx: &mut Ctx) -> Option<Declarations> {
     // `get_quantization_config(hf_config)`: `quantization_config["quant_method"]`
     let quant_method = match &raw.quantization {
         None => None,
+        // `ModelConfig._parse_quant_hf_config` has updated a ModelOpt config's dict in place with
+        // the method it parsed (`modelopt_fp4`, ...): SGLang's own, for a catalog model
+        Some(q) if q.from == "quantization_config" && q.quant_method.as_deref().map_or(true, |m| m == "modelopt") => {
+            Some(ctx.model.and_then(|m| m.computed)?.quantization.clone()?)
+        }
         Some(q) if q.from == "quantization_config" => q.quant_method.clone(),
         Some(_) => return None,
     };
+    if ctx.cfg.is_unknown(f::quantization) {
+        return None;
+    }
     let mut quantization = ctx.cfg.str(f::quantization).map(str::to_string);
     if quantization.is_none() {
         if let Some(method) = quant_method {
