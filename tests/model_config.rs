@@ -136,3 +136,28 @@ fn custom_code_is_refused_with_the_path_transformers_names() {
     assert_eq!(message("python -m sglang.launch_server --model-path org/mine", &elsewhere), None);
     assert_eq!(message("python -m sglang.launch_server --model-path ./mine", FP8_CONFIG), None);
 }
+
+#[test]
+fn a_given_checkpoints_own_method_is_checked_on_this_machine() {
+    // GPT-OSS's MXFP4 config as published (no --quantization): ROCm's SGLang has no mxfp4 method
+    // (MC010, as real SGLang says for the same config in real_world_6.jsonl), CUDA's has
+    let mxfp4 = r#"{"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "max_position_embeddings": 131072,
+      "quantization_config": {"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn"]}}"#;
+    let cmd = "python -m sglang.launch_server --model-path /models/gpt-oss --tp 8";
+    let on = |gpu: &str| {
+        let options = CheckOptions {
+            model_config: Some(GivenConfig::parse(mxfp4, None).unwrap()),
+            hardware: sglang_preflight::hardware::Hardware::preset(gpu, None).unwrap(),
+            ..Default::default()
+        };
+        let report = check(cmd, &options);
+        let c = &report.commands[0];
+        let not_run: Vec<String> = c.not_run.iter().map(|n| n.site.to_string()).collect();
+        (c.diagnostics.iter().map(|d| d.code.clone()).collect::<Vec<_>>(), not_run)
+    };
+    let (codes, _) = on("mi300x");
+    assert!(codes.contains(&"MC010".to_string()), "{codes:?}");
+    let (codes, not_run) = on("h100");
+    assert!(!codes.contains(&"MC010".to_string()), "{codes:?}");
+    assert!(!not_run.iter().any(|s| s.starts_with("configs.model_config.ModelConfig._verify_quantization")), "{not_run:?}");
+}

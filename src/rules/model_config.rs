@@ -6,8 +6,9 @@
 //! (`_verify_quantization`). Those read what SGLang's own `ModelConfig` computed for a catalog
 //! model; for a given config the context length is replayed from its values as written
 //! (`models::derived_context_length`) where that decides it, and so is a catalog or given
-//! config's under an override of only its RoPE scaling or context-length keys; otherwise (and
-//! for an inferred family) they are not run.
+//! config's under an override of only its RoPE scaling or context-length keys, and a given
+//! config's own quantization method is read as `_verify_quantization` reads it on this machine;
+//! otherwise (and for an inferred family) they are not run.
 
 use super::{Ctx, NotRunReason, Rule};
 use crate::diagnostic::{Applicability, Fix};
@@ -774,20 +775,34 @@ fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
         }
         return Ok(());
     };
-    let Some(computed) = model.computed else {
-        // A config given as a file, SGLang's reading of its quantization not replayed here
-        // (else nothing is known of the model's config).
-        let reason = if model.raw.is_some() { NotRunReason::NotImplemented } else { NotRunReason::ModelConfig };
-        if on_rocm && model.raw.map_or(true, |raw| raw.quantization.is_some()) {
-            checkpoint_checks_not_run(ctx, reason);
+    let method = match (model.computed, model.raw) {
+        (Some(computed), _) => {
+            let method = computed.quantization.as_deref().map(str::to_ascii_lowercase);
+            // (detected on CUDA: a method whose override depends on the platform may differ here)
+            if on_rocm && method.as_deref().is_some_and(|m| PLATFORM_OVERRIDDEN_QUANTIZATION_METHODS.contains(&m)) {
+                checkpoint_checks_not_run(ctx, NotRunReason::NotImplemented);
+                return Ok(());
+            }
+            method
         }
-        return Ok(());
+        // A config given as a file: its quantization config read as SGLang reads it, on this machine.
+        (None, Some(raw)) => match given_checkpoint_method(ctx, &model, raw) {
+            Ok(method) => method,
+            Err(reason) => {
+                if on_rocm && raw.quantization.is_some() {
+                    checkpoint_checks_not_run(ctx, reason);
+                }
+                return Ok(());
+            }
+        },
+        (None, None) => {
+            if on_rocm {
+                checkpoint_checks_not_run(ctx, NotRunReason::ModelConfig);
+            }
+            return Ok(());
+        }
     };
-    let Some(method) = computed.quantization.as_deref().map(str::to_ascii_lowercase) else { return Ok(()) };
-    if on_rocm && PLATFORM_OVERRIDDEN_QUANTIZATION_METHODS.contains(&method.as_str()) {
-        checkpoint_checks_not_run(ctx, NotRunReason::NotImplemented);
-        return Ok(());
-    }
+    let Some(method) = method else { return Ok(()) };
     let Some(lists) = quantization_lists(ctx) else {
         checkpoint_checks_not_run(ctx, NotRunReason::NotImplemented);
         return Ok(());
@@ -805,6 +820,19 @@ fn verify_checkpoint_quantization(ctx: &mut Ctx) -> Step {
     }
     warn_not_optimized(ctx, lists, &method, f::model_path);
     Ok(())
+}
+
+/// The method `_verify_quantization` settles on without `--quantization` for a config given as a
+/// file: the first registered method's `override_quantization_method` of the checkpoint's
+/// config, else its `quant_method` (lower-cased). Ok(None) when it has no quantization config.
+fn given_checkpoint_method(ctx: &Ctx, model: &ModelFacts, raw: &crate::models::RawFacts) -> Result<Option<String>, NotRunReason> {
+    let Some(checkpoint) = checkpoint_quant_config(model, raw)? else { return Ok(None) };
+    let lists = quantization_lists(ctx).ok_or(NotRunReason::NotImplemented)?;
+    if let Some(method) = overriding_method(ctx, lists, &checkpoint, None)? {
+        return Ok(Some(method));
+    }
+    // (a config without `quant_method` that is not ModelOpt's: "", not replayed)
+    checkpoint.quant_method.map(|m| Some(m.to_lowercase())).ok_or(NotRunReason::NotImplemented)
 }
 
 /// Methods SGLang may reach through a platform-dependent `override_quantization_method` (or that
