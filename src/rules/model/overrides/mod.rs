@@ -15,6 +15,7 @@ pub mod deepseek_v2;
 pub mod deepseek_v4;
 pub mod ernie45_vl;
 pub mod gemma4;
+pub mod gpt_oss;
 pub mod iquest_q1;
 pub mod kimi_k3;
 pub mod llama4;
@@ -62,6 +63,8 @@ pub fn modelled(release: &crate::release::Release, architecture: &str) -> Option
         "MiniMaxM3SparseForCausalLM" | "MiniMaxM3SparseForConditionalGeneration" => Some(declares_only!(minimax_m3::minimax_m3_overrides)),
         "NemotronHForCausalLM" | "NemotronHPuzzleForCausalLM" | "NemotronH_Omni_Reasoning_V3" => Some(nemotron_h::nemotron_h_overrides),
         "DeepseekV4ForCausalLM" => Some(declares_only!(deepseek_v4::deepseek_v4_overrides)),
+        // (0.5.18's is `shared::overrides::provider_attention_backend_0_5_18`'s)
+        "GptOssForCausalLM" if !release.data.before_hook_modules() => Some(declares_only!(gpt_oss::gpt_oss_overrides)),
         "Qwen3NextForCausalLM" | "Qwen3_5MoeForConditionalGeneration" | "Qwen3_5ForConditionalGeneration" | "InternS2PreviewForConditionalGeneration"
             if has_provider(release, "model_overrides.qwen3_5._qwen3_5_hybrid_overrides") =>
         {
