@@ -346,15 +346,7 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
             if !not_set {
                 return Some(None);
             }
-            Some(Some(if sm100 {
-                "trtllm_mha"
-            } else if is_sm90(hw) {
-                "fa3"
-            } else if hw.is_hip() {
-                "aiter"
-            } else {
-                "triton"
-            }))
+            Some(Some(gpt_oss_attention_backend(hw)))
         }
         // `_qwen3_5_hybrid_overrides`: on SM100 the backend (triton or trtllm_mha) follows the
         // model's default backend and its Mamba extra buffer: not replayed
@@ -407,6 +399,21 @@ pub fn provider_attention_backend_0_5_18(ctx: &Ctx, arch: &str) -> Option<Option
                 (sm100 && not_set).then_some("trtllm_mla")
             })
         }
+    }
+}
+
+/// The attention backend `_gpt_oss_overrides` gives GPT-OSS when none is given, on a GPU (no
+/// hardware profile here is an XPU or a Mac).
+pub fn gpt_oss_attention_backend(hw: &crate::hardware::Hardware) -> &'static str {
+    use crate::rules::shared::runtime_context::{is_sm100, is_sm90};
+    if is_sm100(hw) {
+        "trtllm_mha"
+    } else if is_sm90(hw) {
+        "fa3"
+    } else if hw.is_hip() {
+        "aiter"
+    } else {
+        "triton"
     }
 }
 

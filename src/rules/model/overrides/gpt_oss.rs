@@ -7,7 +7,8 @@ use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::rules::shared::envs::env_bool;
 use crate::rules::shared::model_override_base::is_attention_backend_not_set;
-use crate::rules::shared::runtime_context::{is_sm100, is_sm120, is_sm90};
+use crate::rules::shared::overrides::gpt_oss_attention_backend;
+use crate::rules::shared::runtime_context::{is_sm100, is_sm120};
 use crate::rules::Ctx;
 
 fn text(s: &str) -> PyValue {
@@ -25,16 +26,7 @@ pub fn gpt_oss_overrides(ctx: &mut Ctx) -> Option<Declarations> {
     let raw = ctx.model.and_then(|m| m.raw)?;
     let mut out = Declarations::new();
     if is_attention_backend_not_set(ctx) {
-        let backend = if is_sm100(hw) {
-            "trtllm_mha"
-        } else if is_sm90(hw) {
-            "fa3"
-        } else if hw.is_hip() {
-            "aiter"
-        } else {
-            "triton"
-        };
-        out.push((f::attention_backend, text(backend)));
+        out.push((f::attention_backend, text(gpt_oss_attention_backend(hw))));
     }
     // `quantization_config.get("quant_method") == "mxfp4"`
     let mxfp4 = raw.quantization.as_ref().is_some_and(|q| q.from == "quantization_config" && q.quant_method.as_deref() == Some("mxfp4"));
