@@ -2,7 +2,7 @@
 //! backends and its checks, the SM100 attention defaults) and `_kimi_k3_moe_runner_overrides`,
 //! both registered for `KimiK3ForConditionalGeneration`, replayed in that order.
 
-use super::{Declarations, Provided};
+use super::{str_value, Declarations, Provided};
 use crate::diagnostic::Applicability;
 use crate::fields::f;
 use crate::pyvalue::{str_repr, PyValue};
@@ -67,10 +67,6 @@ fn attention_backends_of(ctx: &Ctx) -> (Option<String>, Option<String>) {
 
 fn py_repr(v: &Option<String>) -> String {
     v.as_deref().map(str_repr).unwrap_or_else(|| "None".to_string())
-}
-
-fn str_value(s: &str) -> PyValue {
-    PyValue::Str(s.to_string())
 }
 
 /// Whether this release's Kimi-K3 DCP decodes with `backend`: its message names the backends

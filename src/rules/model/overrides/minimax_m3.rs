@@ -6,15 +6,11 @@
 //! known, and the expert fields are not among the facts: for an mxfp8 checkpoint the provider is
 //! not replayed.
 
-use super::Declarations;
+use super::{str_value, Declarations};
 use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::rules::shared::runtime_context::{is_sm100, is_sm90};
 use crate::rules::Ctx;
-
-fn str_value(s: &str) -> PyValue {
-    PyValue::Str(s.to_string())
-}
 
 /// `_minimax_m3_overrides` off the NVFP4 path. None where it reads what is not known: the
 /// checkpoint's quantization (a given config's `hf_quant_config.json`, an mxfp8 checkpoint's

@@ -38,6 +38,11 @@ pub type Provided = Result<Option<Declarations>, Raised>;
 
 pub type Provider = fn(&mut Ctx) -> Provided;
 
+/// A declared text value.
+pub fn str_value(s: &str) -> PyValue {
+    PyValue::Str(s.to_string())
+}
+
 /// A provider that cannot raise, as a [`Provider`].
 macro_rules! declares_only {
     ($f:path) => {{

@@ -1,7 +1,7 @@
 //! `model_overrides/nemotron_h.py`: `_nemotron_h_overrides` (the ModelOpt quantization, the MoE
 //! runner and the Blackwell attention defaults of Nemotron-H) and `_validate_expert_remap`.
 
-use super::{Declarations, Provided};
+use super::{str_value, Declarations, Provided};
 use crate::diagnostic::Applicability;
 use crate::fields::f;
 use crate::pyvalue::PyValue;
@@ -29,10 +29,6 @@ pub static EPLB_CUTEDSL_NO_A2A: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[&EXPERT_REMAP_TRTLLM, &EPLB_CUTEDSL_NO_A2A];
-
-fn str_value(s: &str) -> PyValue {
-    PyValue::Str(s.to_string())
-}
 
 /// `_nemotron_h_overrides`. None where it reads what the facts do not say: the quantization
 /// SGLang's ModelConfig computes (a given config has none, and a `--quantization` it would

@@ -3,7 +3,7 @@
 //! backend given, triton or (where the model's default is trtllm_mha and the Mamba cache allows
 //! paged KV) trtllm_mha, with the page size that backend needs; nothing elsewhere.
 
-use super::Declarations;
+use super::{str_value, Declarations};
 use crate::fields::f;
 use crate::pyvalue::PyValue;
 use crate::rules::shared::model_override_base::get_default_attn_backend;
@@ -24,5 +24,5 @@ pub fn qwen3_5_hybrid_overrides(ctx: &mut Ctx) -> Option<Declarations> {
     let extra_buffer = matches!(ctx.cfg.str(f::mamba_radix_cache_strategy), Some("extra_buffer" | "extra_buffer_lazy"));
     let trtllm_mha = default == "trtllm_mha" && (!radix_without_spec || extra_buffer);
     let backend = if trtllm_mha { "trtllm_mha" } else { "triton" };
-    Some(vec![(f::attention_backend, PyValue::Str(backend.to_string())), (f::page_size, PyValue::Int(if trtllm_mha { 64 } else { 1 }))])
+    Some(vec![(f::attention_backend, str_value(backend)), (f::page_size, PyValue::Int(if trtllm_mha { 64 } else { 1 }))])
 }
