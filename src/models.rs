@@ -182,7 +182,8 @@ pub fn derived_context_length(raw: &RawFacts, lists: &ModelLists) -> Option<i64>
 /// scaling (a dict, on a config without one) or a context-length key (`setattr`). None where
 /// that is not replayed here: a model with a text sub-config (whose own values SGLang reads), a
 /// config with a RoPE scaling of its own (merged by 0.5.23, replaced before), a value of another
-/// type, a `type` key, a config whose context-length key is not known. (Other keys are not looked at: the caller passes only these.)
+/// type, a `type` key, a config whose context-length key is not known. (The caller passes only
+/// these items.)
 pub fn with_context_overrides(raw: &RawFacts, items: &[(String, crate::pyvalue::PyValue)]) -> Option<RawFacts> {
     use crate::pyvalue::PyValue;
     if raw.text_config_key.is_some() {

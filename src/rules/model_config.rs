@@ -231,7 +231,7 @@ pub fn model_config_init(ctx: &mut Ctx) -> Step {
         skip_config_checks(ctx, true);
         return Ok(());
     };
-    derive_context_length(ctx, Some(&context_overrides).filter(|items| !items.is_empty()).map(Vec::as_slice))?;
+    derive_context_length(ctx, &context_overrides)?;
     if !loaded.rest_as_catalog {
         skip_config_checks(ctx, false);
         return Ok(());
@@ -416,9 +416,9 @@ fn override_args_json(ctx: &mut Ctx) -> Step {
 
 /// `_derive_context_length`: a `--context-length` above the derived length raises, or (with
 /// SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN or SGLANG_IS_IN_CI) warns and is used.
-/// With `overrides` (RoPE scaling and context-length items of `--json-model-override-args`), the
-/// length is replayed from the model's config as written with them applied.
-fn derive_context_length(ctx: &mut Ctx, overrides: Option<&[(String, PyValue)]>) -> Step {
+/// With `overrides` (RoPE scaling and context-length items of `--json-model-override-args`; none
+/// is an empty slice), the length is replayed from the model's config as written with them applied.
+fn derive_context_length(ctx: &mut Ctx, overrides: &[(String, PyValue)]) -> Step {
     let Some(context_length) = ctx.cfg.int(f::context_length) else { return Ok(()) };
     // EmbeddingGemma2Model caps only the derived value (min with 8192), not a given one; the
     // catalog's context length is the capped one, so it is not the derived length there.
@@ -428,10 +428,10 @@ fn derive_context_length(ctx: &mut Ctx, overrides: Option<&[(String, PyValue)]>)
         if m.architecture == Some("EmbeddingGemma2Model") {
             return None;
         }
-        if let Some(items) = overrides {
+        if !overrides.is_empty() {
             return match (m.from, m.raw, lists) {
                 (crate::models::FactsFrom::InferredFamily, ..) => None,
-                (_, Some(raw), Some(lists)) => crate::models::derived_context_length(&crate::models::with_context_overrides(raw, items)?, lists),
+                (_, Some(raw), Some(lists)) => crate::models::derived_context_length(&crate::models::with_context_overrides(raw, overrides)?, lists),
                 _ => None,
             };
         }
