@@ -254,15 +254,17 @@ fn referenced_functions(rules: &Path) -> Referenced {
                 continue;
             }
             let text = read(&path);
-            // (`has_provider`: a model override provider a release may have under another name)
-            for opener in ["raises(\"", "raises_nth(\"", "warns(\"", "site(\"", "site_nth(\"", "function: \"", "has_provider(release, \"", "has_provider(ctx.release, \""] {
+            // (`has_provider(<release>, "function")`: a model override provider a release may have
+            // under another name; its function is the call's string argument)
+            for opener in ["raises(\"", "raises_nth(\"", "warns(\"", "site(\"", "site_nth(\"", "function: \"", "has_provider("] {
                 for (i, _) in text.match_indices(opener) {
                     let before = text.get(..i).and_then(|b| b.chars().next_back());
                     if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
                         continue;
                     }
                     let rest = text.get(i + opener.len()..).unwrap_or("");
-                    if let Some(name) = rest.split('"').next() {
+                    let name = if opener == "has_provider(" { rest.split(')').next().and_then(|args| args.split('"').nth(1)) } else { rest.split('"').next() };
+                    if let Some(name) = name {
                         if opener.starts_with("function") {
                             found.owners.insert(name.rsplit_once('.').map(|(o, _)| o).unwrap_or(name).to_string());
                         } else {
